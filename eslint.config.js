@@ -1,0 +1,150 @@
+// Lint is where the layers of DESIGN.md are enforced: core/shared/sandbox are plain Node
+// (never electron), the renderer and the shared contract never touch Node, and no layer
+// reaches upwards.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import prettier from 'eslint-config-prettier';
+import globals from 'globals';
+import { builtinModules } from 'node:module';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+const noElectron = {
+  paths: [
+    {
+      name: 'electron',
+      message: 'This layer runs in plain Node: electron belongs to src/main and src/preload only.',
+    },
+  ],
+  patterns: [
+    {
+      group: ['electron/*'],
+      message: 'This layer runs in plain Node: electron belongs to src/main only.',
+    },
+  ],
+};
+
+const noNode = {
+  paths: [
+    ...nodeBuiltins.map((name) => ({
+      name,
+      message: 'The renderer and the shared contract never import Node.',
+    })),
+    { name: 'electron', message: 'The renderer talks only to the station bridge.' },
+    { name: 'better-sqlite3', message: 'The renderer never touches the database.' },
+    { name: 'usb', message: 'Devices belong to src/core.' },
+  ],
+  patterns: [
+    { group: ['node:*'], message: 'The renderer and the shared contract never import Node.' },
+  ],
+};
+
+const upward = (...layers) =>
+  layers.map((layer) => ({
+    group: [`**/${layer}/**`, `**/${layer}`],
+    message: `Dependencies point downwards only (see DESIGN.md): this file may not import from src/${layer}.`,
+  }));
+
+export default tseslint.config(
+  {
+    ignores: [
+      'node_modules',
+      'out',
+      'dist',
+      'coverage',
+      'test-results',
+      'playwright-report',
+      '**/*.d.ts',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['src/core/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: noElectron.paths,
+          patterns: [
+            ...noElectron.patterns,
+            ...upward('main', 'preload', 'renderer', 'web-host', 'sandbox'),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/sandbox/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: noElectron.paths,
+          patterns: [
+            ...noElectron.patterns,
+            ...upward('core', 'main', 'preload', 'renderer', 'web-host'),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/shared/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: noNode.paths,
+          patterns: [
+            ...noNode.patterns,
+            ...upward('core', 'main', 'preload', 'renderer', 'web-host', 'sandbox'),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: noNode.paths,
+          patterns: [
+            ...noNode.patterns,
+            ...upward('core', 'main', 'preload', 'web-host', 'sandbox'),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/web-host/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: noElectron.paths,
+          patterns: [...noElectron.patterns, ...upward('main', 'preload', 'renderer')],
+        },
+      ],
+    },
+  },
+  prettier,
+);
