@@ -1,0 +1,100 @@
+/**
+ * Printer configuration and the one interface every printer driver implements.
+ * Site profiles embed `PrinterConfig[]`; keep this file free of Node imports so the shared
+ * contract can mirror it.
+ */
+
+export type PrinterKind = 'network' | 'usb' | 'os';
+export type PrinterDpi = 203 | 300 | 600;
+/** What a printer is used for at the station: 4x6 ZPL labels or ESC/POS packing slips. */
+export type PrinterRole = 'label' | 'slip';
+
+export interface PrinterConfig {
+  /** Stable id, referenced by print jobs (`print_jobs.printer_id`). */
+  id: string;
+  /** What the packer sees: "ZD421 left", "Receipt printer". */
+  name: string;
+  kind: PrinterKind;
+  /** Defaults to 'label'. */
+  role?: PrinterRole;
+  /** Network printers: host name or IP address, and raw port (9100 when omitted). */
+  host?: string;
+  port?: number;
+  /** USB printers: ids as numbers (0x0a5f for Zebra); serialNumber picks one of several. */
+  vendorId?: number;
+  productId?: number;
+  serialNumber?: string;
+  /** OS-queue printers: the CUPS (or Windows) queue name. */
+  queue?: string;
+  /** Print head resolution; labels are checked against it before printing. Default 203. */
+  dpi?: PrinterDpi;
+}
+
+/** A fault a packer can fix at the printer; 'offline' means no answer at all. */
+export type PrinterFault =
+  'paper-out' | 'ribbon-out' | 'head-open' | 'paused' | 'buffer-full' | 'offline' | 'other';
+
+export interface PrinterStatus {
+  /** True when the printer can print right now. */
+  ready: boolean;
+  faults: PrinterFault[];
+  /** Labels waiting in the printer's own buffer, when it says (~HS). */
+  labelsRemaining?: number;
+  /** The printer's answer as received, for support. */
+  raw?: string;
+}
+
+export interface SendOptions {
+  signal?: AbortSignal;
+}
+
+export interface Printer {
+  readonly config: PrinterConfig;
+  /** Writes the bytes to the printer; resolves when the transport accepted all of them. */
+  send(data: Buffer, options?: SendOptions): Promise<void>;
+  /**
+   * Asks the printer how it is. `null` when this printer cannot answer status (one-way USB,
+   * OS queues); throws a `PrinterError` with code 'printer-offline' when it cannot be reached.
+   */
+  status(options?: SendOptions): Promise<PrinterStatus | null>;
+  close(): Promise<void>;
+}
+
+export type PrinterErrorCode =
+  | 'printer-offline'
+  | 'printer-fault'
+  | 'printer-disconnected'
+  | 'printer-timeout'
+  | 'printer-not-found'
+  | 'printer-config-invalid'
+  | 'aborted';
+
+/** Errors that cross to the UI: `message` is for the person at the station. */
+export class PrinterError extends Error {
+  readonly status: PrinterStatus | undefined;
+  constructor(
+    readonly code: PrinterErrorCode,
+    message: string,
+    options?: { cause?: unknown; status?: PrinterStatus },
+  ) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'PrinterError';
+    this.status = options?.status;
+  }
+}
+
+/** "ZD421 at 10.1.4.20", "ZD421 (USB)", "ZD421 (queue zebra1)": how messages name a printer. */
+export function describePrinter(config: PrinterConfig): string {
+  switch (config.kind) {
+    case 'network':
+      return `${config.name} at ${config.host ?? '?'}${config.port && config.port !== 9100 ? `:${config.port}` : ''}`;
+    case 'usb':
+      return `${config.name} (USB)`;
+    case 'os':
+      return `${config.name} (queue ${config.queue ?? '?'})`;
+    default: {
+      const never: never = config.kind;
+      return String(never);
+    }
+  }
+}
