@@ -40,6 +40,8 @@ export interface PrinterStatus {
   faults: PrinterFault[];
   /** Labels waiting in the printer's own buffer, when it says (~HS). */
   labelsRemaining?: number;
+  /** Complete label formats received but not yet printed (~HS); 0 means all came out. */
+  formatsInBuffer?: number;
   /** The printer's answer as received, for support. */
   raw?: string;
 }
@@ -72,14 +74,21 @@ export type PrinterErrorCode =
 /** Errors that cross to the UI: `message` is for the person at the station. */
 export class PrinterError extends Error {
   readonly status: PrinterStatus | undefined;
+  /**
+   * True when the label may have reached the printer whole (the connection broke after the
+   * last byte went out but before the printer acknowledged it). The spool never resends such
+   * a job by itself: a person decides.
+   */
+  readonly mayHavePrinted: boolean;
   constructor(
     readonly code: PrinterErrorCode,
     message: string,
-    options?: { cause?: unknown; status?: PrinterStatus },
+    options?: { cause?: unknown; status?: PrinterStatus; mayHavePrinted?: boolean },
   ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'PrinterError';
     this.status = options?.status;
+    this.mayHavePrinted = options?.mayHavePrinted ?? false;
   }
 }
 
