@@ -1,0 +1,135 @@
+import { connect, type Socket } from 'node:net';
+
+export class LineError extends Error {
+  constructor(
+    readonly reason: 'refused' | 'timeout' | 'closed' | 'aborted',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'LineError';
+  }
+}
+
+/**
+ * One raw TCP connection to a printer, with awaited writes and reads of the answer. A thin
+ * layer over net.Socket so the network driver can ask for status on the same socket it sent
+ * the label on.
+ */
+export class TcpLine {
+  private received = '';
+  private waiter: (() => void) | null = null;
+  private failure: LineError | null = null;
+
+  private constructor(private readonly socket: Socket) {
+    socket.on('data', (chunk: Buffer) => {
+      this.received += chunk.toString('latin1');
+      this.waiter?.();
+    });
+    socket.on('error', (cause) => this.fail(new LineError('closed', cause.message, { cause })));
+    socket.on('close', () =>
+      this.fail(new LineError('closed', 'the printer closed the connection')),
+    );
+  }
+
+  static open(
+    host: string,
+    port: number,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<TcpLine> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(new LineError('aborted', 'cancelled'));
+      const socket = connect({ host, port });
+      socket.setNoDelay(true);
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(new LineError('timeout', `no connection within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const onAbort = () => {
+        clearTimeout(timer);
+        socket.destroy();
+        reject(new LineError('aborted', 'cancelled'));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      socket.once('error', (cause) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        reject(new LineError('refused', cause.message, { cause }));
+      });
+      socket.once('connect', () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        socket.removeAllListeners('error');
+        const line = new TcpLine(socket);
+        signal?.addEventListener('abort', () => line.fail(new LineError('aborted', 'cancelled')), {
+          once: true,
+        });
+        resolve(line);
+      });
+    });
+  }
+
+  private fail(error: LineError) {
+    if (!this.failure) this.failure = error;
+    this.socket.destroy();
+    this.waiter?.();
+  }
+
+  /** Resolves once the bytes are handed to the OS (not a proof the printer read them). */
+  write(data: Buffer): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.failure) return reject(this.failure);
+      this.socket.write(data, (error) => {
+        if (error) reject(this.failure ?? new LineError('closed', error.message, { cause: error }));
+        else resolve();
+      });
+    });
+  }
+
+  /** Waits until `complete(text received so far)` returns the length of one whole answer. */
+  read(complete: (text: string) => number | null, timeoutMs: number): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiter = null;
+        reject(new LineError('timeout', `no answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const check = () => {
+        const length = complete(this.received);
+        if (length !== null) {
+          clearTimeout(timer);
+          this.waiter = null;
+          const answer = this.received.slice(0, length);
+          this.received = this.received.slice(length);
+          resolve(answer);
+        } else if (this.failure) {
+          clearTimeout(timer);
+          this.waiter = null;
+          reject(this.failure);
+        }
+      };
+      this.waiter = check;
+      check();
+    });
+  }
+
+  /** Ends politely: everything written is flushed before the connection closes. */
+  close(): void {
+    if (!this.failure) this.failure = new LineError('closed', 'closed by the station');
+    this.socket.end();
+  }
+}
+
+/** Length of the first `count` STX…ETX frames in `text` (plus their CR LF), or null. */
+export function framesLength(text: string, count: number): number | null {
+  let at = 0;
+  for (let n = 0; n < count; n++) {
+    const start = text.indexOf('\x02', at);
+    if (start < 0) return null;
+    const end = text.indexOf('\x03', start + 1);
+    if (end < 0) return null;
+    at = end + 1;
+  }
+  while (text[at] === '\r' || text[at] === '\n') at++;
+  return at;
+}
