@@ -1,0 +1,404 @@
+import { type z } from 'zod';
+import { ConnectivityMonitor } from './connectivity.js';
+import { PlatformError } from './errors.js';
+import {
+  CarrierAccountSchema,
+  LabelSchema,
+  pageOf,
+  RatesResponseSchema,
+  ShippingSiteSchema,
+  TenantSchema,
+  TokenResponseSchema,
+  TrackerSchema,
+  WebhookEventSchema,
+  WebhookSchema,
+  type CarrierAccount,
+  type Label,
+  type Page,
+  type RatesResponse,
+  type ShippingSite,
+  type Tenant,
+  type Tracker,
+  type Webhook,
+  type WebhookEvent,
+} from './schemas.js';
+import { TokenManager, TokenStore, type TokenStats } from './tokens.js';
+import { Transport, type Endpoint, type RequestObserver, type RetryPolicy } from './transport.js';
+import {
+  type CallOptions,
+  type CarrierAccountInput,
+  type CarrierAccountUpdate,
+  type LabelRequest,
+  type PlatformEnvironment,
+  type RateRequest,
+  type ShippingSiteInput,
+  type TrackerQuery,
+  type WebhookEventQuery,
+  type WebhookInput,
+  type WebhookUpdate,
+} from './types.js';
+
+export interface PlatformClientOptions {
+  baseUrl: string;
+  clientId: string;
+  /** The profile's tenant: the token is issued for it, and calls act for it unless told otherwise. */
+  tenantId: string;
+  environment: PlatformEnvironment;
+  /** From the secret vault. Called only when a token is requested; never stored or logged. */
+  getSecret: () => Promise<string> | string;
+  /** Per attempt (default 15 s). */
+  timeoutMs?: number;
+  /** For POST /api/v1/labels, which waits on the carrier (default 30 s). */
+  labelTimeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** Share one store per app so all clients of a profile share a token. */
+  tokenStore?: TokenStore;
+  /** Renew tokens this long before expiry (default 60 s). */
+  tokenRefreshMarginMs?: number;
+  /** Renew on a timer even when idle (default true). */
+  proactiveTokenRefresh?: boolean;
+  /** Failures in a row (network or 5xx) before the platform counts as offline (default 3). */
+  offlineThreshold?: number;
+  /** Replaces the global fetch (a custom undici dispatcher, Electron's net.fetch, a test double). */
+  fetch?: typeof fetch;
+  /** Local clock in ms, for token lifetimes; tests align it with the sandbox clock. */
+  now?: () => number;
+  /** Jitter source, [0, 1). */
+  random?: () => number;
+  onRequest?: RequestObserver;
+}
+
+export interface PlatformClientStats extends TokenStats {
+  calls: number;
+  attempts: number;
+  retries: number;
+}
+
+const list = <T extends z.ZodType>(key: string, item: T) =>
+  pageOf(key, item).transform((p) => p.items);
+const TenantList = list('tenants', TenantSchema);
+const SiteList = list('shippingSites', ShippingSiteSchema);
+const AccountList = list('carrierAccounts', CarrierAccountSchema);
+const WebhookList = list('webhooks', WebhookSchema);
+const TrackerPage = pageOf('trackers', TrackerSchema);
+const EventPage = pageOf('webhookEvents', WebhookEventSchema);
+const seg = encodeURIComponent;
+
+/**
+ * A typed method for every endpoint of the Shipping Platform API, bound to one profile:
+ * one base URL (so one environment), one API client, one tenant. Every method takes
+ * CallOptions: `tenantId` acts for a brand below the profile's tenant, `signal` cancels.
+ * Methods throw PlatformError (see errors.ts) and nothing else, except an AbortError when
+ * the caller cancels a request that is safe to cancel.
+ */
+export class PlatformClient {
+  readonly baseUrl: string;
+  readonly clientId: string;
+  readonly tenantId: string;
+  readonly environment: PlatformEnvironment;
+  readonly connectivity: ConnectivityMonitor;
+  readonly tokens: TokenManager;
+  private readonly transport: Transport;
+  private readonly origin: string;
+
+  constructor(options: PlatformClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.origin = new URL(this.baseUrl).origin;
+    this.clientId = options.clientId;
+    this.tenantId = options.tenantId;
+    this.environment = options.environment;
+    const now = options.now ?? Date.now;
+    this.connectivity = new ConnectivityMonitor(options.offlineThreshold ?? 3, now);
+    this.transport = new Transport({
+      baseUrl: `${this.baseUrl}/`,
+      clientId: options.clientId,
+      tenantId: options.tenantId,
+      timeoutMs: options.timeoutMs ?? 15_000,
+      labelTimeoutMs: options.labelTimeoutMs ?? 30_000,
+      retry: { attempts: 3, baseDelayMs: 250, maxDelayMs: 4000, ...options.retry },
+      fetch: options.fetch ?? globalThis.fetch,
+      connectivity: this.connectivity,
+      random: options.random ?? Math.random,
+    });
+    const getSecret = options.getSecret;
+    this.tokens = new TokenManager({
+      key: TokenStore.key(this.baseUrl, options.clientId, options.tenantId),
+      store: options.tokenStore ?? new TokenStore(),
+      now,
+      ...(options.tokenRefreshMarginMs !== undefined
+        ? { refreshMarginMs: options.tokenRefreshMarginMs }
+        : {}),
+      proactive: options.proactiveTokenRefresh ?? true,
+      issue: async () => {
+        const token = await this.transport.call({
+          operation: 'issueToken',
+          what: 'the token request',
+          method: 'POST',
+          path: 'api/v1/tokens/m2m',
+          body: {
+            grantType: 'clientCredentials',
+            clientId: options.clientId,
+            clientSecret: await getSecret(),
+            tenantId: options.tenantId,
+          },
+          schema: TokenResponseSchema,
+          idempotent: true,
+          anonymous: true,
+        });
+        return { accessToken: token.accessToken, expiresInSeconds: token.expiresIn ?? 3600 };
+      },
+    });
+    this.transport.tokens = this.tokens;
+    if (options.onRequest) this.transport.observers.add(options.onRequest);
+  }
+
+  /** Observe every HTTP attempt (timing, status, token waits); returns an unsubscribe function. */
+  observe(observer: RequestObserver): () => void {
+    this.transport.observers.add(observer);
+    return () => this.transport.observers.delete(observer);
+  }
+
+  stats(): PlatformClientStats {
+    return { ...this.tokens.stats, ...this.transport.stats };
+  }
+
+  /** Makes sure a token is there (e.g. when a profile is opened), so the first scan does not wait. */
+  async warmUp(): Promise<void> {
+    await this.tokens.current();
+  }
+
+  /** Stops the background token timer. */
+  close(): void {
+    this.tokens.close();
+  }
+
+  private call<T>(ep: Endpoint<T>, opts?: CallOptions): Promise<T> {
+    return this.transport.call(ep, opts);
+  }
+
+  /** A read: repeated with backoff on network errors and 5xx. */
+  private get<T>(
+    operation: string,
+    what: string,
+    path: string,
+    schema: z.ZodType<T>,
+    opts?: CallOptions,
+    query?: Endpoint<T>['query'],
+  ): Promise<T> {
+    const ep: Endpoint<T> = { operation, what, method: 'GET', path, schema, idempotent: true };
+    return this.call(query ? { ...ep, query } : ep, opts);
+  }
+
+  /** A change: sent once; the caller decides whether trying again is right. */
+  private change<T>(
+    method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    operation: string,
+    what: string,
+    path: string,
+    body: unknown,
+    schema: z.ZodType<T> | undefined,
+    opts?: CallOptions,
+  ): Promise<T> {
+    const ep: Endpoint<T> = { operation, what, method, path, body, idempotent: false };
+    return this.call(schema ? { ...ep, schema } : ep, opts);
+  }
+
+  // Tenants
+
+  /** The tenant tree visible to the caller (a 3PL sees its brands as children). */
+  listTenants(opts?: CallOptions): Promise<Tenant[]> {
+    return this.get('listTenants', 'the tenant list', 'api/v1/tenants', TenantList, opts);
+  }
+
+  getTenant(tenantId: string, opts?: CallOptions): Promise<Tenant> {
+    const path = `api/v1/tenants/${seg(tenantId)}`;
+    return this.get('getTenant', `tenant ${tenantId}`, path, TenantSchema, opts);
+  }
+
+  // Shipping sites
+
+  createShippingSite(input: ShippingSiteInput, opts?: CallOptions): Promise<ShippingSite> {
+    const path = 'api/v1/shippingSites';
+    return this.change(
+      'POST',
+      'createShippingSite',
+      'the new shipping site',
+      path,
+      input,
+      ShippingSiteSchema,
+      opts,
+    );
+  }
+
+  listShippingSites(opts?: CallOptions): Promise<ShippingSite[]> {
+    const path = 'api/v1/shippingSites';
+    return this.get('listShippingSites', 'the shipping site list', path, SiteList, opts);
+  }
+
+  // Rates and labels
+
+  /** Rating changes nothing on the platform, so it is retried like a read. */
+  getRates(request: RateRequest, opts?: CallOptions): Promise<RatesResponse> {
+    return this.call(
+      {
+        operation: 'getRates',
+        what: 'the rate request',
+        method: 'POST',
+        path: 'api/v1/rates',
+        body: request,
+        schema: RatesResponseSchema,
+        idempotent: true,
+      },
+      opts,
+    );
+  }
+
+  /**
+   * Buys a label. Sent exactly once: never retried. A timeout, reset, cancellation, 5xx or
+   * unreadable 2xx throws kind `unknown-outcome` (the label may exist); a 4xx means nothing
+   * was bought; a connection refused before sending throws `network` (nothing was sent).
+   */
+  purchaseLabel(request: LabelRequest, opts?: CallOptions): Promise<Label> {
+    return this.call(
+      {
+        operation: 'purchaseLabel',
+        what: 'the label',
+        method: 'POST',
+        path: 'api/v1/labels',
+        body: request,
+        schema: LabelSchema,
+        idempotent: false,
+        purchase: true,
+      },
+      opts,
+    );
+  }
+
+  /**
+   * The ZPL of a label, by id or by the label's `labelUrl`. A URL must be on this profile's
+   * platform: the station never sends its token to another host or environment.
+   */
+  getLabelZpl(labelIdOrUrl: string, opts?: CallOptions): Promise<string> {
+    let path = `api/v1/labels/${seg(labelIdOrUrl)}/zpl`;
+    if (/^https?:\/\//i.test(labelIdOrUrl)) {
+      const url = new URL(labelIdOrUrl);
+      if (url.origin !== this.origin) {
+        return Promise.reject(
+          new PlatformError({
+            kind: 'validation',
+            message: `The label's address ${url.origin} is not this profile's platform (${this.origin}); the station does not send its credentials there`,
+            operation: 'getLabelZpl',
+            method: 'GET',
+            path: url.pathname,
+            tenantId: opts?.tenantId ?? this.tenantId,
+          }),
+        );
+      }
+      // Absolute path: resolves against the origin, keeping any prefix the base URL has.
+      path = `${url.pathname}${url.search}`;
+    }
+    const ep: Endpoint<string> = {
+      operation: 'getLabelZpl',
+      what: 'the label ZPL',
+      method: 'GET',
+      path,
+      text: true,
+      idempotent: true,
+    };
+    return this.call(ep, opts);
+  }
+
+  // Carrier accounts
+
+  listCarrierAccounts(opts?: CallOptions): Promise<CarrierAccount[]> {
+    const what = 'the carrier account list';
+    return this.get('listCarrierAccounts', what, 'api/v1/carrierAccounts', AccountList, opts);
+  }
+
+  getCarrierAccount(id: string, opts?: CallOptions): Promise<CarrierAccount> {
+    const path = `api/v1/carrierAccounts/${seg(id)}`;
+    return this.get('getCarrierAccount', `carrier account ${id}`, path, CarrierAccountSchema, opts);
+  }
+
+  createCarrierAccount(input: CarrierAccountInput, opts?: CallOptions): Promise<CarrierAccount> {
+    const [path, what] = ['api/v1/carrierAccounts', 'the new carrier account'];
+    return this.change(
+      'POST',
+      'createCarrierAccount',
+      what,
+      path,
+      input,
+      CarrierAccountSchema,
+      opts,
+    );
+  }
+
+  updateCarrierAccount(
+    id: string,
+    input: CarrierAccountUpdate,
+    opts?: CallOptions,
+  ): Promise<CarrierAccount> {
+    const [path, what] = [`api/v1/carrierAccounts/${seg(id)}`, `carrier account ${id}`];
+    return this.change(
+      'PUT',
+      'updateCarrierAccount',
+      what,
+      path,
+      input,
+      CarrierAccountSchema,
+      opts,
+    );
+  }
+
+  deleteCarrierAccount(id: string, opts?: CallOptions): Promise<void> {
+    const [path, what] = [`api/v1/carrierAccounts/${seg(id)}`, `carrier account ${id}`];
+    return this.change('DELETE', 'deleteCarrierAccount', what, path, undefined, undefined, opts);
+  }
+
+  // Webhooks (kept for completeness: the station itself polls trackers)
+
+  listWebhooks(opts?: CallOptions): Promise<Webhook[]> {
+    return this.get('listWebhooks', 'the webhook list', 'api/v1/webhooks', WebhookList, opts);
+  }
+
+  getWebhook(webhookId: string, opts?: CallOptions): Promise<Webhook> {
+    const path = `api/v1/webhooks/${seg(webhookId)}`;
+    return this.get('getWebhook', `webhook ${webhookId}`, path, WebhookSchema, opts);
+  }
+
+  createWebhook(input: WebhookInput, opts?: CallOptions): Promise<Webhook> {
+    const [path, what] = ['api/v1/webhooks', 'the new webhook subscription'];
+    return this.change('POST', 'createWebhook', what, path, input, WebhookSchema, opts);
+  }
+
+  updateWebhook(webhookId: string, input: WebhookUpdate, opts?: CallOptions): Promise<Webhook> {
+    const [path, what] = [`api/v1/webhooks/${seg(webhookId)}`, `webhook ${webhookId}`];
+    return this.change('PATCH', 'updateWebhook', what, path, input, WebhookSchema, opts);
+  }
+
+  deleteWebhook(webhookId: string, opts?: CallOptions): Promise<void> {
+    const [path, what] = [`api/v1/webhooks/${seg(webhookId)}`, `webhook ${webhookId}`];
+    return this.change('DELETE', 'deleteWebhook', what, path, undefined, undefined, opts);
+  }
+
+  // Trackers and webhook events
+
+  /** One page of trackers (a server that does not page answers one page with hasMore false). */
+  listTrackers(query: TrackerQuery = {}, opts?: CallOptions): Promise<Page<Tracker>> {
+    const what = 'the tracker list';
+    return this.get('listTrackers', what, 'api/v1/trackers', TrackerPage, opts, { ...query });
+  }
+
+  listWebhookEvents(
+    query: WebhookEventQuery = {},
+    opts?: CallOptions,
+  ): Promise<Page<WebhookEvent>> {
+    const [path, what] = ['api/v1/webhookEvents', 'the webhook event list'];
+    return this.get('listWebhookEvents', what, path, EventPage, opts, { ...query });
+  }
+}
+
+/** The ZPL of a label that came back with `labelOptions.inline: true`, or null. */
+export function inlineZpl(label: Pick<Label, 'labelData'>): string | null {
+  return label.labelData ? Buffer.from(label.labelData, 'base64').toString('utf8') : null;
+}

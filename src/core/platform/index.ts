@@ -1,0 +1,22 @@
+export {
+  PlatformClient,
+  inlineZpl,
+  type PlatformClientOptions,
+  type PlatformClientStats,
+} from './client.js';
+export {
+  ConnectivityMonitor,
+  type ConnectivityListener,
+  type ConnectivitySnapshot,
+  type ConnectivityState,
+} from './connectivity.js';
+export {
+  PlatformError,
+  isPlatformError,
+  type FieldError,
+  type PlatformErrorKind,
+} from './errors.js';
+export * from './schemas.js';
+export { TokenManager, TokenStore, type TokenStats } from './tokens.js';
+export type { PlatformRequestEvent, RequestObserver, RetryPolicy } from './transport.js';
+export type * from './types.js';

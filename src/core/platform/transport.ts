@@ -1,0 +1,371 @@
+import { type z } from 'zod';
+import { type ConnectivityMonitor } from './connectivity.js';
+import {
+  kindForStatus,
+  PlatformError,
+  readErrorEnvelope,
+  stationMessage,
+  type PlatformErrorKind,
+} from './errors.js';
+import { type TokenManager } from './tokens.js';
+import { type CallOptions } from './types.js';
+
+/**
+ * One HTTP exchange with the platform: headers, timeout, token, the single 401 retry, retries
+ * with backoff where repeating is safe, error mapping, response validation, and the observer
+ * events a benchmark sums.
+ *
+ * HTTP goes through Node's global `fetch` (undici). Its global dispatcher keeps connections
+ * alive and reuses them per origin (and honours the server's Keep-Alive timeout hint, so a
+ * request is not written onto a socket the server is about to close), which is what a
+ * station making a rate + label call per scan needs. We chose it over `node:http` + a
+ * keepAlive Agent because it needs no extra dependency, gives AbortSignal timeouts that also
+ * cover reading the body, and a host may still inject its own `fetch` (e.g. with a custom
+ * undici dispatcher, or Electron's net.fetch).
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface Endpoint<T> {
+  /** The client method: `purchaseLabel`, `getRates`…; observer events are keyed by it. */
+  operation: string;
+  /** For messages: "the label", "the rate request". */
+  what: string;
+  method: HttpMethod;
+  path: string;
+  query?: Record<string, string | number | boolean | null | undefined>;
+  body?: unknown;
+  /** Schema of a 2xx JSON body; omitted: the body is ignored (DELETE → 204). */
+  schema?: z.ZodType<T>;
+  /** Read the 2xx body as text instead of JSON (the ZPL of a label). */
+  text?: boolean;
+  /** Safe to send again after a network error or 5xx (GET, rates, the token request). */
+  idempotent: boolean;
+  /** POST /api/v1/labels: never repeated; a doubtful failure is `unknown-outcome`. */
+  purchase?: boolean;
+  /** The token request carries credentials in its body instead of a bearer token. */
+  anonymous?: boolean;
+  timeoutMs?: number;
+}
+
+export interface PlatformRequestEvent {
+  operation: string;
+  method: HttpMethod;
+  /** The path without the query string. */
+  path: string;
+  tenantId: string;
+  /** HTTP status; null when no answer arrived. */
+  status: number | null;
+  ok: boolean;
+  errorKind: PlatformErrorKind | null;
+  /** From just before `fetch` to the end of the body: the API round trip. */
+  durationMs: number;
+  /** Whether this call had to wait for a token request before it could be sent. */
+  waitedForToken: boolean;
+  /** 1 for the first send; retries and the post-401 resend count up. */
+  attempt: number;
+  correlationId: string | null;
+}
+
+export type RequestObserver = (event: PlatformRequestEvent) => void;
+
+export interface RetryPolicy {
+  /** Total attempts for a repeatable request (default 3). */
+  attempts: number;
+  /** First backoff ceiling; doubles each retry, full jitter (default 250 ms). */
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export interface TransportOptions {
+  baseUrl: string;
+  clientId: string;
+  tenantId: string;
+  timeoutMs: number;
+  labelTimeoutMs: number;
+  retry: RetryPolicy;
+  fetch: typeof fetch;
+  connectivity: ConnectivityMonitor;
+  random: () => number;
+}
+
+export interface TransportStats {
+  /** Calls made through the client (not attempts). */
+  calls: number;
+  /** HTTP requests actually sent. */
+  attempts: number;
+  retries: number;
+}
+
+interface RawAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/** Connect-phase failures: the request never left the station, so even a purchase is safe. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+export class Transport {
+  readonly stats: TransportStats = { calls: 0, attempts: 0, retries: 0 };
+  readonly observers = new Set<RequestObserver>();
+  tokens: TokenManager | undefined;
+  private readonly host: string;
+
+  constructor(private readonly o: TransportOptions) {
+    this.host = new URL(o.baseUrl).host;
+  }
+
+  async call<T>(ep: Endpoint<T>, opts: CallOptions = {}): Promise<T> {
+    this.stats.calls++;
+    const tenantId = opts.tenantId ?? this.o.tenantId;
+    const attempts = ep.idempotent && !ep.purchase ? Math.max(1, this.o.retry.attempts) : 1;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.attemptOnce(ep, tenantId, opts, attempt);
+      } catch (error) {
+        const again =
+          error instanceof PlatformError &&
+          (error.kind === 'network' || error.kind === 'retryable') &&
+          attempt < attempts &&
+          !opts.signal?.aborted;
+        if (!again) throw error;
+        this.stats.retries++;
+        const ceiling = Math.min(
+          this.o.retry.maxDelayMs,
+          this.o.retry.baseDelayMs * 2 ** (attempt - 1),
+        );
+        await sleep(this.o.random() * ceiling, opts.signal);
+      }
+    }
+  }
+
+  private async attemptOnce<T>(
+    ep: Endpoint<T>,
+    tenantId: string,
+    opts: CallOptions,
+    attempt: number,
+  ): Promise<T> {
+    if (ep.anonymous || !this.tokens) {
+      return this.interpret(
+        ep,
+        tenantId,
+        await this.send(ep, tenantId, null, opts, false, attempt),
+      );
+    }
+    const { accessToken, waited } = await this.tokens.current();
+    let answer = await this.send(ep, tenantId, accessToken, opts, waited, attempt);
+    if (answer.status === 401) {
+      // Refresh once and send once more: a 401 means the platform did not act on the request,
+      // so this is safe even for a purchase.
+      const renewed = await this.tokens.afterRejection(accessToken);
+      answer = await this.send(ep, tenantId, renewed, opts, true, attempt + 1);
+    }
+    return this.interpret(ep, tenantId, answer);
+  }
+
+  private async send<T>(
+    ep: Endpoint<T>,
+    tenantId: string,
+    accessToken: string | null,
+    opts: CallOptions,
+    waitedForToken: boolean,
+    attempt: number,
+  ): Promise<RawAnswer> {
+    const url = new URL(ep.path, this.o.baseUrl);
+    for (const [k, v] of Object.entries(ep.query ?? {})) {
+      if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
+    }
+    const headers: Record<string, string> = { accept: ep.text ? 'text/plain' : 'application/json' };
+    if (accessToken) headers.authorization = `Bearer ${accessToken}`;
+    if (!ep.anonymous) headers['x-tenant-id'] = tenantId;
+    if (ep.body !== undefined) headers['content-type'] = 'application/json';
+
+    const timeoutMs =
+      opts.timeoutMs ?? ep.timeoutMs ?? (ep.purchase ? this.o.labelTimeoutMs : this.o.timeoutMs);
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+    const event = (
+      status: number | null,
+      errorKind: PlatformErrorKind | null,
+      cid: string | null,
+    ) =>
+      this.emit({
+        operation: ep.operation,
+        method: ep.method,
+        path: url.pathname,
+        tenantId,
+        status,
+        ok: status !== null && status >= 200 && status < 300,
+        errorKind,
+        durationMs: performance.now() - started,
+        waitedForToken,
+        attempt,
+        correlationId: cid,
+      });
+
+    this.stats.attempts++;
+    const started = performance.now();
+    try {
+      const res = await this.o.fetch(url, {
+        method: ep.method,
+        headers,
+        ...(ep.body !== undefined ? { body: JSON.stringify(ep.body) } : {}),
+        signal,
+        redirect: 'error',
+      });
+      const text = await res.text();
+      const cid = res.headers.get('x-correlation-id');
+      if (res.status >= 500) this.o.connectivity.recordFailure(res.status, `HTTP ${res.status}`);
+      else this.o.connectivity.recordAnswer();
+      const kind = res.ok
+        ? null
+        : kindForStatus(
+            res.status,
+            readErrorEnvelope(parseJson(text), null).errorCode,
+            ep.purchase === true,
+          );
+      event(res.status, kind, cid);
+      return { status: res.status, headers: res.headers, text };
+    } catch (cause) {
+      const callerAborted = opts.signal?.aborted === true && !timeout.aborted;
+      const code = timeout.aborted ? 'timeout' : callerAborted ? 'cancelled' : networkCode(cause);
+      const detail =
+        code === 'timeout'
+          ? `no answer within ${Math.round(timeoutMs / 100) / 10} s`
+          : code === 'cancelled'
+            ? 'cancelled'
+            : `${code}`;
+      const kind: PlatformErrorKind =
+        ep.purchase && !NOT_SENT.has(code) ? 'unknown-outcome' : 'network';
+      if (!callerAborted) this.o.connectivity.recordFailure(null, detail);
+      event(null, kind, null);
+      if (callerAborted && !ep.purchase) throw opts.signal?.reason ?? cause;
+      throw new PlatformError({
+        kind,
+        message: stationMessage({
+          kind,
+          what: ep.what,
+          tenantId,
+          clientId: this.o.clientId,
+          host: this.host,
+          status: null,
+          envelope: null,
+          detail,
+        }),
+        operation: ep.operation,
+        method: ep.method,
+        path: url.pathname,
+        tenantId,
+        cause,
+      });
+    }
+  }
+
+  private interpret<T>(ep: Endpoint<T>, tenantId: string, answer: RawAnswer): T {
+    const headerCid = answer.headers.get('x-correlation-id');
+    const base = { operation: ep.operation, method: ep.method, path: ep.path, tenantId };
+    const msg = (
+      kind: PlatformErrorKind,
+      envelope: ReturnType<typeof readErrorEnvelope> | null,
+      detail?: string,
+    ) =>
+      stationMessage({
+        kind,
+        what: ep.what,
+        tenantId,
+        clientId: this.o.clientId,
+        host: this.host,
+        status: answer.status,
+        envelope,
+        ...(detail ? { detail } : {}),
+      });
+
+    if (answer.status < 200 || answer.status >= 300) {
+      const envelope = readErrorEnvelope(parseJson(answer.text) ?? answer.text, headerCid);
+      const kind = kindForStatus(answer.status, envelope.errorCode, ep.purchase === true);
+      throw new PlatformError({
+        ...base,
+        kind,
+        message: msg(kind, envelope),
+        status: answer.status,
+        errorCode: envelope.errorCode,
+        fieldErrors: envelope.fieldErrors,
+        correlationId: envelope.correlationId,
+        platformMessage: envelope.message,
+      });
+    }
+    if (ep.text) return answer.text as T;
+    if (!ep.schema) return undefined as T;
+
+    const body = parseJson(answer.text);
+    const parsed = body === undefined ? null : ep.schema.safeParse(body);
+    if (parsed?.success) return parsed.data;
+    // A label the platform sold but the station cannot read must not vanish: the raw body
+    // travels on the error so the purchase record can keep it for the shift lead.
+    const kind: PlatformErrorKind = ep.purchase ? 'unknown-outcome' : 'unexpected-response';
+    const detail = parsed
+      ? `${parsed.error.issues
+          .slice(0, 3)
+          .map((i) => `${i.path.join('.') || 'body'}: ${i.message}`)
+          .join('; ')}`
+      : answer.text.length === 0
+        ? 'an empty body'
+        : 'not JSON';
+    throw new PlatformError({
+      ...base,
+      kind,
+      message: msg(kind, readErrorEnvelope(null, headerCid), `HTTP ${answer.status}, ${detail}`),
+      status: answer.status,
+      correlationId: headerCid,
+      responseBody: body ?? answer.text,
+    });
+  }
+
+  private emit(event: PlatformRequestEvent): void {
+    for (const observer of this.observers) {
+      try {
+        observer(event);
+      } catch {
+        // An observer's bug must never fail a purchase.
+      }
+    }
+  }
+}
+
+function parseJson(text: string): unknown {
+  if (text.length === 0) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The system's code for a failed fetch (undici nests it in `cause`). */
+function networkCode(error: unknown): string {
+  let e: unknown = error;
+  for (let depth = 0; depth < 5 && e; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' ? 'connection reset' : code;
+    }
+    e = (e as { cause?: unknown }).cause;
+  }
+  return error instanceof Error ? error.message : 'network error';
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

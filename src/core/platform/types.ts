@@ -1,0 +1,185 @@
+/**
+ * Request shapes of the Shipping Platform API (../shared/platform-api.md part 2 and 4). Only
+ * what the station sends is typed strictly; every object also accepts further fields, because
+ * the spec leaves "the complete sets" open.
+ */
+
+/** Same values as src/core/storage/scope.ts `Environment`; each has its own identifiers. */
+export type PlatformEnvironment = 'embedded-sandbox' | 'sandbox' | 'production';
+
+export interface AddressInput {
+  company?: string;
+  name?: string;
+  email?: string;
+  phone?: string;
+  addressLine1?: string;
+  addressLine2?: string;
+  addressLine3?: string;
+  city?: string;
+  stateProvince?: string;
+  postalCode?: string;
+  countryCode?: string;
+  isResidential?: boolean;
+  /** The shipping site id, on shipFrom (see docs/api-choices.md: "Where shippingSiteId sits"). */
+  siteId?: string;
+  [extra: string]: unknown;
+}
+
+export interface ItemInput {
+  countryOfOrigin?: string;
+  description?: string;
+  harmonizedCode?: string;
+  name?: string;
+  sku?: string;
+  quantity?: number;
+  value?: number;
+  weightLbs?: number;
+  isHazmat?: boolean;
+  [extra: string]: unknown;
+}
+
+export interface OptionsInput {
+  customMessage1?: string;
+  customMessage2?: string;
+  customMessage3?: string;
+  deliveryConfirmation?: string;
+  incoTerm?: string;
+  dryIceWeight?: number;
+  deliveryOption?: string;
+  specialRatesEligibility?: string;
+  additionalHandling?: boolean;
+  payment?: { type?: string; [extra: string]: unknown };
+  [extra: string]: unknown;
+}
+
+export interface PackageInput {
+  externalPackageId?: string;
+  heightIn?: number;
+  lengthIn?: number;
+  widthIn?: number;
+  dimWeight?: number;
+  weightLbs: number;
+  type?: string;
+  predefinedPackage?: string;
+  items?: ItemInput[];
+  contentsType?: string;
+  contentsTypeExplanation?: string;
+  options?: OptionsInput;
+  isHazmat?: boolean;
+  [extra: string]: unknown;
+}
+
+export interface ShipmentInput {
+  shipTo: AddressInput;
+  shipFrom: AddressInput;
+  packages: PackageInput[];
+  orderReference?: string;
+  returnType?: string;
+  options?: OptionsInput;
+  [extra: string]: unknown;
+}
+
+export interface RateOptionsInput {
+  serviceLevels?: string[];
+  timeInTransit?: string;
+  /** Omitted: every account available to the tenant is rated (not-AUTHORIZED ones land in rateErrors). */
+  carrierAccountIds?: string[];
+  [extra: string]: unknown;
+}
+
+export interface RateRequest {
+  shipment: ShipmentInput;
+  options?: RateOptionsInput;
+  /** Alias of shipment.shipFrom.siteId accepted by the sandbox. */
+  shippingSiteId?: string;
+  [extra: string]: unknown;
+}
+
+export interface LabelRequest {
+  service?: string;
+  serviceLevel: string;
+  carrierAccountId: string;
+  orderReference?: string;
+  shipment: ShipmentInput & {
+    externalOrderId?: string;
+    cartOrderId?: string;
+    wmsIntegrationId?: string;
+    orderSource?: string;
+    batchId?: string;
+  };
+  rateQuoteId?: string;
+  rateOptions?: RateOptionsInput;
+  labelOptions?: { type?: string; size?: string; inline?: boolean; [extra: string]: unknown };
+  mode?: string;
+  shippingSiteId?: string;
+  [extra: string]: unknown;
+}
+
+export interface ShippingSiteInput {
+  name: string;
+  address: AddressInput;
+  [extra: string]: unknown;
+}
+
+export interface ConnectionInput {
+  name: string;
+  ownershipType: 'BRAND' | 'PARTNER';
+  connectionDetails: { carrier: string; accountNumber: string; [extra: string]: unknown };
+}
+
+export type CarrierAccountInput = {
+  name: string;
+  ownerTenantId?: string;
+  serviceLevels?: string[];
+  [extra: string]: unknown;
+} & (
+  | { carrierAccountConnection: ConnectionInput; carrierAccountConnectionId?: never }
+  | { carrierAccountConnectionId: string; carrierAccountConnection?: never }
+);
+
+export interface CarrierAccountUpdate {
+  name?: string;
+  serviceLevels?: string[];
+  isActive?: boolean;
+  allowedLocationIds?: string[];
+  [extra: string]: unknown;
+}
+
+export interface WebhookInput {
+  uri: string;
+  email: string;
+  registeredEvents: string[];
+  secret?: string;
+  credentials?: { username: string; password: string };
+  customHeader?: { key: string; value: string };
+  [extra: string]: unknown;
+}
+
+export interface WebhookUpdate extends Partial<WebhookInput> {
+  isActive?: boolean;
+  updateSecret?: boolean;
+  updateCredentials?: boolean;
+  updateCustomHeader?: boolean;
+}
+
+export interface PageQuery {
+  limit?: number;
+  cursor?: string;
+}
+
+export interface TrackerQuery extends PageQuery {
+  /** ISO 8601; strictly newer trackers only (a server may ignore it: the poller copes). */
+  updatedSince?: string;
+  trackingNumber?: string;
+}
+
+export type WebhookEventQuery = PageQuery & Record<string, string | number | undefined>;
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Act for this tenant (x-tenant-id) instead of the profile's: a 3PL ships for its brands. */
+  tenantId?: string;
+  signal?: AbortSignal;
+  /** Overrides the client's timeout for this call (each attempt). */
+  timeoutMs?: number;
+}
