@@ -1,0 +1,38 @@
+import { calls, type Output, type ParsedInput } from '../../shared/contract.js';
+import { isCallName, type CallName } from '../../shared/names.js';
+import { fail, ok, type Result } from '../../shared/result.js';
+import { toStationError } from './errors.js';
+
+export type Handlers = { [K in CallName]: (input: ParsedInput<K>) => Promise<Output<K>> };
+
+/**
+ * The one entry point both hosts use: look the call up in the contract, validate the input
+ * with its schema (the renderer is untrusted), run the handler, and turn whatever happens into
+ * a Result. Hosts iterate over nothing else, so a new call never touches a host.
+ */
+export async function dispatch(
+  handlers: Handlers,
+  name: unknown,
+  input: unknown,
+  log: (line: string) => void = () => {},
+): Promise<Result<unknown>> {
+  if (!isCallName(name)) return fail('not-found', `Unknown station call ${JSON.stringify(name)}.`);
+  const parsed = calls[name].input.safeParse(input ?? {});
+  if (!parsed.success) {
+    return fail(
+      'validation',
+      parsed.error.issues
+        .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+        .join('; '),
+      parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })),
+    );
+  }
+  try {
+    const handler = handlers[name] as (i: unknown) => Promise<unknown>;
+    return ok(await handler(parsed.data));
+  } catch (error) {
+    const e = toStationError(error);
+    if (e.code === 'internal') log(`${name} failed: ${(error as Error)?.stack ?? String(error)}`);
+    return { ok: false, error: e };
+  }
+}

@@ -1,0 +1,80 @@
+import { isErrorCode, type ErrorCode, type StationError } from '../../shared/result.js';
+
+/** A failure the facade raises on purpose, with a stable code and a message for the packer. */
+export class StationFailure extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'StationFailure';
+  }
+}
+
+export const notAvailable = (what: string): StationFailure =>
+  new StationFailure('not-available', `${what} is not available in this build of the station yet.`);
+
+// PlatformError classes (issue 3) onto contract codes.
+const platformClass: Record<string, ErrorCode> = {
+  validation: 'platform-rejected',
+  auth: 'auth-failed',
+  'wrong-tenant': 'tenant-forbidden',
+  'not-found': 'not-found',
+  'connection-not-authorized': 'connection-not-authorized',
+  retryable: 'platform-unreachable',
+  unreachable: 'platform-unreachable',
+  'unknown-outcome': 'purchase-outcome-unknown',
+  'no-rates': 'no-rates',
+};
+
+/**
+ * Any error from the core becomes `{ code, message, details }`. Core errors are recognised by
+ * shape (a `code` that is already a contract code, a PlatformError's `class`), so the facade
+ * does not need to know every error class of every module.
+ */
+export function toStationError(error: unknown): StationError {
+  if (error instanceof StationFailure)
+    return withDetails({ code: error.code, message: error.message }, error.details);
+  const e = (error ?? {}) as {
+    name?: string;
+    message?: string;
+    code?: unknown;
+    class?: unknown;
+    kind?: unknown;
+    errorCode?: unknown;
+    errors?: unknown;
+    correlationId?: unknown;
+    status?: unknown;
+  };
+  const message = typeof e.message === 'string' && e.message ? e.message : String(error);
+  if (e.name === 'ZodError') return { code: 'validation', message, details: e.errors };
+  const cls = typeof e.class === 'string' ? e.class : typeof e.kind === 'string' ? e.kind : null;
+  if (cls && platformClass[cls]) {
+    return withDetails(
+      { code: platformClass[cls], message },
+      compact({
+        errorCode: e.errorCode,
+        errors: e.errors,
+        correlationId: e.correlationId,
+        status: e.status,
+      }),
+    );
+  }
+  if (isErrorCode(e.code)) return { code: e.code, message };
+  if (
+    typeof e.code === 'string' &&
+    /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH)$/.test(e.code)
+  )
+    return { code: 'platform-unreachable', message };
+  return { code: 'internal', message };
+}
+
+function compact(o: Record<string, unknown>): Record<string, unknown> | undefined {
+  const out = Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+  return Object.keys(out).length ? out : undefined;
+}
+
+function withDetails(error: StationError, details: unknown): StationError {
+  return details === undefined ? error : { ...error, details };
+}

@@ -1,0 +1,109 @@
+import { useEffect } from 'react';
+import { getBridge, onHostConnection } from './bridge';
+import { useStation } from './store';
+import { views, type ViewId } from './store/nav';
+import { Header } from './views/Header';
+import { PackView } from './views/Pack';
+import { AttentionView } from './views/Attention';
+import { QueueView } from './views/Queue';
+import { HistoryView } from './views/History';
+import { TrackingView } from './views/Tracking';
+import { CarriersView } from './views/Carriers';
+import { SettingsView } from './views/Settings';
+
+export function App() {
+  const view = useStation((s) => s.view);
+  const go = useStation((s) => s.go);
+  const toast = useStation((s) => s.toast);
+
+  useEffect(() => {
+    const bridge = getBridge();
+    const s = useStation.getState();
+    void s.refreshStatus();
+    void s.loadSettings();
+    const offs = [
+      bridge.on('status', (status) => useStation.getState().setStatus(status)),
+      bridge.on('queue-changed', () => {
+        const st = useStation.getState();
+        if (st.view === 'queue') void st.loadQueue();
+      }),
+      bridge.on('attention-changed', () => {
+        const st = useStation.getState();
+        if (st.view === 'attention') void st.loadAttention();
+      }),
+      bridge.on('print-job', () => {
+        const st = useStation.getState();
+        if (st.view === 'queue') void st.loadQueue();
+      }),
+      onHostConnection((c) => {
+        useStation.getState().setHostConnected(c);
+        if (c) void useStation.getState().refreshStatus();
+      }),
+    ];
+    // Belt and braces: the header stays right even if an event is missed.
+    const timer = setInterval(() => void useStation.getState().refreshStatus(), 5000);
+    return () => {
+      offs.forEach((off) => off());
+      clearInterval(timer);
+    };
+  }, []);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.altKey && !e.ctrlKey && !e.metaKey) {
+        const target = views.find((v) => v.key === e.key || e.code === `Digit${v.key}`);
+        if (target) {
+          e.preventDefault();
+          go(target.id);
+        }
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [go]);
+
+  return (
+    <div className="app">
+      <Header />
+      <nav className="tabs" aria-label="Views">
+        {views.map((v) => (
+          <button
+            key={v.id}
+            className={v.id === view ? 'tab active' : 'tab'}
+            aria-current={v.id === view ? 'page' : undefined}
+            onClick={() => go(v.id)}
+          >
+            {v.label} <kbd>Alt+{v.key}</kbd>
+          </button>
+        ))}
+      </nav>
+      <main className="content">{renderView(view)}</main>
+      <div className="toast-area" role="status" aria-live="polite">
+        {toast ? <div className={`toast ${toast.kind}`}>{toast.text}</div> : null}
+      </div>
+    </div>
+  );
+}
+
+function renderView(view: ViewId) {
+  switch (view) {
+    case 'pack':
+      return <PackView />;
+    case 'attention':
+      return <AttentionView />;
+    case 'queue':
+      return <QueueView />;
+    case 'history':
+      return <HistoryView />;
+    case 'tracking':
+      return <TrackingView />;
+    case 'carriers':
+      return <CarriersView />;
+    case 'settings':
+      return <SettingsView />;
+    default: {
+      const never: never = view;
+      return never;
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import type { StationBridge } from '../../../shared/bridge';
+import type { CallName } from '../../../shared/names';
+import type { Input, Output } from '../../../shared/contract';
+import type { Result } from '../../../shared/result';
+import { connectWeb } from './web';
+
+declare global {
+  interface Window {
+    /** Set by the Electron preload; absent in a browser. */
+    station?: StationBridge;
+  }
+}
+
+let bridge: StationBridge | null = null;
+const connectionListeners = new Set<(c: boolean) => void>();
+
+export function getBridge(): StationBridge {
+  if (!bridge) {
+    bridge =
+      window.station ??
+      connectWeb((connected) => {
+        for (const l of connectionListeners) l(connected);
+      });
+  }
+  return bridge;
+}
+
+export function onHostConnection(listener: (connected: boolean) => void): () => void {
+  connectionListeners.add(listener);
+  return () => connectionListeners.delete(listener);
+}
+
+export function call<K extends CallName>(name: K, input: Input<K>): Promise<Result<Output<K>>> {
+  return getBridge().call(name, input);
+}

@@ -1,0 +1,40 @@
+import { create } from 'zustand';
+import { createNavSlice, type NavSlice } from './nav';
+import { createStatusSlice, type StatusSlice } from './status';
+import { createPackSlice, type PackSlice } from './pack';
+import {
+  createAttentionSlice,
+  createCarriersSlice,
+  createHistorySlice,
+  createQueueSlice,
+  createTrackingSlice,
+  type AttentionSlice,
+  type CarriersSlice,
+  type HistorySlice,
+  type QueueSlice,
+  type TrackingSlice,
+} from './lists';
+import { createSettingsSlice, type SettingsSlice } from './settings';
+
+/** One store, one slice per feature (zustand's slices pattern). */
+export type AppState = NavSlice &
+  StatusSlice &
+  PackSlice &
+  AttentionSlice &
+  QueueSlice &
+  HistorySlice &
+  TrackingSlice &
+  CarriersSlice &
+  SettingsSlice;
+
+export const useStation = create<AppState>()((...a) => ({
+  ...createNavSlice(...a),
+  ...createStatusSlice(...a),
+  ...createPackSlice(...a),
+  ...createAttentionSlice(...a),
+  ...createQueueSlice(...a),
+  ...createHistorySlice(...a),
+  ...createTrackingSlice(...a),
+  ...createCarriersSlice(...a),
+  ...createSettingsSlice(...a),
+}));

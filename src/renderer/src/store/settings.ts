@@ -1,0 +1,31 @@
+import type { Input } from '../../../shared/contract';
+import type { ProfileView, StationSettings } from '../../../shared/views';
+import { call } from '../bridge';
+import type { Slice } from './types';
+
+export interface SettingsSlice {
+  settings: StationSettings | null;
+  profiles: ProfileView[];
+  loadSettings(): Promise<void>;
+  updateSettings(patch: Input<'settings.update'>): Promise<void>;
+  loadProfiles(): Promise<void>;
+}
+
+export const createSettingsSlice: Slice<SettingsSlice> = (set, get) => ({
+  settings: null,
+  profiles: [],
+  async loadSettings() {
+    const r = await call('settings.get', {});
+    if (r.ok) set({ settings: r.value });
+  },
+  async updateSettings(patch) {
+    const r = await call('settings.update', patch);
+    if (r.ok) set({ settings: r.value });
+    else get().notify('error', r.error.message);
+  },
+  async loadProfiles() {
+    const r = await call('profiles.list', {});
+    if (r.ok) set({ profiles: r.value });
+    else get().notify('error', r.error.message);
+  },
+});

@@ -1,0 +1,100 @@
+import { useStation } from '../store';
+
+const envBadge = {
+  'embedded-sandbox': { text: 'SANDBOX · DEMO', cls: 'badge sandbox' },
+  sandbox: { text: 'SANDBOX', cls: 'badge sandbox' },
+  production: { text: 'PRODUCTION', cls: 'badge production' },
+} as const;
+
+export function Header() {
+  const status = useStation((s) => s.status);
+  const hostConnected = useStation((s) => s.hostConnected);
+  const go = useStation((s) => s.go);
+  const profile = status?.profile ?? null;
+  const badge = profile ? envBadge[profile.environment] : null;
+  const printer = status?.printer ?? null;
+  return (
+    <>
+      <header className="header">
+        <div className="who">
+          <strong data-testid="profile-name">{profile ? profile.name : 'No profile'}</strong>
+          <span className="muted">
+            {profile
+              ? (profile.siteName ?? profile.shippingSiteId ?? 'no site')
+              : 'set one up in Settings'}
+          </span>
+        </div>
+        {badge ? (
+          <span className={badge.cls} data-testid="environment-badge">
+            {badge.text}
+          </span>
+        ) : null}
+        <div className="indicators">
+          <Indicator
+            label="Platform"
+            testId="connectivity"
+            state={
+              !hostConnected
+                ? 'bad'
+                : status?.connectivity === 'online'
+                  ? 'ok'
+                  : status?.connectivity === 'offline'
+                    ? 'bad'
+                    : 'unknown'
+            }
+            text={!hostConnected ? 'station host lost' : (status?.connectivity ?? '…')}
+            title={status?.connectivityDetail ?? undefined}
+          />
+          <Indicator
+            label="Printer"
+            testId="printer-status"
+            state={!printer ? 'unknown' : printer.state === 'ready' ? 'ok' : 'bad'}
+            text={
+              printer
+                ? printer.state === 'ready'
+                  ? `${printer.name} ready`
+                  : printer.message
+                : 'none'
+            }
+          />
+          <button className="counter" onClick={() => go('queue')} data-testid="queue-count">
+            Queue <b>{(status?.queue.shipments ?? 0) + (status?.queue.printJobs ?? 0)}</b>
+          </button>
+          <button
+            className={status?.needsAttention ? 'counter alert' : 'counter'}
+            onClick={() => go('attention')}
+            data-testid="attention-count"
+          >
+            Needs attention <b>{status?.needsAttention ?? 0}</b>
+          </button>
+        </div>
+      </header>
+      {status?.expiredAccounts.length ? (
+        <div className="banner" role="alert" data-testid="expired-banner">
+          Carrier connection EXPIRED:{' '}
+          {status.expiredAccounts.map((a) => `${a.name} (${a.carrier})`).join(', ')}. Rates from
+          {status.expiredAccounts.length > 1 ? ' these accounts' : ' this account'} will stop until
+          the owner re-authorizes.{' '}
+          <button className="link" onClick={() => go('carriers')}>
+            Carrier accounts (Alt+6)
+          </button>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+function Indicator(props: {
+  label: string;
+  state: 'ok' | 'bad' | 'unknown';
+  text: string;
+  testId: string;
+  title?: string | undefined;
+}) {
+  return (
+    <span className={`indicator ${props.state}`} data-testid={props.testId} title={props.title}>
+      <span className="dot" aria-hidden="true" />
+      {props.label}: {props.text}
+    </span>
+  );
+}

@@ -1,0 +1,344 @@
+import { useEffect, useRef, useState } from 'react';
+import { call } from '../bridge';
+import { useStation } from '../store';
+import { LabelPreview } from '../components/LabelPreview';
+import { ReprintForm } from '../components/ReprintForm';
+
+/**
+ * The packer's screen. Hands stay on the scanner: the Scan field takes the focus back after
+ * every action, every control has a key, and every panel keeps its size so nothing jumps
+ * while scanning.
+ */
+export function PackView() {
+  const s = useStation();
+  const scanRef = useRef<HTMLInputElement>(null);
+  const weightRef = useRef<HTMLInputElement>(null);
+  const [scan, setScan] = useState('');
+  const [reprinting, setReprinting] = useState(false);
+  const focusScan = () => requestAnimationFrame(() => scanRef.current?.focus());
+
+  useEffect(() => {
+    focusScan();
+    void useStation.getState().loadSettings();
+  }, []);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const st = useStation.getState();
+      if (e.ctrlKey && e.shiftKey && (e.key === 'A' || e.key === 'a')) {
+        e.preventDefault();
+        st.allowAnother();
+        focusScan();
+      } else if (e.ctrlKey && e.key === 'Enter') {
+        e.preventDefault();
+        void st.buy().then(focusScan);
+      } else if (e.altKey && (e.key === 'w' || e.code === 'KeyW')) {
+        e.preventDefault();
+        weightRef.current?.focus();
+        weightRef.current?.select();
+      } else if (e.altKey && (e.key === 's' || e.code === 'KeyS')) {
+        e.preventDefault();
+        void readScale();
+      } else if (e.altKey && (e.key === 'r' || e.code === 'KeyR')) {
+        e.preventDefault();
+        if (
+          st.scannedLabel ||
+          st.existingLabels.length ||
+          (st.result?.kind === 'success' && st.result.purchase.label)
+        )
+          setReprinting(true);
+      } else if (e.key === 'Escape') {
+        setReprinting(false);
+        st.clearPack();
+        setScan('');
+        focusScan();
+      } else if (
+        document.activeElement === document.body &&
+        e.key.length === 1 &&
+        !e.ctrlKey &&
+        !e.altKey &&
+        !e.metaKey
+      ) {
+        // A scan that starts while nothing has the focus still lands in the Scan field.
+        scanRef.current?.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  async function readScale() {
+    const r = await call('pack.readScale', {});
+    const st = useStation.getState();
+    if (r.ok && r.value.weightLbs !== null) {
+      st.setWeight(String(r.value.weightLbs));
+      void st.rate();
+    } else st.notify('error', r.ok ? r.value.message : r.error.message);
+  }
+
+  const onScanKey = (e: React.KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'Enter' && !e.ctrlKey) {
+      e.preventDefault();
+      const value = scan;
+      setScan('');
+      setReprinting(false);
+      void s.scan(value).then(focusScan);
+    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      s.moveSelection(e.key === 'ArrowDown' ? 1 : -1);
+    }
+  };
+
+  const order = s.order;
+  const reprintTarget =
+    s.scannedLabel ??
+    s.existingLabels[0] ??
+    (s.result?.kind === 'success' ? s.result.purchase.label : null);
+  const boxes = s.settings?.boxes ?? [];
+
+  return (
+    <div className="pack">
+      <section className="pack-left">
+        <label className="scan">
+          <span>Scan order, tracking number or box</span>
+          <input
+            ref={scanRef}
+            aria-label="Scan"
+            value={scan}
+            onChange={(e) => setScan(e.target.value)}
+            onKeyDown={onScanKey}
+            onBlur={(e) => {
+              // Keep the focus unless the packer deliberately moved to another control.
+              if (!e.relatedTarget) focusScan();
+            }}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder={s.busy === 'scan' ? 'Looking up…' : 'Scan or type, then Enter'}
+          />
+        </label>
+
+        <div className="panel order" data-testid="order-panel">
+          {order ? (
+            <>
+              <h2>
+                Order <span data-testid="order-number">{order.orderNumber}</span>
+                {order.brandName ? <span className="chip">{order.brandName}</span> : null}
+              </h2>
+              <div className="cols">
+                <address>
+                  <b>{order.shipTo.name}</b>
+                  {order.shipTo.company ? <div>{order.shipTo.company}</div> : null}
+                  <div>{order.shipTo.addressLine1}</div>
+                  {order.shipTo.addressLine2 ? <div>{order.shipTo.addressLine2}</div> : null}
+                  <div>
+                    {order.shipTo.city} {order.shipTo.stateProvince} {order.shipTo.postalCode}{' '}
+                    {order.shipTo.countryCode}
+                  </div>
+                </address>
+                <table className="items">
+                  <thead>
+                    <tr>
+                      <th>Qty</th>
+                      <th>SKU</th>
+                      <th>Item</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {order.items.map((item, i) => (
+                      <tr key={i}>
+                        <td className="num">{item.quantity}</td>
+                        <td>{item.sku}</td>
+                        <td>{item.name}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <div className="muted">
+                {order.packages.length} package{order.packages.length === 1 ? '' : 's'}
+              </div>
+            </>
+          ) : (
+            <p className="placeholder">Scan an order to start.</p>
+          )}
+        </div>
+
+        <div className="panel weigh">
+          <label>
+            Weight (lb) <kbd>Alt+W</kbd>
+            <input
+              ref={weightRef}
+              aria-label="Weight in pounds"
+              inputMode="decimal"
+              value={s.weight}
+              onChange={(e) => s.setWeight(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') {
+                  e.preventDefault();
+                  void s.rate();
+                  focusScan();
+                }
+              }}
+            />
+          </label>
+          <button onClick={() => void readScale()}>
+            Read scale <kbd>Alt+S</kbd>
+          </button>
+          <div className="boxes" aria-label="Box presets">
+            {boxes.map((b) => (
+              <button
+                key={b.id}
+                className={s.box?.id === b.id ? 'box selected' : 'box'}
+                onClick={() => {
+                  s.setBox(s.box?.id === b.id ? null : b);
+                  void s.rate();
+                  focusScan();
+                }}
+              >
+                {b.name} <small>scan {b.code}</small>
+              </button>
+            ))}
+          </div>
+        </div>
+      </section>
+
+      <section className="pack-right">
+        <div className="panel rates" data-testid="rates">
+          <h2>
+            Rates {s.busy === 'rate' ? <span className="muted">rating…</span> : null}
+            <span className="keys">
+              <kbd>↑</kbd>
+              <kbd>↓</kbd> choose
+            </span>
+          </h2>
+          {s.quote ? (
+            <>
+              <p className="reason" data-testid="rate-reason">
+                {s.quote.reason}
+              </p>
+              <table className="rate-table">
+                <tbody>
+                  {s.quote.rates.map((r) => (
+                    <tr
+                      key={r.id}
+                      className={
+                        (r.id === s.selectedRateId ? 'selected ' : '') +
+                        (r.id === s.quote!.chosenRateId ? 'chosen' : '')
+                      }
+                      onClick={() => useStation.setState({ selectedRateId: r.id })}
+                      aria-selected={r.id === s.selectedRateId}
+                    >
+                      <td>{r.id === s.quote!.chosenRateId ? '★ rule' : ''}</td>
+                      <td>{r.carrier}</td>
+                      <td>{r.serviceLevel}</td>
+                      <td className="num">{r.transitDays === null ? '–' : `${r.transitDays} d`}</td>
+                      <td className="num">
+                        {r.amount.toFixed(2)} {r.currency}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {s.quote.accountIssues.length ? (
+                <ul className="issues">
+                  {s.quote.accountIssues.map((a) => (
+                    <li key={a.carrierAccountId}>
+                      {a.name} ({a.carrier}) not used: connection {a.status}
+                      {a.oauthUrl ? (
+                        <>
+                          {' '}
+                          <a href={a.oauthUrl} target="_blank" rel="noreferrer">
+                            authorize
+                          </a>
+                        </>
+                      ) : null}
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </>
+          ) : (
+            <p className="placeholder">
+              {order ? 'Enter the weight to rate.' : 'Rates appear here.'}
+            </p>
+          )}
+          <button
+            className="buy"
+            disabled={!s.quote || s.busy !== null}
+            onClick={() => void s.buy().then(focusScan)}
+          >
+            {s.quote?.queued ? 'Queue & print later' : 'Buy & print'} <kbd>Ctrl+Enter</kbd>
+          </button>
+        </div>
+
+        <div
+          className={`panel result ${s.result?.kind ?? 'empty'}`}
+          data-testid="result"
+          role="status"
+          aria-live="assertive"
+        >
+          {s.result?.kind === 'success' ? (
+            <div className="result-body">
+              <div>
+                <div className="big">
+                  {s.result.purchase.outcome === 'queued-offline' ? 'QUEUED' : 'LABEL BOUGHT'}
+                </div>
+                {s.result.purchase.label ? (
+                  <div className="tracking" data-testid="tracking-number">
+                    {s.result.purchase.label.trackingNumber}
+                  </div>
+                ) : null}
+                <div>{s.result.purchase.message}</div>
+                {s.result.purchase.label ? (
+                  <div className="muted">
+                    {s.result.purchase.label.carrier} {s.result.purchase.label.serviceLevel} ·{' '}
+                    {s.result.purchase.label.cost.toFixed(2)} {s.result.purchase.label.currency}
+                  </div>
+                ) : null}
+              </div>
+              {s.result.purchase.label ? (
+                <LabelPreview labelId={s.result.purchase.label.id} compact />
+              ) : null}
+            </div>
+          ) : s.result?.kind === 'failure' ? (
+            <div>
+              <div className="big">FAILED</div>
+              <div data-testid="failure-message">{s.result.error.message}</div>
+              <div className="muted">code: {s.result.error.code}</div>
+            </div>
+          ) : s.result?.kind === 'info' ? (
+            <div className="info-text">{s.result.text}</div>
+          ) : (
+            <p className="placeholder">The result of each label shows here.</p>
+          )}
+          {reprintTarget ? (
+            <div className="reprint-row">
+              {reprinting ? (
+                <ReprintForm
+                  labelId={reprintTarget.id}
+                  onDone={() => {
+                    setReprinting(false);
+                    focusScan();
+                  }}
+                />
+              ) : (
+                <button onClick={() => setReprinting(true)}>
+                  Reprint {reprintTarget.trackingNumber} <kbd>Alt+R</kbd>
+                </button>
+              )}
+              {s.existingLabels.length ? (
+                <button onClick={() => s.allowAnother()}>
+                  Buy another label <kbd>Ctrl+Shift+A</kbd>
+                </button>
+              ) : null}
+            </div>
+          ) : null}
+        </div>
+        <p className="shortcuts muted">
+          <kbd>Enter</kbd> scan · <kbd>Alt+W</kbd> weight · <kbd>↑↓</kbd> rate ·{' '}
+          <kbd>Ctrl+Enter</kbd> buy & print · <kbd>Alt+R</kbd> reprint · <kbd>Esc</kbd> clear
+        </p>
+      </section>
+    </div>
+  );
+}

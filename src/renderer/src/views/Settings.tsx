@@ -1,0 +1,125 @@
+import { useEffect, useState } from 'react';
+import { call } from '../bridge';
+import { useStation } from '../store';
+import { NewProfile } from './settings/NewProfile';
+import { PrintersPanel } from './settings/Printers';
+import { StationPanel } from './settings/Station';
+
+export function SettingsView() {
+  const profiles = useStation((s) => s.profiles);
+  const active = useStation((s) => s.status?.profile ?? null);
+  const loadProfiles = useStation((s) => s.loadProfiles);
+  const refreshStatus = useStation((s) => s.refreshStatus);
+  const notify = useStation((s) => s.notify);
+  const [creating, setCreating] = useState(false);
+  const [importText, setImportText] = useState<string | null>(null);
+  useEffect(() => void loadProfiles(), [loadProfiles]);
+
+  const after = async () => {
+    await loadProfiles();
+    await refreshStatus();
+  };
+
+  async function activate(id: string) {
+    const r = await call('profiles.activate', { id });
+    if (!r.ok) notify('error', r.error.message);
+    await after();
+  }
+  async function exportProfile(id: string) {
+    const r = await call('profiles.export', { id });
+    if (!r.ok) return notify('error', r.error.message);
+    const url = URL.createObjectURL(new Blob([r.value.json], { type: 'application/json' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = r.value.fileName;
+    a.click();
+    URL.revokeObjectURL(url);
+  }
+  async function setSecret(id: string) {
+    const secret = window.prompt('New client secret (stored in the keychain, never shown again):');
+    if (!secret) return;
+    const r = await call('profiles.setSecret', { id, clientSecret: secret });
+    notify(r.ok ? 'ok' : 'error', r.ok ? 'Secret stored.' : r.error.message);
+    await after();
+  }
+  async function provision() {
+    if (!importText) return;
+    const r = await call('profiles.provision', { json: importText });
+    notify(r.ok ? 'ok' : 'error', r.ok ? `Profile ${r.value.name} provisioned.` : r.error.message);
+    setImportText(null);
+    await after();
+  }
+
+  return (
+    <section className="settings">
+      <div className="settings-col">
+        <h1>Profiles</h1>
+        <table className="grid" data-testid="profiles">
+          <tbody>
+            {profiles.map((p) => (
+              <tr key={p.id} className={p.active ? 'selected' : ''}>
+                <td>
+                  <b>{p.name}</b>
+                  <div className="muted small">
+                    {p.environment} · {p.baseUrl} · tenant {p.tenantName ?? p.tenantId} · site{' '}
+                    {p.siteName ?? p.shippingSiteId}
+                  </div>
+                  <div className="muted small">
+                    client {p.clientId} · secret{' '}
+                    {p.hasSecret ? 'stored in the keychain' : 'missing'}
+                  </div>
+                </td>
+                <td className="actions">
+                  {p.active ? (
+                    <span className="chip on">active</span>
+                  ) : (
+                    <button onClick={() => void activate(p.id)}>Use</button>
+                  )}
+                  <button onClick={() => void exportProfile(p.id)}>Export</button>
+                  <button onClick={() => void setSecret(p.id)}>Replace secret</button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <div className="row">
+          <button onClick={() => setCreating(!creating)}>
+            {creating ? 'Close' : 'New profile…'}
+          </button>
+          <label className="file">
+            Provision from file…
+            <input
+              type="file"
+              accept="application/json,.json"
+              aria-label="Provisioning file"
+              onChange={(e) => {
+                const f = e.target.files?.[0];
+                if (f) void f.text().then(setImportText);
+              }}
+            />
+          </label>
+          {importText ? (
+            <button onClick={() => void provision()}>Apply provisioning file</button>
+          ) : null}
+        </div>
+        {creating ? (
+          <NewProfile
+            onDone={() => {
+              setCreating(false);
+              void after();
+            }}
+          />
+        ) : null}
+        <PrintersPanel />
+      </div>
+      <div className="settings-col">
+        {/* Remounted when the active profile (or its saved rule) changes, so the form starts from it. */}
+        <StationPanel
+          key={
+            active ? `${active.id}:${JSON.stringify(active.rateRule)}:${active.hotFolder}` : 'none'
+          }
+        />
+      </div>
+    </section>
+  );
+}

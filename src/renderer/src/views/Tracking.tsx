@@ -1,0 +1,82 @@
+import { useEffect } from 'react';
+import { useStation } from '../store';
+import { VirtualList } from '../components/VirtualList';
+
+const statuses = [
+  'PRE_TRANSIT',
+  'IN_TRANSIT',
+  'OUT_FOR_DELIVERY',
+  'DELIVERED',
+  'EXCEPTION',
+  'RETURNED',
+];
+
+export function TrackingView() {
+  const t = useStation((s) => s.tracking);
+  const setFilter = useStation((s) => s.setTrackingFilter);
+  const load = useStation((s) => s.loadTracking);
+  useEffect(() => void load(), [load, t.status]);
+  const board = t.board;
+  return (
+    <section className="list-view">
+      <h1>Tracking</h1>
+      <div className="filters">
+        <button
+          className={t.status === '' ? 'chip on' : 'chip'}
+          onClick={() => setFilter({ status: '' })}
+        >
+          All {board ? Object.values(board.counts).reduce((a, b) => a + b, 0) : ''}
+        </button>
+        {statuses.map((st) => (
+          <button
+            key={st}
+            className={t.status === st ? `chip on ${st}` : `chip ${st}`}
+            onClick={() => setFilter({ status: st })}
+          >
+            {st.replace(/_/g, ' ')} {board?.counts[st] ?? 0}
+          </button>
+        ))}
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void load();
+          }}
+        >
+          <input
+            aria-label="Search trackers"
+            placeholder="Tracking number or order"
+            value={t.search}
+            onChange={(e) => setFilter({ search: e.target.value })}
+          />
+        </form>
+        <span className="muted" data-testid="tracking-total">
+          {board ? `${board.total} shipments` : t.loading ? 'loading…' : ''}
+        </span>
+      </div>
+      <div className="vhead">
+        <span>Tracking number</span>
+        <span>Carrier</span>
+        <span>Status</span>
+        <span>Detail</span>
+        <span>Order</span>
+        <span>Updated</span>
+      </div>
+      <VirtualList
+        label="Shipments"
+        items={board?.rows ?? []}
+        rowHeight={30}
+        height={560}
+        render={(r) => (
+          <>
+            <span>{r.trackingNumber}</span>
+            <span>{r.carrier}</span>
+            <span className={`status ${r.status}`}>{r.status.replace(/_/g, ' ')}</span>
+            <span>{r.statusDetail ?? ''}</span>
+            <span>{r.orderReference ?? ''}</span>
+            <span>{new Date(r.updatedAt).toLocaleString()}</span>
+          </>
+        )}
+      />
+    </section>
+  );
+}

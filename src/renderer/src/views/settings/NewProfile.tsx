@@ -1,0 +1,179 @@
+import { useState } from 'react';
+import { call } from '../../bridge';
+import { useStation } from '../../store';
+import type { Environment, ShippingSiteView, TenantNode } from '../../../../shared/views';
+
+function flatten(nodes: TenantNode[], depth = 0): { node: TenantNode; depth: number }[] {
+  return nodes.flatMap((n) => [{ node: n, depth }, ...flatten(n.children, depth + 1)]);
+}
+
+/**
+ * A new site profile: credentials first, then the tenant and shipping-site pickers are filled
+ * from the platform itself, so nobody types an id by hand. The secret is sent once to the host,
+ * which stores it in the keychain; it is never shown again.
+ */
+export function NewProfile(props: { onDone(): void }) {
+  const notify = useStation((s) => s.notify);
+  const [form, setForm] = useState({
+    name: '',
+    environment: 'sandbox' as Environment,
+    baseUrl: '',
+    clientId: '',
+    clientSecret: '',
+  });
+  const [tenants, setTenants] = useState<TenantNode[] | null>(null);
+  const [tenantId, setTenantId] = useState('');
+  const [sites, setSites] = useState<ShippingSiteView[] | null>(null);
+  const [siteId, setSiteId] = useState('');
+  const [brands, setBrands] = useState<string[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const creds = {
+    environment: form.environment,
+    baseUrl: form.baseUrl,
+    clientId: form.clientId,
+    clientSecret: form.clientSecret,
+  };
+
+  async function loadTenants() {
+    setError(null);
+    const r = await call('profiles.tenants', creds);
+    if (!r.ok) return setError(r.error.message);
+    setTenants(r.value);
+    const first = r.value[0]?.tenantId ?? '';
+    setTenantId(first);
+    if (first) await loadSites(first);
+  }
+  async function loadSites(tenant: string) {
+    setSites(null);
+    const r = await call('profiles.sites', { ...creds, tenantId: tenant });
+    if (!r.ok) return setError(r.error.message);
+    setSites(r.value);
+    setSiteId(r.value[0]?.id ?? '');
+  }
+  async function create() {
+    setError(null);
+    const r = await call('profiles.create', {
+      ...creds,
+      name: form.name,
+      tenantId,
+      shippingSiteId: siteId,
+      brandTenantIds: brands,
+      activate: true,
+    });
+    if (!r.ok) return setError(r.error.message);
+    notify('ok', `Profile ${r.value.name} created and active.`);
+    props.onDone();
+  }
+  const field = (key: keyof typeof form, label: string, type = 'text') => (
+    <label>
+      {label}
+      <input
+        type={type}
+        aria-label={label}
+        value={form[key]}
+        autoComplete="off"
+        onChange={(e) => {
+          setForm({ ...form, [key]: e.target.value });
+          setTenants(null);
+        }}
+      />
+    </label>
+  );
+  const flat = tenants ? flatten(tenants) : [];
+  const selectedTenant = flat.find((t) => t.node.tenantId === tenantId)?.node;
+  return (
+    <div className="panel form" data-testid="new-profile">
+      <h3>New profile</h3>
+      {field('name', 'Profile name')}
+      <label>
+        Environment
+        <select
+          aria-label="Environment"
+          value={form.environment}
+          onChange={(e) => setForm({ ...form, environment: e.target.value as Environment })}
+        >
+          <option value="sandbox">Sandbox</option>
+          <option value="production">Production</option>
+        </select>
+      </label>
+      {field('baseUrl', 'Base URL')}
+      {field('clientId', 'Client ID')}
+      {field('clientSecret', 'Client secret', 'password')}
+      <button
+        onClick={() => void loadTenants()}
+        disabled={!form.baseUrl || !form.clientId || !form.clientSecret}
+      >
+        Connect and load tenants
+      </button>
+      {tenants ? (
+        <>
+          <label>
+            Tenant
+            <select
+              aria-label="Tenant"
+              value={tenantId}
+              onChange={(e) => {
+                setTenantId(e.target.value);
+                void loadSites(e.target.value);
+              }}
+            >
+              {flat.map(({ node, depth }) => (
+                <option key={node.tenantId} value={node.tenantId}>
+                  {'\u00a0'.repeat(depth * 3)}
+                  {node.name} ({node.type})
+                </option>
+              ))}
+            </select>
+          </label>
+          {selectedTenant?.children.length ? (
+            <fieldset>
+              <legend>Brands this station ships for</legend>
+              {flatten(selectedTenant.children).map(({ node }) => (
+                <label key={node.tenantId} className="check">
+                  <input
+                    type="checkbox"
+                    checked={brands.includes(node.tenantId)}
+                    onChange={(e) =>
+                      setBrands(
+                        e.target.checked
+                          ? [...brands, node.tenantId]
+                          : brands.filter((b) => b !== node.tenantId),
+                      )
+                    }
+                  />
+                  {node.name}
+                </label>
+              ))}
+            </fieldset>
+          ) : null}
+          <label>
+            Shipping site
+            <select
+              aria-label="Shipping site"
+              value={siteId}
+              onChange={(e) => setSiteId(e.target.value)}
+            >
+              {(sites ?? []).map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button
+            className="primary"
+            onClick={() => void create()}
+            disabled={!form.name || !tenantId || !siteId}
+          >
+            Create profile
+          </button>
+        </>
+      ) : null}
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,183 @@
+import { useState } from 'react';
+import { call } from '../../bridge';
+import { useStation } from '../../store';
+import type { ImportReport, RateRule } from '../../../../shared/views';
+
+export function StationPanel() {
+  const settings = useStation((s) => s.settings);
+  const update = useStation((s) => s.updateSettings);
+  const profile = useStation((s) => s.status?.profile ?? null);
+  const notify = useStation((s) => s.notify);
+  const refreshStatus = useStation((s) => s.refreshStatus);
+  const [report, setReport] = useState<ImportReport | null>(null);
+  const [rule, setRule] = useState<RateRule | null>(profile?.rateRule ?? null);
+  const [hotFolder, setHotFolder] = useState(profile?.hotFolder ?? '');
+
+  async function importFile(file: File) {
+    const r = await call('orders.import', { fileName: file.name, content: await file.text() });
+    if (r.ok) {
+      setReport(r.value);
+      notify('ok', `Imported ${r.value.imported} orders from ${file.name}.`);
+    } else notify('error', r.error.message);
+  }
+  async function saveProfile(patch: { rateRule?: RateRule; hotFolder?: string | null }) {
+    if (!profile) return;
+    const r = await call('profiles.update', { id: profile.id, ...patch });
+    notify(r.ok ? 'ok' : 'error', r.ok ? 'Saved.' : r.error.message);
+    await refreshStatus();
+  }
+
+  return (
+    <>
+      <h1>Orders</h1>
+      <label className="file">
+        Import orders (CSV or JSON)…
+        <input
+          type="file"
+          accept=".csv,.json,text/csv,application/json"
+          aria-label="Import orders file"
+          onChange={(e) => {
+            const f = e.target.files?.[0];
+            if (f) void importFile(f);
+            e.target.value = '';
+          }}
+        />
+      </label>
+      {report ? (
+        <div className="panel" data-testid="import-report">
+          <b>
+            {report.imported} imported, {report.skipped} skipped, {report.errors.length} bad rows
+          </b>
+          <ul className="reasons">
+            {report.errors.slice(0, 50).map((e, i) => (
+              <li key={i}>
+                row {e.row}, {e.field}: {e.reason}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {profile ? (
+        <label>
+          Hot folder (orders dropped here are imported)
+          <span className="row">
+            <input
+              aria-label="Hot folder"
+              value={hotFolder}
+              onChange={(e) => setHotFolder(e.target.value)}
+            />
+            <button onClick={() => void saveProfile({ hotFolder: hotFolder.trim() || null })}>
+              Save
+            </button>
+          </span>
+        </label>
+      ) : null}
+
+      {rule ? (
+        <>
+          <h2>Rate rule</h2>
+          <div className="panel form">
+            <label>
+              Choose
+              <select
+                aria-label="Rate strategy"
+                value={rule.strategy}
+                onChange={(e) =>
+                  setRule({ ...rule, strategy: e.target.value as RateRule['strategy'] })
+                }
+              >
+                <option value="cheapest">Cheapest</option>
+                <option value="fastest">Fastest</option>
+              </select>
+            </label>
+            <label>
+              Preferred service levels (comma separated)
+              <input
+                aria-label="Preferred service levels"
+                value={rule.preferredServiceLevels.join(', ')}
+                onChange={(e) =>
+                  setRule({ ...rule, preferredServiceLevels: split(e.target.value) })
+                }
+              />
+            </label>
+            <label>
+              Maximum transit days
+              <input
+                aria-label="Maximum transit days"
+                inputMode="numeric"
+                value={rule.maxTransitDays ?? ''}
+                onChange={(e) =>
+                  setRule({
+                    ...rule,
+                    maxTransitDays: e.target.value ? Number(e.target.value) : null,
+                  })
+                }
+              />
+            </label>
+            <label>
+              Excluded carriers (comma separated)
+              <input
+                aria-label="Excluded carriers"
+                value={rule.excludedCarriers.join(', ')}
+                onChange={(e) => setRule({ ...rule, excludedCarriers: split(e.target.value) })}
+              />
+            </label>
+            <button onClick={() => void saveProfile({ rateRule: rule })}>Save rate rule</button>
+          </div>
+        </>
+      ) : null}
+
+      {settings ? (
+        <>
+          <h2>Station</h2>
+          <div className="panel form">
+            <label>
+              Packer name (for the reprint audit)
+              <input
+                aria-label="Packer name"
+                value={settings.userName}
+                onChange={(e) => void update({ userName: e.target.value || 'packer' })}
+              />
+            </label>
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={settings.sounds}
+                onChange={(e) => void update({ sounds: e.target.checked })}
+              />
+              Sounds for success and failure
+            </label>
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={settings.scale.enabled}
+                onChange={(e) =>
+                  void update({ scale: { ...settings.scale, enabled: e.target.checked } })
+                }
+              />
+              Read weight from a USB scale
+            </label>
+            <div>
+              Box presets:{' '}
+              {settings.boxes.map((b) => (
+                <span key={b.id} className="chip">
+                  {b.name} [{b.code}]
+                </span>
+              ))}
+            </div>
+          </div>
+          <p className="muted small">
+            Data directory: {useStation.getState().status?.dataDir} · host{' '}
+            {useStation.getState().status?.host} · v{useStation.getState().status?.version}
+          </p>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+const split = (v: string) =>
+  v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);

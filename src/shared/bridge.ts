@@ -1,0 +1,19 @@
+/**
+ * The `station` bridge as the renderer sees it, whichever host serves it: the Electron preload
+ * exposes it on `window.station`; in a browser the renderer builds it over the web host's
+ * WebSocket. Both are generated from the contract's names, never written call by call.
+ */
+import type { Input, Output, Events } from './contract.js';
+import type { CallName, EventName } from './names.js';
+import type { Result } from './result.js';
+
+export interface StationBridge {
+  call<K extends CallName>(name: K, input: Input<K>): Promise<Result<Output<K>>>;
+  on<E extends EventName>(name: E, listener: (payload: Events[E]) => void): () => void;
+  readonly host: 'electron' | 'web';
+}
+
+/** The web host's WebSocket frames. */
+export type ClientFrame = { id: number; call: string; input: unknown };
+export type ServerFrame =
+  { id: number; result: Result<unknown> } | { event: string; payload: unknown };

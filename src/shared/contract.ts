@@ -1,0 +1,199 @@
+/**
+ * The station contract: every call the renderer can make and every event it can receive,
+ * declared once. Both hosts serve it by iterating over `calls` (Actual's handler map), so a new
+ * call is one entry here plus one handler in the Station facade. Inputs are validated at the
+ * host boundary with these schemas: the renderer is untrusted.
+ */
+import { z } from 'zod';
+import type * as V from './views.js';
+import type { CallName, EventName } from './names.js';
+
+/** A call: its input schema, and its output type carried as a phantom. */
+export interface CallDef<I extends z.ZodType, O> {
+  input: I;
+  /** Type-only; never read at runtime. */
+  output?: O;
+}
+const def =
+  <O>() =>
+  <I extends z.ZodType>(input: I): CallDef<I, O> => ({ input });
+
+const none = z.object({}).strict();
+const id = z.string().min(1).max(200);
+const text = (max = 500) => z.string().max(max);
+
+const environment = z.enum(['embedded-sandbox', 'sandbox', 'production']);
+const printerConfig = z.object({
+  id: id,
+  name: text(100).min(1),
+  kind: z.enum(['network', 'usb', 'os-queue', 'virtual']),
+  address: text(300).min(1),
+  dpi: z.union([z.literal(203), z.literal(300), z.literal(600)]),
+});
+const rateRule = z.object({
+  strategy: z.enum(['cheapest', 'fastest']),
+  preferredServiceLevels: z.array(text(100)).max(50),
+  maxTransitDays: z.number().int().min(1).max(60).nullable(),
+  excludedCarriers: z.array(text(100)).max(50),
+});
+const credentials = z.object({
+  environment,
+  baseUrl: z.url().max(500),
+  clientId: text(200).min(1),
+  /** Typed once in the form; stored in the keychain by the host, never sent back. */
+  clientSecret: text(500).min(1),
+  tenantId: text(200).optional(),
+});
+const boxPreset = z.object({
+  id,
+  name: text(100).min(1),
+  code: text(100).min(1),
+  lengthIn: z.number().positive().max(200),
+  widthIn: z.number().positive().max(200),
+  heightIn: z.number().positive().max(200),
+});
+
+export const calls = {
+  'station.status': def<V.StationStatus>()(none),
+
+  'profiles.list': def<V.ProfileView[]>()(none),
+  'profiles.tenants': def<V.TenantNode[]>()(credentials),
+  'profiles.sites': def<V.ShippingSiteView[]>()(credentials.extend({ tenantId: text(200).min(1) })),
+  'profiles.create': def<V.ProfileView>()(
+    credentials.extend({
+      name: text(100).min(2),
+      tenantId: text(200).min(1),
+      shippingSiteId: text(200).min(1),
+      brandTenantIds: z.array(text(200)).max(200).default([]),
+      activate: z.boolean().default(true),
+    }),
+  ),
+  'profiles.update': def<V.ProfileView>()(
+    z.object({
+      id,
+      name: text(100).min(2).optional(),
+      shippingSiteId: text(200).min(1).optional(),
+      rateRule: rateRule.optional(),
+      printers: z.array(printerConfig).max(20).optional(),
+      defaultPrinterId: id.nullable().optional(),
+      hotFolder: text(1000).nullable().optional(),
+    }),
+  ),
+  'profiles.setSecret': def<{ stored: true }>()(z.object({ id, clientSecret: text(500).min(1) })),
+  'profiles.activate': def<V.ProfileView>()(z.object({ id })),
+  'profiles.export': def<{ fileName: string; json: string }>()(z.object({ id })),
+  'profiles.provision': def<V.ProfileView>()(
+    z.object({ json: text(200_000).min(2), clientSecret: text(500).optional() }),
+  ),
+
+  'orders.import': def<V.ImportReport>()(
+    z.object({ fileName: text(260).min(1), content: text(20_000_000) }),
+  ),
+  'orders.list': def<V.OrderView[]>()(
+    z.object({
+      search: text(200).optional(),
+      limit: z.number().int().min(1).max(500).default(100),
+    }),
+  ),
+
+  'pack.scan': def<V.ScanResult>()(z.object({ value: text(200).trim().min(1) })),
+  'pack.rate': def<V.RateQuote>()(
+    z.object({
+      orderId: id,
+      weightLbs: z.number().positive().max(150),
+      boxId: id.nullable().default(null),
+      /** Buying another label for an order that already has one needs this. */
+      confirmAnother: z.boolean().default(false),
+    }),
+  ),
+  'pack.buy': def<V.PurchaseView>()(
+    z.object({ shipmentId: id, rateId: id.nullable().default(null) }),
+  ),
+  'pack.readScale': def<V.WeightReading>()(none),
+
+  'attention.list': def<V.AttentionItem[]>()(none),
+  'attention.resolve': def<{ resolved: true }>()(
+    z.object({
+      id,
+      action: z.enum([
+        'check-trackers',
+        'mark-not-bought',
+        'buy-again',
+        'retry',
+        'cancel',
+        'dismiss',
+      ]),
+      note: text(500).optional(),
+    }),
+  ),
+
+  'queue.list': def<V.QueueView>()(none),
+  'queue.retry': def<{ done: true }>()(z.object({ kind: z.enum(['shipment', 'print-job']), id })),
+  'queue.cancel': def<{ done: true }>()(z.object({ kind: z.enum(['shipment', 'print-job']), id })),
+  'queue.move': def<{ done: true }>()(z.object({ id, printerId: id })),
+
+  'labels.search': def<{ labels: V.LabelSummary[]; total: number }>()(
+    z.object({
+      query: text(200).optional(),
+      from: text(40).optional(),
+      to: text(40).optional(),
+      tenantId: text(200).optional(),
+      limit: z.number().int().min(1).max(500).default(100),
+      offset: z.number().int().min(0).default(0),
+    }),
+  ),
+  'labels.get': def<V.LabelDetail>()(z.object({ id })),
+  'labels.reprint': def<V.PrintJobView>()(
+    z.object({ id, reason: text(500).trim().min(3), printerId: id.optional() }),
+  ),
+  'labels.audit': def<V.ReprintAuditView[]>()(z.object({ labelId: id.optional() })),
+
+  'tracking.board': def<V.TrackingBoard>()(
+    z.object({
+      status: text(40).optional(),
+      search: text(200).optional(),
+      offset: z.number().int().min(0).default(0),
+      limit: z.number().int().min(1).max(20_000).default(500),
+    }),
+  ),
+
+  'carriers.list': def<V.CarrierAccountView[]>()(z.object({ refresh: z.boolean().default(false) })),
+
+  'printers.discover': def<V.DiscoveredPrinter[]>()(none),
+  'printers.testPrint': def<V.PrintJobView>()(z.object({ printerId: id })),
+  'printers.status': def<V.PrinterStatusView>()(z.object({ printerId: id })),
+
+  'settings.get': def<V.StationSettings>()(none),
+  'settings.update': def<V.StationSettings>()(
+    z.object({
+      userName: text(100).min(1).optional(),
+      sounds: z.boolean().optional(),
+      boxes: z.array(boxPreset).max(100).optional(),
+      scale: z.object({ enabled: z.boolean(), device: text(300).nullable() }).optional(),
+    }),
+  ),
+} as const;
+
+export type Calls = typeof calls;
+export type Input<K extends CallName> = z.input<Calls[K]['input']>;
+export type ParsedInput<K extends CallName> = z.output<Calls[K]['input']>;
+export type Output<K extends CallName> = NonNullable<Calls[K]['output']>;
+
+/** Every event the renderer can receive, with its payload type. */
+export interface Events {
+  status: V.StationStatus;
+  'print-job': V.PrintJobView;
+  'orders-changed': { count: number };
+  'queue-changed': { shipments: number; printJobs: number };
+  'attention-changed': { count: number };
+  'tracking-changed': { changed: number };
+  'carriers-changed': { expired: number };
+}
+
+// The names module is what the sandboxed preload imports (no zod there); these two lines
+// make the compiler prove it lists exactly the calls and events declared here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _callsMatch: Same<CallName, keyof Calls> = true;
+const _eventsMatch: Same<EventName, keyof Events> = true;
+void _callsMatch;
+void _eventsMatch;

@@ -1,0 +1,5 @@
+export * from './result.js';
+export * from './names.js';
+export * from './contract.js';
+export type * from './views.js';
+export type * from './bridge.js';

@@ -1,0 +1,45 @@
+/**
+ * Every reply that crosses the contract is a Result (Signal's wrapResult, Actual's errors.ts):
+ * the renderer never sees a thrown exception, only a stable code it can act on and a message
+ * written for the person at the station.
+ */
+export const errorCodes = [
+  'validation',
+  'not-found',
+  'no-profile',
+  'printer-offline',
+  'printer-fault',
+  'connection-not-authorized',
+  'purchase-outcome-unknown',
+  'purchase-failed',
+  'already-labelled',
+  'platform-unreachable',
+  'platform-rejected',
+  'auth-failed',
+  'tenant-forbidden',
+  'no-rates',
+  'secret-storage-unavailable',
+  'not-available',
+  'conflict',
+  'internal',
+] as const;
+
+export type ErrorCode = (typeof errorCodes)[number];
+
+export interface StationError {
+  code: ErrorCode;
+  message: string;
+  details?: unknown;
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: StationError };
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const fail = (code: ErrorCode, message: string, details?: unknown): Result<never> => ({
+  ok: false,
+  error: details === undefined ? { code, message } : { code, message, details },
+});
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && (errorCodes as readonly string[]).includes(value);
+}

@@ -1,0 +1,317 @@
+/**
+ * What the renderer sees of the station: plain, serialisable view types. They are shaped for
+ * the screens, not for the database; the Station facade (src/core/station) maps core records
+ * onto them. Secrets never appear here: a profile only says whether it has one.
+ */
+
+export type Environment = 'embedded-sandbox' | 'sandbox' | 'production';
+
+export interface Address {
+  name?: string;
+  company?: string;
+  addressLine1: string;
+  addressLine2?: string;
+  city: string;
+  stateProvince?: string;
+  postalCode: string;
+  countryCode: string;
+  phone?: string;
+  email?: string;
+  isResidential?: boolean;
+}
+
+export interface TenantNode {
+  tenantId: string;
+  name: string;
+  type: string;
+  children: TenantNode[];
+}
+
+export interface ShippingSiteView {
+  id: string;
+  name: string;
+  address?: Address;
+}
+
+export interface PrinterConfig {
+  id: string;
+  name: string;
+  kind: 'network' | 'usb' | 'os-queue' | 'virtual';
+  /** host:port for network, the queue name for os-queue, a device path for usb. */
+  address: string;
+  dpi: 203 | 300 | 600;
+}
+
+export interface RateRule {
+  strategy: 'cheapest' | 'fastest';
+  preferredServiceLevels: string[];
+  maxTransitDays: number | null;
+  excludedCarriers: string[];
+}
+
+export interface ProfileView {
+  id: string;
+  name: string;
+  environment: Environment;
+  baseUrl: string;
+  clientId: string;
+  tenantId: string;
+  tenantName: string | null;
+  brands: { tenantId: string; name: string }[];
+  shippingSiteId: string | null;
+  siteName: string | null;
+  /** The client secret is stored in the OS keychain; the renderer only learns that it is there. */
+  hasSecret: boolean;
+  active: boolean;
+  printers: PrinterConfig[];
+  defaultPrinterId: string | null;
+  rateRule: RateRule;
+  hotFolder: string | null;
+}
+
+export type Connectivity = 'online' | 'offline' | 'unknown';
+
+export type PrinterState =
+  | 'ready'
+  | 'paper-out'
+  | 'ribbon-out'
+  | 'head-open'
+  | 'paused'
+  | 'buffer-full'
+  | 'offline'
+  | 'unknown';
+
+export interface PrinterStatusView {
+  printerId: string;
+  name: string;
+  state: PrinterState;
+  /** In words a packer understands: "ZD421 at 10.1.4.20 is out of paper". */
+  message: string;
+}
+
+export interface StationStatus {
+  profile: ProfileView | null;
+  connectivity: Connectivity;
+  connectivityDetail: string | null;
+  printer: PrinterStatusView | null;
+  queue: { shipments: number; printJobs: number };
+  needsAttention: number;
+  /** Carrier accounts whose connection is EXPIRED: the header raises a banner. */
+  expiredAccounts: CarrierAccountView[];
+  dataDir: string;
+  host: 'electron' | 'web';
+  version: string;
+}
+
+export interface OrderItemView {
+  sku: string;
+  name: string;
+  quantity: number;
+}
+
+export interface PackageView {
+  index: number;
+  weightLbs: number | null;
+  lengthIn: number | null;
+  widthIn: number | null;
+  heightIn: number | null;
+  items: OrderItemView[];
+}
+
+export interface OrderView {
+  id: string;
+  orderNumber: string;
+  tenantId: string | null;
+  brandName: string | null;
+  shipTo: Address;
+  items: OrderItemView[];
+  packages: PackageView[];
+  status: string;
+  importedAt: string;
+}
+
+export interface BoxPreset {
+  id: string;
+  name: string;
+  /** A barcode on the box station; scanning it selects the box. */
+  code: string;
+  lengthIn: number;
+  widthIn: number;
+  heightIn: number;
+}
+
+export interface LabelSummary {
+  id: string;
+  orderNumber: string;
+  trackingNumber: string;
+  carrier: string;
+  serviceLevel: string;
+  cost: number;
+  currency: string;
+  tenantId: string | null;
+  brandName: string | null;
+  createdAt: string;
+  zplAvailable: boolean;
+  reprints: number;
+}
+
+export interface LabelDetail extends LabelSummary {
+  zpl: string | null;
+}
+
+export type ScanResult =
+  | { kind: 'order'; order: OrderView; existingLabels: LabelSummary[] }
+  | { kind: 'label'; label: LabelSummary }
+  | { kind: 'box'; box: BoxPreset }
+  | { kind: 'not-found'; value: string };
+
+export interface RateView {
+  id: string;
+  carrierAccountId: string;
+  carrierAccountName: string | null;
+  carrier: string;
+  serviceLevel: string;
+  amount: number;
+  currency: string;
+  transitDays: number | null;
+}
+
+export interface AccountIssue {
+  carrierAccountId: string;
+  name: string;
+  carrier: string;
+  status: string;
+  oauthUrl: string | null;
+}
+
+export interface RateQuote {
+  shipmentId: string;
+  orderNumber: string;
+  rates: RateView[];
+  chosenRateId: string | null;
+  reason: string;
+  accountIssues: AccountIssue[];
+  /** The platform is unreachable: the shipment was queued and will be rated and bought later. */
+  queued: boolean;
+}
+
+export type PrintJobState = 'queued' | 'sending' | 'printed' | 'failed' | 'cancelled';
+
+export interface PrintJobView {
+  id: string;
+  labelId: string | null;
+  printerId: string;
+  printerName: string;
+  state: PrintJobState;
+  attempts: number;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+  description: string;
+}
+
+export interface PurchaseView {
+  outcome: 'printed' | 'printing' | 'print-waiting' | 'queued-offline';
+  label: LabelSummary | null;
+  printJob: PrintJobView | null;
+  message: string;
+}
+
+export type AttentionKind = 'purchase-unknown' | 'purchase-failed' | 'print-failed';
+
+export interface AttentionItem {
+  id: string;
+  kind: AttentionKind;
+  orderNumber: string | null;
+  title: string;
+  detail: string;
+  reasons: string[];
+  createdAt: string;
+  actions: AttentionAction[];
+}
+
+export type AttentionAction =
+  'check-trackers' | 'mark-not-bought' | 'buy-again' | 'retry' | 'cancel' | 'dismiss';
+
+export interface QueuedShipmentView {
+  id: string;
+  orderNumber: string;
+  state: string;
+  attempts: number;
+  lastError: string | null;
+  createdAt: string;
+}
+
+export interface QueueView {
+  shipments: QueuedShipmentView[];
+  printJobs: PrintJobView[];
+}
+
+export interface ReprintAuditView {
+  id: string;
+  labelId: string;
+  trackingNumber: string;
+  orderNumber: string;
+  user: string;
+  reason: string;
+  at: string;
+}
+
+export type TrackingStatus =
+  'PRE_TRANSIT' | 'IN_TRANSIT' | 'OUT_FOR_DELIVERY' | 'DELIVERED' | 'EXCEPTION' | 'RETURNED';
+
+export interface TrackerRow {
+  id: string;
+  trackingNumber: string;
+  carrier: string;
+  status: string;
+  statusDetail: string | null;
+  orderReference: string | null;
+  tenantId: string | null;
+  estimatedDeliveryDate: string | null;
+  updatedAt: string;
+}
+
+export interface TrackingBoard {
+  rows: TrackerRow[];
+  total: number;
+  counts: Record<string, number>;
+}
+
+export interface CarrierAccountView {
+  id: string;
+  name: string;
+  carrier: string;
+  ownershipType: string;
+  tenantId: string;
+  isActive: boolean;
+  status: string;
+  oauthUrl: string | null;
+  serviceLevels: string[];
+}
+
+export interface DiscoveredPrinter {
+  kind: PrinterConfig['kind'];
+  name: string;
+  address: string;
+  dpi: PrinterConfig['dpi'] | null;
+}
+
+export interface StationSettings {
+  userName: string;
+  sounds: boolean;
+  boxes: BoxPreset[];
+  scale: { enabled: boolean; device: string | null };
+}
+
+export interface ImportReport {
+  imported: number;
+  skipped: number;
+  errors: { row: number; field: string; reason: string }[];
+}
+
+export interface WeightReading {
+  weightLbs: number | null;
+  stable: boolean;
+  message: string;
+}

@@ -1,0 +1,49 @@
+export interface WebHostArgs {
+  port: number;
+  dataDir: string | null;
+  provision: string | null;
+  help: boolean;
+}
+
+export const usage = `usage: npm run web -- [--port N] [--data-dir DIR] [--provision FILE]
+
+  --port N          listen on 127.0.0.1:N (default: a free port)
+  --data-dir DIR    the station's data directory (default: STATION_DATA_DIR, else the app's)
+  --provision FILE  set up a profile from a provisioning file (see docs/ui.md)`;
+
+export function parseArgs(argv: readonly string[]): WebHostArgs {
+  const args: WebHostArgs = { port: 0, dataDir: null, provision: null, help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [flag, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === '') throw new Error(`${flag} needs a value\n\n${usage}`);
+      return v;
+    };
+    switch (flag) {
+      case '--port': {
+        const n = Number(value());
+        if (!Number.isInteger(n) || n < 0 || n > 65535)
+          throw new Error(`--port must be 0..65535\n\n${usage}`);
+        args.port = n;
+        break;
+      }
+      case '--data-dir':
+        args.dataDir = value();
+        break;
+      case '--provision':
+        args.provision = value();
+        break;
+      case '-h':
+      case '--help':
+        args.help = true;
+        break;
+      default:
+        throw new Error(`unknown option ${arg}\n\n${usage}`);
+    }
+  }
+  return args;
+}

@@ -1,0 +1,83 @@
+/**
+ * `npm run web -- [--port N] [--data-dir DIR] [--provision FILE]`: the station in any browser.
+ * The first line on stdout is exactly `station ui at http://127.0.0.1:PORT/?token=TOKEN`;
+ * everything else goes to stderr, so scripts and tests can read that line.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createStation, defaultDataDir } from '../core/station/index.js';
+import { parseArgs, usage } from './args.js';
+import { embeddedSandbox } from './embedded-sandbox.js';
+import { startWebHost } from './server.js';
+import { fileSecretVault, jsonSettingsStore } from './stores.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const log = (line: string) => process.stderr.write(line.endsWith('\n') ? line : line + '\n');
+
+async function main(): Promise<void> {
+  let args;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (error) {
+    log((error as Error).message);
+    process.exit(2);
+  }
+  if (args.help) {
+    console.log(usage);
+    return;
+  }
+
+  const rendererDir = join(root, 'out', 'renderer');
+  if (!existsSync(join(rendererDir, 'index.html'))) {
+    log(
+      'The renderer is not built yet (out/renderer is missing): running `npx electron-vite build` first…',
+    );
+    const r = spawnSync('npx', ['electron-vite', 'build'], {
+      cwd: root,
+      stdio: ['ignore', process.stderr, process.stderr],
+      shell: process.platform === 'win32',
+    });
+    if (r.status !== 0 || !existsSync(join(rendererDir, 'index.html'))) {
+      log('Building the renderer failed; run `npm run build` and try again.');
+      process.exit(1);
+    }
+  }
+
+  const dataDir = resolve(args.dataDir ?? defaultDataDir());
+  const version = (
+    JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
+  ).version;
+  const station = createStation({
+    dataDir,
+    host: 'web',
+    settings: jsonSettingsStore(dataDir),
+    vault: fileSecretVault(dataDir),
+    startSandbox: embeddedSandbox(root),
+    resourcesDir: join(root, 'resources'),
+    ...(args.provision ? { provisionFile: resolve(args.provision) } : {}),
+    version,
+    log,
+  });
+  await station.start();
+  const host = await startWebHost({ station, rendererDir, port: args.port, log });
+  process.stdout.write(`station ui at ${host.url}\n`);
+  log(`data directory: ${dataDir}`);
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await host.close();
+    await station.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  log(`station web host failed to start: ${(error as Error)?.stack ?? String(error)}`);
+  process.exit(1);
+});
