@@ -1,0 +1,77 @@
+import { parseArgs } from 'node:util';
+import { FixtureError, startSandbox } from './index.js';
+
+const usage = `usage: npm run sandbox -- [--port N] [--host H] [--fixtures FILE] [--latency-ms N] [--token-ttl S] [--allow-http-webhooks]`;
+
+function intOption(name: string, value: string | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) {
+    process.stderr.write(`--${name} must be an integer >= ${min}, got "${value}"\n${usage}\n`);
+    process.exit(2);
+  }
+  return n;
+}
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        fixtures: { type: 'string' },
+        'latency-ms': { type: 'string' },
+        'token-ttl': { type: 'string' },
+        'allow-http-webhooks': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${usage}\n`);
+    process.exit(2);
+  }
+  if (values.help) {
+    process.stdout.write(`${usage}\n`);
+    return;
+  }
+  let sandbox;
+  try {
+    sandbox = await startSandbox({
+      port: intOption('port', values.port, 0),
+      host: values.host,
+      fixtures: values.fixtures,
+      latencyMs: intOption('latency-ms', values['latency-ms'], 0),
+      tokenTtlSeconds: intOption('token-ttl', values['token-ttl'], 1),
+      allowHttpWebhooks: values['allow-http-webhooks'] ?? false,
+    });
+  } catch (error) {
+    process.stderr.write(
+      error instanceof FixtureError
+        ? `${error.message}\n`
+        : `sandbox failed to start: ${(error as Error).message}\n`,
+    );
+    process.exit(1);
+  }
+  process.stdout.write(`sandbox listening on ${sandbox.url}\n`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    sandbox
+      .close()
+      .then(() => {
+        process.stderr.write(`sandbox stopped (${signal})\n`);
+        process.exit(0);
+      })
+      .catch((error: unknown) => {
+        process.stderr.write(`sandbox failed to stop cleanly: ${String(error)}\n`);
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+void main();

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { ApiError, type FieldError, validationError } from './errors.js';
+import { type Address, SERVICE_LEVEL_PATTERN, addressSchema } from './fixtures.js';
+import { type SandboxState, type ShippingSite } from './state.js';
+
+const requestAddress = addressSchema.loose();
+
+const itemSchema = z.looseObject({
+  countryOfOrigin: z.string().optional(),
+  description: z.string().optional(),
+  harmonizedCode: z.string().optional(),
+  name: z.string().optional(),
+  sku: z.string().optional(),
+  quantity: z.number().nonnegative().optional(),
+  value: z.number().nonnegative().optional(),
+  weightLbs: z.number().nonnegative().optional(),
+  isHazmat: z.boolean().optional(),
+  hazmatLiquidVolumeOz: z.number().nonnegative().optional(),
+  hazmatUnNumber: z
+    .string()
+    .regex(/^UN\d+$/, 'must be UN followed by digits')
+    .optional(),
+});
+
+export const packageSchema = z.looseObject({
+  externalPackageId: z.string().optional(),
+  heightIn: z.number().positive().optional(),
+  lengthIn: z.number().positive().optional(),
+  widthIn: z.number().positive().optional(),
+  dimWeight: z.number().nonnegative().optional(),
+  weightLbs: z.number().positive().max(150),
+  type: z.string().optional(),
+  predefinedPackage: z.string().optional(),
+  items: z.array(itemSchema).optional(),
+  contentsType: z.string().optional(),
+  contentsTypeExplanation: z.string().optional(),
+  options: z.looseObject({}).optional(),
+  isHazmat: z.boolean().optional(),
+});
+
+export const shipmentSchema = z.looseObject({
+  shipTo: requestAddress,
+  shipFrom: requestAddress,
+  packages: z.array(packageSchema).min(1).max(50),
+  orderReference: z.string().optional(),
+  returnType: z.string().optional(),
+  options: z.looseObject({}).optional(),
+  externalOrderId: z.string().optional(),
+  cartOrderId: z.string().optional(),
+  wmsIntegrationId: z.string().optional(),
+  orderSource: z.string().optional(),
+  batchId: z.string().optional(),
+});
+export type ShipmentInput = z.infer<typeof shipmentSchema>;
+
+export const rateOptionsSchema = z.looseObject({
+  serviceLevels: z
+    .array(z.string().regex(SERVICE_LEVEL_PATTERN, 'must have the form <CARRIER>_<SERVICE>'))
+    .optional(),
+  timeInTransit: z.string().optional(),
+  carrierAccountIds: z.array(z.string().min(1)).optional(),
+});
+
+export interface ResolvedOrigin {
+  site: ShippingSite | undefined;
+  shipFrom: Address;
+}
+
+/**
+ * Where the shipment leaves from: `shipment.shipFrom.siteId` (or a top-level `shippingSiteId`),
+ * a site of the tenant or one of its ancestors (a 3PL's warehouse ships for its brands).
+ * Required when more than one site is available; the site's address fills what the request
+ * leaves out.
+ */
+export function resolveOrigin(
+  state: SandboxState,
+  tenantId: string,
+  shipFrom: Address,
+  aliasSiteId: string | undefined,
+): ResolvedOrigin {
+  const lineage = state.lineage(tenantId);
+  const siteId = shipFrom.siteId ?? aliasSiteId;
+  const field = 'shipment.shipFrom.siteId';
+  if (siteId) {
+    const site = state.sites.get(siteId);
+    if (!site || !lineage.includes(site.tenantId)) {
+      throw new ApiError(404, 'NOT_FOUND', `Shipping site "${siteId}" was not found`, [
+        { field, message: 'unknown shipping site', code: 'not_found' },
+      ]);
+    }
+    return { site, shipFrom: { ...site.address, ...shipFrom, siteId } };
+  }
+  const available = lineage.flatMap((t) => state.sitesByTenant.get(t) ?? []);
+  if (available.length > 1) {
+    throw validationError([
+      {
+        field,
+        message: `is required: the tenant has ${available.length} shipping sites`,
+        code: 'required',
+      },
+    ]);
+  }
+  const only = available[0];
+  if (only) return { site: only, shipFrom: { ...only.address, ...shipFrom, siteId: only.id } };
+  return { site: undefined, shipFrom };
+}
+
+/** Address fields the sandbox needs: postal code and country to rate, a full address to label. */
+export function requireAddressFields(
+  field: string,
+  address: Address,
+  keys: readonly (keyof Address)[],
+): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const key of keys) {
+    const value = address[key];
+    if (typeof value !== 'string' || value.trim() === '')
+      errors.push({ field: `${field}.${key}`, message: 'is required', code: 'required' });
+  }
+  return errors;
+}
