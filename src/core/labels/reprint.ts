@@ -1,0 +1,131 @@
+import type { Db } from '../storage/database.js';
+import type { Clock, StationScope } from '../storage/scope.js';
+import { systemClock } from '../storage/scope.js';
+import type { LabelRepository } from './label-repository.js';
+import { printJobIdOf, type LabelPrintQueue } from './print-queue.js';
+import type { ReprintRecord, StoredLabel } from './types.js';
+
+export type ReprintErrorCode = 'label-not-found' | 'reprint-reason-required' | 'label-zpl-expired';
+
+export class ReprintError extends Error {
+  constructor(
+    readonly code: ReprintErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ReprintError';
+  }
+}
+
+export interface ReprintRequest {
+  labelId: number;
+  printerId: string;
+  /** The station user's name, as typed at sign-in. */
+  stationUser: string;
+  reason: string;
+}
+
+/** Fetches a label's ZPL again from the platform when retention has dropped it. */
+export type ZplFetcher = (label: StoredLabel) => Promise<string>;
+
+interface ReprintRow {
+  id: number;
+  label_id: number;
+  station_user: string;
+  reason: string;
+  printer_id: string;
+  print_job_id: string | null;
+  created_at: string;
+}
+
+/** Reprints: every one is written to the audit log (who, why, which printer) and spooled anew. */
+export class LabelReprints {
+  private readonly s;
+
+  constructor(
+    db: Db,
+    private readonly labels: LabelRepository,
+    private readonly printQueue: LabelPrintQueue,
+    private readonly options: { clock?: Clock; fetchZpl?: ZplFetcher } = {},
+  ) {
+    this.s = {
+      insert: db.prepare(
+        `INSERT INTO reprints (label_id, profile_id, environment, tenant_id, station_user, reason, printer_id, created_at)
+         VALUES (@labelId, @profileId, @environment, @tenantId, @stationUser, @reason, @printerId, @createdAt)`,
+      ),
+      setJob: db.prepare<[string | null, number]>(
+        `UPDATE reprints SET print_job_id = ? WHERE id = ?`,
+      ),
+      forLabel: db.prepare<[number], ReprintRow>(
+        `SELECT * FROM reprints WHERE label_id = ? ORDER BY id`,
+      ),
+    };
+  }
+
+  async reprint(scope: StationScope, request: ReprintRequest): Promise<ReprintRecord> {
+    const label = this.labels.get(request.labelId);
+    if (!label || label.profileId !== scope.profileId || label.environment !== scope.environment)
+      throw new ReprintError('label-not-found', `No label ${request.labelId} in this profile.`);
+    const stationUser = request.stationUser.trim();
+    const reason = request.reason.trim();
+    if (!stationUser || !reason)
+      throw new ReprintError(
+        'reprint-reason-required',
+        'A reprint needs the name of the person asking and a reason.',
+      );
+    let zpl = label.zpl;
+    if (zpl === null) {
+      if (!this.options.fetchZpl)
+        throw new ReprintError(
+          'label-zpl-expired',
+          `The ZPL of ${label.trackingNumber} was dropped by the retention setting on ${label.zplDroppedAt}; fetch it from the platform to reprint.`,
+        );
+      zpl = await this.options.fetchZpl(label);
+      this.labels.restoreZpl(label.id, zpl);
+    }
+    const createdAt = (this.options.clock ?? systemClock)().toISOString();
+    // The audit row is committed before the job is spooled: a reprint is never unaccounted for.
+    const id = Number(
+      this.s.insert.run({
+        labelId: label.id,
+        profileId: scope.profileId,
+        environment: scope.environment,
+        tenantId: label.tenantId,
+        stationUser,
+        reason,
+        printerId: request.printerId,
+        createdAt,
+      }).lastInsertRowid,
+    );
+    const job = await this.printQueue.enqueue({
+      printerId: request.printerId,
+      payload: zpl,
+      labelId: label.platformLabelId,
+      orderReference: label.orderReference,
+      kind: 'reprint',
+    });
+    const printJobId = printJobIdOf(job);
+    this.s.setJob.run(printJobId, id);
+    return {
+      id,
+      labelId: label.id,
+      stationUser,
+      reason,
+      printerId: request.printerId,
+      printJobId,
+      createdAt,
+    };
+  }
+
+  history(labelId: number): ReprintRecord[] {
+    return this.s.forLabel.all(labelId).map((r) => ({
+      id: r.id,
+      labelId: r.label_id,
+      stationUser: r.station_user,
+      reason: r.reason,
+      printerId: r.printer_id,
+      printJobId: r.print_job_id,
+      createdAt: r.created_at,
+    }));
+  }
+}

@@ -1,0 +1,307 @@
+import { parseCsv } from './csv.js';
+import { incomingOrderSchema } from './order-schema.js';
+import type { Address, ImportProblem, IncomingOrder, OrderItem, OrderPackage } from './types.js';
+
+/**
+ * The order CSV: one row per item (or per package when a package has no items). Rows with the
+ * same order_number (and tenant_id) form one order; the `package` column (1, 2, …) says which
+ * parcel of the order a row belongs to. Address columns are read from the order's first row;
+ * later rows may repeat them or leave them blank.
+ */
+export const csvColumns = [
+  'order_number',
+  'tenant_id',
+  'ship_to_name',
+  'ship_to_company',
+  'ship_to_address1',
+  'ship_to_address2',
+  'ship_to_city',
+  'ship_to_state',
+  'ship_to_postal_code',
+  'ship_to_country',
+  'ship_to_phone',
+  'ship_to_email',
+  'residential',
+  'service_levels',
+  'package',
+  'box',
+  'weight_lbs',
+  'length_in',
+  'width_in',
+  'height_in',
+  'sku',
+  'item_name',
+  'quantity',
+  'unit_value_usd',
+] as const;
+type Column = (typeof csvColumns)[number];
+const required: Column[] = [
+  'order_number',
+  'ship_to_address1',
+  'ship_to_city',
+  'ship_to_postal_code',
+  'ship_to_country',
+];
+
+interface Row {
+  row: number;
+  line: number;
+  get(column: Column): string;
+}
+
+export interface CsvOrders {
+  orders: { order: IncomingOrder; rows: number[] }[];
+  problems: ImportProblem[];
+}
+
+export function ordersFromCsv(text: string): CsvOrders {
+  const { records, errors } = parseCsv(text);
+  const problems: ImportProblem[] = errors.map((e) => ({
+    row: 0,
+    line: e.line,
+    field: '(row)',
+    reason: e.message,
+  }));
+  const header = records.shift();
+  if (!header) {
+    problems.push({ row: 0, line: 1, field: '(header)', reason: 'the file has no header row' });
+    return { orders: [], problems };
+  }
+  const index = new Map<string, number>();
+  header.fields.forEach((name, i) => index.set(name.trim().toLowerCase(), i));
+  const missing = required.filter((c) => !index.has(c));
+  if (missing.length > 0) {
+    problems.push({
+      row: 0,
+      line: header.line,
+      field: '(header)',
+      reason: `missing column${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
+    });
+    return { orders: [], problems };
+  }
+  const unknown = header.fields.filter(
+    (f) => f.trim() !== '' && !(csvColumns as readonly string[]).includes(f.trim().toLowerCase()),
+  );
+  if (unknown.length > 0)
+    problems.push({
+      row: 0,
+      line: header.line,
+      field: '(header)',
+      reason: `ignored unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`,
+    });
+
+  // Group rows by order, keeping file order.
+  const groups = new Map<string, Row[]>();
+  records.forEach((record, i) => {
+    const row: Row = {
+      row: i + 1,
+      line: record.line,
+      get: (c) => {
+        const at = index.get(c);
+        return at === undefined ? '' : (record.fields[at] ?? '').trim();
+      },
+    };
+    if (record.fields.length !== header.fields.length) {
+      problems.push({
+        row: row.row,
+        line: row.line,
+        orderNumber: row.get('order_number') || undefined,
+        field: '(row)',
+        reason: `has ${record.fields.length} fields, the header has ${header.fields.length}`,
+      });
+      return;
+    }
+    const key = `${row.get('tenant_id')}\u0000${row.get('order_number')}`;
+    const group = groups.get(key) ?? [];
+    group.push(row);
+    groups.set(key, group);
+  });
+
+  const orders: CsvOrders['orders'] = [];
+  for (const rows of groups.values()) {
+    const built = buildOrder(rows);
+    if ('order' in built) orders.push({ order: built.order, rows: rows.map((r) => r.row) });
+    else problems.push(...built.problems);
+  }
+  // Orders where one row was malformed (field count) must not import without that row.
+  const brokenOrders = new Set(problems.filter((p) => p.row > 0).map((p) => p.orderNumber));
+  return {
+    orders: orders.filter((o) => !brokenOrders.has(o.order.orderNumber)),
+    problems,
+  };
+}
+
+function buildOrder(rows: Row[]): { order: IncomingOrder } | { problems: ImportProblem[] } {
+  const first = rows[0]!;
+  const orderNumber = first.get('order_number');
+  const problems: ImportProblem[] = [];
+  const problem = (row: Row, field: string, reason: string) =>
+    problems.push({ row: row.row, line: row.line, orderNumber, field, reason });
+
+  const number = (row: Row, column: Column): number | undefined => {
+    const raw = row.get(column);
+    if (raw === '') return undefined;
+    const value = Number(raw);
+    if (!Number.isFinite(value)) {
+      problem(row, column, `"${raw}" is not a number`);
+      return undefined;
+    }
+    return value;
+  };
+
+  const residentialRaw = first.get('residential').toLowerCase();
+  let isResidential: boolean | undefined;
+  if (['true', 'yes', 'y', '1'].includes(residentialRaw)) isResidential = true;
+  else if (['false', 'no', 'n', '0'].includes(residentialRaw)) isResidential = false;
+  else if (residentialRaw !== '')
+    problem(first, 'residential', `"${residentialRaw}" is not yes/no/true/false`);
+
+  const shipTo: Address = {
+    name: first.get('ship_to_name'),
+    company: first.get('ship_to_company'),
+    addressLine1: first.get('ship_to_address1'),
+    addressLine2: first.get('ship_to_address2'),
+    city: first.get('ship_to_city'),
+    stateProvince: first.get('ship_to_state'),
+    postalCode: first.get('ship_to_postal_code'),
+    countryCode: first.get('ship_to_country'),
+    phone: first.get('ship_to_phone'),
+    email: first.get('ship_to_email'),
+    isResidential,
+  };
+  for (const row of rows.slice(1)) {
+    for (const column of ['ship_to_address1', 'ship_to_city', 'ship_to_postal_code'] as const) {
+      const v = row.get(column);
+      if (v !== '' && v !== first.get(column))
+        problem(row, column, `differs from the order's first row (row ${first.row})`);
+    }
+  }
+
+  const packages = new Map<number, OrderPackage>();
+  for (const row of rows) {
+    const rawPackage = row.get('package');
+    const packageNumber = rawPackage === '' ? 1 : Number(rawPackage);
+    if (!Number.isInteger(packageNumber) || packageNumber < 1) {
+      problem(row, 'package', `"${rawPackage}" is not a package number (1, 2, …)`);
+      continue;
+    }
+    const pkg = packages.get(packageNumber) ?? { items: [] };
+    packages.set(packageNumber, pkg);
+    const set = (key: 'weightLbs' | 'lengthIn' | 'widthIn' | 'heightIn', column: Column) => {
+      const v = number(row, column);
+      if (v === undefined) return;
+      if (pkg[key] !== undefined && pkg[key] !== v)
+        problem(row, column, `package ${packageNumber} already has ${pkg[key]} on an earlier row`);
+      else pkg[key] = v;
+    };
+    set('weightLbs', 'weight_lbs');
+    set('lengthIn', 'length_in');
+    set('widthIn', 'width_in');
+    set('heightIn', 'height_in');
+    const box = row.get('box');
+    if (box !== '') pkg.box = box;
+
+    const sku = row.get('sku');
+    const itemName = row.get('item_name');
+    const quantity = number(row, 'quantity');
+    const value = number(row, 'unit_value_usd');
+    if (sku !== '' || itemName !== '' || quantity !== undefined) {
+      const item: OrderItem = {
+        sku,
+        name: itemName || sku,
+        quantity: quantity ?? 1,
+        valueCents: value === undefined ? undefined : Math.round(value * 100),
+      };
+      pkg.items.push(item);
+    }
+  }
+  if (problems.length > 0) return { problems };
+
+  const numbers = [...packages.keys()].sort((a, b) => a - b);
+  numbers.forEach((n, i) => {
+    if (n !== i + 1)
+      problem(first, 'package', `packages must be numbered 1..${numbers.length} without gaps`);
+  });
+  const serviceLevels = first
+    .get('service_levels')
+    .split(/[;|]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const candidate = {
+    orderNumber,
+    tenantId: first.get('tenant_id'),
+    shipTo,
+    serviceLevels: serviceLevels.length > 0 ? serviceLevels : undefined,
+    packages: numbers.map((n) => packages.get(n)!),
+  };
+  const parsed = incomingOrderSchema.safeParse(candidate);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const [, packageIndex, , itemIndex] = issue.path;
+      const { row, column } = csvLocation(issue.path.map(String), rows, numbers, {
+        packageIndex: Number(packageIndex),
+        itemIndex: Number(itemIndex),
+      });
+      problem(row, column, issue.message);
+    }
+  }
+  if (problems.length > 0) return { problems };
+  return { order: parsed.data! };
+}
+
+const addressColumns: Record<string, Column> = {
+  name: 'ship_to_name',
+  company: 'ship_to_company',
+  addressLine1: 'ship_to_address1',
+  addressLine2: 'ship_to_address2',
+  city: 'ship_to_city',
+  stateProvince: 'ship_to_state',
+  postalCode: 'ship_to_postal_code',
+  countryCode: 'ship_to_country',
+  phone: 'ship_to_phone',
+  email: 'ship_to_email',
+};
+const packageColumns: Record<string, Column> = {
+  weightLbs: 'weight_lbs',
+  lengthIn: 'length_in',
+  widthIn: 'width_in',
+  heightIn: 'height_in',
+  box: 'box',
+};
+const itemColumns: Record<string, Column> = {
+  sku: 'sku',
+  name: 'item_name',
+  quantity: 'quantity',
+  valueCents: 'unit_value_usd',
+};
+
+/** Maps a schema path back to the CSV row and column a person has to fix. */
+function csvLocation(
+  path: string[],
+  rows: Row[],
+  packageNumbers: number[],
+  at: { packageIndex: number; itemIndex: number },
+): { row: Row; column: string } {
+  const first = rows[0]!;
+  if (path[0] === 'shipTo') return { row: first, column: addressColumns[path[1]!] ?? 'ship_to' };
+  if (path[0] === 'orderNumber') return { row: first, column: 'order_number' };
+  if (path[0] === 'tenantId') return { row: first, column: 'tenant_id' };
+  if (path[0] === 'serviceLevels') return { row: first, column: 'service_levels' };
+  if (path[0] === 'packages' && Number.isInteger(at.packageIndex)) {
+    const packageNumber = packageNumbers[at.packageIndex];
+    const packageRows = rows.filter((r) => (Number(r.get('package')) || 1) === packageNumber);
+    if (path[2] === 'items' && Number.isInteger(at.itemIndex)) {
+      const itemRows = packageRows.filter(
+        (r) => r.get('sku') !== '' || r.get('item_name') !== '' || r.get('quantity') !== '',
+      );
+      return {
+        row: itemRows[at.itemIndex] ?? packageRows[0] ?? first,
+        column: itemColumns[path[4]!] ?? 'sku',
+      };
+    }
+    const column = packageColumns[path[2]!] ?? 'package';
+    const row = packageRows.find((r) => r.get(column) !== '') ?? packageRows[0] ?? first;
+    return { row, column };
+  }
+  return { row: first, column: path.join('.') || '(order)' };
+}

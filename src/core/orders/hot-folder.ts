@@ -1,0 +1,124 @@
+import { watch, type FSWatcher } from 'chokidar';
+import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { formatOf, importOrders, type TenantPolicy } from './order-import.js';
+import type { OrderRepository } from './order-repository.js';
+import type { StationScope } from '../storage/scope.js';
+import type { ImportReport } from './types.js';
+
+export interface HotFolderOptions {
+  folder: string;
+  orders: OrderRepository;
+  scope: StationScope;
+  tenants: TenantPolicy;
+  /** Called after each file, with where it was moved. */
+  onFile?: (result: HotFolderFileResult) => void;
+  /** How long a file must stop growing before it is read (a copy in progress). */
+  stableMs?: number;
+}
+
+export interface HotFolderFileResult {
+  file: string;
+  movedTo: string;
+  outcome: 'processed' | 'failed';
+  report: ImportReport;
+}
+
+/**
+ * Watches a folder where the WMS drops order files. Each .csv/.json file is imported once and
+ * moved to processed/ (no problems) or failed/ (any problem; the good orders of the file are
+ * still imported), with `<name>.report.json` beside it saying what was wrong and where.
+ * Other files are left alone. Files are handled one at a time, in arrival order.
+ */
+export class OrderHotFolder {
+  private watcher: FSWatcher | undefined;
+  private chain: Promise<void> = Promise.resolve();
+  private readonly inFlight = new Set<string>();
+
+  constructor(private readonly options: HotFolderOptions) {}
+
+  async start(): Promise<void> {
+    if (this.watcher) return;
+    const { folder } = this.options;
+    await mkdir(join(folder, 'processed'), { recursive: true });
+    await mkdir(join(folder, 'failed'), { recursive: true });
+    const watcher = watch(folder, {
+      depth: 0,
+      ignoreInitial: false,
+      awaitWriteFinish: { stabilityThreshold: this.options.stableMs ?? 300, pollInterval: 50 },
+      ignored: (path, stats) =>
+        stats?.isFile() === true && formatOf(path) === undefined && !path.endsWith('/'),
+    });
+    watcher.on('add', (path) => this.enqueue(path));
+    this.watcher = watcher;
+    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  }
+
+  async stop(): Promise<void> {
+    const watcher = this.watcher;
+    this.watcher = undefined;
+    await watcher?.close();
+    await this.chain;
+  }
+
+  /** Imports every order file already in the folder (also used at start-up without a watcher). */
+  async sweep(): Promise<HotFolderFileResult[]> {
+    const names = (await readdir(this.options.folder, { withFileTypes: true }))
+      .filter((e) => e.isFile() && formatOf(e.name) !== undefined)
+      .map((e) => e.name)
+      .sort();
+    const results: HotFolderFileResult[] = [];
+    for (const name of names) {
+      const result = await this.processFile(join(this.options.folder, name));
+      if (result) results.push(result);
+    }
+    return results;
+  }
+
+  /** Resolves once every file seen so far has been handled. */
+  idle(): Promise<void> {
+    return this.chain;
+  }
+
+  private enqueue(path: string): void {
+    if (formatOf(path) === undefined) return;
+    this.chain = this.chain.then(async () => {
+      try {
+        await this.processFile(path);
+      } catch (error) {
+        console.error(`hot folder: could not process ${path}: ${(error as Error).message}`);
+      }
+    });
+  }
+
+  private async processFile(path: string): Promise<HotFolderFileResult | undefined> {
+    if (this.inFlight.has(path)) return undefined;
+    this.inFlight.add(path);
+    try {
+      const format = formatOf(path);
+      if (!format) return undefined;
+      let text: string;
+      try {
+        text = await readFile(path, 'utf8');
+      } catch {
+        return undefined; // Already moved by a sweep or removed by someone else.
+      }
+      const name = basename(path);
+      const report = importOrders(this.options.orders, this.options.scope, this.options.tenants, {
+        text,
+        format,
+        source: `hot-folder:${name}`,
+      });
+      const outcome = report.problems.length === 0 ? 'processed' : 'failed';
+      const stamp = new Date().toISOString().replaceAll(':', '-');
+      const movedTo = join(this.options.folder, outcome, `${stamp}-${name}`);
+      await writeFile(`${movedTo}.report.json`, JSON.stringify(report, null, 2));
+      await rename(path, movedTo);
+      const result: HotFolderFileResult = { file: path, movedTo, outcome, report };
+      this.options.onFile?.(result);
+      return result;
+    } finally {
+      this.inFlight.delete(path);
+    }
+  }
+}

@@ -1,0 +1,205 @@
+import type { Db } from '../storage/database.js';
+import type { Clock, StationScope } from '../storage/scope.js';
+import { systemClock } from '../storage/scope.js';
+import type { IncomingOrder, OrderPackage, StoredOrder } from './types.js';
+
+interface OrderRow {
+  id: number;
+  profile_id: string;
+  environment: string;
+  tenant_id: string;
+  order_number: string;
+  ship_to: string;
+  service_levels: string | null;
+  source: string;
+  imported_at: string;
+  updated_at: string;
+}
+interface PackageRow {
+  package_index: number;
+  box: string | null;
+  weight_lbs: number | null;
+  length_in: number | null;
+  width_in: number | null;
+  height_in: number | null;
+}
+interface ItemRow {
+  package_index: number;
+  sku: string;
+  name: string;
+  quantity: number;
+  value_cents: number | null;
+  weight_lbs: number | null;
+}
+
+export type UpsertOutcome = 'imported' | 'updated' | 'unchanged';
+
+/** Orders of the inbox, with their packages and items. Statements are prepared once. */
+export class OrderRepository {
+  private readonly s;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock = systemClock,
+  ) {
+    this.s = {
+      find: db.prepare<[string, string, string, string], OrderRow>(
+        `SELECT * FROM orders WHERE profile_id = ? AND environment = ? AND tenant_id = ? AND order_number = ?`,
+      ),
+      byNumber: db.prepare<[string, string, string], OrderRow>(
+        `SELECT * FROM orders WHERE profile_id = ? AND environment = ? AND order_number = ? ORDER BY id`,
+      ),
+      byId: db.prepare<[number], OrderRow>(`SELECT * FROM orders WHERE id = ?`),
+      insert: db.prepare(
+        `INSERT INTO orders (profile_id, environment, tenant_id, order_number, ship_to, service_levels, source, imported_at, updated_at)
+         VALUES (@profileId, @environment, @tenantId, @orderNumber, @shipTo, @serviceLevels, @source, @now, @now)`,
+      ),
+      update: db.prepare(
+        `UPDATE orders SET ship_to = @shipTo, service_levels = @serviceLevels, source = @source, updated_at = @now WHERE id = @id`,
+      ),
+      hasPurchase: db.prepare<[number], { n: number }>(
+        `SELECT count(*) AS n FROM label_purchases p JOIN shipments s ON s.id = p.shipment_id
+         WHERE s.order_id = ? AND p.state IN ('purchasing', 'purchased', 'unknown')`,
+      ),
+      deleteItems: db.prepare<[number]>(`DELETE FROM order_items WHERE order_id = ?`),
+      deletePackages: db.prepare<[number]>(`DELETE FROM order_packages WHERE order_id = ?`),
+      insertPackage: db.prepare(
+        `INSERT INTO order_packages (order_id, package_index, box, weight_lbs, length_in, width_in, height_in)
+         VALUES (@orderId, @index, @box, @weightLbs, @lengthIn, @widthIn, @heightIn)`,
+      ),
+      insertItem: db.prepare(
+        `INSERT INTO order_items (order_id, package_index, line, sku, name, quantity, value_cents, weight_lbs)
+         VALUES (@orderId, @index, @line, @sku, @name, @quantity, @valueCents, @weightLbs)`,
+      ),
+      packages: db.prepare<[number], PackageRow>(
+        `SELECT * FROM order_packages WHERE order_id = ? ORDER BY package_index`,
+      ),
+      items: db.prepare<[number], ItemRow>(
+        `SELECT * FROM order_items WHERE order_id = ? ORDER BY package_index, line`,
+      ),
+      recent: db.prepare<[string, string, number], OrderRow>(
+        `SELECT * FROM orders WHERE profile_id = ? AND environment = ? ORDER BY id DESC LIMIT ?`,
+      ),
+    };
+  }
+
+  /**
+   * Stores an order, or replaces it when it was imported before and no label has been bought
+   * for it yet (a corrected file). An order with a label is left as it is.
+   */
+  upsert(
+    scope: StationScope,
+    tenantId: string,
+    order: IncomingOrder,
+    source: string,
+  ): UpsertOutcome {
+    return this.db.transaction((): UpsertOutcome => {
+      const now = this.clock().toISOString();
+      const fields = {
+        shipTo: JSON.stringify(order.shipTo),
+        serviceLevels: order.serviceLevels ? JSON.stringify(order.serviceLevels) : null,
+        source,
+        now,
+      };
+      const existing = this.s.find.get(
+        scope.profileId,
+        scope.environment,
+        tenantId,
+        order.orderNumber,
+      );
+      let orderId: number;
+      if (existing) {
+        if (this.s.hasPurchase.get(existing.id)!.n > 0) return 'unchanged';
+        this.s.update.run({ ...fields, id: existing.id });
+        this.s.deleteItems.run(existing.id);
+        this.s.deletePackages.run(existing.id);
+        orderId = existing.id;
+      } else {
+        orderId = Number(
+          this.s.insert.run({
+            ...fields,
+            profileId: scope.profileId,
+            environment: scope.environment,
+            tenantId,
+            orderNumber: order.orderNumber,
+          }).lastInsertRowid,
+        );
+      }
+      order.packages.forEach((p, index) => {
+        this.s.insertPackage.run({
+          orderId,
+          index,
+          box: p.box ?? null,
+          weightLbs: p.weightLbs ?? null,
+          lengthIn: p.lengthIn ?? null,
+          widthIn: p.widthIn ?? null,
+          heightIn: p.heightIn ?? null,
+        });
+        p.items.forEach((item, line) =>
+          this.s.insertItem.run({
+            orderId,
+            index,
+            line,
+            sku: item.sku,
+            name: item.name,
+            quantity: item.quantity,
+            valueCents: item.valueCents ?? null,
+            weightLbs: item.weightLbs ?? null,
+          }),
+        );
+      });
+      return existing ? 'updated' : 'imported';
+    })();
+  }
+
+  /** Every order with that number in the profile (several when two brands reuse a number). */
+  findByNumber(scope: StationScope, orderNumber: string): StoredOrder[] {
+    return this.s.byNumber
+      .all(scope.profileId, scope.environment, orderNumber)
+      .map((row) => this.hydrate(row));
+  }
+
+  get(id: number): StoredOrder | undefined {
+    const row = this.s.byId.get(id);
+    return row ? this.hydrate(row) : undefined;
+  }
+
+  recent(scope: StationScope, limit = 50): StoredOrder[] {
+    return this.s.recent
+      .all(scope.profileId, scope.environment, limit)
+      .map((row) => this.hydrate(row));
+  }
+
+  private hydrate(row: OrderRow): StoredOrder {
+    const items = this.s.items.all(row.id);
+    const packages: OrderPackage[] = this.s.packages.all(row.id).map((p) => ({
+      box: p.box ?? undefined,
+      weightLbs: p.weight_lbs ?? undefined,
+      lengthIn: p.length_in ?? undefined,
+      widthIn: p.width_in ?? undefined,
+      heightIn: p.height_in ?? undefined,
+      items: items
+        .filter((i) => i.package_index === p.package_index)
+        .map((i) => ({
+          sku: i.sku,
+          name: i.name,
+          quantity: i.quantity,
+          valueCents: i.value_cents ?? undefined,
+          weightLbs: i.weight_lbs ?? undefined,
+        })),
+    }));
+    return {
+      id: row.id,
+      profileId: row.profile_id,
+      environment: row.environment,
+      tenantId: row.tenant_id,
+      orderNumber: row.order_number,
+      shipTo: JSON.parse(row.ship_to) as StoredOrder['shipTo'],
+      serviceLevels: row.service_levels ? (JSON.parse(row.service_levels) as string[]) : null,
+      packages,
+      source: row.source,
+      importedAt: row.imported_at,
+      updatedAt: row.updated_at,
+    };
+  }
+}

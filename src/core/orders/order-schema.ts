@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import type { IncomingOrder, ImportProblem } from './types.js';
+
+const text = (max: number) =>
+  z.string().trim().min(1, 'is empty').max(max, `is longer than ${max}`);
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `is longer than ${max}`)
+    .optional()
+    .transform((v) => (v === '' ? undefined : v));
+const positive = (what: string) =>
+  z
+    .number({ error: `must be a number (${what})` })
+    .finite()
+    .positive(`must be more than 0 ${what}`);
+
+/** A weight a scale could plausibly show for one parcel: over 0, at most 150 lb. */
+export const MAX_PACKAGE_WEIGHT_LBS = 150;
+export const weightLbs = positive('lb').max(
+  MAX_PACKAGE_WEIGHT_LBS,
+  `must be at most ${MAX_PACKAGE_WEIGHT_LBS} lb for one parcel`,
+);
+
+export const addressSchema = z.object({
+  name: optionalText(100),
+  company: optionalText(100),
+  email: optionalText(200),
+  phone: optionalText(40),
+  addressLine1: text(200),
+  addressLine2: optionalText(200),
+  addressLine3: optionalText(200),
+  city: text(100),
+  stateProvince: optionalText(100),
+  postalCode: text(20),
+  countryCode: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z]{2}$/, 'must be a 2-letter country code such as US')
+    .transform((v) => v.toUpperCase()),
+  isResidential: z.boolean().optional(),
+});
+
+export const itemSchema = z.object({
+  sku: text(100),
+  name: text(200),
+  quantity: z
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .positive('must be at least 1'),
+  valueCents: z.number().int().nonnegative('must not be negative').optional(),
+  weightLbs: positive('lb').optional(),
+});
+
+export const packageSchema = z.object({
+  box: optionalText(50),
+  weightLbs: weightLbs.optional(),
+  lengthIn: positive('in').max(120, 'must be at most 120 in').optional(),
+  widthIn: positive('in').max(120, 'must be at most 120 in').optional(),
+  heightIn: positive('in').max(120, 'must be at most 120 in').optional(),
+  items: z.array(itemSchema).default([]),
+});
+
+const serviceLevel = z
+  .string()
+  .trim()
+  .regex(/^[A-Z0-9]+_[A-Z0-9_]+$/, 'must look like CARRIER_SERVICE, e.g. UPS_GROUND');
+
+export const incomingOrderSchema = z.object({
+  orderNumber: text(60).regex(/^[^\s]+$/, 'must not contain spaces'),
+  tenantId: optionalText(100),
+  shipTo: addressSchema,
+  serviceLevels: z.array(serviceLevel).optional(),
+  packages: z.array(packageSchema).min(1, 'an order needs at least one package').max(50),
+});
+
+/** JSON order as written in files: value in dollars (valueUsd) is accepted beside valueCents. */
+export function parseIncomingOrder(
+  raw: unknown,
+  row: number,
+): { order: IncomingOrder } | { problems: ImportProblem[] } {
+  const normalized = normalizeJsonOrder(raw);
+  const result = incomingOrderSchema.safeParse(normalized);
+  if (result.success) return { order: result.data };
+  const orderNumber =
+    typeof (raw as { orderNumber?: unknown })?.orderNumber === 'string'
+      ? (raw as { orderNumber: string }).orderNumber
+      : undefined;
+  return {
+    problems: result.error.issues.map((issue) => ({
+      row,
+      orderNumber,
+      field: issue.path.map(String).join('.') || '(order)',
+      reason: issue.message,
+    })),
+  };
+}
+
+function normalizeJsonOrder(raw: unknown): unknown {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  const order = raw as Record<string, unknown>;
+  if (!Array.isArray(order.packages)) return raw;
+  return {
+    ...order,
+    packages: order.packages.map((p: unknown) => {
+      if (!p || typeof p !== 'object' || !Array.isArray((p as { items?: unknown }).items)) return p;
+      return {
+        ...p,
+        items: (p as { items: unknown[] }).items.map((item) => {
+          if (!item || typeof item !== 'object') return item;
+          const { valueUsd, ...rest } = item as Record<string, unknown>;
+          if (typeof valueUsd === 'number' && rest.valueCents === undefined)
+            return { ...rest, valueCents: Math.round(valueUsd * 100) };
+          return valueUsd === undefined ? rest : { ...rest, valueCents: valueUsd };
+        }),
+      };
+    }),
+  };
+}

@@ -1,0 +1,78 @@
+/** Where a package goes (or comes from): the platform's Address fields. */
+export interface Address {
+  name?: string | undefined;
+  company?: string | undefined;
+  email?: string | undefined;
+  phone?: string | undefined;
+  addressLine1: string;
+  addressLine2?: string | undefined;
+  addressLine3?: string | undefined;
+  city: string;
+  stateProvince?: string | undefined;
+  postalCode: string;
+  countryCode: string;
+  isResidential?: boolean | undefined;
+}
+
+export interface OrderItem {
+  sku: string;
+  name: string;
+  quantity: number;
+  /** Declared value of one unit, in cents. */
+  valueCents?: number | undefined;
+  weightLbs?: number | undefined;
+}
+
+export interface OrderPackage {
+  /** Box code as the warehouse names it (e.g. "BOX-M"); optional. */
+  box?: string | undefined;
+  weightLbs?: number | undefined;
+  lengthIn?: number | undefined;
+  widthIn?: number | undefined;
+  heightIn?: number | undefined;
+  items: OrderItem[];
+}
+
+/** An order as it arrives in the inbox, before it is stored. */
+export interface IncomingOrder {
+  orderNumber: string;
+  /** The brand tenant the order ships for; defaults to the profile's tenant. */
+  tenantId?: string | undefined;
+  shipTo: Address;
+  /** Service levels the merchant asked for (e.g. UPS_GROUND); narrows the rate rule. */
+  serviceLevels?: string[] | undefined;
+  packages: OrderPackage[];
+}
+
+export interface StoredOrder {
+  id: number;
+  profileId: string;
+  environment: string;
+  tenantId: string;
+  orderNumber: string;
+  shipTo: Address;
+  serviceLevels: string[] | null;
+  packages: OrderPackage[];
+  source: string;
+  importedAt: string;
+  updatedAt: string;
+}
+
+/** One problem found while importing: where it is (row = data row number, 1-based) and why. */
+export interface ImportProblem {
+  row: number;
+  /** Line in the file where that row starts (CSV only). */
+  line?: number | undefined;
+  orderNumber?: string | undefined;
+  field: string;
+  reason: string;
+}
+
+export interface ImportReport {
+  source: string;
+  imported: string[];
+  updated: string[];
+  /** Orders left as they were because a label was already bought for them. */
+  unchanged: string[];
+  problems: ImportProblem[];
+}

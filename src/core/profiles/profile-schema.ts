@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { environments } from '../storage/scope.js';
+import { addressSchema } from '../orders/order-schema.js';
+import type { PrinterConfig } from '../printing/types.js';
+
+/** How the station picks one rate among those the platform returned. */
+export const rateRuleSchema = z.object({
+  /** cheapest: lowest price first; fastest: fewest transit days first. */
+  strategy: z.enum(['cheapest', 'fastest']).default('cheapest'),
+  /** When any returned rate has one of these service levels, only those are considered. */
+  preferredServiceLevels: z.array(z.string().min(1)).default([]),
+  /** Rates slower than this are left out (when the platform gives transit days). */
+  maxTransitDays: z.number().int().positive().optional(),
+  /** Carrier codes never to use (e.g. "DHL"). */
+  excludedCarriers: z.array(z.string().min(1)).default([]),
+});
+export type RateRule = z.infer<typeof rateRuleSchema>;
+
+const printerSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  kind: z.enum(['network', 'usb', 'os']),
+  role: z.enum(['label', 'slip']).optional(),
+  host: z.string().optional(),
+  port: z.number().int().min(1).max(65535).optional(),
+  vendorId: z.number().int().optional(),
+  productId: z.number().int().optional(),
+  serialNumber: z.string().optional(),
+  queue: z.string().optional(),
+  dpi: z.union([z.literal(203), z.literal(300), z.literal(600)]).optional(),
+}) satisfies z.ZodType<PrinterConfig>;
+
+const scaleSchema = z.object({
+  kind: z.literal('usb-hid'),
+  vendorId: z.number().int().optional(),
+  productId: z.number().int().optional(),
+});
+
+const tenantRef = z.object({
+  tenantId: z.string().min(1),
+  name: z.string().default(''),
+  /** The brand's own shipping site, when it has one; the profile's site otherwise. */
+  shippingSiteId: z.string().min(1).optional(),
+});
+
+const envVarName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name such as STATION_SECRET');
+
+export const profileSchema = z
+  .object({
+    /** Stable id used to scope every row of the station database. */
+    id: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be lower-case letters, digits and dashes'),
+    name: z.string().trim().min(1, 'is empty').max(100),
+    environment: z.enum(environments),
+    /** Ignored for embedded-sandbox (the host starts the sandbox and knows its URL). */
+    baseUrl: z.url({ error: 'must be an http(s) URL' }).optional(),
+    clientId: z.string().min(1, 'is empty'),
+    /** The tenant the API key acts for (a brand, or a 3PL). */
+    tenantId: z.string().min(1, 'is empty'),
+    tenantType: z.enum(['thirdPartyLogisticParent', 'thirdPartyLogistic', 'brand']).optional(),
+    /** Brands a 3PL ships for, as read from GET /api/v1/tenants. Empty for a brand. */
+    brandTenants: z.array(tenantRef).default([]),
+    shippingSiteId: z.string().min(1).optional(),
+    shipFrom: addressSchema,
+    rateRule: rateRuleSchema.default({
+      strategy: 'cheapest',
+      preferredServiceLevels: [],
+      excludedCarriers: [],
+    }),
+    printers: z.array(printerSchema).default([]),
+    /** The printer labels go to; the first label printer when omitted. */
+    labelPrinterId: z.string().optional(),
+    scale: scaleSchema.optional(),
+    hotFolder: z.string().min(1).optional(),
+    /** Drop the ZPL of labels older than this many days (records are kept). */
+    labelRetentionDays: z.number().int().positive().optional(),
+    /** Environment variable that holds the client secret (provisioning). */
+    clientSecretEnv: envVarName.optional(),
+  })
+  .superRefine((p, ctx) => {
+    if (p.environment !== 'embedded-sandbox' && !p.baseUrl)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['baseUrl'],
+        message: `is required for the ${p.environment} environment`,
+      });
+    if (p.labelPrinterId && !p.printers.some((printer) => printer.id === p.labelPrinterId))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['labelPrinterId'],
+        message: `names printer ${p.labelPrinterId}, which is not in printers`,
+      });
+    const ids = new Set<string>();
+    p.printers.forEach((printer, i) => {
+      if (ids.has(printer.id))
+        ctx.addIssue({ code: 'custom', path: ['printers', i, 'id'], message: 'is used twice' });
+      ids.add(printer.id);
+    });
+  });
+
+export type Profile = z.infer<typeof profileSchema>;
+export type ProfileInput = z.input<typeof profileSchema>;
+
+/** Every tenant a profile may import orders for and buy labels under. */
+export function tenantsOf(profile: Profile): string[] {
+  return [profile.tenantId, ...profile.brandTenants.map((t) => t.tenantId)];
+}
+
+/** The printer labels go to, or undefined when none is set up. */
+export function labelPrinterOf(profile: Profile): string | undefined {
+  if (profile.labelPrinterId) return profile.labelPrinterId;
+  return profile.printers.find((p) => (p.role ?? 'label') === 'label')?.id;
+}
+
+export interface SettingsIssue {
+  /** Where in the file, e.g. profiles[1].baseUrl */
+  path: string;
+  message: string;
+}
+
+export function issuesOf(error: z.ZodError, prefix = ''): SettingsIssue[] {
+  return error.issues.map((issue) => ({
+    path:
+      issue.path.reduce<string>(
+        (at, part) =>
+          typeof part === 'number' ? `${at}[${part}]` : at ? `${at}.${String(part)}` : String(part),
+        prefix,
+      ) || '(profile)',
+    message: issue.message,
+  }));
+}

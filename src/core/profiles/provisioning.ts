@@ -1,0 +1,101 @@
+import { issuesOf, profileSchema, type Profile, type SettingsIssue } from './profile-schema.js';
+import type { ProfileStore } from './profile-store.js';
+import { SettingsError } from './settings-store.js';
+
+export const PROVISIONING_FORMAT = 'shipping-station-profiles';
+
+/**
+ * The file site IT uses to set up many stations the same way. It never holds a secret: each
+ * profile either names an environment variable (`clientSecretEnv`) or the secret is typed at
+ * the station after import.
+ */
+export interface ProvisioningFile {
+  format: typeof PROVISIONING_FORMAT;
+  version: 1;
+  profiles: unknown[];
+}
+
+export function exportProfiles(profiles: readonly Profile[]): ProvisioningFile {
+  return {
+    format: PROVISIONING_FORMAT,
+    version: 1,
+    // Profiles hold no secret by construction; the vault is not read.
+    profiles: profiles.map((p) => ({ ...p })),
+  };
+}
+
+export interface ProvisionedProfile {
+  profile: Profile;
+  /** Where the secret comes from, or 'needs-secret' when it must still be typed. */
+  secret: 'from-environment' | 'typed' | 'already-set' | 'needs-secret';
+}
+
+const secretLike = /secret|password|token/i;
+
+/**
+ * Validates a provisioning file and stores its profiles. Nothing is stored when any profile is
+ * invalid; every problem is reported with its path. `typedSecret` may ask the person at the
+ * station for a secret the file does not supply.
+ */
+export async function provisionProfiles(
+  store: ProfileStore,
+  text: string,
+  options: {
+    env?: NodeJS.ProcessEnv;
+    typedSecret?: (profile: Profile) => Promise<string | undefined>;
+  } = {},
+): Promise<ProvisionedProfile[]> {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw fail([{ path: '(file)', message: `not valid JSON: ${(error as Error).message}` }]);
+  }
+  const file = data as Partial<ProvisioningFile> | null;
+  if (!file || typeof file !== 'object' || file.format !== PROVISIONING_FORMAT)
+    throw fail([{ path: 'format', message: `must be "${PROVISIONING_FORMAT}"` }]);
+  if (file.version !== 1) throw fail([{ path: 'version', message: 'must be 1' }]);
+  if (!Array.isArray(file.profiles) || file.profiles.length === 0)
+    throw fail([{ path: 'profiles', message: 'must list at least one profile' }]);
+
+  const issues: SettingsIssue[] = [];
+  const profiles: Profile[] = [];
+  file.profiles.forEach((entry, i) => {
+    if (entry && typeof entry === 'object')
+      for (const key of Object.keys(entry))
+        if (secretLike.test(key) && key !== 'clientSecretEnv')
+          issues.push({
+            path: `profiles[${i}].${key}`,
+            message: 'secrets do not belong in a provisioning file; use clientSecretEnv',
+          });
+    const parsed = profileSchema.safeParse(entry);
+    if (parsed.success) profiles.push(parsed.data);
+    else issues.push(...issuesOf(parsed.error, `profiles[${i}]`));
+  });
+  if (issues.length > 0) throw fail(issues);
+
+  const env = options.env ?? process.env;
+  const results: ProvisionedProfile[] = [];
+  for (const profile of profiles) {
+    store.save(profile);
+    let secret: ProvisionedProfile['secret'] = 'needs-secret';
+    if (profile.clientSecretEnv && env[profile.clientSecretEnv]) secret = 'from-environment';
+    else if (await store.hasClientSecret(profile.id)) secret = 'already-set';
+    else if (options.typedSecret) {
+      const typed = await options.typedSecret(profile);
+      if (typed) {
+        await store.setClientSecret(profile.id, typed);
+        secret = 'typed';
+      }
+    }
+    results.push({ profile, secret });
+  }
+  return results;
+}
+
+function fail(issues: SettingsIssue[]): SettingsError {
+  return new SettingsError(
+    `The provisioning file is not valid: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
+    { issues },
+  );
+}
