@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import type { LabelRepository } from '../labels/label-repository.js';
+import type { StoredLabel } from '../labels/types.js';
+import type { StoredOrder } from '../orders/types.js';
+import type { Clock, StationScope } from '../storage/scope.js';
+import { toCents } from '../storage/scope.js';
+import type {
+  FailureClassifier,
+  LabelRequest,
+  PackingPlatform,
+  PurchasedLabel,
+} from './platform-port.js';
+import type { ShipmentRepository } from './shipment-repository.js';
+import type { Failure, LabelPurchase, RateSelection, Shipment } from './types.js';
+
+/** Points where a test (or a crash) can stop the purchase; see test/core/packing/fixtures. */
+export type PurchaseStep =
+  | 'shipment-created'
+  | 'rated'
+  | 'purchase-committed'
+  | 'label-received'
+  | 'label-stored'
+  | 'print-enqueued';
+
+export interface PurchaseHooks {
+  at?(
+    step: PurchaseStep,
+    context: { shipmentId: number; purchaseId?: string },
+  ): void | Promise<void>;
+}
+
+export type PurchaseOutcome =
+  | { kind: 'purchased'; label: StoredLabel; purchase: LabelPurchase }
+  | { kind: 'rejected'; failure: Failure; purchase: LabelPurchase }
+  | { kind: 'unknown'; failure: Failure; purchase: LabelPurchase }
+  | { kind: 'not-sent'; failure: Failure; purchase: LabelPurchase };
+
+/**
+ * orderReference of one purchase attempt: the order number the shift lead knows plus a short
+ * attempt id, so the label can be found on the platform even when the station lost track.
+ */
+export function orderReferenceFor(orderNumber: string, purchaseId: string): string {
+  return `${orderNumber}-${purchaseId.slice(3, 11).toUpperCase()}`;
+}
+
+/**
+ * The crash-safe purchase of DESIGN.md:
+ * 1. a `purchasing` row with the request and a local id is committed before the POST;
+ * 2. on a label, the label and `purchased` are written in one transaction;
+ * 3. on a 4xx, `failed` with the platform's reasons;
+ * 4. on anything else (timeout, reset, 5xx, crash), `unknown`: never bought again by itself.
+ */
+export class LabelPurchaser {
+  constructor(
+    private readonly deps: {
+      scope: StationScope;
+      shipments: ShipmentRepository;
+      labels: LabelRepository;
+      platform: PackingPlatform;
+      classify: FailureClassifier;
+      clock: Clock;
+      hooks: PurchaseHooks;
+    },
+  ) {}
+
+  async purchase(
+    shipment: Shipment,
+    order: StoredOrder,
+    selection: RateSelection,
+    confirmedBy: string | null,
+  ): Promise<PurchaseOutcome> {
+    const { shipments, platform, classify, scope } = this.deps;
+    const id = `lp_${randomUUID().replaceAll('-', '')}`;
+    const orderReference = orderReferenceFor(order.orderNumber, id);
+    const { rate } = selection;
+    const request: LabelRequest = {
+      service: rate.carrier,
+      serviceLevel: rate.serviceLevel,
+      carrierAccountId: rate.carrierAccount.id,
+      rateQuoteId: rate.rateQuoteId,
+      orderReference,
+      shipment: { ...shipment.shipment, orderReference, externalOrderId: order.orderNumber },
+      labelOptions: { type: 'ZPL', size: '4x6', inline: true },
+      ...(scope.environment === 'production' ? {} : { mode: 'TEST' as const }),
+    };
+
+    shipments.db.transaction(() => {
+      shipments.createPurchase(scope, {
+        id,
+        shipmentId: shipment.id,
+        tenantId: shipment.tenantId,
+        orderReference,
+        request,
+        confirmedBy,
+      });
+      shipments.setState(shipment.id, 'purchasing', { purchaseId: id, orderReference });
+    })();
+    await this.deps.hooks.at?.('purchase-committed', { shipmentId: shipment.id, purchaseId: id });
+
+    let bought: PurchasedLabel;
+    try {
+      bought = await platform.buyLabel(shipment.tenantId, request);
+    } catch (error) {
+      const failure = classify(error);
+      switch (failure.kind) {
+        case 'rejected': {
+          const reason: Failure = {
+            code: failure.errorCode ?? `http-${failure.status}`,
+            message: `The platform refused the label: ${failure.message}`,
+            errors: failure.errors,
+            correlationId: failure.correlationId,
+          };
+          shipments.db.transaction(() => {
+            shipments.setPurchaseState(id, 'failed', reason);
+            shipments.setFailed(shipment.id, 'failed', reason);
+          })();
+          return { kind: 'rejected', failure: reason, purchase: shipments.purchase(id)! };
+        }
+        case 'not-sent': {
+          // Provably never sent: nothing was bought, so the shipment may wait in the queue.
+          const reason: Failure = { code: 'platform-unreachable', message: failure.message };
+          shipments.db.transaction(() => {
+            shipments.setPurchaseState(id, 'not-bought', reason);
+            shipments.resolvePurchase(
+              id,
+              'not-bought',
+              'not sent: platform unreachable',
+              'station',
+            );
+          })();
+          return { kind: 'not-sent', failure: reason, purchase: shipments.purchase(id)! };
+        }
+        case 'unreachable':
+        case 'outcome-unknown':
+          return this.markUnknown(
+            shipment.id,
+            id,
+            orderReference,
+            failure.message,
+            failure.correlationId,
+          );
+        default: {
+          const never: never = failure;
+          throw new Error(`unexpected failure ${JSON.stringify(never)}`);
+        }
+      }
+    }
+    await this.deps.hooks.at?.('label-received', { shipmentId: shipment.id, purchaseId: id });
+
+    let zpl = bought.labelData ? Buffer.from(bought.labelData, 'base64').toString('utf8') : '';
+    if (!zpl) {
+      try {
+        zpl = await platform.labelZpl(shipment.tenantId, bought.id);
+      } catch {
+        // Stored without ZPL; the print step fetches it again. The label itself is not lost.
+      }
+    }
+    const label = this.store(shipment, order, id, orderReference, bought, zpl, 'purchased');
+    await this.deps.hooks.at?.('label-stored', { shipmentId: shipment.id, purchaseId: id });
+    return { kind: 'purchased', label, purchase: shipments.purchase(id)! };
+  }
+
+  /** Label + purchase + shipment state in one transaction: either all of it or none. */
+  store(
+    shipment: Shipment,
+    order: StoredOrder,
+    purchaseId: string,
+    orderReference: string,
+    bought: PurchasedLabel,
+    zpl: string,
+    event: string,
+  ): StoredLabel {
+    const { shipments, labels, scope } = this.deps;
+    const labelId = shipments.db.transaction(() => {
+      const localId = labels.insert(scope, {
+        purchaseId,
+        platformLabelId: bought.id,
+        tenantId: shipment.tenantId,
+        orderId: order.id,
+        orderNumber: order.orderNumber,
+        orderReference,
+        trackingNumber: bought.trackingNumber,
+        packageTrackingNumbers: bought.packages?.map((p) => p.trackingNumber) ?? [],
+        trackerId: bought.trackerId ?? null,
+        carrier: bought.carrier,
+        serviceLevel: bought.serviceLevel,
+        carrierAccountId: bought.carrierAccountId,
+        costCents: toCents(bought.cost.amount),
+        currency: bought.cost.currency,
+        zpl,
+        labelUrl: bought.labelUrl ?? null,
+        createdAt: bought.createdAt,
+      });
+      shipments.setPurchaseState(purchaseId, 'purchased');
+      shipments.setState(shipment.id, 'purchased', {
+        event,
+        labelId: bought.id,
+        trackingNumber: bought.trackingNumber,
+      });
+      return localId;
+    })();
+    return labels.get(labelId)!;
+  }
+
+  markUnknown(
+    shipmentId: number,
+    purchaseId: string,
+    orderReference: string,
+    why: string,
+    correlationId?: string,
+  ): PurchaseOutcome {
+    const { shipments } = this.deps;
+    const failure: Failure = {
+      code: 'purchase-outcome-unknown',
+      message: `The label for ${orderReference} may or may not have been bought (${why}). It will not be bought again automatically; a shift lead can look it up under Needs attention.`,
+      correlationId,
+    };
+    shipments.db.transaction(() => {
+      shipments.setPurchaseState(purchaseId, 'unknown', failure);
+      shipments.setFailed(shipmentId, 'unknown', failure);
+    })();
+    return { kind: 'unknown', failure, purchase: shipments.purchase(purchaseId)! };
+  }
+}

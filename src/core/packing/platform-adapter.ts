@@ -1,0 +1,162 @@
+import {
+  isPlatformError,
+  type LabelRequest as ClientLabelRequest,
+  type PlatformClient,
+  type RateRequest as ClientRateRequest,
+} from '../platform/index.js';
+import type {
+  PackingPlatform,
+  PlatformFailure,
+  PlatformTracker,
+  PurchasedLabel,
+  RateResponse,
+} from './platform-port.js';
+
+const TRACKER_PAGE = 1000;
+/** Bounds the search for a lost purchase: trackers are scanned newest-last, 50k at most. */
+const MAX_TRACKER_PAGES = 50;
+
+/**
+ * Adapts the platform client (src/core/platform) to what packing needs, turning its tolerant
+ * nullable shapes into the station's, and acting for the order's tenant (x-tenant-id).
+ */
+export function packingPlatformFrom(client: PlatformClient): PackingPlatform {
+  return {
+    async rates(tenantId, request): Promise<RateResponse> {
+      const response = await client.getRates(request as ClientRateRequest, { tenantId });
+      return {
+        shipmentRates: response.shipmentRates.flatMap((r) =>
+          r.amount === null || r.amount === undefined || !r.serviceLevel
+            ? []
+            : [
+                {
+                  rateQuoteId: r.rateQuoteId ?? undefined,
+                  carrierAccount: {
+                    id: r.carrierAccount.id,
+                    name: r.carrierAccount.name ?? undefined,
+                    carrier: r.carrierAccount.carrier ?? undefined,
+                  },
+                  carrier: r.carrier ?? r.carrierAccount.carrier ?? r.serviceLevel.split('_')[0]!,
+                  serviceLevel: r.serviceLevel,
+                  serviceLevelName: r.serviceLevelName ?? undefined,
+                  amount: r.amount,
+                  currency: r.currency ?? 'USD',
+                  transitDays: r.transitDays ?? undefined,
+                  estimatedDeliveryDate: r.estimatedDeliveryDate ?? undefined,
+                },
+              ],
+        ),
+        rateErrors: response.rateErrors.map((e) => ({
+          carrierAccount: {
+            id: e.carrierAccount?.id ?? '?',
+            name: e.carrierAccount?.name ?? undefined,
+            carrier: e.carrierAccount?.carrier ?? undefined,
+          },
+          errorCode: e.errorCode ?? 'RATE_ERROR',
+          authorizationStatus: e.authorizationStatus ?? undefined,
+          message: e.message ?? 'This carrier account could not rate the shipment.',
+        })),
+      };
+    },
+
+    async buyLabel(tenantId, request): Promise<PurchasedLabel> {
+      const label = await client.purchaseLabel(request as ClientLabelRequest, { tenantId });
+      return {
+        id: label.id,
+        trackingNumber: label.trackingNumber,
+        trackerId: label.trackerId ?? undefined,
+        carrier: label.carrier ?? request.service,
+        serviceLevel: label.serviceLevel ?? request.serviceLevel,
+        carrierAccountId: label.carrierAccountId ?? request.carrierAccountId,
+        orderReference: label.orderReference ?? request.orderReference,
+        cost: { amount: label.cost?.amount ?? 0, currency: label.cost?.currency ?? 'USD' },
+        labelData: label.labelData ?? undefined,
+        labelUrl: label.labelUrl ?? undefined,
+        packages: label.packages?.flatMap((p) =>
+          p.trackingNumber ? [{ trackingNumber: p.trackingNumber }] : [],
+        ),
+        createdAt: label.createdAt ?? new Date().toISOString(),
+      };
+    },
+
+    labelZpl(tenantId, labelId) {
+      return client.getLabelZpl(labelId, { tenantId });
+    },
+
+    async trackersByOrderReference(tenantId, orderReference): Promise<PlatformTracker[]> {
+      // The tracker list has no orderReference filter: page through and match.
+      const found: PlatformTracker[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_TRACKER_PAGES; page++) {
+        const result = await client.listTrackers(
+          { limit: TRACKER_PAGE, ...(cursor ? { cursor } : {}) },
+          { tenantId },
+        );
+        for (const t of result.items)
+          if (t.orderReference === orderReference)
+            found.push({
+              id: t.id ?? t.trackingNumber,
+              trackingNumber: t.trackingNumber,
+              carrier: t.carrier ?? undefined,
+              serviceLevel: t.serviceLevel ?? undefined,
+              tenantId: t.tenantId ?? undefined,
+              labelId: t.labelId ?? undefined,
+              orderReference: t.orderReference ?? undefined,
+              createdAt: t.createdAt ?? undefined,
+            });
+        if (!result.hasMore || !result.nextCursor) break;
+        cursor = result.nextCursor;
+      }
+      return found;
+    },
+
+    async carrierAccountAuthorization(tenantId, carrierAccountId) {
+      const account = await client.getCarrierAccount(carrierAccountId, { tenantId });
+      const connection = account.carrierAccountConnection;
+      return {
+        authorizationStatus:
+          connection?.authorizationStatus ?? connection?.authorizationDetails?.status ?? 'UNKNOWN',
+        oauthUrl: connection?.authorizationDetails?.oauth_url ?? undefined,
+      };
+    },
+
+    isReachable: () => client.connectivity.reachable,
+  };
+}
+
+/** Reads a PlatformError's kind as what it means for a shipment. */
+export function classifyPlatformError(error: unknown): PlatformFailure {
+  if (!isPlatformError(error))
+    return {
+      kind: 'outcome-unknown',
+      message: error instanceof Error ? error.message : String(error),
+    };
+  const correlationId = error.correlationId ?? undefined;
+  switch (error.kind) {
+    case 'validation':
+    case 'auth':
+    case 'wrong-tenant':
+    case 'not-found':
+    case 'connection-not-authorized':
+      return {
+        kind: 'rejected',
+        status: error.status ?? 0,
+        errorCode: error.errorCode ?? undefined,
+        message: error.message,
+        errors: error.fieldErrors.map((e) => ({ field: e.field ?? '', message: e.message })),
+        correlationId,
+      };
+    case 'retryable':
+      return { kind: 'unreachable', message: error.message, correlationId };
+    case 'network':
+      // The client raises `network` on a purchase only when the request never left.
+      return { kind: 'not-sent', message: error.message };
+    case 'unknown-outcome':
+    case 'unexpected-response':
+      return { kind: 'outcome-unknown', message: error.message, correlationId };
+    default: {
+      const never: never = error.kind;
+      return { kind: 'outcome-unknown', message: String(never) };
+    }
+  }
+}

@@ -1,0 +1,139 @@
+import type { Address } from '../orders/types.js';
+
+/**
+ * What packing needs from the Shipping Platform, in the shapes of docs/api-choices.md. The
+ * platform client (src/core/platform) is adapted to it in platform-adapter.ts; tests may
+ * substitute it. Every call acts for one tenant (x-tenant-id).
+ */
+export interface PlatformPackage {
+  weightLbs: number;
+  lengthIn?: number | undefined;
+  widthIn?: number | undefined;
+  heightIn?: number | undefined;
+  type?: string | undefined;
+  externalPackageId?: string | undefined;
+  items?:
+    | { sku: string; name: string; description?: string; quantity: number; value?: number }[]
+    | undefined;
+}
+
+export interface PlatformShipment {
+  shipTo: Address;
+  shipFrom: Address & { siteId?: string | undefined };
+  packages: PlatformPackage[];
+  orderReference?: string | undefined;
+  returnType?: string | undefined;
+}
+
+export interface RateRequest {
+  shipment: PlatformShipment;
+  options?: { serviceLevels?: string[] | undefined; carrierAccountIds?: string[] | undefined };
+}
+
+export interface ShipmentRate {
+  rateQuoteId?: string | undefined;
+  carrierAccount: { id: string; name?: string | undefined; carrier?: string | undefined };
+  carrier: string;
+  serviceLevel: string;
+  serviceLevelName?: string | undefined;
+  amount: number;
+  currency: string;
+  transitDays?: number | undefined;
+  estimatedDeliveryDate?: string | undefined;
+}
+
+export interface RateError {
+  carrierAccount: { id: string; name?: string | undefined; carrier?: string | undefined };
+  errorCode: string;
+  authorizationStatus?: string | undefined;
+  message: string;
+}
+
+export interface RateResponse {
+  shipmentRates: ShipmentRate[];
+  rateErrors: RateError[];
+}
+
+export interface LabelRequest {
+  service: string;
+  serviceLevel: string;
+  carrierAccountId: string;
+  rateQuoteId?: string | undefined;
+  orderReference: string;
+  shipment: PlatformShipment & { externalOrderId?: string | undefined };
+  labelOptions: { type: 'ZPL'; size: '4x6'; inline: boolean };
+  mode?: 'TEST' | undefined;
+}
+
+export interface PurchasedLabel {
+  id: string;
+  trackingNumber: string;
+  trackerId?: string | undefined;
+  carrier: string;
+  serviceLevel: string;
+  carrierAccountId: string;
+  orderReference?: string | undefined;
+  cost: { amount: number; currency: string };
+  /** Base64 ZPL when requested inline. */
+  labelData?: string | undefined;
+  labelUrl?: string | undefined;
+  packages?: { trackingNumber: string }[] | undefined;
+  createdAt: string;
+}
+
+export interface PlatformTracker {
+  id: string;
+  trackingNumber: string;
+  carrier?: string | undefined;
+  serviceLevel?: string | undefined;
+  tenantId?: string | undefined;
+  labelId?: string | undefined;
+  orderReference?: string | undefined;
+  createdAt?: string | undefined;
+}
+
+export interface CarrierAccountAuthorization {
+  authorizationStatus: string;
+  oauthUrl?: string | undefined;
+}
+
+export interface PackingPlatform {
+  rates(tenantId: string, request: RateRequest): Promise<RateResponse>;
+  /** Never retried by the implementation: the station decides what an error means. */
+  buyLabel(tenantId: string, request: LabelRequest): Promise<PurchasedLabel>;
+  /** The ZPL behind a label's labelUrl (GET /api/v1/labels/{id}/zpl). */
+  labelZpl(tenantId: string, labelId: string): Promise<string>;
+  /** Trackers whose orderReference matches (used to find a purchase whose outcome is unknown). */
+  trackersByOrderReference(tenantId: string, orderReference: string): Promise<PlatformTracker[]>;
+  /** Connection status of one carrier account, with the OAuth URL while PENDING. */
+  carrierAccountAuthorization?(
+    tenantId: string,
+    carrierAccountId: string,
+  ): Promise<CarrierAccountAuthorization>;
+  /** False while the client sees the platform as unreachable (network errors, 5xx streak). */
+  isReachable?(): boolean;
+}
+
+/**
+ * What an error from the platform means for the station:
+ * - rejected: the platform answered 4xx; nothing happened (a label was not bought).
+ * - unreachable: the request could not be made or the platform is failing (network, 5xx);
+ *   safe to retry for reads and rates. For a label purchase it still means "unknown".
+ * - outcome-unknown: the request may have reached the platform (timeout, reset, 5xx).
+ * - not-sent: the request provably never left the station (connection refused, DNS): even a
+ *   purchase is known not to have happened.
+ */
+export type PlatformFailure =
+  | {
+      kind: 'rejected';
+      status: number;
+      errorCode: string | undefined;
+      message: string;
+      errors: { field: string; message: string }[];
+      correlationId: string | undefined;
+    }
+  | { kind: 'unreachable'; message: string; correlationId?: string | undefined }
+  | { kind: 'outcome-unknown'; message: string; correlationId?: string | undefined }
+  | { kind: 'not-sent'; message: string };
+
+export type FailureClassifier = (error: unknown) => PlatformFailure;

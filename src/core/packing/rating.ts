@@ -1,0 +1,115 @@
+import type { StoredOrder } from '../orders/types.js';
+import type { Profile } from '../profiles/profile-schema.js';
+import type { FailureClassifier, PackingPlatform, RateResponse } from './platform-port.js';
+import { selectRate } from './rate-rule.js';
+import type { CarrierAccountProblem, Failure, RateSelection, Shipment } from './types.js';
+
+export type Rating =
+  | {
+      kind: 'rated';
+      rates: RateResponse;
+      selection: RateSelection;
+      carrierProblems: CarrierAccountProblem[];
+    }
+  | {
+      kind: 'failed';
+      failure: Failure;
+      rates: RateResponse | null;
+      carrierProblems: CarrierAccountProblem[];
+    }
+  | { kind: 'unreachable'; failure: Failure };
+
+/** Rates a shipment (safe to repeat) and picks one by the profile's rule. */
+export async function rateShipment(
+  platform: PackingPlatform,
+  classify: FailureClassifier,
+  profile: Profile,
+  shipment: Shipment,
+  order: StoredOrder,
+): Promise<Rating> {
+  let rates: RateResponse;
+  try {
+    rates = await platform.rates(shipment.tenantId, {
+      shipment: shipment.shipment,
+      ...(order.serviceLevels ? { options: { serviceLevels: order.serviceLevels } } : {}),
+    });
+  } catch (error) {
+    const failure = classify(error);
+    switch (failure.kind) {
+      case 'rejected':
+        return {
+          kind: 'failed',
+          rates: null,
+          carrierProblems: [],
+          failure: {
+            code: failure.errorCode ?? `http-${failure.status}`,
+            message: `No rates: ${failure.message}`,
+            errors: failure.errors,
+            correlationId: failure.correlationId,
+          },
+        };
+      case 'unreachable':
+      case 'outcome-unknown':
+        return {
+          kind: 'unreachable',
+          failure: {
+            code: 'platform-unreachable',
+            message: failure.message,
+            correlationId: failure.correlationId,
+          },
+        };
+      case 'not-sent':
+        return {
+          kind: 'unreachable',
+          failure: { code: 'platform-unreachable', message: failure.message },
+        };
+      default: {
+        const never: never = failure;
+        throw new Error(`unexpected failure ${JSON.stringify(never)}`);
+      }
+    }
+  }
+  const carrierProblems = await carrierProblemsOf(platform, shipment.tenantId, rates);
+  const choice = selectRate(rates.shipmentRates, profile.rateRule, order.serviceLevels);
+  if (choice.rate === null) {
+    const blocked = carrierProblems.length
+      ? ` Carrier accounts that could not rate: ${carrierProblems.map((p) => `${p.name ?? p.carrierAccountId} (${p.authorizationStatus ?? p.errorCode})`).join(', ')}.`
+      : '';
+    return {
+      kind: 'failed',
+      rates,
+      carrierProblems,
+      failure: { code: 'no-usable-rate', message: `${choice.reason}${blocked}` },
+    };
+  }
+  return { kind: 'rated', rates, selection: choice, carrierProblems };
+}
+
+/** Accounts in rateErrors, with the OAuth URL to finish authorizing a PENDING connection. */
+async function carrierProblemsOf(
+  platform: PackingPlatform,
+  tenantId: string,
+  rates: RateResponse,
+): Promise<CarrierAccountProblem[]> {
+  return Promise.all(
+    rates.rateErrors.map(async (e): Promise<CarrierAccountProblem> => {
+      const problem: CarrierAccountProblem = {
+        carrierAccountId: e.carrierAccount.id,
+        name: e.carrierAccount.name,
+        carrier: e.carrierAccount.carrier,
+        errorCode: e.errorCode,
+        authorizationStatus: e.authorizationStatus,
+        message: e.message,
+      };
+      if (e.authorizationStatus === 'PENDING' && platform.carrierAccountAuthorization) {
+        try {
+          const auth = await platform.carrierAccountAuthorization(tenantId, e.carrierAccount.id);
+          problem.oauthUrl = auth.oauthUrl;
+        } catch {
+          // The URL is a convenience; the problem is still reported without it.
+        }
+      }
+      return problem;
+    }),
+  );
+}

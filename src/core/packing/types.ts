@@ -1,0 +1,123 @@
+import type { StoredLabel } from '../labels/types.js';
+import type { StoredOrder } from '../orders/types.js';
+import type { PlatformShipment, RateResponse, ShipmentRate } from './platform-port.js';
+
+/**
+ * A shipment's life at the packing station:
+ *   ready → rated → purchasing → purchased → print-queued
+ *   ready → queued (platform unreachable) → … drained later through the same steps
+ *   any step → failed (the platform said no, or no usable rate)
+ *   purchasing → unknown (timeout, reset, 5xx or crash: maybe bought; a person decides)
+ *   ready/rated/queued/unknown → cancelled
+ */
+export type ShipmentState =
+  | 'ready'
+  | 'queued'
+  | 'rated'
+  | 'purchasing'
+  | 'purchased'
+  | 'print-queued'
+  | 'failed'
+  | 'unknown'
+  | 'cancelled';
+
+export type PurchaseState = 'purchasing' | 'purchased' | 'failed' | 'unknown' | 'not-bought';
+
+/** Why something did not work, in words for the packer plus the platform's details. */
+export interface Failure {
+  code: string;
+  message: string;
+  /** Field errors from the platform (400), e.g. shipment.packages[0].weightLbs. */
+  errors?: { field: string; message: string }[] | undefined;
+  correlationId?: string | undefined;
+}
+
+export interface RateSelection {
+  rate: ShipmentRate;
+  /** Why this one, for the packer: "cheapest of 5 rates: UPS_GROUND $9.80, 3 days". */
+  reason: string;
+}
+
+export interface Shipment {
+  id: number;
+  profileId: string;
+  environment: string;
+  tenantId: string;
+  orderId: number;
+  state: ShipmentState;
+  shipment: PlatformShipment;
+  rates: RateResponse | null;
+  selection: RateSelection | null;
+  failure: Failure | null;
+  stationUser: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface LabelPurchase {
+  id: string;
+  shipmentId: number;
+  tenantId: string;
+  orderReference: string;
+  state: PurchaseState;
+  request: unknown;
+  failure: Failure | null;
+  confirmedBy: string | null;
+  resolution: string | null;
+  resolvedBy: string | null;
+  resolvedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A carrier account that could not rate, reported to the packer instead of dropped. */
+export interface CarrierAccountProblem {
+  carrierAccountId: string;
+  name?: string | undefined;
+  carrier?: string | undefined;
+  errorCode: string;
+  authorizationStatus?: string | undefined;
+  message: string;
+  /** Where the account owner completes the carrier's OAuth flow (PENDING). */
+  oauthUrl?: string | undefined;
+}
+
+/** What the packer typed or weighed for each package of the order. */
+export interface PackedPackage {
+  weightLbs: number;
+  box?: string | undefined;
+  lengthIn?: number | undefined;
+  widthIn?: number | undefined;
+  heightIn?: number | undefined;
+}
+
+export type ScanLookup =
+  | { kind: 'order'; order: StoredOrder; labels: StoredLabel[]; openPurchases: LabelPurchase[] }
+  | { kind: 'ambiguous'; scanned: string; orders: StoredOrder[] }
+  | { kind: 'label'; scanned: string; label: StoredLabel }
+  | { kind: 'not-found'; scanned: string; message: string };
+
+export type ShipResult =
+  | {
+      outcome: 'printed';
+      shipment: Shipment;
+      label: StoredLabel;
+      selection: RateSelection;
+      carrierProblems: CarrierAccountProblem[];
+      printJobId: string | null;
+    }
+  /** Bought and stored, but the print job could not be handed to the spool yet. */
+  | { outcome: 'purchased-not-printed'; shipment: Shipment; label: StoredLabel; failure: Failure }
+  /** The order already has a label: offer a reprint; buying another needs confirmAnotherLabel. */
+  | { outcome: 'already-labelled'; labels: StoredLabel[] }
+  /** An earlier purchase of this order has an unknown outcome: a shift lead must resolve it. */
+  | { outcome: 'needs-attention'; purchases: LabelPurchase[] }
+  | { outcome: 'invalid'; failure: Failure }
+  | {
+      outcome: 'failed';
+      shipment: Shipment;
+      failure: Failure;
+      carrierProblems: CarrierAccountProblem[];
+    }
+  | { outcome: 'unknown'; shipment: Shipment; purchase: LabelPurchase; failure: Failure }
+  | { outcome: 'queued'; shipment: Shipment; queueId: number; failure: Failure };

@@ -1,0 +1,155 @@
+import type { Db } from '../storage/database.js';
+import type { Clock, StationScope } from '../storage/scope.js';
+import { systemClock } from '../storage/scope.js';
+
+export type QueueEntryState = 'waiting' | 'done' | 'failed' | 'needs-attention';
+
+export interface QueueEntry {
+  id: number;
+  shipmentId: number;
+  tenantId: string;
+  state: QueueEntryState;
+  attempts: number;
+  nextAttemptAt: string;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface QueueCounts {
+  waiting: number;
+  failed: number;
+  needsAttention: number;
+  done: number;
+}
+
+interface Row {
+  id: number;
+  shipment_id: number;
+  tenant_id: string;
+  state: QueueEntryState;
+  attempts: number;
+  next_attempt_at: string;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Shipments waiting for the platform, in the order they were packed. */
+export class OfflineQueueRepository {
+  private readonly s;
+
+  constructor(
+    db: Db,
+    private readonly clock: Clock = systemClock,
+  ) {
+    this.s = {
+      insert: db.prepare(
+        `INSERT INTO offline_queue (shipment_id, profile_id, environment, tenant_id, state, next_attempt_at, last_error, created_at, updated_at)
+         VALUES (@shipmentId, @profileId, @environment, @tenantId, 'waiting', @now, @lastError, @now, @now)`,
+      ),
+      head: db.prepare<[string, string], Row>(
+        `SELECT * FROM offline_queue WHERE profile_id = ? AND environment = ? AND state = 'waiting' ORDER BY id LIMIT 1`,
+      ),
+      get: db.prepare<[number], Row>(`SELECT * FROM offline_queue WHERE id = ?`),
+      byShipment: db.prepare<[number], Row>(`SELECT * FROM offline_queue WHERE shipment_id = ?`),
+      list: db.prepare<[string, string, number], Row>(
+        `SELECT * FROM offline_queue WHERE profile_id = ? AND environment = ? ORDER BY id DESC LIMIT ?`,
+      ),
+      counts: db.prepare<[string, string], { state: QueueEntryState; n: number }>(
+        `SELECT state, count(*) AS n FROM offline_queue WHERE profile_id = ? AND environment = ? GROUP BY state`,
+      ),
+      retryLater: db.prepare(
+        `UPDATE offline_queue SET attempts = attempts + 1, next_attempt_at = @next, last_error = @error, updated_at = @now WHERE id = @id`,
+      ),
+      finish: db.prepare(
+        `UPDATE offline_queue SET state = @state, attempts = attempts + 1, last_error = @error, updated_at = @now WHERE id = @id`,
+      ),
+    };
+  }
+
+  add(scope: StationScope, shipmentId: number, tenantId: string, reason: string): number {
+    return Number(
+      this.s.insert.run({
+        shipmentId,
+        tenantId,
+        profileId: scope.profileId,
+        environment: scope.environment,
+        lastError: reason,
+        now: this.clock().toISOString(),
+      }).lastInsertRowid,
+    );
+  }
+
+  /** The oldest waiting entry: the queue drains strictly in order. */
+  head(scope: StationScope): QueueEntry | undefined {
+    const row = this.s.head.get(scope.profileId, scope.environment);
+    return row ? toEntry(row) : undefined;
+  }
+
+  get(id: number): QueueEntry | undefined {
+    const row = this.s.get.get(id);
+    return row ? toEntry(row) : undefined;
+  }
+
+  forShipment(shipmentId: number): QueueEntry | undefined {
+    const row = this.s.byShipment.get(shipmentId);
+    return row ? toEntry(row) : undefined;
+  }
+
+  list(scope: StationScope, limit = 100): QueueEntry[] {
+    return this.s.list.all(scope.profileId, scope.environment, limit).map(toEntry);
+  }
+
+  counts(scope: StationScope): QueueCounts {
+    const counts: QueueCounts = { waiting: 0, failed: 0, needsAttention: 0, done: 0 };
+    for (const { state, n } of this.s.counts.all(scope.profileId, scope.environment)) {
+      switch (state) {
+        case 'waiting':
+          counts.waiting = n;
+          break;
+        case 'failed':
+          counts.failed = n;
+          break;
+        case 'needs-attention':
+          counts.needsAttention = n;
+          break;
+        case 'done':
+          counts.done = n;
+          break;
+        default: {
+          const never: never = state;
+          throw new Error(`unknown queue state ${String(never)}`);
+        }
+      }
+    }
+    return counts;
+  }
+
+  retryLater(id: number, next: Date, error: string): void {
+    this.s.retryLater.run({
+      id,
+      next: next.toISOString(),
+      error,
+      now: this.clock().toISOString(),
+    });
+  }
+
+  finish(id: number, state: Exclude<QueueEntryState, 'waiting'>, error: string | null): void {
+    this.s.finish.run({ id, state, error, now: this.clock().toISOString() });
+  }
+}
+
+function toEntry(row: Row): QueueEntry {
+  return {
+    id: row.id,
+    shipmentId: row.shipment_id,
+    tenantId: row.tenant_id,
+    state: row.state,
+    attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at,
+    lastError: row.last_error,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

@@ -1,0 +1,192 @@
+-- schema version 3
+
+-- table label_packages
+CREATE TABLE label_packages (
+        label_id INTEGER NOT NULL REFERENCES labels (id) ON DELETE CASCADE,
+        package_index INTEGER NOT NULL,
+        tracking_number TEXT NOT NULL,
+        PRIMARY KEY (label_id, package_index)
+      ) STRICT;
+
+-- table label_purchases
+CREATE TABLE label_purchases (
+        id TEXT PRIMARY KEY,
+        shipment_id INTEGER NOT NULL REFERENCES shipments (id),
+        profile_id TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        tenant_id TEXT NOT NULL,
+        order_reference TEXT NOT NULL UNIQUE,
+        state TEXT NOT NULL CHECK (state IN ('purchasing', 'purchased', 'failed', 'unknown', 'not-bought')),
+        request TEXT NOT NULL,
+        failure TEXT,
+        confirmed_by TEXT,
+        resolution TEXT,
+        resolved_by TEXT,
+        resolved_at TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) STRICT;
+
+-- table labels
+CREATE TABLE labels (
+        id INTEGER PRIMARY KEY,
+        purchase_id TEXT NOT NULL UNIQUE REFERENCES label_purchases (id),
+        platform_label_id TEXT NOT NULL,
+        profile_id TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        tenant_id TEXT NOT NULL,
+        order_id INTEGER NOT NULL REFERENCES orders (id),
+        order_number TEXT NOT NULL,
+        order_reference TEXT NOT NULL,
+        tracking_number TEXT NOT NULL,
+        tracker_id TEXT,
+        carrier TEXT NOT NULL,
+        service_level TEXT NOT NULL,
+        carrier_account_id TEXT NOT NULL,
+        cost_cents INTEGER NOT NULL,
+        currency TEXT NOT NULL,
+        zpl TEXT,
+        zpl_dropped_at TEXT,
+        label_url TEXT,
+        created_at TEXT NOT NULL,
+        stored_at TEXT NOT NULL,
+        UNIQUE (profile_id, environment, platform_label_id)
+      ) STRICT;
+
+-- table offline_queue
+CREATE TABLE offline_queue (
+        id INTEGER PRIMARY KEY,
+        shipment_id INTEGER NOT NULL UNIQUE REFERENCES shipments (id),
+        profile_id TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        tenant_id TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('waiting', 'done', 'failed', 'needs-attention')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT NOT NULL,
+        last_error TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) STRICT;
+
+-- table order_items
+CREATE TABLE order_items (
+        order_id INTEGER NOT NULL,
+        package_index INTEGER NOT NULL,
+        line INTEGER NOT NULL,
+        sku TEXT NOT NULL,
+        name TEXT NOT NULL,
+        quantity INTEGER NOT NULL CHECK (quantity > 0),
+        value_cents INTEGER,
+        weight_lbs REAL,
+        PRIMARY KEY (order_id, package_index, line),
+        FOREIGN KEY (order_id, package_index)
+          REFERENCES order_packages (order_id, package_index) ON DELETE CASCADE
+      ) STRICT;
+
+-- table order_packages
+CREATE TABLE order_packages (
+        order_id INTEGER NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+        package_index INTEGER NOT NULL,
+        box TEXT,
+        weight_lbs REAL,
+        length_in REAL,
+        width_in REAL,
+        height_in REAL,
+        PRIMARY KEY (order_id, package_index)
+      ) STRICT;
+
+-- table orders
+CREATE TABLE orders (
+        id INTEGER PRIMARY KEY,
+        profile_id TEXT NOT NULL,
+        environment TEXT NOT NULL CHECK (environment IN ('embedded-sandbox', 'sandbox', 'production')),
+        tenant_id TEXT NOT NULL,
+        order_number TEXT NOT NULL,
+        ship_to TEXT NOT NULL,
+        service_levels TEXT,
+        source TEXT NOT NULL,
+        imported_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (profile_id, environment, tenant_id, order_number)
+      ) STRICT;
+
+-- table reprints
+CREATE TABLE reprints (
+        id INTEGER PRIMARY KEY,
+        label_id INTEGER NOT NULL REFERENCES labels (id),
+        profile_id TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        tenant_id TEXT NOT NULL,
+        station_user TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        printer_id TEXT NOT NULL,
+        print_job_id TEXT,
+        created_at TEXT NOT NULL
+      ) STRICT;
+
+-- table shipment_events
+CREATE TABLE shipment_events (
+        id INTEGER PRIMARY KEY,
+        shipment_id INTEGER NOT NULL REFERENCES shipments (id),
+        kind TEXT NOT NULL,
+        detail TEXT,
+        at TEXT NOT NULL
+      ) STRICT;
+
+-- table shipments
+CREATE TABLE shipments (
+        id INTEGER PRIMARY KEY,
+        profile_id TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        tenant_id TEXT NOT NULL,
+        order_id INTEGER NOT NULL REFERENCES orders (id),
+        state TEXT NOT NULL CHECK (state IN (
+          'ready', 'queued', 'rated', 'purchasing', 'purchased', 'print-queued',
+          'failed', 'unknown', 'cancelled')),
+        shipment TEXT NOT NULL,
+        rates TEXT,
+        selection TEXT,
+        failure TEXT,
+        station_user TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) STRICT;
+
+-- index label_packages_by_tracking
+CREATE INDEX label_packages_by_tracking ON label_packages (tracking_number);
+
+-- index label_purchases_by_shipment
+CREATE INDEX label_purchases_by_shipment ON label_purchases (shipment_id);
+
+-- index label_purchases_by_state
+CREATE INDEX label_purchases_by_state ON label_purchases (profile_id, environment, state);
+
+-- index labels_by_date
+CREATE INDEX labels_by_date ON labels (profile_id, environment, created_at, id);
+
+-- index labels_by_order
+CREATE INDEX labels_by_order ON labels (profile_id, environment, order_number, created_at);
+
+-- index labels_by_order_id
+CREATE INDEX labels_by_order_id ON labels (order_id);
+
+-- index labels_by_tenant_date
+CREATE INDEX labels_by_tenant_date ON labels (profile_id, environment, tenant_id, created_at, id);
+
+-- index offline_queue_waiting
+CREATE INDEX offline_queue_waiting ON offline_queue (profile_id, environment, state, id);
+
+-- index orders_by_number
+CREATE INDEX orders_by_number ON orders (profile_id, environment, order_number);
+
+-- index reprints_by_label
+CREATE INDEX reprints_by_label ON reprints (label_id, id);
+
+-- index shipment_events_by_shipment
+CREATE INDEX shipment_events_by_shipment ON shipment_events (shipment_id, id);
+
+-- index shipments_by_order
+CREATE INDEX shipments_by_order ON shipments (order_id, id);
+
+-- index shipments_by_state
+CREATE INDEX shipments_by_state ON shipments (profile_id, environment, state);
