@@ -212,6 +212,9 @@ export function stationMessage(ctx: MessageContext): string {
     case 'wrong-tenant':
       return `The platform denied access to tenant ${ctx.tenantId} for ${ctx.what}: the tenant id may be wrong, or this API key may not act for it${because}${ref}`;
     case 'not-found':
+      if (env?.errorCode === 'ROUTE_NOT_FOUND') {
+        return `The platform at ${ctx.host} does not offer ${ctx.what} (unknown route: check the profile's base URL)${ref}`;
+      }
       return `The platform could not find ${ctx.what}: it does not exist, or it belongs to another tenant or environment${ref}`;
     case 'connection-not-authorized':
       return `The carrier connection is not authorized, so it cannot be used for ${ctx.what}${because}${ref}`;

@@ -187,6 +187,11 @@ export class TokenManager {
     this.timer.unref();
   }
 
+  /** Resolves once no token request is running (for shutdown and tests). */
+  async settled(): Promise<void> {
+    await this.slot.inflight?.catch(() => undefined);
+  }
+
   close(): void {
     this.closed = true;
     clearTimeout(this.timer);
