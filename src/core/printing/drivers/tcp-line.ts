@@ -62,9 +62,11 @@ export class TcpLine {
         signal?.removeEventListener('abort', onAbort);
         socket.removeAllListeners('error');
         const line = new TcpLine(socket);
-        signal?.addEventListener('abort', () => line.fail(new LineError('aborted', 'cancelled')), {
-          once: true,
-        });
+        if (signal) {
+          const abort = () => line.fail(new LineError('aborted', 'cancelled'));
+          signal.addEventListener('abort', abort, { once: true });
+          socket.once('close', () => signal.removeEventListener('abort', abort));
+        }
         resolve(line);
       });
     });

@@ -1,0 +1,231 @@
+import type Database from 'better-sqlite3';
+
+export type PrintJobKind = 'label' | 'test' | 'slip' | 'reprint';
+
+/**
+ * queued → sending → printed | failed. 'unknown': the label may or may not have come out (the
+ * line broke after the last byte, or the station stopped while sending); never resent by the
+ * spool, a person decides. 'cancelled': a shift lead took it out of the queue.
+ */
+export type PrintJobState = 'queued' | 'sending' | 'printed' | 'failed' | 'unknown' | 'cancelled';
+
+export interface PrintJob {
+  id: number;
+  printerId: string;
+  kind: PrintJobKind;
+  state: PrintJobState;
+  labelId: string | null;
+  orderReference: string | null;
+  /** Why it was printed (reprints) or what a shift lead said. */
+  reason: string | null;
+  attempts: number;
+  lastError: string | null;
+  lastErrorCode: string | null;
+  /** Epoch ms; a queued job waits until then. */
+  nextAttemptAt: number;
+  createdAt: string;
+  updatedAt: string;
+  printedAt: string | null;
+  payloadBytes: number;
+}
+
+export interface PrintJobEvent {
+  at: string;
+  state: PrintJobState;
+  message: string | null;
+}
+
+interface Row {
+  id: number;
+  printer_id: string;
+  kind: PrintJobKind;
+  state: PrintJobState;
+  label_id: string | null;
+  order_reference: string | null;
+  reason: string | null;
+  attempts: number;
+  last_error: string | null;
+  last_error_code: string | null;
+  next_attempt_at: number;
+  created_at: string;
+  updated_at: string;
+  printed_at: string | null;
+  payload_bytes: number;
+}
+
+const COLUMNS = `id, printer_id, kind, state, label_id, order_reference, reason, attempts, last_error,
+  last_error_code, next_attempt_at, created_at, updated_at, printed_at, length(payload) AS payload_bytes`;
+
+const toJob = (r: Row): PrintJob => ({
+  id: r.id,
+  printerId: r.printer_id,
+  kind: r.kind,
+  state: r.state,
+  labelId: r.label_id,
+  orderReference: r.order_reference,
+  reason: r.reason,
+  attempts: r.attempts,
+  lastError: r.last_error,
+  lastErrorCode: r.last_error_code,
+  nextAttemptAt: r.next_attempt_at,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  printedAt: r.printed_at,
+  payloadBytes: r.payload_bytes,
+});
+
+export interface NewPrintJob {
+  printerId: string;
+  kind: PrintJobKind;
+  payload: Buffer;
+  labelId?: string | null;
+  orderReference?: string | null;
+  reason?: string | null;
+}
+
+export interface JobChange {
+  state: PrintJobState;
+  attempts?: number;
+  lastError?: string | null;
+  lastErrorCode?: string | null;
+  nextAttemptAt?: number;
+  printerId?: string;
+  printedAt?: string | null;
+  /** Written to print_job_events. */
+  message?: string | null;
+}
+
+/** The spool's SQL, prepared once. Every change is one transaction with its event row. */
+export class PrintJobStore {
+  private readonly insert;
+  private readonly insertEvent;
+  private readonly update;
+  private readonly byId;
+  private readonly payloadById;
+  private readonly headOf;
+  private readonly printersWithQueued;
+  private readonly interrupted;
+  private readonly eventsOf;
+  private readonly listFiltered;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly clock: () => number,
+  ) {
+    this.insert = db.prepare(`INSERT INTO print_jobs
+      (printer_id, kind, state, payload, label_id, order_reference, reason, next_attempt_at, created_at, updated_at)
+      VALUES (@printerId, @kind, 'queued', @payload, @labelId, @orderReference, @reason, @now, @at, @at)`);
+    this.insertEvent = db.prepare(
+      'INSERT INTO print_job_events (job_id, at, state, message) VALUES (?, ?, ?, ?)',
+    );
+    this.update = db.prepare(`UPDATE print_jobs SET state = @state,
+      attempts = coalesce(@attempts, attempts),
+      last_error = CASE WHEN @setError THEN @lastError ELSE last_error END,
+      last_error_code = CASE WHEN @setError THEN @lastErrorCode ELSE last_error_code END,
+      next_attempt_at = coalesce(@nextAttemptAt, next_attempt_at),
+      printer_id = coalesce(@printerId, printer_id),
+      printed_at = CASE WHEN @setPrinted THEN @printedAt ELSE printed_at END,
+      updated_at = @at
+      WHERE id = @id`);
+    this.byId = db.prepare(`SELECT ${COLUMNS} FROM print_jobs WHERE id = ?`);
+    this.payloadById = db.prepare('SELECT payload FROM print_jobs WHERE id = ?').pluck();
+    this.headOf = db.prepare(
+      `SELECT ${COLUMNS} FROM print_jobs WHERE state = 'queued' AND printer_id = ? ORDER BY id LIMIT 1`,
+    );
+    this.printersWithQueued = db
+      .prepare(`SELECT DISTINCT printer_id FROM print_jobs WHERE state = 'queued'`)
+      .pluck();
+    this.interrupted = db.prepare(
+      `SELECT ${COLUMNS} FROM print_jobs WHERE state = 'sending' ORDER BY id`,
+    );
+    this.eventsOf = db.prepare(
+      'SELECT at, state, message FROM print_job_events WHERE job_id = ? ORDER BY id',
+    );
+    this.listFiltered = db.prepare(`SELECT ${COLUMNS} FROM print_jobs
+      WHERE (@states IS NULL OR state IN (SELECT value FROM json_each(@states)))
+        AND (@printerId IS NULL OR printer_id = @printerId)
+      ORDER BY id DESC LIMIT @limit`);
+  }
+
+  private isoNow() {
+    return new Date(this.clock()).toISOString();
+  }
+
+  add(job: NewPrintJob): PrintJob {
+    const at = this.isoNow();
+    const id = this.db.transaction(() => {
+      const { lastInsertRowid } = this.insert.run({
+        printerId: job.printerId,
+        kind: job.kind,
+        payload: job.payload,
+        labelId: job.labelId ?? null,
+        orderReference: job.orderReference ?? null,
+        reason: job.reason ?? null,
+        now: this.clock(),
+        at,
+      });
+      this.insertEvent.run(lastInsertRowid, at, 'queued', job.reason ?? null);
+      return Number(lastInsertRowid);
+    })();
+    return this.get(id)!;
+  }
+
+  change(id: number, change: JobChange): PrintJob {
+    const at = this.isoNow();
+    this.db.transaction(() => {
+      this.update.run({
+        id,
+        at,
+        state: change.state,
+        attempts: change.attempts ?? null,
+        setError: change.lastError !== undefined ? 1 : 0,
+        lastError: change.lastError ?? null,
+        lastErrorCode: change.lastErrorCode ?? null,
+        nextAttemptAt: change.nextAttemptAt ?? null,
+        printerId: change.printerId ?? null,
+        setPrinted: change.printedAt !== undefined ? 1 : 0,
+        printedAt: change.printedAt ?? null,
+      });
+      this.insertEvent.run(id, at, change.state, change.message ?? change.lastError ?? null);
+    })();
+    return this.get(id)!;
+  }
+
+  get(id: number): PrintJob | null {
+    const row = this.byId.get(id) as Row | undefined;
+    return row ? toJob(row) : null;
+  }
+
+  payload(id: number): Buffer | null {
+    return (this.payloadById.get(id) as Buffer | undefined) ?? null;
+  }
+
+  /** The oldest queued job for a printer: jobs come out in the order they were queued. */
+  head(printerId: string): PrintJob | null {
+    const row = this.headOf.get(printerId) as Row | undefined;
+    return row ? toJob(row) : null;
+  }
+
+  printersWithQueuedJobs(): string[] {
+    return this.printersWithQueued.all() as string[];
+  }
+
+  /** Jobs left in 'sending' by a previous run (a crash or kill -9 mid-send). */
+  interruptedJobs(): PrintJob[] {
+    return (this.interrupted.all() as Row[]).map(toJob);
+  }
+
+  events(id: number): PrintJobEvent[] {
+    return this.eventsOf.all(id) as PrintJobEvent[];
+  }
+
+  /** Newest first, optionally only some states and/or one printer. */
+  list(filter: { states?: readonly PrintJobState[]; printerId?: string; limit?: number } = {}) {
+    const rows = this.listFiltered.all({
+      states: filter.states?.length ? JSON.stringify(filter.states) : null,
+      printerId: filter.printerId ?? null,
+      limit: filter.limit ?? 200,
+    }) as Row[];
+    return rows.map(toJob);
+  }
+}

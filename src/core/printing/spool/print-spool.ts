@@ -1,0 +1,519 @@
+import type Database from 'better-sqlite3';
+import { EventEmitter } from 'node:events';
+import {
+  describePrinter,
+  PrinterError,
+  type Printer,
+  type PrinterConfig,
+  type PrinterStatus,
+} from '../types.js';
+import { checkLabelForPrinter, testLabel, type LabelWarning } from '../zpl.js';
+import { describeStatus } from '../zebra-status.js';
+import {
+  PrintJobStore,
+  type JobChange,
+  type NewPrintJob,
+  type PrintJob,
+  type PrintJobEvent,
+  type PrintJobState,
+} from './jobs.js';
+
+export type { PrintJob, PrintJobEvent, PrintJobState, PrintJobKind } from './jobs.js';
+
+export interface PrinterNotice {
+  printerId: string;
+  /** null: the printer does not answer status (one-way USB, OS queue) or is unreachable. */
+  status: PrinterStatus | null;
+  /** "Printer ZD421 at 10.1.4.20 is out of paper"; null when all is well. */
+  message: string | null;
+}
+
+export interface PrintSpoolEvents {
+  /** A job was added or changed state (or its last error changed). */
+  job: [PrintJob];
+  /** What a printer said the last time the spool asked. */
+  printer: [PrinterNotice];
+}
+
+export type PrintSpoolErrorCode = 'job-not-found' | 'job-state-conflict' | 'printer-not-found';
+
+export class PrintSpoolError extends Error {
+  constructor(
+    readonly code: PrintSpoolErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PrintSpoolError';
+  }
+}
+
+export interface PrintSpoolOptions {
+  db: Database.Database;
+  /** The printers of the current site profile. */
+  printers: () => readonly PrinterConfig[];
+  createDriver: (config: PrinterConfig) => Printer;
+  /** Retry delay after a failed attempt: base·2^(attempts-1), capped. Defaults 1 s and 30 s. */
+  backoff?: { baseMs?: number; maxMs?: number };
+  /** Send attempts before a job is 'failed' (faults reported by the printer do not count). */
+  maxAttempts?: number;
+  /** How often a printer with a fault (paper out…) is asked again. Default 2 s. */
+  faultPollMs?: number;
+  /** While a printer works through labels already sent. Default 250 ms. */
+  printingPollMs?: number;
+  now?: () => number;
+}
+
+export interface EnqueueResult {
+  job: PrintJob;
+  /** Shown to the packer before it prints (e.g. a 203-dpi label on a 300-dpi printer). */
+  warnings: LabelWarning[];
+}
+
+const INTERRUPTED =
+  'The station stopped while this was being sent to the printer, so it may or may not have printed. ' +
+  'Check the printer: mark it printed, or send it again.';
+
+/**
+ * The durable print spool. Jobs live in SQLite and come out of each printer in the order they
+ * were queued. Exactly once: a job is marked 'sending' (committed) before its first byte goes
+ * out, and only a driver that knows the label did not print (PrinterError.mayHavePrinted false)
+ * lets it go back to 'queued'. Anything else, including a restart that finds a job in
+ * 'sending', becomes 'unknown' and waits for a person.
+ */
+export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
+  private readonly store: PrintJobStore;
+  private readonly clock: () => number;
+  private running = false;
+  private abort = new AbortController();
+  private readonly workers = new Map<string, Promise<void>>();
+  private readonly wakers = new Map<string, () => void>();
+  private readonly drivers = new Map<string, { key: string; driver: Printer }>();
+  private readonly notices = new Map<string, PrinterNotice>();
+
+  constructor(private readonly options: PrintSpoolOptions) {
+    super();
+    this.clock = options.now ?? Date.now;
+    this.store = new PrintJobStore(options.db, this.clock);
+  }
+
+  // ── lifecycle ────────────────────────────────────────────────────────────────────────────
+
+  /** Resolves interrupted jobs to 'unknown', then starts printing what is queued. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.abort = new AbortController();
+    for (const job of this.store.interruptedJobs())
+      this.emitJob(
+        this.store.change(job.id, {
+          state: 'unknown',
+          lastError: INTERRUPTED,
+          lastErrorCode: 'interrupted',
+        }),
+      );
+    this.pump();
+  }
+
+  /** Stops taking new jobs and cancels what is in flight; resolves when every worker is done. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.abort.abort();
+    for (const wake of this.wakers.values()) wake();
+    await Promise.allSettled([...this.workers.values()]);
+    await Promise.allSettled([...this.drivers.values()].map(({ driver }) => driver.close()));
+    this.drivers.clear();
+  }
+
+  // ── adding jobs ──────────────────────────────────────────────────────────────────────────
+
+  /** Queues bytes for a printer; ZPL is checked against the printer's resolution first. */
+  enqueue(job: Omit<NewPrintJob, 'payload'> & { payload: Buffer | string }): EnqueueResult {
+    const printer = this.printer(job.printerId);
+    const payload =
+      typeof job.payload === 'string' ? Buffer.from(job.payload, 'utf8') : job.payload;
+    const warnings = this.check(printer, payload, job.kind);
+    const added = this.store.add({ ...job, payload });
+    this.emitJob(added);
+    this.pump();
+    return { job: added, warnings };
+  }
+
+  /** A test label on that printer, in one call. */
+  printTest(printerId: string): EnqueueResult {
+    const printer = this.printer(printerId);
+    return this.enqueue({
+      printerId,
+      kind: 'test',
+      payload: testLabel(printer),
+      reason: 'test print',
+    });
+  }
+
+  /** The warnings `enqueue` would give, without queueing (for the UI before the packer confirms). */
+  checkLabel(printerId: string, payload: Buffer | string): LabelWarning[] {
+    const buf = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload;
+    return this.check(this.printer(printerId), buf, 'label');
+  }
+
+  private check(printer: PrinterConfig, payload: Buffer, kind: NewPrintJob['kind']) {
+    if (kind === 'slip' || printer.role === 'slip') return [];
+    return checkLabelForPrinter(payload.toString('latin1'), printer);
+  }
+
+  // ── what a shift lead sees and does ──────────────────────────────────────────────────────
+
+  list(filter?: {
+    states?: readonly PrintJobState[];
+    printerId?: string;
+    limit?: number;
+  }): PrintJob[] {
+    return this.store.list(filter);
+  }
+
+  /** Jobs that need a person: 'unknown', 'failed', and queued jobs held up by a printer problem. */
+  needsAttention(): PrintJob[] {
+    return this.store
+      .list({ states: ['unknown', 'failed', 'queued', 'sending'] })
+      .filter((j) => j.state === 'unknown' || j.state === 'failed' || j.lastError !== null);
+  }
+
+  get(id: number): PrintJob | null {
+    return this.store.get(id);
+  }
+
+  payload(id: number): Buffer | null {
+    return this.store.payload(id);
+  }
+
+  history(id: number): PrintJobEvent[] {
+    return this.store.events(id);
+  }
+
+  /** The last status each printer gave. */
+  printerNotices(): PrinterNotice[] {
+    return [...this.notices.values()];
+  }
+
+  /**
+   * Send again, now. For 'unknown' this is the person's decision that it did not print.
+   * (Printing the same label once more on purpose is a reprint: a new job.)
+   */
+  retry(id: number, note = 'sent again by a shift lead'): PrintJob {
+    this.transition(id, ['failed', 'unknown', 'queued'], 'retry', {
+      state: 'queued',
+      attempts: 0,
+      nextAttemptAt: this.clock(),
+      lastError: null,
+      lastErrorCode: null,
+      message: note,
+    });
+    this.pump(true);
+    return this.store.get(id)!;
+  }
+
+  /** Sends it to another printer instead (same bytes); returns the size warnings for that one. */
+  move(id: number, printerId: string, note?: string): EnqueueResult {
+    const target = this.printer(printerId);
+    const job = this.transition(id, ['queued', 'failed', 'unknown'], 'move', {
+      state: 'queued',
+      printerId,
+      attempts: 0,
+      nextAttemptAt: this.clock(),
+      lastError: null,
+      lastErrorCode: null,
+      message: note ?? `moved to ${describePrinter(target)}`,
+    });
+    this.pump(true);
+    return { job, warnings: this.check(target, this.store.payload(id)!, job.kind) };
+  }
+
+  cancel(id: number, note = 'cancelled by a shift lead'): PrintJob {
+    return this.transition(id, ['queued', 'failed', 'unknown'], 'cancel', {
+      state: 'cancelled',
+      message: note,
+    });
+  }
+
+  /** For 'unknown': the person saw it come out. */
+  markPrinted(id: number, note = 'marked printed by a shift lead'): PrintJob {
+    return this.transition(id, ['unknown', 'failed'], 'mark printed', {
+      state: 'printed',
+      printedAt: new Date(this.clock()).toISOString(),
+      message: note,
+    });
+  }
+
+  private transition(id: number, from: PrintJobState[], what: string, change: JobChange): PrintJob {
+    // Checked and written in one transaction, so a worker cannot pick the job up in between.
+    const job = this.options.db.transaction(() => {
+      const current = this.store.get(id);
+      if (!current) throw new PrintSpoolError('job-not-found', `Print job ${id} does not exist`);
+      if (!from.includes(current.state))
+        throw new PrintSpoolError(
+          'job-state-conflict',
+          current.state === 'sending'
+            ? `Print job ${id} is being sent to the printer right now; wait for it to finish`
+            : `Print job ${id} is ${current.state}; cannot ${what} it`,
+        );
+      return this.store.change(id, change);
+    })();
+    this.emitJob(job);
+    return job;
+  }
+
+  private printer(id: string): PrinterConfig {
+    const config = this.options.printers().find((p) => p.id === id);
+    if (!config)
+      throw new PrintSpoolError(
+        'printer-not-found',
+        `No printer "${id}" is set up at this station`,
+      );
+    return config;
+  }
+
+  // ── the workers: one per printer, jobs in order ──────────────────────────────────────────
+
+  private pump(wake = false) {
+    if (!this.running) return;
+    for (const printerId of this.store.printersWithQueuedJobs()) {
+      if (this.workers.has(printerId)) {
+        if (wake) this.wakers.get(printerId)?.();
+        continue;
+      }
+      const worker = this.work(printerId).finally(() => {
+        this.workers.delete(printerId);
+        // A job may have arrived while this worker was finishing.
+        if (this.running && this.store.head(printerId)) this.pump();
+      });
+      this.workers.set(printerId, worker);
+    }
+  }
+
+  private sleep(printerId: string, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, Math.max(0, ms));
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakers.set(printerId, () => {
+        this.wakers.delete(printerId);
+        done();
+      });
+    });
+  }
+
+  private async work(printerId: string): Promise<void> {
+    while (this.running) {
+      const job = this.store.head(printerId);
+      if (!job) return;
+      const wait = job.nextAttemptAt - this.clock();
+      if (wait > 0) {
+        await this.sleep(printerId, wait);
+        continue;
+      }
+      await this.attempt(job);
+    }
+  }
+
+  private driver(config: PrinterConfig): Printer {
+    const key = JSON.stringify(config);
+    const cached = this.drivers.get(config.id);
+    if (cached?.key === key) return cached.driver;
+    if (cached) void cached.driver.close();
+    const driver = this.options.createDriver(config);
+    this.drivers.set(config.id, { key, driver });
+    return driver;
+  }
+
+  private notice(config: PrinterConfig, status: PrinterStatus | null, message: string | null) {
+    const notice: PrinterNotice = { printerId: config.id, status, message };
+    const before = this.notices.get(config.id);
+    this.notices.set(config.id, notice);
+    if (before?.message !== message || before?.status?.ready !== status?.ready)
+      this.emit('printer', notice);
+  }
+
+  private emitJob(job: PrintJob) {
+    this.emit('job', job);
+  }
+
+  private backoffMs(attempts: number): number {
+    const base = this.options.backoff?.baseMs ?? 1000;
+    const max = this.options.backoff?.maxMs ?? 30_000;
+    return Math.min(max, base * 2 ** Math.max(0, attempts - 1));
+  }
+
+  private async attempt(job: PrintJob): Promise<void> {
+    const config = this.options.printers().find((p) => p.id === job.printerId);
+    if (!config) {
+      this.emitJob(
+        this.store.change(job.id, {
+          state: 'failed',
+          lastError: `Printer "${job.printerId}" is not set up at this station any more; move the job to another printer`,
+          lastErrorCode: 'printer-not-found',
+        }),
+      );
+      return;
+    }
+    const driver = this.driver(config);
+    const signal = this.abort.signal;
+
+    // 1. Is the printer there and able to print? A fault is waited out without using attempts.
+    let before: PrinterStatus | null;
+    try {
+      before = await driver.status({ signal });
+    } catch (error) {
+      if (signal.aborted || !this.untouched(job)) return;
+      this.notice(config, null, (error as Error).message);
+      this.failedAttempt(job, job.attempts + 1, error as Error);
+      return;
+    }
+    const fault = before ? describeStatus(config, before) : null;
+    this.notice(config, before, fault);
+    if (!this.running || !this.untouched(job)) return;
+    if (fault) {
+      if (job.lastError !== fault)
+        this.emitJob(
+          this.store.change(job.id, {
+            state: 'queued',
+            lastError: fault,
+            lastErrorCode: 'printer-fault',
+          }),
+        );
+      await this.sleep(config.id, this.options.faultPollMs ?? 2000);
+      return;
+    }
+
+    // 2. Committed before the first byte leaves: a crash from here on means "unknown".
+    const attempts = job.attempts + 1;
+    this.emitJob(
+      this.store.change(job.id, { state: 'sending', attempts, message: `attempt ${attempts}` }),
+    );
+    try {
+      await driver.send(this.store.payload(job.id)!, { signal });
+    } catch (error) {
+      const mayHavePrinted = !(error instanceof PrinterError) || error.mayHavePrinted;
+      if (mayHavePrinted) {
+        this.emitJob(
+          this.store.change(job.id, {
+            state: 'unknown',
+            lastError: `${(error as Error).message}. Check the printer: mark it printed, or send it again.`,
+            lastErrorCode: error instanceof PrinterError ? error.code : 'unexpected',
+          }),
+        );
+      } else if (error instanceof PrinterError && error.code === 'aborted') {
+        this.emitJob(
+          this.store.change(job.id, {
+            state: 'queued',
+            attempts: job.attempts,
+            message: 'stopped before sending',
+          }),
+        );
+      } else {
+        this.notice(config, null, (error as Error).message);
+        this.failedAttempt(job, attempts, error as Error);
+      }
+      return;
+    }
+
+    // 3. Sent whole. Printed once the printer says it is fine and has nothing left to print.
+    await this.confirm(job, config, driver);
+  }
+
+  private async confirm(job: PrintJob, config: PrinterConfig, driver: Printer): Promise<void> {
+    const signal = this.abort.signal;
+    let lastFault: string | null = null;
+    for (;;) {
+      let after: PrinterStatus | null;
+      try {
+        after = await driver.status({ signal });
+      } catch (error) {
+        const why = signal.aborted
+          ? 'The station stopped before the printer confirmed this label'
+          : `Printer ${describePrinter(config)} stopped answering after it received this label`;
+        if (!signal.aborted) this.notice(config, null, (error as Error).message);
+        this.emitJob(
+          this.store.change(job.id, {
+            state: 'unknown',
+            lastError: `${why}; it may or may not have printed. Check the printer: mark it printed, or send it again.`,
+            lastErrorCode: signal.aborted ? 'interrupted' : 'printer-offline',
+          }),
+        );
+        return;
+      }
+      const fault = after ? describeStatus(config, after) : null;
+      this.notice(config, after, fault);
+      if (!after || (!fault && (after.formatsInBuffer ?? 0) === 0)) {
+        this.emitJob(
+          this.store.change(job.id, {
+            state: 'printed',
+            printedAt: new Date(this.clock()).toISOString(),
+            lastError: null,
+            lastErrorCode: null,
+          }),
+        );
+        return;
+      }
+      if (fault && fault !== lastFault) {
+        // The label is in the printer and will come out when the fault is fixed: never resend it.
+        lastFault = fault;
+        this.emitJob(
+          this.store.change(job.id, {
+            state: 'sending',
+            lastError: `${fault}; this label is waiting inside the printer and will print when that is fixed`,
+            lastErrorCode: 'printer-fault',
+          }),
+        );
+      }
+      await this.sleep(
+        config.id,
+        fault ? (this.options.faultPollMs ?? 2000) : (this.options.printingPollMs ?? 250),
+      );
+      if (signal.aborted) {
+        this.emitJob(
+          this.store.change(job.id, {
+            state: 'unknown',
+            lastError: `The station stopped before the printer confirmed this label; it may or may not have printed. Check the printer: mark it printed, or send it again.`,
+            lastErrorCode: 'interrupted',
+          }),
+        );
+        return;
+      }
+    }
+  }
+
+  /** Nothing reached the printer: try again later, or give up after maxAttempts. */
+  private failedAttempt(job: PrintJob, attempts: number, error: Error) {
+    const code = error instanceof PrinterError ? error.code : 'unexpected';
+    if (attempts >= (this.options.maxAttempts ?? 20)) {
+      this.emitJob(
+        this.store.change(job.id, {
+          state: 'failed',
+          attempts,
+          lastError: `${error.message}. Gave up after ${attempts} attempts; send it again when the printer is back.`,
+          lastErrorCode: code,
+        }),
+      );
+      return;
+    }
+    this.emitJob(
+      this.store.change(job.id, {
+        state: 'queued',
+        attempts,
+        lastError: error.message,
+        lastErrorCode: code,
+        nextAttemptAt: this.clock() + this.backoffMs(attempts),
+      }),
+    );
+  }
+
+  /** False when a shift lead cancelled or moved the job while the printer was being asked. */
+  private untouched(job: PrintJob): boolean {
+    const now = this.store.get(job.id);
+    return (
+      now?.state === 'queued' && now.printerId === job.printerId && now.updatedAt === job.updatedAt
+    );
+  }
+}

@@ -1,0 +1,232 @@
+import { describe, expect, it } from 'vitest';
+import { PrintSpoolError, type PrintJob } from '../../../src/core/printing/spool/print-spool.js';
+import {
+  sampleLabel,
+  useVirtualPrinter,
+  virtualPrinterConfig,
+  waitForLabels,
+  waitUntil,
+} from '../../support/virtual-printer.js';
+import { startVirtualPrinter } from '../../../src/core/printing/virtual-printer/server.js';
+import { openSpool, waitForState } from './spool-support.js';
+
+const labels = (n: number, prefix = 'ORDER') =>
+  Array.from({ length: n }, (_, i) => sampleLabel(`${prefix}-${1001 + i}`));
+
+describe('print spool', () => {
+  it('prints queued labels once each, in order, and tells the UI as each one comes out', async () => {
+    const vp = await useVirtualPrinter();
+    const { spool } = openSpool([virtualPrinterConfig(vp)]);
+    const seen: string[] = [];
+    spool.on('job', (job) => seen.push(`${job.id}:${job.state}`));
+    spool.start();
+    const ids = labels(3).map(
+      (zpl, i) =>
+        spool.enqueue({
+          printerId: 'virtual',
+          kind: 'label',
+          payload: zpl,
+          orderReference: `ORDER-${1001 + i}`,
+        }).job.id,
+    );
+    await waitForState(spool, ids[2]!, 'printed');
+    expect(vp.labels.map((l) => l.zpl)).toEqual(labels(3));
+    expect(ids.map((id) => spool.get(id)!.state)).toEqual(['printed', 'printed', 'printed']);
+    expect(seen.filter((s) => s.startsWith(`${ids[0]}:`))).toEqual([
+      `${ids[0]}:queued`,
+      `${ids[0]}:sending`,
+      `${ids[0]}:printed`,
+    ]);
+    expect(spool.history(ids[0]!).map((e) => e.state)).toEqual(['queued', 'sending', 'printed']);
+  });
+
+  it('waits for a printer that refuses connections and prints everything once it is back', async () => {
+    const vp = await useVirtualPrinter();
+    const port = vp.port;
+    const config = virtualPrinterConfig(vp, { name: 'ZD421' });
+    await vp.close();
+    const { spool } = openSpool([config]);
+    const notices: (string | null)[] = [];
+    spool.on('printer', (n) => notices.push(n.message));
+    spool.start();
+    const ids = labels(3).map(
+      (zpl) => spool.enqueue({ printerId: 'virtual', kind: 'label', payload: zpl }).job.id,
+    );
+    await waitUntil(() => spool.get(ids[0]!)!.attempts >= 2);
+    expect(spool.get(ids[0]!)).toMatchObject({ state: 'queued', lastErrorCode: 'printer-offline' });
+    expect(spool.get(ids[0]!)!.lastError).toBe(
+      `Printer ZD421 at 127.0.0.1:${port} is not answering (check that it is switched on and connected)`,
+    );
+    expect(notices[0]).toMatch(/ZD421 .* is not answering/);
+
+    const back = await startVirtualPrinter({ port });
+    try {
+      await waitForState(spool, ids[2]!, 'printed');
+      expect(back.labels.map((l) => l.zpl)).toEqual(labels(3));
+      expect(spool.get(ids[0]!)!.lastError).toBeNull();
+    } finally {
+      await spool.stop();
+      await back.close();
+    }
+  });
+
+  it('sends a label again after the printer dropped it mid-job, and it prints exactly once', async () => {
+    const vp = await useVirtualPrinter();
+    const { spool } = openSpool([virtualPrinterConfig(vp)]);
+    vp.dropNextJobMidway();
+    spool.start();
+    const ids = labels(3).map(
+      (zpl) => spool.enqueue({ printerId: 'virtual', kind: 'label', payload: zpl }).job.id,
+    );
+    await waitForState(spool, ids[2]!, 'printed');
+    expect(vp.labels.map((l) => l.zpl)).toEqual(labels(3));
+    expect(spool.get(ids[0]!)!.attempts).toBe(2);
+    expect(spool.history(ids[0]!).map((e) => e.state)).toEqual([
+      'queued',
+      'sending',
+      'queued',
+      'sending',
+      'printed',
+    ]);
+  });
+
+  it('holds labels while the printer is out of paper, says so, and prints them once paper is loaded', async () => {
+    const vp = await useVirtualPrinter();
+    const { spool } = openSpool([virtualPrinterConfig(vp, { name: 'ZD421' })]);
+    vp.setFault('paper-out');
+    spool.start();
+    const ids = labels(2).map(
+      (zpl) => spool.enqueue({ printerId: 'virtual', kind: 'label', payload: zpl }).job.id,
+    );
+    const waiting = await new Promise<PrintJob>((resolve) => {
+      const check = (job: PrintJob) => job.lastErrorCode === 'printer-fault' && resolve(job);
+      spool.on('job', check);
+    });
+    expect(waiting.lastError).toBe(`Printer ZD421 at 127.0.0.1:${vp.port} is out of paper`);
+    expect(spool.printerNotices()[0]!.message).toMatch(/is out of paper$/);
+    expect(spool.needsAttention().map((j) => j.id)).toContain(ids[0]);
+    expect(vp.heldLabels).toBe(0); // the spool did not send into a printer without paper
+
+    vp.setFault(null);
+    await waitForState(spool, ids[1]!, 'printed');
+    expect(vp.labels.map((l) => l.zpl)).toEqual(labels(2));
+    expect(spool.get(ids[0]!)!.attempts).toBe(1);
+  });
+
+  it('does not resend a label the printer took in before it ran out of paper; it comes out when fixed', async () => {
+    const vp = await useVirtualPrinter();
+    let first = true;
+    const { spool } = openSpool([virtualPrinterConfig(vp)], {
+      wrap: (driver) => ({
+        config: driver.config,
+        status: (o) => driver.status(o),
+        close: () => driver.close(),
+        send: async (data, o) => {
+          // the paper runs out between the spool's check and the label arriving
+          if (first) vp.setFault('paper-out');
+          first = false;
+          return driver.send(data, o);
+        },
+      }),
+    });
+    spool.start();
+    const { job } = spool.enqueue({ printerId: 'virtual', kind: 'label', payload: labels(1)[0]! });
+    await waitUntil(() => spool.get(job.id)!.lastErrorCode === 'printer-fault');
+    expect(spool.get(job.id)).toMatchObject({ state: 'sending', attempts: 1 });
+    expect(spool.get(job.id)!.lastError).toMatch(
+      /out of paper; this label is waiting inside the printer/,
+    );
+    expect(vp.heldLabels).toBe(1);
+    vp.setFault(null);
+    await waitForState(spool, job.id, 'printed');
+    expect(vp.labels.map((l) => l.zpl)).toEqual(labels(1));
+  });
+
+  it('keeps up with a slow printer without sending anything twice', async () => {
+    const vp = await useVirtualPrinter();
+    vp.setSlow(60);
+    const { spool } = openSpool([virtualPrinterConfig(vp)]);
+    spool.start();
+    const ids = labels(3).map(
+      (zpl) => spool.enqueue({ printerId: 'virtual', kind: 'label', payload: zpl }).job.id,
+    );
+    await waitForState(spool, ids[2]!, 'printed');
+    expect(vp.labels.map((l) => l.zpl)).toEqual(labels(3));
+    expect(ids.map((id) => spool.get(id)!.attempts)).toEqual([1, 1, 1]);
+  });
+
+  it('never resends a label that may have printed: it waits for a person', async () => {
+    const vp = await useVirtualPrinter();
+    const { spool } = openSpool([virtualPrinterConfig(vp)]);
+    vp.dropAfterNextLabel();
+    spool.start();
+    const [a, b] = labels(2).map(
+      (zpl) => spool.enqueue({ printerId: 'virtual', kind: 'label', payload: zpl }).job.id,
+    );
+    await waitForState(spool, b!, 'printed');
+    const unknown = spool.get(a!)!;
+    expect(unknown.state).toBe('unknown');
+    expect(unknown.lastError).toMatch(
+      /may or may not have printed\. Check the printer: mark it printed, or send it again/,
+    );
+    expect(vp.labels.map((l) => l.zpl)).toEqual(labels(2)); // each exactly once
+    expect(spool.needsAttention().map((j) => j.id)).toEqual([a]);
+    expect(spool.markPrinted(a!).state).toBe('printed');
+    expect(spool.needsAttention()).toEqual([]);
+  });
+
+  it('lets a shift lead cancel, move and retry jobs', async () => {
+    const left = await useVirtualPrinter();
+    const right = await useVirtualPrinter();
+    const leftConfig = virtualPrinterConfig(left, { id: 'left', name: 'Left' });
+    await left.close(); // the left printer is off
+    const { spool } = openSpool(
+      [leftConfig, virtualPrinterConfig(right, { id: 'right', name: 'Right' })],
+      { maxAttempts: 2 },
+    );
+    spool.start();
+    const [a, b, c] = labels(3).map(
+      (zpl) => spool.enqueue({ printerId: 'left', kind: 'label', payload: zpl }).job.id,
+    );
+    await waitForState(spool, a!, 'failed');
+    expect(spool.get(a!)!.lastError).toMatch(/Gave up after 2 attempts/);
+
+    expect(spool.cancel(b!).state).toBe('cancelled');
+    expect(() => spool.cancel(b!)).toThrow(PrintSpoolError);
+    const moved = spool.move(c!, 'right');
+    expect(moved.job.printerId).toBe('right');
+    await waitForState(spool, c!, 'printed');
+    spool.move(a!, 'right');
+    await waitForState(spool, a!, 'printed');
+    expect(right.labels.map((l) => l.zpl)).toEqual([labels(3)[2], labels(3)[0]]);
+    expect(spool.get(b!)!.state).toBe('cancelled');
+    expect(() => spool.move(a!, 'nowhere')).toThrow(/No printer "nowhere"/);
+    expect(() => spool.retry(a!)).toThrow(/is printed; cannot retry/);
+  });
+
+  it('warns before a 203-dpi label goes to a 300-dpi printer', async () => {
+    const vp = await useVirtualPrinter({ dpi: 300 });
+    const { spool } = openSpool([virtualPrinterConfig(vp, { name: 'ZT411', dpi: 300 })]);
+    const { warnings } = spool.enqueue({
+      printerId: 'virtual',
+      kind: 'label',
+      payload: labels(1)[0]!,
+    });
+    expect(warnings.map((w) => w.code)).toEqual(['dpi-mismatch']);
+    expect(warnings[0]!.message).toMatch(
+      /made for a 203-dpi printer, but Printer ZT411 .* prints at 300 dpi: it would come out 2.7 x 4.1 in/,
+    );
+  });
+
+  it('prints a test label in one call', async () => {
+    const vp = await useVirtualPrinter();
+    const { spool } = openSpool([virtualPrinterConfig(vp, { name: 'Packing 3' })]);
+    spool.start();
+    const { job, warnings } = spool.printTest('virtual');
+    expect(warnings).toEqual([]);
+    await waitForState(spool, job.id, 'printed');
+    const [label] = await waitForLabels(vp, 1);
+    expect(label!.zpl).toContain('^FDTest print^FS');
+    expect(label!.zpl).toContain('Packing 3');
+  });
+});
