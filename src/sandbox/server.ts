@@ -87,6 +87,22 @@ export function buildServer(world: World): FastifyInstance {
     return503OnClosing: false,
   });
 
+  // Empty bodies with a JSON content type are accepted (a DELETE sent by a generic client);
+  // anything else must parse.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new ApiError(400, 'MALFORMED_JSON', 'The request body is not valid JSON'), undefined);
+    }
+  });
+
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-correlation-id', request.id);
     const path = request.url.split('?', 1)[0] ?? request.url;

@@ -1,0 +1,457 @@
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../support/sandbox.js';
+import { austin, call, expectEnvelope, labelBody, rateBody, seattle } from './helpers.js';
+
+const sbx = useSandbox();
+
+describe('rates', () => {
+  it('rates every authorized account of the tenant; a PENDING one shows in rateErrors', async () => {
+    const headers = await sbx.headers('demo-lumen-full');
+    const res = await call(sbx.url, 'POST', '/api/v1/rates', { headers, body: rateBody() });
+    expect(res.status).toBe(200);
+    const levels = res.body.shipmentRates
+      .map((r: { serviceLevel: string }) => r.serviceLevel)
+      .sort();
+    expect(levels).toEqual([
+      'UPS_2ND_DAY_AIR',
+      'UPS_GROUND',
+      'UPS_NEXT_DAY_AIR',
+      'USPS_FIRST_CLASS',
+      'USPS_GROUND_ADVANTAGE',
+      'USPS_PRIORITY',
+    ]);
+    for (const rate of res.body.shipmentRates) {
+      expect(rate).toMatchObject({
+        rateQuoteId: expect.stringMatching(/^rq_/),
+        carrierAccount: { id: expect.stringMatching(/^ca_lumen_/) },
+        currency: 'USD',
+        transitDays: expect.any(Number),
+        billableWeightLbs: 3,
+      });
+      expect(rate.amount).toBeGreaterThan(0);
+      expect(Math.round(rate.amount * 100)).toBe(rate.amount * 100);
+    }
+    expect(res.body.rateErrors).toEqual([
+      expect.objectContaining({
+        carrierAccount: expect.objectContaining({ id: 'ca_lumen_fedex' }),
+        errorCode: 'CONNECTION_NOT_AUTHORIZED',
+        authorizationStatus: 'PENDING',
+      }),
+    ]);
+  });
+
+  it('prices deterministically from weight, dimensions, distance, service and residential flag', async () => {
+    const headers = await sbx.headers('demo-lumen-full');
+    const ground = async (overrides: Record<string, unknown>) => {
+      const res = await call(sbx.url, 'POST', '/api/v1/rates', {
+        headers,
+        body: rateBody(overrides, { serviceLevels: ['UPS_GROUND'] }),
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.shipmentRates).toHaveLength(1);
+      return res.body.shipmentRates[0] as {
+        amount: number;
+        transitDays: number;
+        billableWeightLbs: number;
+      };
+    };
+    const base = await ground({});
+    expect((await ground({})).amount).toBe(base.amount);
+    const heavier = await ground({ packages: [{ weightLbs: 12 }] });
+    expect(heavier.amount).toBeGreaterThan(base.amount);
+    const bulky = await ground({
+      packages: [{ weightLbs: 1, lengthIn: 24, widthIn: 18, heightIn: 18 }],
+    });
+    expect(bulky.billableWeightLbs).toBe(Math.ceil((24 * 18 * 18) / 139));
+    const far = await ground({ shipTo: seattle });
+    const farResidential = await ground({ shipTo: { ...seattle, isResidential: true } });
+    expect(farResidential.amount).toBeGreaterThan(far.amount);
+    const near = await ground({
+      shipTo: { ...seattle, postalCode: '60614', isResidential: false },
+    });
+    expect(far.amount).toBeGreaterThan(near.amount);
+    expect(far.transitDays).toBeGreaterThan(near.transitDays);
+    const sameDay = await call(sbx.url, 'POST', '/api/v1/rates', {
+      headers,
+      body: rateBody({}, { serviceLevels: ['UPS_NEXT_DAY_AIR', 'UPS_GROUND'] }),
+    });
+    const [cheap, dear] = sameDay.body.shipmentRates;
+    expect(cheap.serviceLevel).toBe('UPS_GROUND');
+    expect(dear.serviceLevel).toBe('UPS_NEXT_DAY_AIR');
+    expect(dear.transitDays).toBe(1);
+  });
+
+  it('fails an explicitly named account whose connection is not AUTHORIZED', async () => {
+    const headers = await sbx.headers('demo-lumen-full');
+    const env = expectEnvelope(
+      await call(sbx.url, 'POST', '/api/v1/rates', {
+        headers,
+        body: rateBody({}, { carrierAccountIds: ['ca_lumen_usps', 'ca_lumen_fedex'] }),
+      }),
+      400,
+      'CONNECTION_NOT_AUTHORIZED',
+    );
+    expect(env.errors).toEqual([
+      expect.objectContaining({
+        field: 'options.carrierAccountIds[1]',
+        code: 'CONNECTION_NOT_AUTHORIZED',
+      }),
+    ]);
+    expect(env.message).toContain('PENDING');
+    expectEnvelope(
+      await call(sbx.url, 'POST', '/api/v1/rates', {
+        headers,
+        body: rateBody({}, { carrierAccountIds: ['ca_harbor_dhl'] }),
+      }),
+      404,
+      'NOT_FOUND',
+    );
+  });
+
+  it('stops rating accounts on an EXPIRED connection (shared BYOC included)', async () => {
+    const harbor = await sbx.headers('demo-harbor-full');
+    const asBrand = { ...harbor, 'x-tenant-id': 'tnt_driftwood' };
+    const body = rateBody({ shipFrom: { siteId: 'site_harbor_edison' } });
+    const res = await call(sbx.url, 'POST', '/api/v1/rates', { headers: asBrand, body });
+    expect(res.status).toBe(200);
+    const accounts = new Set(
+      res.body.shipmentRates.map((r: { carrierAccount: { id: string } }) => r.carrierAccount.id),
+    );
+    expect([...accounts].sort()).toEqual(['ca_driftwood_dhl', 'ca_driftwood_fedex']);
+    expect(res.body.rateErrors).toEqual([
+      expect.objectContaining({
+        authorizationStatus: 'EXPIRED',
+        carrierAccount: expect.objectContaining({ id: 'ca_driftwood_ups' }),
+      }),
+    ]);
+    // When the shared connection lapses, every account on it stops rating.
+    await call(sbx.url, 'POST', '/sandbox/connections/conn_harbor_fedex/status', {
+      body: { authorizationStatus: 'EXPIRED' },
+    });
+    const after = await call(sbx.url, 'POST', '/api/v1/rates', { headers: asBrand, body });
+    expect(after.body.shipmentRates.every((r: { carrier: string }) => r.carrier === 'DHL')).toBe(
+      true,
+    );
+    await call(sbx.url, 'POST', '/sandbox/connections/conn_harbor_dhl/status', {
+      body: { authorizationStatus: 'EXPIRED' },
+    });
+    const none = expectEnvelope(
+      await call(sbx.url, 'POST', '/api/v1/rates', { headers: asBrand, body }),
+      400,
+      'NO_RATES',
+    );
+    expect(none.message).toContain('EXPIRED');
+    // Re-authorizing (the owner renews) brings them back.
+    for (const id of ['conn_harbor_fedex', 'conn_harbor_dhl']) {
+      sbx.sandbox.setConnectionStatus(id, 'AUTHORIZED');
+    }
+    expect((await call(sbx.url, 'POST', '/api/v1/rates', { headers: asBrand, body })).status).toBe(
+      200,
+    );
+  });
+
+  it('requires a site when the tenant has several, and refuses a foreign site', async () => {
+    const harbor = await sbx.headers('demo-harbor-full');
+    const env = expectEnvelope(
+      await call(sbx.url, 'POST', '/api/v1/rates', { headers: harbor, body: rateBody() }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(env.errors[0]?.field).toBe('shipment.shipFrom.siteId');
+    const alias = await call(sbx.url, 'POST', '/api/v1/rates', {
+      headers: harbor,
+      body: { ...rateBody(), shippingSiteId: 'site_harbor_reno' },
+    });
+    expect(alias.status).toBe(200);
+    expectEnvelope(
+      await call(sbx.url, 'POST', '/api/v1/rates', {
+        headers: harbor,
+        body: rateBody({ shipFrom: { siteId: 'site_lumen_chicago' } }),
+      }),
+      404,
+      'NOT_FOUND',
+    );
+  });
+
+  it('rejects bad input with each bad field listed', async () => {
+    const headers = await sbx.headers('demo-lumen-full');
+    const env = expectEnvelope(
+      await call(sbx.url, 'POST', '/api/v1/rates', {
+        headers,
+        body: {
+          shipment: {
+            shipTo: { postalCode: 78701 },
+            packages: [{ weightLbs: 'heavy' }, { weightLbs: -1 }],
+          },
+          options: { serviceLevels: ['ground'] },
+        },
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    const fields = env.errors.map((e) => e.field).sort();
+    expect(fields).toEqual([
+      'options.serviceLevels[0]',
+      'shipment.packages[0].weightLbs',
+      'shipment.packages[1].weightLbs',
+      'shipment.shipFrom',
+      'shipment.shipTo.postalCode',
+    ]);
+    const empty = expectEnvelope(
+      await call(sbx.url, 'POST', '/api/v1/rates', {
+        headers,
+        body: { shipment: { shipTo: {}, shipFrom: {}, packages: [] } },
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(empty.errors.map((e) => e.field)).toEqual(['shipment.packages']);
+    const noPostal = expectEnvelope(
+      await call(sbx.url, 'POST', '/api/v1/rates', {
+        headers,
+        body: rateBody({ shipTo: { name: 'x' } }),
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(noPostal.errors.map((e) => e.field).sort()).toEqual([
+      'shipment.shipTo.countryCode',
+      'shipment.shipTo.postalCode',
+    ]);
+  });
+
+  it('lets a fixture world bring its own carriers', async () => {
+    // Carriers outside the catalogue are rated with the generic model (see fixtures test too).
+    const headers = await sbx.headers('demo-lumen-full');
+    const created = await call(sbx.url, 'POST', '/api/v1/carrierAccounts', {
+      headers,
+      body: {
+        name: 'Acme',
+        serviceLevels: ['ACME_OVERNIGHT', 'ACME_SAVER'],
+        carrierAccountConnection: {
+          name: 'Acme',
+          ownershipType: 'BRAND',
+          connectionDetails: { carrier: 'ACME', accountNumber: '1' },
+        },
+      },
+    });
+    const res = await call(sbx.url, 'POST', '/api/v1/rates', {
+      headers,
+      body: rateBody({}, { carrierAccountIds: [created.body.id] }),
+    });
+    expect(res.status).toBe(200);
+    const byLevel = Object.fromEntries(
+      res.body.shipmentRates.map((r: { serviceLevel: string; amount: number }) => [
+        r.serviceLevel,
+        r,
+      ]),
+    );
+    expect(byLevel.ACME_OVERNIGHT.transitDays).toBe(1);
+    expect(byLevel.ACME_OVERNIGHT.amount).toBeGreaterThan(byLevel.ACME_SAVER.amount);
+    expect(byLevel.ACME_SAVER.serviceLevelName).toBe('ACME Saver');
+  });
+});
+
+describe('labels', () => {
+  it('buys a label at the quoted price with real 4x6 ZPL, a tracker and a ledger entry', async () => {
+    const headers = await sbx.headers('demo-lumen-full');
+    const rates = await call(sbx.url, 'POST', '/api/v1/rates', {
+      headers,
+      body: rateBody({}, { serviceLevels: ['UPS_GROUND'] }),
+    });
+    const rate = rates.body.shipmentRates[0];
+    const res = await call(sbx.url, 'POST', '/api/v1/labels', {
+      headers,
+      body: labelBody(rate.carrierAccount.id, 'UPS_GROUND', {
+        rateQuoteId: rate.rateQuoteId,
+        service: 'UPS',
+      }),
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      id: expect.stringMatching(/^lbl_/),
+      trackerId: expect.stringMatching(/^trk_/),
+      carrier: 'UPS',
+      serviceLevel: 'UPS_GROUND',
+      carrierAccountId: 'ca_lumen_ups',
+      orderReference: 'ORD-1001',
+      rateQuoteId: rate.rateQuoteId,
+      cost: { amount: rate.amount, currency: 'USD' },
+      labelFormat: 'ZPL',
+      labelSize: '4x6',
+      mode: 'TEST',
+    });
+    expect(res.body.trackingNumber).toMatch(/^1Z/);
+    const zpl = Buffer.from(res.body.labelData, 'base64').toString('utf8');
+    expect(zpl.startsWith('^XA')).toBe(true);
+    expect(zpl.trimEnd().endsWith('^XZ')).toBe(true);
+    expect(zpl).toContain('^PW812');
+    expect(zpl).toContain('^LL1218');
+    expect(zpl).toMatch(/\^BC[^\n]*\^FD1Z[0-9A-Z]+\^FS/);
+    expect(zpl).toContain(`^FD${res.body.trackingNumber}^FS`);
+    expect(zpl).toContain('1550 W Carroll Ave'); // ship-from: the brand's only site
+    expect(zpl).toContain('401 Congress Ave'); // ship-to
+    expect(zpl).toContain('UPS Ground');
+
+    const fromUrl = await call(sbx.url, 'GET', new URL(res.body.labelUrl).pathname, { headers });
+    expect(fromUrl.status).toBe(200);
+    expect(fromUrl.body).toBe(zpl);
+
+    const ledger = await call(sbx.url, 'GET', '/sandbox/ledger/labels');
+    expect(ledger.body.labels).toContainEqual(
+      expect.objectContaining({
+        id: res.body.id,
+        tenantId: 'tnt_lumen',
+        carrierAccountId: 'ca_lumen_ups',
+        serviceLevel: 'UPS_GROUND',
+        orderReference: 'ORD-1001',
+        trackingNumber: res.body.trackingNumber,
+        createdAt: res.body.createdAt,
+      }),
+    );
+    const trackers = await call(
+      sbx.url,
+      'GET',
+      `/api/v1/trackers?trackingNumber=${res.body.trackingNumber}`,
+      { headers },
+    );
+    expect(trackers.body.trackers).toEqual([
+      expect.objectContaining({
+        id: res.body.trackerId,
+        status: 'PRE_TRANSIT',
+        labelId: res.body.id,
+      }),
+    ]);
+  });
+
+  it('omits labelData unless inline, issues distinct tracking numbers, one block per package', async () => {
+    const headers = await sbx.headers('demo-lumen-full');
+    const plain = await call(sbx.url, 'POST', '/api/v1/labels', {
+      headers,
+      body: labelBody('ca_lumen_usps', 'USPS_PRIORITY', {
+        labelOptions: { type: 'ZPL', size: '4x6' },
+      }),
+    });
+    expect(plain.status).toBe(201);
+    expect(plain.body).not.toHaveProperty('labelData');
+    expect(plain.body.labelUrl).toContain(`/api/v1/labels/${plain.body.id}/zpl`);
+    const multi = await call(sbx.url, 'POST', '/api/v1/labels', {
+      headers,
+      body: labelBody(
+        'ca_lumen_usps',
+        'USPS_PRIORITY',
+        {},
+        {
+          packages: [{ weightLbs: 1 }, { weightLbs: 2 }, { weightLbs: 3 }],
+        },
+      ),
+    });
+    expect(multi.body.packages).toHaveLength(3);
+    const zpl = Buffer.from(multi.body.labelData, 'base64').toString('utf8');
+    expect(zpl.match(/\^XA/g)).toHaveLength(3);
+    expect(zpl.match(/\^XZ/g)).toHaveLength(3);
+    const numbers = [
+      plain.body.trackingNumber,
+      ...multi.body.packages.map((p: { trackingNumber: string }) => p.trackingNumber),
+    ];
+    expect(new Set(numbers).size).toBe(4);
+  });
+
+  it('refuses a label on a connection that is not AUTHORIZED, and an inactive account', async () => {
+    const headers = await sbx.headers('demo-lumen-full');
+    sbx.sandbox.setConnectionStatus('conn_lumen_ups', 'EXPIRED');
+    const env = expectEnvelope(
+      await call(sbx.url, 'POST', '/api/v1/labels', {
+        headers,
+        body: labelBody('ca_lumen_ups', 'UPS_GROUND'),
+      }),
+      400,
+      'CONNECTION_NOT_AUTHORIZED',
+    );
+    expect(env.errors[0]).toMatchObject({ field: 'carrierAccountId' });
+    expect(env.message).toContain('EXPIRED');
+    sbx.sandbox.setConnectionStatus('conn_lumen_ups', 'AUTHORIZED');
+
+    await call(sbx.url, 'PUT', '/api/v1/carrierAccounts/ca_lumen_usps', {
+      headers,
+      body: { isActive: false },
+    });
+    expectEnvelope(
+      await call(sbx.url, 'POST', '/api/v1/labels', {
+        headers,
+        body: labelBody('ca_lumen_usps', 'USPS_PRIORITY'),
+      }),
+      400,
+      'CARRIER_ACCOUNT_INACTIVE',
+    );
+    await call(sbx.url, 'PUT', '/api/v1/carrierAccounts/ca_lumen_usps', {
+      headers,
+      body: { isActive: true },
+    });
+  });
+
+  it('validates the label request', async () => {
+    const headers = await sbx.headers('demo-lumen-full');
+    const missing = expectEnvelope(
+      await call(sbx.url, 'POST', '/api/v1/labels', { headers, body: {} }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(missing.errors.map((e) => e.field).sort()).toEqual([
+      'carrierAccountId',
+      'serviceLevel',
+      'shipment',
+    ]);
+    const wrong = expectEnvelope(
+      await call(sbx.url, 'POST', '/api/v1/labels', {
+        headers,
+        body: labelBody(
+          'ca_lumen_ups',
+          'USPS_PRIORITY',
+          { service: 'FEDEX' },
+          { shipTo: { ...austin, addressLine1: undefined } },
+        ),
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(wrong.errors.map((e) => e.field).sort()).toEqual([
+      'service',
+      'serviceLevel',
+      'shipment.shipTo.addressLine1',
+    ]);
+    const pdf = expectEnvelope(
+      await call(sbx.url, 'POST', '/api/v1/labels', {
+        headers,
+        body: labelBody('ca_lumen_ups', 'UPS_GROUND', {
+          labelOptions: { type: 'PDF', size: '4x8' },
+        }),
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(pdf.errors.map((e) => e.field).sort()).toEqual([
+      'labelOptions.size',
+      'labelOptions.type',
+    ]);
+    const ro = await sbx.headers('demo-lumen-readonly');
+    expectEnvelope(
+      await call(sbx.url, 'POST', '/api/v1/labels', {
+        headers: ro,
+        body: labelBody('ca_lumen_ups', 'UPS_GROUND'),
+      }),
+      403,
+      'READ_ONLY_KEY',
+    );
+    const before = (await call(sbx.url, 'GET', '/sandbox/ledger/labels')).body.labels.length;
+    expectEnvelope(
+      await call(sbx.url, 'POST', '/api/v1/labels', {
+        headers,
+        body: labelBody('ca_harbor_dhl', 'DHL_EXPRESS_12'),
+      }),
+      404,
+      'NOT_FOUND',
+    );
+    expect((await call(sbx.url, 'GET', '/sandbox/ledger/labels')).body.labels.length).toBe(before);
+  });
+});
