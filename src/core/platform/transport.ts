@@ -232,7 +232,7 @@ export class Transport {
       const code = timeout.aborted ? 'timeout' : callerAborted ? 'cancelled' : networkCode(cause);
       const detail =
         code === 'timeout'
-          ? `no answer within ${Math.round(timeoutMs / 100) / 10} s`
+          ? `no answer within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 100) / 10} s`}`
           : code === 'cancelled'
             ? 'cancelled'
             : `${code}`;
