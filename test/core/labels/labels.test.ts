@@ -1,0 +1,222 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { LabelRepository } from '../../../src/core/labels/label-repository.js';
+import type { LabelPrintRequest } from '../../../src/core/labels/print-queue.js';
+import { LabelReprints, ReprintError } from '../../../src/core/labels/reprint.js';
+import { openDatabase } from '../../../src/core/storage/database.js';
+import type { StationScope } from '../../../src/core/storage/scope.js';
+import { tempDir } from '../../support/tmp.js';
+import { seedLabels } from './seed.js';
+
+const harbor: StationScope = { profileId: 'harbor-edison', environment: 'sandbox' };
+const harborProd: StationScope = { profileId: 'harbor-edison', environment: 'production' };
+const other: StationScope = { profileId: 'lumen', environment: 'sandbox' };
+
+function setup() {
+  const db = openDatabase(join(tempDir(), 'station.db'));
+  seedLabels(db, harbor, [
+    {
+      orderNumber: 'DW-1',
+      tenantId: 'tnt_driftwood',
+      tracking: '1ZA',
+      createdAt: '2026-11-01T10:00:00.000Z',
+    },
+    {
+      orderNumber: 'DW-2',
+      tenantId: 'tnt_driftwood',
+      tracking: '1ZB',
+      createdAt: '2026-11-02T10:00:00.000Z',
+      extraTracking: ['1ZB-2'],
+    },
+    {
+      orderNumber: 'PC-1',
+      tenantId: 'tnt_pinecrest',
+      tracking: '1ZC',
+      createdAt: '2026-11-03T10:00:00.000Z',
+    },
+    {
+      orderNumber: 'PC-2',
+      tenantId: 'tnt_pinecrest',
+      tracking: '1ZD',
+      createdAt: '2026-11-03T10:00:00.000Z',
+    },
+    {
+      orderNumber: 'DW-3',
+      tenantId: 'tnt_driftwood',
+      tracking: '1ZE',
+      createdAt: '2026-11-05T10:00:00.000Z',
+    },
+  ]);
+  seedLabels(db, harborProd, [
+    {
+      orderNumber: 'DW-1',
+      tenantId: 'tnt_driftwood',
+      tracking: 'PROD-1',
+      createdAt: '2026-11-01T11:00:00.000Z',
+    },
+  ]);
+  seedLabels(db, other, [
+    {
+      orderNumber: 'DW-1',
+      tenantId: 'tnt_lumen',
+      tracking: 'LUM-1',
+      createdAt: '2026-11-01T12:00:00.000Z',
+    },
+  ]);
+  return { db, labels: new LabelRepository(db) };
+}
+
+const numbers = (page: { labels: { orderNumber: string }[] }) =>
+  page.labels.map((l) => l.orderNumber);
+
+describe('label cache', () => {
+  it('finds labels by order, tracking number (any package), brand and date range, in this profile and environment only', () => {
+    const { labels } = setup();
+    expect(
+      labels.search(harbor, { orderNumber: 'DW-1' }).labels.map((l) => l.trackingNumber),
+    ).toEqual(['1ZA']);
+    expect(
+      labels.search(harborProd, { orderNumber: 'DW-1' }).labels.map((l) => l.trackingNumber),
+    ).toEqual(['PROD-1']);
+    expect(labels.findByTracking(harbor, '1ZB-2')?.orderNumber).toBe('DW-2');
+    expect(labels.findByTracking(harbor, 'PROD-1')).toBeUndefined();
+    expect(labels.findByTracking(harbor, 'LUM-1')).toBeUndefined();
+    expect(numbers(labels.search(harbor, { tenantId: 'tnt_pinecrest' }))).toEqual(['PC-2', 'PC-1']);
+    expect(
+      numbers(
+        labels.search(harbor, { from: '2026-11-02T00:00:00.000Z', to: '2026-11-04T00:00:00.000Z' }),
+      ),
+    ).toEqual(['PC-2', 'PC-1', 'DW-2']);
+    expect(
+      numbers(
+        labels.search(harbor, { tenantId: 'tnt_driftwood', from: '2026-11-02T00:00:00.000Z' }),
+      ),
+    ).toEqual(['DW-3', 'DW-2']);
+    expect(
+      labels.search(harbor, { trackingNumber: '1ZB-2' }).labels[0]!.packageTrackingNumbers,
+    ).toEqual(['1ZB', '1ZB-2']);
+  });
+
+  it('pages newest first without skipping or repeating labels with the same time', () => {
+    const { labels } = setup();
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const page = labels.search(harbor, { limit: 2, cursor });
+      seen.push(...numbers(page));
+      if (!page.nextCursor) break;
+      cursor = page.nextCursor;
+    }
+    expect(seen).toEqual(['DW-3', 'PC-2', 'PC-1', 'DW-2', 'DW-1']);
+  });
+
+  it('drops the ZPL of labels older than the retention date and keeps the record', () => {
+    const { labels } = setup();
+    expect(labels.dropZplBefore(harbor, '2026-11-03T00:00:00.000Z')).toBe(2);
+    const old = labels.findByTracking(harbor, '1ZA')!;
+    expect(old.zpl).toBeNull();
+    expect(old.zplDroppedAt).not.toBeNull();
+    expect(old).toMatchObject({ trackingNumber: '1ZA', costCents: 980, orderNumber: 'DW-1' });
+    expect(labels.findByTracking(harbor, '1ZC')!.zpl).toContain('1ZC');
+    expect(labels.findByTracking(harborProd, 'PROD-1')!.zpl).not.toBeNull();
+  });
+
+  it('reprints with the person and the reason in the audit log and a new print job', async () => {
+    const { db, labels } = setup();
+    const jobs: LabelPrintRequest[] = [];
+    const reprints = new LabelReprints(db, labels, {
+      enqueue: (job) => {
+        jobs.push(job);
+        return { id: jobs.length };
+      },
+    });
+    const label = labels.findByTracking(harbor, '1ZC')!;
+    const record = await reprints.reprint(harbor, {
+      labelId: label.id,
+      printerId: 'zd421-1',
+      stationUser: 'Rosa (shift lead)',
+      reason: 'label smudged',
+    });
+    expect(jobs).toEqual([
+      {
+        printerId: 'zd421-1',
+        payload: label.zpl,
+        labelId: label.platformLabelId,
+        orderReference: label.orderReference,
+        kind: 'reprint',
+      },
+    ]);
+    expect(reprints.history(label.id)).toEqual([
+      expect.objectContaining({
+        id: record.id,
+        stationUser: 'Rosa (shift lead)',
+        reason: 'label smudged',
+        printJobId: '1',
+      }),
+    ]);
+    await expect(
+      reprints.reprint(harbor, {
+        labelId: label.id,
+        printerId: 'zd421-1',
+        stationUser: 'Rosa',
+        reason: '  ',
+      }),
+    ).rejects.toMatchObject({ code: 'reprint-reason-required' });
+    // A label of another profile is not reachable from this one.
+    const foreign = labels.findByTracking(other, 'LUM-1')!;
+    await expect(
+      reprints.reprint(harbor, {
+        labelId: foreign.id,
+        printerId: 'p',
+        stationUser: 'x',
+        reason: 'y',
+      }),
+    ).rejects.toBeInstanceOf(ReprintError);
+    expect(jobs).toHaveLength(1);
+  });
+
+  it('refuses to reprint a label whose ZPL retention dropped, unless it can fetch it again', async () => {
+    const { db, labels } = setup();
+    labels.dropZplBefore(harbor, '2026-11-02T00:00:00.000Z');
+    const label = labels.findByTracking(harbor, '1ZA')!;
+    const jobs: LabelPrintRequest[] = [];
+    const noFetch = new LabelReprints(db, labels, { enqueue: (j) => jobs.push(j) });
+    await expect(
+      noFetch.reprint(harbor, { labelId: label.id, printerId: 'p', stationUser: 'x', reason: 'y' }),
+    ).rejects.toMatchObject({ code: 'label-zpl-expired' });
+    const withFetch = new LabelReprints(
+      db,
+      labels,
+      { enqueue: (j) => jobs.push(j) },
+      {
+        fetchZpl: async () => '^XA^FDagain^FS^XZ',
+      },
+    );
+    await withFetch.reprint(harbor, {
+      labelId: label.id,
+      printerId: 'p',
+      stationUser: 'x',
+      reason: 'y',
+    });
+    expect(jobs.map((j) => j.payload)).toEqual(['^XA^FDagain^FS^XZ']);
+    expect(labels.get(label.id)!.zpl).toBe('^XA^FDagain^FS^XZ');
+  });
+
+  it('uses an index for every search shape', () => {
+    const { db } = setup();
+    const plan = (sql: string) =>
+      db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[];
+    const shapes = [
+      `SELECT * FROM labels l WHERE l.profile_id = 'a' AND l.environment = 'b' AND l.order_number = 'c' ORDER BY l.created_at DESC, l.id DESC LIMIT 5`,
+      `SELECT * FROM labels l WHERE l.profile_id = 'a' AND l.environment = 'b' AND l.tenant_id = 'c' ORDER BY l.created_at DESC, l.id DESC LIMIT 5`,
+      `SELECT * FROM labels l WHERE l.profile_id = 'a' AND l.environment = 'b' AND l.created_at >= 'x' ORDER BY l.created_at DESC, l.id DESC LIMIT 5`,
+      `SELECT l.* FROM label_packages p JOIN labels l ON l.id = p.label_id WHERE p.tracking_number = 'x' AND l.profile_id = 'a'`,
+    ];
+    for (const sql of shapes) {
+      const details = plan(sql)
+        .map((r) => r.detail)
+        .join(' | ');
+      expect(details, sql).not.toMatch(/SCAN (l|labels|p)\b(?! USING)/);
+    }
+  });
+});

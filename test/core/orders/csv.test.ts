@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { parseCsv } from '../../../src/core/orders/csv.js';
+
+describe('parseCsv (RFC 4180)', () => {
+  it('reads quoted fields with commas, doubled quotes and line breaks, CRLF and a BOM', () => {
+    const text = '\uFEFFa,b,c\r\n"1, 2","say ""hi""","two\r\nlines"\r\nx,,z\r\n';
+    const { records, errors } = parseCsv(text);
+    expect(errors).toEqual([]);
+    expect(records).toEqual([
+      { line: 1, fields: ['a', 'b', 'c'] },
+      { line: 2, fields: ['1, 2', 'say "hi"', 'two\r\nlines'] },
+      { line: 4, fields: ['x', '', 'z'] },
+    ]);
+  });
+
+  it('accepts LF, a last line without a line end, and skips blank lines', () => {
+    expect(parseCsv('a,b\n\n1,2').records).toEqual([
+      { line: 1, fields: ['a', 'b'] },
+      { line: 3, fields: ['1', '2'] },
+    ]);
+  });
+
+  it('keeps an empty last field and a quoted empty field', () => {
+    expect(parseCsv('a,"",\n').records[0]!.fields).toEqual(['a', '', '']);
+  });
+
+  it('reports text after a closing quote and an unterminated quote, with their lines', () => {
+    const { records, errors } = parseCsv('ok,1\n"bad"x,2\nfine,3\n"never closed,4\nlost,5\n');
+    expect(records.map((r) => r.fields[0])).toEqual(['ok', 'fine']);
+    expect(errors).toEqual([
+      { line: 2, message: expect.stringMatching(/after a closing quote/) },
+      { line: 4, message: expect.stringMatching(/never closed/) },
+    ]);
+  });
+});

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { OrderHotFolder, type HotFolderFileResult } from '../../../src/core/orders/hot-folder.js';
+import { OrderRepository } from '../../../src/core/orders/order-repository.js';
+import { openDatabase } from '../../../src/core/storage/database.js';
+import type { StationScope } from '../../../src/core/storage/scope.js';
+import { tempDir } from '../../support/tmp.js';
+import { waitUntil } from '../../support/virtual-printer.js';
+
+const scope: StationScope = { profileId: 'lumen', environment: 'sandbox' };
+const tenants = { defaultTenantId: 'tnt_lumen', allowedTenantIds: ['tnt_lumen'] };
+const sample = join(import.meta.dirname, '../../../resources/orders/sample-orders.csv');
+const bad = join(import.meta.dirname, '../../fixtures/orders/bad-orders.json');
+
+describe('order hot folder', () => {
+  it('imports files present at start and dropped later, once each, into processed/ or failed/ with a report', async () => {
+    const dir = tempDir();
+    const inbox = join(dir, 'inbox');
+    const db = openDatabase(join(dir, 'station.db'));
+    const orders = new OrderRepository(db);
+    mkdirSync(inbox);
+    copyFileSync(sample, join(inbox, 'monday.csv'));
+    writeFileSync(join(inbox, 'notes.txt'), 'not an order file');
+
+    const results: HotFolderFileResult[] = [];
+    const folder = new OrderHotFolder({
+      folder: inbox,
+      orders,
+      scope,
+      tenants,
+      stableMs: 50,
+      onFile: (r) => results.push(r),
+    });
+    await folder.start();
+    await waitUntil(() => results.length === 1);
+    copyFileSync(bad, join(inbox, 'tuesday.json'));
+    await waitUntil(() => results.length === 2);
+    await folder.stop();
+
+    expect(results.map((r) => [r.outcome, r.report.source])).toEqual([
+      ['processed', 'hot-folder:monday.csv'],
+      ['failed', 'hot-folder:tuesday.json'],
+    ]);
+    expect(readdirSync(inbox).sort()).toEqual(['failed', 'notes.txt', 'processed']);
+    const processed = readdirSync(join(inbox, 'processed'));
+    expect(processed.filter((f) => f.endsWith('monday.csv'))).toHaveLength(1);
+    const failedReport = readdirSync(join(inbox, 'failed')).find((f) =>
+      f.endsWith('.report.json'),
+    )!;
+    const report = JSON.parse(readFileSync(join(inbox, 'failed', failedReport), 'utf8')) as {
+      imported: string[];
+      problems: { row: number; field: string }[];
+    };
+    expect(report.imported).toEqual(['J-1']); // the good order of a bad file still imported
+    expect(report.problems).toContainEqual(
+      expect.objectContaining({ row: 2, field: 'shipTo.countryCode' }),
+    );
+    expect(orders.findByNumber(scope, 'LUM-10424')[0]!.packages).toHaveLength(2);
+
+    // A restart finds nothing left to import: files are processed once.
+    const again: HotFolderFileResult[] = [];
+    const restarted = new OrderHotFolder({
+      folder: inbox,
+      orders,
+      scope,
+      tenants,
+      onFile: (r) => again.push(r),
+    });
+    await restarted.start();
+    await restarted.idle();
+    await restarted.stop();
+    expect(again).toEqual([]);
+    expect(existsSync(join(inbox, 'monday.csv'))).toBe(false);
+    db.close();
+  });
+});

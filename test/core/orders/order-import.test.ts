@@ -1,0 +1,181 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { importOrders, type TenantPolicy } from '../../../src/core/orders/order-import.js';
+import { OrderRepository } from '../../../src/core/orders/order-repository.js';
+import { openDatabase } from '../../../src/core/storage/database.js';
+import type { StationScope } from '../../../src/core/storage/scope.js';
+import { tempDir } from '../../support/tmp.js';
+
+const corpus = (name: string) =>
+  readFileSync(join(import.meta.dirname, '../../fixtures/orders', name), 'utf8');
+const resources = (name: string) =>
+  readFileSync(join(import.meta.dirname, '../../../resources/orders', name), 'utf8');
+
+const scope: StationScope = { profileId: 'lumen', environment: 'sandbox' };
+const tenants: TenantPolicy = { defaultTenantId: 'tnt_lumen', allowedTenantIds: ['tnt_lumen'] };
+
+function setup() {
+  const db = openDatabase(join(tempDir(), 'station.db'));
+  return { db, orders: new OrderRepository(db) };
+}
+
+describe('order import', () => {
+  it('imports the good rows of a bad CSV and reports each bad row with its row, line, field and reason', () => {
+    const { orders } = setup();
+    const report = importOrders(orders, scope, tenants, {
+      text: corpus('bad-rows.csv'),
+      format: 'csv',
+      source: 'bad-rows.csv',
+    });
+    expect(report.imported).toEqual(['A-1', 'A-9']);
+    const where = report.problems.map((p) => [p.orderNumber, p.row, p.field]);
+    expect(where).toEqual(
+      expect.arrayContaining([
+        ['A-2', 2, 'weight_lbs'],
+        ['A-3', 3, 'ship_to_country'],
+        ['A-4', 4, 'weight_lbs'],
+        ['A-4', 4, 'quantity'],
+        ['A-5', 5, 'residential'],
+        ['A-6', 6, 'ship_to_address1'],
+        ['A-7', 7, '(row)'],
+        ['A-8', 8, 'tenant_id'],
+        ['A-10', 12, 'package'],
+      ]),
+    );
+    const a4 = report.problems.find((p) => p.orderNumber === 'A-4')!;
+    expect(a4.line).toBe(5);
+    expect(
+      report.problems.find((p) => p.orderNumber === 'A-5' && p.field === 'weight_lbs'),
+    ).toMatchObject({ reason: expect.stringMatching(/at most 150 lb/) });
+    expect(report.problems.find((p) => p.orderNumber === 'A-8')!.reason).toMatch(
+      /tnt_somebody_else is not one this profile ships for/,
+    );
+    // Nothing of a bad order was stored.
+    expect(orders.findByNumber(scope, 'A-2')).toEqual([]);
+  });
+
+  it('stores a multi-package order with its weights and items, quoted text intact', () => {
+    const { orders } = setup();
+    importOrders(orders, scope, tenants, {
+      text: corpus('bad-rows.csv'),
+      format: 'csv',
+      source: 'f',
+    });
+    const [a9] = orders.findByNumber(scope, 'A-9');
+    expect(a9!.packages.map((p) => [p.weightLbs, p.items.map((i) => i.sku)])).toEqual([
+      [4, ['MUG-1']],
+      [3.5, ['MUG-2', 'MUG-3']],
+    ]);
+    const [a1] = orders.findByNumber(scope, 'A-1');
+    expect(a1!.shipTo).toMatchObject({ addressLine1: '1 Main St, Apt 2', isResidential: true });
+    expect(a1!.packages[0]!.items[0]).toMatchObject({ name: 'Candle "Amber"', valueCents: 1800 });
+    expect(a1!.tenantId).toBe('tnt_lumen');
+  });
+
+  it.each([
+    ['unterminated-quote.csv', 'csv', /never closed/],
+    ['missing-columns.csv', 'csv', /missing columns: order_number/],
+    ['empty.csv', 'csv', /no header row/],
+    ['truncated.json', 'json', /not valid JSON/],
+    ['wrong-shape.json', 'json', /expected an array of orders/],
+  ] as const)(
+    'reports a broken file (%s) without importing or throwing',
+    (name, format, reason) => {
+      const { orders } = setup();
+      const report = importOrders(orders, scope, tenants, {
+        text: corpus(name),
+        format,
+        source: name,
+      });
+      expect(report.imported).toEqual([]);
+      expect(report.problems.map((p) => p.reason).join('\n')).toMatch(reason);
+    },
+  );
+
+  it('imports the good orders of a bad JSON file and names each bad field by path', () => {
+    const { orders } = setup();
+    const report = importOrders(orders, scope, tenants, {
+      text: corpus('bad-orders.json'),
+      format: 'json',
+      source: 'bad-orders.json',
+    });
+    expect(report.imported).toEqual(['J-1']);
+    const where = report.problems.map((p) => [p.row, p.field]);
+    expect(where).toEqual(
+      expect.arrayContaining([
+        [2, 'shipTo.countryCode'],
+        [2, 'packages.0.weightLbs'],
+        [3, 'packages'],
+        [4, '(order)'],
+        [5, 'orderNumber'],
+        [6, 'serviceLevels.0'],
+        [6, 'packages.0.items.0.quantity'],
+      ]),
+    );
+    expect(orders.findByNumber(scope, 'J-1')[0]!.packages[0]!.items[0]!.valueCents).toBe(1800);
+  });
+
+  it('updates an order imported again, but leaves one that has a label purchase alone', () => {
+    const { db, orders } = setup();
+    const text = (city: string) =>
+      JSON.stringify([
+        {
+          orderNumber: 'R-1',
+          shipTo: { addressLine1: '1 A St', city, postalCode: '10001', countryCode: 'US' },
+          packages: [{ weightLbs: 1 }],
+        },
+      ]);
+    importOrders(orders, scope, tenants, { text: text('New York'), format: 'json', source: 'a' });
+    const again = importOrders(orders, scope, tenants, {
+      text: text('Brooklyn'),
+      format: 'json',
+      source: 'b',
+    });
+    expect(again.updated).toEqual(['R-1']);
+    const order = orders.findByNumber(scope, 'R-1')[0]!;
+    expect(order.shipTo.city).toBe('Brooklyn');
+    const now = new Date().toISOString();
+    const shipment = db
+      .prepare(
+        `INSERT INTO shipments (profile_id, environment, tenant_id, order_id, state, shipment, created_at, updated_at)
+         VALUES ('lumen', 'sandbox', 'tnt_lumen', ?, 'purchased', '{}', ?, ?)`,
+      )
+      .run(order.id, now, now).lastInsertRowid;
+    db.prepare(
+      `INSERT INTO label_purchases (id, shipment_id, profile_id, environment, tenant_id, order_reference, state, request, created_at, updated_at)
+       VALUES ('lp_1', ?, 'lumen', 'sandbox', 'tnt_lumen', 'R-1-X', 'purchased', '{}', ?, ?)`,
+    ).run(shipment, now, now);
+    const third = importOrders(orders, scope, tenants, {
+      text: text('Queens'),
+      format: 'json',
+      source: 'c',
+    });
+    expect(third.unchanged).toEqual(['R-1']);
+    expect(orders.findByNumber(scope, 'R-1')[0]!.shipTo.city).toBe('Brooklyn');
+  });
+
+  it('imports the shipped samples for the demo brand and the 3PL brands without a problem', () => {
+    const { orders } = setup();
+    const threePl: TenantPolicy = {
+      defaultTenantId: 'tnt_harbor',
+      allowedTenantIds: ['tnt_harbor', 'tnt_driftwood', 'tnt_pinecrest'],
+    };
+    const lumen: TenantPolicy = { defaultTenantId: 'tnt_lumen', allowedTenantIds: ['tnt_lumen'] };
+    const csv = importOrders(orders, scope, lumen, {
+      text: resources('sample-orders.csv'),
+      format: 'csv',
+      source: 'sample-orders.csv',
+    });
+    const json = importOrders(orders, { ...scope, profileId: 'harbor' }, threePl, {
+      text: resources('sample-orders.json'),
+      format: 'json',
+      source: 'sample-orders.json',
+    });
+    expect(csv.problems).toEqual([]);
+    expect(json.problems).toEqual([]);
+    expect(csv.imported.length + json.imported.length).toBeGreaterThanOrEqual(12);
+    const multi = orders.recent(scope).find((o) => o.packages.length > 1);
+    expect(multi).toBeDefined();
+  });
+});

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { ProfileInput } from '../../../src/core/profiles/profile-schema.js';
+import { ProfileStore } from '../../../src/core/profiles/profile-store.js';
+import { exportProfiles, provisionProfiles } from '../../../src/core/profiles/provisioning.js';
+import { MemorySecretVault, resolveClientSecret } from '../../../src/core/profiles/secret-vault.js';
+import { JsonFileSettingsStore, SettingsError } from '../../../src/core/profiles/settings-store.js';
+import { tempDir } from '../../support/tmp.js';
+
+const lumen: ProfileInput = {
+  id: 'lumen-chicago',
+  name: 'Lumen Chicago packing 1',
+  environment: 'sandbox',
+  baseUrl: 'https://sandbox.example.com',
+  clientId: 'demo-lumen-full',
+  tenantId: 'tnt_lumen',
+  shippingSiteId: 'site_lumen_chicago',
+  shipFrom: {
+    company: 'Lumen Candle Works',
+    addressLine1: '1200 W Fulton Market',
+    city: 'Chicago',
+    stateProvince: 'IL',
+    postalCode: '60607',
+    countryCode: 'US',
+  },
+  rateRule: { strategy: 'cheapest', excludedCarriers: ['DHL'], preferredServiceLevels: [] },
+  printers: [{ id: 'zd421-1', name: 'ZD421 left', kind: 'network', host: '10.1.4.20' }],
+  clientSecretEnv: 'LUMEN_CLIENT_SECRET',
+};
+
+function stores() {
+  const file = join(tempDir(), 'settings', 'station.json');
+  const vault = new MemorySecretVault();
+  return { file, vault, store: new ProfileStore(new JsonFileSettingsStore(file), vault) };
+}
+
+describe('site profiles', () => {
+  it('stores profiles in the settings file and the secret only in the vault', async () => {
+    const { file, vault, store } = stores();
+    store.save(lumen);
+    await store.setClientSecret('lumen-chicago', 's3cret-value');
+    store.setActive('lumen-chicago');
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain('s3cret-value');
+    const reopened = new ProfileStore(new JsonFileSettingsStore(file), vault);
+    expect(reopened.active()).toMatchObject({ id: 'lumen-chicago', tenantId: 'tnt_lumen' });
+    expect(await reopened.hasClientSecret('lumen-chicago')).toBe(true);
+    expect(await resolveClientSecret(reopened.active()!, vault, {})).toBe('s3cret-value');
+  });
+
+  it('refuses an invalid profile and says which field and why', () => {
+    const { store } = stores();
+    let error: unknown;
+    try {
+      store.save({
+        ...lumen,
+        baseUrl: 'not a url',
+        labelPrinterId: 'nope',
+        shipFrom: { ...lumen.shipFrom, countryCode: 'USA' },
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(SettingsError);
+    const paths = (error as SettingsError).details.issues.map((i) => i.path);
+    expect(paths).toEqual(expect.arrayContaining(['baseUrl', 'shipFrom.countryCode']));
+    expect(store.list()).toEqual([]);
+  });
+
+  it('reports a settings file that is not JSON and never writes over it', () => {
+    const { file, vault } = stores();
+    const store = new ProfileStore(new JsonFileSettingsStore(file), vault);
+    store.save(lumen);
+    writeFileSync(file, '{ "profiles": [ broken');
+    expect(() => new JsonFileSettingsStore(file)).toThrow(/not valid JSON.*left untouched/);
+    expect(readFileSync(file, 'utf8')).toBe('{ "profiles": [ broken');
+  });
+
+  it('reports a stored profile that no longer validates, with its path, instead of dropping it', () => {
+    const { file, vault } = stores();
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify({ profiles: [{ ...lumen, environment: 'staging' }] }));
+    const store = new ProfileStore(new JsonFileSettingsStore(file), vault);
+    expect(() => store.list()).toThrow(/profiles\[0\]\.environment/);
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles).toHaveLength(1);
+  });
+
+  it('reads the secret from the environment variable the profile names, and says when it is missing', async () => {
+    const vault = new MemorySecretVault();
+    const profile = { id: 'p', name: 'Reno 3', clientSecretEnv: 'RENO_SECRET' };
+    expect(await resolveClientSecret(profile, vault, { RENO_SECRET: 'from-env' })).toBe('from-env');
+    await expect(resolveClientSecret(profile, vault, {})).rejects.toThrow(
+      /environment variable RENO_SECRET, which is not set/,
+    );
+  });
+});
+
+describe('provisioning file', () => {
+  it('exports without secrets and provisions another station the same way', async () => {
+    const first = stores();
+    first.store.save(lumen);
+    await first.store.setClientSecret('lumen-chicago', 'never-exported');
+    const file = JSON.stringify(exportProfiles(first.store.list()), null, 2);
+    expect(file).not.toContain('never-exported');
+
+    const second = stores();
+    const results = await provisionProfiles(second.store, file, {
+      env: { LUMEN_CLIENT_SECRET: 'x' },
+    });
+    expect(results.map((r) => [r.profile.id, r.secret])).toEqual([
+      ['lumen-chicago', 'from-environment'],
+    ]);
+    expect(second.store.get('lumen-chicago')).toEqual(first.store.get('lumen-chicago'));
+
+    const third = stores();
+    const typed = await provisionProfiles(third.store, file, {
+      env: {},
+      typedSecret: async () => 'typed-at-station',
+    });
+    expect(typed[0]!.secret).toBe('typed');
+    expect(await third.vault.get('profile:lumen-chicago:clientSecret')).toBe('typed-at-station');
+  });
+
+  it('rejects a file carrying a secret or an invalid profile, storing nothing', async () => {
+    const { store } = stores();
+    const withSecret = JSON.stringify({
+      format: 'shipping-station-profiles',
+      version: 1,
+      profiles: [
+        { ...lumen, clientSecret: 'oops' },
+        { ...lumen, id: 'Bad Id' },
+      ],
+    });
+    await expect(provisionProfiles(store, withSecret)).rejects.toThrow(
+      /profiles\[0\]\.clientSecret secrets do not belong.*profiles\[1\]\.id/,
+    );
+    expect(store.list()).toEqual([]);
+    await expect(provisionProfiles(store, '{"format":"other"}')).rejects.toThrow(/format must be/);
+  });
+});
