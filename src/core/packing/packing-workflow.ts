@@ -68,6 +68,11 @@ export class PackingWorkflow {
     });
   }
 
+  /** The platform and print queue this workflow was built with (for needs-attention). */
+  get dependencies(): Pick<PackingWorkflowOptions, 'platform' | 'printQueue' | 'classify'> {
+    return this.options;
+  }
+
   get profile(): Profile {
     return this.options.profile;
   }
