@@ -357,7 +357,19 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
       );
       return;
     }
-    const driver = this.driver(config);
+    let driver: Printer;
+    try {
+      driver = this.driver(config);
+    } catch (error) {
+      this.emitJob(
+        this.store.change(job.id, {
+          state: 'failed',
+          lastError: (error as Error).message,
+          lastErrorCode: error instanceof PrinterError ? error.code : 'printer-config-invalid',
+        }),
+      );
+      return;
+    }
     const signal = this.abort.signal;
 
     // 1. Is the printer there and able to print? A fault is waited out without using attempts.

@@ -1,0 +1,141 @@
+import { spawn } from 'node:child_process';
+import {
+  describePrinter,
+  PrinterError,
+  type Printer,
+  type PrinterConfig,
+  type PrinterStatus,
+  type SendOptions,
+} from '../types.js';
+
+export interface OsQueuePrinterOptions {
+  /** The `lp` command (CUPS). A path for tests or unusual installs. */
+  lpCommand?: string;
+  platform?: NodeJS.Platform;
+  timeoutMs?: number;
+}
+
+interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command with an argument array (never a shell), feeding `input` on stdin. */
+export function run(
+  command: string,
+  args: readonly string[],
+  input: Buffer | null,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      timeout: timeoutMs,
+      signal,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.on('error', () => undefined); // a command that exits early closes its stdin
+    child.stdin.end(input ?? undefined);
+  });
+}
+
+/**
+ * A printer behind the operating system's queue: CUPS on Linux and macOS, where `lp -o raw`
+ * passes the ZPL through untouched (the queue must be a raw queue, see docs/printing.md).
+ * CUPS accepting the job is all we can know: the queue reports no paper or head status, so
+ * status() is null and "printed" means "handed to CUPS".
+ *
+ * Windows has no `lp`; raw printing there needs the spooler's RAW datatype (a Zebra driver
+ * with pass-through, or a shared printer written to with `copy /b`), which the station does not
+ * do itself: use the network or USB kind on Windows.
+ */
+export class OsQueuePrinter implements Printer {
+  private readonly lp: string;
+  private readonly platform: NodeJS.Platform;
+  private readonly timeoutMs: number;
+
+  constructor(
+    readonly config: PrinterConfig,
+    options: OsQueuePrinterOptions = {},
+  ) {
+    if (config.kind !== 'os' || !config.queue)
+      throw new PrinterError(
+        'printer-config-invalid',
+        `Printer ${config.name} needs the name of its print queue`,
+      );
+    if (!/^[A-Za-z0-9_.@:/-]+$/.test(config.queue))
+      throw new PrinterError(
+        'printer-config-invalid',
+        `"${config.queue}" is not a print queue name (letters, digits, - _ . @ / : only)`,
+      );
+    this.lp = options.lpCommand ?? 'lp';
+    this.platform = options.platform ?? process.platform;
+    this.timeoutMs = options.timeoutMs ?? 15_000;
+  }
+
+  private get who() {
+    return `Printer ${describePrinter(this.config)}`;
+  }
+
+  async send(data: Buffer, options: SendOptions = {}): Promise<void> {
+    if (this.platform === 'win32')
+      throw new PrinterError(
+        'printer-config-invalid',
+        `${this.who}: printing through a Windows print queue is not supported; set the printer up as a network or USB printer`,
+      );
+    let result: RunResult;
+    try {
+      result = await run(
+        this.lp,
+        ['-d', this.config.queue!, '-o', 'raw', '-t', `Shipping Station ${this.config.id}`],
+        data,
+        this.timeoutMs,
+        options.signal,
+      );
+    } catch (cause) {
+      const missing = (cause as NodeJS.ErrnoException).code === 'ENOENT';
+      throw new PrinterError(
+        missing ? 'printer-config-invalid' : 'printer-offline',
+        missing
+          ? `${this.who}: the print system (CUPS "lp") is not installed on this computer`
+          : `${this.who}: the print system did not take the label (${(cause as Error).message})`,
+        { cause },
+      );
+    }
+    if (result.code !== 0) {
+      // lp exits non-zero before queueing anything: nothing will print.
+      const why = result.stderr.trim().replace(/^lp:\s*/, '') || `lp exited with ${result.code}`;
+      throw new PrinterError(
+        'printer-offline',
+        `${this.who}: the print system refused the label (${why})`,
+      );
+    }
+  }
+
+  async status(): Promise<PrinterStatus | null> {
+    return null;
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** CUPS queues on this computer (`lpstat -e`); empty when CUPS is not there. */
+export async function listOsQueues(lpstatCommand = 'lpstat'): Promise<string[]> {
+  try {
+    const result = await run(lpstatCommand, ['-e'], null, 5000);
+    if (result.code !== 0) return [];
+    return result.stdout
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
+  } catch {
+    return [];
+  }
+}
