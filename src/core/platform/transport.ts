@@ -264,7 +264,8 @@ export class Transport {
 
   private interpret<T>(ep: Endpoint<T>, tenantId: string, answer: RawAnswer): T {
     const headerCid = answer.headers.get('x-correlation-id');
-    const base = { operation: ep.operation, method: ep.method, path: ep.path, tenantId };
+    const path = new URL(ep.path, this.o.baseUrl).pathname;
+    const base = { operation: ep.operation, method: ep.method, path, tenantId };
     const msg = (
       kind: PlatformErrorKind,
       envelope: ReturnType<typeof readErrorEnvelope> | null,

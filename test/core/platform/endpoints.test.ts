@@ -157,8 +157,8 @@ describe('PlatformClient errors for the person at the station', () => {
         shipment: lumenShipment('ORD-ZERO', 0),
       }),
     );
-    expect(error.kind).toBe('validation');
-    expect(error.status).toBe(400);
+    expect(error).toMatchObject({ kind: 'validation', status: 400, operation: 'purchaseLabel' });
+    expect(error).toMatchObject({ method: 'POST', path: '/api/v1/labels', tenantId: 'tnt_lumen' });
     expect(error.errorCode).toBe('VALIDATION_ERROR');
     expect(error.fieldErrors.map((f) => f.field)).toContain('shipment.packages[0].weightLbs');
     expect(error.correlationId).toMatch(/^cor_/);
