@@ -12,6 +12,8 @@ export interface LabelPrintRequest {
   labelId: string;
   orderReference: string;
   kind: LabelPrintKind;
+  /** Why it is printed again (reprints), kept with the job. */
+  reason?: string | undefined;
 }
 
 export interface LabelPrintQueue {
@@ -21,6 +23,8 @@ export interface LabelPrintQueue {
 
 /** The spool's job id when it returned one, as text for the audit log. */
 export function printJobIdOf(result: unknown): string | null {
+  // PrintSpool.enqueue answers { job, warnings }.
+  if (result && typeof result === 'object' && 'job' in result) return printJobIdOf(result.job);
   if (result && typeof result === 'object' && 'id' in result) {
     const id = (result as { id: unknown }).id;
     if (typeof id === 'string' || typeof id === 'number') return String(id);

@@ -103,6 +103,7 @@ export class LabelReprints {
       labelId: label.platformLabelId,
       orderReference: label.orderReference,
       kind: 'reprint',
+      reason: `${reason} (${stationUser})`,
     });
     const printJobId = printJobIdOf(job);
     this.s.setJob.run(printJobId, id);

@@ -144,6 +144,7 @@ describe('label cache', () => {
         labelId: label.platformLabelId,
         orderReference: label.orderReference,
         kind: 'reprint',
+        reason: 'label smudged (Rosa (shift lead))',
       },
     ]);
     expect(reprints.history(label.id)).toEqual([
