@@ -199,3 +199,43 @@ export class FakeUsbPrinter extends FakeUsbDevice {
     return { data: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), status: 'ok' };
   }
 }
+
+/** A HID scale: each transferIn hands out the next queued report (empty array: an empty read). */
+export class FakeUsbScale extends FakeUsbDevice {
+  reports: number[][] = [];
+  constructor(vendorId: number, productId: number, productName: string) {
+    super(
+      vendorId,
+      productId,
+      [
+        {
+          configurationValue: 1,
+          interfaces: [
+            {
+              interfaceNumber: 0,
+              alternate: {
+                alternateSetting: 0,
+                interfaceClass: 3,
+                interfaceSubclass: 0,
+                interfaceProtocol: 0,
+                endpoints: [
+                  { endpointNumber: 2, direction: 'in', type: 'interrupt', packetSize: 6 },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+      null,
+      productName,
+    );
+  }
+  override async transferIn(ep: number): Promise<UsbInResult> {
+    this.check();
+    this.calls.push(`transferIn(${ep})`);
+    const next = this.reports.shift();
+    if (next === undefined) throw new Error('LIBUSB_ERROR_TIMEOUT');
+    const bytes = Uint8Array.from(next);
+    return { data: new DataView(bytes.buffer), status: 'ok' };
+  }
+}

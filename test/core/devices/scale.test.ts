@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { parseScaleReport, toPounds } from '../../../src/core/devices/scale-report.js';
+import { UsbScale } from '../../../src/core/devices/usb-scale.js';
+import { FakeUsbBus, FakeUsbPrinter, FakeUsbScale, FakeZebra } from './fake-usb.js';
+
+// Report bytes: [report id 3, status, unit, exponent, weight LSB, weight MSB]
+const OZ = 11;
+const LB = 12;
+const G = 2;
+const KG = 3;
+
+describe('HID scale reports', () => {
+  it.each([
+    ['Dymo M10, ounces (tenths)', [3, 4, OZ, 0xff, 0x2c, 0x01], 30, 'oz', 1.875],
+    ['Dymo M25, grams', [3, 4, G, 0x00, 0xe8, 0x03], 1000, 'g', 2.2046],
+    ['Stamps.com 510, ounces (tenths)', [3, 4, OZ, 0xff, 0x9f, 0x00], 15.9, 'oz', 0.9938],
+    ['Mettler Toledo PS60, pounds (hundredths)', [3, 4, LB, 0xfe, 0xd2, 0x04], 12.34, 'lb', 12.34],
+    ['kilograms (thousandths)', [3, 4, KG, 0xfd, 0xc4, 0x09], 2.5, 'kg', 5.5116],
+  ])('%s', (_model, bytes, value, unit, lbs) => {
+    expect(parseScaleReport(Uint8Array.from(bytes))).toMatchObject({
+      state: 'stable',
+      value,
+      unit,
+      weightLbs: lbs,
+    });
+  });
+
+  it('zero is a real reading of 0 lb, asking for the parcel', () => {
+    expect(parseScaleReport(Uint8Array.from([3, 2, OZ, 0xff, 0, 0]))).toMatchObject({
+      state: 'zero',
+      weightLbs: 0,
+      message: 'The scale reads zero: put the parcel on it',
+    });
+  });
+
+  it('an empty read is no reading, not 0 lb', () => {
+    expect(parseScaleReport(new Uint8Array(0))).toMatchObject({
+      state: 'no-reading',
+      weightLbs: null,
+    });
+  });
+
+  it('gives no weight while settling, below zero, overloaded or faulty', () => {
+    const cases: [number[], string, RegExp][] = [
+      [[3, 3, OZ, 0xff, 0x10, 0x00], 'in-motion', /Hold still/],
+      [[3, 5, OZ, 0xff, 0x0a, 0x00], 'negative', /below zero: take everything off and press Zero/],
+      [[3, 6, LB, 0xfe, 0xff, 0xff], 'overload', /Too heavy/],
+      [[3, 1, 0, 0, 0, 0], 'fault', /fault/],
+      [[3, 8, LB, 0, 0, 0], 'needs-zeroing', /press Zero/],
+    ];
+    for (const [bytes, state, message] of cases) {
+      const reading = parseScaleReport(Uint8Array.from(bytes))!;
+      expect(reading.state).toBe(state);
+      expect(reading.weightLbs).toBeNull();
+      expect(reading.message).toMatch(message);
+    }
+    expect(parseScaleReport(Uint8Array.from([3, 5, OZ, 0xff, 0x0a, 0x00]))!.value).toBe(-1);
+  });
+
+  it('ignores other reports and refuses units it cannot convert', () => {
+    expect(parseScaleReport(Uint8Array.from([4, 0, 0, 0, 0, 0]))).toBeNull();
+    expect(parseScaleReport(Uint8Array.from([3, 4]))).toBeNull();
+    expect(parseScaleReport(Uint8Array.from([3, 4, 4, 0, 10, 0]))).toMatchObject({
+      state: 'fault',
+      weightLbs: null,
+    });
+  });
+
+  it('converts every unit to pounds', () => {
+    expect(toPounds(16, 'oz')).toBe(1);
+    expect(toPounds(453.59237, 'g')).toBe(1);
+    expect(toPounds(1, 'kg')).toBe(2.2046);
+  });
+});
+
+describe('USB scale', () => {
+  function setup(vendorId: number, productId: number, name: string) {
+    const bus = new FakeUsbBus();
+    bus.plug(new FakeUsbPrinter(new FakeZebra())); // a printer on the same bus is not a scale
+    const scale = new FakeUsbScale(vendorId, productId, name);
+    bus.plug(scale);
+    return { bus, scale, reader: new UsbScale({ bus }) };
+  }
+
+  it('waits through motion and reports the stable weight (Dymo M10)', async () => {
+    const { scale, reader } = setup(0x0922, 0x8003, 'M10 10 Kg Digital Postal Scale');
+    scale.reports.push(
+      [3, 3, OZ, 0xff, 0x10, 0x00],
+      [3, 3, OZ, 0xff, 0x20, 0x01],
+      [3, 4, OZ, 0xff, 0x2c, 0x01],
+    );
+    expect(await reader.read()).toMatchObject({ state: 'stable', weightLbs: 1.875 });
+    expect(scale.calls.slice(0, 4)).toEqual(
+      process.platform === 'linux'
+        ? ['open', 'selectConfiguration(1)', 'detachKernelDriver(0)', 'claimInterface(0)']
+        : ['open', 'selectConfiguration(1)', 'claimInterface(0)', 'transferIn(2)'],
+    );
+    expect(await reader.list()).toEqual([
+      { model: 'Dymo M10', vendorId: 0x0922, productId: 0x8003 },
+    ]);
+  });
+
+  it('follows the packer switching the scale from ounces to grams (Dymo M25)', async () => {
+    const { scale, reader } = setup(0x0922, 0x8004, 'M25 25 Lb Digital Postal Scale');
+    scale.reports.push([3, 4, OZ, 0xff, 0xa0, 0x00], [3, 4, G, 0x00, 0xc6, 0x01]);
+    expect(await reader.read()).toMatchObject({ unit: 'oz', value: 16, weightLbs: 1 });
+    expect(await reader.read()).toMatchObject({ unit: 'g', value: 454, weightLbs: 1.0009 });
+  });
+
+  it('reads a Stamps.com scale and a Mettler Toledo PS60', async () => {
+    const stamps = setup(0x1446, 0x6a73, 'Stamps.com Digital Postal Scale');
+    stamps.scale.reports.push([3, 4, OZ, 0xff, 0x9f, 0x00]);
+    expect((await stamps.reader.read()).weightLbs).toBe(0.9938);
+    const ps60 = setup(0x0eb8, 0xf000, 'Mettler Toledo PS60');
+    ps60.scale.reports.push([3, 3, LB, 0xfe, 0x00, 0x04], [3, 4, LB, 0xfe, 0xd2, 0x04]);
+    expect((await ps60.reader.read()).weightLbs).toBe(12.34);
+  });
+
+  it('an empty read, a silent scale or no scale at all is "no reading", never 0 lb', async () => {
+    const { scale, reader } = setup(0x0922, 0x8003, 'M10');
+    scale.reports.push([]);
+    expect(await reader.read()).toMatchObject({ state: 'no-reading', weightLbs: null });
+    expect(await reader.read()).toMatchObject({ state: 'no-reading', weightLbs: null }); // nothing sent
+    const none = new UsbScale({ bus: new FakeUsbBus() });
+    expect(await none.read()).toMatchObject({
+      state: 'no-reading',
+      message: 'No scale is plugged in; type the weight',
+    });
+  });
+
+  it('gives "hold still" when the scale never settles', async () => {
+    const bus = new FakeUsbBus();
+    const wobbly = new FakeUsbScale(0x0922, 0x8003, 'M10');
+    bus.plug(wobbly);
+    wobbly.reports.push(...Array.from({ length: 5 }, (_, i) => [3, 3, OZ, 0xff, 10 + i, 0]));
+    expect(await new UsbScale({ bus, maxReports: 5 }).read()).toMatchObject({
+      state: 'in-motion',
+      weightLbs: null,
+    });
+  });
+
+  it('keeps working after the scale is unplugged and plugged back in', async () => {
+    const { bus, scale, reader } = setup(0x0922, 0x8003, 'M10');
+    scale.reports.push([3, 4, OZ, 0xff, 0xa0, 0x00]);
+    expect((await reader.read()).weightLbs).toBe(1);
+    bus.unplug(scale);
+    expect((await reader.read()).state).toBe('no-reading');
+    const again = new FakeUsbScale(0x0922, 0x8003, 'M10');
+    again.reports.push([3, 4, OZ, 0xff, 0x40, 0x01]);
+    bus.plug(again);
+    expect((await reader.read()).weightLbs).toBe(2);
+  });
+});
