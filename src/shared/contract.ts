@@ -107,7 +107,12 @@ export const calls = {
     }),
   ),
   'pack.buy': def<V.PurchaseView>()(
-    z.object({ shipmentId: id, rateId: id.nullable().default(null) }),
+    z.object({
+      orderId: id,
+      weightLbs: z.number().positive().max(150),
+      boxId: id.nullable().default(null),
+      confirmAnother: z.boolean().default(false),
+    }),
   ),
   'pack.readScale': def<V.WeightReading>()(none),
 

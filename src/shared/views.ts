@@ -185,7 +185,7 @@ export interface AccountIssue {
 }
 
 export interface RateQuote {
-  shipmentId: string;
+  orderId: string;
   orderNumber: string;
   rates: RateView[];
   chosenRateId: string | null;

@@ -11,7 +11,8 @@ import { createStation, defaultDataDir } from '../core/station/index.js';
 import { parseArgs, usage } from './args.js';
 import { embeddedSandbox } from './embedded-sandbox.js';
 import { startWebHost } from './server.js';
-import { fileSecretVault, jsonSettingsStore } from './stores.js';
+import { JsonFileSettingsStore } from '../core/profiles/settings-store.js';
+import { MemorySecretVault } from '../core/profiles/secret-vault.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const log = (line: string) => process.stderr.write(line.endsWith('\n') ? line : line + '\n');
@@ -52,8 +53,10 @@ async function main(): Promise<void> {
   const station = createStation({
     dataDir,
     host: 'web',
-    settings: jsonSettingsStore(dataDir),
-    vault: fileSecretVault(dataDir),
+    settings: new JsonFileSettingsStore(join(dataDir, 'settings.json')),
+    // Plain Node has no OS keychain: secrets typed here live in memory for this run only (or
+    // come from the environment variable a provisioned profile names). Never written to disk.
+    vault: new MemorySecretVault(),
     startSandbox: embeddedSandbox(root),
     resourcesDir: join(root, 'resources'),
     ...(args.provision ? { provisionFile: resolve(args.provision) } : {}),

@@ -1,9 +1,4 @@
 export { createStation, type Station, type StationOptions } from './station.js';
 export { defaultDataDir, PRODUCT_NAME } from './data-dir.js';
-export type {
-  StationSettingsStore,
-  StationSecretVault,
-  EmbeddedSandbox,
-  StartSandbox,
-} from './ports.js';
+export type { EmbeddedSandbox, StartSandbox } from './ports.js';
 export { StationFailure, toStationError } from './errors.js';

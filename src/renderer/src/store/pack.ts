@@ -152,12 +152,15 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => ({
   },
 
   async buy() {
-    const { quote, selectedRateId, busy } = get();
-    if (!quote || busy) return;
+    const { quote, busy, order, weight, box, confirmAnother } = get();
+    if (!quote || !order || busy) return;
     set({ busy: 'buy' });
+    // The station buys the rate its rule picks (the core re-rates at purchase time).
     const r = await call('pack.buy', {
-      shipmentId: quote.shipmentId,
-      rateId: quote.queued ? null : selectedRateId,
+      orderId: order.id,
+      weightLbs: Number(weight),
+      boxId: box?.id ?? null,
+      confirmAnother,
     });
     set({ busy: null });
     const sounds = get().settings?.sounds ?? true;

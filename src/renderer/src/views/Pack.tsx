@@ -206,10 +206,7 @@ export function PackView() {
         <div className="panel rates" data-testid="rates">
           <h2>
             Rates {s.busy === 'rate' ? <span className="muted">rating…</span> : null}
-            <span className="keys">
-              <kbd>↑</kbd>
-              <kbd>↓</kbd> choose
-            </span>
+            <span className="keys">★ = the profile's rate rule picks this one</span>
           </h2>
           {s.quote ? (
             <>
@@ -335,8 +332,8 @@ export function PackView() {
           ) : null}
         </div>
         <p className="shortcuts muted">
-          <kbd>Enter</kbd> scan · <kbd>Alt+W</kbd> weight · <kbd>↑↓</kbd> rate ·{' '}
-          <kbd>Ctrl+Enter</kbd> buy & print · <kbd>Alt+R</kbd> reprint · <kbd>Esc</kbd> clear
+          <kbd>Enter</kbd> scan · <kbd>Alt+W</kbd> weight · <kbd>Ctrl+Enter</kbd> buy & print ·{' '}
+          <kbd>Alt+R</kbd> reprint · <kbd>Esc</kbd> clear
         </p>
       </section>
     </div>

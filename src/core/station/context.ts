@@ -1,0 +1,180 @@
+import { join } from 'node:path';
+import { NetworkPrinter } from '../printing/drivers/network.js';
+import { PrintSpool } from '../printing/spool/print-spool.js';
+import { PrinterError, type Printer, type PrinterConfig } from '../printing/types.js';
+import { ProfileStore } from '../profiles/profile-store.js';
+import type { Profile } from '../profiles/profile-schema.js';
+import type { SecretVault } from '../profiles/secret-vault.js';
+import type { SettingsStore } from '../profiles/settings-store.js';
+import { TokenStore } from '../platform/index.js';
+import { openDatabase, type Db } from '../storage/database.js';
+import type { StationSettings } from '../../shared/views.js';
+import { StationFailure } from './errors.js';
+import { StationEvents } from './events.js';
+import type { EmbeddedSandbox, StartSandbox } from './ports.js';
+import { ProfileRuntime } from './runtime.js';
+
+export interface StationOptions {
+  dataDir: string;
+  settings: SettingsStore;
+  vault: SecretVault;
+  host: 'electron' | 'web';
+  /** Starts the embedded sandbox for the first-run demo profile (core may not import it). */
+  startSandbox?: StartSandbox;
+  /** better-sqlite3's native binding for hosts whose ABI differs from Node (Electron). */
+  nativeBinding?: string;
+  /** A provisioning file applied on start. */
+  provisionFile?: string;
+  /** Where `resources/` lives (sample orders). */
+  resourcesDir?: string;
+  version?: string;
+  log?: (line: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+const defaultSettings: StationSettings = {
+  userName: 'packer',
+  sounds: true,
+  boxes: [
+    { id: 'box-s', name: 'Small 8×6×4', code: 'BOX-S', lengthIn: 8, widthIn: 6, heightIn: 4 },
+    { id: 'box-m', name: 'Medium 12×10×6', code: 'BOX-M', lengthIn: 12, widthIn: 10, heightIn: 6 },
+    { id: 'box-l', name: 'Large 18×14×10', code: 'BOX-L', lengthIn: 18, widthIn: 14, heightIn: 10 },
+  ],
+  scale: { enabled: false, device: null },
+};
+
+function unsupportedDriver(config: PrinterConfig): Printer {
+  const refuse = () =>
+    Promise.reject(
+      new PrinterError(
+        'printer-not-found',
+        `${config.name}: ${config.kind} printers are not supported in this build yet.`,
+      ),
+    );
+  return { config, send: refuse, status: refuse, close: async () => {} };
+}
+
+/** What every feature of the facade shares: storage, stores, the spool and the active profile. */
+export class StationContext {
+  readonly db: Db;
+  readonly profiles: ProfileStore;
+  readonly spool: PrintSpool;
+  readonly events = new StationEvents();
+  readonly tokenStore = new TokenStore();
+  readonly log: (line: string) => void;
+  private current: ProfileRuntime | null = null;
+  sandbox: EmbeddedSandbox | null = null;
+  /** The demo profile's in-process virtual printer, when it runs. */
+  virtualPrinter: { port: number } | null = null;
+  private sandboxStarting: Promise<EmbeddedSandbox> | null = null;
+  /** Stopped with the station: the embedded sandbox, the demo's virtual printer. */
+  readonly closers: (() => Promise<void>)[] = [];
+
+  constructor(readonly options: StationOptions) {
+    this.log = options.log ?? (() => {});
+    this.db = openDatabase(join(options.dataDir, 'station.db'), {
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    });
+    this.profiles = new ProfileStore(options.settings, options.vault);
+    this.spool = new PrintSpool({
+      db: this.db,
+      printers: () => this.current?.profile.printers ?? this.profiles.active()?.printers ?? [],
+      createDriver: (config) =>
+        config.kind === 'network' ? new NetworkPrinter(config) : unsupportedDriver(config),
+      backoff: { baseMs: 500, maxMs: 5000 },
+      faultPollMs: 1000,
+    });
+  }
+
+  stationSettings(): StationSettings {
+    return {
+      ...defaultSettings,
+      ...((this.options.settings.get('station') as Partial<StationSettings> | undefined) ?? {}),
+    };
+  }
+
+  saveStationSettings(next: StationSettings): void {
+    this.options.settings.set('station', next);
+  }
+
+  runtimeOrNull(): ProfileRuntime | null {
+    return this.current;
+  }
+
+  runtime(): ProfileRuntime {
+    if (!this.current)
+      throw new StationFailure(
+        'no-profile',
+        'No site profile is active. Set one up in Settings (Alt+7).',
+      );
+    return this.current;
+  }
+
+  async embeddedSandbox(): Promise<EmbeddedSandbox> {
+    if (this.sandbox) return this.sandbox;
+    if (!this.options.startSandbox)
+      throw new StationFailure('not-available', 'This host cannot start the embedded sandbox.');
+    this.sandboxStarting ??= this.options
+      .startSandbox({ dataDir: this.options.dataDir })
+      .then((s) => {
+        this.sandbox = s;
+        this.closers.push(() => s.close());
+        return s;
+      });
+    return this.sandboxStarting;
+  }
+
+  /** Makes a profile the active one: closes the old runtime, opens the new one. */
+  async activate(profile: Profile): Promise<ProfileRuntime> {
+    await this.current?.close();
+    this.current = null;
+    this.profiles.setActive(profile.id);
+    const runtime = await ProfileRuntime.open(profile, {
+      db: this.db,
+      vault: this.options.vault,
+      spool: this.spool,
+      tokenStore: this.tokenStore,
+      embeddedBaseUrl: async () => (await this.embeddedSandbox()).baseUrl,
+      log: this.log,
+      onChange: (what) => this.changed(what),
+    });
+    this.current = runtime;
+    await runtime.start();
+    this.changed('status');
+    return runtime;
+  }
+
+  /** Replaces the active profile's definition (printers, rule…) and reopens it. */
+  async reload(): Promise<void> {
+    const active = this.profiles.active();
+    if (active) await this.activate(active);
+  }
+
+  private statusTimer: NodeJS.Timeout | null = null;
+  /** Coalesces bursts of changes into one status event. */
+  changed(what: 'queue' | 'attention' | 'tracking' | 'carriers' | 'orders' | 'status'): void {
+    const rt = this.current;
+    if (what === 'tracking') this.events.emit('tracking-changed', { changed: 1 });
+    if (what === 'orders') this.events.emit('orders-changed', { count: 1 });
+    if (what === 'queue' && rt) {
+      const c = rt.workflow.queue.counts(rt.scope);
+      this.events.emit('queue-changed', { shipments: c.waiting, printJobs: 0 });
+    }
+    if (what === 'attention') this.events.emit('attention-changed', { count: 0 });
+    if (this.statusTimer) return;
+    this.statusTimer = setTimeout(() => {
+      this.statusTimer = null;
+      this.onStatusDue?.();
+    }, 100);
+  }
+  onStatusDue: (() => void) | null = null;
+
+  async close(): Promise<void> {
+    if (this.statusTimer) clearTimeout(this.statusTimer);
+    await this.current?.close();
+    this.current = null;
+    await this.spool.stop();
+    for (const close of this.closers.reverse()) await close().catch(() => {});
+    this.db.close();
+  }
+}

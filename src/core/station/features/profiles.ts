@@ -1,0 +1,190 @@
+import { PlatformClient } from '../../platform/index.js';
+import type { Tenant } from '../../platform/index.js';
+import { exportProfiles, provisionProfiles } from '../../profiles/provisioning.js';
+import type { Profile } from '../../profiles/profile-schema.js';
+import type { TenantNode } from '../../../shared/views.js';
+import type { StationContext } from '../context.js';
+import type { Handlers } from '../dispatch.js';
+import { StationFailure } from '../errors.js';
+import { printerConfig, profileView } from '../map.js';
+
+type Creds = {
+  environment: Profile['environment'];
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  tenantId?: string | undefined;
+};
+
+function tempClient(c: Creds, tenantId: string): PlatformClient {
+  return new PlatformClient({
+    baseUrl: c.baseUrl,
+    clientId: c.clientId,
+    tenantId,
+    environment: c.environment,
+    getSecret: () => c.clientSecret,
+    timeoutMs: 8000,
+    proactiveTokenRefresh: false,
+  });
+}
+
+function tenantNode(t: Tenant): TenantNode {
+  const raw = t as unknown as {
+    tenantId: string;
+    name?: string | null;
+    type?: string | null;
+    children?: Tenant[] | null;
+  };
+  return {
+    tenantId: raw.tenantId,
+    name: raw.name ?? raw.tenantId,
+    type: raw.type ?? '',
+    children: (raw.children ?? []).map(tenantNode),
+  };
+}
+
+function findTenant(nodes: TenantNode[], id: string): TenantNode | undefined {
+  for (const n of nodes) {
+    if (n.tenantId === id) return n;
+    const inner = findTenant(n.children, id);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+const slug = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40) || 'profile';
+
+/** Profiles: create from the platform's own tenant and site lists, edit, export, provision. */
+export function profileHandlers(ctx: StationContext): Partial<Handlers> {
+  const view = async (p: Profile) =>
+    profileView(p, {
+      active: ctx.profiles.active()?.id === p.id,
+      hasSecret: await ctx.profiles.hasClientSecret(p.id),
+    });
+
+  async function tenants(c: Creds): Promise<TenantNode[]> {
+    // Without a tenant the key's own tenant is used for the token (the spec's default).
+    const client = tempClient(c, c.tenantId || '');
+    try {
+      return (await client.listTenants()).map(tenantNode);
+    } finally {
+      client.close();
+    }
+  }
+
+  return {
+    'profiles.list': async () => Promise.all(ctx.profiles.list().map(view)),
+    'profiles.tenants': tenants,
+    'profiles.sites': async (c) => {
+      const client = tempClient(c, c.tenantId);
+      try {
+        return (await client.listShippingSites()).map((s) => ({
+          id: s.id,
+          name: s.name ?? s.id,
+          ...(s.address ? { address: s.address as never } : {}),
+        }));
+      } finally {
+        client.close();
+      }
+    },
+    'profiles.create': async (input) => {
+      const client = tempClient(input, input.tenantId);
+      let profile: Profile;
+      try {
+        const [tree, sites] = await Promise.all([client.listTenants(), client.listShippingSites()]);
+        const nodes = tree.map(tenantNode);
+        const site = sites.find((s) => s.id === input.shippingSiteId);
+        if (!site)
+          throw new StationFailure(
+            'validation',
+            `Shipping site ${input.shippingSiteId} is not one of tenant ${input.tenantId}'s sites.`,
+          );
+        const me = findTenant(nodes, input.tenantId);
+        let id = slug(input.name);
+        const taken = new Set(ctx.profiles.list().map((p) => p.id));
+        for (let i = 2; taken.has(id); i++) id = `${slug(input.name)}-${i}`;
+        profile = ctx.profiles.save({
+          id,
+          name: input.name,
+          environment: input.environment,
+          baseUrl: input.baseUrl,
+          clientId: input.clientId,
+          tenantId: input.tenantId,
+          ...(me?.type ? { tenantType: me.type as never } : {}),
+          brandTenants: input.brandTenantIds.map((b) => ({
+            tenantId: b,
+            name: findTenant(nodes, b)?.name ?? '',
+          })),
+          shippingSiteId: site.id,
+          shipFrom: (site.address ?? {}) as never,
+        });
+      } finally {
+        client.close();
+      }
+      await ctx.profiles.setClientSecret(profile.id, input.clientSecret);
+      if (input.activate) await ctx.activate(profile);
+      return view(profile);
+    },
+    'profiles.update': async (input) => {
+      const current = ctx.profiles.get(input.id);
+      if (!current) throw new StationFailure('not-found', `No profile ${input.id}.`);
+      const printers = input.printers ? input.printers.map(printerConfig) : current.printers;
+      const labelPrinterId =
+        input.defaultPrinterId === undefined
+          ? current.labelPrinterId
+          : (input.defaultPrinterId ?? undefined);
+      const { maxTransitDays, ...rule } = input.rateRule ?? {
+        ...current.rateRule,
+        maxTransitDays: current.rateRule.maxTransitDays ?? null,
+      };
+      const next = ctx.profiles.save({
+        ...current,
+        ...(input.name ? { name: input.name } : {}),
+        ...(input.shippingSiteId ? { shippingSiteId: input.shippingSiteId } : {}),
+        rateRule: { ...rule, ...(maxTransitDays ? { maxTransitDays } : {}) },
+        printers,
+        labelPrinterId:
+          labelPrinterId && printers.some((p) => p.id === labelPrinterId)
+            ? labelPrinterId
+            : undefined,
+        hotFolder:
+          input.hotFolder === undefined ? current.hotFolder : (input.hotFolder ?? undefined),
+      });
+      if (ctx.profiles.active()?.id === next.id) await ctx.activate(next);
+      return view(next);
+    },
+    'profiles.setSecret': async ({ id, clientSecret }) => {
+      if (!ctx.profiles.get(id)) throw new StationFailure('not-found', `No profile ${id}.`);
+      await ctx.profiles.setClientSecret(id, clientSecret);
+      return { stored: true as const };
+    },
+    'profiles.activate': async ({ id }) => {
+      const p = ctx.profiles.get(id);
+      if (!p) throw new StationFailure('not-found', `No profile ${id}.`);
+      await ctx.activate(p);
+      return view(p);
+    },
+    'profiles.export': async ({ id }) => {
+      const p = ctx.profiles.get(id);
+      if (!p) throw new StationFailure('not-found', `No profile ${id}.`);
+      return {
+        fileName: `${p.id}.station-profile.json`,
+        json: JSON.stringify(exportProfiles([p]), null, 2),
+      };
+    },
+    'profiles.provision': async ({ json, clientSecret }) => {
+      const results = await provisionProfiles(ctx.profiles, json, {
+        ...(ctx.options.env ? { env: ctx.options.env } : {}),
+        ...(clientSecret ? { typedSecret: async () => clientSecret } : {}),
+      });
+      const first = results[0]!.profile;
+      if (!ctx.profiles.active()) await ctx.activate(first);
+      return view(first);
+    },
+  };
+}

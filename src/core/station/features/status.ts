@@ -1,0 +1,143 @@
+import { NetworkPrinter } from '../../printing/drivers/network.js';
+import { describePrinter, type PrinterStatus } from '../../printing/types.js';
+import { labelPrinterOf } from '../../profiles/profile-schema.js';
+import type { PrinterState, PrinterStatusView, StationStatus } from '../../../shared/views.js';
+import type { StationContext } from '../context.js';
+import { carrierView, profileView } from '../map.js';
+import type { Handlers } from '../dispatch.js';
+
+const faultWords: Record<string, string> = {
+  'paper-out': 'is out of paper',
+  'ribbon-out': 'is out of ribbon',
+  'head-open': 'has its head open',
+  paused: 'is paused',
+  'buffer-full': 'has a full buffer',
+  offline: 'does not answer',
+  other: 'reports a fault',
+};
+
+/** The header: profile, connectivity, printer, queue and attention counts. */
+export class StatusFeature {
+  private printer: PrinterStatusView | null = null;
+  private probe: NodeJS.Timeout | null = null;
+
+  constructor(private readonly ctx: StationContext) {
+    ctx.spool.on('printer', (notice) => {
+      const rt = ctx.runtimeOrNull();
+      const cfg = rt?.profile.printers.find((p) => p.id === notice.printerId);
+      if (!cfg || notice.printerId !== labelPrinterOf(rt!.profile)) return;
+      this.setPrinter(this.view(cfg.id, describePrinter(cfg), notice.status, notice.message));
+    });
+  }
+
+  private view(
+    id: string,
+    name: string,
+    status: PrinterStatus | null,
+    message: string | null,
+  ): PrinterStatusView {
+    const fault = status?.faults[0];
+    const state: PrinterState =
+      status === null
+        ? message
+          ? 'offline'
+          : 'unknown'
+        : status.ready
+          ? 'ready'
+          : ((fault === 'other' || !fault ? 'unknown' : fault) as PrinterState);
+    return {
+      printerId: id,
+      name,
+      state,
+      message:
+        message ??
+        (state === 'ready' ? `${name} is ready` : `${name} ${faultWords[fault ?? 'other']}`),
+    };
+  }
+
+  private setPrinter(view: PrinterStatusView): void {
+    const before = JSON.stringify(this.printer);
+    this.printer = view;
+    if (before !== JSON.stringify(view)) this.ctx.changed('status');
+  }
+
+  /** Asks the label printer how it is every few seconds (the spool only asks around jobs). */
+  start(): void {
+    const tick = async () => {
+      const rt = this.ctx.runtimeOrNull();
+      const id = rt && labelPrinterOf(rt.profile);
+      const cfg = id ? rt.profile.printers.find((p) => p.id === id) : undefined;
+      if (!cfg) {
+        this.printer = null;
+      } else if (cfg.kind === 'network') {
+        const driver = new NetworkPrinter(cfg, { connectTimeoutMs: 1500, answerTimeoutMs: 2000 });
+        try {
+          const status = await driver.status();
+          this.setPrinter(this.view(cfg.id, describePrinter(cfg), status, null));
+        } catch (error) {
+          this.setPrinter({
+            printerId: cfg.id,
+            name: describePrinter(cfg),
+            state: 'offline',
+            message: (error as Error).message,
+          });
+        } finally {
+          await driver.close().catch(() => {});
+        }
+      }
+      this.probe = setTimeout(() => void tick(), 3000);
+    };
+    this.probe = setTimeout(() => void tick(), 200);
+  }
+
+  stop(): void {
+    if (this.probe) clearTimeout(this.probe);
+    this.probe = null;
+  }
+
+  async status(): Promise<StationStatus> {
+    const ctx = this.ctx;
+    const rt = ctx.runtimeOrNull();
+    const o = ctx.options;
+    if (!rt)
+      return {
+        profile: null,
+        connectivity: 'unknown',
+        connectivityDetail: null,
+        printer: null,
+        queue: { shipments: 0, printJobs: 0 },
+        needsAttention: 0,
+        expiredAccounts: [],
+        dataDir: o.dataDir,
+        host: o.host,
+        version: o.version ?? '0.0.0',
+      };
+    const conn = rt.client.connectivity.snapshot();
+    const queue = rt.workflow.queue.counts(rt.scope);
+    const jobs = ctx.spool.list({ states: ['queued', 'sending'] }).length;
+    const stuckJobs = ctx.spool.list({ states: ['failed', 'unknown'] }).length;
+    const unknown = rt.workflow.shipments.purchasesInState(rt.scope, 'unknown').length;
+    const failed = rt.workflow.shipments.inState(rt.scope, 'failed').length;
+    const expired = rt.health.cached().filter((h) => h.authorizationStatus === 'EXPIRED');
+    return {
+      profile: profileView(rt.profile, {
+        active: true,
+        hasSecret: await ctx.profiles.hasClientSecret(rt.profile.id),
+        baseUrl: rt.baseUrl,
+      }),
+      connectivity: conn.state,
+      connectivityDetail: conn.state === 'offline' ? (conn.lastFailure?.detail ?? null) : null,
+      printer: this.printer,
+      queue: { shipments: queue.waiting, printJobs: jobs },
+      needsAttention: unknown + stuckJobs + failed + queue.needsAttention,
+      expiredAccounts: expired.map(carrierView),
+      dataDir: o.dataDir,
+      host: o.host,
+      version: o.version ?? '0.0.0',
+    };
+  }
+
+  handlers(): Partial<Handlers> {
+    return { 'station.status': () => this.status() };
+  }
+}

@@ -1,0 +1,163 @@
+import type { StoredLabel } from '../labels/types.js';
+import type { StoredOrder } from '../orders/types.js';
+import type { PrintJob } from '../printing/spool/print-spool.js';
+import type { PrinterConfig as CorePrinter } from '../printing/types.js';
+import type { Profile } from '../profiles/profile-schema.js';
+import type { CarrierAccountHealth } from '../tracking/index.js';
+import type * as V from '../../shared/views.js';
+
+/** Core records onto the contract's view types: shapes only, no rules. */
+
+export function printerView(p: CorePrinter): V.PrinterConfig {
+  const kind = p.kind === 'os' ? 'os-queue' : p.kind;
+  const address =
+    p.kind === 'network'
+      ? `${p.host ?? '?'}:${p.port ?? 9100}`
+      : p.kind === 'os'
+        ? (p.queue ?? '')
+        : `usb:${(p.vendorId ?? 0).toString(16)}:${(p.productId ?? 0).toString(16)}${p.serialNumber ? `:${p.serialNumber}` : ''}`;
+  return { id: p.id, name: p.name, kind, address, dpi: p.dpi ?? 203 };
+}
+
+export function printerConfig(v: V.PrinterConfig): CorePrinter {
+  switch (v.kind) {
+    case 'network':
+    case 'virtual': {
+      const [host, port] = v.address.split(':');
+      return {
+        id: v.id,
+        name: v.name,
+        kind: 'network',
+        host: host ?? v.address,
+        port: Number(port) || 9100,
+        dpi: v.dpi,
+      };
+    }
+    case 'os-queue':
+      return { id: v.id, name: v.name, kind: 'os', queue: v.address, dpi: v.dpi };
+    case 'usb': {
+      const [, vendor, product, serial] = v.address.split(':');
+      return {
+        id: v.id,
+        name: v.name,
+        kind: 'usb',
+        vendorId: parseInt(vendor ?? '0', 16) || 0x0a5f,
+        ...(product ? { productId: parseInt(product, 16) } : {}),
+        ...(serial ? { serialNumber: serial } : {}),
+        dpi: v.dpi,
+      };
+    }
+    default: {
+      const never: never = v.kind;
+      throw new Error(`unknown printer kind ${String(never)}`);
+    }
+  }
+}
+
+export function profileView(
+  p: Profile,
+  extra: { active: boolean; hasSecret: boolean; baseUrl?: string },
+): V.ProfileView {
+  return {
+    id: p.id,
+    name: p.name,
+    environment: p.environment,
+    baseUrl: extra.baseUrl ?? p.baseUrl ?? '(embedded)',
+    clientId: p.clientId,
+    tenantId: p.tenantId,
+    tenantName: null,
+    brands: p.brandTenants.map((b) => ({ tenantId: b.tenantId, name: b.name || b.tenantId })),
+    shippingSiteId: p.shippingSiteId ?? null,
+    siteName: p.shipFrom.company ?? p.shipFrom.city ?? null,
+    hasSecret: extra.hasSecret,
+    active: extra.active,
+    printers: p.printers.map(printerView),
+    defaultPrinterId:
+      p.labelPrinterId ?? p.printers.find((x) => (x.role ?? 'label') === 'label')?.id ?? null,
+    rateRule: {
+      strategy: p.rateRule.strategy,
+      preferredServiceLevels: p.rateRule.preferredServiceLevels,
+      maxTransitDays: p.rateRule.maxTransitDays ?? null,
+      excludedCarriers: p.rateRule.excludedCarriers,
+    },
+    hotFolder: p.hotFolder ?? null,
+  };
+}
+
+export function orderView(o: StoredOrder, brandName: string | null, status: string): V.OrderView {
+  const items = o.packages.flatMap((p) =>
+    p.items.map((i) => ({ sku: i.sku, name: i.name, quantity: i.quantity })),
+  );
+  return {
+    id: String(o.id),
+    orderNumber: o.orderNumber,
+    tenantId: o.tenantId,
+    brandName,
+    shipTo: o.shipTo,
+    items,
+    packages: o.packages.map((p, index) => ({
+      index,
+      weightLbs: p.weightLbs ?? null,
+      lengthIn: p.lengthIn ?? null,
+      widthIn: p.widthIn ?? null,
+      heightIn: p.heightIn ?? null,
+      items: p.items.map((i) => ({ sku: i.sku, name: i.name, quantity: i.quantity })),
+    })),
+    status,
+    importedAt: o.importedAt,
+  };
+}
+
+export function labelView(
+  l: StoredLabel,
+  brandName: string | null,
+  reprints: number,
+): V.LabelSummary {
+  return {
+    id: String(l.id),
+    orderNumber: l.orderNumber,
+    trackingNumber: l.trackingNumber,
+    carrier: l.carrier,
+    serviceLevel: l.serviceLevel,
+    cost: l.costCents / 100,
+    currency: l.currency,
+    tenantId: l.tenantId,
+    brandName,
+    createdAt: l.createdAt,
+    zplAvailable: l.zpl !== null,
+    reprints,
+  };
+}
+
+export function printJobView(j: PrintJob, printerName: string): V.PrintJobView {
+  const state: V.PrintJobState = j.state === 'unknown' ? 'failed' : j.state;
+  return {
+    id: String(j.id),
+    labelId: j.labelId,
+    printerId: j.printerId,
+    printerName,
+    state,
+    attempts: j.attempts,
+    lastError:
+      j.state === 'unknown'
+        ? (j.lastError ?? 'may or may not have printed: check the printer')
+        : j.lastError,
+    createdAt: j.createdAt,
+    updatedAt: j.updatedAt,
+    description: `${j.kind}${j.orderReference ? ` ${j.orderReference}` : ''}${j.reason ? ` (${j.reason})` : ''}`,
+  };
+}
+
+export function carrierView(h: CarrierAccountHealth): V.CarrierAccountView {
+  return {
+    id: h.carrierAccountId,
+    name: h.name ?? h.carrierAccountId,
+    carrier: h.carrier ?? '',
+    ownershipType: h.ownershipType ?? '',
+    tenantId: h.tenantId,
+    isActive: h.isActive,
+    status: h.authorizationStatus,
+    oauthUrl: h.oauthUrl,
+    serviceLevels: h.serviceLevels,
+  };
+}

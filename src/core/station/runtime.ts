@@ -1,0 +1,151 @@
+import { LabelReprints } from '../labels/reprint.js';
+import { OrderHotFolder } from '../orders/hot-folder.js';
+import { PackingWorkflow } from '../packing/packing-workflow.js';
+import type { PackingPlatform } from '../packing/platform-port.js';
+import { PlatformClient, type TokenStore } from '../platform/index.js';
+import { tenantsOf, type Profile } from '../profiles/profile-schema.js';
+import { resolveClientSecret, type SecretVault } from '../profiles/secret-vault.js';
+import type { PrintSpool } from '../printing/spool/print-spool.js';
+import type { Db } from '../storage/database.js';
+import type { StationScope } from '../storage/scope.js';
+import {
+  CarrierHealth,
+  TrackerBoard,
+  TrackerPoller,
+  TrackerStore,
+  type TrackingScope,
+} from '../tracking/index.js';
+import { classifyPlatformError, packingPlatformFrom } from '../packing/platform-adapter.js';
+import { OfflineDrainer } from './drainer.js';
+
+export interface RuntimeDeps {
+  db: Db;
+  vault: SecretVault;
+  spool: PrintSpool;
+  tokenStore?: TokenStore;
+  /** The embedded sandbox's URL for an embedded-sandbox profile. */
+  embeddedBaseUrl: () => Promise<string>;
+  log: (line: string) => void;
+  onChange: (what: 'queue' | 'attention' | 'tracking' | 'carriers' | 'orders') => void;
+}
+
+/**
+ * Everything that works for the active profile: its platform client, the packing workflow,
+ * reprints, tracker poller, carrier health, hot folder and offline drainer. Built when a profile
+ * becomes active, closed when another one does: data of one profile never reaches another.
+ */
+export class ProfileRuntime {
+  readonly scope: StationScope;
+  readonly trackingScope: TrackingScope;
+  readonly client: PlatformClient;
+  readonly platform: PackingPlatform;
+  readonly workflow: PackingWorkflow;
+  readonly reprints: LabelReprints;
+  readonly trackers: TrackerStore;
+  readonly board: TrackerBoard;
+  readonly poller: TrackerPoller;
+  readonly health: CarrierHealth;
+  readonly drainer: OfflineDrainer;
+  hotFolder: OrderHotFolder | null = null;
+
+  private constructor(
+    readonly profile: Profile,
+    readonly baseUrl: string,
+    private readonly deps: RuntimeDeps,
+  ) {
+    this.scope = { profileId: profile.id, environment: profile.environment };
+    this.trackingScope = { ...this.scope, tenantId: profile.tenantId };
+    this.client = new PlatformClient({
+      baseUrl,
+      clientId: profile.clientId,
+      tenantId: profile.tenantId,
+      environment: profile.environment,
+      getSecret: () => resolveClientSecret(profile, deps.vault),
+      ...(deps.tokenStore ? { tokenStore: deps.tokenStore } : {}),
+      timeoutMs: 8000,
+      labelTimeoutMs: 20_000,
+    });
+    this.platform = packingPlatformFrom(this.client);
+    const spool = deps.spool;
+    const printQueue = {
+      enqueue: (job: {
+        printerId: string;
+        payload: string;
+        labelId: string;
+        orderReference: string;
+        kind: 'label' | 'reprint';
+      }) =>
+        spool.enqueue({
+          printerId: job.printerId,
+          payload: job.payload,
+          kind: job.kind,
+          labelId: job.labelId,
+          orderReference: job.orderReference,
+        } as never).job,
+    };
+    this.workflow = new PackingWorkflow({
+      db: deps.db,
+      profile,
+      platform: this.platform,
+      classify: classifyPlatformError,
+      printQueue,
+    });
+    this.reprints = new LabelReprints(deps.db, this.workflow.labels, printQueue, {
+      fetchZpl: (label) => this.platform.labelZpl(label.tenantId, label.platformLabelId),
+    });
+    this.trackers = new TrackerStore(deps.db);
+    this.board = new TrackerBoard(deps.db);
+    this.poller = new TrackerPoller({
+      client: this.client,
+      store: this.trackers,
+      scope: this.trackingScope,
+      intervalMs: 15_000,
+    });
+    this.poller.onChanges(() => deps.onChange('tracking'));
+    this.health = new CarrierHealth(this.client, deps.db, this.trackingScope);
+    this.drainer = new OfflineDrainer(this.workflow, deps.log, () => {
+      deps.onChange('queue');
+      deps.onChange('attention');
+    });
+  }
+
+  static async open(profile: Profile, deps: RuntimeDeps): Promise<ProfileRuntime> {
+    const baseUrl =
+      profile.environment === 'embedded-sandbox' ? await deps.embeddedBaseUrl() : profile.baseUrl!;
+    return new ProfileRuntime(profile, baseUrl, deps);
+  }
+
+  async start(): Promise<void> {
+    await this.workflow
+      .recover()
+      .catch((e: unknown) => this.deps.log(`recover: ${(e as Error).message}`));
+    this.poller.start();
+    this.drainer.start();
+    void this.health.refresh().then(
+      () => this.deps.onChange('carriers'),
+      (e: unknown) => this.deps.log(`carrier health: ${(e as Error).message}`),
+    );
+    if (this.profile.hotFolder) {
+      this.hotFolder = new OrderHotFolder({
+        folder: this.profile.hotFolder,
+        orders: this.workflow.orders,
+        scope: this.scope,
+        tenants: {
+          defaultTenantId: this.profile.tenantId,
+          allowedTenantIds: tenantsOf(this.profile),
+        },
+        onFile: () => this.deps.onChange('orders'),
+      });
+      await this.hotFolder
+        .start()
+        .catch((e: unknown) => this.deps.log(`hot folder: ${(e as Error).message}`));
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.poller.stop();
+    await this.drainer.stop();
+    await this.hotFolder?.stop();
+    this.client.close();
+  }
+}
