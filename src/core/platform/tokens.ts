@@ -187,6 +187,12 @@ export class TokenManager {
     this.timer.unref();
   }
 
+  /** Drops the cached token (the profile's secret or tenant changed); the next call gets a new one. */
+  forget(): void {
+    clearTimeout(this.timer);
+    this.options.store.forget(this.options.key);
+  }
+
   /** Resolves once no token request is running (for shutdown and tests). */
   async settled(): Promise<void> {
     await this.slot.inflight?.catch(() => undefined);

@@ -16,6 +16,14 @@ describe('token manager', () => {
     expect(calls.map((e) => e.waitedForToken)).toEqual([true, false, false, false, false]);
   });
 
+  it('forgets the token when told (a new secret): the next call asks for a new one', async () => {
+    const { client } = clientFor(sb, DEMO.directBrand);
+    await client.listShippingSites();
+    client.tokens.forget();
+    await client.listShippingSites();
+    expect(client.stats()).toMatchObject({ tokenFetches: 2, requestsWaitedForToken: 2 });
+  });
+
   it('asks for one token when many calls start at once (single-flight)', async () => {
     const { client, events } = clientFor(sb, DEMO.directBrand);
     const results = await Promise.all(
