@@ -22,6 +22,8 @@ const MAX_TIMER_MS = 2_147_483_647;
 
 export class SandboxClock {
   private offsetMs = 0;
+  /** While a task runs the clock stands still at its due time, so retries land exactly. */
+  private pinnedMs: number | undefined;
   private queue: Scheduled[] = [];
   private seq = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -35,7 +37,7 @@ export class SandboxClock {
   }
 
   nowMs(): number {
-    return Date.now() + this.offsetMs;
+    return this.pinnedMs ?? Date.now() + this.offsetMs;
   }
 
   now(): Date {
@@ -107,11 +109,15 @@ export class SandboxClock {
       this.queue.shift();
       if (next.cancelled) continue;
       // While a task runs, the clock reads its due time, so what it stamps is in time order.
-      if (next.at > this.nowMs()) this.offsetMs = next.at - Date.now();
+      const at = Math.max(next.at, this.nowMs());
+      this.pinnedMs = at;
       try {
         await next.run();
       } catch (error) {
         this.taskErrors.push({ label: next.label, error });
+      } finally {
+        this.pinnedMs = undefined;
+        this.offsetMs = at - Date.now();
       }
     }
     this.arm();

@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../support/sandbox.js';
+import { call, expectEnvelope, labelBody } from './helpers.js';
+
+const sbx = useSandbox({ tokenTtlSeconds: 30 * 86_400 });
+
+interface Tracker {
+  id: string;
+  trackingNumber: string;
+  tenantId: string;
+  status: string;
+  updatedAt: string;
+  events: { status: string; occurredAt: string }[];
+}
+
+async function buy(count: number, who: 'lumen' | 'pinecrest' = 'lumen'): Promise<string[]> {
+  const headers =
+    who === 'lumen'
+      ? await sbx.headers('demo-lumen-full')
+      : await sbx.headers('demo-harbor-full', 'tnt_pinecrest');
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const body =
+      who === 'lumen'
+        ? labelBody('ca_lumen_ups', 'UPS_GROUND', { orderReference: `ORD-${i}` })
+        : labelBody(
+            'ca_pinecrest_usps',
+            'USPS_PRIORITY',
+            {},
+            { shipFrom: { siteId: 'site_harbor_edison' } },
+          );
+    const res = await call(sbx.url, 'POST', '/api/v1/labels', { headers, body });
+    expect(res.status).toBe(201);
+    out.push(res.body.trackingNumber);
+  }
+  return out;
+}
+
+async function allTrackers(headers: Record<string, string>, query = ''): Promise<Tracker[]> {
+  const res = await call(sbx.url, 'GET', `/api/v1/trackers?limit=1000${query}`, { headers });
+  expect(res.status).toBe(200);
+  return res.body.trackers;
+}
+
+describe('trackers', () => {
+  it('advance with the sandbox clock to DELIVERED within a few days; a deterministic subset takes an EXCEPTION', async () => {
+    const headers = await sbx.headers('demo-lumen-full');
+    const numbers = await buy(20);
+    let trackers = await allTrackers(headers);
+    expect(
+      trackers
+        .filter((t) => numbers.includes(t.trackingNumber))
+        .every((t) => t.status === 'PRE_TRANSIT'),
+    ).toBe(true);
+    await sbx.advance(9 * 3600);
+    trackers = await allTrackers(headers);
+    expect(trackers.every((t) => t.status === 'IN_TRANSIT')).toBe(true);
+    await sbx.advance(6 * 86_400);
+    trackers = await allTrackers(headers);
+    const byNumber = new Map(trackers.map((t) => [t.trackingNumber, t]));
+    const final = numbers.map((n) => byNumber.get(n)!.status);
+    // The 7th and 17th trackers of the sandbox hit an exception; the 17th is returned.
+    expect(final[6]).toBe('DELIVERED');
+    expect(byNumber.get(numbers[6]!)!.events.map((e) => e.status)).toEqual([
+      'PRE_TRANSIT',
+      'IN_TRANSIT',
+      'EXCEPTION',
+      'OUT_FOR_DELIVERY',
+      'DELIVERED',
+    ]);
+    expect(final[16]).toBe('RETURNED');
+    expect(final.filter((s) => s === 'DELIVERED')).toHaveLength(19);
+    const normal = byNumber.get(numbers[0]!)!;
+    expect(normal.events.map((e) => e.status)).toEqual([
+      'PRE_TRANSIT',
+      'IN_TRANSIT',
+      'OUT_FOR_DELIVERY',
+      'DELIVERED',
+    ]);
+    const times = normal.events.map((e) => Date.parse(e.occurredAt));
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+    expect(Date.parse(normal.updatedAt)).toBe(times.at(-1));
+  });
+
+  it('filters by updatedSince (exclusive) and pages in updatedAt order with a cursor', async () => {
+    const headers = await sbx.headers('demo-lumen-full');
+    const since = (await call(sbx.url, 'GET', '/sandbox/clock')).body.now as string;
+    await sbx.advance(1);
+    const numbers = await buy(5);
+    const changed = await allTrackers(headers, `&updatedSince=${encodeURIComponent(since)}`);
+    expect(changed.map((t) => t.trackingNumber).sort()).toEqual([...numbers].sort());
+    const newest = changed.at(-1)!.updatedAt;
+    expect(await allTrackers(headers, `&updatedSince=${encodeURIComponent(newest)}`)).toHaveLength(
+      0,
+    );
+
+    const seen: Tracker[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: { body: { trackers: Tracker[]; nextCursor: string | null } } = await call(
+        sbx.url,
+        'GET',
+        `/api/v1/trackers?limit=4${cursor ? `&cursor=${cursor}` : ''}`,
+        { headers },
+      );
+      expect(res.body.trackers.length).toBeLessThanOrEqual(4);
+      seen.push(...res.body.trackers);
+      cursor = res.body.nextCursor;
+    } while (cursor);
+    expect(seen).toHaveLength(25);
+    const keys = seen.map((t) => `${t.updatedAt}|${t.id}`);
+    expect([...keys].sort()).toEqual(keys);
+    expectEnvelope(
+      await call(sbx.url, 'GET', '/api/v1/trackers?updatedSince=yesterday', { headers }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectEnvelope(
+      await call(sbx.url, 'GET', '/api/v1/trackers?limit=5000', { headers }),
+      400,
+      'VALIDATION_ERROR',
+    );
+  });
+
+  it('a 3PL token sees every merchant below it; a brand sees only its own', async () => {
+    const [pine] = await buy(1, 'pinecrest');
+    const harbor = await sbx.headers('demo-harbor-full');
+    const asHarbor = await allTrackers(harbor);
+    expect(asHarbor.map((t) => t.trackingNumber)).toContain(pine);
+    expect(asHarbor.every((t) => t.tenantId === 'tnt_pinecrest')).toBe(true);
+    const nexus = await allTrackers(await sbx.headers('demo-nexus-full'));
+    expect(nexus.map((t) => t.trackingNumber)).toContain(pine);
+    const lumen = await allTrackers(await sbx.headers('demo-lumen-full'));
+    expect(lumen.map((t) => t.trackingNumber)).not.toContain(pine);
+    const driftwood = await allTrackers(await sbx.headers('demo-harbor-full', 'tnt_driftwood'));
+    expect(driftwood).toHaveLength(0);
+  });
+
+  it('a status set by hand bumps updatedAt and stops the automatic plan', async () => {
+    const headers = await sbx.headers('demo-lumen-full');
+    const [tn] = await buy(1);
+    const before = (await allTrackers(headers, `&trackingNumber=${tn}`))[0]!;
+    await sbx.advance(1);
+    const res = await call(sbx.url, 'POST', `/sandbox/trackers/${tn}/events`, {
+      body: { status: 'EXCEPTION', description: 'Damaged' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('EXCEPTION');
+    expect(res.body.updatedAt > before.updatedAt).toBe(true);
+    await sbx.advance(10 * 86_400);
+    const after = (await allTrackers(headers, `&trackingNumber=${tn}`))[0]!;
+    expect(after.status).toBe('EXCEPTION');
+    expectEnvelope(
+      await call(sbx.url, 'POST', `/sandbox/trackers/${tn}/events`, { body: { status: 'LOST' } }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectEnvelope(
+      await call(sbx.url, 'POST', '/sandbox/trackers/NOPE/events', {
+        body: { status: 'DELIVERED' },
+      }),
+      404,
+      'NOT_FOUND',
+    );
+  });
+});
