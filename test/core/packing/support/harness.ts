@@ -39,15 +39,16 @@ export async function stationFor(
   const printerConfig = virtualPrinterConfig(printer);
   const profile = makeProfile([printerConfig]);
   const dbFile = options.dbFile ?? join(tempDir(), 'station.db');
-  let spool: PrintSpool | undefined;
+  // The spool needs the station's database, and the station hands jobs to the spool.
+  const late: { spool?: PrintSpool } = {};
   const station = openStation({
     dbFile,
     profile,
-    printQueue: { enqueue: (job) => spool!.enqueue(job) },
+    printQueue: { enqueue: (job) => late.spool!.enqueue(job) },
     ...(options.hooks ? { hooks: options.hooks } : {}),
     ...(options.labelTimeoutMs ? { labelTimeoutMs: options.labelTimeoutMs } : {}),
   });
-  spool = new PrintSpool({
+  const spool = new PrintSpool({
     db: station.db,
     printers: () => profile.printers,
     createDriver: (c) => new NetworkPrinter(c, { answerTimeoutMs: 5000 }),
@@ -55,6 +56,7 @@ export async function stationFor(
     faultPollMs: 10,
     printingPollMs: 5,
   });
+  late.spool = spool;
   if (options.startSpool !== false) spool.start();
   afterEach(async () => {
     await spool.stop();

@@ -1,0 +1,178 @@
+import { describe, expect, it } from 'vitest';
+import { waitForLabels } from '../../support/virtual-printer.js';
+import { useSandbox } from '../../support/sandbox.js';
+import { lumenProfile } from './support/station.js';
+import { ledgerFor, orderId, stationFor } from './support/harness.js';
+
+const sb = useSandbox();
+const labels = '/api/v1/labels';
+
+describe('label purchase faults: unknown, never bought again by itself', () => {
+  it.each([
+    ['a 500 after the label was bought', { kind: 'status', status: 500 }],
+    ['a connection reset after the label was bought', { kind: 'reset' }],
+    ['a hang after the label was bought', { kind: 'hang' }],
+  ] as const)(
+    '%s: unknown; a rescan needs attention; look-up finds and prints the label',
+    async (_, fault) => {
+      sb.clearFaults();
+      const station = await stationFor((p) => lumenProfile(sb.url, p), { labelTimeoutMs: 700 });
+      station.importSamples();
+      const { workflow, attention } = station;
+      const id = orderId(station, 'LUM-10423');
+      sb.fault({ method: 'POST', path: labels, times: 1, after: true, ...fault });
+
+      const before = (await ledgerFor(sb.url, 'LUM-10423')).length;
+      const result = await workflow.ship(id, { packages: [{ weightLbs: 3 }], stationUser: 'ana' });
+      if (result.outcome !== 'unknown') throw new Error(JSON.stringify(result));
+      expect(result.failure.code).toBe('purchase-outcome-unknown');
+      // The platform did sell this attempt's label; only the answer was lost.
+      const sold = (await ledgerFor(sb.url, 'LUM-10423')).filter(
+        (e) => e.orderReference === result.purchase.orderReference,
+      );
+      expect(sold).toHaveLength(1);
+
+      // Rescanning does not buy again: it points at Needs attention.
+      expect(await workflow.ship(id, { packages: [{ weightLbs: 3 }] })).toMatchObject({
+        outcome: 'needs-attention',
+      });
+      expect(
+        await workflow.ship(id, { packages: [{ weightLbs: 3 }], confirmAnotherLabel: true }),
+      ).toMatchObject({
+        outcome: 'needs-attention',
+      });
+      expect(workflow.lookup('LUM-10423')).toMatchObject({
+        kind: 'order',
+        openPurchases: [{ state: 'unknown' }],
+      });
+      expect(await ledgerFor(sb.url, 'LUM-10423')).toHaveLength(before + 1);
+
+      const [item] = attention.list();
+      expect(item).toMatchObject({
+        orderNumber: 'LUM-10423',
+        orderReference: sold[0]!.orderReference,
+      });
+      const found = await attention.lookUp(item!.purchase.id, 'rosa');
+      if (!found.found) throw new Error(found.message);
+      expect(found.label.trackingNumber).toBe(sold[0]!.trackingNumber);
+      expect(found.printed).toBe(true);
+      const [printed] = await waitForLabels(station.printer, 1);
+      expect(printed!.zpl).toContain(sold[0]!.trackingNumber);
+      expect(attention.list()).toEqual([]);
+      expect(workflow.shipments.purchase(item!.purchase.id)).toMatchObject({
+        state: 'purchased',
+        resolution: 'found on the platform',
+        resolvedBy: 'rosa',
+      });
+      expect(await workflow.ship(id, { packages: [{ weightLbs: 3 }] })).toMatchObject({
+        outcome: 'already-labelled',
+      });
+      expect(await ledgerFor(sb.url, 'LUM-10423')).toHaveLength(before + 1);
+    },
+  );
+
+  it('a 500 before anything was bought: unknown; look-up finds nothing; marked not bought, the next scan buys one', async () => {
+    sb.clearFaults();
+    const station = await stationFor((p) => lumenProfile(sb.url, p));
+    station.importSamples();
+    const { workflow, attention } = station;
+    const id = orderId(station, 'LUM-10425');
+    sb.fault({ method: 'POST', path: labels, times: 1, kind: 'status', status: 500 });
+    expect(await workflow.ship(id, { packages: [{ weightLbs: 1 }] })).toMatchObject({
+      outcome: 'unknown',
+    });
+    expect(await ledgerFor(sb.url, 'LUM-10425')).toEqual([]);
+    const [item] = attention.list();
+    const lookUp = await attention.lookUp(item!.purchase.id, 'rosa');
+    expect(lookUp).toMatchObject({
+      found: false,
+      message: expect.stringMatching(/no label for LUM-10425-/),
+    });
+    attention.markNotBought(item!.purchase.id, 'rosa', 'checked the platform: nothing bought');
+    expect(workflow.shipments.purchase(item!.purchase.id)).toMatchObject({
+      state: 'not-bought',
+      resolvedBy: 'rosa',
+    });
+    expect(await workflow.ship(id, { packages: [{ weightLbs: 1 }] })).toMatchObject({
+      outcome: 'printed',
+    });
+    expect(await ledgerFor(sb.url, 'LUM-10425')).toHaveLength(1);
+  });
+
+  it('buying again from Needs attention needs an explicit confirmation', async () => {
+    sb.clearFaults();
+    const station = await stationFor((p) => lumenProfile(sb.url, p));
+    station.importSamples();
+    const { workflow, attention } = station;
+    const id = orderId(station, 'LUM-10426');
+    sb.fault({ method: 'POST', path: labels, times: 1, kind: 'reset' });
+    expect(await workflow.ship(id, { packages: [{ weightLbs: 8 }] })).toMatchObject({
+      outcome: 'unknown',
+    });
+    const [item] = attention.list();
+    await expect(
+      attention.buyAgain(item!.purchase.id, { stationUser: 'rosa', confirm: false }),
+    ).rejects.toMatchObject({
+      code: 'confirmation-required',
+    });
+    expect(await ledgerFor(sb.url, 'LUM-10426')).toEqual([]);
+    const again = await attention.buyAgain(item!.purchase.id, {
+      stationUser: 'rosa',
+      confirm: true,
+    });
+    expect(again.outcome).toBe('printed');
+    expect(await ledgerFor(sb.url, 'LUM-10426')).toHaveLength(1);
+    expect(workflow.shipments.purchase(item!.purchase.id)!.resolution).toMatch(
+      /bought again on confirmation by rosa/,
+    );
+  });
+
+  it('a 4xx is a failure with the platform reasons, nothing bought, and the order can be shipped again', async () => {
+    sb.clearFaults();
+    const station = await stationFor((p) => lumenProfile(sb.url, p));
+    station.importSamples();
+    const { workflow } = station;
+    const id = orderId(station, 'LUM-10422');
+    // The connection the rule would pick lapses between rating and buying.
+    const first = await workflow.ship(id, { packages: [{ weightLbs: 3 }] });
+    if (first.outcome !== 'printed') throw new Error(JSON.stringify(first));
+    const carrierAccountId = first.outcome === 'printed' ? first.label.carrierAccountId : '';
+    const connection = sb.sandbox.fixtures.carrierAccounts.find(
+      (a) => a.id === carrierAccountId,
+    )!.carrierAccountConnectionId;
+    let lapse = true;
+    const hooked = await stationFor((p) => lumenProfile(sb.url, p), {
+      hooks: {
+        at: (step) => {
+          if (step !== 'rated' || !lapse) return;
+          sb.sandbox.setConnectionStatus(connection, 'EXPIRED');
+          lapse = false;
+        },
+      },
+    });
+    hooked.importSamples();
+    try {
+      const result = await hooked.workflow.ship(orderId(hooked, 'LUM-10422'), {
+        packages: [{ weightLbs: 3 }],
+      });
+      expect(result).toMatchObject({
+        outcome: 'failed',
+        failure: {
+          code: 'CONNECTION_NOT_AUTHORIZED',
+          message: expect.stringMatching(/refused the label/),
+        },
+      });
+      const purchases = hooked.workflow.shipments.purchasesForOrder(orderId(hooked, 'LUM-10422'));
+      expect(purchases).toMatchObject([
+        { state: 'failed', failure: { code: 'CONNECTION_NOT_AUTHORIZED' } },
+      ]);
+    } finally {
+      sb.sandbox.setConnectionStatus(connection, 'AUTHORIZED');
+    }
+    expect(await ledgerFor(sb.url, 'LUM-10422')).toHaveLength(1); // only the first station's
+    const retry = await hooked.workflow.ship(orderId(hooked, 'LUM-10422'), {
+      packages: [{ weightLbs: 3 }],
+    });
+    expect(retry.outcome).toBe('printed');
+  });
+});
