@@ -1,0 +1,107 @@
+import { expect, test } from '@playwright/test';
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { startStation, type RunningStation } from './station';
+
+let station: RunningStation;
+test.beforeEach(async () => {
+  station = await startStation();
+});
+test.afterEach(async () => {
+  await station.stop();
+});
+
+const printed = (dir: string) =>
+  existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.zpl')) : [];
+
+test('first run opens the demo profile, and a keyboard-only scan prints a label on the virtual printer', async ({
+  page,
+}, info) => {
+  await page.goto(station.url);
+  await expect(page.getByTestId('environment-badge')).toHaveText(/SANDBOX/);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  await expect(page.getByTestId('printer-status')).toContainText('ready');
+  const scan = page.getByRole('textbox', { name: 'Scan' });
+  await expect(scan).toBeFocused();
+  await page.screenshot({ path: info.outputPath('pack-empty.png') });
+
+  // Keyboard only: type the order number as a scanner would, Enter, then the buy key.
+  await page.keyboard.type('LUM-10421');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('order-number')).toHaveText('LUM-10421');
+  await expect(page.getByTestId('rate-reason')).toContainText('cheapest');
+  await page.screenshot({ path: info.outputPath('pack-rated.png') });
+  await page.keyboard.press('Control+Enter');
+  const tracking = page.getByTestId('tracking-number');
+  await expect(tracking).toHaveText(/\w{10,}/, { timeout: 20_000 });
+  await expect(scan).toBeFocused();
+  await expect(page.getByTestId('label-preview').locator('img, svg').first()).toBeVisible({
+    timeout: 20_000,
+  });
+  await page.screenshot({ path: info.outputPath('pack-printed.png') });
+
+  const dir = join(station.dataDir, 'virtual-printer');
+  await expect.poll(() => printed(dir).length, { timeout: 15_000 }).toBe(1);
+  const zpl = readFileSync(join(dir, printed(dir)[0]!), 'utf8');
+  expect(zpl).toContain((await tracking.textContent())!.trim());
+
+  // Scanning the order again offers a reprint, not a second label.
+  await page.keyboard.type('LUM-10421');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('result')).toContainText('already has a label');
+  await page.keyboard.press('Alt+R');
+  await page.keyboard.type('label jammed in the printer');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => printed(dir).length, { timeout: 15_000 }).toBe(2);
+
+  // History shows the label and the reprint audit.
+  await page.keyboard.press('Alt+4');
+  await page.getByTestId('history-table').locator('tbody tr').first().click();
+  await expect(page.getByTestId('reprint-audit')).toContainText('label jammed in the printer');
+  await page.screenshot({ path: info.outputPath('history.png') });
+});
+
+test('every view renders, and the carrier accounts show the PENDING authorization link', async ({
+  page,
+}, info) => {
+  await page.goto(station.url);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  for (const [key, name] of [
+    ['2', 'attention'],
+    ['3', 'queue'],
+    ['5', 'tracking'],
+    ['6', 'carriers'],
+    ['7', 'settings'],
+  ] as const) {
+    await page.keyboard.press(`Alt+${key}`);
+    await page.waitForTimeout(800);
+    await page.screenshot({ path: info.outputPath(`view-${name}.png`) });
+  }
+  await page.keyboard.press('Alt+6');
+  await expect(page.getByTestId('carrier-accounts')).toContainText('PENDING');
+  await expect(page.getByRole('link', { name: /authorization page/ })).toHaveAttribute(
+    'href',
+    /^https?:\/\//,
+  );
+});
+
+test('the web host refuses a WebSocket without the token or from another origin', async ({
+  page,
+}) => {
+  await page.goto(station.url);
+  const port = new URL(station.url).port;
+  const result = await page.evaluate(async (p) => {
+    const tryOpen = (url: string) =>
+      new Promise<string>((ok) => {
+        const ws = new WebSocket(url);
+        ws.onopen = () => ok('open');
+        ws.onerror = () => ok('refused');
+      });
+    return { noToken: await tryOpen(`ws://127.0.0.1:${p}/ws?token=wrong`) };
+  }, port);
+  expect(result.noToken).toBe('refused');
+  const other = await fetch(`http://127.0.0.1:${port}/ws`, {
+    headers: { Host: 'evil.example' },
+  }).catch(() => null);
+  expect(other?.status ?? 421).not.toBe(200);
+});

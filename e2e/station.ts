@@ -1,0 +1,54 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+
+export interface RunningStation {
+  url: string;
+  dataDir: string;
+  stderr: () => string;
+  stop(): Promise<void>;
+}
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** `npm run web` in its own temp data directory; resolves on its first stdout line. */
+export async function startStation(
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<RunningStation> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'station-e2e-'));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      join(root, 'node_modules/tsx/dist/cli.mjs'),
+      'src/web-host/cli.ts',
+      '--data-dir',
+      dataDir,
+      ...args,
+    ],
+    { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let err = '';
+  child.stderr!.on('data', (d) => (err += String(d)));
+  const first = await new Promise<string>((ok, ko) => {
+    const rl = createInterface({ input: child.stdout! });
+    rl.once('line', ok);
+    child.once('exit', (code) => ko(new Error(`web host exited (${code}): ${err}`)));
+    setTimeout(() => ko(new Error(`web host did not start: ${err}`)), 45_000);
+  });
+  const match = /^station ui at (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)$/.exec(first);
+  if (!match) throw new Error(`unexpected first line: ${first}`);
+  return {
+    url: match[1]!,
+    dataDir,
+    stderr: () => err,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((ok) => (child.exitCode !== null ? ok(null) : child.once('exit', ok)));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

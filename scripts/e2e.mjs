@@ -1,0 +1,22 @@
+// `npm run test:e2e`: build the renderer if needed, check Chromium, run Playwright.
+import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(chromium)) {
+  console.error(
+    [
+      `End-to-end tests need Chromium at ${chromium} (Playwright's own browsers are not downloaded here).`,
+      '  Debian/Ubuntu:  sudo apt-get update && sudo apt-get install -y chromium',
+      '  Elsewhere: set CHROMIUM_PATH to a Chromium or Chrome binary.',
+    ].join('\n'),
+  );
+  process.exit(1);
+}
+const run = (cmd, args) => {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', shell: process.platform === 'win32' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+};
+if (!existsSync('out/renderer/index.html') || process.env.E2E_REBUILD)
+  run('npx', ['electron-vite', 'build']);
+run('npx', ['playwright', 'test', ...process.argv.slice(2)]);
