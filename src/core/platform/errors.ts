@@ -181,6 +181,32 @@ export function kindForStatus(
   return 'validation';
 }
 
+/**
+ * "must be greater than 0" on `shipment.packages[0].weightLbs` reads "Weight must be greater
+ * than 0" at the station. Messages that already say what they are about are left alone.
+ */
+export function fieldSentence(e: FieldError): string {
+  if (
+    !e.field ||
+    !/^(is|are|must|should|has|have|cannot|can't|was|needs?|expected|not)\b/i.test(e.message)
+  ) {
+    return e.message;
+  }
+  const last = (e.field.split('.').at(-1) ?? e.field).replace(/\[\d+\]$/, '');
+  const words = last
+    .replace(/(?<=[a-z])(Lbs|In|Oz)$/, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase();
+  const pkg = /packages\[(\d+)\]\./.exec(e.field);
+  const side = /\bshipTo\./.test(e.field)
+    ? 'ship-to '
+    : /\bshipFrom\./.test(e.field)
+      ? 'ship-from '
+      : '';
+  const text = `${pkg ? `package ${Number(pkg[1]) + 1} ` : ''}${side}${words} ${e.message}`;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 interface MessageContext {
   kind: PlatformErrorKind;
   /** What the request was about, for the sentence: "the label", "the rate request". */
@@ -199,7 +225,7 @@ export function stationMessage(ctx: MessageContext): string {
   const env = ctx.envelope;
   const ref = env?.correlationId ? ` (ref ${env.correlationId})` : '';
   const reasons = env?.fieldErrors.length
-    ? env.fieldErrors.map((e) => e.message).join('; ')
+    ? env.fieldErrors.map(fieldSentence).join('; ')
     : (env?.message ?? null);
   const because = reasons ? `: ${reasons}` : '';
   switch (ctx.kind) {

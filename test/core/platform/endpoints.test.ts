@@ -162,7 +162,7 @@ describe('PlatformClient errors for the person at the station', () => {
     expect(error.errorCode).toBe('VALIDATION_ERROR');
     expect(error.fieldErrors.map((f) => f.field)).toContain('shipment.packages[0].weightLbs');
     expect(error.correlationId).toMatch(/^cor_/);
-    expect(error.message).toMatch(/^The platform refused the label: /);
+    expect(error.message).toMatch(/^The platform refused the label: Package 1 weight /);
     expect(error.message).toContain(`(ref ${error.correlationId})`);
     expect(events.filter((e) => e.operation === 'purchaseLabel')).toHaveLength(1);
   });
