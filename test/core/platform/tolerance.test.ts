@@ -142,7 +142,7 @@ describe('what the client cannot read', () => {
     expect(error.kind).toBe('validation');
     expect(error.fieldErrors).toEqual([{ field: 'name', message: 'is too short', code: null }]);
     expect(error.message).toBe(
-      'The platform refused the new shipping site: is too short (ref cor_xyz)',
+      'The platform refused the new shipping site: Name is too short (ref cor_xyz)',
     );
   });
 
