@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import type { PurchaseStep } from '../../../src/core/packing/label-purchase.js';
+import { useSandbox } from '../../support/sandbox.js';
+import { tempDir } from '../../support/tmp.js';
+import { waitUntil } from '../../support/virtual-printer.js';
+import { lumenProfile } from './support/station.js';
+import { ledgerFor, stationFor } from './support/harness.js';
+
+const sb = useSandbox();
+const repo = join(import.meta.dirname, '../../..');
+const child = join(import.meta.dirname, 'fixtures/purchase-child.ts');
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the child station; `onLine` may kill it when it reports where it is. */
+function runChild(
+  env: Record<string, string>,
+  onLine?: (line: string, kill: () => void) => void,
+): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', child], {
+      cwd: repo,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      for (const line of chunk.toString().split('\n'))
+        if (line) onLine?.(line, () => proc.kill('SIGKILL'));
+    });
+    proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    proc.on('error', reject);
+    proc.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+const steps: PurchaseStep[] = [
+  'shipment-created',
+  'rated',
+  'purchase-committed',
+  'label-received',
+  'label-stored',
+  'print-enqueued',
+];
+
+describe('a station killed with SIGKILL during a purchase, then restarted', () => {
+  const cases = [
+    ...steps.map((step) => ({ name: `killed itself at ${step}`, step, how: 'self' as const })),
+    {
+      name: 'killed from outside while the label request is in flight',
+      step: 'purchase-committed' as const,
+      how: 'wait' as const,
+    },
+  ];
+
+  it.each(cases)('$name: no duplicate on the platform, no label lost', async ({ step, how }) => {
+    sb.clearFaults();
+    const dbFile = join(tempDir(), 'station.db');
+    const orderNumber = `CRASH-${how}-${step}`.toUpperCase();
+    // The restarted station's printer, set up first so the child can name its port.
+    const restarted = await stationFor((p) => lumenProfile(sb.url, p), {
+      dbFile,
+      startSpool: false,
+    });
+    let killedFromOutside = false;
+    if (how === 'wait')
+      // The platform buys the label but answers slowly: the station dies waiting for it.
+      sb.fault({
+        method: 'POST',
+        path: '/api/v1/labels',
+        kind: 'delay',
+        delayMs: 60_000,
+        after: true,
+        times: 1,
+      });
+    const run = await runChild(
+      {
+        STATION_DB: dbFile,
+        SANDBOX_URL: sb.url,
+        PRINTER_PORT: String(restarted.printer.port),
+        ORDER_NUMBER: orderNumber,
+        CRASH_AT: step,
+        CRASH_HOW: how,
+      },
+      (line, kill) => {
+        if (line !== `AT ${step}`) return;
+        // Kill only once the platform has recorded the sale, so the answer is truly lost.
+        void waitUntil(async () => (await ledgerFor(sb.url, orderNumber)).length === 1).then(() => {
+          killedFromOutside = true;
+          kill();
+        });
+      },
+    );
+    expect(run.signal, run.stderr).toBe('SIGKILL');
+    if (how === 'wait') expect(killedFromOutside).toBe(true);
+    sb.clearFaults();
+    const soldBefore = await ledgerFor(sb.url, orderNumber);
+
+    // Restart on the same database: recover, resolve what needs attention, scan again.
+    const { workflow, attention, spool, printer } = restarted;
+    await workflow.recover();
+    spool.start();
+    for (const item of attention.list()) {
+      const found = await attention.lookUp(item.purchase.id, 'shift-lead');
+      if (!found.found) attention.markNotBought(item.purchase.id, 'shift-lead');
+    }
+    const lookup = workflow.lookup(orderNumber);
+    if (lookup.kind !== 'order') throw new Error(`order ${orderNumber} not found after restart`);
+    const rescan = await workflow.ship(lookup.order.id, { stationUser: 'packer' });
+    expect(['printed', 'already-labelled']).toContain(rescan.outcome);
+
+    const sold = await ledgerFor(sb.url, orderNumber);
+    expect(sold).toHaveLength(1); // never two labels for one package
+    // A label bought before the crash is the one the station kept, not a second one.
+    if (soldBefore.length === 1) expect(rescan.outcome).toBe('already-labelled');
+    const kept = workflow.labels.forOrder(lookup.order.id);
+    expect(kept.map((l) => l.trackingNumber)).toEqual([sold[0]!.trackingNumber]);
+    expect(kept[0]!.zpl).toContain(sold[0]!.trackingNumber);
+    await waitUntil(() => printer.labels.some((l) => l.zpl.includes(sold[0]!.trackingNumber)));
+  });
+});
