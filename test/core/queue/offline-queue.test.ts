@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { OfflineQueueDrainer } from '../../../src/core/queue/offline-drainer.js';
+import { useSandbox } from '../../support/sandbox.js';
+import { tempDir } from '../../support/tmp.js';
+import { waitForLabels, waitUntil } from '../../support/virtual-printer.js';
+import { lumenProfile } from '../packing/support/station.js';
+import { ledger, orderId, stationFor } from '../packing/support/harness.js';
+
+const sb = useSandbox();
+
+describe('offline queue', () => {
+  it('queues shipments during an outage, keeps them over a restart, and drains them in order when the platform is back', async () => {
+    sb.clearFaults();
+    const dbFile = join(tempDir(), 'station.db');
+    const first = await stationFor((p) => lumenProfile(sb.url, p), { dbFile });
+    first.importSamples();
+    const orders = ['LUM-10421', 'LUM-10422', 'LUM-10425'];
+    const outage = sb.fault({ path: '/api/v1/rates', kind: 'reset' });
+    const before = (await ledger(sb.url)).length;
+
+    const queued = [];
+    for (const number of orders) {
+      const result = await first.workflow.ship(orderId(first, number), { stationUser: 'ana' });
+      expect(result).toMatchObject({
+        outcome: 'queued',
+        failure: { code: 'platform-unreachable' },
+      });
+      queued.push(result);
+    }
+    // After a streak of failures the station stops trying and queues at once.
+    expect(first.client.connectivity.reachable).toBe(false);
+    const drainer = new OfflineQueueDrainer(first.workflow, { baseDelayMs: 10, maxDelayMs: 50 });
+    expect(drainer.counts()).toEqual({ waiting: 3, failed: 0, needsAttention: 0, done: 0 });
+
+    // Still down: the head is tried, waits with backoff, and nothing overtakes it.
+    const attempt = await drainer.drain(true);
+    expect(attempt.map((o) => o.result)).toEqual(['queued']);
+    const heads = first.workflow.queue.list(first.workflow.scope).sort((a, b) => a.id - b.id);
+    expect(heads.map((e) => e.attempts)).toEqual([1, 0, 0]);
+    expect(heads[0]!.lastError).toMatch(/could not be reached|ECONNRESET|reset/i);
+    expect((await ledger(sb.url)).length).toBe(before);
+
+    // Restart: a new station on the same database finds the queue as it was.
+    await first.spool.stop();
+    first.close();
+    const second = await stationFor((p) => lumenProfile(sb.url, p), { dbFile });
+    await second.workflow.recover();
+    const restartedDrainer = new OfflineQueueDrainer(second.workflow, {
+      baseDelayMs: 10,
+      maxDelayMs: 50,
+      pollMs: 10,
+    });
+    expect(restartedDrainer.counts().waiting).toBe(3);
+
+    // The platform answers again.
+    expect(outage.hits).toBeGreaterThan(0);
+    sb.clearFaults();
+    restartedDrainer.start();
+    await waitUntil(() => restartedDrainer.counts().waiting === 0);
+    await restartedDrainer.stop();
+    expect(restartedDrainer.counts()).toEqual({
+      waiting: 0,
+      failed: 0,
+      needsAttention: 0,
+      done: 3,
+    });
+
+    const sold = (await ledger(sb.url)).slice(before);
+    expect(sold.map((e) => e.orderReference!.replace(/-[A-Z0-9]+$/, ''))).toEqual(orders);
+    for (const number of orders) {
+      const labels = second.workflow.labels.forOrder(orderId(second, number));
+      expect(labels).toHaveLength(1);
+    }
+    const printed = await waitForLabels(second.printer, 3);
+    expect(printed.map((p) => sold.findIndex((e) => p.zpl.includes(e.trackingNumber)))).toEqual([
+      0, 1, 2,
+    ]);
+    // Every step is in the shipment's history.
+    const history = second.workflow.shipments.events(
+      queued[0]!.outcome === 'queued' ? queued[0]!.shipment.id : 0,
+    );
+    expect(history.map((e) => e.kind)).toEqual(
+      expect.arrayContaining([
+        'created',
+        'queued',
+        'rated',
+        'purchasing',
+        'purchased',
+        'print-queued',
+      ]),
+    );
+  });
+
+  it('records a queued shipment the platform refuses as failed and goes on with the next', async () => {
+    sb.clearFaults();
+    const station = await stationFor((p) => lumenProfile(sb.url, p));
+    station.importSamples();
+    sb.fault({ path: '/api/v1/rates', kind: 'reset', times: 4 });
+    const a = await station.workflow.ship(orderId(station, 'LUM-10423'), {
+      packages: [{ weightLbs: 2 }],
+    });
+    const b = await station.workflow.ship(orderId(station, 'LUM-10426'), {
+      packages: [{ weightLbs: 8 }],
+    });
+    expect([a.outcome, b.outcome]).toEqual(['queued', 'queued']);
+    // Back, but the platform refuses the first one's rate request (a 400): it fails, the next goes on.
+    sb.clearFaults();
+    sb.fault({ method: 'POST', path: '/api/v1/rates', kind: 'status', status: 400, times: 1 });
+    const drainer = new OfflineQueueDrainer(station.workflow);
+    const outcomes = await drainer.drain(true);
+    expect(outcomes.map((o) => o.result)).toEqual(['failed', 'printed']);
+    expect(drainer.counts()).toMatchObject({ waiting: 0, failed: 1, done: 1 });
+    expect(
+      station.workflow.queue.list(station.workflow.scope).find((e) => e.state === 'failed')!
+        .lastError,
+    ).toMatch(/No rates/);
+  });
+});
