@@ -5,6 +5,8 @@ import { resolve } from 'node:path';
 export default defineConfig({
   main: {
     build: {
+      // electron-store is ESM-only: bundle it into main instead of requiring it at runtime.
+      externalizeDeps: { exclude: ['electron-store'] },
       rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },
     },
   },
