@@ -151,7 +151,12 @@ export class NeedsAttention {
   private unknownPurchase(purchaseId: string): { purchase: LabelPurchase; shipment: Shipment } {
     const purchase = this.workflow.shipments.purchase(purchaseId);
     const shipment = purchase && this.workflow.shipments.get(purchase.shipmentId);
-    if (!purchase || !shipment || shipment.profileId !== this.workflow.scope.profileId)
+    if (
+      !purchase ||
+      !shipment ||
+      shipment.profileId !== this.workflow.scope.profileId ||
+      shipment.environment !== this.workflow.scope.environment
+    )
       throw new AttentionError('purchase-not-found', `No purchase ${purchaseId} in this profile.`);
     if (purchase.state !== 'unknown')
       throw new AttentionError(

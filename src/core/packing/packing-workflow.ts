@@ -158,7 +158,12 @@ export class PackingWorkflow {
    */
   async continueQueued(shipmentId: number): Promise<ShipResult> {
     const shipment = this.shipments.get(shipmentId);
-    if (!shipment || shipment.state !== 'queued')
+    if (
+      !shipment ||
+      shipment.state !== 'queued' ||
+      shipment.profileId !== this.scope.profileId ||
+      shipment.environment !== this.scope.environment
+    )
       return {
         outcome: 'invalid',
         failure: { code: 'not-queued', message: `Shipment ${shipmentId} is not queued.` },
