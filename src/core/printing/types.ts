@@ -59,6 +59,8 @@ export interface Printer {
    * OS queues); throws a `PrinterError` with code 'printer-offline' when it cannot be reached.
    */
   status(options?: SendOptions): Promise<PrinterStatus | null>;
+  /** Print head resolution as the printer reports it, where it can say (Zebra SGD). */
+  readDpi?(options?: SendOptions): Promise<number | null>;
   close(): Promise<void>;
 }
 

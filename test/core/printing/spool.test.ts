@@ -218,6 +218,18 @@ describe('print spool', () => {
     );
   });
 
+  it('believes the printer over the profile about its resolution', async () => {
+    const vp = await useVirtualPrinter({ dpi: 300 });
+    const { spool } = openSpool([virtualPrinterConfig(vp, { dpi: 203 })]); // the profile is wrong
+    spool.start();
+    const first = spool.enqueue({ printerId: 'virtual', kind: 'label', payload: labels(1)[0]! });
+    expect(first.warnings).toEqual([]);
+    await waitForState(spool, first.job.id, 'printed');
+    expect(spool.checkLabel('virtual', labels(1)[0]!)).toMatchObject([
+      { code: 'dpi-mismatch', printerDpi: 300 },
+    ]);
+  });
+
   it('prints a test label in one call', async () => {
     const vp = await useVirtualPrinter();
     const { spool } = openSpool([virtualPrinterConfig(vp, { name: 'Packing 3' })]);

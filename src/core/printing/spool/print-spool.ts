@@ -5,6 +5,7 @@ import {
   PrinterError,
   type Printer,
   type PrinterConfig,
+  type PrinterDpi,
   type PrinterStatus,
 } from '../types.js';
 import { checkLabelForPrinter, testLabel, type LabelWarning } from '../zpl.js';
@@ -89,6 +90,8 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
   private readonly wakers = new Map<string, () => void>();
   private readonly drivers = new Map<string, { key: string; driver: Printer }>();
   private readonly notices = new Map<string, PrinterNotice>();
+  /** What each printer said its resolution is (null: it does not say). */
+  private readonly reportedDpi = new Map<string, PrinterDpi | null>();
 
   constructor(private readonly options: PrintSpoolOptions) {
     super();
@@ -158,7 +161,9 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
 
   private check(printer: PrinterConfig, payload: Buffer, kind: NewPrintJob['kind']) {
     if (kind === 'slip' || printer.role === 'slip') return [];
-    return checkLabelForPrinter(payload.toString('latin1'), printer);
+    return checkLabelForPrinter(payload.toString('latin1'), printer, {
+      reportedDpi: this.reportedDpi.get(printer.id) ?? null,
+    });
   }
 
   // ── what a shift lead sees and does ──────────────────────────────────────────────────────
@@ -322,6 +327,7 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
     const cached = this.drivers.get(config.id);
     if (cached?.key === key) return cached.driver;
     if (cached) void cached.driver.close();
+    this.reportedDpi.delete(config.id);
     const driver = this.options.createDriver(config);
     this.drivers.set(config.id, { key, driver });
     return driver;
@@ -396,6 +402,13 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
         );
       await this.sleep(config.id, this.options.faultPollMs ?? 2000);
       return;
+    }
+
+    // Once per printer: its own word on its resolution beats the profile for later checks.
+    if (driver.readDpi && !this.reportedDpi.has(config.id)) {
+      const dpi = await driver.readDpi({ signal }).catch(() => null);
+      this.reportedDpi.set(config.id, dpi === 203 || dpi === 300 || dpi === 600 ? dpi : null);
+      if (!this.running || !this.untouched(job)) return;
     }
 
     // 2. Committed before the first byte leaves: a crash from here on means "unknown".
