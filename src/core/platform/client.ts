@@ -22,13 +22,15 @@ import {
   type Webhook,
   type WebhookEvent,
 } from './schemas.js';
-import { TokenManager, TokenStore, type TokenStats } from './tokens.js';
-import { Transport, type Endpoint, type RequestObserver, type RetryPolicy } from './transport.js';
+import { TokenManager, TokenStore } from './tokens.js';
+import { Transport, type Endpoint, type RequestObserver } from './transport.js';
 import {
   type CallOptions,
   type CarrierAccountInput,
   type CarrierAccountUpdate,
   type LabelRequest,
+  type PlatformClientOptions,
+  type PlatformClientStats,
   type PlatformEnvironment,
   type RateRequest,
   type ShippingSiteInput,
@@ -37,42 +39,6 @@ import {
   type WebhookInput,
   type WebhookUpdate,
 } from './types.js';
-
-export interface PlatformClientOptions {
-  baseUrl: string;
-  clientId: string;
-  /** The profile's tenant: the token is issued for it, and calls act for it unless told otherwise. */
-  tenantId: string;
-  environment: PlatformEnvironment;
-  /** From the secret vault. Called only when a token is requested; never stored or logged. */
-  getSecret: () => Promise<string> | string;
-  /** Per attempt (default 15 s). */
-  timeoutMs?: number;
-  /** For POST /api/v1/labels, which waits on the carrier (default 30 s). */
-  labelTimeoutMs?: number;
-  retry?: Partial<RetryPolicy>;
-  /** Share one store per app so all clients of a profile share a token. */
-  tokenStore?: TokenStore;
-  /** Renew tokens this long before expiry (default 60 s). */
-  tokenRefreshMarginMs?: number;
-  /** Renew on a timer even when idle (default true). */
-  proactiveTokenRefresh?: boolean;
-  /** Failures in a row (network or 5xx) before the platform counts as offline (default 3). */
-  offlineThreshold?: number;
-  /** Replaces the global fetch (a custom undici dispatcher, Electron's net.fetch, a test double). */
-  fetch?: typeof fetch;
-  /** Local clock in ms, for token lifetimes; tests align it with the sandbox clock. */
-  now?: () => number;
-  /** Jitter source, [0, 1). */
-  random?: () => number;
-  onRequest?: RequestObserver;
-}
-
-export interface PlatformClientStats extends TokenStats {
-  calls: number;
-  attempts: number;
-  retries: number;
-}
 
 const list = <T extends z.ZodType>(key: string, item: T) =>
   pageOf(key, item).transform((p) => p.items);

@@ -1,9 +1,4 @@
-export {
-  PlatformClient,
-  inlineZpl,
-  type PlatformClientOptions,
-  type PlatformClientStats,
-} from './client.js';
+export { PlatformClient, inlineZpl } from './client.js';
 export {
   ConnectivityMonitor,
   type ConnectivityListener,
