@@ -1,0 +1,28 @@
+// npm run bench [-- --quick] [--only name,name]: prints one JSON line per figure, then a summary.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { humanSummary } from './harness.js';
+import { labelCacheBench } from './label-cache.js';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const onlyArg = args[args.indexOf('--only') + 1];
+const only = args.includes('--only') && onlyArg ? new Set(onlyArg.split(',')) : null;
+const wants = (name: string) => !only || only.has(name);
+
+const dir = mkdtempSync(join(tmpdir(), 'station-bench-'));
+const cleanup = () => rmSync(dir, { recursive: true, force: true });
+process.on('SIGINT', () => {
+  cleanup();
+  process.exit(130);
+});
+
+try {
+  const labels = quick ? 50_000 : 1_000_000;
+  const dbFile = join(dir, 'station.db');
+  if (wants('label_cache')) labelCacheBench(dbFile, labels);
+  console.log(humanSummary());
+} finally {
+  cleanup();
+}
