@@ -74,6 +74,19 @@ describe('reads and rates: retried with backoff', () => {
     expect(events.filter((e) => e.operation === 'listTenants')).toHaveLength(3);
   });
 
+  it('a slow answer past the timeout is abandoned and the GET sent again', async () => {
+    const { client, events } = clientFor(sb, DEMO.directBrand, { timeoutMs: 100 });
+    await warm(client);
+    sb.fault({ method: 'GET', path: '/api/v1/tenants', kind: 'delay', delayMs: 400, times: 1 });
+    const tenants = await client.listTenants();
+    expect(tenants.map((t) => t.tenantId)).toEqual(['tnt_lumen']);
+    const tries = events.filter((e) => e.operation === 'listTenants');
+    expect(tries.map((e) => [e.status, e.errorKind])).toEqual([
+      [null, 'network'],
+      [200, null],
+    ]);
+  });
+
   it('rates are retried after a 500 (rating changes nothing)', async () => {
     const { client, events } = clientFor(sb, DEMO.directBrand);
     await warm(client);
