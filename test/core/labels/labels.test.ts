@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { LabelRepository } from '../../../src/core/labels/label-repository.js';
 import type { LabelPrintRequest } from '../../../src/core/labels/print-queue.js';
 import { LabelReprints, ReprintError } from '../../../src/core/labels/reprint.js';
+import { applyLabelRetention } from '../../../src/core/labels/retention.js';
 import { openDatabase } from '../../../src/core/storage/database.js';
 import type { StationScope } from '../../../src/core/storage/scope.js';
 import { tempDir } from '../../support/tmp.js';
@@ -174,6 +175,16 @@ describe('label cache', () => {
       }),
     ).rejects.toBeInstanceOf(ReprintError);
     expect(jobs).toHaveLength(1);
+  });
+
+  it('applies the profile retention in days, and nothing without a setting', () => {
+    const { labels } = setup();
+    const now = new Date('2026-11-06T10:00:00.000Z');
+    expect(applyLabelRetention(labels, harbor, undefined, now)).toBe(0);
+    // Cut-off Nov 3 10:00: the labels of Nov 1 and Nov 2 lose their ZPL; Nov 3 10:00 keeps it.
+    expect(applyLabelRetention(labels, harbor, 3, now)).toBe(2);
+    expect(labels.findByTracking(harbor, '1ZB')!.zpl).toBeNull();
+    expect(labels.findByTracking(harbor, '1ZC')!.zpl).not.toBeNull();
   });
 
   it('refuses to reprint a label whose ZPL retention dropped, unless it can fetch it again', async () => {
