@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { humanSummary } from './harness.js';
 import { labelCacheBench } from './label-cache.js';
+import { trackerIngestBench } from './tracker-ingest.js';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -22,6 +23,7 @@ try {
   const labels = quick ? 50_000 : 1_000_000;
   const dbFile = join(dir, 'station.db');
   if (wants('label_cache')) labelCacheBench(dbFile, labels);
+  if (wants('tracker_ingest')) await trackerIngestBench(dir, quick ? 2_000 : 10_000);
   console.log(humanSummary());
 } finally {
   cleanup();

@@ -1,0 +1,115 @@
+// tracker_ingest: one poll that returns 10,000 trackers (paged as the sandbox pages), then the
+// board's status counts.
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { startSandbox } from '../src/sandbox/index.js';
+import { PlatformClient } from '../src/core/platform/client.js';
+import { openDatabase } from '../src/core/storage/database.js';
+import { TrackerStore } from '../src/core/tracking/store.js';
+import { TrackerPoller } from '../src/core/tracking/poller.js';
+import { TrackerBoard } from '../src/core/tracking/board.js';
+import type { TrackingScope } from '../src/core/tracking/types.js';
+import { report, round, summarize } from './harness.js';
+
+const lumen = {
+  clientId: 'demo-lumen-full',
+  secret: 'demo-lumen-full-secret',
+  tenantId: 'tnt_lumen',
+};
+const address = {
+  name: 'Bench Customer',
+  addressLine1: '1 Main Street',
+  city: 'Austin',
+  stateProvince: 'TX',
+  postalCode: '73301',
+  countryCode: 'US',
+};
+
+/** Buys `count` labels on the sandbox (each one makes a tracker), `parallel` at a time. */
+async function seedTrackers(client: PlatformClient, count: number, parallel = 16): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      await client.purchaseLabel({
+        carrierAccountId: 'ca_lumen_ups',
+        serviceLevel: 'UPS_GROUND',
+        orderReference: `TRK-${i}`,
+        shipment: {
+          shipTo: { ...address, name: `Customer ${i}` },
+          shipFrom: { ...address, siteId: 'site_lumen_chicago' },
+          packages: [{ weightLbs: 1 + (i % 20) }],
+        },
+        labelOptions: { type: 'ZPL', size: '4x6', inline: false },
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
+}
+
+export async function trackerIngestBench(dir: string, count: number): Promise<void> {
+  const sandbox = await startSandbox({ port: 0 });
+  const db = openDatabase(join(dir, 'trackers.db'));
+  const client = new PlatformClient({
+    baseUrl: sandbox.url,
+    clientId: lumen.clientId,
+    tenantId: lumen.tenantId,
+    environment: 'sandbox',
+    getSecret: () => lumen.secret,
+  });
+  try {
+    const t0 = performance.now();
+    await seedTrackers(client, count);
+    // Move the sandbox clock so the trackers have progressed through several statuses.
+    await sandbox.clock.advance(2 * 86_400);
+    console.error(`seeded ${count} trackers in ${round((performance.now() - t0) / 1000, 1)} s`);
+
+    const scope: TrackingScope = {
+      profileId: 'bench',
+      environment: 'sandbox',
+      tenantId: lumen.tenantId,
+    };
+    const store = new TrackerStore(db);
+    const poller = new TrackerPoller({ client, store, scope, pageSize: 500 });
+    const t1 = performance.now();
+    const result = await poller.pollNow();
+    const ingestMs = performance.now() - t1;
+    if (result.received < count)
+      throw new Error(`the poll received ${result.received} trackers, expected ${count}`);
+    report({
+      name: 'tracker_ingest.first_poll',
+      value: round(ingestMs, 1),
+      unit: 'ms',
+      trackers: result.received,
+      pages: result.pages,
+      target: { op: '<=', value: 500 },
+    });
+
+    const board = new TrackerBoard(db);
+    const samples: number[] = [];
+    for (let k = 0; k < 200; k++) {
+      const s = performance.now();
+      const counts = board.counts(scope);
+      samples.push(performance.now() - s);
+      if (counts.reduce((n, c) => n + c.count, 0) < count)
+        throw new Error('the board lost trackers');
+    }
+    const s = summarize(samples);
+    report({ name: 'tracker_ingest.board_counts_p50', value: s.p50, unit: 'ms', trackers: count });
+    report({ name: 'tracker_ingest.board_counts_p95', value: s.p95, unit: 'ms', trackers: count });
+
+    // A steady-state poll: nothing changed, the server answers only what is newer.
+    const t2 = performance.now();
+    const again = await poller.pollNow();
+    report({
+      name: 'tracker_ingest.idle_poll',
+      value: round(performance.now() - t2, 1),
+      unit: 'ms',
+      received: again.received,
+    });
+  } finally {
+    client.close();
+    db.close();
+    await sandbox.close();
+  }
+}
