@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { importOrders } from '../../../src/core/orders/order-import.js';
+import { PackingWorkflow } from '../../../src/core/packing/packing-workflow.js';
+import type { PackingPlatform } from '../../../src/core/packing/platform-port.js';
+import { openDatabase } from '../../../src/core/storage/database.js';
+import { tempDir } from '../../support/tmp.js';
+import { harborProfile, tenantPolicy } from './support/station.js';
+
+// Lookups never reach the platform: any call is a failure of the test.
+const offline: PackingPlatform = {
+  rates: () => Promise.reject(new Error('no call expected')),
+  buyLabel: () => Promise.reject(new Error('no call expected')),
+  labelZpl: () => Promise.reject(new Error('no call expected')),
+  trackersByOrderReference: () => Promise.reject(new Error('no call expected')),
+};
+
+describe('scan lookup', () => {
+  it('asks which brand when two brands of a 3PL use the same order number', () => {
+    const db = openDatabase(join(tempDir(), 'station.db'));
+    const profile = harborProfile('http://127.0.0.1:9');
+    const workflow = new PackingWorkflow({
+      db,
+      profile,
+      platform: offline,
+      classify: () => ({ kind: 'outcome-unknown', message: 'unused' }),
+      printQueue: { enqueue: () => undefined },
+    });
+    const order = (tenantId: string) => ({
+      orderNumber: '1001',
+      tenantId,
+      shipTo: { addressLine1: '1 A St', city: 'Reno', postalCode: '89501', countryCode: 'US' },
+      packages: [{ weightLbs: 1 }],
+    });
+    const report = importOrders(workflow.orders, workflow.scope, tenantPolicy(profile), {
+      text: JSON.stringify([order('tnt_driftwood'), order('tnt_pinecrest')]),
+      format: 'json',
+      source: 'test',
+    });
+    expect(report.imported).toEqual(['1001', '1001']);
+    const scan = workflow.lookup('1001');
+    if (scan.kind !== 'ambiguous') throw new Error(scan.kind);
+    expect(scan.orders.map((o) => o.tenantId)).toEqual(['tnt_driftwood', 'tnt_pinecrest']);
+    expect(workflow.lookup('1002')).toMatchObject({
+      kind: 'not-found',
+      message: expect.stringMatching(/No order or label "1002"/),
+    });
+    db.close();
+  });
+});
