@@ -1,15 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { inlineZpl, PlatformError } from '../../../src/core/platform/index.js';
 import { DEMO, useSandbox } from '../../support/sandbox.js';
 import { buyLumenLabel, clientFor, lumenShipment } from './support.js';
 
 const sb = useSandbox({ allowHttpWebhooks: true });
-
-/** Webhook routes land in the sandbox after the rest; until then these tests are skipped. */
-async function routeMissing(path: string): Promise<boolean> {
-  const res = await fetch(`${sb.url}${path}`);
-  return res.status === 404 && (await res.text()).includes('ROUTE_NOT_FOUND');
-}
 
 async function rejection(p: Promise<unknown>): Promise<PlatformError> {
   const error = await p.then(
@@ -101,8 +97,7 @@ describe('PlatformClient against the sandbox: every endpoint', () => {
     expect(gone.kind).toBe('not-found');
   });
 
-  it('manages webhooks: create, get, patch, list, delete; secrets never come back', async (ctx) => {
-    if (await routeMissing('/api/v1/webhooks')) return ctx.skip('sandbox has no webhooks yet');
+  it('manages webhooks: create, get, patch, list, delete; secrets never come back', async () => {
     const { client } = clientFor(sb, DEMO.directBrand);
     const hook = await client.createWebhook({
       uri: 'http://127.0.0.1:9/hooks/tracking',
@@ -139,11 +134,44 @@ describe('PlatformClient against the sandbox: every endpoint', () => {
     expect(one.items.map((t) => t.orderReference)).toEqual(['ORD-TRK-B']);
   });
 
-  it('pages webhook events', async (ctx) => {
-    if (await routeMissing('/api/v1/webhookEvents')) return ctx.skip('sandbox has no events yet');
-    const { client } = clientFor(sb, DEMO.directBrand);
-    const events = await client.listWebhookEvents({ limit: 10 });
-    expect(Array.isArray(events.items)).toBe(true);
+  it('pages the webhook events the platform sent', async () => {
+    // A local receiver that accepts every delivery, so tracker changes become sent events.
+    const received: string[] = [];
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        received.push(String(req.headers['x-service-event-id']));
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = receiver.address() as AddressInfo;
+      const { client } = clientFor(sb, DEMO.directBrand);
+      await client.createWebhook({
+        uri: `http://127.0.0.1:${port}/events`,
+        email: 'ops@lumen.example',
+        registeredEvents: ['tracking.updated'],
+        secret: 'events-paging-secret',
+      });
+      await buyLumenLabel(client, 'ORD-EVT-A');
+      await buyLumenLabel(client, 'ORD-EVT-B');
+      await sb.sandbox.clock.advance(3 * 86_400);
+      expect(received.length).toBeGreaterThanOrEqual(2);
+
+      const first = await client.listWebhookEvents({ limit: 1 });
+      expect(first.items).toHaveLength(1);
+      expect(first.items[0]).toMatchObject({
+        eventType: 'tracking.updated',
+        tenantId: 'tnt_lumen',
+      });
+      expect(first.nextCursor).not.toBeNull();
+      const second = await client.listWebhookEvents({ limit: 1, cursor: first.nextCursor! });
+      expect(second.items[0]?.id).not.toBe(first.items[0]?.id);
+      expect(received).toContain(first.items[0]?.id);
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 });
 
@@ -197,8 +225,7 @@ describe('PlatformClient errors for the person at the station', () => {
     expect(client.stats().tokenFetches).toBe(1);
   });
 
-  it('a read-only key changing something is an auth error about the key', async (ctx) => {
-    if (await routeMissing('/api/v1/webhooks')) return ctx.skip('sandbox has no webhooks yet');
+  it('a read-only key changing something is an auth error about the key', async () => {
     const { client } = clientFor(sb, DEMO.directBrandReadOnly);
     const error = await rejection(
       client.createWebhook({
