@@ -215,7 +215,7 @@ function buildOrder(rows: Row[]): { order: IncomingOrder } | { problems: ImportP
       pkg.items.push(item);
     }
   }
-  if (problems.length > 0) return { problems };
+  // Row-level problems do not stop here: the schema below reports the rest of the order too.
 
   const numbers = [...packages.keys()].sort((a, b) => a - b);
   numbers.forEach((n, i) => {
