@@ -1,15 +1,8 @@
 import type Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
-import {
-  describePrinter,
-  PrinterError,
-  type Printer,
-  type PrinterConfig,
-  type PrinterDpi,
-  type PrinterStatus,
-} from '../types.js';
+import { describePrinter, type Printer, type PrinterConfig, type PrinterStatus } from '../types.js';
 import { checkLabelForPrinter, testLabel, type LabelWarning } from '../zpl.js';
-import { describeStatus } from '../zebra-status.js';
+import { JobSender } from './job-sender.js';
 import {
   PrintJobStore,
   type JobChange,
@@ -88,15 +81,22 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
   private abort = new AbortController();
   private readonly workers = new Map<string, Promise<void>>();
   private readonly wakers = new Map<string, () => void>();
-  private readonly drivers = new Map<string, { key: string; driver: Printer }>();
-  private readonly notices = new Map<string, PrinterNotice>();
-  /** What each printer said its resolution is (null: it does not say). */
-  private readonly reportedDpi = new Map<string, PrinterDpi | null>();
+  private readonly sender: JobSender;
 
   constructor(private readonly options: PrintSpoolOptions) {
     super();
     this.clock = options.now ?? Date.now;
     this.store = new PrintJobStore(options.db, this.clock);
+    this.sender = new JobSender({
+      store: this.store,
+      options,
+      clock: this.clock,
+      isRunning: () => this.running,
+      signal: () => this.abort.signal,
+      sleep: (printerId, ms) => this.sleep(printerId, ms),
+      emitJob: (job) => this.emitJob(job),
+      emitNotice: (notice) => this.emit('printer', notice),
+    });
   }
 
   // ── lifecycle ────────────────────────────────────────────────────────────────────────────
@@ -124,8 +124,7 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
     this.abort.abort();
     for (const wake of this.wakers.values()) wake();
     await Promise.allSettled([...this.workers.values()]);
-    await Promise.allSettled([...this.drivers.values()].map(({ driver }) => driver.close()));
-    this.drivers.clear();
+    await this.sender.closeDrivers();
   }
 
   // ── adding jobs ──────────────────────────────────────────────────────────────────────────
@@ -162,7 +161,7 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
   private check(printer: PrinterConfig, payload: Buffer, kind: NewPrintJob['kind']) {
     if (kind === 'slip' || printer.role === 'slip') return [];
     return checkLabelForPrinter(payload.toString('latin1'), printer, {
-      reportedDpi: this.reportedDpi.get(printer.id) ?? null,
+      reportedDpi: this.sender.reportedDpi.get(printer.id) ?? null,
     });
   }
 
@@ -197,7 +196,7 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
 
   /** The last status each printer gave. */
   printerNotices(): PrinterNotice[] {
-    return [...this.notices.values()];
+    return [...this.sender.notices.values()];
   }
 
   /**
@@ -318,227 +317,11 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
         await this.sleep(printerId, wait);
         continue;
       }
-      await this.attempt(job);
+      await this.sender.attempt(job);
     }
-  }
-
-  private driver(config: PrinterConfig): Printer {
-    const key = JSON.stringify(config);
-    const cached = this.drivers.get(config.id);
-    if (cached?.key === key) return cached.driver;
-    if (cached) void cached.driver.close();
-    this.reportedDpi.delete(config.id);
-    const driver = this.options.createDriver(config);
-    this.drivers.set(config.id, { key, driver });
-    return driver;
-  }
-
-  private notice(config: PrinterConfig, status: PrinterStatus | null, message: string | null) {
-    const notice: PrinterNotice = { printerId: config.id, status, message };
-    const before = this.notices.get(config.id);
-    this.notices.set(config.id, notice);
-    if (before?.message !== message || before?.status?.ready !== status?.ready)
-      this.emit('printer', notice);
   }
 
   private emitJob(job: PrintJob) {
     this.emit('job', job);
-  }
-
-  private backoffMs(attempts: number): number {
-    const base = this.options.backoff?.baseMs ?? 1000;
-    const max = this.options.backoff?.maxMs ?? 30_000;
-    return Math.min(max, base * 2 ** Math.max(0, attempts - 1));
-  }
-
-  private async attempt(job: PrintJob): Promise<void> {
-    const config = this.options.printers().find((p) => p.id === job.printerId);
-    if (!config) {
-      this.emitJob(
-        this.store.change(job.id, {
-          state: 'failed',
-          lastError: `Printer "${job.printerId}" is not set up at this station any more; move the job to another printer`,
-          lastErrorCode: 'printer-not-found',
-        }),
-      );
-      return;
-    }
-    let driver: Printer;
-    try {
-      driver = this.driver(config);
-    } catch (error) {
-      this.emitJob(
-        this.store.change(job.id, {
-          state: 'failed',
-          lastError: (error as Error).message,
-          lastErrorCode: error instanceof PrinterError ? error.code : 'printer-config-invalid',
-        }),
-      );
-      return;
-    }
-    const signal = this.abort.signal;
-
-    // 1. Is the printer there and able to print? A fault is waited out without using attempts.
-    let before: PrinterStatus | null;
-    try {
-      before = await driver.status({ signal });
-    } catch (error) {
-      if (signal.aborted || !this.untouched(job)) return;
-      this.notice(config, null, (error as Error).message);
-      this.failedAttempt(job, job.attempts + 1, error as Error);
-      return;
-    }
-    const fault = before ? describeStatus(config, before) : null;
-    this.notice(config, before, fault);
-    if (!this.running || !this.untouched(job)) return;
-    if (fault) {
-      if (job.lastError !== fault)
-        this.emitJob(
-          this.store.change(job.id, {
-            state: 'queued',
-            lastError: fault,
-            lastErrorCode: 'printer-fault',
-          }),
-        );
-      await this.sleep(config.id, this.options.faultPollMs ?? 2000);
-      return;
-    }
-
-    // Once per printer: its own word on its resolution beats the profile for later checks.
-    if (driver.readDpi && !this.reportedDpi.has(config.id)) {
-      const dpi = await driver.readDpi({ signal }).catch(() => null);
-      this.reportedDpi.set(config.id, dpi === 203 || dpi === 300 || dpi === 600 ? dpi : null);
-      if (!this.running || !this.untouched(job)) return;
-    }
-
-    // 2. Committed before the first byte leaves: a crash from here on means "unknown".
-    const attempts = job.attempts + 1;
-    this.emitJob(
-      this.store.change(job.id, { state: 'sending', attempts, message: `attempt ${attempts}` }),
-    );
-    try {
-      await driver.send(this.store.payload(job.id)!, { signal });
-    } catch (error) {
-      const mayHavePrinted = !(error instanceof PrinterError) || error.mayHavePrinted;
-      if (mayHavePrinted) {
-        this.emitJob(
-          this.store.change(job.id, {
-            state: 'unknown',
-            lastError: `${(error as Error).message}. Check the printer: mark it printed, or send it again.`,
-            lastErrorCode: error instanceof PrinterError ? error.code : 'unexpected',
-          }),
-        );
-      } else if (error instanceof PrinterError && error.code === 'aborted') {
-        this.emitJob(
-          this.store.change(job.id, {
-            state: 'queued',
-            attempts: job.attempts,
-            message: 'stopped before sending',
-          }),
-        );
-      } else {
-        this.notice(config, null, (error as Error).message);
-        this.failedAttempt(job, attempts, error as Error);
-      }
-      return;
-    }
-
-    // 3. Sent whole. Printed once the printer says it is fine and has nothing left to print.
-    await this.confirm(job, config, driver);
-  }
-
-  private async confirm(job: PrintJob, config: PrinterConfig, driver: Printer): Promise<void> {
-    const signal = this.abort.signal;
-    let lastFault: string | null = null;
-    for (;;) {
-      let after: PrinterStatus | null;
-      try {
-        after = await driver.status({ signal });
-      } catch (error) {
-        const why = signal.aborted
-          ? 'The station stopped before the printer confirmed this label'
-          : `Printer ${describePrinter(config)} stopped answering after it received this label`;
-        if (!signal.aborted) this.notice(config, null, (error as Error).message);
-        this.emitJob(
-          this.store.change(job.id, {
-            state: 'unknown',
-            lastError: `${why}; it may or may not have printed. Check the printer: mark it printed, or send it again.`,
-            lastErrorCode: signal.aborted ? 'interrupted' : 'printer-offline',
-          }),
-        );
-        return;
-      }
-      const fault = after ? describeStatus(config, after) : null;
-      this.notice(config, after, fault);
-      if (!after || (!fault && (after.formatsInBuffer ?? 0) === 0)) {
-        this.emitJob(
-          this.store.change(job.id, {
-            state: 'printed',
-            printedAt: new Date(this.clock()).toISOString(),
-            lastError: null,
-            lastErrorCode: null,
-          }),
-        );
-        return;
-      }
-      if (fault && fault !== lastFault) {
-        // The label is in the printer and will come out when the fault is fixed: never resend it.
-        lastFault = fault;
-        this.emitJob(
-          this.store.change(job.id, {
-            state: 'sending',
-            lastError: `${fault}; this label is waiting inside the printer and will print when that is fixed`,
-            lastErrorCode: 'printer-fault',
-          }),
-        );
-      }
-      await this.sleep(
-        config.id,
-        fault ? (this.options.faultPollMs ?? 2000) : (this.options.printingPollMs ?? 250),
-      );
-      if (signal.aborted) {
-        this.emitJob(
-          this.store.change(job.id, {
-            state: 'unknown',
-            lastError: `The station stopped before the printer confirmed this label; it may or may not have printed. Check the printer: mark it printed, or send it again.`,
-            lastErrorCode: 'interrupted',
-          }),
-        );
-        return;
-      }
-    }
-  }
-
-  /** Nothing reached the printer: try again later, or give up after maxAttempts. */
-  private failedAttempt(job: PrintJob, attempts: number, error: Error) {
-    const code = error instanceof PrinterError ? error.code : 'unexpected';
-    if (attempts >= (this.options.maxAttempts ?? 20)) {
-      this.emitJob(
-        this.store.change(job.id, {
-          state: 'failed',
-          attempts,
-          lastError: `${error.message}. Gave up after ${attempts} attempts; send it again when the printer is back.`,
-          lastErrorCode: code,
-        }),
-      );
-      return;
-    }
-    this.emitJob(
-      this.store.change(job.id, {
-        state: 'queued',
-        attempts,
-        lastError: error.message,
-        lastErrorCode: code,
-        nextAttemptAt: this.clock() + this.backoffMs(attempts),
-      }),
-    );
-  }
-
-  /** False when a shift lead cancelled or moved the job while the printer was being asked. */
-  private untouched(job: PrintJob): boolean {
-    const now = this.store.get(job.id);
-    return (
-      now?.state === 'queued' && now.printerId === job.printerId && now.updatedAt === job.updatedAt
-    );
   }
 }

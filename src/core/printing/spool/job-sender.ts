@@ -1,0 +1,258 @@
+import type { PrintJobStore, PrintJob } from './jobs.js';
+import type { PrinterNotice, PrintSpoolOptions } from './print-spool.js';
+import {
+  describePrinter,
+  PrinterError,
+  type Printer,
+  type PrinterConfig,
+  type PrinterDpi,
+  type PrinterStatus,
+} from '../types.js';
+import { describeStatus } from '../zebra-status.js';
+
+/** What the sender needs from the spool that owns it. */
+export interface SenderContext {
+  store: PrintJobStore;
+  options: PrintSpoolOptions;
+  clock: () => number;
+  isRunning(): boolean;
+  signal(): AbortSignal;
+  sleep(printerId: string, ms: number): Promise<void>;
+  emitJob(job: PrintJob): void;
+  emitNotice(notice: PrinterNotice): void;
+}
+
+/**
+ * Sends one job to its printer and follows it to printed / unknown / back to queued. The rules
+ * that make the spool exactly-once live here (see PrintSpool).
+ */
+export class JobSender {
+  private readonly drivers = new Map<string, { key: string; driver: Printer }>();
+  readonly notices = new Map<string, PrinterNotice>();
+  /** What each printer said its resolution is (null: it does not say). */
+  readonly reportedDpi = new Map<string, PrinterDpi | null>();
+
+  constructor(private readonly ctx: SenderContext) {}
+
+  async closeDrivers(): Promise<void> {
+    const drivers = [...this.drivers.values()];
+    this.drivers.clear();
+    await Promise.allSettled(drivers.map(({ driver }) => driver.close()));
+  }
+
+  private driver(config: PrinterConfig): Printer {
+    const key = JSON.stringify(config);
+    const cached = this.drivers.get(config.id);
+    if (cached?.key === key) return cached.driver;
+    if (cached) void cached.driver.close();
+    this.reportedDpi.delete(config.id);
+    const driver = this.ctx.options.createDriver(config);
+    this.drivers.set(config.id, { key, driver });
+    return driver;
+  }
+
+  private notice(config: PrinterConfig, status: PrinterStatus | null, message: string | null) {
+    const notice: PrinterNotice = { printerId: config.id, status, message };
+    const before = this.notices.get(config.id);
+    this.notices.set(config.id, notice);
+    if (before?.message !== message || before?.status?.ready !== status?.ready)
+      this.ctx.emitNotice(notice);
+  }
+
+  private backoffMs(attempts: number): number {
+    const base = this.ctx.options.backoff?.baseMs ?? 1000;
+    const max = this.ctx.options.backoff?.maxMs ?? 30_000;
+    return Math.min(max, base * 2 ** Math.max(0, attempts - 1));
+  }
+
+  async attempt(job: PrintJob): Promise<void> {
+    const config = this.ctx.options.printers().find((p) => p.id === job.printerId);
+    if (!config) {
+      this.ctx.emitJob(
+        this.ctx.store.change(job.id, {
+          state: 'failed',
+          lastError: `Printer "${job.printerId}" is not set up at this station any more; move the job to another printer`,
+          lastErrorCode: 'printer-not-found',
+        }),
+      );
+      return;
+    }
+    let driver: Printer;
+    try {
+      driver = this.driver(config);
+    } catch (error) {
+      this.ctx.emitJob(
+        this.ctx.store.change(job.id, {
+          state: 'failed',
+          lastError: (error as Error).message,
+          lastErrorCode: error instanceof PrinterError ? error.code : 'printer-config-invalid',
+        }),
+      );
+      return;
+    }
+    const signal = this.ctx.signal();
+
+    // 1. Is the printer there and able to print? A fault is waited out without using attempts.
+    let before: PrinterStatus | null;
+    try {
+      before = await driver.status({ signal });
+    } catch (error) {
+      if (signal.aborted || !this.untouched(job)) return;
+      this.notice(config, null, (error as Error).message);
+      this.failedAttempt(job, job.attempts + 1, error as Error);
+      return;
+    }
+    const fault = before ? describeStatus(config, before) : null;
+    this.notice(config, before, fault);
+    if (!this.ctx.isRunning() || !this.untouched(job)) return;
+    if (fault) {
+      if (job.lastError !== fault)
+        this.ctx.emitJob(
+          this.ctx.store.change(job.id, {
+            state: 'queued',
+            lastError: fault,
+            lastErrorCode: 'printer-fault',
+          }),
+        );
+      await this.ctx.sleep(config.id, this.ctx.options.faultPollMs ?? 2000);
+      return;
+    }
+
+    // Once per printer: its own word on its resolution beats the profile for later checks.
+    if (driver.readDpi && !this.reportedDpi.has(config.id)) {
+      const dpi = await driver.readDpi({ signal }).catch(() => null);
+      this.reportedDpi.set(config.id, dpi === 203 || dpi === 300 || dpi === 600 ? dpi : null);
+      if (!this.ctx.isRunning() || !this.untouched(job)) return;
+    }
+
+    // 2. Committed before the first byte leaves: a crash from here on means "unknown".
+    const attempts = job.attempts + 1;
+    this.ctx.emitJob(
+      this.ctx.store.change(job.id, { state: 'sending', attempts, message: `attempt ${attempts}` }),
+    );
+    try {
+      await driver.send(this.ctx.store.payload(job.id)!, { signal });
+    } catch (error) {
+      const mayHavePrinted = !(error instanceof PrinterError) || error.mayHavePrinted;
+      if (mayHavePrinted) {
+        this.ctx.emitJob(
+          this.ctx.store.change(job.id, {
+            state: 'unknown',
+            lastError: `${(error as Error).message}. Check the printer: mark it printed, or send it again.`,
+            lastErrorCode: error instanceof PrinterError ? error.code : 'unexpected',
+          }),
+        );
+      } else if (error instanceof PrinterError && error.code === 'aborted') {
+        this.ctx.emitJob(
+          this.ctx.store.change(job.id, {
+            state: 'queued',
+            attempts: job.attempts,
+            message: 'stopped before sending',
+          }),
+        );
+      } else {
+        this.notice(config, null, (error as Error).message);
+        this.failedAttempt(job, attempts, error as Error);
+      }
+      return;
+    }
+
+    // 3. Sent whole. Printed once the printer says it is fine and has nothing left to print.
+    await this.confirm(job, config, driver);
+  }
+
+  private async confirm(job: PrintJob, config: PrinterConfig, driver: Printer): Promise<void> {
+    const signal = this.ctx.signal();
+    let lastFault: string | null = null;
+    for (;;) {
+      let after: PrinterStatus | null;
+      try {
+        after = await driver.status({ signal });
+      } catch (error) {
+        const why = signal.aborted
+          ? 'The station stopped before the printer confirmed this label'
+          : `Printer ${describePrinter(config)} stopped answering after it received this label`;
+        if (!signal.aborted) this.notice(config, null, (error as Error).message);
+        this.ctx.emitJob(
+          this.ctx.store.change(job.id, {
+            state: 'unknown',
+            lastError: `${why}; it may or may not have printed. Check the printer: mark it printed, or send it again.`,
+            lastErrorCode: signal.aborted ? 'interrupted' : 'printer-offline',
+          }),
+        );
+        return;
+      }
+      const fault = after ? describeStatus(config, after) : null;
+      this.notice(config, after, fault);
+      if (!after || (!fault && (after.formatsInBuffer ?? 0) === 0)) {
+        this.ctx.emitJob(
+          this.ctx.store.change(job.id, {
+            state: 'printed',
+            printedAt: new Date(this.ctx.clock()).toISOString(),
+            lastError: null,
+            lastErrorCode: null,
+          }),
+        );
+        return;
+      }
+      if (fault && fault !== lastFault) {
+        // The label is in the printer and will come out when the fault is fixed: never resend it.
+        lastFault = fault;
+        this.ctx.emitJob(
+          this.ctx.store.change(job.id, {
+            state: 'sending',
+            lastError: `${fault}; this label is waiting inside the printer and will print when that is fixed`,
+            lastErrorCode: 'printer-fault',
+          }),
+        );
+      }
+      await this.ctx.sleep(
+        config.id,
+        fault ? (this.ctx.options.faultPollMs ?? 2000) : (this.ctx.options.printingPollMs ?? 250),
+      );
+      if (signal.aborted) {
+        this.ctx.emitJob(
+          this.ctx.store.change(job.id, {
+            state: 'unknown',
+            lastError: `The station stopped before the printer confirmed this label; it may or may not have printed. Check the printer: mark it printed, or send it again.`,
+            lastErrorCode: 'interrupted',
+          }),
+        );
+        return;
+      }
+    }
+  }
+
+  /** Nothing reached the printer: try again later, or give up after maxAttempts. */
+  private failedAttempt(job: PrintJob, attempts: number, error: Error) {
+    const code = error instanceof PrinterError ? error.code : 'unexpected';
+    if (attempts >= (this.ctx.options.maxAttempts ?? 20)) {
+      this.ctx.emitJob(
+        this.ctx.store.change(job.id, {
+          state: 'failed',
+          attempts,
+          lastError: `${error.message}. Gave up after ${attempts} attempts; send it again when the printer is back.`,
+          lastErrorCode: code,
+        }),
+      );
+      return;
+    }
+    this.ctx.emitJob(
+      this.ctx.store.change(job.id, {
+        state: 'queued',
+        attempts,
+        lastError: error.message,
+        lastErrorCode: code,
+        nextAttemptAt: this.ctx.clock() + this.backoffMs(attempts),
+      }),
+    );
+  }
+
+  /** False when a shift lead cancelled or moved the job while the printer was being asked. */
+  private untouched(job: PrintJob): boolean {
+    const now = this.ctx.store.get(job.id);
+    return (
+      now?.state === 'queued' && now.printerId === job.printerId && now.updatedAt === job.updatedAt
+    );
+  }
+}
