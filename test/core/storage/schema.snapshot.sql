@@ -1,5 +1,25 @@
 -- schema version 3
 
+-- table carrier_account_health
+CREATE TABLE carrier_account_health (
+        profile_id TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        tenant_id TEXT NOT NULL,
+        carrier_account_id TEXT NOT NULL,
+        name TEXT,
+        carrier TEXT,
+        ownership_type TEXT,
+        is_active INTEGER NOT NULL,
+        connection_id TEXT,
+        authorization_status TEXT NOT NULL,
+        authorization_type TEXT,
+        oauth_url TEXT,
+        service_levels_json TEXT NOT NULL DEFAULT '[]',
+        raw_json TEXT NOT NULL,
+        checked_at TEXT NOT NULL,
+        PRIMARY KEY (profile_id, environment, tenant_id, carrier_account_id)
+      ) STRICT;
+
 -- table label_packages
 CREATE TABLE label_packages (
         label_id INTEGER NOT NULL REFERENCES labels (id) ON DELETE CASCADE,
@@ -110,6 +130,35 @@ CREATE TABLE orders (
         UNIQUE (profile_id, environment, tenant_id, order_number)
       ) STRICT;
 
+-- table print_job_events
+CREATE TABLE print_job_events (
+        id INTEGER PRIMARY KEY,
+        job_id INTEGER NOT NULL REFERENCES print_jobs (id),
+        at TEXT NOT NULL,
+        state TEXT NOT NULL,
+        message TEXT
+      ) STRICT;
+
+-- table print_jobs
+CREATE TABLE print_jobs (
+        id INTEGER PRIMARY KEY,
+        printer_id TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('label', 'test', 'slip', 'reprint')),
+        state TEXT NOT NULL CHECK (state IN ('queued', 'sending', 'printed', 'failed', 'unknown', 'cancelled')),
+        payload BLOB NOT NULL,
+        label_id TEXT,
+        order_reference TEXT,
+        reason TEXT,
+        attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+        last_error TEXT,
+        last_error_code TEXT,
+        -- epoch milliseconds; a queued job is not tried before this
+        next_attempt_at INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        printed_at TEXT
+      ) STRICT;
+
 -- table reprints
 CREATE TABLE reprints (
         id INTEGER PRIMARY KEY,
@@ -152,6 +201,46 @@ CREATE TABLE shipments (
         updated_at TEXT NOT NULL
       ) STRICT;
 
+-- table tracker_sync
+CREATE TABLE tracker_sync (
+        profile_id TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        scope_tenant_id TEXT NOT NULL,
+        -- Newest updatedAt seen in a complete pass (epoch ms), null before the first one.
+        watermark_ms INTEGER,
+        last_attempt_at TEXT,
+        last_success_at TEXT,
+        last_error TEXT,
+        consecutive_failures INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (profile_id, environment, scope_tenant_id)
+      ) STRICT;
+
+-- table trackers
+CREATE TABLE trackers (
+        profile_id TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        scope_tenant_id TEXT NOT NULL,
+        tracking_number TEXT NOT NULL,
+        tracker_id TEXT,
+        tenant_id TEXT NOT NULL,
+        carrier TEXT,
+        service_level TEXT,
+        label_id TEXT,
+        order_reference TEXT,
+        status TEXT NOT NULL,
+        status_detail TEXT,
+        estimated_delivery_date TEXT,
+        events_json TEXT NOT NULL DEFAULT '[]',
+        raw_json TEXT NOT NULL,
+        created_at TEXT,
+        updated_at TEXT NOT NULL,
+        -- updated_at as epoch ms: ordering, the newer-wins rule and the watermark compare numbers.
+        updated_at_ms INTEGER NOT NULL,
+        first_seen_at TEXT NOT NULL,
+        last_changed_at TEXT NOT NULL,
+        PRIMARY KEY (profile_id, environment, scope_tenant_id, tracking_number)
+      ) STRICT;
+
 -- index label_packages_by_tracking
 CREATE INDEX label_packages_by_tracking ON label_packages (tracking_number);
 
@@ -179,6 +268,18 @@ CREATE INDEX offline_queue_waiting ON offline_queue (profile_id, environment, st
 -- index orders_by_number
 CREATE INDEX orders_by_number ON orders (profile_id, environment, order_number);
 
+-- index print_job_events_by_job
+CREATE INDEX print_job_events_by_job ON print_job_events (job_id, id);
+
+-- index print_jobs_by_label
+CREATE INDEX print_jobs_by_label ON print_jobs (label_id) WHERE label_id IS NOT NULL;
+
+-- index print_jobs_by_order
+CREATE INDEX print_jobs_by_order ON print_jobs (order_reference) WHERE order_reference IS NOT NULL;
+
+-- index print_jobs_by_state
+CREATE INDEX print_jobs_by_state ON print_jobs (state, printer_id, id);
+
 -- index reprints_by_label
 CREATE INDEX reprints_by_label ON reprints (label_id, id);
 
@@ -190,3 +291,15 @@ CREATE INDEX shipments_by_order ON shipments (order_id, id);
 
 -- index shipments_by_state
 CREATE INDEX shipments_by_state ON shipments (profile_id, environment, state);
+
+-- index trackers_by_order
+CREATE INDEX trackers_by_order
+        ON trackers (profile_id, environment, scope_tenant_id, order_reference);
+
+-- index trackers_by_status
+CREATE INDEX trackers_by_status
+        ON trackers (profile_id, environment, scope_tenant_id, status, updated_at_ms DESC);
+
+-- index trackers_by_tenant
+CREATE INDEX trackers_by_tenant
+        ON trackers (profile_id, environment, scope_tenant_id, tenant_id, status, updated_at_ms DESC);
