@@ -1,7 +1,8 @@
 /**
  * npm run virtual-printer -- [--port N] [--out DIR] [--dpi 203]
  *
- * First stdout line: `virtual printer listening on tcp://127.0.0.1:PORT`. Then one line per
+ * First stdout line: `virtual printer listening on tcp://127.0.0.1:PORT` (plain `npm run` prints
+ * its own banner before it; `npm run --silent` or `npx tsx …/cli.ts` do not). Then one line per
  * printed label. Faults are set by typing a command on stdin (one per line):
  *   paper-out | head-open | paused | ribbon-out   set that fault (labels wait in the buffer)
  *   ok                                           clear the fault; waiting labels print
@@ -16,6 +17,10 @@ import { parseArgs } from 'node:util';
 import { startVirtualPrinter } from './server.js';
 
 const faults = ['paper-out', 'head-open', 'paused', 'ribbon-out'] as const;
+
+// Whoever started us may stop reading our output (a test that only wanted the first line):
+// keep printing labels rather than die of EPIPE.
+process.stdout.on('error', () => undefined);
 
 async function main() {
   const { values } = parseArgs({
