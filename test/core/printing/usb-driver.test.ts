@@ -3,7 +3,8 @@ import { UsbPrinter } from '../../../src/core/printing/drivers/usb.js';
 import { PrinterError, type PrinterConfig } from '../../../src/core/printing/types.js';
 import { describeStatus } from '../../../src/core/printing/zebra-status.js';
 import { FakeUsbBus, FakeUsbDevice, FakeUsbPrinter, FakeZebra } from '../devices/fake-usb.js';
-import { sampleLabel } from '../../support/virtual-printer.js';
+import { sampleLabel, waitUntil } from '../../support/virtual-printer.js';
+import { openSpool, waitForState } from './spool-support.js';
 
 const config: PrinterConfig = { id: 'u1', name: 'ZD421', kind: 'usb', vendorId: 0x0a5f, dpi: 203 };
 
@@ -99,5 +100,31 @@ describe('USB printer', () => {
       Buffer.from(sampleLabel('b')),
     );
     expect([a.printed, b.printed]).toEqual([[], [sampleLabel('b')]]);
+  });
+});
+
+describe('USB printer behind the spool', () => {
+  it('a cable pulled mid-job: the label waits, and prints once after replugging', async () => {
+    const bus = new FakeUsbBus();
+    const zebra = new FakeZebra();
+    const first = new FakeUsbPrinter(zebra);
+    bus.plug(first);
+    first.unplugDuringNextLabel = () => bus.unplug(first);
+    const { spool } = openSpool([config], { createDriver: (c) => new UsbPrinter(c, { bus }) });
+    spool.start();
+    const { job } = spool.enqueue({
+      printerId: 'u1',
+      kind: 'label',
+      payload: sampleLabel('USB-9'),
+    });
+    await waitUntil(() => spool.get(job.id)!.lastErrorCode === 'printer-offline');
+    expect(spool.get(job.id)).toMatchObject({ state: 'queued' });
+    expect(spool.get(job.id)!.lastError).toBe(
+      'Printer ZD421 (USB) is not plugged in (or is switched off)',
+    );
+    expect(zebra.printed).toEqual([]);
+    bus.plug(new FakeUsbPrinter(zebra));
+    await waitForState(spool, job.id, 'printed');
+    expect(zebra.printed).toEqual([sampleLabel('USB-9')]);
   });
 });
