@@ -52,3 +52,52 @@ export async function startStation(
     },
   };
 }
+
+export interface SandboxProcess {
+  url: string;
+  addFault(spec: Record<string, unknown>): Promise<void>;
+  clearFaults(): Promise<void>;
+  ledger(): Promise<unknown[]>;
+  stop(): Promise<void>;
+}
+
+/** `npm run sandbox -- --fixtures FILE`, a separate process with its own world. */
+export async function startSandboxProcess(fixturesFile: string): Promise<SandboxProcess> {
+  const child = spawn(
+    process.execPath,
+    [join(root, 'node_modules/tsx/dist/cli.mjs'), 'src/sandbox/cli.ts', '--fixtures', fixturesFile],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let err = '';
+  child.stderr!.on('data', (d) => (err += String(d)));
+  const first = await new Promise<string>((ok, ko) => {
+    createInterface({ input: child.stdout! }).once('line', ok);
+    child.once('exit', (code) => ko(new Error(`sandbox exited (${code}): ${err}`)));
+    setTimeout(() => ko(new Error(`sandbox did not start: ${err}`)), 30_000);
+  });
+  const url = /sandbox listening on (\S+)/.exec(first)?.[1];
+  if (!url) throw new Error(`unexpected sandbox line: ${first}`);
+  const admin = (path: string, init?: RequestInit) =>
+    fetch(`${url}${path}`, init).then(async (r) => {
+      if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
+      return r.status === 204 ? null : r.json();
+    });
+  return {
+    url,
+    addFault: async (spec) => {
+      await admin('/sandbox/faults', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(spec),
+      });
+    },
+    clearFaults: async () => {
+      await admin('/sandbox/faults', { method: 'DELETE' });
+    },
+    ledger: async () => ((await admin('/sandbox/ledger/labels')) as { labels: unknown[] }).labels,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((ok) => (child.exitCode !== null ? ok(null) : child.once('exit', ok)));
+    },
+  };
+}

@@ -68,7 +68,10 @@ export class StatusFeature {
       const id = rt && labelPrinterOf(rt.profile);
       const cfg = id ? rt.profile.printers.find((p) => p.id === id) : undefined;
       if (!cfg) {
-        this.printer = null;
+        if (this.printer) {
+          this.printer = null;
+          this.ctx.changed('status');
+        }
       } else if (cfg.kind === 'network') {
         const driver = new NetworkPrinter(cfg, { connectTimeoutMs: 1500, answerTimeoutMs: 2000 });
         try {

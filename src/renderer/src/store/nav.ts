@@ -27,5 +27,13 @@ export const createNavSlice: Slice<NavSlice> = (set) => ({
   toast: null,
   go: (view) => set({ view }),
   setHostConnected: (hostConnected) => set({ hostConnected }),
-  notify: (kind, text) => set({ toast: { kind, text } }),
+  notify: (kind, text) => {
+    const toast = { kind, text };
+    set({ toast });
+    // Errors stay longer than confirmations; a newer message replaces an older one.
+    setTimeout(
+      () => set((s) => (s.toast === toast ? { toast: null } : {})),
+      kind === 'error' ? 12_000 : 5000,
+    );
+  },
 });

@@ -26,6 +26,8 @@ export interface PackSlice {
   busy: 'scan' | 'rate' | 'buy' | null;
   result: PackResult | null;
   confirmAnother: boolean;
+  /** The buy key was pressed while rating: buy as soon as the rates are in. */
+  buyPending: boolean;
   scan(value: string): Promise<void>;
   setWeight(weight: string): void;
   setBox(box: BoxPreset | null): void;
@@ -46,6 +48,7 @@ const cleared = {
   selectedRateId: null,
   result: null,
   confirmAnother: false,
+  buyPending: false,
 } satisfies Partial<PackSlice>;
 
 export const createPackSlice: Slice<PackSlice> = (set, get) => ({
@@ -131,10 +134,15 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => ({
     set({ busy: null });
     if (!r.ok) {
       playFailure(get().settings?.sounds ?? true);
-      set({ result: { kind: 'failure', error: r.error } });
+      set({ result: { kind: 'failure', error: r.error }, buyPending: false });
       return;
     }
     set({ quote: r.value, selectedRateId: r.value.chosenRateId });
+    if (get().buyPending) {
+      set({ buyPending: false });
+      await get().buy();
+      return;
+    }
     if (r.value.queued) {
       set({ result: { kind: 'info', text: r.value.reason } });
     }
@@ -153,6 +161,10 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => ({
 
   async buy() {
     const { quote, busy, order, weight, box, confirmAnother } = get();
+    if (busy === 'rate') {
+      set({ buyPending: true });
+      return;
+    }
     if (!quote || !order || busy) return;
     set({ busy: 'buy' });
     // The station buys the rate its rule picks (the core re-rates at purchase time).

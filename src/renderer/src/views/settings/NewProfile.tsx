@@ -20,6 +20,7 @@ export function NewProfile(props: { onDone(): void }) {
     baseUrl: '',
     clientId: '',
     clientSecret: '',
+    keyTenantId: '',
   });
   const [tenants, setTenants] = useState<TenantNode[] | null>(null);
   const [tenantId, setTenantId] = useState('');
@@ -32,6 +33,7 @@ export function NewProfile(props: { onDone(): void }) {
     baseUrl: form.baseUrl,
     clientId: form.clientId,
     clientSecret: form.clientSecret,
+    tenantId: form.keyTenantId,
   };
 
   async function loadTenants() {
@@ -99,9 +101,10 @@ export function NewProfile(props: { onDone(): void }) {
       {field('baseUrl', 'Base URL')}
       {field('clientId', 'Client ID')}
       {field('clientSecret', 'Client secret', 'password')}
+      {field('keyTenantId', "API key's tenant ID")}
       <button
         onClick={() => void loadTenants()}
-        disabled={!form.baseUrl || !form.clientId || !form.clientSecret}
+        disabled={!form.baseUrl || !form.clientId || !form.clientSecret || !form.keyTenantId}
       >
         Connect and load tenants
       </button>

@@ -1,0 +1,164 @@
+import { expect, test } from '@playwright/test';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  startVirtualPrinter,
+  type VirtualPrinter,
+} from '../src/core/printing/virtual-printer/server.js';
+import {
+  startSandboxProcess,
+  startStation,
+  type RunningStation,
+  type SandboxProcess,
+} from './station';
+
+const root = join(import.meta.dirname, '..');
+
+/** The demo world with a recognisable twist, so the test proves which sandbox it talks to. */
+function ownFixtures() {
+  const world = JSON.parse(readFileSync(join(root, 'resources/fixtures/demo-world.json'), 'utf8'));
+  for (const t of world.tenants)
+    if (t.tenantId === 'tnt_harbor') t.name = 'Harbor Fulfillment (e2e)';
+  return world;
+}
+
+let sandbox: SandboxProcess;
+let world: ReturnType<typeof ownFixtures>;
+let printer: VirtualPrinter;
+let station: RunningStation | null = null;
+
+test.beforeEach(async () => {
+  world = ownFixtures();
+  const file = join(mkdtempSync(join(tmpdir(), 'station-fixtures-')), 'world.json');
+  writeFileSync(file, JSON.stringify(world));
+  sandbox = await startSandboxProcess(file);
+  printer = await startVirtualPrinter({ port: 0 });
+});
+test.afterEach(async () => {
+  await station?.stop();
+  station = null;
+  await printer.close();
+  await sandbox.stop();
+});
+
+test('a profile created against a separate sandbox fills its pickers from the API and raises the EXPIRED banner', async ({
+  page,
+}, info) => {
+  station = await startStation();
+  await page.goto(station.url);
+  await expect(page.getByTestId('environment-badge')).toBeVisible();
+  await page.keyboard.press('Alt+7');
+  await page.getByRole('button', { name: 'New profile…' }).click();
+  await page.getByLabel('Profile name').fill('Harbor dock 4');
+  await page.getByLabel('Base URL').fill(sandbox.url);
+  await page.getByLabel('Client ID').fill('demo-harbor-full');
+  await page.getByLabel('Client secret').fill('demo-harbor-full-secret');
+  await page.getByLabel("API key's tenant ID").fill('tnt_harbor');
+  await page.getByRole('button', { name: 'Connect and load tenants' }).click();
+  const tenant = page.getByLabel('Tenant', { exact: true });
+  await expect(tenant).toContainText('Harbor Fulfillment (e2e)');
+  await page.getByRole('checkbox', { name: 'Driftwood Coffee Co.' }).check();
+  await page.getByRole('checkbox', { name: 'Pinecrest Outdoor Supply' }).check();
+  await expect(page.getByLabel('Shipping site')).toContainText('Harbor Edison DC');
+  await page.screenshot({ path: info.outputPath('new-profile.png') });
+  await page.getByRole('button', { name: 'Create profile' }).click();
+
+  await expect(page.getByTestId('profile-name')).toHaveText('Harbor dock 4');
+  await expect(page.getByTestId('environment-badge')).toHaveText('SANDBOX');
+  await expect(page.getByTestId('expired-banner')).toContainText('EXPIRED', { timeout: 20_000 });
+  await page.screenshot({ path: info.outputPath('expired-banner.png') });
+  // The secret was typed once and is never shown again.
+  await expect(page.getByTestId('profiles')).not.toContainText('demo-harbor-full-secret');
+  await page.keyboard.press('Alt+6');
+  await expect(page.getByTestId('carrier-accounts')).toContainText('EXPIRED');
+  await page.screenshot({ path: info.outputPath('carriers-expired.png') });
+});
+
+test('a provisioned station imports orders, queues while the platform is down and drains when it returns; a printer out of paper prints the label once when fixed', async ({
+  page,
+}, info) => {
+  mkdirSync(info.outputDir, { recursive: true });
+  const provision = join(info.outputDir, 'provision.json');
+  const site = world.shippingSites.find((s: { id: string }) => s.id === 'site_lumen_chicago');
+  writeFileSync(
+    provision,
+    JSON.stringify({
+      format: 'shipping-station-profiles',
+      version: 1,
+      profiles: [
+        {
+          id: 'lumen-e2e',
+          name: 'Lumen e2e',
+          environment: 'sandbox',
+          baseUrl: sandbox.url,
+          clientId: 'demo-lumen-full',
+          tenantId: 'tnt_lumen',
+          shippingSiteId: site.id,
+          shipFrom: site.address,
+          printers: [
+            {
+              id: 'zd421',
+              name: 'ZD421 e2e',
+              kind: 'network',
+              host: '127.0.0.1',
+              port: printer.port,
+              dpi: 203,
+            },
+          ],
+          clientSecretEnv: 'E2E_CLIENT_SECRET',
+        },
+      ],
+    }),
+  );
+  station = await startStation(['--provision', provision], {
+    E2E_CLIENT_SECRET: 'demo-lumen-full-secret',
+  });
+  await page.goto(station.url);
+  await expect(page.getByTestId('profile-name')).toHaveText('Lumen e2e');
+  await expect(page.getByTestId('printer-status')).toContainText('ready');
+
+  // Importing orders from a file, with the report of what came in.
+  await page.keyboard.press('Alt+7');
+  await page
+    .getByLabel('Import orders file')
+    .setInputFiles(join(root, 'resources/orders/sample-orders.csv'));
+  await expect(page.getByTestId('import-report')).toContainText(/\d+ imported/);
+  await page.screenshot({ path: info.outputPath('import-report.png') });
+
+  // The platform goes away: the shipment is queued, not failed.
+  await sandbox.addFault({ path: '/api/v1', kind: 'status', status: 503 });
+  await page.keyboard.press('Alt+1');
+  const scan = page.getByRole('textbox', { name: 'Scan' });
+  await expect(scan).toBeFocused();
+  await page.keyboard.type('LUM-10422');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('order-number')).toHaveText('LUM-10422');
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('result')).toContainText('QUEUED', { timeout: 30_000 });
+  await expect(page.getByTestId('queue-count')).toContainText('1');
+  await page.screenshot({ path: info.outputPath('queued.png') });
+  await page.keyboard.press('Alt+3');
+  await expect(page.getByTestId('queued-shipments')).toContainText('LUM-10422');
+  await page.screenshot({ path: info.outputPath('queue.png') });
+
+  // The printer runs out of paper before the platform comes back.
+  printer.setFault('paper-out');
+  await sandbox.clearFaults();
+  await page.getByRole('button', { name: 'Retry now' }).click();
+  await expect(page.getByTestId('printer-status')).toContainText('out of paper', {
+    timeout: 30_000,
+  });
+  await expect(page.getByTestId('print-jobs')).toContainText('label', { timeout: 30_000 });
+  await page.screenshot({ path: info.outputPath('paper-out.png') });
+  expect(printer.labels.length).toBe(0);
+
+  // Paper back in: the job completes, once.
+  printer.setFault(null);
+  await expect.poll(() => printer.labels.length, { timeout: 30_000 }).toBe(1);
+  await expect(page.getByTestId('printer-status')).toContainText('ready', { timeout: 15_000 });
+  await page.waitForTimeout(3000);
+  expect(printer.labels.length).toBe(1);
+  expect((await sandbox.ledger()).length).toBe(1);
+  await page.screenshot({ path: info.outputPath('drained.png') });
+});
