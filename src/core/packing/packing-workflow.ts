@@ -1,15 +1,17 @@
 import { LabelRepository } from '../labels/label-repository.js';
-import { printJobIdOf, type LabelPrintQueue } from '../labels/print-queue.js';
+import type { LabelPrintQueue } from '../labels/print-queue.js';
 import type { StoredLabel } from '../labels/types.js';
 import { OrderRepository } from '../orders/order-repository.js';
 import type { StoredOrder } from '../orders/types.js';
-import { labelPrinterOf, type Profile } from '../profiles/profile-schema.js';
+import type { Profile } from '../profiles/profile-schema.js';
 import { OfflineQueueRepository } from '../queue/offline-queue-repository.js';
 import type { Db } from '../storage/database.js';
 import { systemClock, type Clock, type StationScope } from '../storage/scope.js';
 import { buildShipment } from './build-shipment.js';
 import { LabelPurchaser, type PurchaseHooks } from './label-purchase.js';
 import type { FailureClassifier, PackingPlatform } from './platform-port.js';
+import { sendLabelToPrinter } from './print-step.js';
+import { lookupScan } from './scan-lookup.js';
 import { rateShipment } from './rating.js';
 import { ShipmentRepository } from './shipment-repository.js';
 import type { Failure, PackedPackage, ScanLookup, Shipment, ShipResult } from './types.js';
@@ -32,8 +34,6 @@ export interface ShipOptions {
   confirmAnotherLabel?: boolean | undefined;
 }
 
-const MAX_SCAN_LENGTH = 100;
-
 /**
  * scan → shipment → rates → rule → purchase → print, each step persisted in SQLite so a
  * restart continues where the station was, and a purchase is never repeated by accident.
@@ -47,6 +47,8 @@ export class PackingWorkflow {
   readonly purchaser: LabelPurchaser;
   private readonly clock: Clock;
   private readonly hooks: PurchaseHooks;
+  /** Orders being shipped right now: a double scan must not start a second purchase. */
+  private readonly busyOrders = new Set<number>();
 
   constructor(private readonly options: PackingWorkflowOptions) {
     const { db, profile } = options;
@@ -79,38 +81,32 @@ export class PackingWorkflow {
 
   /** What a scanned value is: an order, a label (tracking number → reprint), or nothing. */
   lookup(scanned: string): ScanLookup {
-    const value = scanned.trim();
-    // eslint-disable-next-line no-control-regex
-    if (!value || value.length > MAX_SCAN_LENGTH || /[\u0000-\u001f\u007f]/.test(value))
-      return {
-        kind: 'not-found',
-        scanned,
-        message: 'That scan is not an order number or a tracking number.',
-      };
-    const orders = this.orders.findByNumber(this.scope, value);
-    if (orders.length === 1) {
-      const order = orders[0]!;
-      return {
-        kind: 'order',
-        order,
-        labels: this.labels.forOrder(order.id),
-        openPurchases: this.shipments
-          .purchasesForOrder(order.id)
-          .filter((p) => p.state === 'unknown' || p.state === 'purchasing'),
-      };
-    }
-    if (orders.length > 1) return { kind: 'ambiguous', scanned: value, orders };
-    const label = this.labels.findByTracking(this.scope, value);
-    if (label) return { kind: 'label', scanned: value, label };
-    return {
-      kind: 'not-found',
-      scanned: value,
-      message: `No order or label "${value}" in profile ${this.profile.name}.`,
-    };
+    return lookupScan(this, scanned);
   }
 
   /** Ships one order: everything from the shipment to the print job. */
   async ship(orderId: number, options: ShipOptions = {}): Promise<ShipResult> {
+    return this.exclusively(orderId, () => this.shipOrder(orderId, options));
+  }
+
+  private async exclusively(orderId: number, work: () => Promise<ShipResult>): Promise<ShipResult> {
+    if (this.busyOrders.has(orderId))
+      return {
+        outcome: 'invalid',
+        failure: {
+          code: 'order-busy',
+          message: 'This order is being shipped right now; wait for its label.',
+        },
+      };
+    this.busyOrders.add(orderId);
+    try {
+      return await work();
+    } finally {
+      this.busyOrders.delete(orderId);
+    }
+  }
+
+  private async shipOrder(orderId: number, options: ShipOptions): Promise<ShipResult> {
     const order = this.orders.get(orderId);
     if (
       !order ||
@@ -123,6 +119,17 @@ export class PackingWorkflow {
       };
     const blocked = this.blockers(order, options.confirmAnotherLabel === true);
     if (blocked) return blocked;
+    const waiting = this.shipments.forOrder(order.id).find((s) => s.state === 'queued');
+    if (waiting)
+      return {
+        outcome: 'queued',
+        shipment: waiting,
+        queueId: this.queue.forShipment(waiting.id)?.id ?? 0,
+        failure: {
+          code: 'already-queued',
+          message: `Order ${order.orderNumber} is already waiting in the offline queue.`,
+        },
+      };
     const built = buildShipment(this.profile, order, options.packages);
     if ('failure' in built) return { outcome: 'invalid', failure: built.failure };
 
@@ -158,16 +165,44 @@ export class PackingWorkflow {
    */
   async continueQueued(shipmentId: number): Promise<ShipResult> {
     const shipment = this.shipments.get(shipmentId);
+    if (!shipment) return this.notQueued(shipmentId);
+    return this.exclusively(shipment.orderId, () => this.continueShipment(shipmentId));
+  }
+
+  /** Takes a shipment out of the offline queue without buying anything. */
+  cancelQueued(shipmentId: number, stationUser: string): boolean {
+    const shipment = this.shipments.get(shipmentId);
+    const entry = this.queue.forShipment(shipmentId);
     if (
       !shipment ||
       shipment.state !== 'queued' ||
       shipment.profileId !== this.scope.profileId ||
       shipment.environment !== this.scope.environment
     )
-      return {
-        outcome: 'invalid',
-        failure: { code: 'not-queued', message: `Shipment ${shipmentId} is not queued.` },
-      };
+      return false;
+    this.shipments.db.transaction(() => {
+      this.shipments.setState(shipmentId, 'cancelled', { by: stationUser });
+      if (entry) this.queue.finish(entry.id, 'failed', `cancelled by ${stationUser}`);
+    })();
+    return true;
+  }
+
+  private notQueued(shipmentId: number): ShipResult {
+    return {
+      outcome: 'invalid',
+      failure: { code: 'not-queued', message: `Shipment ${shipmentId} is not queued.` },
+    };
+  }
+
+  private async continueShipment(shipmentId: number): Promise<ShipResult> {
+    const shipment = this.shipments.get(shipmentId);
+    if (
+      !shipment ||
+      shipment.state !== 'queued' ||
+      shipment.profileId !== this.scope.profileId ||
+      shipment.environment !== this.scope.environment
+    )
+      return this.notQueued(shipmentId);
     const order = this.orders.get(shipment.orderId)!;
     const blocked = this.blockers(order, false);
     if (blocked) {
@@ -313,39 +348,18 @@ export class PackingWorkflow {
     shipmentId: number,
     label: StoredLabel,
   ): Promise<{ printJobId: string | null } | { failure: Failure }> {
-    const printerId = labelPrinterOf(this.profile);
-    if (!printerId)
-      return {
-        failure: {
-          code: 'no-label-printer',
-          message: `Profile ${this.profile.name} has no label printer; the label ${label.trackingNumber} is stored and can be reprinted.`,
-        },
-      };
-    let zpl = label.zpl;
-    try {
-      if (!zpl) {
-        zpl = await this.options.platform.labelZpl(label.tenantId, label.platformLabelId);
-        this.labels.restoreZpl(label.id, zpl);
-      }
-      const job = await this.options.printQueue.enqueue({
-        printerId,
-        payload: zpl,
-        labelId: label.platformLabelId,
-        orderReference: label.orderReference,
-        kind: 'label',
-      });
-      const printJobId = printJobIdOf(job);
-      this.shipments.setState(shipmentId, 'print-queued', { printerId, printJobId });
-      await this.hooks.at?.('print-enqueued', { shipmentId, purchaseId: label.purchaseId });
-      return { printJobId };
-    } catch (error) {
-      const failure = {
-        code: 'print-not-queued',
-        message: `The label ${label.trackingNumber} is bought and stored but could not be sent to the printer queue: ${(error as Error).message}`,
-      };
-      this.shipments.event(shipmentId, 'print-not-queued', failure);
-      return { failure };
-    }
+    return sendLabelToPrinter(
+      {
+        profile: this.profile,
+        platform: this.options.platform,
+        printQueue: this.options.printQueue,
+        labels: this.labels,
+        shipments: this.shipments,
+        hooks: this.hooks,
+      },
+      shipmentId,
+      label,
+    );
   }
 
   /**

@@ -150,4 +150,17 @@ describe('packing flow against the sandbox', () => {
         .labels.map((l) => l.orderNumber),
     ).toEqual(['PC-8801']);
   });
+
+  it('a double scan while the first is still buying does not start a second purchase', async () => {
+    const station = await stationFor((printers) => lumenProfile(sb.url, printers));
+    station.importSamples();
+    const id = orderId(station, 'LUM-10426');
+    const [a, b] = await Promise.all([
+      station.workflow.ship(id, { packages: [{ weightLbs: 8 }] }),
+      station.workflow.ship(id, { packages: [{ weightLbs: 8 }] }),
+    ]);
+    expect([a.outcome, b.outcome]).toEqual(['printed', 'invalid']);
+    expect(b).toMatchObject({ failure: { code: 'order-busy' } });
+    expect(await ledgerFor(sb.url, 'LUM-10426')).toHaveLength(1);
+  });
 });

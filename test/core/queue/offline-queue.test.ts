@@ -5,7 +5,7 @@ import { useSandbox } from '../../support/sandbox.js';
 import { tempDir } from '../../support/tmp.js';
 import { waitForLabels, waitUntil } from '../../support/virtual-printer.js';
 import { lumenProfile } from '../packing/support/station.js';
-import { ledger, orderId, stationFor } from '../packing/support/harness.js';
+import { ledger, ledgerFor, orderId, stationFor } from '../packing/support/harness.js';
 
 const sb = useSandbox();
 
@@ -28,6 +28,9 @@ describe('offline queue', () => {
       });
       queued.push(result);
     }
+    // A rescan of a queued order does not queue it twice.
+    const rescan = await first.workflow.ship(orderId(first, 'LUM-10421'), { stationUser: 'ana' });
+    expect(rescan).toMatchObject({ outcome: 'queued', failure: { code: 'already-queued' } });
     // After a streak of failures the station stops trying and queues at once.
     expect(first.client.connectivity.reachable).toBe(false);
     const drainer = new OfflineQueueDrainer(first.workflow, { baseDelayMs: 10, maxDelayMs: 50 });
@@ -115,5 +118,22 @@ describe('offline queue', () => {
       station.workflow.queue.list(station.workflow.scope).find((e) => e.state === 'failed')!
         .lastError,
     ).toMatch(/No rates/);
+  });
+
+  it('a shift lead can take a shipment out of the queue; nothing is bought for it', async () => {
+    sb.clearFaults();
+    const station = await stationFor((p) => lumenProfile(sb.url, p));
+    station.importSamples();
+    sb.fault({ path: '/api/v1/rates', kind: 'reset', times: 2 });
+    const queued = await station.workflow.ship(orderId(station, 'LUM-10424'), {
+      packages: [{ weightLbs: 6 }, { weightLbs: 3 }],
+    });
+    if (queued.outcome !== 'queued') throw new Error(queued.outcome);
+    expect(station.workflow.cancelQueued(queued.shipment.id, 'rosa')).toBe(true);
+    sb.clearFaults();
+    const drainer = new OfflineQueueDrainer(station.workflow);
+    expect(await drainer.drain(true)).toEqual([]);
+    expect(drainer.counts()).toMatchObject({ waiting: 0, failed: 1 });
+    expect(await ledgerFor(sb.url, 'LUM-10424')).toEqual([]);
   });
 });
