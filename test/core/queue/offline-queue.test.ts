@@ -136,4 +136,19 @@ describe('offline queue', () => {
     expect(drainer.counts()).toMatchObject({ waiting: 0, failed: 1 });
     expect(await ledgerFor(sb.url, 'LUM-10424')).toEqual([]);
   });
+
+  it('a streak of 5xx on rates queues the shipment too, and it drains once the platform recovers', async () => {
+    sb.clearFaults();
+    const station = await stationFor((p) => lumenProfile(sb.url, p));
+    station.importSamples();
+    sb.fault({ path: '/api/v1/rates', kind: 'status', status: 503 });
+    const queued = await station.workflow.ship(orderId(station, 'LUM-10423'), {
+      packages: [{ weightLbs: 2 }],
+    });
+    expect(queued).toMatchObject({ outcome: 'queued', failure: { code: 'platform-unreachable' } });
+    sb.clearFaults();
+    const drainer = new OfflineQueueDrainer(station.workflow);
+    expect((await drainer.drain(true)).map((o) => o.result)).toEqual(['printed']);
+    expect(await ledgerFor(sb.url, 'LUM-10423')).toHaveLength(1);
+  });
 });
