@@ -156,7 +156,7 @@ export class FakeUsbPrinter extends FakeUsbDevice {
   override async transferOut(ep: number, data: Uint8Array): Promise<UsbOutResult> {
     this.check();
     this.calls.push(`transferOut(${ep})`);
-    let chunk = Buffer.from(data).toString('latin1');
+    const chunk = Buffer.from(data).toString('latin1');
     if (this.unplugDuringNextLabel && chunk.includes('^XA')) {
       const pull = this.unplugDuringNextLabel;
       this.unplugDuringNextLabel = null;
@@ -165,7 +165,6 @@ export class FakeUsbPrinter extends FakeUsbDevice {
       throw noDevice();
     }
     this.receive(chunk);
-    chunk = '';
     return { bytesWritten: data.length, status: 'ok' };
   }
   private receive(chunk: string) {
