@@ -53,7 +53,7 @@ export function Header() {
               printer
                 ? printer.state === 'ready'
                   ? `${printer.name} ready`
-                  : printer.message
+                  : printer.message.replace(/^Printer /, '')
                 : 'none'
             }
           />

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { dispatch, type Handlers } from '../../../src/core/station/dispatch.js';
+import { StationFailure, toStationError } from '../../../src/core/station/errors.js';
+import { calls } from '../../../src/shared/contract.js';
+import { callNames } from '../../../src/shared/names.js';
+import { defaultDataDir } from '../../../src/core/station/data-dir.js';
+
+const handlers = new Proxy({} as Handlers, {
+  get: (_t, name) => async (input: unknown) => {
+    if (name === 'labels.get') throw new StationFailure('not-found', 'No label 9.');
+    if (name === 'pack.buy')
+      throw Object.assign(new Error('maybe bought'), { kind: 'unknown-outcome' });
+    return { name, input };
+  },
+});
+
+describe('the station contract', () => {
+  it('names every call it declares, once', () => {
+    expect([...callNames].sort()).toEqual(Object.keys(calls).sort());
+  });
+
+  it('validates input with the call’s schema before any handler runs', async () => {
+    const r = await dispatch(handlers, 'labels.reprint', { id: '1', reason: '' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'validation' } });
+    if (!r.ok) expect(r.error.message).toContain('reason');
+    const unknown = await dispatch(handlers, 'fs.readFile', {});
+    expect(unknown).toMatchObject({ ok: false, error: { code: 'not-found' } });
+  });
+
+  it('fills defaults and passes the parsed input', async () => {
+    const r = await dispatch(handlers, 'orders.list', {});
+    expect(r).toEqual({ ok: true, value: { name: 'orders.list', input: { limit: 100 } } });
+  });
+
+  it('turns thrown errors into stable codes', async () => {
+    expect(await dispatch(handlers, 'labels.get', { id: '9' })).toEqual({
+      ok: false,
+      error: { code: 'not-found', message: 'No label 9.' },
+    });
+    const r = await dispatch(handlers, 'pack.buy', { orderId: '1', weightLbs: 2 });
+    expect(r).toMatchObject({ ok: false, error: { code: 'purchase-outcome-unknown' } });
+    expect(toStationError(Object.assign(new Error('x'), { code: 'ECONNREFUSED' })).code).toBe(
+      'platform-unreachable',
+    );
+    expect(toStationError(new Error('boom')).code).toBe('internal');
+  });
+});
+
+describe('the default data directory', () => {
+  it('is Electron’s userData for "Shipping Station" on each OS, unless STATION_DATA_DIR says otherwise', () => {
+    expect(defaultDataDir({}, 'linux', '/home/p')).toBe('/home/p/.config/Shipping Station');
+    expect(defaultDataDir({ XDG_CONFIG_HOME: '/x' }, 'linux', '/home/p')).toBe(
+      '/x/Shipping Station',
+    );
+    expect(defaultDataDir({}, 'darwin', '/Users/p')).toBe(
+      '/Users/p/Library/Application Support/Shipping Station',
+    );
+    expect(
+      defaultDataDir({ APPDATA: 'C:\\Users\\p\\AppData\\Roaming' }, 'win32', 'C:\\Users\\p'),
+    ).toMatch(/Roaming.Shipping Station$/);
+    expect(defaultDataDir({ STATION_DATA_DIR: '/data/st' }, 'linux', '/home/p')).toBe('/data/st');
+  });
+});

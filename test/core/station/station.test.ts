@@ -1,0 +1,109 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createStation, type Station } from '../../../src/core/station/index.js';
+import { MemorySecretVault } from '../../../src/core/profiles/secret-vault.js';
+import { JsonFileSettingsStore } from '../../../src/core/profiles/settings-store.js';
+import { startSandbox } from '../../../src/sandbox/index.js';
+import type { Result } from '../../../src/shared/result.js';
+import { tempDir } from '../../support/tmp.js';
+
+const root = join(import.meta.dirname, '../../..');
+
+function station(dataDir: string): Station {
+  return createStation({
+    dataDir,
+    host: 'web',
+    settings: new JsonFileSettingsStore(join(dataDir, 'settings.json')),
+    vault: new MemorySecretVault(),
+    resourcesDir: join(root, 'resources'),
+    startSandbox: async () => {
+      const s = await startSandbox();
+      const c = s.fixtures.apiClients.find((x) => x.clientId === 'demo-lumen-full')!;
+      return {
+        baseUrl: s.url,
+        clientId: c.clientId,
+        clientSecret: c.clientSecret,
+        tenantId: c.tenantId,
+        close: () => s.close(),
+      };
+    },
+  });
+}
+
+function value<T>(r: Result<T>): T {
+  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+  return r.value;
+}
+
+const labelsIn = (dir: string) =>
+  existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.zpl')) : [];
+
+async function until(check: () => boolean, ms = 10_000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('Station facade, first run', () => {
+  it('opens on the demo profile, packs an order to the virtual printer, and refuses a second label without confirmation', async () => {
+    const dataDir = tempDir();
+    const s = station(dataDir);
+    await s.start();
+    try {
+      const status = value(await s.dispatch('station.status', {})) as {
+        profile: { environment: string };
+      };
+      expect(status.profile.environment).toBe('embedded-sandbox');
+
+      const scan = value(await s.dispatch('pack.scan', { value: 'LUM-10421' })) as {
+        kind: string;
+        order: { id: string };
+      };
+      expect(scan.kind).toBe('order');
+      const quote = value(
+        await s.dispatch('pack.rate', { orderId: scan.order.id, weightLbs: 1.8 }),
+      ) as { chosenRateId: string | null; reason: string };
+      expect(quote.chosenRateId).not.toBeNull();
+      expect(quote.reason).toMatch(/cheapest/);
+
+      const bought = value(
+        await s.dispatch('pack.buy', { orderId: scan.order.id, weightLbs: 1.8 }),
+      ) as { label: { id: string; trackingNumber: string } };
+      await until(() => labelsIn(join(dataDir, 'virtual-printer')).length === 1);
+
+      const again = await s.dispatch('pack.buy', { orderId: scan.order.id, weightLbs: 1.8 });
+      expect(again).toMatchObject({ ok: false, error: { code: 'already-labelled' } });
+
+      const byTracking = value(
+        await s.dispatch('pack.scan', { value: bought.label.trackingNumber }),
+      ) as { kind: string };
+      expect(byTracking.kind).toBe('label');
+
+      const noReason = await s.dispatch('labels.reprint', { id: bought.label.id, reason: '' });
+      expect(noReason).toMatchObject({ ok: false, error: { code: 'validation' } });
+      value(await s.dispatch('labels.reprint', { id: bought.label.id, reason: 'torn' }));
+      await until(() => labelsIn(join(dataDir, 'virtual-printer')).length === 2);
+      const audit = value(await s.dispatch('labels.audit', { labelId: bought.label.id })) as {
+        reason: string;
+      }[];
+      expect(audit.map((a) => a.reason)).toEqual(['torn']);
+    } finally {
+      await s.stop();
+    }
+
+    // A restart reopens the demo profile on a new sandbox and printer, with the history kept.
+    const again = station(dataDir);
+    await again.start();
+    try {
+      const found = value(await again.dispatch('labels.search', { query: 'LUM-10421' })) as {
+        labels: unknown[];
+      };
+      expect(found.labels).toHaveLength(1);
+    } finally {
+      await again.stop();
+    }
+  });
+});

@@ -1,0 +1,84 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startWebHost, type WebHost } from '../../src/web-host/server.js';
+import { tempDir } from '../support/tmp.js';
+
+function fakeStation() {
+  const listeners = new Set<(n: string, p: unknown) => void>();
+  return {
+    calls: [] as { name: unknown; input: unknown }[],
+    dispatch(name: unknown, input: unknown) {
+      this.calls.push({ name, input });
+      return Promise.resolve({ ok: true, value: { echoed: input } });
+    },
+    onEvent(l: (n: string, p: unknown) => void) {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    emit(n: string, p: unknown) {
+      for (const l of listeners) l(n, p);
+    },
+  };
+}
+
+const open = (url: string, origin?: string) =>
+  new Promise<WebSocket | number>((resolve) => {
+    const ws = new WebSocket(url, origin ? { origin } : {});
+    ws.on('open', () => resolve(ws));
+    ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    ws.on('error', () => resolve(-1));
+  });
+
+describe('web host', () => {
+  let host: WebHost | null = null;
+  afterEach(async () => {
+    await host?.close();
+    host = null;
+  });
+
+  async function start() {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>x</title>');
+    writeFileSync(join(dir, 'assets', 'a.js'), 'console.log(1)');
+    const station = fakeStation();
+    host = await startWebHost({ station, rendererDir: dir });
+    return { station, host };
+  }
+
+  it('serves the renderer on 127.0.0.1 with a CSP, and nothing outside it', async () => {
+    const { host } = await start();
+    expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+$/);
+    const index = await fetch(host.url);
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(index.headers.get('referrer-policy')).toBe('no-referrer');
+    expect((await fetch(`http://127.0.0.1:${host.port}/assets/a.js`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${host.port}/..%2f..%2fetc%2fpasswd`)).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${host.port}/`, { method: 'POST' })).status).toBe(405);
+  });
+
+  it('opens the contract socket only for the token, from its own origin', async () => {
+    const { host, station } = await start();
+    const base = `ws://127.0.0.1:${host.port}/ws`;
+    const origin = `http://127.0.0.1:${host.port}`;
+    expect(await open(`${base}?token=nope`, origin)).toBe(401);
+    expect(await open(`${base}?token=${host.token}`, 'https://evil.example')).toBe(403);
+    expect(await open(`${base}?token=${host.token}`)).toBe(403);
+    const ws = (await open(`${base}?token=${host.token}`, origin)) as WebSocket;
+    const reply = new Promise<unknown>((resolve) =>
+      ws.once('message', (d) => resolve(JSON.parse(String(d)))),
+    );
+    ws.send(JSON.stringify({ id: 7, call: 'station.status', input: { a: 1 } }));
+    expect(await reply).toEqual({ id: 7, result: { ok: true, value: { echoed: { a: 1 } } } });
+    expect(station.calls).toEqual([{ name: 'station.status', input: { a: 1 } }]);
+    const event = new Promise<unknown>((resolve) =>
+      ws.once('message', (d) => resolve(JSON.parse(String(d)))),
+    );
+    station.emit('status', { x: 1 });
+    expect(await event).toEqual({ event: 'status', payload: { x: 1 } });
+    ws.close();
+  });
+});
