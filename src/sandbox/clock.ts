@@ -134,6 +134,5 @@ export class SandboxClock {
       this.timer = undefined;
       void this.runDue();
     }, wait);
-    this.timer.unref();
   }
 }

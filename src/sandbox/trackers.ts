@@ -44,6 +44,18 @@ interface Step {
 
 const HOUR = 3_600_000;
 
+interface LogEntry {
+  at: string;
+  id: string;
+  tracker: Tracker;
+}
+
+function compareKey(a: { at: string; id: string }, b: { at: string; id: string }): number {
+  if (a.at !== b.at) return a.at < b.at ? -1 : 1;
+  if (a.id !== b.id) return a.id < b.id ? -1 : 1;
+  return 0;
+}
+
 /**
  * The plan a tracker follows. Every 10th tracker of a sandbox (the 7th, 17th, 27th…) takes an
  * EXCEPTION the day after pickup; of those, every other one (17th, 37th…) is RETURNED, the rest
@@ -125,6 +137,11 @@ export interface NewTracker {
 export class TrackerStore {
   private readonly byId = new Map<string, Tracker>();
   private readonly byNumber = new Map<string, Tracker>();
+  /**
+   * Every (updatedAt, id) a tracker has had, kept sorted, so a page is a binary search plus a
+   * short walk; entries whose tracker has moved on since are skipped.
+   */
+  private readonly log: LogEntry[] = [];
   private readonly plans = new Map<string, ScheduledHandle[]>();
   private seq = 0;
   private readonly listeners: ((tracker: Tracker) => void)[] = [];
@@ -165,6 +182,7 @@ export class TrackerStore {
     };
     this.byId.set(tracker.id, tracker);
     this.byNumber.set(tracker.trackingNumber, tracker);
+    this.record(tracker);
     const handles = planFor(seq, input.transitDays).map((step) =>
       this.clock.schedule(now + step.afterHours * HOUR, `tracker ${tracker.trackingNumber}`, () =>
         this.apply(
@@ -208,7 +226,28 @@ export class TrackerStore {
     // updatedAt is strictly increasing per tracker even when two changes share a millisecond.
     tracker.updatedAt =
       iso > tracker.updatedAt ? iso : new Date(Date.parse(tracker.updatedAt) + 1).toISOString();
+    this.record(tracker);
     for (const listener of this.listeners) listener(tracker);
+  }
+
+  private record(tracker: Tracker): void {
+    const entry = { at: tracker.updatedAt, id: tracker.id, tracker };
+    // Changes arrive almost in order: walk back from the end to the insertion point.
+    let i = this.log.length;
+    while (i > 0 && compareKey(this.log[i - 1]!, entry) > 0) i--;
+    this.log.splice(i, 0, entry);
+  }
+
+  /** Index of the first log entry strictly after `key`. */
+  private firstAfter(key: { at: string; id: string }): number {
+    let lo = 0;
+    let hi = this.log.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareKey(this.log[mid]!, key) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** Trackers of the given tenants, ordered by (updatedAt, id), after an exclusive cursor. */
@@ -219,33 +258,34 @@ export class TrackerStore {
     after?: { updatedAt: string; id: string } | undefined;
     limit: number;
   }): { trackers: Tracker[]; hasMore: boolean } {
-    const since = query.updatedSince;
-    const after = query.after;
-    const matches: Tracker[] = [];
-    const source = query.trackingNumber
-      ? [this.byNumber.get(query.trackingNumber)].filter((t): t is Tracker => Boolean(t))
-      : this.byId.values();
-    for (const t of source) {
-      if (!query.tenantIds.has(t.tenantId)) continue;
-      if (since !== undefined && !(t.updatedAt > since)) continue;
-      if (
-        after &&
-        (t.updatedAt < after.updatedAt || (t.updatedAt === after.updatedAt && t.id <= after.id))
-      )
-        continue;
-      matches.push(t);
+    const { updatedSince: since, after, limit } = query;
+    const visible = (t: Tracker) =>
+      query.tenantIds.has(t.tenantId) &&
+      (since === undefined || t.updatedAt > since) &&
+      (!after ||
+        compareKey({ at: t.updatedAt, id: t.id }, { at: after.updatedAt, id: after.id }) > 0);
+    if (query.trackingNumber !== undefined) {
+      const t = this.byNumber.get(query.trackingNumber);
+      return { trackers: t && visible(t) && limit > 0 ? [t] : [], hasMore: false };
     }
-    matches.sort((a, b) =>
-      a.updatedAt < b.updatedAt
-        ? -1
-        : a.updatedAt > b.updatedAt
-          ? 1
-          : a.id < b.id
-            ? -1
-            : a.id > b.id
-              ? 1
-              : 0,
-    );
-    return { trackers: matches.slice(0, query.limit), hasMore: matches.length > query.limit };
+    // '\uffff' sorts after every id, so "after since" skips every entry stamped at `since`.
+    const sinceKey = since === undefined ? undefined : { at: since, id: '\uffff' };
+    const afterKey = after ? { at: after.updatedAt, id: after.id } : undefined;
+    const from =
+      sinceKey && afterKey
+        ? compareKey(sinceKey, afterKey) > 0
+          ? sinceKey
+          : afterKey
+        : (sinceKey ?? afterKey);
+    const out: Tracker[] = [];
+    for (let i = from ? this.firstAfter(from) : 0; i < this.log.length; i++) {
+      const entry = this.log[i]!;
+      const t = entry.tracker;
+      if (t.updatedAt !== entry.at) continue; // superseded by a later change
+      if (!query.tenantIds.has(t.tenantId)) continue;
+      if (out.length === limit) return { trackers: out, hasMore: true };
+      out.push(t);
+    }
+    return { trackers: out, hasMore: false };
   }
 }
