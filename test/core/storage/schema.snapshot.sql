@@ -26,7 +26,7 @@ CREATE TABLE label_packages (
         package_index INTEGER NOT NULL,
         tracking_number TEXT NOT NULL,
         PRIMARY KEY (label_id, package_index)
-      ) STRICT;
+      ) STRICT, WITHOUT ROWID;
 
 -- table label_purchases
 CREATE TABLE label_purchases (
@@ -101,7 +101,7 @@ CREATE TABLE order_items (
         PRIMARY KEY (order_id, package_index, line),
         FOREIGN KEY (order_id, package_index)
           REFERENCES order_packages (order_id, package_index) ON DELETE CASCADE
-      ) STRICT;
+      ) STRICT, WITHOUT ROWID;
 
 -- table order_packages
 CREATE TABLE order_packages (
@@ -113,7 +113,7 @@ CREATE TABLE order_packages (
         width_in REAL,
         height_in REAL,
         PRIMARY KEY (order_id, package_index)
-      ) STRICT;
+      ) STRICT, WITHOUT ROWID;
 
 -- table orders
 CREATE TABLE orders (
@@ -127,7 +127,8 @@ CREATE TABLE orders (
         source TEXT NOT NULL,
         imported_at TEXT NOT NULL,
         updated_at TEXT NOT NULL,
-        UNIQUE (profile_id, environment, tenant_id, order_number)
+        -- Also the scan index: a scanned order number is looked up across the profile's brands.
+        UNIQUE (profile_id, environment, order_number, tenant_id)
       ) STRICT;
 
 -- table print_job_events
@@ -264,9 +265,6 @@ CREATE INDEX labels_by_tenant_date ON labels (profile_id, environment, tenant_id
 
 -- index offline_queue_waiting
 CREATE INDEX offline_queue_waiting ON offline_queue (profile_id, environment, state, id);
-
--- index orders_by_number
-CREATE INDEX orders_by_number ON orders (profile_id, environment, order_number);
 
 -- index print_job_events_by_job
 CREATE INDEX print_job_events_by_job ON print_job_events (job_id, id);

@@ -24,9 +24,9 @@ export const migration001: Migration = {
         source TEXT NOT NULL,
         imported_at TEXT NOT NULL,
         updated_at TEXT NOT NULL,
-        UNIQUE (profile_id, environment, tenant_id, order_number)
+        -- Also the scan index: a scanned order number is looked up across the profile's brands.
+        UNIQUE (profile_id, environment, order_number, tenant_id)
       ) STRICT;
-      CREATE INDEX orders_by_number ON orders (profile_id, environment, order_number);
 
       CREATE TABLE order_packages (
         order_id INTEGER NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
@@ -37,7 +37,7 @@ export const migration001: Migration = {
         width_in REAL,
         height_in REAL,
         PRIMARY KEY (order_id, package_index)
-      ) STRICT;
+      ) STRICT, WITHOUT ROWID;
 
       CREATE TABLE order_items (
         order_id INTEGER NOT NULL,
@@ -51,7 +51,7 @@ export const migration001: Migration = {
         PRIMARY KEY (order_id, package_index, line),
         FOREIGN KEY (order_id, package_index)
           REFERENCES order_packages (order_id, package_index) ON DELETE CASCADE
-      ) STRICT;
+      ) STRICT, WITHOUT ROWID;
 
       CREATE TABLE shipments (
         id INTEGER PRIMARY KEY,
@@ -128,7 +128,7 @@ export const migration001: Migration = {
         package_index INTEGER NOT NULL,
         tracking_number TEXT NOT NULL,
         PRIMARY KEY (label_id, package_index)
-      ) STRICT;
+      ) STRICT, WITHOUT ROWID;
       CREATE INDEX label_packages_by_tracking ON label_packages (tracking_number);
 
       CREATE TABLE reprints (
