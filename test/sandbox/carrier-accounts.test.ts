@@ -453,4 +453,26 @@ describe('carrier accounts', () => {
       rates.body.shipmentRates.map((r: { serviceLevel: string }) => r.serviceLevel).sort(),
     ).toEqual(['FEDEX_2_DAY', 'FEDEX_GROUND']);
   });
+
+  it('renews an EXPIRED connection through its oauth_url', async () => {
+    const harbor = await sbx.headers('demo-harbor-full');
+    const before = await call(sbx.url, 'GET', '/api/v1/carrierAccounts/ca_harbor_ups', {
+      headers: harbor,
+    });
+    expect(before.body.carrierAccountConnection.authorizationStatus).toBe('EXPIRED');
+    const oauthUrl = before.body.carrierAccountConnection.authorizationDetails.oauth_url as string;
+    const done = await fetch(`${oauthUrl}/authorize`, {
+      method: 'POST',
+      headers: { accept: 'application/json' },
+    });
+    expect(((await done.json()) as { authorizationStatus: string }).authorizationStatus).toBe(
+      'AUTHORIZED',
+    );
+    // The brand's grant on the same connection is usable again too.
+    const brand = await call(sbx.url, 'GET', '/api/v1/carrierAccounts/ca_driftwood_ups', {
+      headers: { ...harbor, 'x-tenant-id': 'tnt_driftwood' },
+    });
+    expect(brand.body.carrierAccountConnection.authorizationStatus).toBe('AUTHORIZED');
+    expectEnvelope(await call(sbx.url, 'GET', '/sandbox/oauth/conn_nope'), 404, 'NOT_FOUND');
+  });
 });

@@ -26,32 +26,44 @@ function startCli(args: string[]) {
 }
 
 describe('sandbox CLI', () => {
-  it('prints exactly "sandbox listening on http://HOST:PORT" first, serves, and exits cleanly on SIGTERM', async () => {
-    const { child, firstLine } = startCli([
-      '--port',
-      '0',
-      '--latency-ms',
-      '0',
-      '--token-ttl',
-      '120',
-    ]);
-    const line = await firstLine;
-    expect(line).toMatch(/^sandbox listening on http:\/\/127\.0\.0\.1:\d+$/);
-    const url = line.slice('sandbox listening on '.length);
-    const token = await fetch(`${url}/api/v1/tokens/m2m`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        grantType: 'clientCredentials',
-        clientId: 'demo-lumen-full',
-        clientSecret: 'demo-lumen-full-secret',
-      }),
-    });
-    expect(((await token.json()) as { expiresIn: number }).expiresIn).toBe(120);
-    const exited = once(child, 'exit');
-    child.kill('SIGTERM');
-    const [code] = await exited;
-    expect(code).toBe(0);
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'prints exactly "sandbox listening on http://HOST:PORT" first, serves, and exits cleanly on %s',
+    async (signal) => {
+      const { child, firstLine } = startCli([
+        '--port',
+        '0',
+        '--latency-ms',
+        '0',
+        '--token-ttl',
+        '120',
+      ]);
+      const line = await firstLine;
+      expect(line).toMatch(/^sandbox listening on http:\/\/127\.0\.0\.1:\d+$/);
+      const url = line.slice('sandbox listening on '.length);
+      const token = await fetch(`${url}/api/v1/tokens/m2m`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          grantType: 'clientCredentials',
+          clientId: 'demo-lumen-full',
+          clientSecret: 'demo-lumen-full-secret',
+        }),
+      });
+      expect(((await token.json()) as { expiresIn: number }).expiresIn).toBe(120);
+      const exited = once(child, 'exit');
+      child.kill(signal);
+      const [code] = await exited;
+      expect(code).toBe(0);
+      await expect(fetch(`${url}/sandbox/clock`)).rejects.toThrow();
+    },
+    30_000,
+  );
+
+  it('refuses a bad flag value', async () => {
+    const { child, stderr } = startCli(['--port', 'abc']);
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(2);
+    expect(stderr()).toContain('--port must be an integer');
   }, 30_000);
 
   it('stops with a message naming the bad entry of an invalid fixtures file', async () => {
