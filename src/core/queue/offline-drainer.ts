@@ -179,8 +179,19 @@ export class OfflineQueueDrainer {
         );
         return outcome(result.failure.message);
       }
-      case 'failed':
       case 'invalid':
+        if (result.failure.code === 'order-busy') {
+          // The packer is shipping this order right now: look again shortly, nothing failed.
+          queue.retryLater(
+            entry.id,
+            new Date(this.o.now().getTime() + this.o.baseDelayMs),
+            result.failure.message,
+          );
+          return { entry, result: 'queued', message: result.failure.message };
+        }
+        queue.finish(entry.id, 'failed', result.failure.message);
+        return outcome(result.failure.message);
+      case 'failed':
         queue.finish(entry.id, 'failed', result.failure.message);
         return outcome(result.failure.message);
       case 'unknown':

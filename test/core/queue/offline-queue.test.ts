@@ -151,4 +151,28 @@ describe('offline queue', () => {
     expect((await drainer.drain(true)).map((o) => o.result)).toEqual(['printed']);
     expect(await ledgerFor(sb.url, 'LUM-10423')).toHaveLength(1);
   });
+
+  it('does not fail a queued shipment whose order the packer is handling at that moment', async () => {
+    sb.clearFaults();
+    const station = await stationFor((p) => lumenProfile(sb.url, p));
+    station.importSamples();
+    sb.fault({ path: '/api/v1/rates', kind: 'reset', times: 2 });
+    const id = orderId(station, 'LUM-10425');
+    const sold = (await ledgerFor(sb.url, 'LUM-10425')).length;
+    expect((await station.workflow.ship(id, { packages: [{ weightLbs: 1 }] })).outcome).toBe(
+      'queued',
+    );
+    sb.clearFaults();
+    const drainer = new OfflineQueueDrainer(station.workflow, { baseDelayMs: 1 });
+    // The packer rescans while the drainer reaches the same order.
+    const rescan = station.workflow.ship(id, { packages: [{ weightLbs: 1 }] });
+    const first = await drainer.drain(true);
+    expect((await rescan).outcome).toBe('queued');
+    expect(first.map((o) => [o.result, o.message])).toEqual([
+      ['queued', expect.stringMatching(/being shipped right now/)],
+    ]);
+    expect(drainer.counts()).toMatchObject({ waiting: 1, failed: 0 });
+    expect((await drainer.drain(true)).map((o) => o.result)).toEqual(['printed']);
+    expect(await ledgerFor(sb.url, 'LUM-10425')).toHaveLength(sold + 1);
+  });
 });
