@@ -121,6 +121,33 @@ describe('faults', () => {
     expect(sbx.sandbox.ledger()).toHaveLength(1);
   });
 
+  it('can answer a 500 after the work is done (after: true, kind status)', async () => {
+    const headers = await sbx.headers('demo-lumen-full');
+    const before = sbx.sandbox.ledger().length;
+    sbx.fault({
+      method: 'POST',
+      path: '/api/v1/labels',
+      kind: 'status',
+      status: 502,
+      times: 1,
+      after: true,
+    });
+    expectEnvelope(
+      await call(sbx.url, 'POST', '/api/v1/labels', {
+        headers,
+        body: labelBody('ca_lumen_ups', 'UPS_GROUND'),
+      }),
+      502,
+      'INTERNAL_ERROR',
+    );
+    expect(sbx.sandbox.ledger()).toHaveLength(before + 1);
+    const next = await call(sbx.url, 'POST', '/api/v1/labels', {
+      headers,
+      body: labelBody('ca_lumen_ups', 'UPS_GROUND'),
+    });
+    expect(next.status).toBe(201);
+  });
+
   it('hangs until the client gives up; clearing faults restores service', async () => {
     const headers = await sbx.headers('demo-lumen-full');
     await call(sbx.url, 'POST', '/sandbox/faults', {
