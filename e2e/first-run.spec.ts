@@ -50,6 +50,7 @@ test('first run opens the demo profile, and a keyboard-only scan prints a label 
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('result')).toContainText('already has a label');
   await page.keyboard.press('Alt+R');
+  await expect(page.getByRole('textbox', { name: 'Reprint reason' })).toBeFocused();
   await page.keyboard.type('label jammed in the printer');
   await page.keyboard.press('Enter');
   await expect.poll(() => printed(dir).length, { timeout: 15_000 }).toBe(2);
@@ -58,6 +59,11 @@ test('first run opens the demo profile, and a keyboard-only scan prints a label 
   await page.keyboard.press('Alt+4');
   await page.getByTestId('history-table').locator('tbody tr').first().click();
   await expect(page.getByTestId('reprint-audit')).toContainText('label jammed in the printer');
+  await expect(
+    page.getByTestId('label-detail').getByTestId('label-preview').locator('img, svg').first(),
+  ).toBeVisible({
+    timeout: 20_000,
+  });
   await page.screenshot({ path: info.outputPath('history.png') });
 });
 

@@ -18,8 +18,10 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export async function startStation(
   args: string[] = [],
   env: NodeJS.ProcessEnv = {},
+  seed?: (dataDir: string) => void,
 ): Promise<RunningStation> {
   const dataDir = mkdtempSync(join(tmpdir(), 'station-e2e-'));
+  seed?.(dataDir);
   const child: ChildProcess = spawn(
     process.execPath,
     [

@@ -31,6 +31,10 @@ export function App() {
         const st = useStation.getState();
         if (st.view === 'attention') void st.loadAttention();
       }),
+      bridge.on('tracking-changed', () => {
+        const st = useStation.getState();
+        if (st.view === 'tracking') void st.loadTracking();
+      }),
       bridge.on('print-job', () => {
         const st = useStation.getState();
         if (st.view === 'queue') void st.loadQueue();

@@ -1,0 +1,75 @@
+import { expect, test } from '@playwright/test';
+import { join } from 'node:path';
+import { openDatabase } from '../src/core/storage/database.js';
+import { TrackerStore } from '../src/core/tracking/store.js';
+import { startStation, type RunningStation } from './station';
+
+const ROWS = 10_000;
+const statuses = [
+  'PRE_TRANSIT',
+  'IN_TRANSIT',
+  'OUT_FOR_DELIVERY',
+  'DELIVERED',
+  'EXCEPTION',
+  'RETURNED',
+];
+
+/** 10,000 trackers in the demo profile's scope, written before the station starts. */
+function seed(dataDir: string) {
+  const db = openDatabase(join(dataDir, 'station.db'));
+  const store = new TrackerStore(db);
+  const base = Date.parse('2026-11-01T00:00:00.000Z');
+  const trackers = Array.from({ length: ROWS }, (_, i) => ({
+    id: `trk_${i}`,
+    trackingNumber: `1ZSEED${String(i).padStart(8, '0')}`,
+    carrier: i % 2 ? 'UPS' : 'USPS',
+    tenantId: 'tnt_lumen',
+    orderReference: `SEED-${i}`,
+    status: statuses[i % statuses.length],
+    statusDetail: 'seeded for the board test',
+    updatedAt: new Date(base + i * 60_000).toISOString(),
+  }));
+  store.ingest(
+    { profileId: 'demo', environment: 'embedded-sandbox', tenantId: 'tnt_lumen' },
+    trackers,
+    new Date().toISOString(),
+  );
+  db.close();
+}
+
+let station: RunningStation;
+test.beforeEach(async () => {
+  station = await startStation([], {}, seed);
+});
+test.afterEach(async () => {
+  await station.stop();
+});
+
+test('the tracking board stays fast with 10,000 shipments', async ({ page }, info) => {
+  await page.goto(station.url);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  const started = Date.now();
+  await page.keyboard.press('Alt+5');
+  await expect(page.getByTestId('tracking-total')).toHaveText(/^100\d\d shipments$/, {
+    timeout: 10_000,
+  });
+  const loadMs = Date.now() - started;
+  const list = page.getByRole('list', { name: 'Shipments' });
+  // Virtualised: the DOM holds a window of rows, not ten thousand.
+  expect(await list.getByRole('listitem').count()).toBeLessThan(80);
+  await page.screenshot({ path: info.outputPath('tracking-10k.png') });
+
+  const scrollStart = Date.now();
+  await list.evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await expect(list).toContainText('1ZSEED00000000');
+  const scrollMs = Date.now() - scrollStart;
+  await page.getByRole('button', { name: /^DELIVERED/ }).click();
+  await expect(page.getByTestId('tracking-total')).toHaveText(/^16\d\d shipments$/);
+  await page.screenshot({ path: info.outputPath('tracking-delivered.png') });
+  info.annotations.push({
+    type: 'timing',
+    description: `load ${loadMs} ms, scroll to end ${scrollMs} ms`,
+  });
+  expect(loadMs).toBeLessThan(5000);
+  expect(scrollMs).toBeLessThan(1000);
+});
