@@ -1,7 +1,6 @@
 import { join } from 'node:path';
-import { NetworkPrinter } from '../printing/drivers/network.js';
+import { createPrinterDriver } from '../printing/drivers/index.js';
 import { PrintSpool } from '../printing/spool/print-spool.js';
-import { PrinterError, type Printer, type PrinterConfig } from '../printing/types.js';
 import { ProfileStore } from '../profiles/profile-store.js';
 import type { Profile } from '../profiles/profile-schema.js';
 import type { SecretVault } from '../profiles/secret-vault.js';
@@ -43,17 +42,6 @@ const defaultSettings: StationSettings = {
   scale: { enabled: false, device: null },
 };
 
-function unsupportedDriver(config: PrinterConfig): Printer {
-  const refuse = () =>
-    Promise.reject(
-      new PrinterError(
-        'printer-not-found',
-        `${config.name}: ${config.kind} printers are not supported in this build yet.`,
-      ),
-    );
-  return { config, send: refuse, status: refuse, close: async () => {} };
-}
-
 /** What every feature of the facade shares: storage, stores, the spool and the active profile. */
 export class StationContext {
   readonly db: Db;
@@ -79,8 +67,7 @@ export class StationContext {
     this.spool = new PrintSpool({
       db: this.db,
       printers: () => this.current?.profile.printers ?? this.profiles.active()?.printers ?? [],
-      createDriver: (config) =>
-        config.kind === 'network' ? new NetworkPrinter(config) : unsupportedDriver(config),
+      createDriver: (config) => createPrinterDriver(config),
       backoff: { baseMs: 500, maxMs: 5000 },
       faultPollMs: 1000,
     });
@@ -95,6 +82,13 @@ export class StationContext {
 
   saveStationSettings(next: StationSettings): void {
     this.options.settings.set('station', next);
+  }
+
+  /** Whether the profile's client secret is there: in the vault, or in the variable it names. */
+  async hasSecret(profile: Profile): Promise<boolean> {
+    if (await this.profiles.hasClientSecret(profile.id)) return true;
+    const env = this.options.env ?? process.env;
+    return Boolean(profile.clientSecretEnv && env[profile.clientSecretEnv]);
   }
 
   runtimeOrNull(): ProfileRuntime | null {

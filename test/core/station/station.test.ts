@@ -10,6 +10,8 @@ import { tempDir } from '../../support/tmp.js';
 
 const root = join(import.meta.dirname, '../../..');
 
+let lastSandbox: Awaited<ReturnType<typeof startSandbox>> | null = null;
+
 function station(dataDir: string): Station {
   return createStation({
     dataDir,
@@ -19,6 +21,7 @@ function station(dataDir: string): Station {
     resourcesDir: join(root, 'resources'),
     startSandbox: async () => {
       const s = await startSandbox();
+      lastSandbox = s;
       const c = s.fixtures.apiClients.find((x) => x.clientId === 'demo-lumen-full')!;
       return {
         baseUrl: s.url,
@@ -104,6 +107,50 @@ describe('Station facade, first run', () => {
       expect(found.labels).toHaveLength(1);
     } finally {
       await again.stop();
+    }
+  });
+});
+
+describe('Station facade, needs attention', () => {
+  it('lists a purchase whose answer was lost and resolves it by looking it up on the platform', async () => {
+    const dataDir = tempDir();
+    const s = station(dataDir);
+    await s.start();
+    try {
+      const scan = value(await s.dispatch('pack.scan', { value: 'LUM-10422' })) as {
+        order: { id: string };
+      };
+      lastSandbox!.faults.add({
+        method: 'POST',
+        path: '/api/v1/labels',
+        kind: 'reset',
+        after: true,
+        times: 1,
+      });
+      const lost = await s.dispatch('pack.buy', { orderId: scan.order.id, weightLbs: 3.4 });
+      expect(lost).toMatchObject({ ok: false, error: { code: 'purchase-outcome-unknown' } });
+
+      const items = value(await s.dispatch('attention.list', {})) as {
+        id: string;
+        kind: string;
+        actions: string[];
+      }[];
+      expect(items).toHaveLength(1);
+      expect(items[0]!.kind).toBe('purchase-unknown');
+      expect(items[0]!.actions).toContain('check-trackers');
+      // Never bought again by itself: a new buy is refused until a person decides.
+      const blocked = await s.dispatch('pack.buy', { orderId: scan.order.id, weightLbs: 3.4 });
+      expect(blocked).toMatchObject({ ok: false, error: { code: 'purchase-outcome-unknown' } });
+
+      value(await s.dispatch('attention.resolve', { id: items[0]!.id, action: 'check-trackers' }));
+      expect(value(await s.dispatch('attention.list', {}))).toEqual([]);
+      const found = value(await s.dispatch('labels.search', { query: 'LUM-10422' })) as {
+        labels: unknown[];
+      };
+      expect(found.labels).toHaveLength(1);
+      expect(lastSandbox!.ledger()).toHaveLength(1);
+    } finally {
+      await s.stop();
     }
   });
 });

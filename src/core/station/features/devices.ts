@@ -3,10 +3,13 @@ import { describePrinter } from '../../printing/types.js';
 import type { StationContext } from '../context.js';
 import type { Handlers } from '../dispatch.js';
 import { StationFailure } from '../errors.js';
-import { printJobView } from '../map.js';
+import { printJobView, printerView } from '../map.js';
+import { discoverPrinters } from '../../printing/discovery.js';
+import { UsbScale } from '../../devices/index.js';
 
 /** Printers (discover, test print, status) and the station's own settings. */
 export function deviceHandlers(ctx: StationContext): Partial<Handlers> {
+  let scale: UsbScale | null = null;
   const printer = (id: string) => {
     const p = ctx.runtime().profile.printers.find((x) => x.id === id);
     if (!p) throw new StationFailure('not-found', `No printer ${id} in this profile.`);
@@ -14,17 +17,19 @@ export function deviceHandlers(ctx: StationContext): Partial<Handlers> {
   };
   return {
     'printers.discover': async () => {
-      // Network discovery is not in core yet: offer the printers the station already knows
-      // and any the demo started, so the list is never a lie.
-      const found = ctx.runtimeOrNull()?.profile.printers ?? [];
-      return found
-        .filter((p) => p.kind === 'network')
-        .map((p) => ({
-          kind: 'network' as const,
-          name: p.name,
-          address: `${p.host}:${p.port ?? 9100}`,
-          dpi: p.dpi ?? null,
-        }));
+      // USB printers and OS queues are found by the printing module; network printers are never
+      // scanned for, only the addresses the profile already names are asked for status.
+      const known = ctx.runtimeOrNull()?.profile.printers ?? [];
+      const result = await discoverPrinters({
+        networkCandidates: known
+          .filter((p) => p.kind === 'network' && p.host)
+          .map((p) => ({ host: p.host!, ...(p.port ? { port: p.port } : {}) })),
+      });
+      for (const note of result.notes) ctx.log(`printer discovery: ${note}`);
+      return result.printers.map((d) => {
+        const view = printerView({ id: 'discovered', ...d.config });
+        return { kind: view.kind, name: d.name, address: view.address, dpi: d.config.dpi ?? null };
+      });
     },
     'printers.testPrint': async ({ printerId }) => {
       const p = printer(printerId);
@@ -61,6 +66,28 @@ export function deviceHandlers(ctx: StationContext): Partial<Handlers> {
         };
       } finally {
         await driver.close().catch(() => {});
+      }
+    },
+    'pack.readScale': async () => {
+      const profileScale = ctx.runtimeOrNull()?.profile.scale;
+      scale ??= new UsbScale({
+        ...(profileScale?.vendorId !== undefined ? { vendorId: profileScale.vendorId } : {}),
+        ...(profileScale?.productId !== undefined ? { productId: profileScale.productId } : {}),
+      });
+      try {
+        const reading = await scale.read();
+        return {
+          weightLbs: reading.weightLbs,
+          stable: reading.state === 'stable' || reading.state === 'zero',
+          message: reading.message,
+        };
+      } catch (error) {
+        scale = null;
+        return {
+          weightLbs: null,
+          stable: false,
+          message: `The scale could not be read (${(error as Error).message}); type the weight.`,
+        };
       }
     },
     'settings.get': async () => ctx.stationSettings(),

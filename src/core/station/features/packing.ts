@@ -240,11 +240,6 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
     },
     'pack.rate': rate,
     'pack.buy': buy,
-    'pack.readScale': async () => ({
-      weightLbs: null,
-      stable: false,
-      message: 'No USB scale is connected to this station; type the weight (Alt+W).',
-    }),
     'orders.import': async ({ fileName, content }) => {
       const r = rt();
       const format = formatOf(fileName);

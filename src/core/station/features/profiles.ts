@@ -64,7 +64,7 @@ export function profileHandlers(ctx: StationContext): Partial<Handlers> {
   const view = async (p: Profile) =>
     profileView(p, {
       active: ctx.profiles.active()?.id === p.id,
-      hasSecret: await ctx.profiles.hasClientSecret(p.id),
+      hasSecret: await ctx.hasSecret(p),
     });
 
   async function tenants(c: Creds): Promise<TenantNode[]> {

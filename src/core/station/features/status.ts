@@ -125,7 +125,7 @@ export class StatusFeature {
     return {
       profile: profileView(rt.profile, {
         active: true,
-        hasSecret: await ctx.profiles.hasClientSecret(rt.profile.id),
+        hasSecret: await ctx.hasSecret(rt.profile),
         baseUrl: rt.baseUrl,
       }),
       connectivity: conn.state,

@@ -85,6 +85,10 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => ({
               }
             : null,
         });
+        if (!found.existingLabels.length && get().settings?.scale.enabled) {
+          const w = await call('pack.readScale', {});
+          if (w.ok && w.value.weightLbs !== null) set({ weight: String(w.value.weightLbs) });
+        }
         if (!found.existingLabels.length && get().weight) await get().rate();
         return;
       }

@@ -15,7 +15,19 @@ export function PackView() {
   const weightRef = useRef<HTMLInputElement>(null);
   const [scan, setScan] = useState('');
   const [reprinting, setReprinting] = useState(false);
-  const focusScan = () => requestAnimationFrame(() => scanRef.current?.focus());
+  // Back to Scan after an action, unless the packer has since moved to another field on purpose
+  // (the weight, a reprint reason): a late callback must never steal their typing.
+  const focusScan = (force = false) =>
+    requestAnimationFrame(() => {
+      const active = document.activeElement;
+      const typing =
+        active instanceof HTMLElement &&
+        active !== scanRef.current &&
+        (active.tagName === 'INPUT' ||
+          active.tagName === 'TEXTAREA' ||
+          active.tagName === 'SELECT');
+      if (force || !typing) scanRef.current?.focus();
+    });
 
   useEffect(() => {
     focusScan();
@@ -31,7 +43,7 @@ export function PackView() {
         focusScan();
       } else if (e.ctrlKey && e.key === 'Enter') {
         e.preventDefault();
-        void st.buy().then(focusScan);
+        void st.buy().then(() => focusScan());
       } else if (e.altKey && (e.key === 'w' || e.code === 'KeyW')) {
         e.preventDefault();
         weightRef.current?.focus();
@@ -51,7 +63,7 @@ export function PackView() {
         setReprinting(false);
         st.clearPack();
         setScan('');
-        focusScan();
+        focusScan(true);
       } else if (
         document.activeElement === document.body &&
         e.key.length === 1 &&
@@ -82,7 +94,7 @@ export function PackView() {
       const value = scan;
       setScan('');
       setReprinting(false);
-      void s.scan(value).then(focusScan);
+      void s.scan(value).then(() => focusScan());
     } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
       s.moveSelection(e.key === 'ArrowDown' ? 1 : -1);
@@ -109,7 +121,7 @@ export function PackView() {
             onKeyDown={onScanKey}
             onBlur={(e) => {
               // Keep the focus unless the packer deliberately moved to another control.
-              if (!e.relatedTarget) focusScan();
+              if (!e.relatedTarget) focusScan(true);
             }}
             autoComplete="off"
             spellCheck={false}
@@ -159,7 +171,16 @@ export function PackView() {
               </div>
             </>
           ) : (
-            <p className="placeholder">Scan an order to start.</p>
+            <p className="placeholder">
+              Scan an order to start.
+              {s.status?.profile?.environment === 'embedded-sandbox' ? (
+                <>
+                  {' '}
+                  This is the demo station: try <b>LUM-10421</b>, Enter, then Ctrl+Enter. Labels
+                  print on the virtual printer; nothing is really shipped.
+                </>
+              ) : null}
+            </p>
           )}
         </div>
 
@@ -176,7 +197,7 @@ export function PackView() {
                 if (e.key === 'Enter') {
                   e.preventDefault();
                   void s.rate();
-                  focusScan();
+                  focusScan(true);
                 }
               }}
             />
@@ -192,7 +213,7 @@ export function PackView() {
                 onClick={() => {
                   s.setBox(s.box?.id === b.id ? null : b);
                   void s.rate();
-                  focusScan();
+                  focusScan(true);
                 }}
               >
                 {b.name} <small>scan {b.code}</small>
@@ -262,7 +283,7 @@ export function PackView() {
           <button
             className="buy"
             disabled={!s.quote || s.busy !== null}
-            onClick={() => void s.buy().then(focusScan)}
+            onClick={() => void s.buy().then(() => focusScan())}
           >
             {s.quote?.queued ? 'Queue & print later' : 'Buy & print'} <kbd>Ctrl+Enter</kbd>
           </button>
@@ -315,7 +336,7 @@ export function PackView() {
                   labelId={reprintTarget.id}
                   onDone={() => {
                     setReprinting(false);
-                    focusScan();
+                    focusScan(true);
                   }}
                 />
               ) : (

@@ -8,6 +8,7 @@ import { StationPanel } from './settings/Station';
 export function SettingsView() {
   const profiles = useStation((s) => s.profiles);
   const active = useStation((s) => s.status?.profile ?? null);
+  const host = useStation((s) => s.status?.host ?? 'web');
   const loadProfiles = useStation((s) => s.loadProfiles);
   const refreshStatus = useStation((s) => s.refreshStatus);
   const notify = useStation((s) => s.notify);
@@ -36,7 +37,7 @@ export function SettingsView() {
     URL.revokeObjectURL(url);
   }
   async function setSecret(id: string) {
-    const secret = window.prompt('New client secret (stored in the keychain, never shown again):');
+    const secret = window.prompt('New client secret (kept by the station, never shown again):');
     if (!secret) return;
     const r = await call('profiles.setSecret', { id, clientSecret: secret });
     notify(r.ok ? 'ok' : 'error', r.ok ? 'Secret stored.' : r.error.message);
@@ -66,7 +67,11 @@ export function SettingsView() {
                   </div>
                   <div className="muted small">
                     client {p.clientId} · secret{' '}
-                    {p.hasSecret ? 'stored in the keychain' : 'missing'}
+                    {p.hasSecret
+                      ? host === 'electron'
+                        ? 'stored in the OS keychain'
+                        : 'set (in memory for this run, or from its environment variable)'
+                      : 'missing: use Replace secret'}
                   </div>
                 </td>
                 <td className="actions">
