@@ -16,7 +16,7 @@ import {
   type TrackingScope,
 } from '../tracking/index.js';
 import { classifyPlatformError, packingPlatformFrom } from '../packing/platform-adapter.js';
-import { OfflineDrainer } from './drainer.js';
+import { OfflineQueueDrainer } from '../queue/offline-drainer.js';
 
 export interface RuntimeDeps {
   db: Db;
@@ -26,7 +26,7 @@ export interface RuntimeDeps {
   /** The embedded sandbox's URL for an embedded-sandbox profile. */
   embeddedBaseUrl: () => Promise<string>;
   log: (line: string) => void;
-  onChange: (what: 'queue' | 'attention' | 'tracking' | 'carriers' | 'orders') => void;
+  onChange: (what: 'queue' | 'attention' | 'tracking' | 'carriers' | 'orders' | 'status') => void;
 }
 
 /**
@@ -45,7 +45,7 @@ export class ProfileRuntime {
   readonly board: TrackerBoard;
   readonly poller: TrackerPoller;
   readonly health: CarrierHealth;
-  readonly drainer: OfflineDrainer;
+  readonly drainer: OfflineQueueDrainer;
   hotFolder: OrderHotFolder | null = null;
 
   private constructor(
@@ -103,9 +103,20 @@ export class ProfileRuntime {
     });
     this.poller.onChanges(() => deps.onChange('tracking'));
     this.health = new CarrierHealth(this.client, deps.db, this.trackingScope);
-    this.drainer = new OfflineDrainer(this.workflow, deps.log, () => {
-      deps.onChange('queue');
-      deps.onChange('attention');
+    this.drainer = new OfflineQueueDrainer(this.workflow, {
+      onOutcome: (outcome) => {
+        if (outcome.result !== 'queued')
+          deps.log(
+            `offline queue: ${outcome.entry.id} ${outcome.result}${outcome.message ? `: ${outcome.message}` : ''}`,
+          );
+        deps.onChange('queue');
+        deps.onChange('attention');
+      },
+    });
+    // The header follows connectivity, and the queue drains as soon as the platform answers.
+    this.client.connectivity.onChange((snapshot) => {
+      deps.onChange('status');
+      if (snapshot.state === 'online') this.drainer.wake();
     });
   }
 

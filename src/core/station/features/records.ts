@@ -156,7 +156,10 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
       const r = rt();
       const shipments = r.workflow.queue
         .list(r.scope, 200)
-        .filter((q) => q.state === 'waiting' || q.state === 'failed')
+        .filter(
+          (q) =>
+            q.state !== 'done' && r.workflow.shipments.get(q.shipmentId)?.state !== 'cancelled',
+        )
         .map((q) => {
           const s = r.workflow.shipments.get(q.shipmentId);
           const order = s ? r.workflow.orders.get(s.orderId) : undefined;
@@ -177,7 +180,7 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
     },
     'queue.retry': async ({ kind, id }) => {
       if (kind === 'print-job') ctx.spool.retry(Number(id));
-      else rt().drainer.kick();
+      else void rt().drainer.drain(true);
       ctx.changed('queue');
       return { done: true as const };
     },
@@ -187,14 +190,8 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
       else {
         const entry = r.workflow.queue.get(Number(id));
         if (!entry) throw new StationFailure('not-found', `No queued shipment ${id}.`);
-        r.workflow.queue.finish(
-          entry.id,
-          'failed',
-          `cancelled by ${ctx.stationSettings().userName}`,
-        );
-        r.workflow.shipments.setState(entry.shipmentId, 'cancelled', {
-          by: ctx.stationSettings().userName,
-        });
+        if (!r.workflow.cancelQueued(entry.shipmentId, ctx.stationSettings().userName))
+          throw new StationFailure('conflict', 'That shipment is no longer waiting in the queue.');
       }
       ctx.changed('queue');
       return { done: true as const };
