@@ -1,5 +1,5 @@
 import { NetworkPrinter } from '../../printing/drivers/network.js';
-import { describePrinter, type PrinterStatus } from '../../printing/types.js';
+import { describePrinter, type PrinterConfig, type PrinterStatus } from '../../printing/types.js';
 import { labelPrinterOf } from '../../profiles/profile-schema.js';
 import type { PrinterState, PrinterStatusView, StationStatus } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
@@ -26,16 +26,17 @@ export class StatusFeature {
       const rt = ctx.runtimeOrNull();
       const cfg = rt?.profile.printers.find((p) => p.id === notice.printerId);
       if (!cfg || notice.printerId !== labelPrinterOf(rt!.profile)) return;
-      this.setPrinter(this.view(cfg.id, describePrinter(cfg), notice.status, notice.message));
+      this.setPrinter(this.view(cfg, notice.status, notice.message));
     });
   }
 
   private view(
-    id: string,
-    name: string,
+    cfg: PrinterConfig,
     status: PrinterStatus | null,
     message: string | null,
   ): PrinterStatusView {
+    const id = cfg.id;
+    const where = describePrinter(cfg);
     const fault = status?.faults[0];
     const state: PrinterState =
       status === null
@@ -47,11 +48,11 @@ export class StatusFeature {
           : ((fault === 'other' || !fault ? 'unknown' : fault) as PrinterState);
     return {
       printerId: id,
-      name,
+      name: cfg.name,
       state,
       message:
         message ??
-        (state === 'ready' ? `${name} is ready` : `${name} ${faultWords[fault ?? 'other']}`),
+        (state === 'ready' ? `${where} is ready` : `${where} ${faultWords[fault ?? 'other']}`),
     };
   }
 
@@ -76,7 +77,7 @@ export class StatusFeature {
         const driver = new NetworkPrinter(cfg, { connectTimeoutMs: 1500, answerTimeoutMs: 2000 });
         try {
           const status = await driver.status();
-          this.setPrinter(this.view(cfg.id, describePrinter(cfg), status, null));
+          this.setPrinter(this.view(cfg, status, null));
         } catch (error) {
           this.setPrinter({
             printerId: cfg.id,

@@ -1,3 +1,4 @@
+import type { PrinterState } from '../../../shared/views';
 import { useStation } from '../store';
 
 const envBadge = {
@@ -5,6 +6,18 @@ const envBadge = {
   sandbox: { text: 'SANDBOX', cls: 'badge sandbox' },
   production: { text: 'PRODUCTION', cls: 'badge production' },
 } as const;
+
+/** Short enough to stay whole in the header; the full sentence is in the tooltip and the Queue. */
+const printerWords: Record<PrinterState, string> = {
+  ready: 'ready',
+  'paper-out': 'out of paper',
+  'ribbon-out': 'out of ribbon',
+  'head-open': 'head open',
+  paused: 'paused',
+  'buffer-full': 'buffer full',
+  offline: 'not answering',
+  unknown: 'status unknown',
+};
 
 export function Header() {
   const status = useStation((s) => s.status);
@@ -48,12 +61,13 @@ export function Header() {
           <Indicator
             label="Printer"
             testId="printer-status"
+            title={printer?.message}
             state={!printer ? 'unknown' : printer.state === 'ready' ? 'ok' : 'bad'}
             text={
               printer
                 ? printer.state === 'ready'
                   ? `${printer.name} ready`
-                  : printer.message.replace(/^Printer /, '')
+                  : `${printer.name}: ${printerWords[printer.state]}`
                 : 'none'
             }
           />

@@ -277,7 +277,11 @@ export function PackView() {
             </>
           ) : (
             <p className="placeholder">
-              {order ? 'Enter the weight to rate.' : 'Rates appear here.'}
+              {s.result?.kind === 'success'
+                ? 'Scan the next order.'
+                : order
+                  ? 'Enter the weight to rate.'
+                  : 'Rates appear here.'}
             </p>
           )}
           <button
@@ -290,7 +294,7 @@ export function PackView() {
         </div>
 
         <div
-          className={`panel result ${s.result?.kind ?? 'empty'}`}
+          className={`panel result ${s.result?.kind === 'success' && s.result.purchase.outcome === 'queued-offline' ? 'queued' : (s.result?.kind ?? 'empty')}`}
           data-testid="result"
           role="status"
           aria-live="assertive"
