@@ -89,7 +89,12 @@ async function startStation(): Promise<void> {
     dataDir,
     host: 'electron',
     settings,
-    vault: new SafeStorageVault(settings, () => settings.get('acceptBasicTextSecrets') === true),
+    vault: new SafeStorageVault(
+      settings,
+      () =>
+        (settings.get('station') as { acceptBasicTextSecrets?: boolean } | undefined)
+          ?.acceptBasicTextSecrets === true,
+    ),
     ...(nativeBinding ? { nativeBinding } : {}),
     startSandbox: async () => {
       const s = await startSandbox({

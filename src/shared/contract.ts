@@ -175,6 +175,7 @@ export const calls = {
       sounds: z.boolean().optional(),
       boxes: z.array(boxPreset).max(100).optional(),
       scale: z.object({ enabled: z.boolean(), device: text(300).nullable() }).optional(),
+      acceptBasicTextSecrets: z.boolean().optional(),
     }),
   ),
 } as const;

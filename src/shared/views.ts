@@ -302,6 +302,11 @@ export interface StationSettings {
   sounds: boolean;
   boxes: BoxPreset[];
   scale: { enabled: boolean; device: string | null };
+  /**
+   * Electron on Linux without a keychain (safeStorage's basic_text backend): secrets would be
+   * stored with a fixed key. Refused unless the person at the station accepts it here.
+   */
+  acceptBasicTextSecrets: boolean;
 }
 
 export interface ImportReport {

@@ -40,6 +40,7 @@ const defaultSettings: StationSettings = {
     { id: 'box-l', name: 'Large 18×14×10', code: 'BOX-L', lengthIn: 18, widthIn: 14, heightIn: 10 },
   ],
   scale: { enabled: false, device: null },
+  acceptBasicTextSecrets: false,
 };
 
 /** What every feature of the facade shares: storage, stores, the spool and the active profile. */

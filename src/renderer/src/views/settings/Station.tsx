@@ -157,6 +157,17 @@ export function StationPanel() {
               />
               Read weight from a USB scale
             </label>
+            {useStation.getState().status?.host === 'electron' ? (
+              <label className="check">
+                <input
+                  type="checkbox"
+                  checked={settings.acceptBasicTextSecrets}
+                  onChange={(e) => void update({ acceptBasicTextSecrets: e.target.checked })}
+                />
+                Store API secrets even without an OS keychain (weaker: only for a station nobody
+                else uses)
+              </label>
+            ) : null}
             <div>
               Box presets:{' '}
               {settings.boxes.map((b) => (
