@@ -13,7 +13,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const require = createRequire(import.meta.url);
+// `--require` (used by `npm run dist`): a package without the Electron build would not open its
+// database, so there a skip is an error.
+const required = process.argv.includes('--require');
 const skip = (why) => {
+  if (required) {
+    console.error(
+      `native-deps: cannot build better-sqlite3 for Electron (${why}); the app cannot be packaged without it.`,
+    );
+    process.exit(1);
+  }
   console.log(`native-deps: skipped the Electron build of better-sqlite3 (${why}).`);
   console.log(
     '  The Node build is unaffected; run `node scripts/native-deps.mjs` once Electron is installed.',
@@ -21,7 +30,8 @@ const skip = (why) => {
   process.exit(0);
 };
 
-if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) skip('ELECTRON_SKIP_BINARY_DOWNLOAD is set');
+if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD && !required)
+  skip('ELECTRON_SKIP_BINARY_DOWNLOAD is set');
 let electronVersion;
 try {
   require('electron'); // throws when the binary was never downloaded
