@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { humanSummary } from './harness.js';
 import { labelCacheBench } from './label-cache.js';
 import { trackerIngestBench } from './tracker-ingest.js';
+import { scanToPrintBench } from './scan-to-print.js';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -20,6 +21,13 @@ process.on('SIGINT', () => {
 });
 
 try {
+  const scans = quick ? 50 : 200;
+  if (wants('scan_to_print')) {
+    await scanToPrintBench(dir, scans, 0);
+    await scanToPrintBench(dir, scans, 100);
+    // A token lifetime far shorter than the run: renewals must happen in the background.
+    await scanToPrintBench(dir, scans, 20, 5);
+  }
   const labels = quick ? 50_000 : 1_000_000;
   const dbFile = join(dir, 'station.db');
   if (wants('label_cache')) labelCacheBench(dbFile, labels);
