@@ -17,10 +17,24 @@ const TRACKER_PAGE = 1000;
 const MAX_TRACKER_PAGES = 50;
 
 /**
+ * How long a PENDING account's authorization link is reused. Every rate response of a tenant
+ * with a PENDING connection names that account in rateErrors; looking its link up on every
+ * scan would put a whole API round trip on the packer's critical path for a convenience.
+ */
+const AUTHORIZATION_CACHE_MS = 5 * 60_000;
+
+/**
  * Adapts the platform client (src/core/platform) to what packing needs, turning its tolerant
  * nullable shapes into the station's, and acting for the order's tenant (x-tenant-id).
  */
-export function packingPlatformFrom(client: PlatformClient): PackingPlatform {
+export function packingPlatformFrom(
+  client: PlatformClient,
+  now: () => number = Date.now,
+): PackingPlatform {
+  const authorizations = new Map<
+    string,
+    { at: number; value: Promise<{ authorizationStatus: string; oauthUrl: string | undefined }> }
+  >();
   return {
     async rates(tenantId, request): Promise<RateResponse> {
       const response = await client.getRates(request as ClientRateRequest, { tenantId });
@@ -110,14 +124,24 @@ export function packingPlatformFrom(client: PlatformClient): PackingPlatform {
       return found;
     },
 
-    async carrierAccountAuthorization(tenantId, carrierAccountId) {
-      const account = await client.getCarrierAccount(carrierAccountId, { tenantId });
-      const connection = account.carrierAccountConnection;
-      return {
-        authorizationStatus:
-          connection?.authorizationStatus ?? connection?.authorizationDetails?.status ?? 'UNKNOWN',
-        oauthUrl: connection?.authorizationDetails?.oauth_url ?? undefined,
-      };
+    carrierAccountAuthorization(tenantId, carrierAccountId) {
+      const key = `${tenantId}\u0000${carrierAccountId}`;
+      const cached = authorizations.get(key);
+      if (cached && now() - cached.at < AUTHORIZATION_CACHE_MS) return cached.value;
+      const value = client.getCarrierAccount(carrierAccountId, { tenantId }).then((account) => {
+        const connection = account.carrierAccountConnection;
+        return {
+          authorizationStatus:
+            connection?.authorizationStatus ??
+            connection?.authorizationDetails?.status ??
+            'UNKNOWN',
+          oauthUrl: connection?.authorizationDetails?.oauth_url ?? undefined,
+        };
+      });
+      // A failed look-up is not remembered: the next scan asks again.
+      value.catch(() => authorizations.delete(key));
+      authorizations.set(key, { at: now(), value });
+      return value;
     },
 
     isReachable: () => client.connectivity.reachable,
