@@ -6,6 +6,7 @@ import { humanSummary } from './harness.js';
 import { labelCacheBench } from './label-cache.js';
 import { trackerIngestBench } from './tracker-ingest.js';
 import { scanToPrintBench } from './scan-to-print.js';
+import { startupBench } from './startup.js';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -30,7 +31,8 @@ try {
   }
   const labels = quick ? 50_000 : 1_000_000;
   const dbFile = join(dir, 'station.db');
-  if (wants('label_cache')) labelCacheBench(dbFile, labels);
+  if (wants('label_cache') || wants('startup')) labelCacheBench(dbFile, labels);
+  if (wants('startup')) await startupBench(dir, labels);
   if (wants('tracker_ingest')) await trackerIngestBench(dir, quick ? 2_000 : 10_000);
   console.log(humanSummary());
 } finally {

@@ -1,0 +1,66 @@
+// startup: core start on a data directory whose database holds the label_cache's labels:
+// open the database (migrations checked), load the profile, start the services, ready to scan.
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { startSandbox } from '../src/sandbox/index.js';
+import { createStation } from '../src/core/station/index.js';
+import { JsonFileSettingsStore } from '../src/core/profiles/settings-store.js';
+import { MemorySecretVault } from '../src/core/profiles/secret-vault.js';
+import { ProfileStore } from '../src/core/profiles/profile-store.js';
+import { benchScope } from './label-cache.js';
+import { report, round, summarize } from './harness.js';
+
+/** `dataDir` must hold station.db (filled by labelCacheBench) for profile benchScope. */
+export async function startupBench(dataDir: string, labels: number, runs = 5): Promise<void> {
+  const sandbox = await startSandbox({ port: 0 });
+  const settings = new JsonFileSettingsStore(join(dataDir, 'settings.json'));
+  const vault = new MemorySecretVault();
+  const profiles = new ProfileStore(settings, vault);
+  profiles.save({
+    id: benchScope.profileId,
+    name: 'Bench station',
+    environment: benchScope.environment,
+    baseUrl: sandbox.url,
+    clientId: 'demo-lumen-full',
+    tenantId: 'tnt_lumen',
+    tenantType: 'brand',
+    shippingSiteId: 'site_lumen_chicago',
+    shipFrom: {
+      company: 'Lumen Candle Works',
+      addressLine1: '1200 W Fulton Market',
+      city: 'Chicago',
+      stateProvince: 'IL',
+      postalCode: '60607',
+      countryCode: 'US',
+    },
+    printers: [],
+  });
+  profiles.setActive(benchScope.profileId);
+  await profiles.setClientSecret(benchScope.profileId, 'demo-lumen-full-secret');
+  const samples: number[] = [];
+  try {
+    for (let run = 0; run < runs; run++) {
+      const t0 = performance.now();
+      const station = createStation({ dataDir, settings, vault, host: 'web' });
+      await station.start();
+      // Ready to scan: a scan is answered from the label cache.
+      const lookup = await station.dispatch('pack.scan', { value: 'ORD-00000001' });
+      samples.push(performance.now() - t0);
+      if (!lookup.ok)
+        throw new Error(`the first scan after start failed: ${JSON.stringify(lookup.error)}`);
+      await station.stop();
+    }
+  } finally {
+    await sandbox.close();
+  }
+  const s = summarize(samples);
+  report({
+    name: 'startup.ready_to_scan_p50',
+    value: s.p50,
+    unit: 'ms',
+    labels,
+    runs,
+    firstRunMs: round(samples[0]!, 1),
+    target: { op: '<=', value: 1000 },
+  });
+}
