@@ -2,8 +2,16 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from '../storage/database.js';
 import type { Clock, StationScope } from '../storage/scope.js';
 import { systemClock } from '../storage/scope.js';
-import type { LabelPage, LabelSearch, NewLabel, StoredLabel } from './types.js';
+import type {
+  LabelPage,
+  LabelSearch,
+  LabelSummary,
+  LabelSummaryPage,
+  NewLabel,
+  StoredLabel,
+} from './types.js';
 
+/** A labels row with its package tracking numbers (a JSON array) and, when asked, its ZPL. */
 interface LabelRow {
   id: number;
   purchase_id: string;
@@ -21,7 +29,8 @@ interface LabelRow {
   carrier_account_id: string;
   cost_cents: number;
   currency: string;
-  zpl: string | null;
+  packages: string;
+  zpl?: string | null;
   zpl_dropped_at: string | null;
   label_url: string | null;
   created_at: string;
@@ -29,6 +38,12 @@ interface LabelRow {
 }
 
 const MAX_PAGE = 500;
+
+/** The label columns plus every package's tracking number, in one row (no query per label). */
+const LABEL_COLUMNS = `l.*, (SELECT json_group_array(tracking_number ORDER BY package_index)
+  FROM label_packages WHERE label_id = l.id) AS packages`;
+/** A single label with its ZPL (null when retention dropped it). */
+const WITH_ZPL = `SELECT ${LABEL_COLUMNS}, z.zpl FROM labels l LEFT JOIN label_zpl z ON z.label_id = l.id`;
 
 /**
  * The label cache. Searches are keyset-paged on (created_at, id), newest first, and each
@@ -48,34 +63,38 @@ export class LabelRepository {
       insert: db.prepare(
         `INSERT INTO labels (purchase_id, platform_label_id, profile_id, environment, tenant_id, order_id,
            order_number, order_reference, tracking_number, tracker_id, carrier, service_level,
-           carrier_account_id, cost_cents, currency, zpl, label_url, created_at, stored_at)
+           carrier_account_id, cost_cents, currency, label_url, created_at, stored_at)
          VALUES (@purchaseId, @platformLabelId, @profileId, @environment, @tenantId, @orderId,
            @orderNumber, @orderReference, @trackingNumber, @trackerId, @carrier, @serviceLevel,
-           @carrierAccountId, @costCents, @currency, @zpl, @labelUrl, @createdAt, @storedAt)`,
+           @carrierAccountId, @costCents, @currency, @labelUrl, @createdAt, @storedAt)`,
+      ),
+      insertZpl: db.prepare<[number, string]>(
+        `INSERT INTO label_zpl (label_id, zpl) VALUES (?, ?)
+         ON CONFLICT (label_id) DO UPDATE SET zpl = excluded.zpl`,
       ),
       insertPackage: db.prepare<[number, number, string]>(
         `INSERT INTO label_packages (label_id, package_index, tracking_number) VALUES (?, ?, ?)`,
       ),
-      byId: db.prepare<[number], LabelRow>(`SELECT * FROM labels WHERE id = ?`),
-      byPurchase: db.prepare<[string], LabelRow>(`SELECT * FROM labels WHERE purchase_id = ?`),
+      byId: db.prepare<[number], LabelRow>(`${WITH_ZPL} WHERE l.id = ?`),
+      byPurchase: db.prepare<[string], LabelRow>(`${WITH_ZPL} WHERE l.purchase_id = ?`),
       byOrder: db.prepare<[number], LabelRow>(
-        `SELECT * FROM labels WHERE order_id = ? ORDER BY created_at DESC, id DESC`,
+        `${WITH_ZPL} WHERE l.order_id = ? ORDER BY l.created_at DESC, l.id DESC`,
       ),
       byTracking: db.prepare<[string, string, string], LabelRow>(
-        `SELECT l.* FROM label_packages p JOIN labels l ON l.id = p.label_id
-         WHERE p.tracking_number = ? AND l.profile_id = ? AND l.environment = ?
-         ORDER BY l.id DESC LIMIT 1`,
+        `${WITH_ZPL} WHERE l.id = (SELECT p.label_id FROM label_packages p JOIN labels x ON x.id = p.label_id
+           WHERE p.tracking_number = ? AND x.profile_id = ? AND x.environment = ?
+           ORDER BY p.label_id DESC LIMIT 1)`,
       ),
-      packages: db.prepare<[number], { tracking_number: string }>(
-        `SELECT tracking_number FROM label_packages WHERE label_id = ? ORDER BY package_index`,
+      zplOf: db.prepare<[string], { label_id: number; zpl: string }>(
+        `SELECT label_id, zpl FROM label_zpl WHERE label_id IN (SELECT value FROM json_each(?))`,
       ),
       dropZpl: db.prepare<[string, string, string, string]>(
-        `UPDATE labels SET zpl = NULL, zpl_dropped_at = ?
-         WHERE profile_id = ? AND environment = ? AND created_at < ? AND zpl IS NOT NULL`,
+        `UPDATE labels SET zpl_dropped_at = ?
+         WHERE profile_id = ? AND environment = ? AND created_at < ? AND zpl_dropped_at IS NULL
+         RETURNING id`,
       ),
-      restoreZpl: db.prepare<[string, number]>(
-        `UPDATE labels SET zpl = ?, zpl_dropped_at = NULL WHERE id = ?`,
-      ),
+      deleteZpl: db.prepare<[number]>(`DELETE FROM label_zpl WHERE label_id = ?`),
+      markZplBack: db.prepare<[number]>(`UPDATE labels SET zpl_dropped_at = NULL WHERE id = ?`),
     };
   }
 
@@ -94,6 +113,7 @@ export class LabelRepository {
         ? label.packageTrackingNumbers
         : [label.trackingNumber];
     numbers.forEach((tracking, index) => this.s.insertPackage.run(id, index, tracking));
+    this.s.insertZpl.run(id, label.zpl);
     return id;
   }
 
@@ -118,38 +138,59 @@ export class LabelRepository {
     return row ? this.hydrate(row) : undefined;
   }
 
+  /**
+   * Labels newest first, without their ZPL: what a history list needs. One query per page
+   * (tracking numbers of every package included); the ZPL is fetched with `get` for a preview
+   * or a reprint.
+   */
+  searchSummaries(scope: StationScope, query: LabelSearch = {}): LabelSummaryPage {
+    const { rows, nextCursor } = this.searchRows(scope, query);
+    return { labels: rows.map((r) => this.summarize(r)), nextCursor };
+  }
+
+  /**
+   * Like `searchSummaries`, with each label's ZPL (one more query for the whole page). Prefer
+   * `searchSummaries` for lists: a page of 50 labels carries about 150 KB of ZPL.
+   */
   search(scope: StationScope, query: LabelSearch = {}): LabelPage {
+    const { rows, nextCursor } = this.searchRows(scope, query);
+    const zpl = new Map(
+      this.s.zplOf.all(JSON.stringify(rows.map((r) => r.id))).map((z) => [z.label_id, z.zpl]),
+    );
+    return {
+      labels: rows.map((r) => this.hydrate({ ...r, zpl: zpl.get(r.id) ?? null })),
+      nextCursor,
+    };
+  }
+
+  private searchRows(
+    scope: StationScope,
+    query: LabelSearch,
+  ): { rows: LabelRow[]; nextCursor: string | null } {
     const limit = Math.min(Math.max(1, Math.floor(query.limit ?? 50)), MAX_PAGE);
     const where = ['l.profile_id = ?', 'l.environment = ?'];
     const params: unknown[] = [scope.profileId, scope.environment];
-    let from = 'labels l';
-    if (query.trackingNumber) {
-      from = 'label_packages p JOIN labels l ON l.id = p.label_id';
-      where.unshift('p.tracking_number = ?');
-      params.unshift(query.trackingNumber);
-    }
-    if (query.orderNumber) {
-      where.push('l.order_number = ?');
-      params.push(query.orderNumber);
-    }
-    if (query.tenantId) {
-      where.push('l.tenant_id = ?');
-      params.push(query.tenantId);
-    }
-    if (query.from) {
-      where.push('l.created_at >= ?');
-      params.push(query.from);
-    }
-    if (query.to) {
-      where.push('l.created_at < ?');
-      params.push(query.to);
+    const filters: [string, string | undefined][] = [
+      [
+        'l.id IN (SELECT label_id FROM label_packages WHERE tracking_number = ?)',
+        query.trackingNumber,
+      ],
+      ['l.order_number = ?', query.orderNumber],
+      ['l.tenant_id = ?', query.tenantId],
+      ['l.created_at >= ?', query.from],
+      ['l.created_at < ?', query.to],
+    ];
+    for (const [condition, value] of filters) {
+      if (!value) continue;
+      where.push(condition);
+      params.push(value);
     }
     const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
     if (cursor) {
       where.push('(l.created_at, l.id) < (?, ?)');
       params.push(cursor.createdAt, cursor.id);
     }
-    const sql = `SELECT l.* FROM ${from} WHERE ${where.join(' AND ')}
+    const sql = `SELECT ${LABEL_COLUMNS} FROM labels l WHERE ${where.join(' AND ')}
       ORDER BY l.created_at DESC, l.id DESC LIMIT ?`;
     let statement = this.searches.get(sql);
     if (!statement) {
@@ -161,7 +202,7 @@ export class LabelRepository {
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
-      labels: page.map((r) => this.hydrate(r)),
+      rows: page,
       nextCursor: more && last ? encodeCursor(last.created_at, last.id) : null,
     };
   }
@@ -171,20 +212,32 @@ export class LabelRepository {
    * Returns how many labels lost their ZPL.
    */
   dropZplBefore(scope: StationScope, before: string): number {
-    return this.s.dropZpl.run(
-      this.clock().toISOString(),
-      scope.profileId,
-      scope.environment,
-      before,
-    ).changes;
+    return this.db.transaction(() => {
+      const dropped = this.s.dropZpl.all(
+        this.clock().toISOString(),
+        scope.profileId,
+        scope.environment,
+        before,
+      ) as { id: number }[];
+      for (const { id } of dropped) this.s.deleteZpl.run(id);
+      return dropped.length;
+    })();
   }
 
   /** Puts back ZPL fetched again from the platform (a reprint of a label past retention). */
   restoreZpl(id: number, zpl: string): void {
-    this.s.restoreZpl.run(zpl, id);
+    this.db.transaction(() => {
+      this.s.insertZpl.run(id, zpl);
+      this.s.markZplBack.run(id);
+    })();
   }
 
   private hydrate(row: LabelRow): StoredLabel {
+    const { zplAvailable: _, ...label } = this.summarize(row);
+    return { ...label, zpl: row.zpl ?? null };
+  }
+
+  private summarize(row: LabelRow): LabelSummary {
     return {
       id: row.id,
       purchaseId: row.purchase_id,
@@ -196,14 +249,14 @@ export class LabelRepository {
       orderNumber: row.order_number,
       orderReference: row.order_reference,
       trackingNumber: row.tracking_number,
-      packageTrackingNumbers: this.s.packages.all(row.id).map((p) => p.tracking_number),
+      packageTrackingNumbers: JSON.parse(row.packages) as string[],
       trackerId: row.tracker_id,
       carrier: row.carrier,
       serviceLevel: row.service_level,
       carrierAccountId: row.carrier_account_id,
       costCents: row.cost_cents,
       currency: row.currency,
-      zpl: row.zpl,
+      zplAvailable: row.zpl_dropped_at === null,
       zplDroppedAt: row.zpl_dropped_at,
       labelUrl: row.label_url,
       createdAt: row.created_at,

@@ -21,14 +21,13 @@ export interface LabelPrintQueue {
   enqueue(job: LabelPrintRequest): unknown;
 }
 
-/** The spool's job id when it returned one, as text for the audit log. */
-export function printJobIdOf(result: unknown): string | null {
+/** The spool's job id (an integer, print_jobs.id) when it returned one. */
+export function printJobIdOf(result: unknown): number | null {
   // PrintSpool.enqueue answers { job, warnings }.
   if (result && typeof result === 'object' && 'job' in result) return printJobIdOf(result.job);
-  if (result && typeof result === 'object' && 'id' in result) {
-    const id = (result as { id: unknown }).id;
-    if (typeof id === 'string' || typeof id === 'number') return String(id);
-  }
-  if (typeof result === 'string' || typeof result === 'number') return String(result);
+  if (result && typeof result === 'object' && 'id' in result)
+    return printJobIdOf((result as { id: unknown }).id);
+  if (typeof result === 'number' && Number.isSafeInteger(result)) return result;
+  if (typeof result === 'string' && /^\d+$/.test(result)) return Number(result);
   return null;
 }

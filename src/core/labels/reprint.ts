@@ -34,7 +34,7 @@ interface ReprintRow {
   station_user: string;
   reason: string;
   printer_id: string;
-  print_job_id: string | null;
+  print_job_id: number | null;
   created_at: string;
 }
 
@@ -53,7 +53,7 @@ export class LabelReprints {
         `INSERT INTO reprints (label_id, profile_id, environment, tenant_id, station_user, reason, printer_id, created_at)
          VALUES (@labelId, @profileId, @environment, @tenantId, @stationUser, @reason, @printerId, @createdAt)`,
       ),
-      setJob: db.prepare<[string | null, number]>(
+      setJob: db.prepare<[number | null, number]>(
         `UPDATE reprints SET print_job_id = ? WHERE id = ?`,
       ),
       forLabel: db.prepare<[number], ReprintRow>(

@@ -1,10 +1,7 @@
-/** A label the station bought, as the shift lead sees it in the label cache. */
-export interface StoredLabel {
-  id: number;
+/** What the platform said about a bought label, as the station stores it. */
+interface LabelFacts {
   purchaseId: string;
   platformLabelId: string;
-  profileId: string;
-  environment: string;
   tenantId: string;
   orderId: number;
   orderNumber: string;
@@ -18,34 +15,31 @@ export interface StoredLabel {
   carrierAccountId: string;
   costCents: number;
   currency: string;
-  /** Null once retention dropped it (the record stays). */
-  zpl: string | null;
-  zplDroppedAt: string | null;
   labelUrl: string | null;
   /** When the platform created it. */
   createdAt: string;
+}
+
+/** A label as a history list shows it: everything but the ZPL. */
+export interface LabelSummary extends LabelFacts {
+  id: number;
+  profileId: string;
+  environment: string;
+  /** False once retention dropped the ZPL (a reprint then fetches it again). */
+  zplAvailable: boolean;
+  zplDroppedAt: string | null;
   /** When the station stored it. */
   storedAt: string;
 }
 
-export interface NewLabel {
-  purchaseId: string;
-  platformLabelId: string;
-  tenantId: string;
-  orderId: number;
-  orderNumber: string;
-  orderReference: string;
-  trackingNumber: string;
-  packageTrackingNumbers: string[];
-  trackerId: string | null;
-  carrier: string;
-  serviceLevel: string;
-  carrierAccountId: string;
-  costCents: number;
-  currency: string;
+/** A label the station bought, as the shift lead sees it in the label cache. */
+export interface StoredLabel extends Omit<LabelSummary, 'zplAvailable'> {
+  /** Null once retention dropped it (the record stays). */
+  zpl: string | null;
+}
+
+export interface NewLabel extends LabelFacts {
   zpl: string;
-  labelUrl: string | null;
-  createdAt: string;
 }
 
 export interface LabelSearch {
@@ -69,12 +63,19 @@ export interface LabelPage {
   nextCursor: string | null;
 }
 
+export interface LabelSummaryPage {
+  labels: LabelSummary[];
+  /** Null on the last page. */
+  nextCursor: string | null;
+}
+
 export interface ReprintRecord {
   id: number;
   labelId: number;
   stationUser: string;
   reason: string;
   printerId: string;
-  printJobId: string | null;
+  /** The spool's job id (print_jobs.id); null when the queue gave none back. */
+  printJobId: number | null;
   createdAt: string;
 }

@@ -347,7 +347,7 @@ export class PackingWorkflow {
   async print(
     shipmentId: number,
     label: StoredLabel,
-  ): Promise<{ printJobId: string | null } | { failure: Failure }> {
+  ): Promise<{ printJobId: number | null } | { failure: Failure }> {
     return sendLabelToPrinter(
       {
         profile: this.profile,

@@ -22,7 +22,7 @@ export async function sendLabelToPrinter(
   },
   shipmentId: number,
   label: StoredLabel,
-): Promise<{ printJobId: string | null } | { failure: Failure }> {
+): Promise<{ printJobId: number | null } | { failure: Failure }> {
   const printerId = labelPrinterOf(deps.profile);
   if (!printerId)
     return {

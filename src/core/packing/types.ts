@@ -104,7 +104,7 @@ export type ShipResult =
       label: StoredLabel;
       selection: RateSelection;
       carrierProblems: CarrierAccountProblem[];
-      printJobId: string | null;
+      printJobId: number | null;
     }
   /** Bought and stored, but the print job could not be handed to the spool yet. */
   | { outcome: 'purchased-not-printed'; shipment: Shipment; label: StoredLabel; failure: Failure }

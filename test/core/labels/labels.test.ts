@@ -1,8 +1,10 @@
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { LabelRepository } from '../../../src/core/labels/label-repository.js';
 import type { LabelPrintRequest } from '../../../src/core/labels/print-queue.js';
 import { LabelReprints, ReprintError } from '../../../src/core/labels/reprint.js';
+import type { LabelSearch } from '../../../src/core/labels/types.js';
 import { applyLabelRetention } from '../../../src/core/labels/retention.js';
 import { openDatabase } from '../../../src/core/storage/database.js';
 import type { StationScope } from '../../../src/core/storage/scope.js';
@@ -14,7 +16,8 @@ const harborProd: StationScope = { profileId: 'harbor-edison', environment: 'pro
 const other: StationScope = { profileId: 'lumen', environment: 'sandbox' };
 
 function setup() {
-  const db = openDatabase(join(tempDir(), 'station.db'));
+  const file = join(tempDir(), 'station.db');
+  const db = openDatabase(file);
   seedLabels(db, harbor, [
     {
       orderNumber: 'DW-1',
@@ -64,7 +67,7 @@ function setup() {
       createdAt: '2026-11-01T12:00:00.000Z',
     },
   ]);
-  return { db, labels: new LabelRepository(db) };
+  return { db, file, labels: new LabelRepository(db) };
 }
 
 const numbers = (page: { labels: { orderNumber: string }[] }) =>
@@ -153,7 +156,7 @@ describe('label cache', () => {
         id: record.id,
         stationUser: 'Rosa (shift lead)',
         reason: 'label smudged',
-        printJobId: '1',
+        printJobId: 1,
       }),
     ]);
     await expect(
@@ -214,21 +217,56 @@ describe('label cache', () => {
     expect(labels.get(label.id)!.zpl).toBe('^XA^FDagain^FS^XZ');
   });
 
-  it('uses an index for every search shape', () => {
-    const { db } = setup();
-    const plan = (sql: string) =>
-      db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[];
-    const shapes = [
-      `SELECT * FROM labels l WHERE l.profile_id = 'a' AND l.environment = 'b' AND l.order_number = 'c' ORDER BY l.created_at DESC, l.id DESC LIMIT 5`,
-      `SELECT * FROM labels l WHERE l.profile_id = 'a' AND l.environment = 'b' AND l.tenant_id = 'c' ORDER BY l.created_at DESC, l.id DESC LIMIT 5`,
-      `SELECT * FROM labels l WHERE l.profile_id = 'a' AND l.environment = 'b' AND l.created_at >= 'x' ORDER BY l.created_at DESC, l.id DESC LIMIT 5`,
-      `SELECT l.* FROM label_packages p JOIN labels l ON l.id = p.label_id WHERE p.tracking_number = 'x' AND l.profile_id = 'a'`,
-    ];
-    for (const sql of shapes) {
-      const details = plan(sql)
-        .map((r) => r.detail)
-        .join(' | ');
-      expect(details, sql).not.toMatch(/SCAN (l|labels|p)\b(?! USING)/);
+  it('lists a history page in one indexed query that never reads ZPL; ZPL only for one label', () => {
+    const { file } = setup();
+    // A second connection to the same file that reports every statement it runs.
+    const ran: string[] = [];
+    const traced = new Database(file, { verbose: (sql) => ran.push(String(sql)) });
+    try {
+      const repo = new LabelRepository(traced);
+      const shapes: LabelSearch[] = [
+        {},
+        { orderNumber: 'DW-2' },
+        { trackingNumber: '1ZB-2' },
+        { tenantId: 'tnt_driftwood' },
+        { from: '2026-11-02T00:00:00.000Z', to: '2026-11-04T00:00:00.000Z' },
+        { tenantId: 'tnt_pinecrest', from: '2026-11-01T00:00:00.000Z', limit: 1 },
+      ];
+      for (const query of shapes) {
+        ran.length = 0;
+        const page = repo.searchSummaries(harbor, query);
+        expect(page.labels.length, JSON.stringify(query)).toBeGreaterThan(0);
+        expect(ran, JSON.stringify(query)).toHaveLength(1);
+        expect(ran[0]).not.toMatch(/label_zpl|\bzpl\b/);
+        const details = (
+          traced.prepare(`EXPLAIN QUERY PLAN ${ran[0]}`).all() as { detail: string }[]
+        )
+          .map((r) => r.detail)
+          .join(' | ');
+        expect(details, ran[0]).not.toMatch(/SCAN (l|labels|p|label_packages)\b(?! USING)/);
+      }
+      ran.length = 0;
+      const dw2 = repo.searchSummaries(harbor, { orderNumber: 'DW-2' }).labels[0]!;
+      expect(dw2).not.toHaveProperty('zpl');
+      expect(dw2).toMatchObject({ packageTrackingNumbers: ['1ZB', '1ZB-2'], zplAvailable: true });
+      // The full search (kept for callers that print from it) adds one query for the whole page.
+      ran.length = 0;
+      const full = repo.search(harbor, { tenantId: 'tnt_driftwood' });
+      expect(ran).toHaveLength(2);
+      expect(full.labels.map((l) => l.zpl)).toEqual([
+        '^XA^FD1ZE^FS^XZ',
+        '^XA^FD1ZB^FS^XZ',
+        '^XA^FD1ZA^FS^XZ',
+      ]);
+      // Retention: the list says the ZPL is gone without reading it.
+      repo.dropZplBefore(harbor, '2026-11-02T00:00:00.000Z');
+      const listed = repo.searchSummaries(harbor, { orderNumber: 'DW-1' }).labels[0]!;
+      expect(listed.zplAvailable).toBe(false);
+      expect(listed.zplDroppedAt).not.toBeNull();
+      expect(repo.get(listed.id)!.zpl).toBeNull();
+      expect(repo.get(dw2.id)!.zpl).toBe('^XA^FD1ZB^FS^XZ');
+    } finally {
+      traced.close();
     }
   });
 });

@@ -47,6 +47,12 @@ CREATE TABLE label_purchases (
         updated_at TEXT NOT NULL
       ) STRICT;
 
+-- table label_zpl
+CREATE TABLE label_zpl (
+        label_id INTEGER PRIMARY KEY REFERENCES labels (id) ON DELETE CASCADE,
+        zpl TEXT NOT NULL
+      ) STRICT;
+
 -- table labels
 CREATE TABLE labels (
         id INTEGER PRIMARY KEY,
@@ -65,7 +71,6 @@ CREATE TABLE labels (
         carrier_account_id TEXT NOT NULL,
         cost_cents INTEGER NOT NULL,
         currency TEXT NOT NULL,
-        zpl TEXT,
         zpl_dropped_at TEXT,
         label_url TEXT,
         created_at TEXT NOT NULL,
@@ -170,7 +175,8 @@ CREATE TABLE reprints (
         station_user TEXT NOT NULL,
         reason TEXT NOT NULL,
         printer_id TEXT NOT NULL,
-        print_job_id TEXT,
+        -- print_jobs.id (migration 002) of the reprint's job.
+        print_job_id INTEGER,
         created_at TEXT NOT NULL
       ) STRICT;
 

@@ -110,7 +110,6 @@ export const migration001: Migration = {
         carrier_account_id TEXT NOT NULL,
         cost_cents INTEGER NOT NULL,
         currency TEXT NOT NULL,
-        zpl TEXT,
         zpl_dropped_at TEXT,
         label_url TEXT,
         created_at TEXT NOT NULL,
@@ -121,6 +120,14 @@ export const migration001: Migration = {
       CREATE INDEX labels_by_order_id ON labels (order_id);
       CREATE INDEX labels_by_date ON labels (profile_id, environment, created_at, id);
       CREATE INDEX labels_by_tenant_date ON labels (profile_id, environment, tenant_id, created_at, id);
+
+      -- The ZPL (about 3 KB a label) apart from the record: a history page reads ~300-byte label
+      -- rows packed many to a page, and touches ZPL only for a preview or a reprint. No row here
+      -- means retention dropped it (labels.zpl_dropped_at says when).
+      CREATE TABLE label_zpl (
+        label_id INTEGER PRIMARY KEY REFERENCES labels (id) ON DELETE CASCADE,
+        zpl TEXT NOT NULL
+      ) STRICT;
 
       -- Every tracking number of a label (one per package), so a scan of any package finds it.
       CREATE TABLE label_packages (
@@ -140,7 +147,8 @@ export const migration001: Migration = {
         station_user TEXT NOT NULL,
         reason TEXT NOT NULL,
         printer_id TEXT NOT NULL,
-        print_job_id TEXT,
+        -- print_jobs.id (migration 002) of the reprint's job.
+        print_job_id INTEGER,
         created_at TEXT NOT NULL
       ) STRICT;
       CREATE INDEX reprints_by_label ON reprints (label_id, id);
