@@ -55,7 +55,9 @@ export interface CsvOrders {
 }
 
 export function ordersFromCsv(text: string): CsvOrders {
-  const { records, errors } = parseCsv(text);
+  const { records, errors, delimiter } = parseCsv(text);
+  // A file saved with semicolons (Excel in a European locale) writes 14,6 for 14.6.
+  const decimalComma = delimiter !== ',';
   const problems: ImportProblem[] = errors.map((e) => ({
     row: 0,
     line: e.line,
@@ -119,7 +121,7 @@ export function ordersFromCsv(text: string): CsvOrders {
 
   const orders: CsvOrders['orders'] = [];
   for (const rows of groups.values()) {
-    const built = buildOrder(rows);
+    const built = buildOrder(rows, decimalComma);
     if ('order' in built) orders.push({ order: built.order, rows: rows.map((r) => r.row) });
     else problems.push(...built.problems);
   }
@@ -131,7 +133,10 @@ export function ordersFromCsv(text: string): CsvOrders {
   };
 }
 
-function buildOrder(rows: Row[]): { order: IncomingOrder } | { problems: ImportProblem[] } {
+function buildOrder(
+  rows: Row[],
+  decimalComma: boolean,
+): { order: IncomingOrder } | { problems: ImportProblem[] } {
   const first = rows[0]!;
   const orderNumber = first.get('order_number');
   const problems: ImportProblem[] = [];
@@ -141,7 +146,9 @@ function buildOrder(rows: Row[]): { order: IncomingOrder } | { problems: ImportP
   const number = (row: Row, column: Column): number | undefined => {
     const raw = row.get(column);
     if (raw === '') return undefined;
-    const value = Number(raw);
+    const text = decimalComma && /^-?\d*,\d+$/.test(raw) ? raw.replace(',', '.') : raw;
+    // Plain decimals only: Number() would also take "0x1A" or "1e3" from a garbled cell.
+    const value = /^[-+]?(\d+\.?\d*|\.\d+)$/.test(text) ? Number(text) : NaN;
     if (!Number.isFinite(value)) {
       problem(row, column, `"${raw}" is not a number`);
       return undefined;

@@ -6,7 +6,12 @@
  * Accepts: a UTF-8 BOM, CRLF or LF line ends, quoted fields with embedded commas, line
  * breaks and doubled quotes. A quote that closes a field must be followed by a comma or the
  * end of the line; anything else is an error for that record, which is skipped.
+ *
+ * The separator is read from the header line: Excel in many European locales saves "CSV" with
+ * semicolons, and "Unicode text" with tabs; whichever of `,` `;` tab is most frequent outside
+ * quotes on the first line is used for the whole file.
  */
+export type CsvDelimiter = ',' | ';' | '\t';
 export interface CsvRecord {
   /** 1-based line where the record starts. */
   line: number;
@@ -21,10 +26,26 @@ export interface CsvError {
 export interface CsvParseResult {
   records: CsvRecord[];
   errors: CsvError[];
+  delimiter: CsvDelimiter;
+}
+
+/** The separator of the first line (outside quotes): the most frequent of `,` `;` tab. */
+export function detectDelimiter(text: string): CsvDelimiter {
+  const counts = { ',': 0, ';': 0, '\t': 0 };
+  let quoted = false;
+  for (const c of text) {
+    if (c === '"') quoted = !quoted;
+    else if (!quoted && (c === '\n' || c === '\r')) break;
+    else if (!quoted && (c === ',' || c === ';' || c === '\t')) counts[c]++;
+  }
+  if (counts[';'] > counts[','] && counts[';'] >= counts['\t']) return ';';
+  if (counts['\t'] > counts[',']) return '\t';
+  return ',';
 }
 
 export function parseCsv(text: string): CsvParseResult {
   const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const sep = detectDelimiter(src);
   const records: CsvRecord[] = [];
   const errors: CsvError[] = [];
   let i = 0;
@@ -59,18 +80,18 @@ export function parseCsv(text: string): CsvParseResult {
         }
         if (!closed) {
           broken ??= 'a quoted field is never closed (missing ")';
-        } else if (i < n && src[i] !== ',' && src[i] !== '\n' && src[i] !== '\r') {
+        } else if (i < n && src[i] !== sep && src[i] !== '\n' && src[i] !== '\r') {
           broken ??= `unexpected text after a closing quote in field ${fields.length + 1}`;
-          while (i < n && src[i] !== ',' && src[i] !== '\n' && src[i] !== '\r') i++;
+          while (i < n && src[i] !== sep && src[i] !== '\n' && src[i] !== '\r') i++;
         }
       } else {
-        while (i < n && src[i] !== ',' && src[i] !== '\n' && src[i] !== '\r') {
+        while (i < n && src[i] !== sep && src[i] !== '\n' && src[i] !== '\r') {
           value += src[i];
           i++;
         }
       }
       fields.push(value);
-      if (i < n && src[i] === ',') {
+      if (i < n && src[i] === sep) {
         i++;
         continue;
       }
@@ -84,7 +105,7 @@ export function parseCsv(text: string): CsvParseResult {
     if (broken) errors.push({ line: startLine, message: broken });
     else if (!blank) records.push({ line: startLine, fields });
   }
-  return { records, errors };
+  return { records, errors, delimiter: sep };
 }
 
 /** Quotes a value when it needs it, for writing CSV (reports, exports). */

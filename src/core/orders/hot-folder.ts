@@ -1,7 +1,7 @@
 import { watch, type FSWatcher } from 'chokidar';
 import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { formatOf, importOrders, type TenantPolicy } from './order-import.js';
+import { decodeOrderFile, formatOf, importOrders, type TenantPolicy } from './order-import.js';
 import type { OrderRepository } from './order-repository.js';
 import type { StationScope } from '../storage/scope.js';
 import type { ImportReport } from './types.js';
@@ -99,7 +99,7 @@ export class OrderHotFolder {
       if (!format) return undefined;
       let text: string;
       try {
-        text = await readFile(path, 'utf8');
+        text = decodeOrderFile(await readFile(path));
       } catch {
         return undefined; // Already moved by a sweep or removed by someone else.
       }

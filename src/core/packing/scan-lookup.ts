@@ -21,32 +21,65 @@ export function lookupScan(
   },
   scanned: string,
 ): ScanLookup {
-  const value = scanned.trim();
+  const value = cleanScan(scanned);
   // eslint-disable-next-line no-control-regex
-  if (!value || value.length > MAX_SCAN_LENGTH || /[\u0000-\u001f\u007f]/.test(value))
+  if (!value || value.length > MAX_SCAN_LENGTH || /[\u0000-\u001c\u001e\u001f\u007f]/.test(value))
     return {
       kind: 'not-found',
       scanned,
       message: 'That scan is not an order number or a tracking number.',
     };
-  const orders = station.orders.findByNumber(station.scope, value);
-  if (orders.length === 1) {
-    const order = orders[0]!;
-    return {
-      kind: 'order',
-      order,
-      labels: station.labels.forOrder(order.id),
-      openPurchases: station.shipments
-        .purchasesForOrder(order.id)
-        .filter((p) => p.state === 'unknown' || p.state === 'purchasing'),
-    };
+  for (const candidate of scanCandidates(value)) {
+    const orders = station.orders.findByNumber(station.scope, candidate);
+    if (orders.length === 1) {
+      const order = orders[0]!;
+      return {
+        kind: 'order',
+        order,
+        labels: station.labels.forOrder(order.id),
+        openPurchases: station.shipments
+          .purchasesForOrder(order.id)
+          .filter((p) => p.state === 'unknown' || p.state === 'purchasing'),
+      };
+    }
+    if (orders.length > 1) return { kind: 'ambiguous', scanned: candidate, orders };
+    const label = station.labels.findByTracking(station.scope, candidate);
+    if (label) return { kind: 'label', scanned: candidate, label };
   }
-  if (orders.length > 1) return { kind: 'ambiguous', scanned: value, orders };
-  const label = station.labels.findByTracking(station.scope, value);
-  if (label) return { kind: 'label', scanned: value, label };
   return {
     kind: 'not-found',
     scanned: value,
     message: `No order or label "${value}" in profile ${station.profile.name}.`,
   };
+}
+
+/**
+ * What a scanner adds around the data: the Enter/Tab it ends with (CR, LF, CRLF, tab), an AIM
+ * symbology identifier (`]C1`) when the scanner is set to send one, and the GS separator
+ * (FNC1) of a GS1-128 barcode.
+ */
+export function cleanScan(scanned: string): string {
+  return scanned
+    .trim()
+    .replace(/^\][A-Za-z][0-9A-Za-z]/, '')
+    .trim();
+}
+
+/**
+ * The values a scan may stand for, in order: itself; the tracking number inside a USPS
+ * Intelligent Mail package barcode (`420` + ZIP [+ GS] + tracking number, what a USPS label's
+ * barcode holds); and the same with upper and lower case swapped (a keyboard-wedge scanner
+ * types "lum-10421" for LUM-10421 while Caps Lock is on).
+ */
+function scanCandidates(value: string): string[] {
+  const plain = value.replaceAll('\u001d', '');
+  const candidates = new Set([plain]);
+  // eslint-disable-next-line no-control-regex
+  const impb = /^420(?:\d{5}|\d{9})\u001d?(\d{20,34})$/.exec(value);
+  if (impb) candidates.add(impb[1]!);
+  const swapped = [...plain]
+    .map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()))
+    .join('');
+  candidates.add(swapped);
+  return [...candidates].filter(Boolean);
 }

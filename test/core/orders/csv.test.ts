@@ -32,4 +32,15 @@ describe('parseCsv (RFC 4180)', () => {
       { line: 4, message: expect.stringMatching(/never closed/) },
     ]);
   });
+
+  it('takes the separator from the header line: commas, semicolons or tabs', () => {
+    expect(parseCsv('a;b;"c,d"\n1;"2;3";4,5\n')).toMatchObject({
+      delimiter: ';',
+      records: [{ fields: ['a', 'b', 'c,d'] }, { fields: ['1', '2;3', '4,5'] }],
+    });
+    expect(parseCsv('a\tb\n1\t2').records[1]!.fields).toEqual(['1', '2']);
+    // Commas win a tie, and a header with no separator at all is one comma column.
+    expect(parseCsv('a,b;c\n1,2;3').records[1]!.fields).toEqual(['1', '2;3']);
+    expect(parseCsv('order_number\nA-1').delimiter).toBe(',');
+  });
 });

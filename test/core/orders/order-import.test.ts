@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { importOrders, type TenantPolicy } from '../../../src/core/orders/order-import.js';
+import {
+  decodeOrderFile,
+  importOrders,
+  type TenantPolicy,
+} from '../../../src/core/orders/order-import.js';
 import { OrderRepository } from '../../../src/core/orders/order-repository.js';
 import { openDatabase } from '../../../src/core/storage/database.js';
 import type { StationScope } from '../../../src/core/storage/scope.js';
@@ -92,6 +96,68 @@ describe('order import', () => {
       expect(report.problems.map((p) => p.reason).join('\n')).toMatch(reason);
     },
   );
+
+  it('reads what Excel saves: semicolons with decimal commas, Windows-1252, UTF-16 tab-separated', () => {
+    const { orders } = setup();
+    const header =
+      'order_number;ship_to_name;ship_to_address1;ship_to_city;ship_to_postal_code;ship_to_country;weight_lbs;sku;quantity';
+    // "CSV (semicolon)" from Excel in a European locale, as UTF-8 with a BOM and CRLF.
+    const semicolons = [
+      '\uFEFF' + header,
+      'EU-1;"Zoë Brandt";"Hauptstr. 5; Hinterhaus";Berlin;10115;DE;14,6;MUG-1;2',
+      'EU-2;Ana;Rua 1;Lisboa;1000-001;PT;0x10;MUG-2;1',
+      '',
+    ].join('\r\n');
+    const report = importOrders(orders, scope, tenants, {
+      text: decodeOrderFile(new TextEncoder().encode(semicolons)),
+      format: 'csv',
+      source: 'excel.csv',
+    });
+    expect(report.imported).toEqual(['EU-1']);
+    const [eu1] = orders.findByNumber(scope, 'EU-1');
+    expect(eu1!.shipTo).toMatchObject({
+      name: 'Zoë Brandt',
+      addressLine1: 'Hauptstr. 5; Hinterhaus',
+    });
+    expect(eu1!.packages[0]).toMatchObject({
+      weightLbs: 14.6,
+      items: [{ sku: 'MUG-1', quantity: 2 }],
+    });
+    // A hex number from a garbled cell is not a weight.
+    expect(report.problems).toEqual([
+      expect.objectContaining({
+        orderNumber: 'EU-2',
+        row: 2,
+        field: 'weight_lbs',
+        reason: '"0x10" is not a number',
+      }),
+    ]);
+
+    // Excel's plain "CSV" on Windows is Windows-1252: é is one byte, 0xE9.
+    const latin = Buffer.from(
+      'order_number,ship_to_name,ship_to_address1,ship_to_city,ship_to_postal_code,ship_to_country\r\nW-1,Ren\xe9e,1 Main St,Austin,78701,US\r\n',
+      'latin1',
+    );
+    const text = decodeOrderFile(latin);
+    expect(text).toContain('Renée');
+    importOrders(orders, scope, tenants, { text, format: 'csv', source: 'w.csv' });
+    expect(orders.findByNumber(scope, 'W-1')[0]!.shipTo.name).toBe('Renée');
+
+    // "Unicode text": UTF-16LE with a BOM, tab-separated.
+    const utf16 = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from(
+        'order_number\tship_to_address1\tship_to_city\tship_to_postal_code\tship_to_country\nU-1\t2 Elm St\tAustin\t78701\tUS\n',
+        'utf16le',
+      ),
+    ]);
+    const tabbed = importOrders(orders, scope, tenants, {
+      text: decodeOrderFile(utf16),
+      format: 'csv',
+      source: 'u.txt',
+    });
+    expect(tabbed).toMatchObject({ imported: ['U-1'], problems: [] });
+  });
 
   it('imports the good orders of a bad JSON file and names each bad field by path', () => {
     const { orders } = setup();

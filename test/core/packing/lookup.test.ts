@@ -5,6 +5,7 @@ import { PackingWorkflow } from '../../../src/core/packing/packing-workflow.js';
 import type { PackingPlatform } from '../../../src/core/packing/platform-port.js';
 import { openDatabase } from '../../../src/core/storage/database.js';
 import { tempDir } from '../../support/tmp.js';
+import { seedLabels } from '../labels/seed.js';
 import { harborProfile, tenantPolicy } from './support/station.js';
 
 // Lookups never reach the platform: any call is a failure of the test.
@@ -44,6 +45,69 @@ describe('scan lookup', () => {
     expect(workflow.lookup('1002')).toMatchObject({
       kind: 'not-found',
       message: expect.stringMatching(/No order or label "1002"/),
+    });
+    db.close();
+  });
+
+  it('reads a scan as the scanner sends it: Enter at the end, Caps Lock, AIM prefix, a USPS IMpb barcode', () => {
+    const db = openDatabase(join(tempDir(), 'station.db'));
+    const profile = harborProfile('http://127.0.0.1:9');
+    const workflow = new PackingWorkflow({
+      db,
+      profile,
+      platform: offline,
+      classify: () => ({ kind: 'outcome-unknown', message: 'unused' }),
+      printQueue: { enqueue: () => undefined },
+    });
+    importOrders(workflow.orders, workflow.scope, tenantPolicy(profile), {
+      text: JSON.stringify([
+        {
+          orderNumber: 'DW-55013',
+          tenantId: 'tnt_driftwood',
+          shipTo: { addressLine1: '1 A St', city: 'Reno', postalCode: '89501', countryCode: 'US' },
+          packages: [{ weightLbs: 1 }],
+        },
+      ]),
+      format: 'json',
+      source: 'test',
+    });
+    const usps = '9400111899223197428490';
+    seedLabels(db, workflow.scope, [
+      {
+        orderNumber: 'PC-1',
+        tenantId: 'tnt_pinecrest',
+        tracking: usps,
+        createdAt: '2026-11-01T10:00:00.000Z',
+      },
+    ]);
+    for (const scan of [
+      'DW-55013\r\n',
+      'DW-55013\r',
+      '\tDW-55013\n',
+      'dw-55013\r\n',
+      ']C0DW-55013\r',
+    ])
+      expect(workflow.lookup(scan), JSON.stringify(scan)).toMatchObject({
+        kind: 'order',
+        order: { orderNumber: 'DW-55013' },
+      });
+    for (const scan of [
+      `${usps}\r\n`,
+      `42089501${usps}`,
+      `420895011234\u001d${usps}\n`,
+      `]C1420${'89501'}\u001d${usps}`,
+    ])
+      expect(workflow.lookup(scan), JSON.stringify(scan)).toMatchObject({
+        kind: 'label',
+        scanned: usps,
+        label: { trackingNumber: usps },
+      });
+    // Control characters inside the data are still garbage, and so is a near miss.
+    expect(workflow.lookup('DW-\u000755013').kind).toBe('not-found');
+    expect(workflow.lookup(`420${usps}`).kind).toBe('not-found');
+    expect(workflow.lookup('DW-55014\r\n')).toMatchObject({
+      kind: 'not-found',
+      message: expect.stringMatching(/No order or label "DW-55014"/),
     });
     db.close();
   });

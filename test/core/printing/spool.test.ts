@@ -204,6 +204,44 @@ describe('print spool', () => {
     expect(() => spool.retry(a!)).toThrow(/is printed; cannot retry/);
   });
 
+  it('follows the profile when site IT renames, re-addresses or removes a printer with jobs queued', async () => {
+    const old = await useVirtualPrinter();
+    const replacement = await useVirtualPrinter();
+    const oldConfig = virtualPrinterConfig(old, { id: 'left', name: 'ZD421 left' });
+    await old.close(); // switched off for good
+    const printers = [oldConfig];
+    const { spool } = openSpool(printers);
+    spool.start();
+    const [a, b] = labels(2).map(
+      (zpl) => spool.enqueue({ printerId: 'left', kind: 'label', payload: zpl }).job.id,
+    );
+    await waitUntil(() => spool.get(a!)!.attempts >= 2);
+    expect(spool.get(a!)!.lastError).toMatch(/ZD421 left .* is not answering/);
+    // Site IT puts the new printer's address (and name) under the same printer in the profile.
+    printers[0] = virtualPrinterConfig(replacement, { id: 'left', name: 'ZD421 left (new)' });
+    await waitForState(spool, b!, 'printed');
+    expect(replacement.labels.map((l) => l.zpl)).toEqual(labels(2));
+    expect(spool.get(a!)).toMatchObject({ state: 'printed', lastError: null });
+
+    // Removed from the profile while a job waits: failed, saying so, until moved or re-added.
+    await replacement.close();
+    const c = spool.enqueue({ printerId: 'left', kind: 'label', payload: labels(3)[2]! }).job.id;
+    await waitUntil(() => spool.get(c)!.attempts >= 1);
+    printers.length = 0;
+    const failed = await waitForState(spool, c, 'failed');
+    expect(failed.lastError).toMatch(
+      /Printer "left" is not set up at this station any more; move the job/,
+    );
+    expect(() => spool.enqueue({ printerId: 'left', kind: 'label', payload: 'x' })).toThrow(
+      /No printer "left" is set up/,
+    );
+    const back = await useVirtualPrinter();
+    printers.push(virtualPrinterConfig(back, { id: 'left', name: 'ZD421 left' }));
+    spool.retry(c);
+    await waitForState(spool, c, 'printed');
+    expect(back.labels.map((l) => l.zpl)).toEqual([labels(3)[2]]);
+  });
+
   it('warns before a 203-dpi label goes to a 300-dpi printer', async () => {
     const vp = await useVirtualPrinter({ dpi: 300 });
     const { spool } = openSpool([virtualPrinterConfig(vp, { name: 'ZT411', dpi: 300 })]);
