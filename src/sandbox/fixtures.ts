@@ -43,7 +43,7 @@ const fixturesSchema = z.object({
       tenantId: id,
       name: z.string().min(1),
       type: z.enum(TENANT_TYPES),
-      parentTenantId: id.optional(),
+      parentTenantId: id.nullish(),
     }),
   ),
   apiClients: z.array(
@@ -107,12 +107,42 @@ export class FixtureError extends Error {
   }
 }
 
+const ID_KEYS: Record<string, string> = {
+  tenants: 'tenantId',
+  apiClients: 'clientId',
+  shippingSites: 'id',
+  connections: 'id',
+  carrierAccounts: 'id',
+};
+
+/**
+ * A problem as `tenants[3].type: <message> (tenantId "cw-quill")`: the path into the file, and
+ * the id of the entry when it has one, so the message names the bad entry.
+ */
+function problemAt(input: unknown, path: readonly PropertyKey[], message: string): string {
+  const text = `${fieldPath(path) || '(root)'}: ${message}`;
+  const [kind, index] = path;
+  if (typeof kind !== 'string' || typeof index !== 'number') return text;
+  const key = ID_KEYS[kind];
+  const list = (input as Record<string, unknown> | null)?.[kind];
+  const entry = Array.isArray(list) ? (list[index] as unknown) : undefined;
+  const id =
+    key && entry && typeof entry === 'object' ? (entry as Record<string, unknown>)[key] : undefined;
+  return typeof id === 'string' && id !== '' ? `${text} (${key} "${id}")` : text;
+}
+
 function checkReferences(f: Fixtures): string[] {
   const problems: string[] = [];
+  // The location stays in front; the entry's id is added at the end.
+  const push = (location: string, message: string) => {
+    const m = /^(\w+)\[(\d+)\]/.exec(location);
+    const tail = m ? problemAt(f, [m[1]!, Number(m[2])], message) : `: ${message}`;
+    problems.push(`${location}${tail.slice(tail.indexOf(': '))}`);
+  };
   const dup = (kind: string, ids: string[]) => {
     const seen = new Set<string>();
     ids.forEach((value, i) => {
-      if (seen.has(value)) problems.push(`${kind}[${i}]: duplicate id "${value}"`);
+      if (seen.has(value)) push(`${kind}[${i}]`, `duplicate id "${value}"`);
       seen.add(value);
     });
   };
@@ -139,23 +169,23 @@ function checkReferences(f: Fixtures): string[] {
 
   const tenants = new Map(f.tenants.map((t) => [t.tenantId, t]));
   f.tenants.forEach((t, i) => {
-    if (t.parentTenantId === undefined) return;
+    if (t.parentTenantId == null) return;
     if (!tenants.has(t.parentTenantId))
-      problems.push(`tenants[${i}].parentTenantId: unknown tenant "${t.parentTenantId}"`);
+      push(`tenants[${i}].parentTenantId`, `unknown tenant "${t.parentTenantId}"`);
     // Walk up to catch cycles.
     const seen = new Set<string>([t.tenantId]);
     let cur = tenants.get(t.parentTenantId);
     while (cur) {
       if (seen.has(cur.tenantId)) {
-        problems.push(`tenants[${i}].parentTenantId: the tenant hierarchy has a cycle`);
+        push(`tenants[${i}].parentTenantId`, 'the tenant hierarchy has a cycle');
         break;
       }
       seen.add(cur.tenantId);
       cur = cur.parentTenantId ? tenants.get(cur.parentTenantId) : undefined;
     }
   });
-  const tenantRef = (where: string, value: string) => {
-    if (!tenants.has(value)) problems.push(`${where}: unknown tenant "${value}"`);
+  const tenantRef = (location: string, value: string) => {
+    if (!tenants.has(value)) push(location, `unknown tenant "${value}"`);
   };
   f.apiClients.forEach((c, i) => tenantRef(`apiClients[${i}].tenantId`, c.tenantId));
   f.shippingSites.forEach((s, i) => tenantRef(`shippingSites[${i}].tenantId`, s.tenantId));
@@ -166,21 +196,23 @@ function checkReferences(f: Fixtures): string[] {
     tenantRef(`carrierAccounts[${i}].tenantId`, a.tenantId);
     const conn = connections.get(a.carrierAccountConnectionId);
     if (!conn) {
-      problems.push(
-        `carrierAccounts[${i}].carrierAccountConnectionId: unknown connection "${a.carrierAccountConnectionId}"`,
+      push(
+        `carrierAccounts[${i}].carrierAccountConnectionId`,
+        `unknown connection "${a.carrierAccountConnectionId}"`,
       );
       return;
     }
     a.serviceLevels.forEach((level, j) => {
       if (!level.startsWith(`${conn.carrier}_`))
-        problems.push(
-          `carrierAccounts[${i}].serviceLevels[${j}]: "${level}" is not a service level of carrier ${conn.carrier}`,
+        push(
+          `carrierAccounts[${i}].serviceLevels[${j}]`,
+          `"${level}" is not a service level of carrier ${conn.carrier}`,
         );
     });
     for (const key of ['locationIds', 'allowedLocationIds'] as const) {
       (a[key] ?? []).forEach((siteId, j) => {
         if (!sites.has(siteId))
-          problems.push(`carrierAccounts[${i}].${key}[${j}]: unknown shipping site "${siteId}"`);
+          push(`carrierAccounts[${i}].${key}[${j}]`, `unknown shipping site "${siteId}"`);
       });
     }
   });
@@ -192,7 +224,7 @@ export function parseFixtures(input: unknown, source = 'fixtures'): Fixtures {
   const result = fixturesSchema.safeParse(input);
   if (!result.success) {
     throw new FixtureError(
-      result.error.issues.map((issue) => `${fieldPath(issue.path) || '(root)'}: ${issue.message}`),
+      result.error.issues.map((issue) => problemAt(input, issue.path, issue.message)),
       source,
     );
   }
