@@ -2,12 +2,12 @@
  * What the station asks of the print spool (src/core/printing satisfies it). The spool owns
  * durability and retries; the packing workflow and reprints only hand it ZPL.
  */
-export type LabelPrintKind = 'label' | 'reprint';
+export type LabelPrintKind = 'label' | 'reprint' | 'slip';
 
 export interface LabelPrintRequest {
   printerId: string;
-  /** The ZPL to print. */
-  payload: string;
+  /** The ZPL to print (ESC/POS bytes for a packing slip). */
+  payload: string | Buffer;
   /** The platform's label id (lbl_…). */
   labelId: string;
   orderReference: string;

@@ -59,6 +59,10 @@ export class LabelReprints {
       forLabel: db.prepare<[number], ReprintRow>(
         `SELECT * FROM reprints WHERE label_id = ? ORDER BY id`,
       ),
+      counts: db.prepare<[string], { label_id: number; n: number }>(
+        `SELECT label_id, count(*) AS n FROM reprints
+         WHERE label_id IN (SELECT value FROM json_each(?)) GROUP BY label_id`,
+      ),
     };
   }
 
@@ -116,6 +120,13 @@ export class LabelReprints {
       printJobId,
       createdAt,
     };
+  }
+
+  /** How many times each of these labels was reprinted (a history page in one query). */
+  counts(labelIds: readonly number[]): Map<number, number> {
+    const counts = new Map(labelIds.map((id) => [id, 0]));
+    for (const row of this.s.counts.all(JSON.stringify(labelIds))) counts.set(row.label_id, row.n);
+    return counts;
   }
 
   history(labelId: number): ReprintRecord[] {

@@ -355,6 +355,7 @@ export class PackingWorkflow {
         printQueue: this.options.printQueue,
         labels: this.labels,
         shipments: this.shipments,
+        orders: this.orders,
         hooks: this.hooks,
       },
       shipmentId,

@@ -1,7 +1,9 @@
 import type { LabelRepository } from '../labels/label-repository.js';
 import { printJobIdOf, type LabelPrintQueue } from '../labels/print-queue.js';
 import type { StoredLabel } from '../labels/types.js';
-import { labelPrinterOf, type Profile } from '../profiles/profile-schema.js';
+import type { OrderRepository } from '../orders/order-repository.js';
+import { renderPackingSlip } from '../printing/packing-slip.js';
+import { labelPrinterOf, slipPrinterOf, type Profile } from '../profiles/profile-schema.js';
 import type { PurchaseHooks } from './label-purchase.js';
 import type { PackingPlatform } from './platform-port.js';
 import type { ShipmentRepository } from './shipment-repository.js';
@@ -18,6 +20,7 @@ export async function sendLabelToPrinter(
     printQueue: LabelPrintQueue;
     labels: LabelRepository;
     shipments: ShipmentRepository;
+    orders?: OrderRepository;
     hooks: PurchaseHooks;
   },
   shipmentId: number,
@@ -45,6 +48,7 @@ export async function sendLabelToPrinter(
       kind: 'label',
     });
     const printJobId = printJobIdOf(job);
+    await queuePackingSlip(deps, shipmentId, label);
     deps.shipments.setState(shipmentId, 'print-queued', { printerId, printJobId });
     await deps.hooks.at?.('print-enqueued', { shipmentId, purchaseId: label.purchaseId });
     return { printJobId };
@@ -55,5 +59,62 @@ export async function sendLabelToPrinter(
     };
     deps.shipments.event(shipmentId, 'print-not-queued', failure);
     return { failure };
+  }
+}
+
+/**
+ * The packing slip, when the profile asks for one, right after its label (like the label, it may
+ * come out twice after a crash at the wrong moment, never not at all). A slip that cannot be
+ * queued is recorded on the shipment and never holds up the label.
+ */
+async function queuePackingSlip(
+  deps: {
+    profile: Profile;
+    printQueue: LabelPrintQueue;
+    shipments: ShipmentRepository;
+    orders?: OrderRepository;
+  },
+  shipmentId: number,
+  label: StoredLabel,
+): Promise<void> {
+  const slips = deps.profile.packingSlips;
+  const printerId = slipPrinterOf(deps.profile);
+  if (!slips || !printerId || !deps.orders) return;
+  try {
+    const order = deps.orders.get(label.orderId);
+    if (!order) throw new Error(`order ${label.orderNumber} is no longer stored`);
+    const brand = deps.profile.brandTenants.find((b) => b.tenantId === order.tenantId)?.name;
+    const packedBy = deps.shipments.get(shipmentId)?.stationUser;
+    const payload = renderPackingSlip(
+      {
+        orderNumber: order.orderNumber,
+        ...(brand ? { brand } : {}),
+        shipTo: {
+          ...(order.shipTo.name ? { name: order.shipTo.name } : {}),
+          city: order.shipTo.city,
+          ...(order.shipTo.stateProvince ? { state: order.shipTo.stateProvince } : {}),
+          postalCode: order.shipTo.postalCode,
+        },
+        items: order.packages.flatMap((p) =>
+          p.items.map((i) => ({ sku: i.sku, name: i.name, quantity: i.quantity })),
+        ),
+        trackingNumber: label.trackingNumber,
+        ...(packedBy ? { packedBy } : {}),
+        ...(slips.footer ? { footer: slips.footer } : {}),
+      },
+      { type: slips.type, width: slips.width },
+    );
+    await deps.printQueue.enqueue({
+      printerId,
+      payload,
+      labelId: label.platformLabelId,
+      orderReference: label.orderReference,
+      kind: 'slip',
+    });
+  } catch (error) {
+    deps.shipments.event(shipmentId, 'slip-not-queued', {
+      code: 'slip-not-queued',
+      message: `The packing slip of ${label.orderNumber} could not be sent to ${printerId}: ${(error as Error).message}`,
+    });
   }
 }

@@ -36,6 +36,18 @@ const scaleSchema = z.object({
   productId: z.number().int().optional(),
 });
 
+/** Optional: a packing slip on an ESC/POS receipt printer after each label. */
+const packingSlipSchema = z.object({
+  /** The receipt printer; the first printer with role `slip` when omitted. */
+  printerId: z.string().min(1).optional(),
+  /** ESC/POS dialect. */
+  type: z.enum(['epson', 'star']).default('epson'),
+  /** Characters per line: 48 on 80 mm paper, 32 on 58 mm. */
+  width: z.union([z.literal(48), z.literal(32)]).default(48),
+  /** A line at the bottom (returns address, thank-you). */
+  footer: z.string().max(200).optional(),
+});
+
 const tenantRef = z.object({
   tenantId: z.string().min(1),
   name: z.string().default(''),
@@ -74,6 +86,7 @@ export const profileSchema = z
     /** The printer labels go to; the first label printer when omitted. */
     labelPrinterId: z.string().optional(),
     scale: scaleSchema.optional(),
+    packingSlips: packingSlipSchema.optional(),
     hotFolder: z.string().min(1).optional(),
     /** Drop the ZPL of labels older than this many days (records are kept). */
     labelRetentionDays: z.number().int().positive().optional(),
@@ -93,6 +106,14 @@ export const profileSchema = z
         path: ['labelPrinterId'],
         message: `names printer ${p.labelPrinterId}, which is not in printers`,
       });
+    if (p.packingSlips && !slipPrinterOf(p))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['packingSlips', 'printerId'],
+        message: p.packingSlips.printerId
+          ? `names printer ${p.packingSlips.printerId}, which is not in printers`
+          : 'needs a receipt printer: add a printer with role "slip"',
+      });
     const ids = new Set<string>();
     p.printers.forEach((printer, i) => {
       if (ids.has(printer.id))
@@ -107,6 +128,18 @@ export type ProfileInput = z.input<typeof profileSchema>;
 /** Every tenant a profile may import orders for and buy labels under. */
 export function tenantsOf(profile: Profile): string[] {
   return [profile.tenantId, ...profile.brandTenants.map((t) => t.tenantId)];
+}
+
+/** The receipt printer packing slips go to, when the profile prints them. */
+export function slipPrinterOf(
+  profile: Pick<Profile, 'printers'> & {
+    packingSlips?: { printerId?: string | undefined } | undefined;
+  },
+): string | undefined {
+  if (!profile.packingSlips) return undefined;
+  const { printerId } = profile.packingSlips;
+  if (printerId) return profile.printers.some((p) => p.id === printerId) ? printerId : undefined;
+  return profile.printers.find((p) => p.role === 'slip')?.id;
 }
 
 /** The printer labels go to, or undefined when none is set up. */

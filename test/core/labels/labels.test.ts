@@ -159,6 +159,13 @@ describe('label cache', () => {
         printJobId: 1,
       }),
     ]);
+    const other1 = labels.findByTracking(harbor, '1ZA')!;
+    expect(reprints.counts([label.id, other1.id])).toEqual(
+      new Map([
+        [label.id, 1],
+        [other1.id, 0],
+      ]),
+    );
     await expect(
       reprints.reprint(harbor, {
         labelId: label.id,

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createServer } from 'node:net';
+import { waitUntil } from '../../support/virtual-printer.js';
 import { waitForLabels } from '../../support/virtual-printer.js';
 import { useSandbox } from '../../support/sandbox.js';
 import { harborProfile, lumenProfile } from './support/station.js';
@@ -162,5 +164,49 @@ describe('packing flow against the sandbox', () => {
     expect([a.outcome, b.outcome]).toEqual(['printed', 'invalid']);
     expect(b).toMatchObject({ failure: { code: 'order-busy' } });
     expect(await ledgerFor(sb.url, 'LUM-10426')).toHaveLength(1);
+  });
+
+  it('prints a packing slip on the receipt printer after the label when the profile asks for one', async () => {
+    // A network receipt printer: it takes ESC/POS bytes and answers nothing.
+    const received: Buffer[] = [];
+    const receipt = createServer((socket) => socket.on('data', (c: Buffer) => received.push(c)));
+    await new Promise<void>((resolve) => receipt.listen(0, '127.0.0.1', resolve));
+    const address = receipt.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      const station = await stationFor((printers) =>
+        lumenProfile(
+          sb.url,
+          [
+            ...printers,
+            { id: 'slip', name: 'Receipt', kind: 'network', role: 'slip', host: '127.0.0.1', port },
+          ],
+          { packingSlips: { footer: 'Thank you from Lumen' } },
+        ),
+      );
+      station.importSamples();
+      const result = await station.workflow.ship(orderId(station, 'LUM-10424'), {
+        packages: [{ weightLbs: 6.2 }, { weightLbs: 3.1 }],
+        stationUser: 'ana',
+      });
+      if (result.outcome !== 'printed') throw new Error(JSON.stringify(result));
+      await waitForLabels(station.printer, 2);
+      await waitUntil(() => Buffer.concat(received).toString('latin1').includes('LUM-10424'));
+      await waitUntil(() =>
+        station.spool.list({ printerId: 'slip' }).some((j) => j.state === 'printed'),
+      );
+      const slip = Buffer.concat(received).toString('latin1');
+      expect(slip).toContain('Order LUM-10424');
+      expect(slip).toMatch(/1 +Winter gift trio +GIFT-TRIO/);
+      expect(slip).toMatch(/2 +Pine candle 12 oz +CNDL-PINE-12/);
+      expect(slip).toContain(`Tracking: ${result.label.trackingNumber}`);
+      expect(slip).toContain('ana');
+      expect(slip).toContain('Thank you from Lumen');
+      expect(station.spool.list({ printerId: 'slip' }).map((j) => j.kind)).toEqual(['slip']);
+      // The labels went to the label printer only.
+      expect(station.printer.labels).toHaveLength(2);
+    } finally {
+      receipt.close();
+    }
   });
 });

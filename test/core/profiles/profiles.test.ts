@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ProfileInput } from '../../../src/core/profiles/profile-schema.js';
+import { slipPrinterOf, type ProfileInput } from '../../../src/core/profiles/profile-schema.js';
 import { ProfileStore } from '../../../src/core/profiles/profile-store.js';
 import { exportProfiles, provisionProfiles } from '../../../src/core/profiles/provisioning.js';
 import { MemorySecretVault, resolveClientSecret } from '../../../src/core/profiles/secret-vault.js';
@@ -66,6 +66,34 @@ describe('site profiles', () => {
     const paths = (error as SettingsError).details.issues.map((i) => i.path);
     expect(paths).toEqual(expect.arrayContaining(['baseUrl', 'shipFrom.countryCode']));
     expect(store.list()).toEqual([]);
+  });
+
+  it('prints packing slips only with a receipt printer to send them to', () => {
+    const { store } = stores();
+    expect(() => store.save({ ...lumen, packingSlips: {} })).toThrow(SettingsError);
+    const refused = (() => {
+      try {
+        store.save({ ...lumen, packingSlips: { printerId: 'zd421-1x' } });
+        return undefined;
+      } catch (e) {
+        return e as SettingsError;
+      }
+    })();
+    expect(refused?.details.issues).toContainEqual({
+      path: 'packingSlips.printerId',
+      message: 'names printer zd421-1x, which is not in printers',
+    });
+    const saved = store.save({
+      ...lumen,
+      printers: [
+        ...lumen.printers!,
+        { id: 'tm-m30', name: 'Receipt', kind: 'network', role: 'slip', host: '10.1.4.30' },
+      ],
+      packingSlips: { width: 32 },
+    });
+    expect(saved.packingSlips).toEqual({ type: 'epson', width: 32 });
+    expect(slipPrinterOf(saved)).toBe('tm-m30');
+    expect(slipPrinterOf({ ...saved, packingSlips: undefined })).toBeUndefined();
   });
 
   it('reports a settings file that is not JSON and never writes over it', () => {
