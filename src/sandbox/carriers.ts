@@ -1,7 +1,18 @@
 import { type CarrierAccount, type Connection, type SandboxState } from './state.js';
 
-/** Carriers whose connections authorize through an OAuth page (start PENDING). */
+/** Carriers whose connections authorize through an OAuth page (start PENDING) by default. */
 export const OAUTH_CARRIERS = new Set(['UPS', 'FEDEX']);
+
+/**
+ * How a new connection of `carrier` authorizes: as the fixtures' connections of that carrier do
+ * (OAUTH2 when any of them does), else OAUTH2 for the OAuth carriers above, else APIKEY. A test
+ * world can so bring its own OAuth carrier.
+ */
+export function authorizationTypeFor(state: SandboxState, carrier: string): 'OAUTH2' | 'APIKEY' {
+  const known = state.carrierAuthorization.get(carrier);
+  if (known) return known;
+  return OAUTH_CARRIERS.has(carrier) ? 'OAUTH2' : 'APIKEY';
+}
 /** Carriers whose connectionDetails must carry contactInfo and billingAddress. */
 export const CONTACT_CARRIERS = new Set(['FEDEX', 'DHL']);
 

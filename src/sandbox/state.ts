@@ -121,6 +121,8 @@ export class SandboxState {
   readonly quotes = new Map<string, RateQuote>();
   readonly labels = new Map<string, LabelRecord>();
   readonly ledger: LedgerEntry[] = [];
+  /** How each carrier of the fixtures authorizes (OAUTH2 when any of its connections does). */
+  readonly carrierAuthorization = new Map<string, 'OAUTH2' | 'APIKEY'>();
   private labelSeq = 0;
 
   constructor(fixtures: Fixtures, nowIso: string) {
@@ -139,8 +141,11 @@ export class SandboxState {
     for (const c of fixtures.apiClients) this.clients.set(c.clientId, { ...c });
     for (const s of fixtures.shippingSites)
       this.addSite({ ...s, address: { ...s.address }, createdAt: nowIso, updatedAt: nowIso });
-    for (const c of fixtures.connections)
+    for (const c of fixtures.connections) {
       this.connections.set(c.id, { ...c, createdAt: nowIso, updatedAt: nowIso });
+      if (this.carrierAuthorization.get(c.carrier) !== 'OAUTH2')
+        this.carrierAuthorization.set(c.carrier, c.authorizationType);
+    }
     for (const a of fixtures.carrierAccounts)
       this.addAccount({
         id: a.id,

@@ -99,3 +99,43 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
   if (!result.success) throw validationError(issuesToFieldErrors(result.error.issues, body));
   return result.data;
 }
+
+/**
+ * Like parseBody, but also runs the route's own checks on the raw body, so a 400 lists every
+ * bad field at once (schema problems and rule problems together). `rules` sees the raw object
+ * and must cope with any shape.
+ */
+export function parseBodyWithRules<S extends z.ZodType>(
+  schema: S,
+  body: unknown,
+  rules: (raw: Record<string, unknown>) => FieldError[],
+): z.output<S> {
+  const data = (() => {
+    try {
+      return { ok: true as const, value: parseBody(schema, body) };
+    } catch (error) {
+      return { ok: false as const, error };
+    }
+  })();
+  if (!data.ok) {
+    const error = data.error as { errors?: FieldError[] };
+    if (body === null || typeof body !== 'object' || Array.isArray(body) || !error.errors)
+      throw data.error;
+    const seen = new Set(error.errors.map((e) => e.field));
+    const extra = rules(body as Record<string, unknown>).filter((e) => !seen.has(e.field));
+    throw validationError([...error.errors, ...extra]);
+  }
+  const problems = rules(body as Record<string, unknown>);
+  if (problems.length > 0) throw validationError(problems);
+  return data.value;
+}
+
+/** A nested value of a raw body, or undefined. */
+export function rawAt(raw: unknown, ...path: string[]): unknown {
+  let cur = raw;
+  for (const key of path) {
+    if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+}

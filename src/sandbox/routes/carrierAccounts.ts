@@ -1,11 +1,11 @@
 import { type FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { CONTACT_CARRIERS, OAUTH_CARRIERS, accountView } from '../carriers.js';
+import { CONTACT_CARRIERS, accountView, authorizationTypeFor } from '../carriers.js';
 import { ApiError, type FieldError, notFound, validationError } from '../errors.js';
 import { CARRIER_PATTERN, SERVICE_LEVEL_PATTERN } from '../fixtures.js';
 import { defaultServiceLevels } from '../rates/pricing.js';
 import { type CarrierAccount, type Connection, newId } from '../state.js';
-import { parseBody } from '../validation.js';
+import { parseBody, parseBodyWithRules, rawAt } from '../validation.js';
 import { type World, baseUrlOf } from '../world.js';
 
 const serviceLevels = z
@@ -80,37 +80,52 @@ export function carrierAccountRoutes(app: FastifyInstance, world: World): void {
 
   app.post('/api/v1/carrierAccounts', async (request, reply) => {
     const ctx = world.auth(request, { tenantHeader: 'required', fullAccess: true });
-    const body = parseBody(createRequest, request.body);
-    const errors: FieldError[] = [];
-    if (body.carrierAccountConnection && body.carrierAccountConnectionId) {
-      errors.push({
-        field: 'carrierAccountConnectionId',
-        message: 'send either carrierAccountConnectionId or carrierAccountConnection, not both',
-        code: 'conflict',
-      });
-    }
-    if (!body.carrierAccountConnection && !body.carrierAccountConnectionId) {
-      errors.push({
-        field: 'carrierAccountConnection',
-        message:
-          'is required unless carrierAccountConnectionId links an existing connection (credentials come with a new connection only)',
-        code: 'required',
-      });
-    }
-    const details = body.carrierAccountConnection?.connectionDetails;
-    if (details && CONTACT_CARRIERS.has(details.carrier)) {
-      for (const key of ['contactInfo', 'billingAddress'] as const) {
-        if (!details[key])
-          errors.push({
-            field: `carrierAccountConnection.connectionDetails.${key}`,
-            message: `is required for carrier ${details.carrier}`,
-            code: 'required',
+    // Schema problems and the rules below are reported together, every bad field at once.
+    const body = parseBodyWithRules(createRequest, request.body, (raw) => {
+      const errors: FieldError[] = [];
+      const hasConnection = raw.carrierAccountConnection !== undefined;
+      const hasId = raw.carrierAccountConnectionId !== undefined;
+      if (hasConnection && hasId) {
+        errors.push({
+          field: 'carrierAccountConnectionId',
+          message: 'send either carrierAccountConnectionId or carrierAccountConnection, not both',
+          code: 'conflict',
+        });
+      }
+      if (!hasConnection && !hasId) {
+        errors.push({
+          field: 'carrierAccountConnection',
+          message:
+            'is required unless carrierAccountConnectionId links an existing connection (credentials come with a new connection only)',
+          code: 'required',
+        });
+      }
+      const details = rawAt(raw, 'carrierAccountConnection', 'connectionDetails');
+      const carrier = rawAt(details, 'carrier');
+      if (typeof carrier === 'string' && CONTACT_CARRIERS.has(carrier)) {
+        for (const key of ['contactInfo', 'billingAddress'] as const) {
+          if (rawAt(details, key) === undefined)
+            errors.push({
+              field: `carrierAccountConnection.connectionDetails.${key}`,
+              message: `is required for carrier ${carrier}`,
+              code: 'required',
+            });
+        }
+      }
+      for (const key of ['locationIds', 'allowedLocationIds'] as const) {
+        const list = raw[key];
+        if (Array.isArray(list))
+          list.forEach((id, i) => {
+            if (typeof id === 'string' && !state.sites.has(id))
+              errors.push({
+                field: `${key}[${i}]`,
+                message: `unknown shipping site "${id}"`,
+                code: 'not_found',
+              });
           });
       }
-    }
-    errors.push(...checkSites('locationIds', body.locationIds));
-    errors.push(...checkSites('allowedLocationIds', body.allowedLocationIds));
-    if (errors.length > 0) throw validationError(errors);
+      return errors;
+    });
 
     const ownerTenantId = body.ownerTenantId ?? ctx.tenantId;
     if (
@@ -158,7 +173,7 @@ export function carrierAccountRoutes(app: FastifyInstance, world: World): void {
     } else {
       const input = body.carrierAccountConnection!;
       const carrier = input.connectionDetails.carrier;
-      const oauth = OAUTH_CARRIERS.has(carrier);
+      const oauth = authorizationTypeFor(state, carrier) === 'OAUTH2';
       conn = {
         id: newId('conn'),
         name: input.name,

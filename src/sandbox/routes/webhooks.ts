@@ -1,7 +1,7 @@
 import { type FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ApiError, type FieldError, notFound, validationError } from '../errors.js';
-import { parseBody } from '../validation.js';
+import { parseBody, parseBodyWithRules, rawAt } from '../validation.js';
 import { type EventRecord, type Subscription } from '../webhooks/service.js';
 import { uriProblem } from '../webhooks/uri.js';
 import { type World } from '../world.js';
@@ -121,16 +121,24 @@ export function webhookRoutes(app: FastifyInstance, world: World): void {
 
   app.post('/api/v1/webhooks', async (request, reply) => {
     const ctx = world.auth(request, authWrite);
-    const body = parseBody(createRequest, request.body);
-    const errors = checkHeader(body.customHeader);
-    if (!body.secret && !body.credentials) {
-      errors.push({
-        field: 'secret',
-        message: 'secret or credentials is required (a secret is recommended)',
-        code: 'required',
-      });
-    }
-    if (errors.length > 0) throw validationError(errors);
+    // Schema problems and the rules are reported together, every bad field at once.
+    const body = parseBodyWithRules(createRequest, request.body, (raw) => {
+      const errors: FieldError[] = [];
+      const key = rawAt(raw, 'customHeader', 'key');
+      if (typeof key === 'string') errors.push(...checkHeader({ key }));
+      if (raw.secret == null && raw.credentials == null) {
+        errors.push({
+          field: 'secret',
+          message: 'secret or credentials is required (a secret is recommended)',
+          code: 'required',
+        });
+      }
+      if (typeof raw.uri === 'string' && raw.uri !== '') {
+        const problem = uriProblem(raw.uri, options.allowHttpWebhooks);
+        if (problem) errors.push({ field: 'uri', message: problem, code: 'invalid_uri' });
+      }
+      return errors;
+    });
     checkUri(ctx.tenantId, body.uri);
     const sub = webhooks.add({
       tenantId: ctx.tenantId,
