@@ -1,3 +1,4 @@
+import { parseJsonText } from '../profiles/json-text.js';
 import { ordersFromCsv } from './csv-orders.js';
 import { parseIncomingOrder } from './order-schema.js';
 import type { OrderRepository } from './order-repository.js';
@@ -105,17 +106,13 @@ function parse(text: string, format: OrderFileFormat): ParsedOrders {
 }
 
 function parseJson(text: string): ParsedOrders {
-  let data: unknown;
-  try {
-    data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch (error) {
+  const parsed = parseJsonText(text);
+  if (!parsed.ok)
     return {
       orders: [],
-      problems: [
-        { row: 0, field: '(file)', reason: `not valid JSON: ${(error as Error).message}` },
-      ],
+      problems: [{ row: 0, field: '(file)', reason: `not valid JSON: ${parsed.message}` }],
     };
-  }
+  const data = parsed.value;
   const list = Array.isArray(data)
     ? data
     : data && typeof data === 'object' && Array.isArray((data as { orders?: unknown }).orders)

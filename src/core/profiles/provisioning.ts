@@ -1,6 +1,7 @@
 import { issuesOf, profileSchema, type Profile, type SettingsIssue } from './profile-schema.js';
 import type { ProfileStore } from './profile-store.js';
 import { SettingsError } from './settings-store.js';
+import { parseJsonText } from './json-text.js';
 
 export const PROVISIONING_FORMAT = 'shipping-station-profiles';
 
@@ -45,13 +46,9 @@ export async function provisionProfiles(
     typedSecret?: (profile: Profile) => Promise<string | undefined>;
   } = {},
 ): Promise<ProvisionedProfile[]> {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw fail([{ path: '(file)', message: `not valid JSON: ${(error as Error).message}` }]);
-  }
-  const file = data as Partial<ProvisioningFile> | null;
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) throw fail([{ path: '(file)', message: `not valid JSON: ${parsed.message}` }]);
+  const file = parsed.value as Partial<ProvisioningFile> | null;
   if (!file || typeof file !== 'object' || file.format !== PROVISIONING_FORMAT)
     throw fail([{ path: 'format', message: `must be "${PROVISIONING_FORMAT}"` }]);
   if (file.version !== 1) throw fail([{ path: 'version', message: 'must be 1' }]);

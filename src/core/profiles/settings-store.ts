@@ -8,6 +8,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
+import { parseJsonText } from './json-text.js';
 
 /** Key/value settings (JSON values). electron-store in Electron; a JSON file in Node. */
 export interface SettingsStore {
@@ -62,15 +63,13 @@ export class JsonFileSettingsStore implements SettingsStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
       throw error;
     }
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch (error) {
+    const parsed = parseJsonText(text);
+    if (!parsed.ok)
       throw new SettingsError(
-        `The settings file ${this.file} is not valid JSON (${(error as Error).message}). It was left untouched; fix or move it and start again.`,
-        { file: this.file, issues: [{ path: '(file)', message: (error as Error).message }] },
+        `The settings file ${this.file} is not valid JSON (${parsed.message}). It was left untouched; fix or move it and start again.`,
+        { file: this.file, issues: [{ path: '(file)', message: parsed.message }] },
       );
-    }
+    const data = parsed.value;
     if (!data || typeof data !== 'object' || Array.isArray(data))
       throw new SettingsError(
         `The settings file ${this.file} must hold a JSON object. It was left untouched.`,

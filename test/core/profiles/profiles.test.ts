@@ -166,4 +166,39 @@ describe('provisioning file', () => {
     expect(store.list()).toEqual([]);
     await expect(provisionProfiles(store, '{"format":"other"}')).rejects.toThrow(/format must be/);
   });
+
+  it('a broken file with a secret pasted in says where it is broken, never what it says there', async () => {
+    const { store, file } = stores();
+    const secret = 'sk_live_9f8e7d6c5b4a';
+    // Unquoted, so the JSON breaks right at the secret; V8 itself would quote the text around it.
+    const broken = `{
+  "format": "shipping-station-profiles",
+  "version": 1,
+  "profiles": [{ "id": "lumen-chicago", "clientSecret": ${secret} }]
+}`;
+    const error = await provisionProfiles(store, broken).then(
+      () => undefined,
+      (e: unknown) => e as SettingsError,
+    );
+    expect(error).toBeInstanceOf(SettingsError);
+    expect(error!.message).toMatch(/not valid JSON: Unexpected text .* at line 4, column 57/);
+    for (const leaked of [secret, secret.slice(0, 6), secret.slice(-6)]) {
+      expect(error!.message).not.toContain(leaked);
+      expect(JSON.stringify(error!.details)).not.toContain(leaked);
+    }
+    expect(store.list()).toEqual([]);
+    // The same for a settings file someone edited by hand.
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `{ "profiles": [], "note": ${secret} }`);
+    const settings = (() => {
+      try {
+        new JsonFileSettingsStore(file);
+        return undefined;
+      } catch (e) {
+        return e as SettingsError;
+      }
+    })();
+    expect(settings?.message).toMatch(/not valid JSON \(Unexpected text .* at line 1, column 27\)/);
+    expect(settings?.message).not.toContain(secret.slice(0, 6));
+  });
 });
