@@ -23,6 +23,43 @@ function ownFixtures() {
   return world;
 }
 
+function provisionFile(outputDir: string): string {
+  mkdirSync(outputDir, { recursive: true });
+  const provision = join(outputDir, 'provision.json');
+  const site = world.shippingSites.find((s: { id: string }) => s.id === 'site_lumen_chicago');
+  writeFileSync(
+    provision,
+    JSON.stringify({
+      format: 'shipping-station-profiles',
+      version: 1,
+      profiles: [
+        {
+          id: 'lumen-e2e',
+          name: 'Lumen e2e',
+          environment: 'sandbox',
+          baseUrl: sandbox.url,
+          clientId: 'demo-lumen-full',
+          tenantId: 'tnt_lumen',
+          shippingSiteId: site.id,
+          shipFrom: site.address,
+          printers: [
+            {
+              id: 'zd421',
+              name: 'ZD421 e2e',
+              kind: 'network',
+              host: '127.0.0.1',
+              port: printer.port,
+              dpi: 203,
+            },
+          ],
+          clientSecretEnv: 'E2E_CLIENT_SECRET',
+        },
+      ],
+    }),
+  );
+  return provision;
+}
+
 let sandbox: SandboxProcess;
 let world: ReturnType<typeof ownFixtures>;
 let printer: VirtualPrinter;
@@ -78,39 +115,7 @@ test('a profile created against a separate sandbox fills its pickers from the AP
 test('a provisioned station imports orders, queues while the platform is down and drains when it returns; a printer out of paper prints the label once when fixed', async ({
   page,
 }, info) => {
-  mkdirSync(info.outputDir, { recursive: true });
-  const provision = join(info.outputDir, 'provision.json');
-  const site = world.shippingSites.find((s: { id: string }) => s.id === 'site_lumen_chicago');
-  writeFileSync(
-    provision,
-    JSON.stringify({
-      format: 'shipping-station-profiles',
-      version: 1,
-      profiles: [
-        {
-          id: 'lumen-e2e',
-          name: 'Lumen e2e',
-          environment: 'sandbox',
-          baseUrl: sandbox.url,
-          clientId: 'demo-lumen-full',
-          tenantId: 'tnt_lumen',
-          shippingSiteId: site.id,
-          shipFrom: site.address,
-          printers: [
-            {
-              id: 'zd421',
-              name: 'ZD421 e2e',
-              kind: 'network',
-              host: '127.0.0.1',
-              port: printer.port,
-              dpi: 203,
-            },
-          ],
-          clientSecretEnv: 'E2E_CLIENT_SECRET',
-        },
-      ],
-    }),
-  );
+  const provision = provisionFile(info.outputDir);
   station = await startStation(['--provision', provision], {
     E2E_CLIENT_SECRET: 'demo-lumen-full-secret',
   });
@@ -161,4 +166,56 @@ test('a provisioned station imports orders, queues while the platform is down an
   expect(printer.labels.length).toBe(1);
   expect((await sandbox.ledger()).length).toBe(1);
   await page.screenshot({ path: info.outputPath('drained.png') });
+});
+
+test('a purchase whose answer is lost is never bought again by itself; a shift lead looks it up and the label prints', async ({
+  page,
+}, info) => {
+  station = await startStation(['--provision', provisionFile(info.outputDir)], {
+    E2E_CLIENT_SECRET: 'demo-lumen-full-secret',
+  });
+  await page.goto(station.url);
+  await expect(page.getByTestId('profile-name')).toHaveText('Lumen e2e');
+  await page.keyboard.press('Alt+7');
+  await page
+    .getByLabel('Import orders file')
+    .setInputFiles(join(root, 'resources/orders/sample-orders.csv'));
+  await expect(page.getByTestId('import-report')).toContainText(/\d+ imported/);
+  await page.keyboard.press('Alt+1');
+
+  // The platform buys the label, then the connection drops before the answer arrives.
+  await sandbox.addFault({
+    method: 'POST',
+    path: '/api/v1/labels',
+    kind: 'reset',
+    after: true,
+    times: 1,
+  });
+  await page.keyboard.type('LUM-10423');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toBeVisible();
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('result')).toContainText('purchase-outcome-unknown', {
+    timeout: 30_000,
+  });
+  await expect(page.getByTestId('attention-count')).toContainText('1');
+  await page.screenshot({ path: info.outputPath('outcome-unknown.png') });
+
+  // Scanning it again does not buy a second label.
+  await page.keyboard.type('LUM-10423');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('result')).toContainText('unknown outcome');
+  expect(await sandbox.ledger()).toHaveLength(1);
+
+  await page.keyboard.press('Alt+2');
+  const item = page.getByTestId('attention-item');
+  await expect(item).toContainText('LUM-10423');
+  await page.screenshot({ path: info.outputPath('needs-attention.png') });
+  await item.getByRole('button', { name: 'Look it up on the platform' }).click();
+  await expect(page.getByTestId('attention-item')).toHaveCount(0);
+  await expect.poll(() => printer.labels.length, { timeout: 20_000 }).toBe(1);
+  expect(await sandbox.ledger()).toHaveLength(1);
+  await page.keyboard.press('Alt+4');
+  await expect(page.getByTestId('history-table')).toContainText('LUM-10423');
 });

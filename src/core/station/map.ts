@@ -1,4 +1,4 @@
-import type { StoredLabel } from '../labels/types.js';
+import type { LabelSummary as CoreLabelSummary, StoredLabel } from '../labels/types.js';
 import type { StoredOrder } from '../orders/types.js';
 import type { PrintJob } from '../printing/spool/print-spool.js';
 import type { PrinterConfig as CorePrinter } from '../printing/types.js';
@@ -109,7 +109,7 @@ export function orderView(o: StoredOrder, brandName: string | null, status: stri
 }
 
 export function labelView(
-  l: StoredLabel,
+  l: StoredLabel | CoreLabelSummary,
   brandName: string | null,
   reprints: number,
 ): V.LabelSummary {
@@ -124,7 +124,7 @@ export function labelView(
     tenantId: l.tenantId,
     brandName,
     createdAt: l.createdAt,
-    zplAvailable: l.zpl !== null,
+    zplAvailable: 'zplAvailable' in l ? l.zplAvailable : l.zpl !== null,
     reprints,
   };
 }

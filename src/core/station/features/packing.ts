@@ -184,10 +184,7 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
         );
       }
       case 'unknown':
-        return fail(
-          'purchase-outcome-unknown',
-          `${result.failure.message} The label may or may not have been bought: it is listed under Needs attention and will not be bought again automatically.`,
-        );
+        return fail('purchase-outcome-unknown', result.failure.message);
       default: {
         const never: never = result;
         throw new Error(`unexpected ${JSON.stringify(never)}`);

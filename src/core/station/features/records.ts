@@ -1,4 +1,5 @@
 import { NeedsAttention } from '../../packing/needs-attention.js';
+import type { StoredLabel } from '../../labels/types.js';
 import { labelPrinterOf } from '../../profiles/profile-schema.js';
 import type { AttentionItem, TrackerRow } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
@@ -24,7 +25,7 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
     'labels.search': async (q) => {
       const r = rt();
       const query = q.query?.trim();
-      const page = r.workflow.labels.search(r.scope, {
+      const page = r.workflow.labels.searchSummaries(r.scope, {
         ...(query
           ? /^\d{6,}$|^1Z|^[A-Z]{2}\d/.test(query) &&
             !r.workflow.orders.findByNumber(r.scope, query).length
@@ -36,7 +37,7 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
         ...(q.to ? { to: new Date(Date.parse(q.to) + 86_400_000).toISOString() } : {}),
         limit: Math.min(q.limit, 500),
       });
-      let labels = page.labels;
+      let labels: (typeof page.labels)[number][] | StoredLabel[] = page.labels;
       if (query && labels.length === 0) {
         const byTracking = r.workflow.labels.findByTracking(r.scope, query);
         labels = byTracking ? [byTracking] : [];

@@ -58,7 +58,7 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => ({
   async scan(value) {
     const code = value.trim();
     if (!code) return;
-    set({ busy: 'scan' });
+    set({ busy: 'scan', buyPending: false });
     const r = await call('pack.scan', { value: code });
     set({ busy: null });
     if (!r.ok) {
@@ -75,6 +75,7 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => ({
         const packageWeight = found.order.packages.reduce((sum, p) => sum + (p.weightLbs ?? 0), 0);
         set({
           ...cleared,
+          buyPending: get().buyPending,
           order: found.order,
           existingLabels: found.existingLabels,
           weight: packageWeight > 0 ? String(Math.round(packageWeight * 100) / 100) : '',
@@ -90,6 +91,8 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => ({
           if (w.ok && w.value.weightLbs !== null) set({ weight: String(w.value.weightLbs) });
         }
         if (!found.existingLabels.length && get().weight) await get().rate();
+        // Nothing to rate (already labelled, no weight yet): a buy key pressed early is dropped.
+        else set({ buyPending: false });
         return;
       }
       case 'label':
@@ -116,7 +119,7 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => ({
 
     function fail(error: StationError) {
       playFailure(get().settings?.sounds ?? true);
-      set({ result: { kind: 'failure', error } });
+      set({ result: { kind: 'failure', error }, buyPending: false });
     }
   },
 
@@ -165,7 +168,8 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => ({
 
   async buy() {
     const { quote, busy, order, weight, box, confirmAnother } = get();
-    if (busy === 'rate') {
+    if (busy === 'rate' || busy === 'scan') {
+      // Scan, Enter, Ctrl+Enter in one go: buy as soon as the order is rated.
       set({ buyPending: true });
       return;
     }

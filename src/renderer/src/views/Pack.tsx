@@ -324,7 +324,9 @@ export function PackView() {
             </div>
           ) : s.result?.kind === 'failure' ? (
             <div>
-              <div className="big">FAILED</div>
+              <div className="big">
+                {s.result.error.code === 'purchase-outcome-unknown' ? 'NOT CONFIRMED' : 'FAILED'}
+              </div>
               <div data-testid="failure-message">{s.result.error.message}</div>
               <div className="muted">code: {s.result.error.code}</div>
             </div>
