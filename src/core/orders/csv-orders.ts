@@ -1,5 +1,5 @@
 import { parseCsv } from './csv.js';
-import { incomingOrderSchema } from './order-schema.js';
+import { incomingOrderSchema, restoreZipZeros } from './order-schema.js';
 import type { Address, ImportProblem, IncomingOrder, OrderItem, OrderPackage } from './types.js';
 
 /**
@@ -170,7 +170,9 @@ function buildOrder(
     addressLine2: first.get('ship_to_address2'),
     city: first.get('ship_to_city'),
     stateProvince: first.get('ship_to_state'),
-    postalCode: first.get('ship_to_postal_code'),
+    postalCode: String(
+      restoreZipZeros(first.get('ship_to_country'), first.get('ship_to_postal_code')),
+    ),
     countryCode: first.get('ship_to_country'),
     phone: first.get('ship_to_phone'),
     email: first.get('ship_to_email'),

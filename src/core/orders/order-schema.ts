@@ -97,10 +97,28 @@ export function parseIncomingOrder(
   };
 }
 
+/**
+ * A US ZIP code as a spreadsheet leaves it: Excel reads 04101 as the number 4101 and saves it
+ * so. No US ZIP code has fewer than 5 digits, so the zeros are put back (also for ZIP+4).
+ */
+export function restoreZipZeros(countryCode: unknown, postalCode: unknown): unknown {
+  const zip = typeof postalCode === 'number' ? String(postalCode) : postalCode;
+  if (typeof zip !== 'string' || typeof countryCode !== 'string') return postalCode;
+  if (countryCode.trim().toUpperCase() !== 'US') return zip;
+  const m = /^(\d{3,4})(-\d{4})?$/.exec(zip.trim());
+  return m ? m[1]!.padStart(5, '0') + (m[2] ?? '') : zip;
+}
+
 function normalizeJsonOrder(raw: unknown): unknown {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
-  const order = raw as Record<string, unknown>;
-  if (!Array.isArray(order.packages)) return raw;
+  const order = { ...(raw as Record<string, unknown>) };
+  const shipTo = order.shipTo as Record<string, unknown> | undefined;
+  if (shipTo && typeof shipTo === 'object' && 'postalCode' in shipTo)
+    order.shipTo = {
+      ...shipTo,
+      postalCode: restoreZipZeros(shipTo.countryCode, shipTo.postalCode),
+    };
+  if (!Array.isArray(order.packages)) return order;
   return {
     ...order,
     packages: order.packages.map((p: unknown) => {

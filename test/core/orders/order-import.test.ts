@@ -159,6 +159,39 @@ describe('order import', () => {
     expect(tabbed).toMatchObject({ imported: ['U-1'], problems: [] });
   });
 
+  it('puts back the leading zeros a spreadsheet took from US ZIP codes, and only those', () => {
+    const { orders } = setup();
+    const csv = [
+      'order_number,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country',
+      'Z-1,5 Harbor View Rd,Portland,ME,4101,US',
+      'Z-2,1 Elm St,Boston,MA,2108-1234,us',
+      'Z-3,Hauptstr. 5,Berlin,,10115,DE',
+      'Z-4,1 Rue X,Luxembourg,,1234,LU',
+    ].join('\n');
+    importOrders(orders, scope, tenants, { text: csv, format: 'csv', source: 'zip.csv' });
+    const zip = (n: string) => orders.findByNumber(scope, n)[0]!.shipTo.postalCode;
+    expect([zip('Z-1'), zip('Z-2'), zip('Z-3'), zip('Z-4')]).toEqual([
+      '04101',
+      '02108-1234',
+      '10115',
+      '1234',
+    ]);
+    const json = JSON.stringify([
+      {
+        orderNumber: 'Z-5',
+        shipTo: { addressLine1: '1 A St', city: 'Hoboken', postalCode: 7030, countryCode: 'US' },
+        packages: [{ weightLbs: 1 }],
+      },
+    ]);
+    const report = importOrders(orders, scope, tenants, {
+      text: json,
+      format: 'json',
+      source: 'j',
+    });
+    expect(report.problems).toEqual([]);
+    expect(zip('Z-5')).toBe('07030');
+  });
+
   it('imports the good orders of a bad JSON file and names each bad field by path', () => {
     const { orders } = setup();
     const report = importOrders(orders, scope, tenants, {
