@@ -153,9 +153,13 @@ export class StationContext {
     if (what === 'orders') this.events.emit('orders-changed', { count: 1 });
     if (what === 'queue' && rt) {
       const c = rt.workflow.queue.counts(rt.scope);
-      this.events.emit('queue-changed', { shipments: c.waiting, printJobs: 0 });
+      const printJobs = this.spool.list({ states: ['queued', 'sending'] }).length;
+      this.events.emit('queue-changed', { shipments: c.waiting, printJobs });
     }
-    if (what === 'attention') this.events.emit('attention-changed', { count: 0 });
+    if (what === 'attention' && rt)
+      this.events.emit('attention-changed', {
+        count: rt.workflow.shipments.purchasesInState(rt.scope, 'unknown').length,
+      });
     if (this.statusTimer) return;
     this.statusTimer = setTimeout(() => {
       this.statusTimer = null;

@@ -4,6 +4,7 @@ import type { Result } from '../../shared/result.js';
 import { StationContext, type StationOptions } from './context.js';
 import { dispatch, type Handlers } from './dispatch.js';
 import { notAvailable } from './errors.js';
+import { printJobView } from './map.js';
 import type { StationEvents } from './events.js';
 import { deviceHandlers } from './features/devices.js';
 import { packingHandlers } from './features/packing.js';
@@ -39,7 +40,12 @@ export function createStation(options: StationOptions): Station {
       () => {},
     );
   };
-  ctx.spool.on('job', () => ctx.changed('queue'));
+  ctx.spool.on('job', (job) => {
+    const printer = ctx.runtimeOrNull()?.profile.printers.find((p) => p.id === job.printerId);
+    ctx.events.emit('print-job', printJobView(job, printer?.name ?? job.printerId));
+    ctx.changed('queue');
+    if (job.state === 'failed' || job.state === 'unknown') ctx.changed('attention');
+  });
 
   const implemented: Partial<Handlers> = {
     ...status.handlers(),

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createStation, type Station } from '../../../src/core/station/index.js';
@@ -149,6 +149,40 @@ describe('Station facade, needs attention', () => {
       };
       expect(found.labels).toHaveLength(1);
       expect(lastSandbox!.ledger()).toHaveLength(1);
+    } finally {
+      await s.stop();
+    }
+  });
+});
+
+describe('Station facade, settings that restart services', () => {
+  it('watches the hot folder set on the profile and imports what is dropped there', async () => {
+    const dataDir = tempDir();
+    const hot = tempDir('station-hot-');
+    const s = station(dataDir);
+    await s.start();
+    try {
+      value(await s.dispatch('profiles.update', { id: 'demo', hotFolder: hot }));
+      const header = readFileSync(join(root, 'resources/orders/sample-orders.csv'), 'utf8').split(
+        /\r?\n/,
+      )[0]!;
+      writeFileSync(
+        join(hot, 'drop.csv'),
+        `${header}\nHOT-1,tnt_lumen,Ann Example,,1 Main St,,Springfield,IL,62701,US,,,yes,,1,BOX-S,1.2,8,6,4,SKU-1,Thing,1,5.00\n`,
+      );
+      // The watcher waits for the file to stop growing, imports it and moves it aside.
+      let scan = { kind: 'not-found' };
+      const end = Date.now() + 15_000;
+      while (scan.kind !== 'order' && Date.now() < end) {
+        await new Promise((r) => setTimeout(r, 200));
+        scan = value(await s.dispatch('pack.scan', { value: 'HOT-1' })) as { kind: string };
+      }
+      expect(scan.kind).toBe('order');
+      const profiles = value(await s.dispatch('profiles.list', {})) as {
+        id: string;
+        hotFolder: string | null;
+      }[];
+      expect(profiles.find((p) => p.id === 'demo')?.hotFolder).toBe(hot);
     } finally {
       await s.stop();
     }
