@@ -57,12 +57,13 @@ function compareKey(a: { at: string; id: string }, b: { at: string; id: string }
 }
 
 /**
- * The plan a tracker follows. Every 10th tracker of a sandbox (the 7th, 17th, 27th…) takes an
- * EXCEPTION the day after pickup; of those, every other one (17th, 37th…) is RETURNED, the rest
- * are delivered a day late.
+ * The plan a tracker follows, compressed so every tracker settles within 3 simulated days: the
+ * delivery day is the service's transit days capped at 2. Every 10th tracker of a sandbox (the
+ * 7th, 17th, 27th…) takes an EXCEPTION the day after pickup; of those, every other one (17th,
+ * 37th…) is RETURNED on day 3, the rest are delivered by day 3.
  */
 export function planFor(seq: number, transitDays: number): Step[] {
-  const d = Math.max(1, transitDays) * 24;
+  const d = Math.min(2, Math.max(1, transitDays)) * 24;
   const pickup: Step = {
     afterHours: 8,
     status: 'IN_TRANSIT',
@@ -103,13 +104,13 @@ export function planFor(seq: number, transitDays: number): Step[] {
     pickup,
     exception,
     {
-      afterHours: d + 24,
+      afterHours: d + 18,
       status: 'OUT_FOR_DELIVERY',
       description: 'Out for delivery',
       where: 'destination',
     },
     {
-      afterHours: d + 30,
+      afterHours: d + 24,
       status: 'DELIVERED',
       description: 'Delivered, front door',
       where: 'destination',

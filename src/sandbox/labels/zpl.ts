@@ -8,6 +8,8 @@ export interface ZplLabelInput {
   shipFrom: Address;
   shipTo: Address;
   serviceName: string;
+  /** The `<CARRIER>_<SERVICE>` code, printed under the name. */
+  serviceLevel?: string;
   trackingNumber: string;
   weightLbs: number;
   packageIndex: number;
@@ -56,8 +58,9 @@ export function zplForPackage(input: ZplLabelInput): string {
     '^FO30,250^A0N,28,28^FDSHIP TO^FS',
     ...textBlock(60, 290, 40, to, 46),
     '^FO20,580^GB772,3,3^FS',
-    `^FO30,600^A0N,56,56^FD${fd(input.serviceName, 28)}^FS`,
-    `^FO30,670^A0N,28,28^FDWT ${input.weightLbs} LB   PKG ${input.packageIndex}/${input.packageCount}   ${fd(input.createdAt.slice(0, 10))}^FS`,
+    `^FO30,592^A0N,50,50^FD${fd(input.serviceName, 28)}^FS`,
+    ...(input.serviceLevel ? [`^FO30,648^A0N,22,22^FD${fd(input.serviceLevel, 48)}^FS`] : []),
+    `^FO30,678^A0N,26,26^FDWT ${input.weightLbs} LB   PKG ${input.packageIndex}/${input.packageCount}   ${fd(input.createdAt.slice(0, 10))}^FS`,
     '^FO20,715^GB772,3,3^FS',
     `^FO30,735^A0N,28,28^FDTRACKING #^FS`,
     `^FO40,775^BY2,3,200^BCN,200,Y,N,N^FD${fd(input.trackingNumber)}^FS`,

@@ -139,6 +139,7 @@ export function labelRoutes(app: FastifyInstance, world: World): void {
           shipFrom: origin.shipFrom,
           shipTo: shipment.shipTo,
           serviceName,
+          serviceLevel: body.serviceLevel,
           trackingNumber,
           weightLbs: billableWeight(pkg),
           packageIndex: i + 1,

@@ -139,8 +139,12 @@ export class Api {
     return this.req<T>(method, path, { headers, ...(json === undefined ? {} : { json }) });
   }
 
-  advance(seconds: number) {
-    return this.req('POST', '/sandbox/clock/advance', { json: { seconds } });
+  /** Moves the sandbox clock; cached tokens are dropped when they may have expired. */
+  async advance(seconds: number) {
+    const res = await this.req('POST', '/sandbox/clock/advance', { json: { seconds } });
+    expect(res.status).toBe(200);
+    if (seconds >= 60) this.forget();
+    return res;
   }
 }
 
