@@ -1,4 +1,4 @@
-import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createStation, defaultDataDir, type Station } from '../core/station/index.js';
@@ -138,7 +138,13 @@ void app.whenReady().then(async () => {
   app.on('web-contents-created', (_e, contents) => {
     contents.on('will-attach-webview', (event) => event.preventDefault());
   });
-  await startStation();
+  try {
+    await startStation();
+  } catch (error) {
+    dialog.showErrorBox('Shipping Station cannot start', (error as Error).message);
+    app.exit(1);
+    return;
+  }
   createWindow();
 });
 

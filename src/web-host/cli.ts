@@ -81,6 +81,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  log(`station web host failed to start: ${(error as Error)?.stack ?? String(error)}`);
+  const e = error as Error & { code?: string };
+  log(
+    `station web host failed to start: ${e?.code === 'conflict' ? e.message : (e?.stack ?? String(error))}`,
+  );
   process.exit(1);
 });

@@ -4,6 +4,7 @@ import type { Result } from '../../shared/result.js';
 import { StationContext, type StationOptions } from './context.js';
 import { dispatch, type Handlers } from './dispatch.js';
 import { notAvailable } from './errors.js';
+import { acquireDataDirLock } from './lock.js';
 import { printJobView } from './map.js';
 import type { StationEvents } from './events.js';
 import { deviceHandlers } from './features/devices.js';
@@ -32,7 +33,15 @@ export interface Station {
  * file each. It wires and translates; every business rule stays in the module that owns it.
  */
 export function createStation(options: StationOptions): Station {
-  const ctx = new StationContext(options);
+  // Before the database is opened: a second station on this directory stops here.
+  const unlock = acquireDataDirLock(options.dataDir);
+  let ctx: StationContext;
+  try {
+    ctx = new StationContext(options);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const status = new StatusFeature(ctx);
   ctx.onStatusDue = () => {
     void status.status().then(
@@ -99,7 +108,11 @@ export function createStation(options: StationOptions): Station {
     },
     async stop() {
       status.stop();
-      await ctx.close();
+      try {
+        await ctx.close();
+      } finally {
+        unlock();
+      }
     },
   };
 }

@@ -188,3 +188,15 @@ describe('Station facade, settings that restart services', () => {
     }
   });
 });
+
+describe('one station per data directory', () => {
+  it('refuses a second station on a directory in use, and takes over a lock left by a dead process', async () => {
+    const dataDir = tempDir();
+    const first = station(dataDir);
+    expect(() => station(dataDir)).toThrow(/already using/);
+    await first.stop();
+    writeFileSync(join(dataDir, 'station.lock'), '999999999\n');
+    const second = station(dataDir);
+    await second.stop();
+  });
+});
