@@ -166,6 +166,14 @@ test('a provisioned station imports orders, queues while the platform is down an
   expect(printer.labels.length).toBe(1);
   expect((await sandbox.ledger()).length).toBe(1);
   await page.screenshot({ path: info.outputPath('drained.png') });
+
+  // Settings: discover finds the profile's network printer; a test print is one action.
+  await page.keyboard.press('Alt+7');
+  await page.getByRole('button', { name: 'Discover printers' }).click();
+  await expect(page.locator('.found')).toContainText(`127.0.0.1:${printer.port}`);
+  await page.getByTestId('printers').getByRole('button', { name: 'Test print' }).click();
+  await expect.poll(() => printer.labels.length, { timeout: 15_000 }).toBe(2);
+  await page.screenshot({ path: info.outputPath('settings-printers.png') });
 });
 
 test('a purchase whose answer is lost is never bought again by itself; a shift lead looks it up and the label prints', async ({

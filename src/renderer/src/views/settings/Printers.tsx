@@ -86,22 +86,26 @@ export function PrintersPanel() {
               <span className="muted">
                 ({d.kind} {d.address})
               </span>{' '}
-              <button
-                onClick={() =>
-                  void save([
-                    ...profile.printers,
-                    {
-                      id: `${d.kind}-${d.address}`.replace(/[^a-zA-Z0-9_.-]/g, '-'),
-                      name: d.name,
-                      kind: d.kind,
-                      address: d.address,
-                      dpi: d.dpi ?? 203,
-                    },
-                  ])
-                }
-              >
-                Add
-              </button>
+              {profile.printers.some((p) => p.kind === d.kind && p.address === d.address) ? (
+                <span className="chip on">set up</span>
+              ) : (
+                <button
+                  onClick={() =>
+                    void save([
+                      ...profile.printers,
+                      {
+                        id: `${d.kind}-${d.address}`.replace(/[^a-zA-Z0-9_.-]/g, '-'),
+                        name: d.name,
+                        kind: d.kind,
+                        address: d.address,
+                        dpi: d.dpi ?? 203,
+                      },
+                    ])
+                  }
+                >
+                  Add
+                </button>
+              )}
             </li>
           ))}
         </ul>
