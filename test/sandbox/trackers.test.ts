@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { planFor } from '../../src/sandbox/trackers.js';
 import { useSandbox } from '../support/sandbox.js';
 import { call, expectEnvelope, labelBody } from './helpers.js';
 
@@ -59,7 +60,7 @@ describe('trackers', () => {
     trackers = await allTrackers(headers);
     const byNumber = new Map(trackers.map((t) => [t.trackingNumber, t]));
     const final = numbers.map((n) => byNumber.get(n)!.status);
-    // The 7th and 17th trackers of the sandbox hit an exception; the 17th is returned.
+    // The 7th and 17th trackers of the sandbox hit an exception and are still delivered.
     expect(final[6]).toBe('DELIVERED');
     expect(byNumber.get(numbers[6]!)!.events.map((e) => e.status)).toEqual([
       'PRE_TRANSIT',
@@ -68,8 +69,16 @@ describe('trackers', () => {
       'OUT_FOR_DELIVERY',
       'DELIVERED',
     ]);
-    expect(final[16]).toBe('RETURNED');
-    expect(final.filter((s) => s === 'DELIVERED')).toHaveLength(19);
+    expect(byNumber.get(numbers[16]!)!.events.map((e) => e.status)).toContain('EXCEPTION');
+    expect(final.filter((s) => s === 'DELIVERED')).toHaveLength(20);
+    // One tracker in a hundred (the 57th, 157th…) is returned instead.
+    expect(planFor(57, 3).map((step) => step.status)).toEqual([
+      'IN_TRANSIT',
+      'EXCEPTION',
+      'RETURNED',
+    ]);
+    expect(planFor(157, 3).at(-1)?.status).toBe('RETURNED');
+    expect(planFor(37, 3).at(-1)?.status).toBe('DELIVERED');
     const normal = byNumber.get(numbers[0]!)!;
     expect(normal.events.map((e) => e.status)).toEqual([
       'PRE_TRANSIT',

@@ -32,7 +32,7 @@ const createRequest = z.object({
   uri: z.string().min(1).max(2000),
   email: z.email(),
   registeredEvents: z.array(z.enum(EVENT_TYPES)).min(1),
-  secret: z.string().min(8).max(200).optional(),
+  secret: z.string().min(1).max(200).optional(),
   credentials: credentials.optional(),
   customHeader: customHeader.optional(),
 });
@@ -41,7 +41,7 @@ const updateRequest = z.object({
   uri: z.string().min(1).max(2000).optional(),
   email: z.email().optional(),
   registeredEvents: z.array(z.enum(EVENT_TYPES)).min(1).optional(),
-  secret: z.string().min(8).max(200).nullable().optional(),
+  secret: z.string().min(1).max(200).nullable().optional(),
   credentials: credentials.nullable().optional(),
   customHeader: customHeader.nullable().optional(),
   isActive: z.boolean().optional(),

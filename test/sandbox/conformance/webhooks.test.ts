@@ -171,6 +171,15 @@ describe('subscriptions', () => {
     expect(f.some((x) => x === 'secret' || x === 'credentials')).toBe(true);
   });
 
+  it('any non-empty secret is accepted (the spec sets no minimum length)', async () => {
+    const res = await subscribe('solo', '/short-secret', { secret: 's3cret' });
+    expect(res.status).toBeLessThan(300);
+    expect(res.body.hasSecret).toBe(true);
+    const empty = await subscribe('solo', '/empty-secret', { secret: '' });
+    envelope(empty, 400);
+    await sb.api.as('solo', 'DELETE', `/api/v1/webhooks/${res.body.id}`, undefined, null);
+  });
+
   it('a read-only key gets 403 on webhooks', async () => {
     envelope(await subscribe('soloViewer', '/ro'), 403);
     envelope(await sb.api.as('soloViewer', 'GET', '/api/v1/webhooks', undefined, null), 403);
