@@ -36,6 +36,13 @@ export function SettingsView() {
     a.click();
     URL.revokeObjectURL(url);
   }
+  async function rename(id: string, current: string) {
+    const name = window.prompt('Profile name:', current)?.trim();
+    if (!name || name === current) return;
+    const r = await call('profiles.update', { id, name });
+    if (!r.ok) notify('error', r.error.message);
+    await after();
+  }
   async function setSecret(id: string) {
     const secret = window.prompt('New client secret (kept by the station, never shown again):');
     if (!secret) return;
@@ -80,6 +87,7 @@ export function SettingsView() {
                   ) : (
                     <button onClick={() => void activate(p.id)}>Use</button>
                   )}
+                  <button onClick={() => void rename(p.id, p.name)}>Rename</button>
                   <button onClick={() => void exportProfile(p.id)}>Export</button>
                   <button onClick={() => void setSecret(p.id)}>Replace secret</button>
                 </td>
