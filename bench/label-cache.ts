@@ -174,7 +174,7 @@ export function labelCacheBench(file: string, count: number): void {
     page.push(
       time(
         () =>
-          w.labels.search(benchScope, {
+          w.labels.searchSummaries(benchScope, {
             from: from.toISOString(),
             to: to.toISOString(),
             tenantId: brands[k % brands.length],
