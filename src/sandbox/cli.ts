@@ -1,3 +1,4 @@
+import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FixtureError, startSandbox } from './index.js';
 
@@ -11,6 +12,15 @@ function intOption(name: string, value: string | undefined, min: number): number
     process.exit(2);
   }
   return n;
+}
+
+/**
+ * `npm run` starts the script in the package root; a relative --fixtures path is meant from where
+ * the command was typed (npm keeps that in INIT_CWD).
+ */
+function fixturesPath(path: string | undefined): string | undefined {
+  if (path === undefined || isAbsolute(path)) return path;
+  return resolve(process.env.INIT_CWD ?? process.cwd(), path);
 }
 
 async function main(): Promise<void> {
@@ -41,7 +51,7 @@ async function main(): Promise<void> {
     sandbox = await startSandbox({
       port: intOption('port', values.port, 0),
       host: values.host,
-      fixtures: values.fixtures,
+      fixtures: fixturesPath(values.fixtures),
       latencyMs: intOption('latency-ms', values['latency-ms'], 0),
       tokenTtlSeconds: intOption('token-ttl', values['token-ttl'], 1),
       allowHttpWebhooks: values['allow-http-webhooks'] ?? false,

@@ -42,7 +42,9 @@ export function rateRoutes(app: FastifyInstance, world: World): void {
     ];
     if (addressErrors.length > 0) throw validationError(addressErrors);
 
-    const explicit = body.options?.carrierAccountIds;
+    // An empty list is taken as "not given": every account available to the tenant.
+    const named = body.options?.carrierAccountIds;
+    const explicit = named && named.length > 0 ? named : undefined;
     const rateErrors: RateError[] = [];
     const usable: CarrierAccount[] = [];
     if (explicit) {

@@ -21,9 +21,9 @@ interface Started {
 
 const children = new Set<ChildProcess>();
 
-function start(args: string[]): Promise<Started> {
+function start(args: string[], cwd: URL = repo): Promise<Started> {
   const child = spawn('npm', ['run', 'sandbox', '--', '--port', '0', ...args], {
-    cwd: repo,
+    cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so a signal reaches npm, the shell, tsx and the sandbox alike.
     detached: true,
@@ -152,6 +152,19 @@ describe('command-line flags', () => {
       expect(s.firstLine).toMatch(/^sandbox listening on http:\/\/localhost:\d+$/);
       const res = await http(s.url, 'GET', '/sandbox/clock');
       expect(res.status).toBe(200);
+    } finally {
+      expect(await stop(s.child)).toBe(true);
+    }
+  });
+
+  it('a relative --fixtures path is taken from where npm was run', async () => {
+    const s = await start(
+      ['--fixtures', 'fixtures/conformance-world.json'],
+      new URL('test/', repo),
+    );
+    try {
+      const api = new Api(s.url);
+      expect((await api.token('keel')).status).toBe(200);
     } finally {
       expect(await stop(s.child)).toBe(true);
     }

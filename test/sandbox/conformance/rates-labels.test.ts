@@ -82,6 +82,13 @@ describe('POST /api/v1/rates', () => {
     ]);
   });
 
+  it('an empty carrierAccountIds is taken as omitted', async () => {
+    const res = await rates('solo', { shipment: shipment(), options: { carrierAccountIds: [] } });
+    expect(res.status).toBe(200);
+    const accounts = new Set(res.body.shipmentRates.map((r: Rate) => r.carrierAccount.id));
+    expect(accounts).toEqual(new Set(['cw-ca-solo-acme', 'cw-ca-solo-zippy']));
+  });
+
   it('an explicitly requested account whose connection is not AUTHORIZED fails clearly', async () => {
     for (const [id, status] of [
       ['cw-ca-solo-lapsed', 'EXPIRED'],
