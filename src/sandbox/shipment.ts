@@ -40,7 +40,8 @@ export const packageSchema = z.looseObject({
 
 export const shipmentSchema = z.looseObject({
   shipTo: requestAddress,
-  shipFrom: requestAddress,
+  // Optional: the tenant's only site (or the one named by shippingSiteId) fills it in.
+  shipFrom: requestAddress.default({}),
   packages: z.array(packageSchema).min(1).max(50),
   orderReference: z.string().optional(),
   returnType: z.string().optional(),

@@ -80,6 +80,11 @@ export function defaultServiceLevels(carrier: string): string[] {
   return known.length > 0 ? known : [`${carrier}_GROUND`];
 }
 
+/** A postal code as priced: trimmed and upper case, spaces removed. */
+function postal(code: string | undefined): string {
+  return (code ?? '').replace(/\s+/g, '').toUpperCase();
+}
+
 /** Zone 2 (near) to 8 (far) from the first digit of each postal code. */
 export function zoneBetween(fromPostal: string | undefined, toPostal: string | undefined): number {
   const digit = (postal: string | undefined): number => {
@@ -150,7 +155,11 @@ export function price(input: PriceInput): Price {
   const { base, perLb } = TIERS[tier];
   const factor = CARRIER_FACTORS[carrier] ?? 0.95 + (stableHash(carrier) % 20) / 100;
   const zone = zoneBetween(input.fromPostal, input.toPostal);
-  const zoneFactor = 1 + (zone - 2) * 0.09;
+  // Within a zone, each pair of postal codes has its own small delivery-area factor (0 to
+  // 4.8 %, below one zone step), so every postal code counts and nearer zones stay cheaper.
+  const areaFactor =
+    1 + (stableHash(`${postal(input.fromPostal)}>${postal(input.toPostal)}`) % 49) / 1000;
+  const zoneFactor = (1 + (zone - 2) * 0.09) * areaFactor;
   const residentialFee = !input.residential
     ? 0
     : carrier === 'USPS'

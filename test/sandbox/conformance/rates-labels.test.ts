@@ -149,6 +149,23 @@ describe('POST /api/v1/rates', () => {
     expect(await soloAmount(shipment(), 'ACME_OVERNIGHT')).toBeGreaterThan(base);
   });
 
+  it('any postal code counts, even within the same region', async () => {
+    const ny = await soloAmount(
+      shipment({ shipTo: { ...buyer, city: 'New York', postalCode: '10001' } }),
+    );
+    const philly = await soloAmount(
+      shipment({ shipTo: { ...buyer, city: 'Philadelphia', postalCode: '19103' } }),
+    );
+    expect(ny).not.toBe(philly);
+  });
+
+  it('shipFrom may be left out when the tenant has a single site', async () => {
+    const { shipFrom: _omitted, ...rest } = shipment();
+    const res = await rates('solo', { shipment: rest });
+    expect(res.status).toBe(200);
+    expect(res.body.shipmentRates.length).toBeGreaterThan(0);
+  });
+
   it('a bad request is 400 listing each bad field', async () => {
     const res = await rates('solo', {
       shipment: { shipTo: buyer, packages: [{ weightLbs: 'heavy' }, { weightLbs: -1 }] },
