@@ -63,11 +63,11 @@ export class TrackerStore {
     this.upsert = db.prepare(`
       INSERT INTO trackers (profile_id, environment, scope_tenant_id, tracking_number, tracker_id,
         tenant_id, carrier, service_level, label_id, order_reference, status, status_detail,
-        estimated_delivery_date, events_json, raw_json, created_at, updated_at, updated_at_ms,
+        estimated_delivery_date, events_json, created_at, updated_at, updated_at_ms,
         first_seen_at, last_changed_at)
       VALUES (@profile_id, @environment, @scope_tenant_id, @tracking_number, @tracker_id,
         @tenant_id, @carrier, @service_level, @label_id, @order_reference, @status, @status_detail,
-        @estimated_delivery_date, @events_json, @raw_json, @created_at, @updated_at, @updated_at_ms,
+        @estimated_delivery_date, @events_json, @created_at, @updated_at, @updated_at_ms,
         @now, @now)
       ON CONFLICT (profile_id, environment, scope_tenant_id, tracking_number) DO UPDATE SET
         tracker_id = excluded.tracker_id, tenant_id = excluded.tenant_id, carrier = excluded.carrier,
@@ -75,7 +75,7 @@ export class TrackerStore {
         order_reference = excluded.order_reference, status = excluded.status,
         status_detail = excluded.status_detail,
         estimated_delivery_date = excluded.estimated_delivery_date,
-        events_json = excluded.events_json, raw_json = excluded.raw_json,
+        events_json = excluded.events_json,
         created_at = excluded.created_at, updated_at = excluded.updated_at,
         updated_at_ms = excluded.updated_at_ms, last_changed_at = excluded.last_changed_at
       WHERE excluded.updated_at_ms > trackers.updated_at_ms`);
@@ -148,7 +148,6 @@ export class TrackerStore {
       status_detail: t.statusDetail ?? null,
       estimated_delivery_date: t.estimatedDeliveryDate ?? null,
       events_json: JSON.stringify(events),
-      raw_json: JSON.stringify(t),
       created_at: t.createdAt ?? null,
       updated_at: new Date(updatedAtMs).toISOString(),
       updated_at_ms: updatedAtMs,

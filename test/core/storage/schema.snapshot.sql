@@ -238,7 +238,6 @@ CREATE TABLE trackers (
         status_detail TEXT,
         estimated_delivery_date TEXT,
         events_json TEXT NOT NULL DEFAULT '[]',
-        raw_json TEXT NOT NULL,
         created_at TEXT,
         updated_at TEXT NOT NULL,
         -- updated_at as epoch ms: ordering, the newer-wins rule and the watermark compare numbers.
@@ -246,7 +245,7 @@ CREATE TABLE trackers (
         first_seen_at TEXT NOT NULL,
         last_changed_at TEXT NOT NULL,
         PRIMARY KEY (profile_id, environment, scope_tenant_id, tracking_number)
-      ) STRICT;
+      ) STRICT, WITHOUT ROWID;
 
 -- index label_packages_by_tracking
 CREATE INDEX label_packages_by_tracking ON label_packages (tracking_number);

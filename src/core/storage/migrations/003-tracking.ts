@@ -28,7 +28,6 @@ export const migration003: Migration = {
         status_detail TEXT,
         estimated_delivery_date TEXT,
         events_json TEXT NOT NULL DEFAULT '[]',
-        raw_json TEXT NOT NULL,
         created_at TEXT,
         updated_at TEXT NOT NULL,
         -- updated_at as epoch ms: ordering, the newer-wins rule and the watermark compare numbers.
@@ -36,7 +35,7 @@ export const migration003: Migration = {
         first_seen_at TEXT NOT NULL,
         last_changed_at TEXT NOT NULL,
         PRIMARY KEY (profile_id, environment, scope_tenant_id, tracking_number)
-      ) STRICT;
+      ) STRICT, WITHOUT ROWID;
 
       -- The board: counts by status and the newest first within a status.
       CREATE INDEX trackers_by_status
