@@ -100,6 +100,7 @@ export interface PackageMeasure {
   lengthIn?: number | undefined;
   widthIn?: number | undefined;
   heightIn?: number | undefined;
+  dimWeight?: number | undefined;
 }
 
 /** Max of actual and dimensional weight, rounded up to whole pounds (minimum 1). */
@@ -108,7 +109,9 @@ export function billableWeight(pkg: PackageMeasure): number {
     pkg.lengthIn && pkg.widthIn && pkg.heightIn
       ? (pkg.lengthIn * pkg.widthIn * pkg.heightIn) / DIM_DIVISOR
       : 0;
-  return Math.max(1, Math.ceil(Math.max(pkg.weightLbs, dims) - 1e-9));
+  // A dimWeight the request states counts like the one computed from the dimensions.
+  const stated = pkg.dimWeight ?? 0;
+  return Math.max(1, Math.ceil(Math.max(pkg.weightLbs, dims, stated) - 1e-9));
 }
 
 export interface PriceInput {
@@ -153,17 +156,22 @@ export function price(input: PriceInput): Price {
   const carrier = carrierOf(input.serviceLevel);
   const tier = tierOf(input.serviceLevel);
   const { base, perLb } = TIERS[tier];
-  const factor = CARRIER_FACTORS[carrier] ?? 0.95 + (stableHash(carrier) % 20) / 100;
+  // Each service level has its own small factor (0 to 2.4 %, below any gap between tiers), so
+  // two services of one tier still price differently.
+  const factor =
+    (CARRIER_FACTORS[carrier] ?? 0.95 + (stableHash(carrier) % 20) / 100) *
+    (1 + (stableHash(input.serviceLevel) % 25) / 1000);
   const zone = zoneBetween(input.fromPostal, input.toPostal);
   // Within a zone, each pair of postal codes has its own small delivery-area factor (0 to
   // 4.8 %, below one zone step), so every postal code counts and nearer zones stay cheaper.
   const areaFactor =
     1 + (stableHash(`${postal(input.fromPostal)}>${postal(input.toPostal)}`) % 49) / 1000;
   const zoneFactor = (1 + (zone - 2) * 0.09) * areaFactor;
+  // Every carrier charges for a residential stop (USPS least), so the flag always counts.
   const residentialFee = !input.residential
     ? 0
     : carrier === 'USPS'
-      ? 0
+      ? 0.45
       : tier === 'overnight' || tier === 'express'
         ? 3.95
         : 1.1;

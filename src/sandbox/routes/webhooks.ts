@@ -8,6 +8,8 @@ import { type World } from '../world.js';
 import { pageQuery } from './trackers.js';
 
 const EVENT_TYPES = ['tracking.updated'] as const;
+/** A subscription this close to its expiry may be replaced by a new one for the same URL. */
+export const RENEWAL_WINDOW_DAYS = 30;
 const RESERVED_HEADERS = new Set([
   'content-type',
   'content-length',
@@ -92,8 +94,12 @@ export function webhookRoutes(app: FastifyInstance, world: World): void {
   const checkUri = (tenantId: string, uri: string, except?: string): void => {
     const problem = uriProblem(uri, options.allowHttpWebhooks);
     if (problem) throw validationError([{ field: 'uri', message: problem, code: 'invalid_uri' }]);
+    const renewFrom = clock.nowMs() + RENEWAL_WINDOW_DAYS * 86_400_000;
     for (const sub of webhooks.subscriptions.values()) {
-      if (sub.tenantId === tenantId && sub.uri === uri && sub.id !== except) {
+      // One subscription per URL; an expired one, or one in its last 30 days, does not count,
+      // so its replacement can be created before it expires (spec part 6, "Expiry").
+      const replaceable = sub.status === 'EXPIRED' || Date.parse(sub.expirationDate) <= renewFrom;
+      if (sub.tenantId === tenantId && sub.uri === uri && sub.id !== except && !replaceable) {
         throw new ApiError(
           409,
           'WEBHOOK_URI_EXISTS',

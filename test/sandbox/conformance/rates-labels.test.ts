@@ -51,6 +51,7 @@ describe('POST /api/v1/rates', () => {
       'ACME_GROUND',
       'ACME_OVERNIGHT',
       'ZIPPY_GROUND',
+      'ZIPPY_PARCEL',
     ]);
     for (const r of list) {
       expect(r.serviceLevel).toMatch(/^[A-Z0-9]+_[A-Z0-9_]+$/);
@@ -77,9 +78,9 @@ describe('POST /api/v1/rates', () => {
       shipment: shipment(),
       options: { carrierAccountIds: ['cw-ca-solo-zippy'] },
     });
-    expect(res.body.shipmentRates.map((r: Rate) => r.carrierAccount.id)).toEqual([
-      'cw-ca-solo-zippy',
-    ]);
+    expect(new Set(res.body.shipmentRates.map((r: Rate) => r.carrierAccount.id))).toEqual(
+      new Set(['cw-ca-solo-zippy']),
+    );
   });
 
   it('an empty carrierAccountIds is taken as omitted', async () => {
@@ -157,6 +158,21 @@ describe('POST /api/v1/rates', () => {
       shipment({ shipTo: { ...buyer, city: 'Philadelphia', postalCode: '19103' } }),
     );
     expect(ny).not.toBe(philly);
+  });
+
+  it('two services of one carrier price differently; the residential flag counts for any carrier', async () => {
+    const zippy = async (s: object) => {
+      const res = await rates('solo', {
+        shipment: s,
+        options: { carrierAccountIds: ['cw-ca-solo-zippy'] },
+      });
+      expect(res.status).toBe(200);
+      return res.body.shipmentRates as Rate[];
+    };
+    const plain = await zippy(shipment());
+    expect(amountOf(plain, 'ZIPPY_GROUND')).not.toBe(amountOf(plain, 'ZIPPY_PARCEL'));
+    const home = await zippy(shipment({ shipTo: { ...buyer, isResidential: true } }));
+    expect(amountOf(home, 'ZIPPY_PARCEL')).toBeGreaterThan(amountOf(plain, 'ZIPPY_PARCEL'));
   });
 
   it('shipFrom may be left out when the tenant has a single site', async () => {
@@ -259,6 +275,19 @@ describe('POST /api/v1/labels', () => {
       labelRequest(rate.carrierAccount.id, rate.serviceLevel, { rateQuoteId: rate.rateQuoteId }),
     );
     expect(res.body.cost.amount).toBe(rate.amount);
+  });
+
+  it('a stated dimWeight counts towards the label cost', async () => {
+    const buy = async (pkg: object) => {
+      const req = labelRequest('cw-ca-solo-zippy', 'ZIPPY_GROUND');
+      const res = await sb.api.as('solo', 'POST', '/api/v1/labels', {
+        ...req,
+        shipment: shipment({}, { lengthIn: 6, widthIn: 6, heightIn: 6, weightLbs: 2, ...pkg }),
+      });
+      expect(res.status).toBeLessThan(300);
+      return res.body.cost.amount as number;
+    };
+    expect(await buy({ dimWeight: 25 })).toBeGreaterThan(await buy({}));
   });
 
   it('a brand buys on the shared account its 3PL granted', async () => {
