@@ -25,10 +25,13 @@ export function buildShipment(
   const errors: { field: string; message: string }[] = [];
   const packages = order.packages.map((pkg, i) => {
     const given = packed?.[i];
-    const weight = given?.weightLbs ?? pkg.weightLbs;
+    // Packages given by the packer carry their own weight: no fallback to the order file's, so
+    // an unweighed package is refused instead of shipping on someone else's number.
+    const weight = given ? (given.weightLbs ?? undefined) : pkg.weightLbs;
     const field = `packages[${i}].weightLbs`;
     const label = count > 1 ? `Package ${i + 1} of ${count}` : 'The package';
-    if (weight === undefined) errors.push({ field, message: `${label} has no weight; weigh it.` });
+    if (weight === undefined)
+      errors.push({ field, message: `${label} has no weight; weigh it or type its weight.` });
     else {
       const checked = weightLbs.safeParse(weight);
       if (!checked.success)

@@ -9,7 +9,8 @@ const days = (r: ShipmentRate) =>
   r.transitDays === undefined
     ? 'transit time not given'
     : `${r.transitDays} day${r.transitDays === 1 ? '' : 's'}`;
-const describe = (r: ShipmentRate) => `${r.serviceLevel} ${money(r)}, ${days(r)}`;
+export const describeRate = (r: ShipmentRate): string =>
+  `${r.serviceLevel} ${money(r)}, ${days(r)}`;
 
 /**
  * Picks one rate by the profile's rule. Filters first (excluded carriers, maximum transit
@@ -58,7 +59,7 @@ export function selectRate(
       : '';
   return {
     rate,
-    reason: `${describe(rate)}: ${strategy} of ${pool.length} rate${pool.length === 1 ? '' : 's'}${
+    reason: `${describeRate(rate)}: ${strategy} of ${pool.length} rate${pool.length === 1 ? '' : 's'}${
       notes.length ? ` (${notes.join('; ')})` : ''
     }${tie}.`,
   };

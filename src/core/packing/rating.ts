@@ -85,6 +85,18 @@ export async function rateShipment(
   return { kind: 'rated', rates, selection: choice, carrierProblems };
 }
 
+/** Accounts in rateErrors, as stored with the rates (no authorization link looked up). */
+export function carrierProblemsIn(rates: RateResponse): CarrierAccountProblem[] {
+  return rates.rateErrors.map((e): CarrierAccountProblem => ({
+    carrierAccountId: e.carrierAccount.id,
+    name: e.carrierAccount.name,
+    carrier: e.carrierAccount.carrier,
+    errorCode: e.errorCode,
+    authorizationStatus: e.authorizationStatus,
+    message: e.message,
+  }));
+}
+
 /** Accounts in rateErrors, with the OAuth URL to finish authorizing a PENDING connection. */
 async function carrierProblemsOf(
   platform: PackingPlatform,
@@ -92,18 +104,13 @@ async function carrierProblemsOf(
   rates: RateResponse,
 ): Promise<CarrierAccountProblem[]> {
   return Promise.all(
-    rates.rateErrors.map(async (e): Promise<CarrierAccountProblem> => {
-      const problem: CarrierAccountProblem = {
-        carrierAccountId: e.carrierAccount.id,
-        name: e.carrierAccount.name,
-        carrier: e.carrierAccount.carrier,
-        errorCode: e.errorCode,
-        authorizationStatus: e.authorizationStatus,
-        message: e.message,
-      };
-      if (e.authorizationStatus === 'PENDING' && platform.carrierAccountAuthorization) {
+    carrierProblemsIn(rates).map(async (problem): Promise<CarrierAccountProblem> => {
+      if (problem.authorizationStatus === 'PENDING' && platform.carrierAccountAuthorization) {
         try {
-          const auth = await platform.carrierAccountAuthorization(tenantId, e.carrierAccount.id);
+          const auth = await platform.carrierAccountAuthorization(
+            tenantId,
+            problem.carrierAccountId,
+          );
           problem.oauthUrl = auth.oauthUrl;
         } catch {
           // The URL is a convenience; the problem is still reported without it.

@@ -72,6 +72,15 @@ export class ShipmentRepository {
       setRated: db.prepare(
         `UPDATE shipments SET state = 'rated', rates = @rates, selection = @selection, failure = NULL, updated_at = @now WHERE id = @id`,
       ),
+      setSelection: db.prepare(
+        `UPDATE shipments SET selection = @selection, updated_at = @now WHERE id = @id AND state = 'rated'`,
+      ),
+      setShipment: db.prepare(
+        `UPDATE shipments SET shipment = @shipment, updated_at = @now WHERE id = @id`,
+      ),
+      ratedAt: db.prepare<[number], { at: string }>(
+        `SELECT at FROM shipment_events WHERE shipment_id = ? AND kind = 'rated' ORDER BY id DESC LIMIT 1`,
+      ),
       setRates: db.prepare(`UPDATE shipments SET rates = @rates, updated_at = @now WHERE id = @id`),
       setFailed: db.prepare(
         `UPDATE shipments SET state = @state, failure = @failure, updated_at = @now WHERE id = @id`,
@@ -160,6 +169,28 @@ export class ShipmentRepository {
       now: this.now(),
     });
     this.event(id, 'rated', { reason: selection.reason });
+  }
+
+  /** When the stored rates were asked for (the last `rated` event), or null if never. */
+  ratedAt(id: number): string | null {
+    return this.s.ratedAt.get(id)?.at ?? null;
+  }
+
+  /** The packer picked another of the stored rates: recorded with who and why. */
+  setSelection(id: number, selection: RateSelection): void {
+    this.s.setSelection.run({ id, selection: JSON.stringify(selection), now: this.now() });
+    this.event(id, 'rate-chosen', {
+      by: selection.chosenBy ?? null,
+      reason: selection.reason,
+      carrierAccountId: selection.rate.carrierAccount.id,
+      serviceLevel: selection.rate.serviceLevel,
+    });
+  }
+
+  /** New packages for a shipment that has not been bought yet (a queued one re-weighed). */
+  setShipment(id: number, shipment: PlatformShipment): void {
+    this.s.setShipment.run({ id, shipment: JSON.stringify(shipment), now: this.now() });
+    this.event(id, 'repacked', { packages: shipment.packages.map((p) => p.weightLbs) });
   }
 
   setRates(id: number, rates: unknown): void {

@@ -36,7 +36,13 @@ export interface RateSelection {
   rate: ShipmentRate;
   /** Why this one, for the packer: "cheapest of 5 rates: UPS_GROUND $9.80, 3 days". */
   reason: string;
+  /** Who picked this rate instead of the rule's choice (absent when the rule picked it). */
+  chosenBy?: string | undefined;
 }
+
+/** A rate the packer picked among a rated shipment's stored rates. */
+export type ChosenRate =
+  { carrierAccountId: string; serviceLevel: string } | { rateQuoteId: string };
 
 export interface Shipment {
   id: number;
@@ -84,7 +90,8 @@ export interface CarrierAccountProblem {
 
 /** What the packer typed or weighed for each package of the order. */
 export interface PackedPackage {
-  weightLbs: number;
+  /** null: not weighed yet; the shipment is refused, naming the package. */
+  weightLbs: number | null;
   box?: string | undefined;
   lengthIn?: number | undefined;
   widthIn?: number | undefined;
@@ -96,6 +103,22 @@ export type ScanLookup =
   | { kind: 'ambiguous'; scanned: string; orders: StoredOrder[] }
   | { kind: 'label'; scanned: string; label: StoredLabel }
   | { kind: 'not-found'; scanned: string; message: string };
+
+/** A shipment rated and stored (state `rated`), or why it was not. */
+export type RateResult =
+  | {
+      outcome: 'rated';
+      shipment: Shipment;
+      rates: RateResponse;
+      selection: RateSelection;
+      carrierProblems: CarrierAccountProblem[];
+      /** When the stored rates were asked for; buy() re-rates them once they are stale. */
+      ratedAt: string;
+    }
+  | Extract<
+      ShipResult,
+      { outcome: 'already-labelled' | 'needs-attention' | 'invalid' | 'failed' | 'queued' }
+    >;
 
 export type ShipResult =
   | {

@@ -16,6 +16,7 @@ import {
 } from '../../../support/virtual-printer.js';
 import { openStation, samples, tenantPolicy, type Station } from './station.js';
 import type { PurchaseHooks } from '../../../../src/core/packing/label-purchase.js';
+import type { Clock } from '../../../../src/core/storage/scope.js';
 
 export interface TestStation extends Station {
   spool: PrintSpool;
@@ -33,6 +34,7 @@ export async function stationFor(
     hooks?: PurchaseHooks;
     labelTimeoutMs?: number;
     startSpool?: boolean;
+    clock?: Clock;
   } = {},
 ): Promise<TestStation> {
   const printer = await useVirtualPrinter();
@@ -47,6 +49,7 @@ export async function stationFor(
     printQueue: { enqueue: (job) => late.spool!.enqueue(job) },
     ...(options.hooks ? { hooks: options.hooks } : {}),
     ...(options.labelTimeoutMs ? { labelTimeoutMs: options.labelTimeoutMs } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   const spool = new PrintSpool({
     db: station.db,

@@ -19,7 +19,7 @@ import {
   type ProfileInput,
 } from '../../../../src/core/profiles/profile-schema.js';
 import { openDatabase, type Db } from '../../../../src/core/storage/database.js';
-import type { Environment } from '../../../../src/core/storage/scope.js';
+import type { Clock, Environment } from '../../../../src/core/storage/scope.js';
 
 const repo = join(import.meta.dirname, '../../../..');
 const world = JSON.parse(
@@ -112,6 +112,8 @@ export function openStation(options: {
   hooks?: PurchaseHooks;
   labelTimeoutMs?: number;
   environment?: Environment;
+  /** The station's clock (rates go stale after RATES_FRESH_MS of it). */
+  clock?: Clock;
 }): Station {
   const { profile } = options;
   const db = openDatabase(options.dbFile);
@@ -133,6 +135,7 @@ export function openStation(options: {
     classify: classifyPlatformError,
     printQueue: options.printQueue,
     ...(options.hooks ? { hooks: options.hooks } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   return {
     db,

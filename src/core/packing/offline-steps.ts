@@ -1,0 +1,83 @@
+import type { StoredOrder } from '../orders/types.js';
+import type { OfflineQueueRepository } from '../queue/offline-queue-repository.js';
+import type { StationScope } from '../storage/scope.js';
+import type { ShipmentRepository } from './shipment-repository.js';
+import type { Failure, Shipment, ShipResult } from './types.js';
+
+export interface OfflineDeps {
+  scope: StationScope;
+  shipments: ShipmentRepository;
+  queue: OfflineQueueRepository;
+}
+
+type Queued = Extract<ShipResult, { outcome: 'queued' }>;
+
+/** The platform did not answer and nothing was bought: the shipment waits in the queue. */
+export function queueAfterUnreachable(
+  deps: OfflineDeps,
+  shipment: Shipment,
+  failure: Failure,
+): Queued {
+  const { shipments, queue, scope } = deps;
+  const entry = queue.forShipment(shipment.id);
+  if (entry) {
+    shipments.setState(shipment.id, 'queued', { still: failure.message });
+    return { outcome: 'queued', shipment: shipments.get(shipment.id)!, queueId: entry.id, failure };
+  }
+  const queueId = shipments.db.transaction(() => {
+    shipments.setState(shipment.id, 'queued', failure);
+    return queue.add(scope, shipment.id, shipment.tenantId, failure.message);
+  })();
+  return { outcome: 'queued', shipment: shipments.get(shipment.id)!, queueId, failure };
+}
+
+/** The platform is known to be away: store the shipment straight into the queue. */
+export function enqueueOffline(
+  deps: OfflineDeps,
+  order: StoredOrder,
+  shipment: Shipment['shipment'],
+  stationUser: string | null,
+  why: string,
+): Queued {
+  const { shipments, queue, scope } = deps;
+  const failure: Failure = {
+    code: 'platform-unreachable',
+    message: `${why} The shipment was queued and will be labelled when it answers again.`,
+  };
+  const queued = shipments.db.transaction(() => {
+    const created = shipments.create(scope, {
+      tenantId: order.tenantId,
+      orderId: order.id,
+      state: 'queued',
+      shipment,
+      stationUser,
+    });
+    const queueId = queue.add(scope, created.id, order.tenantId, why);
+    return { created, queueId };
+  })();
+  return { outcome: 'queued', shipment: queued.created, queueId: queued.queueId, failure };
+}
+
+/**
+ * A rescan of an order already waiting in the queue: never queued twice. When the packer gave
+ * packages (re-weighed it), the waiting shipment takes them, so it is bought at what was weighed
+ * last, not at what was typed before.
+ */
+export function alreadyQueued(
+  deps: OfflineDeps,
+  order: StoredOrder,
+  waiting: Shipment,
+  repacked: Shipment['shipment'] | null,
+): Queued {
+  if (repacked && JSON.stringify(repacked) !== JSON.stringify(waiting.shipment))
+    deps.shipments.setShipment(waiting.id, repacked);
+  return {
+    outcome: 'queued',
+    shipment: deps.shipments.get(waiting.id)!,
+    queueId: deps.queue.forShipment(waiting.id)?.id ?? 0,
+    failure: {
+      code: 'already-queued',
+      message: `Order ${order.orderNumber} is already waiting in the offline queue.`,
+    },
+  };
+}

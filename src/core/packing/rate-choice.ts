@@ -1,0 +1,72 @@
+import type { RateResponse, ShipmentRate } from './platform-port.js';
+import { describeRate } from './rate-rule.js';
+import type { ChosenRate, Failure, RateSelection } from './types.js';
+
+/**
+ * How long stored rates are bought without asking the platform again. A packer rates and buys
+ * within seconds; ten minutes covers a phone call or a box being fetched. Past that, prices
+ * and carrier connections (an EXPIRED authorization, a rate change) may have moved, and the
+ * platform does not document how long a quote holds (the sandbox keeps them 24 h), so stale
+ * rates are asked for again rather than bought at a price that may no longer apply.
+ */
+export const RATES_FRESH_MS = 10 * 60_000;
+
+export function ratesAreFresh(ratedAt: string | null, now: Date): boolean {
+  if (ratedAt === null) return false;
+  const age = now.getTime() - Date.parse(ratedAt);
+  return age >= 0 && age < RATES_FRESH_MS;
+}
+
+/** The same service on the same carrier account: how a choice survives a re-rating. */
+export function sameService(
+  a: Pick<ShipmentRate, 'serviceLevel'> & { carrierAccount: { id: string } },
+  b: { carrierAccountId: string; serviceLevel: string },
+): boolean {
+  return a.carrierAccount.id === b.carrierAccountId && a.serviceLevel === b.serviceLevel;
+}
+
+/** The stored rate the packer named, by quote id or by account + service level. */
+export function findRate(rates: RateResponse, chosen: ChosenRate): ShipmentRate | undefined {
+  return 'rateQuoteId' in chosen
+    ? rates.shipmentRates.find((r) => r.rateQuoteId === chosen.rateQuoteId)
+    : rates.shipmentRates.find((r) => sameService(r, chosen));
+}
+
+/**
+ * The selection to buy: the rule's own when the packer picked nothing (or picked the rule's
+ * rate), otherwise the packer's rate with who chose it and what the rule would have bought.
+ */
+export function selectionFor(
+  rates: RateResponse,
+  rule: RateSelection,
+  chosen: ChosenRate | undefined,
+  stationUser: string | null,
+): RateSelection | { failure: Failure } {
+  if (!chosen) return rule;
+  const rate = findRate(rates, chosen);
+  if (!rate) {
+    const named =
+      'rateQuoteId' in chosen
+        ? `quote ${chosen.rateQuoteId}`
+        : `${chosen.serviceLevel} on account ${chosen.carrierAccountId}`;
+    return {
+      failure: {
+        code: 'rate-not-offered',
+        message: `The rates of this shipment do not include ${named}; pick one of the rates listed.`,
+      },
+    };
+  }
+  if (
+    sameService(rule.rate, {
+      carrierAccountId: rate.carrierAccount.id,
+      serviceLevel: rate.serviceLevel,
+    })
+  )
+    return rule;
+  const who = stationUser ?? 'the packer';
+  return {
+    rate,
+    chosenBy: who,
+    reason: `${describeRate(rate)}: chosen by ${who} at the station instead of the rule's ${describeRate(rule.rate)}.`,
+  };
+}
