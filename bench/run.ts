@@ -7,6 +7,7 @@ import { labelCacheBench } from './label-cache.js';
 import { trackerIngestBench } from './tracker-ingest.js';
 import { scanToPrintBench } from './scan-to-print.js';
 import { startupBench } from './startup.js';
+import { sandboxRatesBench } from './sandbox-rates.js';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -22,6 +23,7 @@ process.on('SIGINT', () => {
 });
 
 try {
+  if (wants('sandbox')) await sandboxRatesBench(quick ? 200 : 1000);
   const scans = quick ? 50 : 200;
   if (wants('scan_to_print')) {
     await scanToPrintBench(dir, scans, 0);

@@ -45,31 +45,23 @@ test.afterEach(async () => {
   await station.stop();
 });
 
-test('the tracking board stays fast with 10,000 shipments', async ({ page }, info) => {
+test('the tracking board holds 10,000 shipments in a virtualised list, scrolls to the last and filters', async ({
+  page,
+}, info) => {
   await page.goto(station.url);
   await expect(page.getByTestId('connectivity')).toContainText('online');
-  const started = Date.now();
   await page.keyboard.press('Alt+5');
   await expect(page.getByTestId('tracking-total')).toHaveText(/^100\d\d shipments$/, {
     timeout: 10_000,
   });
-  const loadMs = Date.now() - started;
   const list = page.getByRole('list', { name: 'Shipments' });
   // Virtualised: the DOM holds a window of rows, not ten thousand.
   expect(await list.getByRole('listitem').count()).toBeLessThan(80);
   await page.screenshot({ path: info.outputPath('tracking-10k.png') });
 
-  const scrollStart = Date.now();
   await list.evaluate((el) => (el.scrollTop = el.scrollHeight));
   await expect(list).toContainText('1ZSEED00000000');
-  const scrollMs = Date.now() - scrollStart;
   await page.getByRole('button', { name: /^DELIVERED/ }).click();
   await expect(page.getByTestId('tracking-total')).toHaveText(/^16\d\d shipments$/);
   await page.screenshot({ path: info.outputPath('tracking-delivered.png') });
-  info.annotations.push({
-    type: 'timing',
-    description: `load ${loadMs} ms, scroll to end ${scrollMs} ms`,
-  });
-  expect(loadMs).toBeLessThan(5000);
-  expect(scrollMs).toBeLessThan(1000);
 });

@@ -21,12 +21,10 @@ describe('close()', () => {
       resources = JSON.parse(line.slice('closed '.length)) as string[];
     });
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    const lingered = performance.now() - closedAt;
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(closedAt).toBeGreaterThan(0);
     // No timer (tracker plan, delivery time-out, delay fault) and no socket is left.
     expect(resources.filter((r) => !['PipeWrap', 'TTYWrap', 'Immediate'].includes(r))).toEqual([]);
-    expect(lingered).toBeLessThan(5000);
   }, 30_000);
 });
