@@ -1,4 +1,4 @@
-// `npm run test:e2e`: build the renderer if needed, check Chromium, run Playwright.
+// `npm run test:e2e`: build the app, check Chromium, run Playwright.
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
@@ -17,6 +17,8 @@ const run = (cmd, args) => {
   const r = spawnSync(cmd, args, { stdio: 'inherit', shell: process.platform === 'win32' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
-if (!existsSync('out/renderer/index.html') || process.env.E2E_REBUILD)
+// Always from the current source: a renderer built before the last change would test old code.
+// (E2E_SKIP_BUILD=1 reuses out/ when iterating on the tests themselves.)
+if (!process.env.E2E_SKIP_BUILD || !existsSync('out/renderer/index.html'))
   run('npx', ['electron-vite', 'build']);
 run('npx', ['playwright', 'test', ...process.argv.slice(2)]);
