@@ -4,6 +4,7 @@ import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { startSandbox } from '../src/sandbox/index.js';
 import { report, summarize } from './harness.js';
+import { lumenToken } from './world.js';
 
 function post(
   url: URL,
@@ -25,20 +26,10 @@ export async function sandboxRatesBench(requests: number): Promise<void> {
   const sandbox = await startSandbox({ port: 0 });
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
-    const token = (await (
-      await fetch(`${sandbox.url}/api/v1/tokens/m2m`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          grantType: 'clientCredentials',
-          clientId: 'demo-lumen-full',
-          clientSecret: 'demo-lumen-full-secret',
-        }),
-      })
-    ).json()) as { accessToken: string };
+    const token = await lumenToken(sandbox.url);
     const headers = {
       'content-type': 'application/json',
-      authorization: `Bearer ${token.accessToken}`,
+      authorization: `Bearer ${token}`,
       'x-tenant-id': 'tnt_lumen',
     };
     const body = JSON.stringify({

@@ -18,6 +18,7 @@ import { startVirtualPrinter } from '../src/core/printing/virtual-printer/server
 import type { PrinterConfig } from '../src/core/printing/types.js';
 import { profileSchema } from '../src/core/profiles/profile-schema.js';
 import { report, round, summarize } from './harness.js';
+import { lumen, lumenProfile } from './world.js';
 
 /** A TCP tap in front of the printer: notes when the first byte of each label arrives. */
 async function labelTap(
@@ -77,31 +78,13 @@ export async function scanToPrintBench(
     port: tap.port,
     dpi: 203,
   } as PrinterConfig;
-  const profile = profileSchema.parse({
-    id: 'bench-lumen',
-    name: 'Bench station',
-    environment: 'sandbox',
-    baseUrl: sandbox.url,
-    clientId: 'demo-lumen-full',
-    tenantId: 'tnt_lumen',
-    tenantType: 'brand',
-    shippingSiteId: 'site_lumen_chicago',
-    shipFrom: {
-      company: 'Lumen Candle Works',
-      addressLine1: '1200 W Fulton Market',
-      city: 'Chicago',
-      stateProvince: 'IL',
-      postalCode: '60607',
-      countryCode: 'US',
-    },
-    printers: [printerConfig],
-  });
+  const profile = profileSchema.parse(lumenProfile('bench-lumen', sandbox.url, [printerConfig]));
   const client = new PlatformClient({
     baseUrl: sandbox.url,
     clientId: profile.clientId,
     tenantId: profile.tenantId,
     environment: 'sandbox',
-    getSecret: () => 'demo-lumen-full-secret',
+    getSecret: () => lumen.clientSecret,
   });
   let apiMs = 0;
   let waited = false;

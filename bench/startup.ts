@@ -9,6 +9,7 @@ import { MemorySecretVault } from '../src/core/profiles/secret-vault.js';
 import { ProfileStore } from '../src/core/profiles/profile-store.js';
 import { benchScope } from './label-cache.js';
 import { report, round, summarize } from './harness.js';
+import { lumen, lumenProfile } from './world.js';
 
 /** `dataDir` must hold station.db (filled by labelCacheBench) for profile benchScope. */
 export async function startupBench(dataDir: string, labels: number, runs = 5): Promise<void> {
@@ -16,27 +17,9 @@ export async function startupBench(dataDir: string, labels: number, runs = 5): P
   const settings = new JsonFileSettingsStore(join(dataDir, 'settings.json'));
   const vault = new MemorySecretVault();
   const profiles = new ProfileStore(settings, vault);
-  profiles.save({
-    id: benchScope.profileId,
-    name: 'Bench station',
-    environment: benchScope.environment,
-    baseUrl: sandbox.url,
-    clientId: 'demo-lumen-full',
-    tenantId: 'tnt_lumen',
-    tenantType: 'brand',
-    shippingSiteId: 'site_lumen_chicago',
-    shipFrom: {
-      company: 'Lumen Candle Works',
-      addressLine1: '1200 W Fulton Market',
-      city: 'Chicago',
-      stateProvince: 'IL',
-      postalCode: '60607',
-      countryCode: 'US',
-    },
-    printers: [],
-  });
+  profiles.save(lumenProfile(benchScope.profileId, sandbox.url));
   profiles.setActive(benchScope.profileId);
-  await profiles.setClientSecret(benchScope.profileId, 'demo-lumen-full-secret');
+  await profiles.setClientSecret(benchScope.profileId, lumen.clientSecret);
   const samples: number[] = [];
   try {
     for (let run = 0; run < runs; run++) {

@@ -11,12 +11,8 @@ import { TrackerPoller } from '../src/core/tracking/poller.js';
 import { TrackerBoard } from '../src/core/tracking/board.js';
 import type { TrackingScope } from '../src/core/tracking/types.js';
 import { report, round, summarize } from './harness.js';
+import { lumen } from './world.js';
 
-const lumen = {
-  clientId: 'demo-lumen-full',
-  secret: 'demo-lumen-full-secret',
-  tenantId: 'tnt_lumen',
-};
 const address = {
   name: 'Bench Customer',
   addressLine1: '1 Main Street',
@@ -94,7 +90,7 @@ export async function trackerIngestBench(dir: string, count: number): Promise<vo
     clientId: lumen.clientId,
     tenantId: lumen.tenantId,
     environment: 'sandbox',
-    getSecret: () => lumen.secret,
+    getSecret: () => lumen.clientSecret,
   });
   try {
     const t0 = performance.now();

@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { inlineZpl, PlatformError } from '../../../src/core/platform/index.js';
+import { inlineZpl } from '../../../src/core/platform/index.js';
 import { DEMO, useSandbox } from '../../support/sandbox.js';
-import { buyLumenLabel, clientFor, lumenShipment } from './support.js';
+import { buyLumenLabel, clientFor, lumenShipment, rejection } from './support.js';
 
 const sb = useSandbox({ allowHttpWebhooks: true });
-
-async function rejection(p: Promise<unknown>): Promise<PlatformError> {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 describe('PlatformClient against the sandbox: every endpoint', () => {
   it('lists the tenant tree of a 3PL and reads one tenant', async () => {

@@ -1,20 +1,11 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PlatformError, type PlatformClient } from '../../../src/core/platform/index.js';
+import { type PlatformClient } from '../../../src/core/platform/index.js';
 import { DEMO, useSandbox } from '../../support/sandbox.js';
-import { buyLumenLabel, clientFor, lumenShipment } from './support.js';
+import { buyLumenLabel, clientFor, lumenShipment, rejection } from './support.js';
 
 const sb = useSandbox();
 afterEach(() => sb.clearFaults());
-
-async function rejection(p: Promise<unknown>): Promise<PlatformError> {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 function labelRequest(orderReference: string) {
   return {

@@ -1,24 +1,15 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PlatformError, TokenStore } from '../../../src/core/platform/index.js';
+import { TokenStore } from '../../../src/core/platform/index.js';
 import { openDatabase } from '../../../src/core/storage/database.js';
 import { CarrierHealth, TrackerPoller, TrackerStore } from '../../../src/core/tracking/index.js';
 import { DEMO, useSandbox } from '../../support/sandbox.js';
 import { tempDir } from '../../support/tmp.js';
-import { buyLumenLabel, clientFor } from './support.js';
+import { buyLumenLabel, clientFor, rejection } from './support.js';
 
 // Two environments: each its own server, its own data, its own identifiers.
 const sandboxEnv = useSandbox();
 const productionEnv = useSandbox();
-
-async function rejection(p: Promise<unknown>): Promise<PlatformError> {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 describe('tenant isolation', () => {
   it('a 3PL acts for one brand per call with x-tenant-id, and sees only that brand', async () => {

@@ -1,5 +1,7 @@
+import { expect } from 'vitest';
 import {
   PlatformClient,
+  PlatformError,
   type PlatformClientOptions,
   type PlatformRequestEvent,
 } from '../../../src/core/platform/index.js';
@@ -65,4 +67,14 @@ export async function buyLumenLabel(client: PlatformClient, orderReference: stri
     shipment,
     orderReference,
   });
+}
+
+/** The PlatformError a call rejects with (fails the test when it resolves or throws another). */
+export async function rejection(p: Promise<unknown>): Promise<PlatformError> {
+  const error = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(PlatformError);
+  return error as PlatformError;
 }

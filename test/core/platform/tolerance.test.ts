@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PlatformClient, PlatformError } from '../../../src/core/platform/index.js';
+import { PlatformClient } from '../../../src/core/platform/index.js';
+import { rejection } from './support.js';
 
 /**
  * A stand-in platform that answers in shapes other than the sandbox's, to prove the client is
@@ -46,15 +47,6 @@ const client = () =>
     proactiveTokenRefresh: false,
     retry: { attempts: 1 },
   });
-
-async function rejection(p: Promise<unknown>): Promise<PlatformError> {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 describe('tolerant responses', () => {
   it('accepts a bare list, an `items` wrapper and extra fields', async () => {
