@@ -120,3 +120,45 @@ export function requireAddressFields(
   }
   return errors;
 }
+
+/**
+ * The address rules of a rate or label request, checked on the raw body so they are reported
+ * together with the schema's problems: `shipTo` needs `keys` (and a name or company when
+ * `needName`), and so does `shipFrom` once the tenant's site has filled it in. A problem with
+ * the site itself (an unknown site) is left for the request to report on its own.
+ */
+export function addressRules(
+  state: SandboxState,
+  tenantId: string,
+  raw: Record<string, unknown>,
+  keys: readonly (keyof Address)[],
+  needName: boolean,
+): FieldError[] {
+  const errors: FieldError[] = [];
+  const shipment = raw.shipment;
+  if (shipment === null || typeof shipment !== 'object' || Array.isArray(shipment)) return errors;
+  const { shipTo, shipFrom } = shipment as Record<string, unknown>;
+  const isObject = (v: unknown): v is Address =>
+    v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (isObject(shipTo)) {
+    errors.push(...requireAddressFields('shipment.shipTo', shipTo, keys));
+    if (needName && !shipTo.name && !shipTo.company)
+      errors.push({
+        field: 'shipment.shipTo.name',
+        message: 'is required (or company)',
+        code: 'required',
+      });
+  }
+  if (shipFrom === undefined || isObject(shipFrom)) {
+    const alias = typeof raw.shippingSiteId === 'string' ? raw.shippingSiteId : undefined;
+    const from = shipFrom ?? {};
+    const siteId = typeof from.siteId === 'string' ? from.siteId : undefined;
+    try {
+      const origin = resolveOrigin(state, tenantId, { ...from, siteId }, alias);
+      errors.push(...requireAddressFields('shipment.shipFrom', origin.shipFrom, keys));
+    } catch (error) {
+      if (error instanceof ApiError && error.statusCode === 400) errors.push(...error.errors);
+    }
+  }
+  return errors;
+}

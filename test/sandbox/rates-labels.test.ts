@@ -194,6 +194,7 @@ describe('rates', () => {
       'options.serviceLevels[0]',
       'shipment.packages[0].weightLbs',
       'shipment.packages[1].weightLbs',
+      'shipment.shipTo.countryCode',
       'shipment.shipTo.postalCode',
     ]);
     const empty = expectEnvelope(
@@ -204,7 +205,11 @@ describe('rates', () => {
       400,
       'VALIDATION_ERROR',
     );
-    expect(empty.errors.map((e) => e.field)).toEqual(['shipment.packages']);
+    expect(empty.errors.map((e) => e.field).sort()).toEqual([
+      'shipment.packages',
+      'shipment.shipTo.countryCode',
+      'shipment.shipTo.postalCode',
+    ]);
     const noPostal = expectEnvelope(
       await call(sbx.url, 'POST', '/api/v1/rates', {
         headers,

@@ -1,18 +1,13 @@
 import { type FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ApiError, type FieldError, notFound, validationError } from '../errors.js';
+import { ApiError, notFound } from '../errors.js';
 import { SERVICE_LEVEL_PATTERN } from '../fixtures.js';
 import { zplForPackage } from '../labels/zpl.js';
 import { TrackingNumbers } from '../labels/trackingNumbers.js';
 import { billableWeight, price, serviceLevelName } from '../rates/pricing.js';
-import {
-  rateOptionsSchema,
-  requireAddressFields,
-  resolveOrigin,
-  shipmentSchema,
-} from '../shipment.js';
+import { addressRules, rateOptionsSchema, resolveOrigin, shipmentSchema } from '../shipment.js';
 import { type LabelRecord, newId } from '../state.js';
-import { parseBody } from '../validation.js';
+import { parseBodyWithRules } from '../validation.js';
 import { type World, baseUrlOf } from '../world.js';
 
 const labelRequest = z.looseObject({
@@ -40,7 +35,30 @@ export function labelRoutes(app: FastifyInstance, world: World): void {
 
   app.post('/api/v1/labels', async (request, reply) => {
     const ctx = world.auth(request, { tenantHeader: 'required', fullAccess: true });
-    const body = parseBody(labelRequest, request.body);
+    const full = ['addressLine1', 'city', 'postalCode', 'countryCode'] as const;
+    // Every bad field at once: the schema, the addresses, and what the named account offers.
+    const body = parseBodyWithRules(labelRequest, request.body, (raw) => {
+      const errors = addressRules(state, ctx.tenantId, raw, full, true);
+      const named = typeof raw.carrierAccountId === 'string' ? raw.carrierAccountId : undefined;
+      const found = named ? state.accounts.get(named) : undefined;
+      if (!found || found.tenantId !== ctx.tenantId) return errors;
+      const carrier = state.connections.get(found.carrierAccountConnectionId)!.carrier;
+      if (typeof raw.service === 'string' && raw.service !== carrier) {
+        errors.push({
+          field: 'service',
+          message: `must be ${carrier}, the carrier of the carrier account`,
+          code: 'invalid_value',
+        });
+      }
+      if (typeof raw.serviceLevel === 'string' && !found.serviceLevels.includes(raw.serviceLevel)) {
+        errors.push({
+          field: 'serviceLevel',
+          message: `is not offered by carrier account "${found.name}" (${found.serviceLevels.join(', ')})`,
+          code: 'invalid_value',
+        });
+      }
+      return errors;
+    });
     const { shipment } = body;
 
     const account = state.accounts.get(body.carrierAccountId);
@@ -67,32 +85,6 @@ export function labelRoutes(app: FastifyInstance, world: World): void {
     }
 
     const origin = resolveOrigin(state, ctx.tenantId, shipment.shipFrom, body.shippingSiteId);
-    const errors: FieldError[] = [];
-    if (body.service !== undefined && body.service !== conn.carrier) {
-      errors.push({
-        field: 'service',
-        message: `must be ${conn.carrier}, the carrier of the carrier account`,
-        code: 'invalid_value',
-      });
-    }
-    if (!account.serviceLevels.includes(body.serviceLevel)) {
-      errors.push({
-        field: 'serviceLevel',
-        message: `is not offered by carrier account "${account.name}" (${account.serviceLevels.join(', ')})`,
-        code: 'invalid_value',
-      });
-    }
-    const full = ['addressLine1', 'city', 'postalCode', 'countryCode'] as const;
-    errors.push(...requireAddressFields('shipment.shipFrom', origin.shipFrom, full));
-    errors.push(...requireAddressFields('shipment.shipTo', shipment.shipTo, full));
-    if (!shipment.shipTo.name && !shipment.shipTo.company) {
-      errors.push({
-        field: 'shipment.shipTo.name',
-        message: 'is required (or company)',
-        code: 'required',
-      });
-    }
-    if (errors.length > 0) throw validationError(errors);
 
     const now = clock.nowMs();
     const quote = body.rateQuoteId ? state.quotes.get(body.rateQuoteId) : undefined;

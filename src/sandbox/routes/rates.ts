@@ -1,15 +1,10 @@
 import { type FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ApiError, type FieldError, validationError } from '../errors.js';
+import { ApiError, type FieldError } from '../errors.js';
 import { price, serviceLevelName } from '../rates/pricing.js';
-import {
-  rateOptionsSchema,
-  requireAddressFields,
-  resolveOrigin,
-  shipmentSchema,
-} from '../shipment.js';
+import { addressRules, rateOptionsSchema, resolveOrigin, shipmentSchema } from '../shipment.js';
 import { type CarrierAccount, newId } from '../state.js';
-import { parseBody } from '../validation.js';
+import { parseBodyWithRules } from '../validation.js';
 import { type World } from '../world.js';
 
 const rateRequest = z.looseObject({
@@ -33,14 +28,12 @@ export function rateRoutes(app: FastifyInstance, world: World): void {
 
   app.post('/api/v1/rates', async (request) => {
     const ctx = world.auth(request, { tenantHeader: 'required' });
-    const body = parseBody(rateRequest, request.body);
+    // Every bad field at once: the schema's problems and the postal codes a rate needs.
+    const body = parseBodyWithRules(rateRequest, request.body, (raw) =>
+      addressRules(state, ctx.tenantId, raw, ['postalCode', 'countryCode'], false),
+    );
     const { shipment } = body;
     const origin = resolveOrigin(state, ctx.tenantId, shipment.shipFrom, body.shippingSiteId);
-    const addressErrors = [
-      ...requireAddressFields('shipment.shipFrom', origin.shipFrom, ['postalCode', 'countryCode']),
-      ...requireAddressFields('shipment.shipTo', shipment.shipTo, ['postalCode', 'countryCode']),
-    ];
-    if (addressErrors.length > 0) throw validationError(addressErrors);
 
     // An empty list is taken as "not given": every account available to the tenant.
     const named = body.options?.carrierAccountIds;

@@ -330,6 +330,20 @@ describe('POST /api/v1/labels', () => {
         'labelOptions.inline',
       ]),
     );
+    // schema problems and address problems together
+    const mixed = await sb.api.as('solo', 'POST', '/api/v1/labels', {
+      carrierAccountId: 'cw-ca-solo-acme',
+      shipment: { shipTo: { name: 'Pat', postalCode: '92101' }, packages: [{ weightLbs: 1 }] },
+    });
+    envelope(mixed, 400);
+    expect(fields(mixed)).toEqual(
+      expect.arrayContaining([
+        'serviceLevel',
+        'shipment.shipTo.addressLine1',
+        'shipment.shipTo.city',
+        'shipment.shipTo.countryCode',
+      ]),
+    );
     const wrongLevel = await sb.api.as(
       'solo',
       'POST',
