@@ -12,7 +12,8 @@ import { parseArgs, usage } from './args.js';
 import { embeddedSandbox } from './embedded-sandbox.js';
 import { startWebHost } from './server.js';
 import { JsonFileSettingsStore } from '../core/profiles/settings-store.js';
-import { MemorySecretVault } from '../core/profiles/secret-vault.js';
+import { MemorySecretVault, type SecretVault } from '../core/profiles/secret-vault.js';
+import { detectOsKeychain } from '../core/profiles/os-keychain-vault.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const log = (line: string) => process.stderr.write(line.endsWith('\n') ? line : line + '\n');
@@ -50,13 +51,25 @@ async function main(): Promise<void> {
   const version = (
     JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
   ).version;
+  // Secrets typed in Settings go to the OS keychain where there is one (Secret Service, macOS
+  // keychain). Elsewhere they live in memory for this run only, or come from the environment
+  // variable a provisioned profile names: never written to disk in plaintext.
+  const keychain = await detectOsKeychain();
+  let vault: SecretVault;
+  if (keychain.vault) {
+    vault = keychain.vault;
+    log(`client secrets: ${keychain.vault.description}`);
+  } else {
+    vault = new MemorySecretVault();
+    log(
+      `client secrets: held in memory for this run only (${keychain.reason}); provisioned profiles can name an environment variable (clientSecretEnv)`,
+    );
+  }
   const station = createStation({
     dataDir,
     host: 'web',
     settings: new JsonFileSettingsStore(join(dataDir, 'settings.json')),
-    // Plain Node has no OS keychain: secrets typed here live in memory for this run only (or
-    // come from the environment variable a provisioned profile names). Never written to disk.
-    vault: new MemorySecretVault(),
+    vault,
     startSandbox: embeddedSandbox(root),
     resourcesDir: join(root, 'resources'),
     ...(args.provision ? { provisionFile: resolve(args.provision) } : {}),
