@@ -141,7 +141,12 @@ void app.whenReady().then(async () => {
   try {
     await startStation();
   } catch (error) {
-    dialog.showErrorBox('Shipping Station cannot start', (error as Error).message);
+    const message = (error as Error).message;
+    // The database module built for Node instead of Electron: say how to build Electron's copy.
+    const hint = /NODE_MODULE_VERSION|better_sqlite3\.node/.test(message)
+      ? "\n\nThe database module has no build for Electron yet. In the app folder run:\n  node scripts/native-deps.mjs\n(it needs internet once to fetch Electron's headers), then start again."
+      : '';
+    dialog.showErrorBox('Shipping Station cannot start', message + hint);
     app.exit(1);
     return;
   }
