@@ -53,6 +53,15 @@ const boxPreset = z.object({
   heightIn: z.number().positive().max(200),
 });
 
+const packedPackage = z.object({
+  /**
+   * Pounds; null when the package has not been weighed. Range and missing weights are checked
+   * by the core, which names the package ("Package 2 of 3 has no weight").
+   */
+  weightLbs: z.number().nullable(),
+  boxId: id.nullable().default(null),
+});
+
 export const calls = {
   'station.status': def<V.StationStatus>()(none),
 
@@ -100,17 +109,21 @@ export const calls = {
   'pack.rate': def<V.RateQuote>()(
     z.object({
       orderId: id,
-      weightLbs: z.number().positive().max(150),
-      boxId: id.nullable().default(null),
+      /** One entry per package of the order, in order: its weight (typed or weighed) and box. */
+      packages: z.array(packedPackage).min(1).max(100),
       /** Buying another label for an order that already has one needs this. */
       confirmAnother: z.boolean().default(false),
     }),
   ),
   'pack.buy': def<V.PurchaseView>()(
     z.object({
-      orderId: id,
-      weightLbs: z.number().positive().max(150),
-      boxId: id.nullable().default(null),
+      /** The rated shipment `pack.rate` returned. */
+      shipmentId: id,
+      /** Another of its rates than the rule's choice; null buys the rule's choice. */
+      rate: z
+        .object({ carrierAccountId: text(200).min(1), serviceLevel: text(100).min(1) })
+        .nullable()
+        .default(null),
       confirmAnother: z.boolean().default(false),
     }),
   ),

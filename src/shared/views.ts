@@ -112,6 +112,8 @@ export interface OrderItemView {
 export interface PackageView {
   index: number;
   weightLbs: number | null;
+  /** The box code the order file gave this package (BOX-M), if any. */
+  box: string | null;
   lengthIn: number | null;
   widthIn: number | null;
   heightIn: number | null;
@@ -187,7 +189,12 @@ export interface AccountIssue {
 export interface RateQuote {
   orderId: string;
   orderNumber: string;
+  /** The rated shipment to buy with `pack.buy` (also set when it was queued). */
+  shipmentId: string;
+  /** When the rates were asked for; `pack.buy` asks again once they are stale (10 min). */
+  ratedAt: string | null;
   rates: RateView[];
+  /** The rate the profile's rule picked; `reason` says why. */
   chosenRateId: string | null;
   reason: string;
   accountIssues: AccountIssue[];

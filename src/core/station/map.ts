@@ -98,6 +98,7 @@ export function orderView(o: StoredOrder, brandName: string | null, status: stri
     packages: o.packages.map((p, index) => ({
       index,
       weightLbs: p.weightLbs ?? null,
+      box: p.box ?? null,
       lengthIn: p.lengthIn ?? null,
       widthIn: p.widthIn ?? null,
       heightIn: p.heightIn ?? null,

@@ -37,7 +37,7 @@ describe('the station contract', () => {
       ok: false,
       error: { code: 'not-found', message: 'No label 9.' },
     });
-    const r = await dispatch(handlers, 'pack.buy', { orderId: '1', weightLbs: 2 });
+    const r = await dispatch(handlers, 'pack.buy', { shipmentId: '1' });
     expect(r).toMatchObject({ ok: false, error: { code: 'purchase-outcome-unknown' } });
     expect(toStationError(Object.assign(new Error('x'), { code: 'ECONNREFUSED' })).code).toBe(
       'platform-unreachable',

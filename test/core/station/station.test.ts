@@ -67,18 +67,26 @@ describe('Station facade, first run', () => {
       };
       expect(scan.kind).toBe('order');
       const quote = value(
-        await s.dispatch('pack.rate', { orderId: scan.order.id, weightLbs: 1.8 }),
-      ) as { chosenRateId: string | null; reason: string };
+        await s.dispatch('pack.rate', {
+          orderId: scan.order.id,
+          packages: [{ weightLbs: 1.8, boxId: null }],
+        }),
+      ) as { shipmentId: string; chosenRateId: string | null; reason: string };
       expect(quote.chosenRateId).not.toBeNull();
       expect(quote.reason).toMatch(/cheapest/);
 
-      const bought = value(
-        await s.dispatch('pack.buy', { orderId: scan.order.id, weightLbs: 1.8 }),
-      ) as { label: { id: string; trackingNumber: string } };
+      const bought = value(await s.dispatch('pack.buy', { shipmentId: quote.shipmentId })) as {
+        label: { id: string; trackingNumber: string };
+      };
       await until(() => labelsIn(join(dataDir, 'virtual-printer')).length === 1);
 
-      const again = await s.dispatch('pack.buy', { orderId: scan.order.id, weightLbs: 1.8 });
+      const again = await s.dispatch('pack.buy', { shipmentId: quote.shipmentId });
       expect(again).toMatchObject({ ok: false, error: { code: 'already-labelled' } });
+      const rerate = await s.dispatch('pack.rate', {
+        orderId: scan.order.id,
+        packages: [{ weightLbs: 1.8 }],
+      });
+      expect(rerate).toMatchObject({ ok: false, error: { code: 'already-labelled' } });
 
       const byTracking = value(
         await s.dispatch('pack.scan', { value: bought.label.trackingNumber }),
@@ -127,7 +135,10 @@ describe('Station facade, needs attention', () => {
         after: true,
         times: 1,
       });
-      const lost = await s.dispatch('pack.buy', { orderId: scan.order.id, weightLbs: 3.4 });
+      const quote = value(
+        await s.dispatch('pack.rate', { orderId: scan.order.id, packages: [{ weightLbs: 3.4 }] }),
+      ) as { shipmentId: string };
+      const lost = await s.dispatch('pack.buy', { shipmentId: quote.shipmentId });
       expect(lost).toMatchObject({ ok: false, error: { code: 'purchase-outcome-unknown' } });
 
       const items = value(await s.dispatch('attention.list', {})) as {
@@ -139,8 +150,13 @@ describe('Station facade, needs attention', () => {
       expect(items[0]!.kind).toBe('purchase-unknown');
       expect(items[0]!.actions).toContain('check-trackers');
       // Never bought again by itself: a new buy is refused until a person decides.
-      const blocked = await s.dispatch('pack.buy', { orderId: scan.order.id, weightLbs: 3.4 });
+      const blocked = await s.dispatch('pack.buy', { shipmentId: quote.shipmentId });
       expect(blocked).toMatchObject({ ok: false, error: { code: 'purchase-outcome-unknown' } });
+      const rerated = await s.dispatch('pack.rate', {
+        orderId: scan.order.id,
+        packages: [{ weightLbs: 3.4 }],
+      });
+      expect(rerated).toMatchObject({ ok: false, error: { code: 'purchase-outcome-unknown' } });
 
       value(await s.dispatch('attention.resolve', { id: items[0]!.id, action: 'check-trackers' }));
       expect(value(await s.dispatch('attention.list', {}))).toEqual([]);

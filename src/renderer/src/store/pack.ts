@@ -5,6 +5,7 @@ import type {
   OrderView,
   PurchaseView,
   RateQuote,
+  RateView,
 } from '../../../shared/views';
 import { call } from '../bridge';
 import { playFailure, playSuccess } from '../lib/sounds';
@@ -15,13 +16,22 @@ export type PackResult =
   | { kind: 'failure'; error: StationError }
   | { kind: 'info'; text: string };
 
+/** One parcel of the order as packed: its own weight (as typed) and box. */
+export interface PackedEntry {
+  weight: string;
+  box: BoxPreset | null;
+}
+
 export interface PackSlice {
   order: OrderView | null;
   existingLabels: LabelSummary[];
   scannedLabel: LabelSummary | null;
-  weight: string;
-  box: BoxPreset | null;
+  /** One entry per package of the order. */
+  packages: PackedEntry[];
+  /** The package the scale and a scanned box go to (the weight field last focused). */
+  activePackage: number;
   quote: RateQuote | null;
+  /** The highlighted rate: the rule's choice until the packer picks another. */
   selectedRateId: string | null;
   busy: 'scan' | 'rate' | 'buy' | null;
   result: PackResult | null;
@@ -29,10 +39,12 @@ export interface PackSlice {
   /** The buy key was pressed while rating: buy as soon as the rates are in. */
   buyPending: boolean;
   scan(value: string): Promise<void>;
-  setWeight(weight: string): void;
-  setBox(box: BoxPreset | null): void;
+  setWeight(index: number, weight: string): void;
+  setBox(index: number, box: BoxPreset | null): void;
+  setActivePackage(index: number): void;
   rate(): Promise<void>;
   moveSelection(delta: number): void;
+  selectRate(id: string): void;
   buy(): Promise<void>;
   allowAnother(): void;
   clearPack(): void;
@@ -42,8 +54,8 @@ const cleared = {
   order: null,
   existingLabels: [],
   scannedLabel: null,
-  weight: '',
-  box: null,
+  packages: [],
+  activePackage: 0,
   quote: null,
   selectedRateId: null,
   result: null,
@@ -51,154 +63,216 @@ const cleared = {
   buyPending: false,
 } satisfies Partial<PackSlice>;
 
-export const createPackSlice: Slice<PackSlice> = (set, get) => ({
-  ...cleared,
-  busy: null,
+/** '' → not weighed (null); a decimal comma is accepted; anything else is not a number. */
+export function parseWeight(text: string): number | null | 'bad' {
+  const t = text.trim().replace(',', '.');
+  if (!t) return null;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : 'bad';
+}
 
-  async scan(value) {
-    const code = value.trim();
-    if (!code) return;
-    set({ busy: 'scan', buyPending: false });
-    const r = await call('pack.scan', { value: code });
-    set({ busy: null });
-    if (!r.ok) {
-      fail(r.error);
-      return;
-    }
-    const found = r.value;
-    switch (found.kind) {
-      case 'box':
-        set({ box: found.box });
-        if (get().order) await get().rate();
-        return;
-      case 'order': {
-        const packageWeight = found.order.packages.reduce((sum, p) => sum + (p.weightLbs ?? 0), 0);
-        set({
-          ...cleared,
-          buyPending: get().buyPending,
-          order: found.order,
-          existingLabels: found.existingLabels,
-          weight: packageWeight > 0 ? String(Math.round(packageWeight * 100) / 100) : '',
-          result: found.existingLabels.length
-            ? {
-                kind: 'info',
-                text: `Order ${found.order.orderNumber} already has a label (${found.existingLabels[0]!.trackingNumber}). Reprint it from the panel, or press Ctrl+Shift+A to buy another.`,
-              }
-            : null,
-        });
-        if (!found.existingLabels.length && get().settings?.scale.enabled) {
-          const w = await call('pack.readScale', {});
-          if (w.ok && w.value.weightLbs !== null) set({ weight: String(w.value.weightLbs) });
-        }
-        if (!found.existingLabels.length && get().weight) await get().rate();
-        // Nothing to rate (already labelled, no weight yet): a buy key pressed early is dropped.
-        else set({ buyPending: false });
+/** The rate the packer picked, when it is not the rule's. */
+export function pickedRate(
+  quote: RateQuote | null,
+  selectedRateId: string | null,
+): RateView | null {
+  if (!quote || selectedRateId === null || selectedRateId === quote.chosenRateId) return null;
+  return quote.rates.find((r) => r.id === selectedRateId) ?? null;
+}
+
+export const createPackSlice: Slice<PackSlice> = (set, get) => {
+  const fail = (error: StationError) => {
+    playFailure(get().settings?.sounds ?? true);
+    set({ result: { kind: 'failure', error }, buyPending: false });
+  };
+
+  return {
+    ...cleared,
+    busy: null,
+
+    async scan(value) {
+      const code = value.trim();
+      if (!code) return;
+      set({ busy: 'scan', buyPending: false });
+      const r = await call('pack.scan', { value: code });
+      set({ busy: null });
+      if (!r.ok) {
+        fail(r.error);
         return;
       }
-      case 'label':
+      const found = r.value;
+      switch (found.kind) {
+        case 'box': {
+          const { order, activePackage } = get();
+          if (!order) {
+            set({ result: { kind: 'info', text: `Box ${found.box.name}: scan an order first.` } });
+            return;
+          }
+          get().setBox(activePackage, found.box);
+          await get().rate();
+          return;
+        }
+        case 'order': {
+          const boxes = get().settings?.boxes ?? [];
+          set({
+            ...cleared,
+            buyPending: get().buyPending,
+            order: found.order,
+            existingLabels: found.existingLabels,
+            // What the order file says, on screen for each package: the packer checks or
+            // replaces it; nothing is filled in behind their back.
+            packages: found.order.packages.map((p) => ({
+              weight: p.weightLbs === null ? '' : String(p.weightLbs),
+              box: boxes.find((b) => b.code === p.box) ?? null,
+            })),
+            result: found.existingLabels.length
+              ? {
+                  kind: 'info',
+                  text: `Order ${found.order.orderNumber} already has a label (${found.existingLabels[0]!.trackingNumber}). Reprint it from the panel, or press Ctrl+Shift+A to buy another.`,
+                }
+              : null,
+          });
+          if (!found.existingLabels.length && get().settings?.scale.enabled) {
+            const w = await call('pack.readScale', {});
+            if (w.ok && w.value.weightLbs !== null) get().setWeight(0, String(w.value.weightLbs));
+          }
+          const weighed = get().packages.every((p) => p.weight.trim() !== '');
+          if (!found.existingLabels.length && weighed) await get().rate();
+          // Nothing to rate (already labelled, not weighed yet): a buy key pressed early is dropped.
+          else set({ buyPending: false });
+          return;
+        }
+        case 'label':
+          set({
+            ...cleared,
+            scannedLabel: found.label,
+            result: {
+              kind: 'info',
+              text: `Tracking number ${found.label.trackingNumber} belongs to order ${found.label.orderNumber}.`,
+            },
+          });
+          return;
+        case 'not-found':
+          fail({
+            code: 'not-found',
+            message: `Nothing matches "${found.value}": not an order, a tracking number or a box.`,
+          });
+          return;
+        default: {
+          const never: never = found;
+          return never;
+        }
+      }
+    },
+
+    setWeight: (index, weight) =>
+      set({ packages: get().packages.map((p, i) => (i === index ? { ...p, weight } : p)) }),
+    setBox: (index, box) =>
+      set({ packages: get().packages.map((p, i) => (i === index ? { ...p, box } : p)) }),
+    setActivePackage: (index) => set({ activePackage: index }),
+
+    async rate() {
+      const { order, packages, confirmAnother, existingLabels } = get();
+      if (!order || !packages.length) return;
+      if (existingLabels.length && !confirmAnother) return;
+      const weights = packages.map((p) => parseWeight(p.weight));
+      const bad = weights.indexOf('bad');
+      if (bad >= 0) {
+        fail({
+          code: 'validation',
+          message: `Package ${bad + 1} of ${packages.length}: "${packages[bad]!.weight}" is not a weight in pounds.`,
+        });
+        return;
+      }
+      set({ busy: 'rate', quote: null, selectedRateId: null, result: null });
+      const r = await call('pack.rate', {
+        orderId: order.id,
+        packages: packages.map((p, i) => ({
+          weightLbs: weights[i] as number | null,
+          boxId: p.box?.id ?? null,
+        })),
+        confirmAnother,
+      });
+      set({ busy: null });
+      if (!r.ok) {
+        fail(r.error);
+        return;
+      }
+      set({ quote: r.value, selectedRateId: r.value.chosenRateId });
+      if (r.value.queued) {
+        // The platform is away: the shipment already waits in the offline queue.
         set({
-          ...cleared,
-          scannedLabel: found.label,
+          buyPending: false,
           result: {
-            kind: 'info',
-            text: `Tracking number ${found.label.trackingNumber} belongs to order ${found.label.orderNumber}.`,
+            kind: 'success',
+            purchase: {
+              outcome: 'queued-offline',
+              label: null,
+              printJob: null,
+              message: r.value.reason,
+            },
           },
         });
+        void get().refreshStatus();
         return;
-      case 'not-found':
-        fail({
-          code: 'not-found',
-          message: `Nothing matches "${found.value}": not an order, a tracking number or a box.`,
-        });
-        return;
-      default: {
-        const never: never = found;
-        return never;
       }
-    }
+      if (get().buyPending) {
+        set({ buyPending: false });
+        await get().buy();
+      }
+    },
 
-    function fail(error: StationError) {
-      playFailure(get().settings?.sounds ?? true);
-      set({ result: { kind: 'failure', error }, buyPending: false });
-    }
-  },
+    moveSelection(delta) {
+      const { quote, selectedRateId } = get();
+      if (!quote?.rates.length) return;
+      const i = Math.max(
+        0,
+        quote.rates.findIndex((x) => x.id === selectedRateId),
+      );
+      const next = quote.rates[(i + delta + quote.rates.length) % quote.rates.length]!;
+      set({ selectedRateId: next.id });
+    },
 
-  setWeight: (weight) => set({ weight }),
-  setBox: (box) => set({ box }),
+    selectRate(id) {
+      if (get().quote?.rates.some((r) => r.id === id)) set({ selectedRateId: id });
+    },
 
-  async rate() {
-    const { order, weight, box, confirmAnother, existingLabels } = get();
-    const lbs = Number(weight);
-    if (!order || !(lbs > 0)) return;
-    if (existingLabels.length && !confirmAnother) return;
-    set({ busy: 'rate', quote: null, selectedRateId: null, result: null });
-    const r = await call('pack.rate', {
-      orderId: order.id,
-      weightLbs: lbs,
-      boxId: box?.id ?? null,
-      confirmAnother,
-    });
-    set({ busy: null });
-    if (!r.ok) {
-      playFailure(get().settings?.sounds ?? true);
-      set({ result: { kind: 'failure', error: r.error }, buyPending: false });
-      return;
-    }
-    set({ quote: r.value, selectedRateId: r.value.chosenRateId });
-    if (get().buyPending) {
-      set({ buyPending: false });
-      await get().buy();
-      return;
-    }
-    if (r.value.queued) {
-      set({ result: { kind: 'info', text: r.value.reason } });
-    }
-  },
+    async buy() {
+      const { quote, busy, confirmAnother, selectedRateId } = get();
+      if (busy === 'rate' || busy === 'scan') {
+        // Scan, Enter, Ctrl+Enter in one go: buy as soon as the order is rated.
+        set({ buyPending: true });
+        return;
+      }
+      if (!quote || quote.queued || busy) return;
+      set({ busy: 'buy' });
+      // The shipment that was rated, at the highlighted rate: no second rating.
+      const picked = pickedRate(quote, selectedRateId);
+      const r = await call('pack.buy', {
+        shipmentId: quote.shipmentId,
+        rate: picked
+          ? { carrierAccountId: picked.carrierAccountId, serviceLevel: picked.serviceLevel }
+          : null,
+        confirmAnother,
+      });
+      set({ busy: null });
+      const sounds = get().settings?.sounds ?? true;
+      if (r.ok) {
+        playSuccess(sounds);
+        set({ result: { kind: 'success', purchase: r.value }, quote: null });
+      } else {
+        playFailure(sounds);
+        set({ result: { kind: 'failure', error: r.error } });
+      }
+      void get().refreshStatus();
+    },
 
-  moveSelection(delta) {
-    const { quote, selectedRateId } = get();
-    if (!quote?.rates.length) return;
-    const i = Math.max(
-      0,
-      quote.rates.findIndex((x) => x.id === selectedRateId),
-    );
-    const next = quote.rates[(i + delta + quote.rates.length) % quote.rates.length]!;
-    set({ selectedRateId: next.id });
-  },
+    allowAnother() {
+      if (!get().order) return;
+      set({ confirmAnother: true, result: null });
+      void get().rate();
+    },
 
-  async buy() {
-    const { quote, busy, order, weight, box, confirmAnother } = get();
-    if (busy === 'rate' || busy === 'scan') {
-      // Scan, Enter, Ctrl+Enter in one go: buy as soon as the order is rated.
-      set({ buyPending: true });
-      return;
-    }
-    if (!quote || !order || busy) return;
-    set({ busy: 'buy' });
-    // The station buys the rate its rule picks (the core re-rates at purchase time).
-    const r = await call('pack.buy', {
-      orderId: order.id,
-      weightLbs: Number(weight),
-      boxId: box?.id ?? null,
-      confirmAnother,
-    });
-    set({ busy: null });
-    const sounds = get().settings?.sounds ?? true;
-    if (r.ok) {
-      playSuccess(sounds);
-      set({ result: { kind: 'success', purchase: r.value }, quote: null });
-    } else {
-      playFailure(sounds);
-      set({ result: { kind: 'failure', error: r.error } });
-    }
-    void get().refreshStatus();
-  },
-
-  allowAnother() {
-    if (!get().order) return;
-    set({ confirmAnother: true, result: null });
-    void get().rate();
-  },
-
-  clearPack: () => set({ ...cleared }),
-});
+    clearPack: () => set({ ...cleared }),
+  };
+};

@@ -3,6 +3,8 @@ import { call } from '../bridge';
 import { useStation } from '../store';
 import { LabelPreview } from '../components/LabelPreview';
 import { ReprintForm } from '../components/ReprintForm';
+import { Packages, type PackagesHandle } from './pack/Packages';
+import { RatesPanel } from './pack/Rates';
 
 /**
  * The packer's screen. Hands stay on the scanner: the Scan field takes the focus back after
@@ -12,7 +14,7 @@ import { ReprintForm } from '../components/ReprintForm';
 export function PackView() {
   const s = useStation();
   const scanRef = useRef<HTMLInputElement>(null);
-  const weightRef = useRef<HTMLInputElement>(null);
+  const packagesRef = useRef<PackagesHandle>(null);
   const [scan, setScan] = useState('');
   const [reprinting, setReprinting] = useState(false);
   // Back to Scan after an action, unless the packer has since moved to another field on purpose
@@ -46,8 +48,7 @@ export function PackView() {
         void st.buy().then(() => focusScan());
       } else if (e.altKey && (e.key === 'w' || e.code === 'KeyW')) {
         e.preventDefault();
-        weightRef.current?.focus();
-        weightRef.current?.select();
+        packagesRef.current?.focusWeight();
       } else if (e.altKey && (e.key === 's' || e.code === 'KeyS')) {
         e.preventDefault();
         void readScale();
@@ -79,12 +80,15 @@ export function PackView() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
+  // The scale weighs the package in hand: the one whose weight field was focused last.
   async function readScale() {
     const r = await call('pack.readScale', {});
     const st = useStation.getState();
+    if (!st.packages.length) return;
     if (r.ok && r.value.weightLbs !== null) {
-      st.setWeight(String(r.value.weightLbs));
-      void st.rate();
+      st.setWeight(st.activePackage, String(r.value.weightLbs));
+      if (st.packages.every((p, i) => i === st.activePackage || p.weight.trim() !== ''))
+        void st.rate();
     } else st.notify('error', r.ok ? r.value.message : r.error.message);
   }
 
@@ -106,7 +110,6 @@ export function PackView() {
     s.scannedLabel ??
     s.existingLabels[0] ??
     (s.result?.kind === 'success' ? s.result.purchase.label : null);
-  const boxes = s.settings?.boxes ?? [];
 
   return (
     <div className="pack">
@@ -184,114 +187,15 @@ export function PackView() {
           )}
         </div>
 
-        <div className="panel weigh">
-          <label>
-            Weight (lb) <kbd>Alt+W</kbd>
-            <input
-              ref={weightRef}
-              aria-label="Weight in pounds"
-              inputMode="decimal"
-              value={s.weight}
-              onChange={(e) => s.setWeight(e.target.value)}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter') {
-                  e.preventDefault();
-                  void s.rate();
-                  focusScan(true);
-                }
-              }}
-            />
-          </label>
-          <button onClick={() => void readScale()}>
-            Read scale <kbd>Alt+S</kbd>
-          </button>
-          <div className="boxes" aria-label="Box presets">
-            {boxes.map((b) => (
-              <button
-                key={b.id}
-                className={s.box?.id === b.id ? 'box selected' : 'box'}
-                onClick={() => {
-                  s.setBox(s.box?.id === b.id ? null : b);
-                  void s.rate();
-                  focusScan(true);
-                }}
-              >
-                {b.name} <small>scan {b.code}</small>
-              </button>
-            ))}
-          </div>
-        </div>
+        <Packages
+          ref={packagesRef}
+          onReadScale={() => void readScale()}
+          onDone={() => focusScan(true)}
+        />
       </section>
 
       <section className="pack-right">
-        <div className="panel rates" data-testid="rates">
-          <h2>
-            Rates {s.busy === 'rate' ? <span className="muted">rating…</span> : null}
-            <span className="keys">★ = the profile's rate rule picks this one</span>
-          </h2>
-          {s.quote ? (
-            <>
-              <p className="reason" data-testid="rate-reason">
-                {s.quote.reason}
-              </p>
-              <table className="rate-table">
-                <tbody>
-                  {s.quote.rates.map((r) => (
-                    <tr
-                      key={r.id}
-                      className={
-                        (r.id === s.selectedRateId ? 'selected ' : '') +
-                        (r.id === s.quote!.chosenRateId ? 'chosen' : '')
-                      }
-                      onClick={() => useStation.setState({ selectedRateId: r.id })}
-                      aria-selected={r.id === s.selectedRateId}
-                    >
-                      <td>{r.id === s.quote!.chosenRateId ? '★ rule' : ''}</td>
-                      <td>{r.carrier}</td>
-                      <td>{r.serviceLevel}</td>
-                      <td className="num">{r.transitDays === null ? '–' : `${r.transitDays} d`}</td>
-                      <td className="num">
-                        {r.amount.toFixed(2)} {r.currency}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              {s.quote.accountIssues.length ? (
-                <ul className="issues">
-                  {s.quote.accountIssues.map((a) => (
-                    <li key={a.carrierAccountId}>
-                      {a.name} ({a.carrier}) not used: connection {a.status}
-                      {a.oauthUrl ? (
-                        <>
-                          {' '}
-                          <a href={a.oauthUrl} target="_blank" rel="noreferrer">
-                            authorize
-                          </a>
-                        </>
-                      ) : null}
-                    </li>
-                  ))}
-                </ul>
-              ) : null}
-            </>
-          ) : (
-            <p className="placeholder">
-              {s.result?.kind === 'success'
-                ? 'Scan the next order.'
-                : order
-                  ? 'Enter the weight to rate.'
-                  : 'Rates appear here.'}
-            </p>
-          )}
-          <button
-            className="buy"
-            disabled={!s.quote || s.busy !== null}
-            onClick={() => void s.buy().then(() => focusScan())}
-          >
-            {s.quote?.queued ? 'Queue & print later' : 'Buy & print'} <kbd>Ctrl+Enter</kbd>
-          </button>
-        </div>
+        <RatesPanel onBuy={() => void s.buy().then(() => focusScan())} />
 
         <div
           className={`panel result ${s.result?.kind === 'success' && s.result.purchase.outcome === 'queued-offline' ? 'queued' : (s.result?.kind ?? 'empty')}`}
@@ -359,8 +263,9 @@ export function PackView() {
           ) : null}
         </div>
         <p className="shortcuts muted">
-          <kbd>Enter</kbd> scan · <kbd>Alt+W</kbd> weight · <kbd>Ctrl+Enter</kbd> buy & print ·{' '}
-          <kbd>Alt+R</kbd> reprint · <kbd>Esc</kbd> clear
+          <kbd>Enter</kbd> scan · <kbd>Alt+W</kbd> weight · <kbd>↑</kbd>
+          <kbd>↓</kbd> pick a rate · <kbd>Ctrl+Enter</kbd> buy & print · <kbd>Alt+R</kbd> reprint ·{' '}
+          <kbd>Esc</kbd> clear
         </p>
       </section>
     </div>

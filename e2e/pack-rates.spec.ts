@@ -1,0 +1,110 @@
+import { expect, test } from '@playwright/test';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startStation, type RunningStation } from './station';
+
+let station: RunningStation;
+test.beforeEach(async () => {
+  station = await startStation();
+});
+test.afterEach(async () => {
+  await station.stop();
+});
+
+const printed = (dir: string) =>
+  existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.zpl')) : [];
+
+test('keyboard only: the arrow keys pick another rate than the rule, and Ctrl+Enter buys that one', async ({
+  page,
+}, info) => {
+  await page.goto(station.url);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  const scan = page.getByRole('textbox', { name: 'Scan' });
+  await expect(scan).toBeFocused();
+
+  await page.keyboard.type('LUM-10422');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toContainText('cheapest');
+  const rates = page.getByRole('listbox', { name: 'Rates' }).getByRole('option');
+  expect(await rates.count()).toBeGreaterThan(1);
+  const rule = page.locator('.rate-table tr.chosen');
+  await expect(rule).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('rate-choice')).toHaveText('');
+
+  // Down from the rule's choice: the next rate is highlighted and marked as the packer's.
+  await page.keyboard.press('ArrowDown');
+  const picked = page.locator('.rate-table tr.selected');
+  await expect(picked).toContainText('your choice');
+  await expect(rule).toHaveAttribute('aria-selected', 'false');
+  const service = (await picked.locator('td').nth(2).textContent())!.trim();
+  await expect(page.getByTestId('rate-choice')).toContainText(`Your choice: ${service}`);
+  await expect(
+    page.getByRole('button', { name: new RegExp(`Buy ${service} & print`) }),
+  ).toBeVisible();
+  await expect(scan).toBeFocused();
+  await page.screenshot({ path: info.outputPath('pack-rate-picked.png') });
+
+  await page.keyboard.press('Control+Enter');
+  const tracking = page.getByTestId('tracking-number');
+  await expect(tracking).toHaveText(/\w{10,}/, { timeout: 20_000 });
+  const result = page.getByTestId('result');
+  await expect(result).toContainText(service);
+  await expect(result).toContainText('chosen by');
+  await page.screenshot({ path: info.outputPath('pack-rate-picked-bought.png') });
+
+  const dir = join(station.dataDir, 'virtual-printer');
+  await expect.poll(() => printed(dir).length, { timeout: 15_000 }).toBe(1);
+  expect(readFileSync(join(dir, printed(dir)[0]!), 'utf8')).toContain(
+    (await tracking.textContent())!.trim(),
+  );
+});
+
+test('a two-package order: each package weighed on its own; one left without a weight is refused by name', async ({
+  page,
+}, info) => {
+  await page.goto(station.url);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  const scan = page.getByRole('textbox', { name: 'Scan' });
+  await expect(scan).toBeFocused();
+
+  await page.keyboard.type('LUM-10424');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('order-number')).toHaveText('LUM-10424');
+  const rows = page.getByTestId('package-row');
+  await expect(rows).toHaveCount(2);
+  const first = page.getByRole('textbox', { name: 'Package 1 weight in pounds' });
+  const second = page.getByRole('textbox', { name: 'Package 2 weight in pounds' });
+  await expect(page.getByTestId('rate-reason')).toBeVisible();
+  const ratesBox = await page.getByTestId('rates').boundingBox();
+
+  // Alt+W, a weight, Enter: on to package 2, whose weight is cleared and Enter pressed.
+  await page.keyboard.press('Alt+W');
+  await expect(first).toBeFocused();
+  await page.keyboard.type('7.2');
+  await page.keyboard.press('Enter');
+  await expect(second).toBeFocused();
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('failure-message')).toContainText('Package 2 of 2 has no weight');
+  await expect(scan).toBeFocused();
+  await page.screenshot({ path: info.outputPath('pack-multi-missing.png') });
+
+  // Alt+W goes to the package without a weight.
+  await page.keyboard.press('Alt+W');
+  await expect(second).toBeFocused();
+  await page.keyboard.type('2.6');
+  await page.keyboard.press('Enter');
+  await expect(scan).toBeFocused();
+  await expect(page.getByTestId('rate-reason')).toContainText('cheapest');
+  await expect(first).toHaveValue('7.2');
+  await expect(second).toHaveValue('2.6');
+  // Nothing moved while the packages were weighed and rated.
+  expect(await page.getByTestId('rates').boundingBox()).toEqual(ratesBox);
+  await page.screenshot({ path: info.outputPath('pack-multi-rated.png') });
+
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('tracking-number')).toHaveText(/\w{10,}/, { timeout: 20_000 });
+  const dir = join(station.dataDir, 'virtual-printer');
+  // One label per package, on the virtual printer.
+  await expect.poll(() => printed(dir).length, { timeout: 15_000 }).toBe(2);
+});

@@ -1,0 +1,170 @@
+import type { RateResult, ShipResult } from '../../packing/types.js';
+import type { ErrorCode } from '../../../shared/result.js';
+import type { PurchaseView, RateQuote } from '../../../shared/views.js';
+import type { StationContext } from '../context.js';
+import { StationFailure } from '../errors.js';
+import { labelView, printJobView } from '../map.js';
+import type { ProfileRuntime } from '../runtime.js';
+
+const brandName = (rt: ProfileRuntime, tenantId: string) =>
+  rt.profile.brandTenants.find((b) => b.tenantId === tenantId)?.name || null;
+
+type Refusal = Extract<
+  ShipResult,
+  { outcome: 'already-labelled' | 'needs-attention' | 'invalid' | 'failed' | 'unknown' }
+>;
+
+/** Why nothing was rated or bought, as the contract's stable error codes. */
+export function refuse(result: Refusal): never {
+  const fail = (code: ErrorCode, message: string, details?: unknown): never => {
+    throw new StationFailure(code, message, details);
+  };
+  switch (result.outcome) {
+    case 'already-labelled':
+      return fail(
+        'already-labelled',
+        `Order already has a label (${result.labels.map((l) => l.trackingNumber).join(', ')}). Reprint it, or confirm buying another.`,
+        { labels: result.labels.map((l) => labelView(l, null, 0)) },
+      );
+    case 'needs-attention':
+      return fail(
+        'purchase-outcome-unknown',
+        'An earlier purchase of this order has an unknown outcome. A shift lead must resolve it under Needs attention before buying again.',
+      );
+    case 'invalid': {
+      const { code, message, errors } = result.failure;
+      switch (code) {
+        case 'order-not-found':
+        case 'shipment-not-found':
+          return fail('not-found', message);
+        case 'order-busy':
+        case 'rates-superseded':
+        case 'already-bought':
+          return fail('conflict', message);
+        default:
+          return fail('validation', message, errors);
+      }
+    }
+    case 'failed': {
+      const notAuthorized =
+        result.failure.code === 'CONNECTION_NOT_AUTHORIZED' ||
+        (result.carrierProblems.some((p) => p.errorCode === 'CONNECTION_NOT_AUTHORIZED') &&
+          result.failure.code === 'no-usable-rate');
+      return fail(
+        notAuthorized
+          ? 'connection-not-authorized'
+          : result.failure.code === 'no-usable-rate'
+            ? 'no-rates'
+            : 'purchase-failed',
+        result.failure.message,
+        {
+          errors: result.failure.errors ?? [],
+          correlationId: result.failure.correlationId,
+          carrierProblems: result.carrierProblems,
+        },
+      );
+    }
+    case 'unknown':
+      return fail('purchase-outcome-unknown', result.failure.message);
+    default: {
+      const never: never = result;
+      throw new Error(`unexpected ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** A rated (or queued) shipment as the Pack screen shows it. */
+export function quoteView(orderId: string, orderNumber: string, result: RateResult): RateQuote {
+  switch (result.outcome) {
+    case 'rated': {
+      const rates = result.rates.shipmentRates;
+      const chosen = rates.indexOf(
+        rates.find(
+          (x) =>
+            x.carrierAccount.id === result.selection.rate.carrierAccount.id &&
+            x.serviceLevel === result.selection.rate.serviceLevel,
+        )!,
+      );
+      return {
+        orderId,
+        orderNumber,
+        shipmentId: String(result.shipment.id),
+        ratedAt: result.ratedAt,
+        rates: rates.map((x, i) => ({
+          id: String(i),
+          carrierAccountId: x.carrierAccount.id,
+          carrierAccountName: x.carrierAccount.name ?? null,
+          carrier: x.carrier,
+          serviceLevel: x.serviceLevel,
+          amount: x.amount,
+          currency: x.currency,
+          transitDays: x.transitDays ?? null,
+        })),
+        chosenRateId: chosen >= 0 ? String(chosen) : null,
+        reason: result.selection.reason,
+        accountIssues: result.carrierProblems.map((p) => ({
+          carrierAccountId: p.carrierAccountId,
+          name: p.name ?? p.carrierAccountId,
+          carrier: p.carrier ?? '',
+          status: p.authorizationStatus ?? p.errorCode,
+          oauthUrl: p.oauthUrl ?? null,
+        })),
+        queued: false,
+      };
+    }
+    case 'queued':
+      return {
+        orderId,
+        orderNumber,
+        shipmentId: String(result.shipment.id),
+        ratedAt: null,
+        rates: [],
+        chosenRateId: null,
+        accountIssues: [],
+        queued: true,
+        reason: `${result.failure.message.replace(/\.?\s*$/, '.')} ${
+          result.failure.code === 'already-queued' || /queued/.test(result.failure.message)
+            ? 'It is labelled when the platform answers again.'
+            : 'Nothing was bought: the shipment waits in the offline queue and is labelled when the platform answers again.'
+        }`,
+      };
+    default:
+      return refuse(result);
+  }
+}
+
+/** What the packer sees after Buy & print. */
+export function purchaseView(
+  ctx: StationContext,
+  r: ProfileRuntime,
+  result: ShipResult,
+): PurchaseView {
+  switch (result.outcome) {
+    case 'printed': {
+      const job = result.printJobId ? ctx.spool.get(Number(result.printJobId)) : null;
+      const printer = r.profile.printers.find((p) => p.id === job?.printerId);
+      return {
+        outcome: 'printing',
+        label: labelView(result.label, brandName(r, result.label.tenantId), 0),
+        printJob: job ? printJobView(job, printer?.name ?? job.printerId) : null,
+        message: `${result.selection.reason.replace(/\.$/, '')}. Sent to ${printer?.name ?? 'the printer'}.`,
+      };
+    }
+    case 'purchased-not-printed':
+      return {
+        outcome: 'print-waiting',
+        label: labelView(result.label, brandName(r, result.label.tenantId), 0),
+        printJob: null,
+        message: result.failure.message,
+      };
+    case 'queued':
+      return {
+        outcome: 'queued-offline',
+        label: null,
+        printJob: null,
+        message: result.failure.message,
+      };
+    default:
+      return refuse(result);
+  }
+}

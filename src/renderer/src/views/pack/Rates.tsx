@@ -1,0 +1,99 @@
+import { pickedRate } from '../../store/pack';
+import { useStation } from '../../store';
+
+const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${currency}`;
+
+/**
+ * The rates of the rated shipment. The rule's choice carries ★ and its reason; ↑/↓ (from the
+ * Scan field) or a click highlight another, marked "your choice"; Buy & print buys the
+ * highlighted one.
+ */
+export function RatesPanel({ onBuy }: { onBuy(): void }) {
+  const s = useStation();
+  const quote = s.quote;
+  const picked = pickedRate(quote, s.selectedRateId);
+  const ruleRate = quote?.rates.find((r) => r.id === quote.chosenRateId) ?? null;
+
+  return (
+    <div className="panel rates" data-testid="rates">
+      <h2>
+        Rates {s.busy === 'rate' ? <span className="muted">rating…</span> : null}
+        <span className="keys">
+          ★ the rule&apos;s choice · <kbd>↑</kbd>
+          <kbd>↓</kbd> or click to pick another
+        </span>
+      </h2>
+      {quote && !quote.queued ? (
+        <>
+          <p className="reason" data-testid="rate-reason" title={quote.reason}>
+            ★ {quote.reason}
+          </p>
+          <p className="choice" data-testid="rate-choice">
+            {picked && ruleRate ? (
+              <>
+                Your choice: <b>{picked.serviceLevel}</b> {money(picked.amount, picked.currency)}{' '}
+                (rule: {ruleRate.serviceLevel}), recorded under your name
+              </>
+            ) : null}
+          </p>
+          <table className="rate-table" role="listbox" aria-label="Rates">
+            <tbody>
+              {quote.rates.map((r) => {
+                const rule = r.id === quote.chosenRateId;
+                const selected = r.id === s.selectedRateId;
+                return (
+                  <tr
+                    key={r.id}
+                    ref={selected ? (el) => el?.scrollIntoView({ block: 'nearest' }) : undefined}
+                    role="option"
+                    className={(selected ? 'selected ' : '') + (rule ? 'chosen' : '')}
+                    onClick={() => s.selectRate(r.id)}
+                    aria-selected={selected}
+                  >
+                    <td className="mark">
+                      {rule ? '★ rule' : selected ? <span className="yours">your choice</span> : ''}
+                    </td>
+                    <td>{r.carrier}</td>
+                    <td>{r.serviceLevel}</td>
+                    <td className="num">{r.transitDays === null ? '–' : `${r.transitDays} d`}</td>
+                    <td className="num">{money(r.amount, r.currency)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          {quote.accountIssues.length ? (
+            <ul className="issues">
+              {quote.accountIssues.map((a) => (
+                <li key={a.carrierAccountId}>
+                  {a.name} ({a.carrier}) not used: connection {a.status}
+                  {a.oauthUrl ? (
+                    <>
+                      {' '}
+                      <a href={a.oauthUrl} target="_blank" rel="noreferrer">
+                        authorize
+                      </a>
+                    </>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </>
+      ) : (
+        <p className="placeholder">
+          {quote?.queued
+            ? 'Queued: rated and bought when the platform answers again.'
+            : s.result?.kind === 'success'
+              ? 'Scan the next order.'
+              : s.order
+                ? 'Weigh each package to rate.'
+                : 'Rates appear here.'}
+        </p>
+      )}
+      <button className="buy" disabled={!quote || quote.queued || s.busy !== null} onClick={onBuy}>
+        {picked ? `Buy ${picked.serviceLevel} & print` : 'Buy & print'} <kbd>Ctrl+Enter</kbd>
+      </button>
+    </div>
+  );
+}
