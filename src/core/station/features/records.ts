@@ -42,14 +42,17 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
         const byTracking = r.workflow.labels.findByTracking(r.scope, query);
         labels = byTracking ? [byTracking] : [];
       }
+      // One query for the reprint counts of the whole page, not one per row.
+      const reprints = r.reprints.counts(labels.map((l) => l.id));
       return {
-        labels: labels.map((l) => labelView(l, brand(l.tenantId), r.reprints.history(l.id).length)),
+        labels: labels.map((l) => labelView(l, brand(l.tenantId), reprints.get(l.id) ?? 0)),
         total: labels.length,
       };
     },
     'labels.get': async ({ id }) => {
       const l = label(id);
-      return { ...labelView(l, brand(l.tenantId), rt().reprints.history(l.id).length), zpl: l.zpl };
+      const reprints = rt().reprints.counts([l.id]).get(l.id) ?? 0;
+      return { ...labelView(l, brand(l.tenantId), reprints), zpl: l.zpl };
     },
     'labels.reprint': async ({ id, reason, printerId }) => {
       const r = rt();
