@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FixtureError, startSandbox } from './index.js';
+import { watchLauncher } from './launcher.js';
 
 const usage = `usage: npm run sandbox -- [--port N] [--host H] [--fixtures FILE] [--latency-ms N] [--token-ttl S] [--allow-http-webhooks]`;
 
@@ -82,6 +83,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  watchLauncher(() => stop('launcher gone'));
 }
 
 void main();

@@ -146,6 +146,30 @@ describe('npm run sandbox with the conformance world', () => {
 const fieldsOf = (b: { errors: { field: string }[] }) => b.errors.map((e) => e.field);
 
 describe('command-line flags', () => {
+  it.each(['SIGTERM', 'SIGKILL'] as const)(
+    'killing npm alone (%s) stops the sandbox and closes its output',
+    async (signal) => {
+      const child = spawn(
+        'npm',
+        ['run', 'sandbox', '--', '--port', '0', '--fixtures', WORLD_FILE],
+        {
+          cwd: repo,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+      const url = await new Promise<string>((resolve) =>
+        createInterface({ input: child.stdout }).once('line', (line) =>
+          resolve(line.replace('sandbox listening on ', '')),
+        ),
+      );
+      expect((await http(url, 'GET', '/sandbox/clock')).status).toBe(200);
+      child.kill(signal);
+      await closed; // stdout closes only when the sandbox itself has exited
+      await expect(fetch(`${url}/sandbox/clock`)).rejects.toThrow();
+    },
+  );
+
   it('--host binds where asked and prints that host', async () => {
     const s = await start(['--fixtures', WORLD_FILE, '--host', 'localhost']);
     try {
