@@ -165,16 +165,26 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
       }
     },
 
+    // A changed weight or box makes the rates on screen wrong: they go, and the next Enter or
+    // Ctrl+Enter rates again (buying never uses rates of another weight).
     setWeight: (index, weight) =>
-      set({ packages: get().packages.map((p, i) => (i === index ? { ...p, weight } : p)) }),
+      set({
+        packages: get().packages.map((p, i) => (i === index ? { ...p, weight } : p)),
+        ...(get().quote ? { quote: null, selectedRateId: null } : {}),
+      }),
     setBox: (index, box) =>
-      set({ packages: get().packages.map((p, i) => (i === index ? { ...p, box } : p)) }),
+      set({
+        packages: get().packages.map((p, i) => (i === index ? { ...p, box } : p)),
+        ...(get().quote ? { quote: null, selectedRateId: null } : {}),
+      }),
     setActivePackage: (index) => set({ activePackage: index }),
 
     async rate() {
       const { order, packages, confirmAnother, existingLabels } = get();
-      if (!order || !packages.length) return;
-      if (existingLabels.length && !confirmAnother) return;
+      if (!order || !packages.length || (existingLabels.length && !confirmAnother)) {
+        set({ buyPending: false });
+        return;
+      }
       const weights = packages.map((p) => parseWeight(p.weight));
       const bad = weights.indexOf('bad');
       if (bad >= 0) {
@@ -244,7 +254,15 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
         set({ buyPending: true });
         return;
       }
-      if (!quote || quote.queued || busy) return;
+      if (busy) return;
+      if (!quote) {
+        // Weighed (or re-weighed) but not rated yet: rate, then buy as the rates come in.
+        if (!get().order) return;
+        set({ buyPending: true });
+        await get().rate();
+        return;
+      }
+      if (quote.queued) return;
       set({ busy: 'buy' });
       // The shipment that was rated, at the highlighted rate: no second rating.
       const picked = pickedRate(quote, selectedRateId);

@@ -45,6 +45,8 @@ export function PackView() {
         focusScan();
       } else if (e.ctrlKey && e.key === 'Enter') {
         e.preventDefault();
+        // Bought from a weight field: the hands go back to the scanner.
+        if (document.activeElement?.closest('[data-testid="packages"]')) scanRef.current?.focus();
         void st.buy().then(() => focusScan());
       } else if (e.altKey && (e.key === 'w' || e.code === 'KeyW')) {
         e.preventDefault();

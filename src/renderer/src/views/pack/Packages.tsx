@@ -81,7 +81,8 @@ export const Packages = forwardRef<PackagesHandle, { onReadScale(): void; onDone
                     onFocus={() => s.setActivePackage(i)}
                     onChange={(e) => s.setWeight(i, e.target.value)}
                     onKeyDown={(e) => {
-                      if (e.key === 'Enter') {
+                      // Ctrl+Enter is the buy key (the Pack view's), not \"next package\".
+                      if (e.key === 'Enter' && !e.ctrlKey) {
                         e.preventDefault();
                         onEnter(i);
                       }
