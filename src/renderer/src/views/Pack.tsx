@@ -266,7 +266,7 @@ export function PackView() {
         </div>
         <p className="shortcuts muted">
           <kbd>Enter</kbd> scan · <kbd>Alt+W</kbd> weight · <kbd>↑</kbd>
-          <kbd>↓</kbd> pick a rate · <kbd>Ctrl+Enter</kbd> buy & print · <kbd>Alt+R</kbd> reprint ·{' '}
+          <kbd>↓</kbd> rate · <kbd>Ctrl+Enter</kbd> buy & print · <kbd>Alt+R</kbd> reprint ·{' '}
           <kbd>Esc</kbd> clear
         </p>
       </section>
