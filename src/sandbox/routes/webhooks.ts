@@ -67,6 +67,17 @@ function decodePosition(cursor: string): number {
   return Number(match[1]);
 }
 
+/** Which stored write-only values a PATCH changes: with its update flag, or when none is stored. */
+function changesOf(sub: Subscription, body: Record<string, unknown>) {
+  return {
+    secret: body.updateSecret === true || (sub.secret === null && body.secret != null),
+    credentials:
+      body.updateCredentials === true || (sub.credentials === null && body.credentials != null),
+    customHeader:
+      body.updateCustomHeader === true || (sub.customHeader === null && body.customHeader != null),
+  };
+}
+
 export function webhookView(sub: Subscription) {
   return {
     id: sub.id,
@@ -172,47 +183,49 @@ export function webhookRoutes(app: FastifyInstance, world: World): void {
   app.patch<{ Params: { id: string } }>('/api/v1/webhooks/:id', async (request) => {
     const ctx = world.auth(request, authWrite);
     const sub = owned(ctx.tenantId, request.params.id);
-    const body = parseBody(updateRequest, request.body);
-    const errors = checkHeader(body.customHeader);
-    // Stored write-only values change only with their update flag (spec, PATCH row).
-    const secretChange = body.updateSecret === true || (sub.secret === null && body.secret != null);
-    const credentialsChange =
-      body.updateCredentials === true || (sub.credentials === null && body.credentials != null);
-    const headerChange =
-      body.updateCustomHeader === true || (sub.customHeader === null && body.customHeader != null);
-    if (body.secret !== undefined && !secretChange)
-      errors.push({
-        field: 'updateSecret',
-        message: 'must be true to change the stored secret',
-        code: 'required',
-      });
-    if (body.credentials !== undefined && !credentialsChange)
-      errors.push({
-        field: 'updateCredentials',
-        message: 'must be true to change the stored credentials',
-        code: 'required',
-      });
-    if (body.customHeader !== undefined && !headerChange)
-      errors.push({
-        field: 'updateCustomHeader',
-        message: 'must be true to change the stored custom header',
-        code: 'required',
-      });
-    const nextSecret = secretChange ? (body.secret ?? null) : sub.secret;
-    const nextCredentials = credentialsChange ? (body.credentials ?? null) : sub.credentials;
-    if (errors.length === 0 && !nextSecret && !nextCredentials)
-      errors.push({
-        field: 'secret',
-        message: 'secret or credentials is required',
-        code: 'required',
-      });
-    if (body.isActive === true && sub.status === 'EXPIRED')
-      errors.push({
-        field: 'isActive',
-        message: 'the subscription has expired: create a new one, then delete this one',
-        code: 'expired',
-      });
-    if (errors.length > 0) throw validationError(errors);
+    // Schema problems and the rules below are reported together, every bad field at once.
+    const body = parseBodyWithRules(updateRequest, request.body, (raw) => {
+      const errors: FieldError[] = [];
+      const key = rawAt(raw, 'customHeader', 'key');
+      if (typeof key === 'string') errors.push(...checkHeader({ key }));
+      if (typeof raw.uri === 'string' && raw.uri !== '' && raw.uri !== sub.uri) {
+        const problem = uriProblem(raw.uri, options.allowHttpWebhooks);
+        if (problem) errors.push({ field: 'uri', message: problem, code: 'invalid_uri' });
+      }
+      const change = changesOf(sub, raw);
+      // Stored write-only values change only with their update flag (spec, PATCH row).
+      for (const [value, changing, flag, what] of [
+        [raw.secret, change.secret, 'updateSecret', 'secret'],
+        [raw.credentials, change.credentials, 'updateCredentials', 'credentials'],
+        [raw.customHeader, change.customHeader, 'updateCustomHeader', 'custom header'],
+      ] as const) {
+        if (value !== undefined && !changing)
+          errors.push({
+            field: flag,
+            message: `must be true to change the stored ${what}`,
+            code: 'required',
+          });
+      }
+      const nextSecret = change.secret ? raw.secret : sub.secret;
+      const nextCredentials = change.credentials ? raw.credentials : sub.credentials;
+      if (errors.length === 0 && !nextSecret && !nextCredentials)
+        errors.push({
+          field: 'secret',
+          message: 'secret or credentials is required',
+          code: 'required',
+        });
+      if (raw.isActive === true && sub.status === 'EXPIRED')
+        errors.push({
+          field: 'isActive',
+          message: 'the subscription has expired: create a new one, then delete this one',
+          code: 'expired',
+        });
+      return errors;
+    });
+    const change = changesOf(sub, body);
+    const nextSecret = change.secret ? (body.secret ?? null) : sub.secret;
+    const nextCredentials = change.credentials ? (body.credentials ?? null) : sub.credentials;
+    const headerChange = change.customHeader;
     if (body.uri !== undefined && body.uri !== sub.uri) checkUri(ctx.tenantId, body.uri, sub.id);
 
     if (body.uri !== undefined) sub.uri = body.uri;

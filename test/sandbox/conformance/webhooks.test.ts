@@ -180,6 +180,20 @@ describe('subscriptions', () => {
     await sb.api.as('solo', 'DELETE', `/api/v1/webhooks/${res.body.id}`, undefined, null);
   });
 
+  it('a PATCH 400 lists every bad field at once', async () => {
+    const created = await subscribe('solo', '/patch-400');
+    const res = await sb.api.as(
+      'solo',
+      'PATCH',
+      `/api/v1/webhooks/${created.body.id}`,
+      { email: 'nope', secret: 'another-secret', uri: 'http://hooks.solo.example/x' },
+      null,
+    );
+    envelope(res, 400);
+    expect(fields(res)).toEqual(expect.arrayContaining(['email', 'updateSecret', 'uri']));
+    await sb.api.as('solo', 'DELETE', `/api/v1/webhooks/${created.body.id}`, undefined, null);
+  });
+
   it('a read-only key gets 403 on webhooks', async () => {
     envelope(await subscribe('soloViewer', '/ro'), 403);
     envelope(await sb.api.as('soloViewer', 'GET', '/api/v1/webhooks', undefined, null), 403);
