@@ -9,6 +9,7 @@ import type { SettingsStore } from '../core/profiles/settings-store.js';
  * same). There is no home-made fallback.
  */
 export class SafeStorageVault implements SecretVault {
+  readonly description = 'encrypted with the OS keychain (safeStorage)';
   constructor(
     private readonly settings: SettingsStore,
     private readonly acceptedBasicText: () => boolean,

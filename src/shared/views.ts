@@ -100,6 +100,8 @@ export interface StationStatus {
   expiredAccounts: CarrierAccountView[];
   dataDir: string;
   host: 'electron' | 'web';
+  /** Where client secrets typed in Settings are kept, in words for site IT. */
+  secretStorage: string;
   version: string;
 }
 

@@ -5,6 +5,8 @@
  * variable named by the profile. There is deliberately no home-made encryption fallback.
  */
 export interface SecretVault {
+  /** Where the secrets are kept, in words for site IT ("the macOS keychain (security)"). */
+  readonly description?: string;
   set(key: string, secret: string): void | Promise<void>;
   get(key: string): string | undefined | Promise<string | undefined>;
   has(key: string): boolean | Promise<boolean>;
@@ -12,6 +14,7 @@ export interface SecretVault {
 }
 
 export class MemorySecretVault implements SecretVault {
+  readonly description = 'held in memory for this run only';
   private readonly secrets = new Map<string, string>();
   set(key: string, secret: string): void {
     this.secrets.set(key, secret);

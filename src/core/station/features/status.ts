@@ -114,6 +114,7 @@ export class StatusFeature {
         expiredAccounts: [],
         dataDir: o.dataDir,
         host: o.host,
+        secretStorage: secretStorage(o.vault),
         version: o.version ?? '0.0.0',
       };
     const conn = rt.client.connectivity.snapshot();
@@ -137,6 +138,7 @@ export class StatusFeature {
       expiredAccounts: expired.map(carrierView),
       dataDir: o.dataDir,
       host: o.host,
+      secretStorage: secretStorage(o.vault),
       version: o.version ?? '0.0.0',
     };
   }
@@ -144,4 +146,8 @@ export class StatusFeature {
   handlers(): Partial<Handlers> {
     return { 'station.status': () => this.status() };
   }
+}
+
+function secretStorage(vault: { description?: string }): string {
+  return vault.description ?? "the host's secret vault";
 }

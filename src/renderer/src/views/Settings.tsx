@@ -8,7 +8,9 @@ import { StationPanel } from './settings/Station';
 export function SettingsView() {
   const profiles = useStation((s) => s.profiles);
   const active = useStation((s) => s.status?.profile ?? null);
-  const host = useStation((s) => s.status?.host ?? 'web');
+  const secretStorage = useStation(
+    (s) => s.status?.secretStorage ?? 'held in memory for this run only',
+  );
   const loadProfiles = useStation((s) => s.loadProfiles);
   const refreshStatus = useStation((s) => s.refreshStatus);
   const notify = useStation((s) => s.notify);
@@ -75,9 +77,7 @@ export function SettingsView() {
                   <div className="muted small">
                     client {p.clientId} · secret{' '}
                     {p.hasSecret
-                      ? host === 'electron'
-                        ? 'stored in the OS keychain'
-                        : 'set (in memory for this run, or from its environment variable)'
+                      ? `set (${secretStorage}, or from its environment variable)`
                       : 'missing: use Replace secret'}
                   </div>
                 </td>
