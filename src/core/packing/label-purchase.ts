@@ -210,9 +210,14 @@ export class LabelPurchaser {
     correlationId?: string,
   ): PurchaseOutcome {
     const { shipments } = this.deps;
+    // The platform client's own message already says what happened and what to do; only a
+    // cause from the station (a restart) needs the whole sentence.
+    const explained = /may or may not have been bought/.test(why);
     const failure: Failure = {
       code: 'purchase-outcome-unknown',
-      message: `The label for ${orderReference} may or may not have been bought (${why}). It will not be bought again automatically; a shift lead can look it up under Needs attention.`,
+      message: explained
+        ? `Label for ${orderReference}: ${why}`
+        : `The label for ${orderReference} may or may not have been bought (${why}). It will not be bought again automatically; a shift lead can look it up under Needs attention.`,
       correlationId,
     };
     shipments.db.transaction(() => {
