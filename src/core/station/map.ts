@@ -84,6 +84,17 @@ export function profileView(
   };
 }
 
+/**
+ * The brand a label or order ships for, in words: one of a 3PL's brands, or, for the profile's
+ * own tenant (a brand shipping for itself), the company on its ship-from address.
+ */
+export function brandName(profile: Profile, tenantId: string): string | null {
+  const brand = profile.brandTenants.find((b) => b.tenantId === tenantId);
+  if (brand?.name) return brand.name;
+  if (tenantId === profile.tenantId) return profile.shipFrom.company || null;
+  return null;
+}
+
 export function orderView(o: StoredOrder, brandName: string | null, status: string): V.OrderView {
   const items = o.packages.flatMap((p) =>
     p.items.map((i) => ({ sku: i.sku, name: i.name, quantity: i.quantity })),

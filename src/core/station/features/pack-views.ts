@@ -3,11 +3,8 @@ import type { ErrorCode } from '../../../shared/result.js';
 import type { PurchaseView, RateQuote } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
 import { StationFailure } from '../errors.js';
-import { labelView, printJobView } from '../map.js';
+import { brandName, labelView, printJobView } from '../map.js';
 import type { ProfileRuntime } from '../runtime.js';
-
-const brandName = (rt: ProfileRuntime, tenantId: string) =>
-  rt.profile.brandTenants.find((b) => b.tenantId === tenantId)?.name || null;
 
 type Refusal = Extract<
   ShipResult,
@@ -145,7 +142,7 @@ export function purchaseView(
       const printer = r.profile.printers.find((p) => p.id === job?.printerId);
       return {
         outcome: 'printing',
-        label: labelView(result.label, brandName(r, result.label.tenantId), 0),
+        label: labelView(result.label, brandName(r.profile, result.label.tenantId), 0),
         printJob: job ? printJobView(job, printer?.name ?? job.printerId) : null,
         message: `${result.selection.reason.replace(/\.$/, '')}. Sent to ${printer?.name ?? 'the printer'}.`,
       };
@@ -153,7 +150,7 @@ export function purchaseView(
     case 'purchased-not-printed':
       return {
         outcome: 'print-waiting',
-        label: labelView(result.label, brandName(r, result.label.tenantId), 0),
+        label: labelView(result.label, brandName(r.profile, result.label.tenantId), 0),
         printJob: null,
         message: result.failure.message,
       };

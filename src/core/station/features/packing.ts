@@ -6,9 +6,8 @@ import type { ParsedInput } from '../../../shared/contract.js';
 import type { StationContext } from '../context.js';
 import type { Handlers } from '../dispatch.js';
 import { StationFailure } from '../errors.js';
-import { labelView, orderView } from '../map.js';
+import { brandName, labelView, orderView } from '../map.js';
 import { purchaseView, quoteView } from './pack-views.js';
-import type { ProfileRuntime } from '../runtime.js';
 
 /**
  * Scan, rate, buy and print, and the order inbox: translation onto PackingWorkflow, nothing
@@ -16,8 +15,6 @@ import type { ProfileRuntime } from '../runtime.js';
  * trips per label).
  */
 export function packingHandlers(ctx: StationContext): Partial<Handlers> {
-  const brandName = (rt: ProfileRuntime, tenantId: string) =>
-    rt.profile.brandTenants.find((b) => b.tenantId === tenantId)?.name || null;
   const reprintCounts = (labelIds: number[]) => rt().reprints.counts(labelIds);
   const rt = () => ctx.runtime();
 
@@ -67,11 +64,11 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
             kind: 'order',
             order: orderView(
               found.order,
-              brandName(r, found.order.tenantId),
+              brandName(r.profile, found.order.tenantId),
               found.labels.length ? 'labelled' : 'open',
             ),
             existingLabels: found.labels.map((l) =>
-              labelView(l, brandName(r, l.tenantId), counts.get(l.id) ?? 0),
+              labelView(l, brandName(r.profile, l.tenantId), counts.get(l.id) ?? 0),
             ),
           };
         }
@@ -80,7 +77,7 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
             kind: 'label',
             label: labelView(
               found.label,
-              brandName(r, found.label.tenantId),
+              brandName(r.profile, found.label.tenantId),
               reprintCounts([found.label.id]).get(found.label.id) ?? 0,
             ),
           };
@@ -144,7 +141,7 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
       const r = rt();
       return r.workflow.orders
         .recent(r.scope, limit)
-        .map((o) => orderView(o, brandName(r, o.tenantId), 'open'));
+        .map((o) => orderView(o, brandName(r.profile, o.tenantId), 'open'));
     },
   };
 }

@@ -5,13 +5,12 @@ import type { AttentionItem, TrackerRow } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
 import type { Handlers } from '../dispatch.js';
 import { StationFailure } from '../errors.js';
-import { carrierView, labelView, printJobView } from '../map.js';
+import { brandName, carrierView, labelView, printJobView } from '../map.js';
 
 /** History (label cache, reprints), needs attention, queues, tracking and carrier accounts. */
 export function recordHandlers(ctx: StationContext): Partial<Handlers> {
   const rt = () => ctx.runtime();
-  const brand = (tenantId: string) =>
-    rt().profile.brandTenants.find((b) => b.tenantId === tenantId)?.name || null;
+  const brand = (tenantId: string) => brandName(rt().profile, tenantId);
   const printerName = (id: string) => rt().profile.printers.find((p) => p.id === id)?.name ?? id;
   const label = (id: string) => {
     const r = rt();

@@ -61,7 +61,9 @@ export function HistoryView() {
             </select>
           ) : null}
           <button type="submit">Search</button>
-          <span className="muted">{s.history.total} labels</span>
+          <span className="muted">
+            {s.history.total} {s.history.total === 1 ? 'label' : 'labels'}
+          </span>
         </form>
         <table className="grid selectable" data-testid="history-table">
           <thead>
