@@ -11,16 +11,8 @@ export interface TrackingScope {
   tenantId: string;
 }
 
-/** The statuses of docs/api-choices.md, in the board's order. Others are kept as they come. */
-export const trackerStatuses = [
-  'PRE_TRANSIT',
-  'IN_TRANSIT',
-  'OUT_FOR_DELIVERY',
-  'DELIVERED',
-  'EXCEPTION',
-  'RETURNED',
-] as const;
-export type KnownTrackerStatus = (typeof trackerStatuses)[number];
+// The statuses of docs/api-choices.md, in the board's order: one list, shared with the renderer.
+export { trackerStatuses, type KnownTrackerStatus } from '../../shared/tracking.js';
 
 /** A tracker whose status the platform did not give. */
 export const UNKNOWN_STATUS = 'UNKNOWN';

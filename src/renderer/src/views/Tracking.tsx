@@ -1,15 +1,7 @@
 import { useEffect } from 'react';
 import { useStation } from '../store';
 import { VirtualList } from '../components/VirtualList';
-
-const statuses = [
-  'PRE_TRANSIT',
-  'IN_TRANSIT',
-  'OUT_FOR_DELIVERY',
-  'DELIVERED',
-  'EXCEPTION',
-  'RETURNED',
-];
+import { trackerStatuses } from '../../../shared/tracking';
 
 export function TrackingView() {
   const t = useStation((s) => s.tracking);
@@ -27,7 +19,7 @@ export function TrackingView() {
         >
           All {board ? Object.values(board.counts).reduce((a, b) => a + b, 0) : ''}
         </button>
-        {statuses.map((st) => (
+        {trackerStatuses.map((st) => (
           <button
             key={st}
             className={t.status === st ? `chip on ${st}` : `chip ${st}`}
