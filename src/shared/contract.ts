@@ -128,6 +128,8 @@ export const calls = {
     }),
   ),
   'pack.readScale': def<V.WeightReading>()(none),
+  /** The USB scales this computer sees, for Settings; a note says why there are none. */
+  'devices.discoverScales': def<V.ScaleDiscovery>()(none),
 
   'attention.list': def<V.AttentionItem[]>()(none),
   'attention.resolve': def<{ resolved: true }>()(
@@ -187,6 +189,7 @@ export const calls = {
       userName: text(100).min(1).optional(),
       sounds: z.boolean().optional(),
       boxes: z.array(boxPreset).max(100).optional(),
+      /** device: "vendor:product" in hex as `devices.discoverScales` lists it; null: the first scale found. */
       scale: z.object({ enabled: z.boolean(), device: text(300).nullable() }).optional(),
       acceptBasicTextSecrets: z.boolean().optional(),
     }),

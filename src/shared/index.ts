@@ -1,5 +1,7 @@
 export * from './result.js';
 export * from './names.js';
 export * from './contract.js';
+export * from './boxes.js';
+export * from './tracking.js';
 export type * from './views.js';
 export type * from './bridge.js';

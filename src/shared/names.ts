@@ -20,6 +20,7 @@ export const callNames = [
   'pack.rate',
   'pack.buy',
   'pack.readScale',
+  'devices.discoverScales',
   'attention.list',
   'attention.resolve',
   'queue.list',

@@ -318,6 +318,19 @@ export interface StationSettings {
   acceptBasicTextSecrets: boolean;
 }
 
+export interface DiscoveredScale {
+  /** What `settings.update` takes as `scale.device`: "vendor:product" in hex ("0922:8003"). */
+  device: string;
+  /** "Dymo M25", or the product name the scale gives. */
+  model: string;
+}
+
+export interface ScaleDiscovery {
+  scales: DiscoveredScale[];
+  /** Why none could be listed ("USB is not available on this computer: …"); null when searched. */
+  note: string | null;
+}
+
 export interface ImportReport {
   imported: number;
   skipped: number;

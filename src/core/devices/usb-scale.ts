@@ -9,6 +9,8 @@ import {
   type UsbEndpointLike,
 } from './usb-bus.js';
 
+const UNPLUGGED = 'No scale is plugged in; type the weight';
+
 export interface KnownScale {
   vendorId: number;
   productId: number;
@@ -114,7 +116,7 @@ export class UsbScale {
   /** One report off the wire, parsed; null when it was not a scale data report. */
   private async readOne(): Promise<ScaleReading | null> {
     const c = await this.claim();
-    if (!c) return { ...NO_READING, message: 'No scale is plugged in; type the weight' };
+    if (!c) return { ...NO_READING, message: UNPLUGGED };
     let bytes: Uint8Array;
     try {
       const result = await c.device.transferIn(
@@ -126,7 +128,8 @@ export class UsbScale {
       bytes = new Uint8Array(result.data.buffer, result.data.byteOffset, result.data.byteLength);
     } catch {
       this.claimed = null; // unplugged or timed out: look it up again next time
-      return NO_READING;
+      const still = (await (await this.getBus()).getDevices()).includes(c.device);
+      return still ? NO_READING : { ...NO_READING, message: UNPLUGGED };
     }
     return parseScaleReport(bytes);
   }

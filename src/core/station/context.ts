@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { UsbBus } from '../devices/index.js';
 import { createPrinterDriver } from '../printing/drivers/index.js';
 import { PrintSpool } from '../printing/spool/print-spool.js';
 import { ProfileStore } from '../profiles/profile-store.js';
@@ -29,6 +30,8 @@ export interface StationOptions {
   version?: string;
   log?: (line: string) => void;
   env?: NodeJS.ProcessEnv;
+  /** The USB bus scales are looked for on; the machine's when omitted (tests pass a fake). */
+  usbBus?: UsbBus | (() => Promise<UsbBus>);
 }
 
 const defaultSettings: StationSettings = {

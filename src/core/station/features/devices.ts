@@ -5,11 +5,11 @@ import type { Handlers } from '../dispatch.js';
 import { StationFailure } from '../errors.js';
 import { printJobView, printerView } from '../map.js';
 import { discoverPrinters } from '../../printing/discovery.js';
-import { UsbScale } from '../../devices/index.js';
+import { scaleHandlers } from './scale.js';
+import { settingsHandlers } from './settings.js';
 
-/** Printers (discover, test print, status) and the station's own settings. */
+/** Printers (discover, test print, status), the scale, and the station's own settings. */
 export function deviceHandlers(ctx: StationContext): Partial<Handlers> {
-  let scale: UsbScale | null = null;
   const printer = (id: string) => {
     const p = ctx.runtime().profile.printers.find((x) => x.id === id);
     if (!p) throw new StationFailure('not-found', `No printer ${id} in this profile.`);
@@ -68,36 +68,7 @@ export function deviceHandlers(ctx: StationContext): Partial<Handlers> {
         await driver.close().catch(() => {});
       }
     },
-    'pack.readScale': async () => {
-      const profileScale = ctx.runtimeOrNull()?.profile.scale;
-      scale ??= new UsbScale({
-        ...(profileScale?.vendorId !== undefined ? { vendorId: profileScale.vendorId } : {}),
-        ...(profileScale?.productId !== undefined ? { productId: profileScale.productId } : {}),
-      });
-      try {
-        const reading = await scale.read();
-        return {
-          weightLbs: reading.weightLbs,
-          stable: reading.state === 'stable' || reading.state === 'zero',
-          message: reading.message,
-        };
-      } catch (error) {
-        scale = null;
-        return {
-          weightLbs: null,
-          stable: false,
-          message: `The scale could not be read (${(error as Error).message}); type the weight.`,
-        };
-      }
-    },
-    'settings.get': async () => ctx.stationSettings(),
-    'settings.update': async (patch) => {
-      const next = {
-        ...ctx.stationSettings(),
-        ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
-      };
-      ctx.saveStationSettings(next);
-      return next;
-    },
+    ...scaleHandlers(ctx),
+    ...settingsHandlers(ctx),
   };
 }
