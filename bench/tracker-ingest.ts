@@ -2,8 +2,6 @@
 // board's status counts.
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { PlatformClient } from '../src/core/platform/client.js';
 import { openDatabase } from '../src/core/storage/database.js';
 import { TrackerStore } from '../src/core/tracking/store.js';
@@ -12,6 +10,7 @@ import { TrackerBoard } from '../src/core/tracking/board.js';
 import type { TrackingScope } from '../src/core/tracking/types.js';
 import { report, round, summarize } from './harness.js';
 import { lumen } from './world.js';
+import { sandboxProcess } from './processes.js';
 
 const address = {
   name: 'Bench Customer',
@@ -42,44 +41,6 @@ async function seedTrackers(client: PlatformClient, count: number, parallel = 16
     }
   };
   await Promise.all(Array.from({ length: parallel }, worker));
-}
-
-/**
- * The platform is remote: its work (filtering, paging, JSON) happens on another machine while
- * the station ingests. The sandbox therefore runs in its own process here, through its CLI.
- */
-async function sandboxProcess(): Promise<{
-  url: string;
-  advance(seconds: number): Promise<void>;
-  close(): Promise<void>;
-}> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const first = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) =>
-      reject(new Error(`the sandbox exited (${code}) before listening`)),
-    );
-  });
-  const url = /^sandbox listening on (http:\/\/\S+)$/.exec(first)?.[1];
-  if (!url) throw new Error(`unexpected first line from the sandbox: ${first}`);
-  return {
-    url,
-    async advance(seconds) {
-      const res = await fetch(`${url}/sandbox/clock/advance`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ seconds }),
-      });
-      if (!res.ok) throw new Error(`clock advance: ${res.status}`);
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
 }
 
 export async function trackerIngestBench(dir: string, count: number): Promise<void> {

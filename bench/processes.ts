@@ -1,0 +1,63 @@
+// The platform and the printer are other machines: the benchmarks run them as their own
+// processes (through the same CLIs a person uses), so their CPU is not counted as the station's.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+interface Child {
+  /** What the CLI's first stdout line announced (`http://…` or `tcp://…`). */
+  address: string;
+  close(): Promise<void>;
+}
+
+async function startCli(script: string, args: string[], firstLine: RegExp): Promise<Child> {
+  // stdin stays open: the virtual printer reads fault commands from it and stops at its end.
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before listening`)));
+  });
+  const address = firstLine.exec(line)?.[1];
+  if (!address) throw new Error(`unexpected first line from ${script}: ${line}`);
+  return {
+    address,
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export async function sandboxProcess(
+  options: { latencyMs?: number; tokenTtlSeconds?: number } = {},
+): Promise<{ url: string; advance(seconds: number): Promise<void>; close(): Promise<void> }> {
+  const args = ['--port', '0'];
+  if (options.latencyMs) args.push('--latency-ms', String(options.latencyMs));
+  if (options.tokenTtlSeconds) args.push('--token-ttl', String(options.tokenTtlSeconds));
+  const child = await startCli('src/sandbox/cli.ts', args, /^sandbox listening on (http:\/\/\S+)$/);
+  const url = child.address;
+  return {
+    url,
+    async advance(seconds) {
+      const res = await fetch(`${url}/sandbox/clock/advance`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ seconds }),
+      });
+      if (!res.ok) throw new Error(`clock advance: ${res.status}`);
+    },
+    close: child.close,
+  };
+}
+
+export async function virtualPrinterProcess(): Promise<{ port: number; close(): Promise<void> }> {
+  const child = await startCli(
+    'src/core/printing/virtual-printer/cli.ts',
+    ['--port', '0'],
+    /^virtual printer listening on (tcp:\/\/\S+)$/,
+  );
+  return { port: Number(new URL(child.address).port), close: child.close };
+}
