@@ -18,6 +18,11 @@ export interface ScheduledHandle {
   cancel(): void;
 }
 
+interface Background {
+  horizon: number;
+  done: Promise<void>;
+}
+
 const MAX_TIMER_MS = 2_147_483_647;
 
 export class SandboxClock {
@@ -29,6 +34,8 @@ export class SandboxClock {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> = Promise.resolve();
   private closed = false;
+  /** Work started by tasks that finishes later in real time (webhook attempts in flight). */
+  private readonly background = new Set<Background>();
   /** Errors thrown by tasks; a task must never take the scheduler down. */
   readonly taskErrors: { label: string; error: unknown }[] = [];
 
@@ -70,6 +77,26 @@ export class SandboxClock {
     return this.schedule(this.nowMs() + seconds * 1000, label, run);
   }
 
+  /**
+   * Work a task started and that finishes later in real time (a webhook attempt in flight), so
+   * tasks close together in sandbox time can overlap in real time. Nothing due at or after
+   * `horizon` (the earliest moment the work could schedule a follow-up) runs before it is done,
+   * and advance/runDue wait for it, so the order in sandbox time is kept.
+   */
+  track(horizon: number, work: Promise<unknown>): void {
+    const entry: Background = {
+      horizon,
+      done: work.then(
+        () => undefined,
+        (error: unknown) => {
+          this.taskErrors.push({ label: 'background work', error });
+        },
+      ),
+    };
+    this.background.add(entry);
+    void entry.done.then(() => this.background.delete(entry));
+  }
+
   pending(): number {
     return this.queue.filter((t) => !t.cancelled).length;
   }
@@ -105,16 +132,30 @@ export class SandboxClock {
     for (;;) {
       if (this.closed) return;
       const next = this.queue[0];
-      if (!next || next.at > until) break;
+      const due = next && next.at <= until ? next : undefined;
+      if (this.background.size > 0) {
+        let horizon = Infinity;
+        for (const b of this.background) horizon = Math.min(horizon, b.horizon);
+        if (!due || due.at >= horizon) {
+          // The clock stands still while it waits, as it does while a task runs.
+          const anchor = this.nowMs();
+          const waiting = [...this.background];
+          await Promise.all(waiting.map((b) => b.done));
+          for (const b of waiting) this.background.delete(b);
+          this.offsetMs = anchor - Date.now();
+          continue;
+        }
+      }
+      if (!due) break;
       this.queue.shift();
-      if (next.cancelled) continue;
+      if (due.cancelled) continue;
       // While a task runs, the clock reads its due time, so what it stamps is in time order.
-      const at = Math.max(next.at, this.nowMs());
+      const at = Math.max(due.at, this.nowMs());
       this.pinnedMs = at;
       try {
-        await next.run();
+        await due.run();
       } catch (error) {
-        this.taskErrors.push({ label: next.label, error });
+        this.taskErrors.push({ label: due.label, error });
       } finally {
         this.pinnedMs = undefined;
         this.offsetMs = at - Date.now();

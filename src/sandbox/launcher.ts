@@ -32,7 +32,8 @@ function isNpm(pid: number): boolean {
  */
 function launcherLinks(): [number, number][] {
   const links: [number, number][] = [[process.pid, process.ppid]];
-  if (!process.env.npm_lifecycle_event) return links;
+  // Only under `npm run sandbox` (npm sets the script name); `npx` and others leave it alone.
+  if (process.env.npm_lifecycle_event !== 'sandbox') return links;
   let pid = process.ppid;
   for (let depth = 0; depth < 8 && pid > 1 && !isNpm(pid); depth++) {
     const parent = parentOf(pid);

@@ -175,15 +175,33 @@ export class WebhookService {
     return headers;
   }
 
-  private async attempt(record: EventRecord): Promise<void> {
+  /**
+   * One delivery attempt. The POST runs in the background (clock.track), so attempts close
+   * together in sandbox time overlap in real time; its outcome is stamped with, and its retry
+   * scheduled from, the sandbox moment the attempt started.
+   */
+  private attempt(record: EventRecord): void {
     const sub = this.subscriptions.get(record.webhookId);
     if (!sub || sub.status !== 'ACTIVE') {
       record.deliveryStatus = 'ABANDONED';
       return;
     }
     record.attempts++;
-    const attemptedAt = this.clock.iso();
-    const result = await this.poster.post(sub.uri, record.body, this.headersFor(sub, record));
+    const attemptedAtMs = this.clock.nowMs();
+    const work = this.poster
+      .post(sub.uri, record.body, this.headersFor(sub, record))
+      .then((result) => this.settle(record, sub, attemptedAtMs, result));
+    // Nothing can follow from this attempt before its first possible retry.
+    this.clock.track(attemptedAtMs + RETRY_DELAYS_S[0] * 1000, work);
+  }
+
+  private settle(
+    record: EventRecord,
+    sub: Subscription,
+    attemptedAtMs: number,
+    result: { statusCode: number | null; error: string | null; durationMs: number },
+  ): void {
+    const attemptedAt = new Date(attemptedAtMs).toISOString();
     const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     this.attemptsLog.push({
       id: newId('dlv'),
@@ -204,14 +222,16 @@ export class WebhookService {
     }
     if (record.attempts < MAX_ATTEMPTS) {
       const delay = RETRY_DELAYS_S[record.attempts - 1]!;
-      this.clock.scheduleIn(delay, `retry ${record.envelope.id}`, () => this.attempt(record));
+      this.clock.schedule(attemptedAtMs + delay * 1000, `retry ${record.envelope.id}`, () =>
+        this.attempt(record),
+      );
       return;
     }
     record.deliveryStatus = 'FAILED';
     sub.consecutiveFailedEvents++;
     if (sub.consecutiveFailedEvents >= DISABLE_AFTER_FAILED_EVENTS && sub.status === 'ACTIVE') {
       sub.status = 'DISABLED';
-      sub.updatedAt = this.clock.iso();
+      sub.updatedAt = attemptedAt;
       this.emails.push({
         id: newId('mail'),
         to: sub.email,
@@ -221,7 +241,7 @@ export class WebhookService {
           `${DISABLE_AFTER_FAILED_EVENTS} events in a row failed every delivery attempt. ` +
           `Fix the endpoint, then re-enable it with PATCH /api/v1/webhooks/${sub.id} {"isActive": true}.`,
         webhookId: sub.id,
-        sentAt: this.clock.iso(),
+        sentAt: attemptedAt,
       });
     }
   }

@@ -1,9 +1,12 @@
 /**
  * Conformance: webhook URLs (spec parts 2 and 6): one subscription per URL, its replacement
- * before expiry, and HTTPS only unless --allow-http-webhooks admits a loopback receiver.
+ * before expiry, HTTPS only unless --allow-http-webhooks admits a loopback receiver, and a
+ * receiver that never answers.
  */
+import { type ServerResponse, createServer } from 'node:http';
+import { type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { conformanceSandbox, envelope, fields } from './support.js';
+import { conformanceSandbox, envelope, fields, http, labelRequest } from './support.js';
 
 const SECRET = 'whsec-conformance-urls';
 
@@ -58,5 +61,62 @@ describe('without --allow-http-webhooks', () => {
       null,
     );
     expect(fields(envelope(res, 400) && res)).toContain('uri');
+  });
+});
+
+describe('a receiver that never answers', () => {
+  const quiet = conformanceSandbox({ allowHttpWebhooks: true });
+  it('fails every attempt after 500 ms; 10 such events disable the subscription with an e-mail', async () => {
+    const held: ServerResponse[] = [];
+    const server = createServer((req, res) => {
+      req.resume();
+      held.push(res); // never answered
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const sub = await quiet.api.as(
+        'solo',
+        'POST',
+        '/api/v1/webhooks',
+        {
+          uri: `http://127.0.0.1:${port}/silent`,
+          email: 'silent@solo.example',
+          registeredEvents: ['tracking.updated'],
+          secret: SECRET,
+        },
+        null,
+      );
+      expect(sub.status).toBeLessThan(300);
+      for (let i = 0; i < 10; i++) {
+        const res = await quiet.api.as(
+          'solo',
+          'POST',
+          '/api/v1/labels',
+          labelRequest('cw-ca-solo-zippy', 'ZIPPY_GROUND', { orderReference: `CW-SILENT-${i}` }),
+        );
+        expect(res.status).toBeLessThan(300);
+      }
+      await quiet.api.advance(9 * 3600); // every tracker is picked up: 10 events
+      await quiet.api.advance(30 + 60 + 120 + 240 + 10);
+      const now = await quiet.api.as(
+        'solo',
+        'GET',
+        `/api/v1/webhooks/${sub.body.id}`,
+        undefined,
+        null,
+      );
+      expect(now.body.isActive).toBe(false);
+      const deliveries = (await http(quiet.sandbox.url, 'GET', '/sandbox/webhook-deliveries')).body
+        .deliveries as { outcome: string }[];
+      expect(deliveries).toHaveLength(50);
+      expect(deliveries.every((d) => d.outcome === 'failed')).toBe(true);
+      const mails = (await http(quiet.sandbox.url, 'GET', '/sandbox/outbox')).body.emails;
+      expect(mails.map((m: { to: string }) => m.to)).toEqual(['silent@solo.example']);
+    } finally {
+      for (const res of held) res.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
