@@ -81,10 +81,73 @@ export function pickedRate(
 }
 
 export const createPackSlice: Slice<PackSlice> = (set, get) => {
+  let rating: Promise<void> | null = null;
+  let again = false;
   const fail = (error: StationError) => {
     playFailure(get().settings?.sounds ?? true);
     set({ result: { kind: 'failure', error }, buyPending: false });
   };
+
+  async function rateOnce() {
+    const { order, packages, confirmAnother, existingLabels } = get();
+    if (!order || !packages.length || (existingLabels.length && !confirmAnother)) {
+      set({ buyPending: false });
+      return;
+    }
+    const weights = packages.map((p) => parseWeight(p.weight));
+    const bad = weights.indexOf('bad');
+    if (bad >= 0) {
+      fail({
+        code: 'validation',
+        message: `Package ${bad + 1} of ${packages.length}: "${packages[bad]!.weight}" is not a weight in pounds.`,
+      });
+      return;
+    }
+    set({ busy: 'rate', quote: null, selectedRateId: null, result: null });
+    const r = await call('pack.rate', {
+      orderId: order.id,
+      packages: packages.map((p, i) => ({
+        weightLbs: weights[i] as number | null,
+        boxId: p.box?.id ?? null,
+      })),
+      confirmAnother,
+    });
+    set({ busy: null });
+    // Asked again meanwhile, another order scanned, or a weight or box changed: not these rates.
+    const now = get();
+    if (again) return;
+    if (now.order?.id !== order.id || now.packages !== packages) {
+      // Nothing rates the changed packages by itself: a buy key pressed earlier is dropped.
+      set({ buyPending: false });
+      return;
+    }
+    if (!r.ok) {
+      fail(r.error);
+      return;
+    }
+    set({ quote: r.value, selectedRateId: r.value.chosenRateId });
+    if (r.value.queued) {
+      // The platform is away: the shipment already waits in the offline queue.
+      set({
+        buyPending: false,
+        result: {
+          kind: 'success',
+          purchase: {
+            outcome: 'queued-offline',
+            label: null,
+            printJob: null,
+            message: r.value.reason,
+          },
+        },
+      });
+      void get().refreshStatus();
+      return;
+    }
+    if (get().buyPending) {
+      set({ buyPending: false });
+      await get().buy();
+    }
+  }
 
   return {
     ...cleared,
@@ -179,57 +242,23 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
       }),
     setActivePackage: (index) => set({ activePackage: index }),
 
+    // One rating at a time. A box scanned (or a weight read) while the order is still being
+    // rated rates again once that answer is in, with what is on screen then; an answer for
+    // packages that have since changed is dropped, never shown or bought.
     async rate() {
-      const { order, packages, confirmAnother, existingLabels } = get();
-      if (!order || !packages.length || (existingLabels.length && !confirmAnother)) {
-        set({ buyPending: false });
-        return;
+      if (rating) {
+        again = true;
+        return rating;
       }
-      const weights = packages.map((p) => parseWeight(p.weight));
-      const bad = weights.indexOf('bad');
-      if (bad >= 0) {
-        fail({
-          code: 'validation',
-          message: `Package ${bad + 1} of ${packages.length}: "${packages[bad]!.weight}" is not a weight in pounds.`,
-        });
-        return;
-      }
-      set({ busy: 'rate', quote: null, selectedRateId: null, result: null });
-      const r = await call('pack.rate', {
-        orderId: order.id,
-        packages: packages.map((p, i) => ({
-          weightLbs: weights[i] as number | null,
-          boxId: p.box?.id ?? null,
-        })),
-        confirmAnother,
+      rating = (async () => {
+        do {
+          again = false;
+          await rateOnce();
+        } while (again && get().order);
+      })().finally(() => {
+        rating = null;
       });
-      set({ busy: null });
-      if (!r.ok) {
-        fail(r.error);
-        return;
-      }
-      set({ quote: r.value, selectedRateId: r.value.chosenRateId });
-      if (r.value.queued) {
-        // The platform is away: the shipment already waits in the offline queue.
-        set({
-          buyPending: false,
-          result: {
-            kind: 'success',
-            purchase: {
-              outcome: 'queued-offline',
-              label: null,
-              printJob: null,
-              message: r.value.reason,
-            },
-          },
-        });
-        void get().refreshStatus();
-        return;
-      }
-      if (get().buyPending) {
-        set({ buyPending: false });
-        await get().buy();
-      }
+      return rating;
     },
 
     moveSelection(delta) {
