@@ -1,4 +1,5 @@
 import type { Input } from '../../../shared/contract';
+import type { Result } from '../../../shared/result';
 import type { ProfileView, StationSettings } from '../../../shared/views';
 import { call } from '../bridge';
 import type { Slice } from './types';
@@ -7,7 +8,8 @@ export interface SettingsSlice {
   settings: StationSettings | null;
   profiles: ProfileView[];
   loadSettings(): Promise<void>;
-  updateSettings(patch: Input<'settings.update'>): Promise<void>;
+  /** Saves; the reply is returned too, for forms that show a refusal next to their fields. */
+  updateSettings(patch: Input<'settings.update'>): Promise<Result<StationSettings>>;
   loadProfiles(): Promise<void>;
 }
 
@@ -22,6 +24,7 @@ export const createSettingsSlice: Slice<SettingsSlice> = (set, get) => ({
     const r = await call('settings.update', patch);
     if (r.ok) set({ settings: r.value });
     else get().notify('error', r.error.message);
+    return r;
   },
   async loadProfiles() {
     const r = await call('profiles.list', {});

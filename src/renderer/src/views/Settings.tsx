@@ -2,11 +2,14 @@ import { useEffect, useState } from 'react';
 import { call } from '../bridge';
 import { useStation } from '../store';
 import { NewProfile } from './settings/NewProfile';
+import { BoxPresetsPanel } from './settings/BoxPresets';
 import { PrintersPanel } from './settings/Printers';
+import { ScalePanel } from './settings/Scale';
 import { StationPanel } from './settings/Station';
 
 export function SettingsView() {
   const profiles = useStation((s) => s.profiles);
+  const settings = useStation((s) => s.settings);
   const active = useStation((s) => s.status?.profile ?? null);
   const secretStorage = useStation(
     (s) => s.status?.secretStorage ?? 'held in memory for this run only',
@@ -124,6 +127,8 @@ export function SettingsView() {
           />
         ) : null}
         <PrintersPanel />
+        {settings ? <ScalePanel settings={settings} /> : null}
+        {settings ? <BoxPresetsPanel saved={settings.boxes} /> : null}
       </div>
       <div className="settings-col">
         {/* Remounted when the active profile (or its saved rule) changes, so the form starts from it. */}

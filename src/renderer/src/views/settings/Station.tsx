@@ -147,16 +147,6 @@ export function StationPanel() {
               />
               Sounds for success and failure
             </label>
-            <label className="check">
-              <input
-                type="checkbox"
-                checked={settings.scale.enabled}
-                onChange={(e) =>
-                  void update({ scale: { ...settings.scale, enabled: e.target.checked } })
-                }
-              />
-              Read weight from a USB scale
-            </label>
             {useStation.getState().status?.host === 'electron' ? (
               <label className="check">
                 <input
@@ -168,14 +158,6 @@ export function StationPanel() {
                 else uses)
               </label>
             ) : null}
-            <div>
-              Box presets:{' '}
-              {settings.boxes.map((b) => (
-                <span key={b.id} className="chip">
-                  {b.name} [{b.code}]
-                </span>
-              ))}
-            </div>
           </div>
           <p className="muted small">
             Data directory: {useStation.getState().status?.dataDir} · host{' '}
