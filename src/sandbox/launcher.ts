@@ -27,13 +27,11 @@ function isNpm(pid: number): boolean {
 }
 
 /**
- * The [pid, parent] links between this process and the npm that ran it (`npm run sandbox`), or
- * just [this process, its parent] when npm did not start it or /proc cannot tell.
+ * The [pid, parent] links between this process and the npm that ran it, or just [this process,
+ * its parent] when /proc cannot tell.
  */
 function launcherLinks(): [number, number][] {
   const links: [number, number][] = [[process.pid, process.ppid]];
-  // Only under `npm run sandbox` (npm sets the script name); `npx` and others leave it alone.
-  if (process.env.npm_lifecycle_event !== 'sandbox') return links;
   let pid = process.ppid;
   for (let depth = 0; depth < 8 && pid > 1 && !isNpm(pid); depth++) {
     const parent = parentOf(pid);
@@ -50,10 +48,14 @@ function launcherLinks(): [number, number][] {
  * npm alone, and the rest (tsx relays signals, but gets none) would keep the sandbox running and
  * its stdout open for ever. So the sandbox watches the processes between itself and that npm:
  * when one of them has been re-parented (its parent died), it shuts down. What runs npm is not
- * watched (`nohup npm run sandbox &` outlives its shell). Without npm, or without /proc, it
- * watches its own parent only. Returns a stop function; the timer never keeps the process alive.
+ * watched (`nohup npm run sandbox &` outlives its shell). Without /proc it watches its own
+ * parent only; started without npm it watches nothing. Returns a stop function; the timer never
+ * keeps the process alive.
  */
 export function watchLauncher(onGone: () => void, intervalMs = 250): () => void {
+  // Only under `npm run sandbox` (npm names the script); started any other way, the sandbox
+  // runs until it is told to stop, as any server does.
+  if (process.env.npm_lifecycle_event !== 'sandbox') return () => undefined;
   const links = launcherLinks();
   const timer = setInterval(() => {
     const gone = links.some(([pid, parent], i) =>
