@@ -7,10 +7,11 @@ import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
 
 function startCli(args: string[]) {
-  const child = spawn(TSX, ['src/sandbox/cli.ts', ...args], {
+  // One process (node with tsx's loader), so a signal reaches the sandbox itself and not a
+  // wrapper that relays it.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
