@@ -125,6 +125,10 @@ export class PrintJobStore {
       next_attempt_at = coalesce(@nextAttemptAt, next_attempt_at),
       printer_id = coalesce(@printerId, printer_id),
       printed_at = CASE WHEN @setPrinted THEN @printedAt ELSE printed_at END,
+      -- Printed and cancelled are final (a reprint is a new job), so their bytes are dropped:
+      -- the label cache keeps the one copy of a label's ZPL, and its retention setting is the
+      -- only thing that decides how long ZPL is kept. The row stays as the record.
+      payload = CASE WHEN @state IN ('printed', 'cancelled') THEN x'' ELSE payload END,
       updated_at = @at
       WHERE id = @id`);
     this.byId = db.prepare(`SELECT ${COLUMNS} FROM print_jobs WHERE id = ?`);
