@@ -36,14 +36,21 @@ export async function startupBench(dataDir: string, labels: number, runs = 5): P
   } finally {
     await sandbox.close();
   }
-  const s = summarize(samples);
+  // The first start is the one a station makes after a restart: crash recovery and service
+  // start-up run against the full database. Later starts of the same process are reported too.
   report({
-    name: 'startup.ready_to_scan_p50',
-    value: s.p50,
+    name: 'startup.ready_to_scan',
+    value: round(samples[0]!, 1),
     unit: 'ms',
     labels,
-    runs,
-    firstRunMs: round(samples[0]!, 1),
     target: { op: '<=', value: 1000 },
+  });
+  const later = summarize(samples.slice(1));
+  report({
+    name: 'startup.ready_to_scan_again_p50',
+    value: later.p50,
+    unit: 'ms',
+    labels,
+    runs: runs - 1,
   });
 }
