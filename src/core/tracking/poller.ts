@@ -201,11 +201,10 @@ export class TrackerPoller {
     let newest = sync.watermarkMs;
     const changes: TrackerChange[] = [];
     const seenCursors = new Set<string>();
-    let cursor: string | undefined;
     let pages = 0;
     let received = 0;
-    for (;;) {
-      const page = await client.listTrackers(
+    const fetchPage = (cursor: string | undefined) =>
+      client.listTrackers(
         {
           limit: this.o.pageSize,
           ...(updatedSince ? { updatedSince } : {}),
@@ -213,8 +212,23 @@ export class TrackerPoller {
         },
         { tenantId: scope.tenantId, signal },
       );
+    let pending = fetchPage(undefined);
+    for (;;) {
+      const page = await pending;
       pages++;
       received += page.items.length;
+      const next = page.nextCursor;
+      const more =
+        page.hasMore && next !== null && !seenCursors.has(next) && pages < this.o.maxPages;
+      if (more) {
+        // The next page is asked for before this one is stored, so the platform prepares it
+        // while SQLite works; one turn of the event loop lets the request leave first. A
+        // failure surfaces when it is awaited, and the pass fails as before.
+        seenCursors.add(next);
+        pending = fetchPage(next);
+        pending.catch(() => {});
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       const pageChanges = store.ingest(scope, page.items, this.o.now().toISOString());
       for (const t of page.items) {
         const ms = Date.parse(t.updatedAt);
@@ -224,12 +238,7 @@ export class TrackerPoller {
         changes.push(...pageChanges);
         this.emit(this.changeListeners, pageChanges);
       }
-      const next = page.nextCursor;
-      if (!page.hasMore || next === null || seenCursors.has(next) || pages >= this.o.maxPages) {
-        break;
-      }
-      seenCursors.add(next);
-      cursor = next;
+      if (!more) break;
     }
     store.recordSuccess(scope, newest, this.o.now().toISOString());
     return { pages, received, changes, updatedSince, watermarkMs: newest };

@@ -110,6 +110,34 @@ describe('TrackerPoller against the sandbox', () => {
     expect(board.counts(lumen).reduce((n, c) => n + c.count, 0)).toBe(total);
   });
 
+  it('a page that fails mid-pass fails the pass and keeps the watermark; the next pass reads it all again', async () => {
+    const base = clientFor(sb, DEMO.directBrand).client;
+    for (let i = 0; i < 3; i++) await buyLumenLabel(base, `ORD-MIDPASS-${i}`);
+    let calls = 0;
+    let failSecondPage = true;
+    const flaky = {
+      environment: base.environment,
+      listTrackers: (query: Parameters<PlatformClient['listTrackers']>[0] = {}, opts = {}) => {
+        calls++;
+        if (failSecondPage && query.cursor) return Promise.reject(new Error('connection reset'));
+        return base.listTrackers(query, opts);
+      },
+    } as unknown as PlatformClient;
+    const { poller, store, board } = setup({ client: flaky, pageSize: 2 });
+    await expect(poller.pollNow()).rejects.toThrow('connection reset');
+    // The first page is stored; the pass did not complete, so no watermark was recorded.
+    expect(board.counts(lumen).reduce((n, c) => n + c.count, 0)).toBe(2);
+    expect(store.syncState(lumen).watermarkMs).toBeNull();
+    expect(poller.status().consecutiveFailures).toBe(1);
+
+    failSecondPage = false;
+    const again = await poller.pollNow();
+    expect(again.updatedSince).toBeNull();
+    expect(again.received).toBeGreaterThan(2);
+    expect(board.counts(lumen).reduce((n, c) => n + c.count, 0)).toBe(again.received);
+    expect(calls).toBeGreaterThan(2);
+  });
+
   it('copes with a server that ignores updatedSince: nothing changes twice', async () => {
     const base = clientFor(sb, DEMO.directBrand).client;
     const seen: (string | undefined)[] = [];
