@@ -28,7 +28,7 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** Electron's better-sqlite3 build, prepared by scripts/native-deps.mjs (see docs/ui.md). */
+/** Electron's better-sqlite3 build, prepared by scripts/native-deps.mjs (see the README). */
 function electronSqliteBinding(): string | undefined {
   const candidates = [
     join(
