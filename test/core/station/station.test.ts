@@ -1,53 +1,29 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createStation, type Station } from '../../../src/core/station/index.js';
-import { MemorySecretVault } from '../../../src/core/profiles/secret-vault.js';
-import { JsonFileSettingsStore } from '../../../src/core/profiles/settings-store.js';
-import { startSandbox } from '../../../src/sandbox/index.js';
-import type { Result } from '../../../src/shared/result.js';
+import type { Station } from '../../../src/core/station/index.js';
 import { tempDir } from '../../support/tmp.js';
+import { demoStation, value, type Sandbox } from './support.js';
 
 const root = join(import.meta.dirname, '../../..');
 
-let lastSandbox: Awaited<ReturnType<typeof startSandbox>> | null = null;
+/** The embedded sandbox of the station made last (its faults and ledger). */
+let lastSandbox: () => Sandbox = () => {
+  throw new Error('no station yet');
+};
 
 function station(dataDir: string): Station {
-  return createStation({
-    dataDir,
-    host: 'web',
-    settings: new JsonFileSettingsStore(join(dataDir, 'settings.json')),
-    vault: new MemorySecretVault(),
-    resourcesDir: join(root, 'resources'),
-    startSandbox: async () => {
-      const s = await startSandbox();
-      lastSandbox = s;
-      const c = s.fixtures.apiClients.find((x) => x.clientId === 'demo-lumen-full')!;
-      return {
-        baseUrl: s.url,
-        clientId: c.clientId,
-        clientSecret: c.clientSecret,
-        tenantId: c.tenantId,
-        close: () => s.close(),
-      };
-    },
-  });
-}
-
-function value<T>(r: Result<T>): T {
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.value;
+  const made = demoStation(dataDir);
+  lastSandbox = made.sandbox;
+  return made.station;
 }
 
 const labelsIn = (dir: string) =>
   existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.zpl')) : [];
 
-async function until(check: () => boolean, ms = 10_000) {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** Polls until `check` holds; the test's timeout is the only bound (a slow machine is not a failure). */
+async function until(check: () => boolean) {
+  while (!check()) await new Promise((r) => setTimeout(r, 100));
 }
 
 describe('Station facade, first run', () => {
@@ -128,7 +104,7 @@ describe('Station facade, needs attention', () => {
       const scan = value(await s.dispatch('pack.scan', { value: 'LUM-10422' })) as {
         order: { id: string };
       };
-      lastSandbox!.faults.add({
+      lastSandbox().faults.add({
         method: 'POST',
         path: '/api/v1/labels',
         kind: 'reset',
@@ -164,7 +140,7 @@ describe('Station facade, needs attention', () => {
         labels: unknown[];
       };
       expect(found.labels).toHaveLength(1);
-      expect(lastSandbox!.ledger()).toHaveLength(1);
+      expect(lastSandbox().ledger()).toHaveLength(1);
     } finally {
       await s.stop();
     }
