@@ -136,7 +136,9 @@ export class LabelPurchaser {
             shipment.id,
             id,
             orderReference,
-            failure.message,
+            failure.kind === 'outcome-unknown' && failure.explainsOutcome
+              ? { explained: failure.message }
+              : { cause: failure.message },
             failure.correlationId,
           );
         default: {
@@ -202,22 +204,24 @@ export class LabelPurchaser {
     return labels.get(labelId)!;
   }
 
+  /**
+   * `explained`: a message that already says the label may have been bought and what to do;
+   * `cause`: why the outcome is unknown (a restart, a reset), put into the whole sentence.
+   */
   markUnknown(
     shipmentId: number,
     purchaseId: string,
     orderReference: string,
-    why: string,
+    why: { explained: string } | { cause: string },
     correlationId?: string,
   ): PurchaseOutcome {
     const { shipments } = this.deps;
-    // The platform client's own message already says what happened and what to do; only a
-    // cause from the station (a restart) needs the whole sentence.
-    const explained = /may or may not have been bought/.test(why);
     const failure: Failure = {
       code: 'purchase-outcome-unknown',
-      message: explained
-        ? `Label for ${orderReference}: ${why}`
-        : `The label for ${orderReference} may or may not have been bought (${why}). It will not be bought again automatically; a shift lead can look it up under Needs attention.`,
+      message:
+        'explained' in why
+          ? `Label for ${orderReference}: ${why.explained}`
+          : `The label for ${orderReference} may or may not have been bought (${why.cause}). It will not be bought again automatically; a shift lead can look it up under Needs attention.`,
       correlationId,
     };
     shipments.db.transaction(() => {

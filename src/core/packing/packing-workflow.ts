@@ -230,12 +230,9 @@ export class PackingWorkflow {
   async recover(): Promise<{ unknown: number; printed: number }> {
     let unknown = 0;
     for (const purchase of this.shipments.purchasesInState(this.scope, 'purchasing')) {
-      this.purchaser.markUnknown(
-        purchase.shipmentId,
-        purchase.id,
-        purchase.orderReference,
-        'the station stopped while buying it',
-      );
+      this.purchaser.markUnknown(purchase.shipmentId, purchase.id, purchase.orderReference, {
+        cause: 'the station stopped while buying it',
+      });
       unknown++;
     }
     let printed = 0;

@@ -176,6 +176,13 @@ export function classifyPlatformError(error: unknown): PlatformFailure {
       // The client raises `network` on a purchase only when the request never left.
       return { kind: 'not-sent', message: error.message };
     case 'unknown-outcome':
+      // The client's message for this kind states the outcome and the instruction itself.
+      return {
+        kind: 'outcome-unknown',
+        message: error.message,
+        correlationId,
+        explainsOutcome: true,
+      };
     case 'unexpected-response':
       return { kind: 'outcome-unknown', message: error.message, correlationId };
     default: {

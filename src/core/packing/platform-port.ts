@@ -133,7 +133,13 @@ export type PlatformFailure =
       correlationId: string | undefined;
     }
   | { kind: 'unreachable'; message: string; correlationId?: string | undefined }
-  | { kind: 'outcome-unknown'; message: string; correlationId?: string | undefined }
+  | {
+      kind: 'outcome-unknown';
+      message: string;
+      correlationId?: string | undefined;
+      /** The message already says the label may have been bought and what to do about it. */
+      explainsOutcome?: boolean | undefined;
+    }
   | { kind: 'not-sent'; message: string };
 
 export type FailureClassifier = (error: unknown) => PlatformFailure;

@@ -26,6 +26,10 @@ describe('label purchase faults: unknown, never bought again by itself', () => {
       const result = await workflow.ship(id, { packages: [{ weightLbs: 3 }], stationUser: 'ana' });
       if (result.outcome !== 'unknown') throw new Error(JSON.stringify(result));
       expect(result.failure.code).toBe('purchase-outcome-unknown');
+      // What the shift lead reads: the order reference, the outcome said once, what to do.
+      expect(result.failure.message).toContain(result.purchase.orderReference);
+      expect(result.failure.message.match(/may or may not have been bought/g)).toHaveLength(1);
+      expect(result.failure.message).toMatch(/Needs attention/);
       // The platform did sell this attempt's label; only the answer was lost.
       const sold = (await ledgerFor(sb.url, 'LUM-10423')).filter(
         (e) => e.orderReference === result.purchase.orderReference,
