@@ -1,23 +1,14 @@
 import { expect, test } from '@playwright/test';
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startStation, type RunningStation } from './station';
+import { stationPerTest, printedLabels } from './station';
 
-let station: RunningStation;
-test.beforeEach(async () => {
-  station = await startStation();
-});
-test.afterEach(async () => {
-  await station.stop();
-});
-
-const printed = (dir: string) =>
-  existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.zpl')) : [];
+const station = stationPerTest();
 
 test('first run opens the demo profile, and a keyboard-only scan prints a label on the virtual printer', async ({
   page,
 }, info) => {
-  await page.goto(station.url);
+  await page.goto(station().url);
   await expect(page.getByTestId('environment-badge')).toHaveText(/SANDBOX/);
   await expect(page.getByTestId('connectivity')).toContainText('online');
   await expect(page.getByTestId('printer-status')).toContainText('ready');
@@ -40,9 +31,9 @@ test('first run opens the demo profile, and a keyboard-only scan prints a label 
   });
   await page.screenshot({ path: info.outputPath('pack-printed.png') });
 
-  const dir = join(station.dataDir, 'virtual-printer');
-  await expect.poll(() => printed(dir).length, { timeout: 15_000 }).toBe(1);
-  const zpl = readFileSync(join(dir, printed(dir)[0]!), 'utf8');
+  const dir = join(station().dataDir, 'virtual-printer');
+  await expect.poll(() => printedLabels(dir).length, { timeout: 15_000 }).toBe(1);
+  const zpl = readFileSync(join(dir, printedLabels(dir)[0]!), 'utf8');
   expect(zpl).toContain((await tracking.textContent())!.trim());
 
   // Scanning the order again offers a reprint, not a second label.
@@ -53,7 +44,7 @@ test('first run opens the demo profile, and a keyboard-only scan prints a label 
   await expect(page.getByRole('textbox', { name: 'Reprint reason' })).toBeFocused();
   await page.keyboard.type('label jammed in the printer');
   await page.keyboard.press('Enter');
-  await expect.poll(() => printed(dir).length, { timeout: 15_000 }).toBe(2);
+  await expect.poll(() => printedLabels(dir).length, { timeout: 15_000 }).toBe(2);
 
   // History shows the label and the reprint audit.
   await page.keyboard.press('Alt+4');
@@ -70,7 +61,7 @@ test('first run opens the demo profile, and a keyboard-only scan prints a label 
 test('every view renders, and the carrier accounts show the PENDING authorization link', async ({
   page,
 }, info) => {
-  await page.goto(station.url);
+  await page.goto(station().url);
   await expect(page.getByTestId('connectivity')).toContainText('online');
   for (const [key, name] of [
     ['2', 'attention'],
@@ -94,8 +85,8 @@ test('every view renders, and the carrier accounts show the PENDING authorizatio
 test('the web host refuses a WebSocket without the token or from another origin', async ({
   page,
 }) => {
-  await page.goto(station.url);
-  const port = new URL(station.url).port;
+  await page.goto(station().url);
+  const port = new URL(station().url).port;
   const result = await page.evaluate(async (p) => {
     const tryOpen = (url: string) =>
       new Promise<string>((ok) => {

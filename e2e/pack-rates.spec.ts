@@ -1,23 +1,14 @@
 import { expect, test } from '@playwright/test';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startStation, type RunningStation } from './station';
+import { stationPerTest, printedLabels } from './station';
 
-let station: RunningStation;
-test.beforeEach(async () => {
-  station = await startStation();
-});
-test.afterEach(async () => {
-  await station.stop();
-});
-
-const printed = (dir: string) =>
-  existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.zpl')) : [];
+const station = stationPerTest();
 
 test('keyboard only: the arrow keys pick another rate than the rule, and Ctrl+Enter buys that one', async ({
   page,
 }, info) => {
-  await page.goto(station.url);
+  await page.goto(station().url);
   await expect(page.getByTestId('connectivity')).toContainText('online');
   const scan = page.getByRole('textbox', { name: 'Scan' });
   await expect(scan).toBeFocused();
@@ -52,9 +43,9 @@ test('keyboard only: the arrow keys pick another rate than the rule, and Ctrl+En
   await expect(result).toContainText('chosen by');
   await page.screenshot({ path: info.outputPath('pack-rate-picked-bought.png') });
 
-  const dir = join(station.dataDir, 'virtual-printer');
-  await expect.poll(() => printed(dir).length, { timeout: 15_000 }).toBe(1);
-  expect(readFileSync(join(dir, printed(dir)[0]!), 'utf8')).toContain(
+  const dir = join(station().dataDir, 'virtual-printer');
+  await expect.poll(() => printedLabels(dir).length, { timeout: 15_000 }).toBe(1);
+  expect(readFileSync(join(dir, printedLabels(dir)[0]!), 'utf8')).toContain(
     (await tracking.textContent())!.trim(),
   );
 });
@@ -62,7 +53,7 @@ test('keyboard only: the arrow keys pick another rate than the rule, and Ctrl+En
 test('a two-package order: each package weighed on its own; one left without a weight is refused by name', async ({
   page,
 }, info) => {
-  await page.goto(station.url);
+  await page.goto(station().url);
   await expect(page.getByTestId('connectivity')).toContainText('online');
   const scan = page.getByRole('textbox', { name: 'Scan' });
   await expect(scan).toBeFocused();
@@ -109,7 +100,7 @@ test('a two-package order: each package weighed on its own; one left without a w
   await expect(page.getByTestId('rate-reason')).toHaveCount(0);
   await page.keyboard.press('Control+Enter');
   await expect(page.getByTestId('tracking-number')).toHaveText(/\w{10,}/, { timeout: 20_000 });
-  const dir = join(station.dataDir, 'virtual-printer');
+  const dir = join(station().dataDir, 'virtual-printer');
   // One label per package, on the virtual printer.
-  await expect.poll(() => printed(dir).length, { timeout: 15_000 }).toBe(2);
+  await expect.poll(() => printedLabels(dir).length, { timeout: 15_000 }).toBe(2);
 });

@@ -1,18 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { startStation, type RunningStation } from './station';
+import { stationPerTest } from './station';
 
-let station: RunningStation;
-test.beforeEach(async () => {
-  station = await startStation();
-});
-test.afterEach(async () => {
-  await station.stop();
-});
+const station = stationPerTest();
 
 test('a box preset added in Settings (keyboard only) is scanned on Pack and put on the package; a bad one is refused with the reason', async ({
   page,
 }, info) => {
-  await page.goto(station.url);
+  await page.goto(station().url);
   await expect(page.getByTestId('connectivity')).toContainText('online');
   await page.keyboard.press('Alt+7');
   const form = page.getByRole('form', { name: 'Box presets' });

@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { test } from '@playwright/test';
 
 export interface RunningStation {
   url: string;
@@ -103,3 +104,23 @@ export async function startSandboxProcess(fixturesFile: string): Promise<Sandbox
     },
   };
 }
+
+/** A station for each test of the file (started before it, stopped after it). */
+export function stationPerTest(...args: Parameters<typeof startStation>): () => RunningStation {
+  let station: RunningStation | null = null;
+  test.beforeEach(async () => {
+    station = await startStation(...args);
+  });
+  test.afterEach(async () => {
+    await station?.stop();
+    station = null;
+  });
+  return () => {
+    if (!station) throw new Error('the station of this test has not started');
+    return station;
+  };
+}
+
+/** The labels a virtual printer's output directory holds. */
+export const printedLabels = (dir: string): string[] =>
+  existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.zpl')) : [];

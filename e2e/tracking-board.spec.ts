@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { join } from 'node:path';
 import { openDatabase } from '../src/core/storage/database.js';
 import { TrackerStore } from '../src/core/tracking/store.js';
-import { startStation, type RunningStation } from './station';
+import { stationPerTest } from './station';
 
 const ROWS = 10_000;
 const statuses = [
@@ -37,18 +37,12 @@ function seed(dataDir: string) {
   db.close();
 }
 
-let station: RunningStation;
-test.beforeEach(async () => {
-  station = await startStation([], {}, seed);
-});
-test.afterEach(async () => {
-  await station.stop();
-});
+const station = stationPerTest([], {}, seed);
 
 test('the tracking board holds 10,000 shipments in a virtualised list, scrolls to the last and filters', async ({
   page,
 }, info) => {
-  await page.goto(station.url);
+  await page.goto(station().url);
   await expect(page.getByTestId('connectivity')).toContainText('online');
   await page.keyboard.press('Alt+5');
   await expect(page.getByTestId('tracking-total')).toHaveText(/^100\d\d shipments$/, {
