@@ -6,6 +6,7 @@ import { CALL_CHANNEL, EVENT_CHANNEL } from '../shared/names.js';
 import { startSandbox } from '../sandbox/index.js';
 import { electronSettings } from './settings.js';
 import { SafeStorageVault } from './vault.js';
+import { contentSecurityPolicy } from '../shared/csp.js';
 
 // --data-dir DIR, then STATION_DATA_DIR, then Electron's own userData: the same directory the
 // web host uses by default, so both hosts open the same station.
@@ -15,18 +16,7 @@ const dataDir = resolve(
 );
 app.setPath('userData', dataDir);
 
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self' 'wasm-unsafe-eval'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "worker-src 'self' blob:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+const CSP = contentSecurityPolicy();
 
 /** Electron's better-sqlite3 build, prepared by scripts/native-deps.mjs (see the README). */
 function electronSqliteBinding(): string | undefined {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { contentSecurityPolicy as sharedPolicy } from '../shared/csp.js';
 
 /** A per-run token: 32 random bytes, URL-safe. */
 export const newToken = (): string => randomBytes(32).toString('base64url');
@@ -22,17 +23,5 @@ export function originAllowed(origin: string | undefined, port: number): boolean
 }
 
 export function contentSecurityPolicy(port: number): string {
-  return [
-    "default-src 'self'",
-    // zpl-renderer-js is a WebAssembly module: compiling it needs 'wasm-unsafe-eval' (not 'unsafe-eval').
-    "script-src 'self' 'wasm-unsafe-eval'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
-    "worker-src 'self' blob:",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+  return sharedPolicy([`ws://127.0.0.1:${port}`, `ws://localhost:${port}`]);
 }
