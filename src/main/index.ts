@@ -18,7 +18,7 @@ app.setPath('userData', dataDir);
 
 const CSP = contentSecurityPolicy();
 
-/** Electron's better-sqlite3 build, prepared by scripts/native-deps.mjs (see the README). */
+/** Electron's better-sqlite3 build, prepared by scripts/native-deps.mjs (see docs/station-ui.md). */
 function electronSqliteBinding(): string | undefined {
   const candidates = [
     join(

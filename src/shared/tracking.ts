@@ -1,5 +1,5 @@
 /**
- * The tracker statuses of the README's "Platform API: choices" section, in the board's order: the one list the core's
+ * The tracker statuses of docs/platform-choices.md, in the board's order: the one list the core's
  * board and the renderer's filters both use. Others are kept as they come.
  */
 export const trackerStatuses = [

@@ -9,7 +9,7 @@ export const usage = `usage: npm run web -- [--port N] [--data-dir DIR] [--provi
 
   --port N          listen on 127.0.0.1:N (default: a free port)
   --data-dir DIR    the station's data directory (default: STATION_DATA_DIR, else the app's)
-  --provision FILE  set up a profile from a provisioning file (see the README)`;
+  --provision FILE  set up a profile from a provisioning file (see docs/core.md)`;
 
 export function parseArgs(argv: readonly string[]): WebHostArgs {
   const args: WebHostArgs = { port: 0, dataDir: null, provision: null, help: false };

@@ -1,7 +1,7 @@
 import type { Address } from '../orders/types.js';
 
 /**
- * What packing needs from the Shipping Platform, in the shapes of the README's "Platform API: choices" section. The
+ * What packing needs from the Shipping Platform, in the shapes of docs/platform-choices.md. The
  * platform client (src/core/platform) is adapted to it in platform-adapter.ts; tests may
  * substitute it. Every call acts for one tenant (x-tenant-id).
  */

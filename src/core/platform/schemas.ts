@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Response schemas. They are tolerant on purpose (the README's "Platform API: choices" section): extra fields pass
+ * Response schemas. They are tolerant on purpose (docs/platform-choices.md): extra fields pass
  * through (`looseObject`), optional fields may be missing or null, lists may come bare or
  * wrapped. Only what the station cannot work without is required (an id, a tracking number,
  * an updatedAt), so a platform that adds fields never stops a shift.

@@ -23,7 +23,7 @@ export interface AddressInput {
   postalCode?: string;
   countryCode?: string;
   isResidential?: boolean;
-  /** The shipping site id, on shipFrom (see the README's "Platform API: choices" section: "Where shippingSiteId sits"). */
+  /** The shipping site id, on shipFrom (see docs/platform-choices.md: "Where shippingSiteId sits"). */
   siteId?: string;
   [extra: string]: unknown;
 }

@@ -11,7 +11,7 @@ export interface TrackingScope {
   tenantId: string;
 }
 
-// The statuses of the README's "Platform API: choices" section, in the board's order: one list, shared with the renderer.
+// The statuses of docs/platform-choices.md, in the board's order: one list, shared with the renderer.
 export { trackerStatuses, type KnownTrackerStatus } from '../../shared/tracking.js';
 
 /** A tracker whose status the platform did not give. */

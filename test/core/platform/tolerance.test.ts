@@ -5,7 +5,7 @@ import { rejection } from './support.js';
 
 /**
  * A stand-in platform that answers in shapes other than the sandbox's, to prove the client is
- * tolerant (the README's "Platform API: choices" section): bare or differently wrapped lists, extra fields, nulls,
+ * tolerant (docs/platform-choices.md): bare or differently wrapped lists, extra fields, nulls,
  * missing optional fields; and that what it cannot read becomes a clear PlatformError.
  */
 type Reply = { status?: number; body?: unknown; raw?: string; headers?: Record<string, string> };

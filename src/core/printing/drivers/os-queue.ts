@@ -48,7 +48,7 @@ export function run(
 
 /**
  * A printer behind the operating system's queue: CUPS on Linux and macOS, where `lp -o raw`
- * passes the ZPL through untouched (the queue must be a raw queue, see the README's "Printing and devices" section).
+ * passes the ZPL through untouched (the queue must be a raw queue, see docs/printing-and-devices.md).
  * CUPS accepting the job is all we can know: the queue reports no paper or head status, so
  * status() is null and "printed" means "handed to CUPS".
  *

@@ -125,7 +125,7 @@ export class UsbPrinter implements Printer {
     } catch (cause) {
       throw new PrinterError(
         'printer-offline',
-        `${this.who} is plugged in but this computer may not use it (on Linux, see the udev rule in the README's "Printing and devices" section)`,
+        `${this.who} is plugged in but this computer may not use it (on Linux, see the udev rule in docs/printing-and-devices.md)`,
         { cause },
       );
     }
