@@ -141,6 +141,7 @@ export const calls = {
         'buy-again',
         'retry',
         'cancel',
+        'mark-printed',
         'dismiss',
       ]),
       note: text(500).optional(),
@@ -152,7 +153,7 @@ export const calls = {
   'queue.cancel': def<{ done: true }>()(z.object({ kind: z.enum(['shipment', 'print-job']), id })),
   'queue.move': def<{ done: true }>()(z.object({ id, printerId: id })),
 
-  'labels.search': def<{ labels: V.LabelSummary[]; total: number }>()(
+  'labels.search': def<V.LabelPage>()(
     z.object({
       query: text(200).optional(),
       from: text(40).optional(),
@@ -164,7 +165,13 @@ export const calls = {
   ),
   'labels.get': def<V.LabelDetail>()(z.object({ id })),
   'labels.reprint': def<V.PrintJobView>()(
-    z.object({ id, reason: text(500).trim().min(3), printerId: id.optional() }),
+    z.object({
+      id,
+      reason: text(500).trim().min(3),
+      printerId: id.optional(),
+      /** One package of a multi-package label (0-based); every package when absent. */
+      packageIndex: z.number().int().min(0).max(99).optional(),
+    }),
   ),
   'labels.audit': def<V.ReprintAuditView[]>()(z.object({ labelId: id.optional() })),
 

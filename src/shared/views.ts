@@ -157,6 +157,16 @@ export interface LabelSummary {
   createdAt: string;
   zplAvailable: boolean;
   reprints: number;
+  /** One per package, in order; the first is `trackingNumber`. */
+  packageTrackingNumbers: string[];
+}
+
+/** One page of History: `total` counts every label that matches, not only this page. */
+export interface LabelPage {
+  labels: LabelSummary[];
+  total: number;
+  /** Where this page starts among the `total` matches. */
+  offset: number;
 }
 
 export interface LabelDetail extends LabelSummary {
@@ -217,6 +227,11 @@ export interface PrintJobView {
   createdAt: string;
   updatedAt: string;
   description: string;
+  /**
+   * Said before it prints, for the person at the station: "This label is made for 203 dpi; on
+   * ZD621 (300 dpi) it comes out 2.7 x 4.1 in". Empty when the label fits the printer.
+   */
+  warnings: string[];
 }
 
 export interface PurchaseView {
@@ -240,7 +255,13 @@ export interface AttentionItem {
 }
 
 export type AttentionAction =
-  'check-trackers' | 'mark-not-bought' | 'buy-again' | 'retry' | 'cancel' | 'dismiss';
+  | 'check-trackers'
+  | 'mark-not-bought'
+  | 'buy-again'
+  | 'retry'
+  | 'cancel'
+  | 'mark-printed'
+  | 'dismiss';
 
 export interface QueuedShipmentView {
   id: string;
@@ -334,7 +355,22 @@ export interface ScaleDiscovery {
 export interface ImportReport {
   imported: number;
   skipped: number;
-  errors: { row: number; field: string; reason: string }[];
+  errors: ImportError[];
+}
+
+/** One bad row of an order file, located the way the person who wrote the file sees it. */
+export interface ImportError {
+  /**
+   * CSV: the row number a spreadsheet shows (the header is row 1, so the first order is row 2).
+   * JSON: the order's position in the file (1 = first). 0: the whole file or its header.
+   */
+  row: number;
+  /** The order the row belongs to, when the row names one. */
+  orderNumber: string | null;
+  field: string;
+  reason: string;
+  /** "row 14 (order LUM-10424)", "order 3 in the file (LUM-7)", "the header". */
+  where: string;
 }
 
 export interface WeightReading {

@@ -54,6 +54,7 @@ export class LabelRepository {
   private readonly s;
   /** Search statements, prepared once per combination of filters. */
   private readonly searches = new Map<string, Statement<unknown[], LabelRow>>();
+  private readonly counts = new Map<string, Statement<unknown[], { n: number }>>();
 
   constructor(
     private readonly db: Db,
@@ -163,11 +164,19 @@ export class LabelRepository {
     };
   }
 
-  private searchRows(
-    scope: StationScope,
-    query: LabelSearch,
-  ): { rows: LabelRow[]; nextCursor: string | null } {
-    const limit = Math.min(Math.max(1, Math.floor(query.limit ?? 50)), MAX_PAGE);
+  /** How many labels match the filters of `query` (its cursor, offset and limit aside). */
+  count(scope: StationScope, query: LabelSearch = {}): number {
+    const { where, params } = this.filters(scope, query);
+    const sql = `SELECT count(*) AS n FROM labels l WHERE ${where.join(' AND ')}`;
+    let statement = this.counts.get(sql);
+    if (!statement) {
+      statement = this.db.prepare<unknown[], { n: number }>(sql);
+      this.counts.set(sql, statement);
+    }
+    return statement.get(...params)?.n ?? 0;
+  }
+
+  private filters(scope: StationScope, query: LabelSearch): { where: string[]; params: unknown[] } {
     const where = ['l.profile_id = ?', 'l.environment = ?'];
     const params: unknown[] = [scope.profileId, scope.environment];
     const filters: [string, string | undefined][] = [
@@ -185,19 +194,29 @@ export class LabelRepository {
       where.push(condition);
       params.push(value);
     }
+    return { where, params };
+  }
+
+  private searchRows(
+    scope: StationScope,
+    query: LabelSearch,
+  ): { rows: LabelRow[]; nextCursor: string | null } {
+    const limit = Math.min(Math.max(1, Math.floor(query.limit ?? 50)), MAX_PAGE);
+    const { where, params } = this.filters(scope, query);
     const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
     if (cursor) {
       where.push('(l.created_at, l.id) < (?, ?)');
       params.push(cursor.createdAt, cursor.id);
     }
+    const offset = cursor ? 0 : Math.max(0, Math.floor(query.offset ?? 0));
     const sql = `SELECT ${LABEL_COLUMNS} FROM labels l WHERE ${where.join(' AND ')}
-      ORDER BY l.created_at DESC, l.id DESC LIMIT ?`;
+      ORDER BY l.created_at DESC, l.id DESC LIMIT ? OFFSET ?`;
     let statement = this.searches.get(sql);
     if (!statement) {
       statement = this.db.prepare<unknown[], LabelRow>(sql);
       this.searches.set(sql, statement);
     }
-    const rows = statement.all(...params, limit + 1);
+    const rows = statement.all(...params, limit + 1, offset);
     const more = rows.length > limit;
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];

@@ -5,7 +5,8 @@ import type { LabelRepository } from './label-repository.js';
 import { printJobIdOf, type LabelPrintQueue } from './print-queue.js';
 import type { ReprintRecord, StoredLabel } from './types.js';
 
-export type ReprintErrorCode = 'label-not-found' | 'reprint-reason-required' | 'label-zpl-expired';
+export type ReprintErrorCode =
+  'label-not-found' | 'reprint-reason-required' | 'label-zpl-expired' | 'label-package-not-found';
 
 export class ReprintError extends Error {
   constructor(
@@ -23,6 +24,13 @@ export interface ReprintRequest {
   /** The station user's name, as typed at sign-in. */
   stationUser: string;
   reason: string;
+  /** One package of a multi-package label (0-based); all of them when absent. */
+  packageIndex?: number | undefined;
+}
+
+/** The `^XA…^XZ` block of each package, in order (one per package on the platform's labels). */
+export function packageBlocks(zpl: string): string[] {
+  return zpl.match(/\^XA[\s\S]*?\^XZ/g) ?? [];
 }
 
 /** Fetches a label's ZPL again from the platform when retention has dropped it. */
@@ -87,6 +95,19 @@ export class LabelReprints {
       zpl = await this.options.fetchZpl(label);
       this.labels.restoreZpl(label.id, zpl);
     }
+    let payload = zpl;
+    let why = reason;
+    if (request.packageIndex !== undefined) {
+      const blocks = packageBlocks(zpl);
+      const one = blocks[request.packageIndex];
+      if (one === undefined)
+        throw new ReprintError(
+          'label-package-not-found',
+          `${label.trackingNumber} has ${blocks.length} package label${blocks.length === 1 ? '' : 's'}; there is no package ${request.packageIndex + 1}.`,
+        );
+      payload = `${one}\n`;
+      why = `${reason} (package ${request.packageIndex + 1} of ${blocks.length}, ${label.packageTrackingNumbers[request.packageIndex] ?? label.trackingNumber})`;
+    }
     const createdAt = (this.options.clock ?? systemClock)().toISOString();
     // The audit row is committed before the job is spooled: a reprint is never unaccounted for.
     const id = Number(
@@ -96,18 +117,18 @@ export class LabelReprints {
         environment: scope.environment,
         tenantId: label.tenantId,
         stationUser,
-        reason,
+        reason: why,
         printerId: request.printerId,
         createdAt,
       }).lastInsertRowid,
     );
     const job = await this.printQueue.enqueue({
       printerId: request.printerId,
-      payload: zpl,
+      payload,
       labelId: label.platformLabelId,
       orderReference: label.orderReference,
       kind: 'reprint',
-      reason: `${reason} (${stationUser})`,
+      reason: `${why} (${stationUser})`,
     });
     const printJobId = printJobIdOf(job);
     this.s.setJob.run(printJobId, id);
@@ -115,7 +136,7 @@ export class LabelReprints {
       id,
       labelId: label.id,
       stationUser,
-      reason,
+      reason: why,
       printerId: request.printerId,
       printJobId,
       createdAt,

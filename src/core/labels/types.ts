@@ -55,6 +55,8 @@ export interface LabelSearch {
   limit?: number | undefined;
   /** From the previous page's nextCursor. */
   cursor?: string | undefined;
+  /** Labels to skip (a numbered page of a history list); ignored with a cursor. */
+  offset?: number | undefined;
 }
 
 export interface LabelPage {

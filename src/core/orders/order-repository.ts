@@ -80,6 +80,15 @@ export class OrderRepository {
       recent: db.prepare<[string, string, number], OrderRow>(
         `SELECT * FROM orders WHERE profile_id = ? AND environment = ? ORDER BY id DESC LIMIT ?`,
       ),
+      // Order number, or anything on the ship-to address (name, company, city, postal code).
+      matching: db.prepare<[string, string, string, string, number], OrderRow>(
+        `SELECT * FROM orders WHERE profile_id = ? AND environment = ?
+           AND (order_number LIKE ? ESCAPE '\\' OR ship_to LIKE ? ESCAPE '\\')
+         ORDER BY id DESC LIMIT ?`,
+      ),
+      labelled: db.prepare<[string], { order_id: number }>(
+        `SELECT DISTINCT order_id FROM labels WHERE order_id IN (SELECT value FROM json_each(?))`,
+      ),
     };
   }
 
@@ -168,6 +177,19 @@ export class OrderRepository {
     return this.s.recent
       .all(scope.profileId, scope.environment, limit)
       .map((row) => this.hydrate(row));
+  }
+
+  /** The newest orders whose number or ship-to address contains `search` (case-insensitive). */
+  search(scope: StationScope, search: string, limit = 50): StoredOrder[] {
+    const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return this.s.matching
+      .all(scope.profileId, scope.environment, like, like, limit)
+      .map((row) => this.hydrate(row));
+  }
+
+  /** Which of these orders have a label bought for them (one query for a whole list). */
+  labelledAmong(orderIds: readonly number[]): Set<number> {
+    return new Set(this.s.labelled.all(JSON.stringify(orderIds)).map((r) => r.order_id));
   }
 
   private hydrate(row: OrderRow): StoredOrder {

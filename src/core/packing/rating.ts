@@ -79,7 +79,12 @@ export async function rateShipment(
       kind: 'failed',
       rates,
       carrierProblems,
-      failure: { code: 'no-usable-rate', message: `${choice.reason}${blocked}` },
+      // Rates came back and the rule turned them all down, or none came back at all: only the
+      // second can be blamed on carrier accounts that are not authorized.
+      failure: {
+        code: rates.shipmentRates.length ? 'no-rate-fits-rule' : 'no-usable-rate',
+        message: `${choice.reason}${blocked}`,
+      },
     };
   }
   return { kind: 'rated', rates, selection: choice, carrierProblems };

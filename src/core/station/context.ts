@@ -170,6 +170,11 @@ export class StationContext {
     }, 100);
   }
   onStatusDue: (() => void) | null = null;
+  /**
+   * Why a printer cannot print right now, in a few words ("not answering", "out of paper"), from
+   * the last thing the station heard of it; null when it is ready or nothing is known.
+   */
+  printerIssue: (printerId: string) => string | null = () => null;
 
   async close(): Promise<void> {
     if (this.statusTimer) clearTimeout(this.statusTimer);

@@ -138,10 +138,17 @@ export function labelView(
     createdAt: l.createdAt,
     zplAvailable: 'zplAvailable' in l ? l.zplAvailable : l.zpl !== null,
     reprints,
+    packageTrackingNumbers: l.packageTrackingNumbers.length
+      ? l.packageTrackingNumbers
+      : [l.trackingNumber],
   };
 }
 
-export function printJobView(j: PrintJob, printerName: string): V.PrintJobView {
+export function printJobView(
+  j: PrintJob,
+  printerName: string,
+  warnings: readonly { message: string }[] = [],
+): V.PrintJobView {
   const state: V.PrintJobState = j.state === 'unknown' ? 'failed' : j.state;
   return {
     id: String(j.id),
@@ -157,6 +164,7 @@ export function printJobView(j: PrintJob, printerName: string): V.PrintJobView {
     createdAt: j.createdAt,
     updatedAt: j.updatedAt,
     description: `${j.kind}${j.orderReference ? ` ${j.orderReference}` : ''}${j.reason ? ` (${j.reason})` : ''}`,
+    warnings: warnings.map((w) => w.message),
   };
 }
 

@@ -50,7 +50,7 @@ export function refuse(result: Refusal): never {
       return fail(
         notAuthorized
           ? 'connection-not-authorized'
-          : result.failure.code === 'no-usable-rate'
+          : result.failure.code === 'no-usable-rate' || result.failure.code === 'no-rate-fits-rule'
             ? 'no-rates'
             : 'purchase-failed',
         result.failure.message,
@@ -130,6 +130,11 @@ export function quoteView(orderId: string, orderNumber: string, result: RateResu
   }
 }
 
+/** The amber line of a label that is bought and waits for its printer. */
+export function waitingForPrinter(printerName: string, issue: string): string {
+  return `Bought — waiting for ${printerName} (${issue}); it prints when the printer is back.`;
+}
+
 /** What the packer sees after Buy & print. */
 export function purchaseView(
   ctx: StationContext,
@@ -140,11 +145,28 @@ export function purchaseView(
     case 'printed': {
       const job = result.printJobId ? ctx.spool.get(Number(result.printJobId)) : null;
       const printer = r.profile.printers.find((p) => p.id === job?.printerId);
+      const name = printer?.name ?? job?.printerId ?? 'the printer';
+      const payload = job ? ctx.spool.payload(job.id) : null;
+      const warnings = job && payload ? ctx.spool.checkLabel(job.printerId, payload) : [];
+      const label = labelView(result.label, brandName(r.profile, result.label.tenantId), 0);
+      const printJob = job ? printJobView(job, name, warnings) : null;
+      // Bought is not printed: a printer the station knows to be down makes this its own state.
+      const issue =
+        job && job.state !== 'printed'
+          ? (ctx.printerIssue(job.printerId) ?? (job.lastError ? 'not printing' : null))
+          : null;
+      if (issue)
+        return {
+          outcome: 'print-waiting',
+          label,
+          printJob,
+          message: waitingForPrinter(name, issue),
+        };
       return {
         outcome: 'printing',
-        label: labelView(result.label, brandName(r.profile, result.label.tenantId), 0),
-        printJob: job ? printJobView(job, printer?.name ?? job.printerId) : null,
-        message: `${result.selection.reason.replace(/\.$/, '')}. Sent to ${printer?.name ?? 'the printer'}.`,
+        label,
+        printJob,
+        message: `${result.selection.reason.replace(/\.$/, '')}. Sent to ${name}.`,
       };
     }
     case 'purchased-not-printed':

@@ -1,5 +1,6 @@
 import { importOrders, formatOf } from '../../orders/order-import.js';
-import type { StoredOrder } from '../../orders/types.js';
+import type { ImportProblem, StoredOrder } from '../../orders/types.js';
+import type { ImportError } from '../../../shared/views.js';
 import type { PackedPackage } from '../../packing/types.js';
 import { tenantsOf } from '../../profiles/profile-schema.js';
 import type { ParsedInput } from '../../../shared/contract.js';
@@ -8,6 +9,35 @@ import type { Handlers } from '../dispatch.js';
 import { StationFailure } from '../errors.js';
 import { brandName, labelView, orderView } from '../map.js';
 import { purchaseView, quoteView } from './pack-views.js';
+
+/**
+ * An import problem as the person who wrote the file finds it: the core counts data rows from 1;
+ * a spreadsheet counts the header as row 1, so the CSV row it shows is one more.
+ */
+export function importError(p: ImportProblem, format: 'csv' | 'json'): ImportError {
+  const orderNumber = p.orderNumber ?? null;
+  const named = orderNumber ? ` (order ${orderNumber})` : '';
+  if (p.row <= 0) {
+    const where =
+      p.field === '(header)'
+        ? 'the header'
+        : p.line
+          ? `line ${p.line} of the file${named}`
+          : `the file${named}`;
+    return { row: 0, orderNumber, field: p.field, reason: p.reason, where };
+  }
+  if (format === 'csv') {
+    const row = p.row + 1;
+    return { row, orderNumber, field: p.field, reason: p.reason, where: `row ${row}${named}` };
+  }
+  return {
+    row: p.row,
+    orderNumber,
+    field: p.field,
+    reason: p.reason,
+    where: `order ${p.row} in the file${orderNumber ? ` (${orderNumber})` : ''}`,
+  };
+}
 
 /**
  * Scan, rate, buy and print, and the order inbox: translation onto PackingWorkflow, nothing
@@ -134,14 +164,19 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
       return {
         imported: report.imported.length + report.updated.length,
         skipped: report.unchanged.length,
-        errors: report.problems.map((p) => ({ row: p.row, field: p.field, reason: p.reason })),
+        errors: report.problems.map((p) => importError(p, format)),
       };
     },
-    'orders.list': async ({ limit }) => {
+    'orders.list': async ({ search, limit }) => {
       const r = rt();
-      return r.workflow.orders
-        .recent(r.scope, limit)
-        .map((o) => orderView(o, brandName(r.profile, o.tenantId), 'open'));
+      const term = search?.trim();
+      const orders = term
+        ? r.workflow.orders.search(r.scope, term, limit)
+        : r.workflow.orders.recent(r.scope, limit);
+      const labelled = r.workflow.orders.labelledAmong(orders.map((o) => o.id));
+      return orders.map((o) =>
+        orderView(o, brandName(r.profile, o.tenantId), labelled.has(o.id) ? 'labelled' : 'open'),
+      );
     },
   };
 }

@@ -1,5 +1,6 @@
 import { NeedsAttention } from '../../packing/needs-attention.js';
-import type { StoredLabel } from '../../labels/types.js';
+import { failedOrders } from '../../packing/failed-ratings.js';
+import { ReprintError } from '../../labels/reprint.js';
 import { labelPrinterOf } from '../../profiles/profile-schema.js';
 import type { AttentionItem, TrackerRow } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
@@ -24,28 +25,35 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
     'labels.search': async (q) => {
       const r = rt();
       const query = q.query?.trim();
-      const page = r.workflow.labels.searchSummaries(r.scope, {
-        ...(query
-          ? /^\d{6,}$|^1Z|^[A-Z]{2}\d/.test(query) &&
-            !r.workflow.orders.findByNumber(r.scope, query).length
-            ? { trackingNumber: query }
-            : { orderNumber: query }
-          : {}),
+      const common = {
         ...(q.tenantId ? { tenantId: q.tenantId } : {}),
         ...(q.from ? { from: new Date(q.from).toISOString() } : {}),
         ...(q.to ? { to: new Date(Date.parse(q.to) + 86_400_000).toISOString() } : {}),
-        limit: Math.min(q.limit, 500),
-      });
-      let labels: (typeof page.labels)[number][] | StoredLabel[] = page.labels;
-      if (query && labels.length === 0) {
-        const byTracking = r.workflow.labels.findByTracking(r.scope, query);
-        labels = byTracking ? [byTracking] : [];
+      };
+      // What was typed is an order number or a tracking number (of any package of a label).
+      const byOrder = query ? { ...common, orderNumber: query } : common;
+      const byTracking = query ? { ...common, trackingNumber: query } : common;
+      const trackingFirst =
+        !!query &&
+        /^\d{6,}$|^1Z|^[A-Z]{2}\d/.test(query) &&
+        !r.workflow.orders.findByNumber(r.scope, query).length;
+      let filter = trackingFirst ? byTracking : byOrder;
+      let total = r.workflow.labels.count(r.scope, filter);
+      if (query && total === 0) {
+        filter = trackingFirst ? byOrder : byTracking;
+        total = r.workflow.labels.count(r.scope, filter);
       }
+      const page = r.workflow.labels.searchSummaries(r.scope, {
+        ...filter,
+        limit: Math.min(q.limit, 500),
+        offset: q.offset,
+      });
       // One query for the reprint counts of the whole page, not one per row.
-      const reprints = r.reprints.counts(labels.map((l) => l.id));
+      const reprints = r.reprints.counts(page.labels.map((l) => l.id));
       return {
-        labels: labels.map((l) => labelView(l, brand(l.tenantId), reprints.get(l.id) ?? 0)),
-        total: labels.length,
+        labels: page.labels.map((l) => labelView(l, brand(l.tenantId), reprints.get(l.id) ?? 0)),
+        total,
+        offset: q.offset,
       };
     },
     'labels.get': async ({ id }) => {
@@ -53,7 +61,7 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
       const reprints = rt().reprints.counts([l.id]).get(l.id) ?? 0;
       return { ...labelView(l, brand(l.tenantId), reprints), zpl: l.zpl };
     },
-    'labels.reprint': async ({ id, reason, printerId }) => {
+    'labels.reprint': async ({ id, reason, printerId, packageIndex }) => {
       const r = rt();
       const l = label(id);
       const target = printerId ?? labelPrinterOf(r.profile);
@@ -62,12 +70,24 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
           'printer-offline',
           `Profile ${r.profile.name} has no label printer; add one in Settings.`,
         );
-      const record = await r.reprints.reprint(r.scope, {
-        labelId: l.id,
-        printerId: target,
-        stationUser: ctx.stationSettings().userName,
-        reason,
-      });
+      const record = await r.reprints
+        .reprint(r.scope, {
+          labelId: l.id,
+          printerId: target,
+          stationUser: ctx.stationSettings().userName,
+          reason,
+          packageIndex,
+        })
+        .catch((error: unknown) => {
+          if (error instanceof ReprintError)
+            throw new StationFailure(
+              error.code === 'label-package-not-found' || error.code === 'label-not-found'
+                ? 'not-found'
+                : 'validation',
+              error.message,
+            );
+          throw error;
+        });
       const job = record.printJobId ? ctx.spool.get(Number(record.printJobId)) : null;
       ctx.changed('queue');
       if (!job)
@@ -75,7 +95,11 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
           'internal',
           'The reprint was recorded but no print job came back.',
         );
-      return printJobView(job, printerName(job.printerId));
+      // The spool checked the bytes against the printer (its reported resolution included):
+      // a 203-dpi label on a 300-dpi printer is said out loud, not printed small in silence.
+      const payload = ctx.spool.payload(job.id);
+      const warnings = payload ? ctx.spool.checkLabel(job.printerId, payload) : [];
+      return printJobView(job, printerName(job.printerId), warnings);
     },
     'labels.audit': async ({ labelId }) => {
       const r = rt();
@@ -106,7 +130,7 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
           createdAt: a.since,
           actions: ['check-trackers', 'mark-not-bought', 'buy-again'],
         });
-      for (const s of r.workflow.shipments.inState(r.scope, 'failed')) {
+      for (const s of failedOrders(r.workflow)) {
         const order = r.workflow.orders.get(s.orderId);
         items.push({
           id: `shipment:${s.id}`,
@@ -128,11 +152,12 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
           detail: j.lastError ?? '',
           reasons: [],
           createdAt: j.updatedAt,
-          actions: ['retry', 'cancel'],
+          // Nothing is known to have printed: the person at the printer says whether it did.
+          actions: ['mark-printed', 'retry', 'cancel'],
         });
       return items;
     },
-    'attention.resolve': async ({ id, action }) => {
+    'attention.resolve': async ({ id, action, note }) => {
       const r = rt();
       const [kind, key] = id.split(':') as [string, string];
       const user = ctx.stationSettings().userName;
@@ -141,15 +166,29 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
         if (action === 'check-trackers') {
           const found = await na.lookUp(key, user);
           if (!found.found) throw new StationFailure('not-found', found.message);
-        } else if (action === 'mark-not-bought') na.markNotBought(key, user);
+        } else if (action === 'mark-not-bought')
+          na.markNotBought(
+            key,
+            user,
+            note?.trim() ? `checked: not bought — ${note.trim()}` : 'checked: not bought',
+          );
         else if (action === 'buy-again')
           await na.buyAgain(key, { stationUser: user, confirm: true });
         else throw new StationFailure('validation', `${action} does not apply to a purchase.`);
       } else if (kind === 'shipment' && action === 'dismiss') {
-        r.workflow.shipments.setState(Number(key), 'cancelled', { dismissedBy: user });
-      } else if (kind === 'print' && (action === 'retry' || action === 'cancel')) {
-        if (action === 'retry') ctx.spool.retry(Number(key));
-        else ctx.spool.cancel(Number(key));
+        // The order's earlier failed attempts go with it: one order, one entry, one dismissal.
+        const shipment = r.workflow.shipments.get(Number(key));
+        const detail = { dismissedBy: user, ...(note?.trim() ? { note: note.trim() } : {}) };
+        for (const s of shipment ? r.workflow.shipments.forOrder(shipment.orderId) : [])
+          if (s.state === 'failed') r.workflow.shipments.setState(s.id, 'cancelled', detail);
+      } else if (
+        kind === 'print' &&
+        (action === 'retry' || action === 'cancel' || action === 'mark-printed')
+      ) {
+        const why = note?.trim() ? `: ${note.trim()}` : '';
+        if (action === 'retry') ctx.spool.retry(Number(key), `sent again by ${user}${why}`);
+        else if (action === 'cancel') ctx.spool.cancel(Number(key), `cancelled by ${user}${why}`);
+        else ctx.spool.markPrinted(Number(key), `marked printed by ${user}${why}`);
       } else throw new StationFailure('validation', `${action} does not apply to ${id}.`);
       ctx.changed('attention');
       return { resolved: true as const };

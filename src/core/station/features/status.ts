@@ -1,6 +1,7 @@
 import { NetworkPrinter } from '../../printing/drivers/network.js';
 import { describePrinter, type PrinterConfig, type PrinterStatus } from '../../printing/types.js';
 import { labelPrinterOf } from '../../profiles/profile-schema.js';
+import { failedOrders } from '../../packing/failed-ratings.js';
 import type { PrinterState, PrinterStatusView, StationStatus } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
 import { carrierView, profileView } from '../map.js';
@@ -16,12 +17,23 @@ const faultWords: Record<string, string> = {
   other: 'reports a fault',
 };
 
+/** A printer's problem in a few words, for "bought — waiting for ZD421 (not answering)". */
+const issueWords: Record<Exclude<PrinterState, 'ready' | 'unknown'>, string> = {
+  'paper-out': 'out of paper',
+  'ribbon-out': 'out of ribbon',
+  'head-open': 'head open',
+  paused: 'paused',
+  'buffer-full': 'buffer full',
+  offline: 'not answering',
+};
+
 /** The header: profile, connectivity, printer, queue and attention counts. */
 export class StatusFeature {
   private printer: PrinterStatusView | null = null;
   private probe: NodeJS.Timeout | null = null;
 
   constructor(private readonly ctx: StationContext) {
+    ctx.printerIssue = (printerId) => this.issue(printerId);
     ctx.spool.on('printer', (notice) => {
       const rt = ctx.runtimeOrNull();
       const cfg = rt?.profile.printers.find((p) => p.id === notice.printerId);
@@ -54,6 +66,21 @@ export class StatusFeature {
         message ??
         (state === 'ready' ? `${where} is ready` : `${where} ${faultWords[fault ?? 'other']}`),
     };
+  }
+
+  /** The header's probe of the label printer, else what the spool last heard from it. */
+  private issue(printerId: string): string | null {
+    if (this.printer?.printerId === printerId)
+      return this.printer.state === 'ready' || this.printer.state === 'unknown'
+        ? null
+        : issueWords[this.printer.state];
+    const notice = this.ctx.spool.printerNotices().find((n) => n.printerId === printerId);
+    if (!notice || notice.message === null) return null;
+    if (notice.status === null) return issueWords.offline;
+    const fault = notice.status.faults[0];
+    return fault && fault !== 'other' && fault in issueWords
+      ? issueWords[fault as Exclude<PrinterState, 'ready' | 'unknown'>]
+      : 'reports a fault';
   }
 
   private setPrinter(view: PrinterStatusView): void {
@@ -122,7 +149,7 @@ export class StatusFeature {
     const jobs = ctx.spool.list({ states: ['queued', 'sending'] }).length;
     const stuckJobs = ctx.spool.list({ states: ['failed', 'unknown'] }).length;
     const unknown = rt.workflow.shipments.purchasesInState(rt.scope, 'unknown').length;
-    const failed = rt.workflow.shipments.inState(rt.scope, 'failed').length;
+    const failed = failedOrders(rt.workflow).length;
     const expired = rt.health.cached().filter((h) => h.authorizationStatus === 'EXPIRED');
     return {
       profile: profileView(rt.profile, {

@@ -14,7 +14,7 @@ import type { Slice } from './types';
 export interface AttentionSlice {
   attention: AttentionItem[];
   loadAttention(): Promise<void>;
-  resolveAttention(id: string, action: AttentionAction): Promise<void>;
+  resolveAttention(id: string, action: AttentionAction, note?: string): Promise<void>;
 }
 
 export const createAttentionSlice: Slice<AttentionSlice> = (set, get) => ({
@@ -24,8 +24,8 @@ export const createAttentionSlice: Slice<AttentionSlice> = (set, get) => ({
     if (r.ok) set({ attention: r.value });
     else get().notify('error', r.error.message);
   },
-  async resolveAttention(id, action) {
-    const r = await call('attention.resolve', { id, action });
+  async resolveAttention(id, action, note) {
+    const r = await call('attention.resolve', { id, action, ...(note ? { note } : {}) });
     if (r.ok) get().notify('ok', 'Done.');
     else get().notify('error', r.error.message);
     await get().loadAttention();

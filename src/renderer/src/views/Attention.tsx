@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useStation } from '../store';
 import type { AttentionAction } from '../../../shared/views';
 
@@ -8,6 +8,7 @@ const actionLabel: Record<AttentionAction, string> = {
   'buy-again': 'Buy again (confirmed)',
   retry: 'Retry',
   cancel: 'Cancel',
+  'mark-printed': 'It printed: mark it printed',
   dismiss: 'Dismiss',
 };
 
@@ -15,6 +16,8 @@ export function AttentionView() {
   const items = useStation((s) => s.attention);
   const load = useStation((s) => s.loadAttention);
   const resolve = useStation((s) => s.resolveAttention);
+  // A note per item ("checked the carrier portal, nothing there"), kept with the decision.
+  const [notes, setNotes] = useState<Record<string, string>>({});
   useEffect(() => void load(), [load]);
   return (
     <section className="list-view">
@@ -39,6 +42,13 @@ export function AttentionView() {
                 ))}
               </ul>
             ) : null}
+            <input
+              className="attention-note"
+              aria-label={`Note for ${item.title}`}
+              placeholder="Note (optional): what you checked, kept with the decision"
+              value={notes[item.id] ?? ''}
+              onChange={(e) => setNotes({ ...notes, [item.id]: e.target.value })}
+            />
             <div className="actions">
               {item.actions.map((a) => (
                 <button
@@ -51,7 +61,7 @@ export function AttentionView() {
                       )
                     )
                       return;
-                    void resolve(item.id, a);
+                    void resolve(item.id, a, notes[item.id]?.trim() || undefined);
                   }}
                 >
                   {actionLabel[a]}

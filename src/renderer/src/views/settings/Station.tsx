@@ -51,7 +51,7 @@ export function StationPanel() {
           <ul className="reasons">
             {report.errors.slice(0, 50).map((e, i) => (
               <li key={i}>
-                row {e.row}, {e.field}: {e.reason}
+                {e.where}, {e.field}: {e.reason}
               </li>
             ))}
           </ul>

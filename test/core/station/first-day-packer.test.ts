@@ -1,0 +1,257 @@
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  startVirtualPrinter,
+  type VirtualPrinter,
+} from '../../../src/core/printing/virtual-printer/server.js';
+import type { Station } from '../../../src/core/station/index.js';
+import type { PrinterConfig, ScanResult } from '../../../src/shared/views.js';
+import { tempDir } from '../../support/tmp.js';
+import { call, demoStation } from './support.js';
+
+/**
+ * Issue 13, what a packer and a shift lead hit on their first day, through the station's
+ * contract: a demo station on its embedded sandbox, real SQLite, real TCP printers.
+ */
+
+const open: Station[] = [];
+const printers: VirtualPrinter[] = [];
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.stop();
+  for (const p of printers.splice(0)) await p.close();
+});
+
+async function station(): Promise<Station> {
+  const { station: s } = demoStation(tempDir());
+  open.push(s);
+  await s.start();
+  return s;
+}
+
+/** Polls until `check` holds; the test's timeout is the only bound. */
+async function until<T>(check: () => Promise<T | null | undefined | false>): Promise<T> {
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function order(s: Station, number: string) {
+  const scan = await call(s, 'pack.scan', { value: number });
+  if (scan.kind !== 'order') throw new Error(`${number} is not an order: ${scan.kind}`);
+  return scan;
+}
+
+/** Scan, rate at the order file's weights, buy at the rule's choice. */
+async function pack(s: Station, number: string) {
+  const scan = await order(s, number);
+  const quote = await call(s, 'pack.rate', {
+    orderId: scan.order.id,
+    packages: scan.order.packages.map((p) => ({ weightLbs: p.weightLbs ?? 2, boxId: null })),
+  });
+  return call(s, 'pack.buy', { shipmentId: quote.shipmentId });
+}
+
+/** A port nothing listens on: a network printer that is switched off. */
+async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+async function usePrinter(s: Station, printer: PrinterConfig) {
+  await call(s, 'profiles.update', {
+    id: 'demo',
+    printers: [printer],
+    defaultPrinterId: printer.id,
+  });
+}
+
+describe('packer: bought but waiting for the printer (#13.7)', () => {
+  it('says amber "bought — waiting for ZD421 (not answering)" when the label printer is down, not "sent"', async () => {
+    const s = await station();
+    await usePrinter(s, {
+      id: 'zd421',
+      name: 'ZD421',
+      kind: 'network',
+      address: `127.0.0.1:${await deadPort()}`,
+      dpi: 203,
+    });
+    // The header's probe finds out first; that is what a packer sees before scanning.
+    await until(async () => {
+      const st = await call(s, 'station.status', {});
+      return st.printer?.state === 'offline';
+    });
+    const bought = await pack(s, 'LUM-10421');
+    expect(bought.outcome).toBe('print-waiting');
+    expect(bought.label?.trackingNumber).toBeTruthy();
+    expect(bought.message).toBe(
+      'Bought — waiting for ZD421 (not answering); it prints when the printer is back.',
+    );
+    expect(bought.message).not.toMatch(/Sent to/);
+  });
+
+  it('still says "Sent to" when the printer answers', async () => {
+    const s = await station();
+    const bought = await pack(s, 'LUM-10421');
+    expect(bought.outcome).toBe('printing');
+    expect(bought.message).toMatch(/Sent to Virtual printer\.$/);
+  });
+});
+
+describe('packer: multi-package orders (#13.9)', () => {
+  it('shows every package tracking number and reprints one package or all of them', async () => {
+    const s = await station();
+    const vp = await startVirtualPrinter({ dpi: 203 });
+    printers.push(vp);
+    await usePrinter(s, {
+      id: 'vp',
+      name: 'Bench printer',
+      kind: 'network',
+      address: `127.0.0.1:${vp.port}`,
+      dpi: 203,
+    });
+    const bought = await pack(s, 'LUM-10424');
+    const label = bought.label!;
+    expect(label.packageTrackingNumbers).toHaveLength(2);
+    expect(label.packageTrackingNumbers[0]).toBe(label.trackingNumber);
+    expect(new Set(label.packageTrackingNumbers).size).toBe(2);
+    await until(async () => vp.labels.length === 2);
+
+    // History and a rescan carry both numbers too.
+    const page = await call(s, 'labels.search', { query: 'LUM-10424' });
+    expect(page.labels[0]!.packageTrackingNumbers).toEqual(label.packageTrackingNumbers);
+    const rescan = (await call(s, 'pack.scan', { value: 'LUM-10424' })) as Extract<
+      ScanResult,
+      { kind: 'order' }
+    >;
+    expect(rescan.existingLabels[0]!.packageTrackingNumbers).toEqual(label.packageTrackingNumbers);
+
+    // Package 2 alone: one label out, with the second tracking number on it.
+    await call(s, 'labels.reprint', { id: label.id, reason: 'torn', packageIndex: 1 });
+    const audit = await call(s, 'labels.audit', { labelId: label.id });
+    expect(audit.map((a) => a.reason)).toEqual([
+      `torn (package 2 of 2, ${label.packageTrackingNumbers[1]})`,
+    ]);
+    await until(async () => vp.labels.length === 3);
+    expect(vp.labels[2]!.zpl).toContain(label.packageTrackingNumbers[1]!);
+    expect(vp.labels[2]!.zpl).not.toContain(label.packageTrackingNumbers[0]!);
+
+    // All of them: two labels out.
+    await call(s, 'labels.reprint', { id: label.id, reason: 'both smudged' });
+    await until(async () => vp.labels.length === 5);
+
+    const missing = await s.dispatch('labels.reprint', {
+      id: label.id,
+      reason: 'torn',
+      packageIndex: 2,
+    });
+    expect(missing).toMatchObject({
+      ok: false,
+      error: { code: 'not-found', message: expect.stringContaining('no package 3') },
+    });
+  });
+});
+
+describe('shift lead: DPI warnings (#13.19)', () => {
+  it('warns when a 203-dpi label is reprinted to a 300-dpi printer', async () => {
+    const s = await station();
+    const bought = await pack(s, 'LUM-10421');
+    const vp = await startVirtualPrinter({ dpi: 300 });
+    printers.push(vp);
+    await usePrinter(s, {
+      id: 'zd621',
+      name: 'ZD621',
+      kind: 'network',
+      address: `127.0.0.1:${vp.port}`,
+      dpi: 300,
+    });
+    const job = await call(s, 'labels.reprint', { id: bought.label!.id, reason: 'jammed' });
+    expect(job.warnings).toHaveLength(1);
+    expect(job.warnings[0]).toMatch(/203-dpi/);
+    expect(job.warnings[0]).toMatch(/ZD621 .* 300 dpi/);
+  });
+
+  it('gives no warning when the label fits the printer', async () => {
+    const s = await station();
+    const bought = await pack(s, 'LUM-10421');
+    const job = await call(s, 'labels.reprint', { id: bought.label!.id, reason: 'jammed' });
+    expect(job.warnings).toEqual([]);
+  });
+});
+
+describe('shift lead: orders list (#13.21)', () => {
+  it('searches by order number and ship-to name, and says which orders are labelled', async () => {
+    const s = await station();
+    await pack(s, 'LUM-10421');
+    const all = await call(s, 'orders.list', {});
+    expect(all.length).toBeGreaterThan(3);
+    expect(all.find((o) => o.orderNumber === 'LUM-10421')?.status).toBe('labelled');
+    expect(all.find((o) => o.orderNumber === 'LUM-10422')?.status).toBe('open');
+
+    const byNumber = await call(s, 'orders.list', { search: '10422' });
+    expect(byNumber.map((o) => o.orderNumber)).toEqual(['LUM-10422']);
+    const byName = await call(s, 'orders.list', { search: 'okafor' });
+    expect(byName.map((o) => o.orderNumber)).toEqual(['LUM-10421']);
+    expect(byName[0]!.status).toBe('labelled');
+    expect(await call(s, 'orders.list', { search: '100%_' })).toEqual([]);
+  });
+});
+
+describe('shift lead: import errors (#13.22)', () => {
+  it('names the row a spreadsheet shows (header = row 1) and the order', async () => {
+    const s = await station();
+    const header =
+      'order_number,ship_to_name,ship_to_address1,ship_to_city,ship_to_postal_code,ship_to_country,weight_lbs';
+    const rows = [
+      'OK-1,Ann,1 Main St,Austin,78701,US,1.5',
+      'OK-2,Bob,2 Main St,Austin,78701,US,2',
+      'BAD-3,Cy,3 Main St,Austin,78701,US,heavy',
+    ];
+    const report = await call(s, 'orders.import', {
+      fileName: 'day.csv',
+      content: [header, ...rows].join('\n'),
+    });
+    expect(report.imported).toBe(2);
+    expect(report.errors).toEqual([
+      {
+        row: 4,
+        orderNumber: 'BAD-3',
+        field: 'weight_lbs',
+        reason: '"heavy" is not a number',
+        where: 'row 4 (order BAD-3)',
+      },
+    ]);
+  });
+
+  it('names the order position and number in a JSON file', async () => {
+    const s = await station();
+    const report = await call(s, 'orders.import', {
+      fileName: 'day.json',
+      content: JSON.stringify([
+        {
+          orderNumber: 'J-1',
+          shipTo: {
+            name: 'Ann',
+            addressLine1: '1 Main St',
+            city: 'Austin',
+            postalCode: '78701',
+            countryCode: 'US',
+          },
+          packages: [{ weightLbs: 1 }],
+        },
+        { orderNumber: 'J-2', shipTo: { name: 'Bob' }, packages: [{ weightLbs: 1 }] },
+      ]),
+    });
+    expect(report.imported).toBe(1);
+    expect(report.errors.length).toBeGreaterThan(0);
+    for (const e of report.errors) {
+      expect(e.row).toBe(2);
+      expect(e.orderNumber).toBe('J-2');
+      expect(e.where).toBe('order 2 in the file (J-2)');
+    }
+  });
+});
