@@ -159,6 +159,10 @@ export class StationContext {
       const printJobs = this.spool.list({ states: ['queued', 'sending'] }).length;
       this.events.emit('queue-changed', { shipments: c.waiting, printJobs });
     }
+    if (what === 'carriers' && rt)
+      this.events.emit('carriers-changed', {
+        expired: rt.carriers().filter((h) => h.authorizationStatus === 'EXPIRED').length,
+      });
     if (what === 'attention' && rt)
       this.events.emit('attention-changed', {
         count: rt.workflow.shipments.purchasesInState(rt.scope, 'unknown').length,

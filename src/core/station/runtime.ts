@@ -13,6 +13,7 @@ import {
   TrackerBoard,
   TrackerPoller,
   TrackerStore,
+  type CarrierAccountHealth,
   type TrackingScope,
 } from '../tracking/index.js';
 import { classifyPlatformError, packingPlatformFrom } from '../packing/platform-adapter.js';
@@ -47,6 +48,12 @@ export class ProfileRuntime {
   readonly health: CarrierHealth;
   readonly drainer: OfflineQueueDrainer;
   hotFolder: OrderHotFolder | null = null;
+  /** Carrier accounts are read again this often during a shift (an expiry shows by itself). */
+  static carrierRefreshMs = 5 * 60_000;
+  /** Label retention runs at start and then this often. */
+  static retentionEveryMs = 60 * 60_000;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private carrierRefresh: Promise<CarrierAccountHealth[]> | null = null;
 
   private constructor(
     readonly profile: Profile,
@@ -132,10 +139,16 @@ export class ProfileRuntime {
       .catch((e: unknown) => this.deps.log(`recover: ${(e as Error).message}`));
     this.poller.start();
     this.drainer.start();
-    void this.health.refresh().then(
-      () => this.deps.onChange('carriers'),
-      (e: unknown) => this.deps.log(`carrier health: ${(e as Error).message}`),
+    void this.refreshCarriers().catch(() => {});
+    this.timers.push(
+      setInterval(
+        () => void this.refreshCarriers().catch(() => {}),
+        ProfileRuntime.carrierRefreshMs,
+      ),
     );
+    this.applyRetention();
+    this.timers.push(setInterval(() => this.applyRetention(), ProfileRuntime.retentionEveryMs));
+    for (const t of this.timers) t.unref();
     if (this.profile.hotFolder) {
       this.hotFolder = new OrderHotFolder({
         folder: this.profile.hotFolder,
@@ -153,7 +166,67 @@ export class ProfileRuntime {
     }
   }
 
+  /**
+   * Reads the carrier accounts of every tenant the profile ships for (a 3PL's own and each
+   * brand's) again; one refresh at a time. A tenant that cannot be read keeps what was cached.
+   */
+  refreshCarriers(): Promise<CarrierAccountHealth[]> {
+    this.carrierRefresh ??= (async () => {
+      const results = await Promise.allSettled(
+        tenantsOf(this.profile).map((tenantId) => this.health.refresh({ tenantId })),
+      );
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) this.deps.log(`carrier health: ${(failed.reason as Error).message}`);
+      this.deps.onChange('carriers');
+      if (failed && results.every((r) => r.status === 'rejected')) throw failed.reason;
+      return this.carriers();
+    })().finally(() => {
+      this.carrierRefresh = null;
+    });
+    return this.carrierRefresh;
+  }
+
+  /** Every cached carrier account of the profile's tenants, without a round trip. */
+  carriers(): CarrierAccountHealth[] {
+    return tenantsOf(this.profile).flatMap((tenantId) => this.health.cached(tenantId));
+  }
+
+  /**
+   * A rating named carrier accounts whose state the cache does not know (a connection that
+   * expired during the shift): read the accounts again so the header's banner says so.
+   */
+  noticeCarrierProblems(
+    problems: readonly { carrierAccountId: string; authorizationStatus?: string | undefined }[],
+  ): void {
+    const known = new Map(this.carriers().map((h) => [h.carrierAccountId, h.authorizationStatus]));
+    const news = problems.some(
+      (p) => p.authorizationStatus && known.get(p.carrierAccountId) !== p.authorizationStatus,
+    );
+    if (news) void this.refreshCarriers().catch(() => {});
+  }
+
+  /** Drops the ZPL of labels older than the profile's labelRetentionDays (records stay). */
+  applyRetention(now = new Date()): number {
+    const days = this.profile.labelRetentionDays;
+    if (!days) return 0;
+    try {
+      const dropped = this.workflow.labels.dropZplBefore(
+        this.scope,
+        new Date(now.getTime() - days * 86_400_000).toISOString(),
+      );
+      if (dropped)
+        this.deps.log(
+          `label retention: dropped the ZPL of ${dropped} label(s) older than ${days} days`,
+        );
+      return dropped;
+    } catch (e) {
+      this.deps.log(`label retention: ${(e as Error).message}`);
+      return 0;
+    }
+  }
+
   async close(): Promise<void> {
+    for (const t of this.timers.splice(0)) clearInterval(t);
     await this.poller.stop();
     await this.drainer.stop();
     await this.hotFolder?.stop();

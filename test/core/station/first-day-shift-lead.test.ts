@@ -1,4 +1,9 @@
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { JsonFileSettingsStore } from '../../../src/core/profiles/settings-store.js';
+import { MemorySecretVault } from '../../../src/core/profiles/secret-vault.js';
+import { createStation } from '../../../src/core/station/index.js';
+import { startSandbox } from '../../../src/sandbox/index.js';
 import {
   startVirtualPrinter,
   type VirtualPrinter,
@@ -202,5 +207,131 @@ describe('a failed rating is one entry per order, with the right code (#13.17)',
     const [item] = await call(s, 'attention.list', {});
     await call(s, 'attention.resolve', { id: item!.id, action: 'dismiss' });
     expect(await call(s, 'attention.list', {})).toEqual([]);
+  });
+});
+
+async function setConnection(sandbox: Sandbox, id: string, authorizationStatus: string) {
+  const res = await fetch(`${sandbox.url}/sandbox/connections/${id}/status`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ authorizationStatus }),
+  });
+  expect(res.status).toBe(200);
+}
+
+describe('carrier accounts during a shift (#13.18)', () => {
+  it('raises the EXPIRED banner when a connection expires mid-shift, without a manual refresh', async () => {
+    const { s, sandbox } = await station();
+    await until(async () => (await call(s, 'carriers.list', {})).length > 0);
+    expect((await call(s, 'station.status', {})).expiredAccounts).toEqual([]);
+
+    await setConnection(sandbox(), 'conn_lumen_ups', 'EXPIRED');
+    // The packer rates the next order; the platform says UPS could not rate (EXPIRED).
+    await rate(s, 'LUM-10421');
+    const status = await until(async () => {
+      const st = await call(s, 'station.status', {});
+      return st.expiredAccounts.length ? st : null;
+    });
+    expect(status.expiredAccounts.map((a) => a.name)).toEqual(['Lumen UPS']);
+    const accounts = await call(s, 'carriers.list', {});
+    expect(accounts.find((a) => a.id === 'ca_lumen_ups')?.status).toBe('EXPIRED');
+  });
+
+  it('refreshes carrier accounts by itself on a timer', async () => {
+    const { ProfileRuntime } = await import('../../../src/core/station/runtime.js');
+    const before = ProfileRuntime.carrierRefreshMs;
+    ProfileRuntime.carrierRefreshMs = 200;
+    try {
+      const { s, sandbox } = await station();
+      await until(async () => (await call(s, 'carriers.list', {})).length > 0);
+      await setConnection(sandbox(), 'conn_lumen_usps', 'EXPIRED');
+      const status = await until(async () => {
+        const st = await call(s, 'station.status', {});
+        return st.expiredAccounts.length ? st : null;
+      });
+      expect(status.expiredAccounts.map((a) => a.name)).toEqual(['Lumen USPS']);
+    } finally {
+      ProfileRuntime.carrierRefreshMs = before;
+    }
+  });
+
+  it("shows a 3PL its brands' carrier accounts with their PENDING and EXPIRED states", async () => {
+    const { s, sandbox } = await station();
+    const credentials = {
+      environment: 'sandbox' as const,
+      baseUrl: sandbox().url,
+      clientId: 'demo-harbor-full',
+      clientSecret: 'demo-harbor-full-secret',
+    };
+    await call(s, 'profiles.create', {
+      ...credentials,
+      name: 'Harbor Edison',
+      tenantId: 'tnt_harbor',
+      shippingSiteId: 'site_harbor_edison',
+      brandTenantIds: ['tnt_driftwood', 'tnt_pinecrest'],
+    });
+    const accounts = await until(async () => {
+      const list = await call(s, 'carriers.list', { refresh: true });
+      return list.some((a) => a.tenantId === 'tnt_driftwood') ? list : null;
+    });
+    expect(new Set(accounts.map((a) => a.tenantId))).toEqual(
+      new Set(['tnt_harbor', 'tnt_driftwood', 'tnt_pinecrest']),
+    );
+    expect(accounts.find((a) => a.id === 'ca_driftwood_ups')?.status).toBe('EXPIRED');
+    const status = await call(s, 'station.status', {});
+    expect(status.expiredAccounts.map((a) => a.id).sort()).toEqual([
+      'ca_driftwood_ups',
+      'ca_harbor_ups',
+    ]);
+  });
+});
+
+describe('label retention (#13.20)', () => {
+  it('drops the ZPL of labels older than labelRetentionDays when the station runs, keeping the record', async () => {
+    // A platform whose clock is 40 days behind: the labels it sells are 40 days old here.
+    const dataDir = tempDir();
+    const s = createStation({
+      dataDir,
+      host: 'web',
+      settings: new JsonFileSettingsStore(join(dataDir, 'settings.json')),
+      vault: new MemorySecretVault(),
+      resourcesDir: join(import.meta.dirname, '../../../resources'),
+      startSandbox: async () => {
+        const sb = await startSandbox({ startTime: Date.now() - 40 * 86_400_000 });
+        const c = sb.fixtures.apiClients.find((x) => x.clientId === 'demo-lumen-full')!;
+        return {
+          baseUrl: sb.url,
+          clientId: c.clientId,
+          clientSecret: c.clientSecret,
+          tenantId: c.tenantId,
+          close: () => sb.close(),
+        };
+      },
+    });
+    open.push(s);
+    await s.start();
+    const bought = await pack(s, 'LUM-10421');
+    expect((await call(s, 'labels.get', { id: bought.label!.id })).zpl).toContain('^XA');
+
+    // Site IT sets 30 days; the running station applies it as soon as the profile reopens.
+    const ctx = s.context;
+    ctx.profiles.save({ ...ctx.profiles.get('demo')!, labelRetentionDays: 30 });
+    await ctx.reload();
+    const label = await call(s, 'labels.get', { id: bought.label!.id });
+    expect(label.zpl).toBeNull();
+    expect(label.zplAvailable).toBe(false);
+    expect(label.trackingNumber).toBe(bought.label!.trackingNumber);
+    // A reprint still works: the ZPL is fetched again from the platform.
+    await call(s, 'labels.reprint', { id: bought.label!.id, reason: 'customer lost it' });
+
+    // And it keeps running: the hourly pass drops labels that have aged since.
+    expect(ctx.runtime().applyRetention(new Date(Date.now() + 60 * 86_400_000))).toBe(1);
+  });
+
+  it('keeps every label when no retention is set', async () => {
+    const { s } = await station();
+    const bought = await pack(s, 'LUM-10421');
+    expect(s.context.runtime().applyRetention(new Date(Date.now() + 3650 * 86_400_000))).toBe(0);
+    expect((await call(s, 'labels.get', { id: bought.label!.id })).zpl).toContain('^XA');
   });
 });

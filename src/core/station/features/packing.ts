@@ -133,6 +133,8 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
         confirmAnotherLabel: input.confirmAnother,
       });
       if (result.outcome === 'queued') ctx.changed('queue');
+      if (result.outcome === 'rated' || result.outcome === 'failed')
+        r.noticeCarrierProblems(result.carrierProblems);
       return quoteView(input.orderId, order.orderNumber, result);
     },
     'pack.buy': async (input) => {

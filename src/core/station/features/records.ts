@@ -280,7 +280,7 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
     },
     'carriers.list': async ({ refresh }) => {
       const r = rt();
-      const health = refresh ? await r.health.refresh() : r.health.cached();
+      const health = refresh ? await r.refreshCarriers() : r.carriers();
       ctx.changed('status');
       return health.map(carrierView);
     },

@@ -150,7 +150,7 @@ export class StatusFeature {
     const stuckJobs = ctx.spool.list({ states: ['failed', 'unknown'] }).length;
     const unknown = rt.workflow.shipments.purchasesInState(rt.scope, 'unknown').length;
     const failed = failedOrders(rt.workflow).length;
-    const expired = rt.health.cached().filter((h) => h.authorizationStatus === 'EXPIRED');
+    const expired = rt.carriers().filter((h) => h.authorizationStatus === 'EXPIRED');
     return {
       profile: profileView(rt.profile, {
         active: true,
