@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { getBridge, onHostConnection } from './bridge';
 import { useStation } from './store';
+import { warmZplRenderer } from './lib/zpl-render';
 import { views, type ViewId } from './store/nav';
 import { Header } from './views/Header';
 import { PackView } from './views/Pack';
@@ -21,6 +22,8 @@ export function App() {
     const s = useStation.getState();
     void s.refreshStatus();
     void s.loadSettings();
+    // The label renderer loads while the station opens, not after the first purchase.
+    const warm = setTimeout(() => void warmZplRenderer(), 300);
     const offs = [
       bridge.on('status', (status) => useStation.getState().setStatus(status)),
       bridge.on('queue-changed', () => {
@@ -49,6 +52,7 @@ export function App() {
     return () => {
       offs.forEach((off) => off());
       clearInterval(timer);
+      clearTimeout(warm);
     };
   }, []);
 

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { call } from '../bridge';
 import { parseZpl, renderZpl } from '../lib/zpl-render';
+import './label-preview.css';
 
 type State =
   | { kind: 'loading' }
@@ -8,13 +9,33 @@ type State =
   | { kind: 'fields'; zpl: string; why: string }
   | { kind: 'none'; why: string };
 
-/** The label as it will come out of the printer; falls back to its fields if rendering fails. */
-export function LabelPreview(props: { labelId: string; compact?: boolean }) {
+/** Rendered labels, kept so a preview shown again (zoomed, a row selected again) is instant. */
+const rendered = new Map<string, State>();
+const RENDERED_KEPT = 30;
+
+/**
+ * The label as it will come out of the printer, one image per package; falls back to its fields
+ * if rendering fails. A click (or Alt+Z where `zoomKey` is set) opens it large; Esc closes it.
+ */
+export function LabelPreview(props: { labelId: string; compact?: boolean; zoomKey?: boolean }) {
   const [loaded, setLoaded] = useState<{ id: string; state: State } | null>(null);
-  const state: State = loaded?.id === props.labelId ? loaded.state : { kind: 'loading' };
+  const [zoomed, setZoomed] = useState(false);
+  const zoomedRef = useRef(false);
+  zoomedRef.current = zoomed;
+  const state: State =
+    loaded?.id === props.labelId
+      ? loaded.state
+      : (rendered.get(props.labelId) ?? { kind: 'loading' });
   useEffect(() => {
     let live = true;
-    const setState = (s: State) => setLoaded({ id: props.labelId, state: s });
+    const setState = (s: State) => {
+      if (s.kind !== 'none') {
+        rendered.set(props.labelId, s);
+        if (rendered.size > RENDERED_KEPT) rendered.delete(rendered.keys().next().value!);
+      }
+      setLoaded({ id: props.labelId, state: s });
+    };
+    if (rendered.has(props.labelId)) return;
     void (async () => {
       const r = await call('labels.get', { id: props.labelId });
       if (!live) return;
@@ -40,19 +61,79 @@ export function LabelPreview(props: { labelId: string; compact?: boolean }) {
     };
   }, [props.labelId]);
 
+  useEffect(() => {
+    setZoomed(false);
+  }, [props.labelId]);
+  useEffect(() => {
+    // Capture: Esc closes the zoom and goes no further (on Pack it would also clear the order).
+    const onKey = (e: KeyboardEvent) => {
+      if (props.zoomKey && e.altKey && (e.key === 'z' || e.code === 'KeyZ')) {
+        e.preventDefault();
+        setZoomed((z) => !z);
+      } else if (e.key === 'Escape' && zoomedRef.current) {
+        e.stopPropagation();
+        setZoomed(false);
+      }
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [props.zoomKey]);
+
   const cls = props.compact ? 'label-preview compact' : 'label-preview';
+  return (
+    <>
+      <Labels
+        state={state}
+        className={cls}
+        testId="label-preview"
+        onClick={() => setZoomed(true)}
+        title={props.zoomKey ? 'Click or Alt+Z to zoom' : 'Click to zoom'}
+      />
+      {zoomed ? (
+        <div
+          className="label-zoom"
+          role="dialog"
+          aria-label="Label preview, large"
+          onClick={() => setZoomed(false)}
+        >
+          <Labels state={state} className="label-preview zoomed" testId="label-zoom" />
+          <p className="muted">Esc or click to close</p>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+function Labels(props: {
+  state: State;
+  className: string;
+  testId: string;
+  onClick?(): void;
+  title?: string;
+}) {
+  const { state } = props;
+  const common = {
+    className: props.className,
+    'data-testid': props.testId,
+    ...(props.onClick ? { onClick: props.onClick, role: 'button', tabIndex: -1 } : {}),
+    ...(props.title ? { title: props.title } : {}),
+  };
   switch (state.kind) {
     case 'loading':
-      return <div className={cls} data-testid="label-preview" aria-busy="true" />;
+      return (
+        <div {...common} aria-busy="true">
+          <p className="muted">Drawing the label…</p>
+        </div>
+      );
     case 'none':
       return (
-        <div className={cls} data-testid="label-preview">
+        <div {...common}>
           <p className="muted">{state.why}</p>
         </div>
       );
     case 'png':
       return (
-        <div className={cls} data-testid="label-preview">
+        <div {...common}>
           {state.pngs.map((png, i) => (
             <img
               key={i}
@@ -64,7 +145,7 @@ export function LabelPreview(props: { labelId: string; compact?: boolean }) {
       );
     case 'fields':
       return (
-        <div className={cls} data-testid="label-preview" title={`Simplified preview: ${state.why}`}>
+        <div {...common} title={`Simplified preview: ${state.why}`}>
           <FieldsPreview zpl={state.zpl} />
         </div>
       );

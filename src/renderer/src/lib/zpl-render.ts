@@ -31,6 +31,25 @@ export function renderZpl(zpl: string, dpi = 203): Promise<string[]> {
   });
 }
 
+let warming: Promise<void> | null = null;
+
+/**
+ * Starts the label renderer (a 9 MB WebAssembly module, ~1.5 s to load) while the station opens,
+ * so the first label's preview does not sit blank after the first purchase. Marks the page
+ * `data-label-renderer="ready"` (or "fallback" when it cannot load and previews show fields).
+ */
+export function warmZplRenderer(): Promise<void> {
+  warming ??= renderZpl('^XA^PW100^LL100^FO10,10^A0N,20,20^FDok^FS^XZ').then(
+    () => {
+      document.documentElement.dataset['labelRenderer'] = 'ready';
+    },
+    () => {
+      document.documentElement.dataset['labelRenderer'] = 'fallback';
+    },
+  );
+  return warming;
+}
+
 export interface ZplElement {
   kind: 'text' | 'barcode' | 'box';
   x: number;

@@ -63,6 +63,9 @@ export const createQueueSlice: Slice<QueueSlice> = (set, get) => ({
   },
 });
 
+/** Labels per History page. */
+export const HISTORY_PAGE = 50;
+
 export interface HistorySlice {
   history: {
     query: string;
@@ -70,33 +73,50 @@ export interface HistorySlice {
     to: string;
     tenantId: string;
     labels: LabelSummary[];
+    /** Every label that matches, across pages. */
     total: number;
+    /** Where the page on screen starts among them. */
+    offset: number;
   };
   selectedLabel: LabelDetail | null;
   audit: ReprintAuditView[];
+  /** What the last reprint said before printing (a 203-dpi label on a 300-dpi printer). */
+  reprintWarnings: string[];
   setHistoryQuery(
     patch: Partial<Pick<HistorySlice['history'], 'query' | 'from' | 'to' | 'tenantId'>>,
   ): void;
-  searchLabels(): Promise<void>;
+  /** The page starting at `offset` (the first page by default). */
+  searchLabels(offset?: number): Promise<void>;
   selectLabel(id: string): Promise<void>;
-  reprint(id: string, reason: string): Promise<boolean>;
+  /** `packageIndex`: one package of a multi-package label; every package when absent. */
+  reprint(id: string, reason: string, packageIndex?: number): Promise<boolean>;
 }
 
 export const createHistorySlice: Slice<HistorySlice> = (set, get) => ({
-  history: { query: '', from: '', to: '', tenantId: '', labels: [], total: 0 },
+  history: { query: '', from: '', to: '', tenantId: '', labels: [], total: 0, offset: 0 },
   selectedLabel: null,
   audit: [],
+  reprintWarnings: [],
   setHistoryQuery: (patch) => set({ history: { ...get().history, ...patch } }),
-  async searchLabels() {
+  async searchLabels(offset = 0) {
     const h = get().history;
     const r = await call('labels.search', {
       ...(h.query ? { query: h.query } : {}),
       ...(h.from ? { from: h.from } : {}),
       ...(h.to ? { to: h.to } : {}),
       ...(h.tenantId ? { tenantId: h.tenantId } : {}),
-      limit: 200,
+      limit: HISTORY_PAGE,
+      offset,
     });
-    if (r.ok) set({ history: { ...get().history, labels: r.value.labels, total: r.value.total } });
+    if (r.ok)
+      set({
+        history: {
+          ...get().history,
+          labels: r.value.labels,
+          total: r.value.total,
+          offset: r.value.offset,
+        },
+      });
     else get().notify('error', r.error.message);
   },
   async selectLabel(id) {
@@ -108,12 +128,35 @@ export const createHistorySlice: Slice<HistorySlice> = (set, get) => ({
     else get().notify('error', label.error.message);
     if (audit.ok) set({ audit: audit.value });
   },
-  async reprint(id, reason) {
-    const r = await call('labels.reprint', { id, reason });
-    if (r.ok) get().notify('ok', `Reprint sent to ${r.value.printerName}.`);
+  async reprint(id, reason, packageIndex) {
+    const r = await call('labels.reprint', {
+      id,
+      reason,
+      ...(packageIndex === undefined ? {} : { packageIndex }),
+    });
+    set({ reprintWarnings: r.ok ? r.value.warnings : [] });
+    if (r.ok)
+      get().notify(
+        r.value.warnings.length ? 'error' : 'ok',
+        `Reprint sent to ${r.value.printerName}.${r.value.warnings.length ? ` ${r.value.warnings.join(' ')}` : ''}`,
+      );
     else get().notify('error', r.error.message);
-    const audit = await call('labels.audit', { labelId: id });
+    // The row's Reprints count and the audit follow at once, not at the next search.
+    const [audit, label] = await Promise.all([
+      call('labels.audit', { labelId: id }),
+      call('labels.get', { id }),
+    ]);
     if (audit.ok) set({ audit: audit.value });
+    if (label.ok) {
+      const h = get().history;
+      set({
+        history: {
+          ...h,
+          labels: h.labels.map((l) => (l.id === id ? { ...l, reprints: label.value.reprints } : l)),
+        },
+        ...(get().selectedLabel?.id === id ? { selectedLabel: label.value } : {}),
+      });
+    }
     return r.ok;
   },
 });

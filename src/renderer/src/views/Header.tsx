@@ -1,5 +1,29 @@
+import { useEffect, useState } from 'react';
 import type { PrinterState } from '../../../shared/views';
 import { useStation } from '../store';
+import './header-extras.css';
+
+const LARGE_TEXT_KEY = 'station.largeText';
+
+/** Large text for a station read from a metre away: Alt+L or the Aa button; kept per computer. */
+function useLargeText(): [boolean, () => void] {
+  const [on, setOn] = useState(() => localStorage.getItem(LARGE_TEXT_KEY) === '1');
+  useEffect(() => {
+    document.documentElement.classList.toggle('large-text', on);
+    localStorage.setItem(LARGE_TEXT_KEY, on ? '1' : '0');
+  }, [on]);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.altKey && !e.ctrlKey && (e.key === 'l' || e.code === 'KeyL')) {
+        e.preventDefault();
+        setOn((v) => !v);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  return [on, () => setOn((v) => !v)];
+}
 
 const envBadge = {
   'embedded-sandbox': { text: 'SANDBOX · DEMO', cls: 'badge sandbox' },
@@ -26,6 +50,7 @@ export function Header() {
   const profile = status?.profile ?? null;
   const badge = profile ? envBadge[profile.environment] : null;
   const printer = status?.printer ?? null;
+  const [largeText, toggleLargeText] = useLargeText();
   return (
     <>
       <header className="header">
@@ -42,6 +67,16 @@ export function Header() {
             {badge.text}
           </span>
         ) : null}
+        <button
+          className="text-size"
+          aria-pressed={largeText}
+          aria-label="Large text"
+          title="Large text, readable from a metre away (Alt+L)"
+          data-testid="large-text"
+          onClick={toggleLargeText}
+        >
+          Aa
+        </button>
         <div className="indicators">
           <Indicator
             label="Platform"

@@ -1,18 +1,91 @@
 import { useEffect, useRef, useState } from 'react';
 import { useStation } from '../store';
+import { HISTORY_PAGE } from '../store/lists';
 import { LabelPreview } from '../components/LabelPreview';
 import { ReprintForm } from '../components/ReprintForm';
+import './history.css';
 
+const when = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, {
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
+
+/**
+ * The label cache for a shift lead, by keyboard: ↓ from the search box into the rows, ↑/↓ move
+ * (the preview follows), PageDown/PageUp turn pages, R reprints the selected label.
+ */
 export function HistoryView() {
   const s = useStation();
   const searchRef = useRef<HTMLInputElement>(null);
+  const rows = useRef<(HTMLTableRowElement | null)[]>([]);
   const [reprinting, setReprinting] = useState(false);
   useEffect(() => {
-    void useStation.getState().searchLabels();
+    void useStation
+      .getState()
+      .searchLabels()
+      .then(() => selectFirst());
     searchRef.current?.focus();
   }, []);
   const brands = s.status?.profile?.brands ?? [];
   const sel = s.selectedLabel;
+  const { labels, total, offset } = s.history;
+
+  // The preview pane always shows something when there is something to show.
+  function selectFirst() {
+    const st = useStation.getState();
+    const first = st.history.labels[0];
+    if (first && !st.history.labels.some((l) => l.id === st.selectedLabel?.id))
+      void st.selectLabel(first.id);
+  }
+  function select(i: number, focus = true) {
+    const l = labels[i];
+    if (!l) return;
+    setReprinting(false);
+    void s.selectLabel(l.id);
+    if (focus) rows.current[i]?.focus();
+  }
+  async function page(to: number) {
+    if (to < 0 || to >= total) return;
+    await s.searchLabels(to);
+    const st = useStation.getState();
+    const first = st.history.labels[0];
+    if (first) {
+      void st.selectLabel(first.id);
+      requestAnimationFrame(() => rows.current[0]?.focus());
+    }
+  }
+  const onRowKey = (e: React.KeyboardEvent, i: number) => {
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      const next = i + (e.key === 'ArrowDown' ? 1 : -1);
+      if (next < 0) searchRef.current?.focus();
+      else select(Math.min(next, labels.length - 1));
+    } else if (e.key === 'Enter') {
+      e.preventDefault();
+      select(i);
+    } else if ((e.key === 'r' || e.key === 'R') && !e.ctrlKey && !e.altKey) {
+      e.preventDefault();
+      if (sel?.id !== labels[i]?.id) select(i, false);
+      setReprinting(true);
+    } else if (e.key === 'PageDown') {
+      e.preventDefault();
+      void page(offset + HISTORY_PAGE);
+    } else if (e.key === 'PageUp') {
+      e.preventDefault();
+      void page(Math.max(0, offset - HISTORY_PAGE));
+    } else if (e.key === 'Home') {
+      e.preventDefault();
+      select(0);
+    } else if (e.key === 'End') {
+      e.preventDefault();
+      select(labels.length - 1);
+    }
+  };
+
   return (
     <section className="history">
       <div className="history-list">
@@ -20,7 +93,7 @@ export function HistoryView() {
           className="filters"
           onSubmit={(e) => {
             e.preventDefault();
-            void s.searchLabels();
+            void s.searchLabels().then(() => selectFirst());
           }}
         >
           <input
@@ -29,6 +102,16 @@ export function HistoryView() {
             placeholder="Order or tracking number"
             value={s.history.query}
             onChange={(e) => s.setHistoryQuery({ query: e.target.value })}
+            onKeyDown={(e) => {
+              if (e.key === 'ArrowDown' && labels.length) {
+                e.preventDefault();
+                const at = Math.max(
+                  0,
+                  labels.findIndex((l) => l.id === sel?.id),
+                );
+                select(at);
+              }
+            }}
           />
           <label>
             From{' '}
@@ -61,69 +144,133 @@ export function HistoryView() {
             </select>
           ) : null}
           <button type="submit">Search</button>
-          <span className="muted">
-            {s.history.total} {s.history.total === 1 ? 'label' : 'labels'}
-          </span>
         </form>
-        <table className="grid selectable" data-testid="history-table">
-          <thead>
-            <tr>
-              <th>Created</th>
-              <th>Order</th>
-              <th>Tracking</th>
-              <th>Carrier</th>
-              <th>Service</th>
-              <th className="num">Cost</th>
-              <th>Brand</th>
-              <th className="num">Reprints</th>
-            </tr>
-          </thead>
-          <tbody>
-            {s.history.labels.map((l) => (
-              <tr
-                key={l.id}
-                tabIndex={0}
-                className={sel?.id === l.id ? 'selected' : ''}
-                onClick={() => {
-                  setReprinting(false);
-                  void s.selectLabel(l.id);
-                }}
-                onKeyDown={(e) => {
-                  if (e.key === 'Enter') {
-                    setReprinting(false);
-                    void s.selectLabel(l.id);
-                  }
-                }}
-              >
-                <td>{new Date(l.createdAt).toLocaleString()}</td>
-                <td>{l.orderNumber}</td>
-                <td>{l.trackingNumber}</td>
-                <td>{l.carrier}</td>
-                <td>{l.serviceLevel}</td>
-                <td className="num">{l.cost.toFixed(2)}</td>
-                <td>{l.brandName ?? l.tenantId ?? ''}</td>
-                <td className="num">{l.reprints}</td>
+        <div className="history-pager" data-testid="history-pager">
+          <span>
+            {total === 0
+              ? 'No labels'
+              : `${offset + 1}–${offset + labels.length} of ${total} ${total === 1 ? 'label' : 'labels'}`}
+          </span>
+          <button
+            type="button"
+            onClick={() => void page(Math.max(0, offset - HISTORY_PAGE))}
+            disabled={offset === 0}
+          >
+            ‹ Newer <kbd>PgUp</kbd>
+          </button>
+          <button
+            type="button"
+            onClick={() => void page(offset + HISTORY_PAGE)}
+            disabled={offset + labels.length >= total}
+          >
+            Older › <kbd>PgDn</kbd>
+          </button>
+          <span className="muted keys">
+            <kbd>↓</kbd> from search · <kbd>↑</kbd>
+            <kbd>↓</kbd> move · <kbd>R</kbd> reprint
+          </span>
+        </div>
+        <div className="history-rows">
+          <table className="grid selectable history-table" data-testid="history-table">
+            <colgroup>
+              <col className="c-created" />
+              <col className="c-order" />
+              <col className="c-tracking" />
+              <col className="c-carrier" />
+              <col className="c-service" />
+              <col className="c-cost" />
+              <col className="c-brand" />
+              <col className="c-reprints" />
+            </colgroup>
+            <thead>
+              <tr>
+                <th>Created</th>
+                <th>Order</th>
+                <th>Tracking</th>
+                <th>Carrier</th>
+                <th>Service</th>
+                <th className="num">Cost</th>
+                <th>Brand</th>
+                <th className="num" title="Reprints">
+                  Reprints
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {labels.map((l, i) => (
+                <tr
+                  key={l.id}
+                  ref={(el) => {
+                    rows.current[i] = el;
+                  }}
+                  tabIndex={sel?.id === l.id || (!sel && i === 0) ? 0 : -1}
+                  aria-selected={sel?.id === l.id}
+                  className={sel?.id === l.id ? 'selected' : ''}
+                  data-testid="history-row"
+                  onClick={() => select(i)}
+                  onKeyDown={(e) => onRowKey(e, i)}
+                >
+                  <td title={new Date(l.createdAt).toLocaleString()}>{when(l.createdAt)}</td>
+                  <td title={l.orderNumber}>{l.orderNumber}</td>
+                  <td className="mono" title={l.packageTrackingNumbers.join(', ')}>
+                    {l.trackingNumber}
+                    {l.packageTrackingNumbers.length > 1
+                      ? ` +${l.packageTrackingNumbers.length - 1}`
+                      : ''}
+                  </td>
+                  <td title={l.carrier}>{l.carrier}</td>
+                  <td title={l.serviceLevel}>{l.serviceLevel}</td>
+                  <td className="num">{l.cost.toFixed(2)}</td>
+                  <td title={l.brandName ?? l.tenantId ?? ''}>{l.brandName ?? l.tenantId ?? ''}</td>
+                  <td className="num" data-testid="reprint-count">
+                    {l.reprints}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </div>
       <aside className="history-detail panel" data-testid="label-detail">
         {sel ? (
           <>
-            <h2>{sel.trackingNumber}</h2>
+            <h2 className="mono">{sel.trackingNumber}</h2>
             <p>
               Order {sel.orderNumber} · {sel.carrier} {sel.serviceLevel} · {sel.cost.toFixed(2)}{' '}
-              {sel.currency}
+              {sel.currency} · {sel.reprints} reprint{sel.reprints === 1 ? '' : 's'}
             </p>
-            <LabelPreview labelId={sel.id} />
+            {sel.packageTrackingNumbers.length > 1 ? (
+              <ol className="detail-packages" aria-label="Tracking numbers">
+                {sel.packageTrackingNumbers.map((t, i) => (
+                  <li key={t} className="mono">
+                    Package {i + 1}: {t}
+                  </li>
+                ))}
+              </ol>
+            ) : null}
+            <LabelPreview labelId={sel.id} zoomKey />
             {reprinting ? (
-              <ReprintForm labelId={sel.id} onDone={() => setReprinting(false)} />
+              <ReprintForm
+                labelId={sel.id}
+                packages={sel.packageTrackingNumbers}
+                onDone={() => {
+                  setReprinting(false);
+                  const i = labels.findIndex((l) => l.id === sel.id);
+                  requestAnimationFrame(() => rows.current[i]?.focus());
+                }}
+              />
             ) : (
-              <button onClick={() => setReprinting(true)} disabled={!sel.zplAvailable}>
-                Reprint…
+              <button onClick={() => setReprinting(true)}>
+                Reprint… <kbd>R</kbd>
               </button>
             )}
+            {s.reprintWarnings.length ? (
+              <ul className="print-warnings" data-testid="print-warnings">
+                {s.reprintWarnings.map((w, i) => (
+                  <li key={i}>⚠ {w}</li>
+                ))}
+              </ul>
+            ) : null}
             <h3>Reprint audit</h3>
             <table className="grid" data-testid="reprint-audit">
               <tbody>
@@ -138,7 +285,9 @@ export function HistoryView() {
             </table>
           </>
         ) : (
-          <p className="placeholder">Select a label (↑↓ Tab, Enter) to preview and reprint it.</p>
+          <p className="placeholder">
+            Select a label (↓ from the search box, Enter) to preview and reprint it.
+          </p>
         )}
       </aside>
     </section>

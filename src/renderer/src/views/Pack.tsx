@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { call } from '../bridge';
 import { useStation } from '../store';
-import { LabelPreview } from '../components/LabelPreview';
-import { ReprintForm } from '../components/ReprintForm';
 import { Packages, type PackagesHandle } from './pack/Packages';
 import { RatesPanel } from './pack/Rates';
+import { PackResult } from './pack/Result';
+import './pack/pack-layout.css';
 
 /**
  * The packer's screen. Hands stay on the scanner: the Scan field takes the focus back after
@@ -108,10 +108,6 @@ export function PackView() {
   };
 
   const order = s.order;
-  const reprintTarget =
-    s.scannedLabel ??
-    s.existingLabels[0] ??
-    (s.result?.kind === 'success' ? s.result.purchase.label : null);
 
   return (
     <div className="pack">
@@ -199,75 +195,18 @@ export function PackView() {
       <section className="pack-right">
         <RatesPanel onBuy={() => void s.buy().then(() => focusScan())} />
 
-        <div
-          className={`panel result ${s.result?.kind === 'success' && s.result.purchase.outcome === 'queued-offline' ? 'queued' : (s.result?.kind ?? 'empty')}`}
-          data-testid="result"
-          role="status"
-          aria-live="assertive"
-        >
-          {s.result?.kind === 'success' ? (
-            <div className="result-body">
-              <div>
-                <div className="big">
-                  {s.result.purchase.outcome === 'queued-offline' ? 'QUEUED' : 'LABEL BOUGHT'}
-                </div>
-                {s.result.purchase.label ? (
-                  <div className="tracking" data-testid="tracking-number">
-                    {s.result.purchase.label.trackingNumber}
-                  </div>
-                ) : null}
-                <div>{s.result.purchase.message}</div>
-                {s.result.purchase.label ? (
-                  <div className="muted">
-                    {s.result.purchase.label.carrier} {s.result.purchase.label.serviceLevel} ·{' '}
-                    {s.result.purchase.label.cost.toFixed(2)} {s.result.purchase.label.currency}
-                  </div>
-                ) : null}
-              </div>
-              {s.result.purchase.label ? (
-                <LabelPreview labelId={s.result.purchase.label.id} compact />
-              ) : null}
-            </div>
-          ) : s.result?.kind === 'failure' ? (
-            <div>
-              <div className="big">
-                {s.result.error.code === 'purchase-outcome-unknown' ? 'NOT CONFIRMED' : 'FAILED'}
-              </div>
-              <div data-testid="failure-message">{s.result.error.message}</div>
-              <div className="muted">code: {s.result.error.code}</div>
-            </div>
-          ) : s.result?.kind === 'info' ? (
-            <div className="info-text">{s.result.text}</div>
-          ) : (
-            <p className="placeholder">The result of each label shows here.</p>
-          )}
-          {reprintTarget ? (
-            <div className="reprint-row">
-              {reprinting ? (
-                <ReprintForm
-                  labelId={reprintTarget.id}
-                  onDone={() => {
-                    setReprinting(false);
-                    focusScan(true);
-                  }}
-                />
-              ) : (
-                <button onClick={() => setReprinting(true)}>
-                  Reprint {reprintTarget.trackingNumber} <kbd>Alt+R</kbd>
-                </button>
-              )}
-              {s.existingLabels.length ? (
-                <button onClick={() => s.allowAnother()}>
-                  Buy another label <kbd>Ctrl+Shift+A</kbd>
-                </button>
-              ) : null}
-            </div>
-          ) : null}
-        </div>
+        <PackResult
+          reprinting={reprinting}
+          setReprinting={setReprinting}
+          onReprintDone={() => {
+            setReprinting(false);
+            focusScan(true);
+          }}
+        />
         <p className="shortcuts muted">
           <kbd>Enter</kbd> scan · <kbd>Alt+W</kbd> weight · <kbd>↑</kbd>
           <kbd>↓</kbd> rate · <kbd>Ctrl+Enter</kbd> buy & print · <kbd>Alt+R</kbd> reprint ·{' '}
-          <kbd>Esc</kbd> clear
+          <kbd>Alt+Z</kbd> zoom · <kbd>Esc</kbd> clear
         </p>
       </section>
     </div>

@@ -1,0 +1,184 @@
+import { useEffect, useState } from 'react';
+import type { PrinterState, PrintJobView, PurchaseView } from '../../../../shared/views';
+import { getBridge } from '../../bridge';
+import { LabelPreview } from '../../components/LabelPreview';
+import { ReprintForm } from '../../components/ReprintForm';
+import { useStation } from '../../store';
+
+/** A printer's problem in a few words, as the header says it. */
+const issueWords: Partial<Record<PrinterState, string>> = {
+  'paper-out': 'out of paper',
+  'ribbon-out': 'out of ribbon',
+  'head-open': 'head open',
+  paused: 'paused',
+  'buffer-full': 'buffer full',
+  offline: 'not answering',
+};
+
+type Phase = 'printed' | 'bought' | 'waiting' | 'queued';
+
+/**
+ * Where a bought label is: green once it printed (or while it is being sent), amber while it
+ * waits for a printer that is down, amber when the whole shipment waits for the platform. The
+ * print job's own events move it along: nothing to refresh.
+ */
+function usePurchasePhase(purchase: PurchaseView | null): {
+  phase: Phase;
+  job: PrintJobView | null;
+  message: string;
+} {
+  const printer = useStation((s) => s.status?.printer ?? null);
+  const [job, setJob] = useState<PrintJobView | null>(purchase?.printJob ?? null);
+  const jobId = purchase?.printJob?.id ?? null;
+  useEffect(() => {
+    setJob(purchase?.printJob ?? null);
+    if (!jobId) return;
+    return getBridge().on('print-job', (j) => {
+      if (j.id === jobId) setJob(j);
+    });
+  }, [purchase, jobId]);
+  if (!purchase) return { phase: 'bought', job: null, message: '' };
+  if (purchase.outcome === 'queued-offline')
+    return { phase: 'queued', job: null, message: purchase.message };
+  if (job?.state === 'printed')
+    return {
+      phase: 'printed',
+      job,
+      message: purchase.message.replace(/Sent to (.+)\.$/, 'Printed on $1.'),
+    };
+  const jobStuck = job !== null && job.lastError !== null && job.state !== 'cancelled';
+  if (purchase.outcome === 'print-waiting' && !jobStuck)
+    return { phase: 'waiting', job, message: purchase.message };
+  if (jobStuck) {
+    const issue =
+      (printer?.printerId === job.printerId ? issueWords[printer.state] : undefined) ??
+      (job.state === 'failed' ? 'gave up: send it again from the Queue' : 'not answering');
+    return {
+      phase: 'waiting',
+      job,
+      message: `Bought — waiting for ${job.printerName} (${issue}); it prints when the printer is back.`,
+    };
+  }
+  return { phase: 'bought', job, message: purchase.message };
+}
+
+const headline: Record<Phase, string> = {
+  printed: 'LABEL PRINTED',
+  bought: 'LABEL BOUGHT',
+  waiting: 'BOUGHT — WAITING FOR PRINTER',
+  queued: 'QUEUED',
+};
+
+/** The Pack screen's result panel: what happened to the last scan or purchase, and reprints. */
+export function PackResult(props: {
+  reprinting: boolean;
+  setReprinting(on: boolean): void;
+  onReprintDone(): void;
+}) {
+  const s = useStation();
+  const purchase = s.result?.kind === 'success' ? s.result.purchase : null;
+  const { phase, job, message } = usePurchasePhase(purchase);
+  const reprintTarget = s.scannedLabel ?? s.existingLabels[0] ?? purchase?.label ?? null;
+  const label = purchase?.label ?? null;
+  const packages = label?.packageTrackingNumbers ?? [];
+  const warnings = [...(job?.warnings ?? purchase?.printJob?.warnings ?? []), ...s.reprintWarnings];
+
+  const cls =
+    s.result?.kind === 'success'
+      ? phase === 'waiting' || phase === 'queued'
+        ? 'waiting'
+        : 'success'
+      : (s.result?.kind ?? 'empty');
+  return (
+    <div
+      className={`panel result ${cls}`}
+      data-testid="result"
+      data-phase={purchase ? phase : undefined}
+      role="status"
+      aria-live="assertive"
+    >
+      <div className="result-main">
+        {purchase ? (
+          <div className="result-body">
+            <div className="result-text">
+              <div className="big">{headline[phase]}</div>
+              {label ? (
+                packages.length > 1 ? (
+                  <ol className="package-tracking" aria-label="Tracking numbers">
+                    {packages.map((t, i) => (
+                      <li key={t} data-testid="package-tracking">
+                        <span className="muted">
+                          {i + 1}/{packages.length}
+                        </span>{' '}
+                        <span
+                          className="tracking"
+                          data-testid={i === 0 ? 'tracking-number' : undefined}
+                        >
+                          {t}
+                        </span>
+                      </li>
+                    ))}
+                  </ol>
+                ) : (
+                  <div className="tracking" data-testid="tracking-number">
+                    {label.trackingNumber}
+                  </div>
+                )
+              ) : null}
+              <div data-testid="result-message">{message}</div>
+              {label ? (
+                <div className="muted">
+                  {label.carrier} {label.serviceLevel} · {label.cost.toFixed(2)} {label.currency}
+                </div>
+              ) : null}
+            </div>
+            {label ? <LabelPreview labelId={label.id} compact zoomKey /> : null}
+          </div>
+        ) : s.result?.kind === 'failure' ? (
+          <div>
+            <div className="big">
+              {s.result.error.code === 'purchase-outcome-unknown' ? 'NOT CONFIRMED' : 'FAILED'}
+            </div>
+            <div data-testid="failure-message">{s.result.error.message}</div>
+            <div className="muted">code: {s.result.error.code}</div>
+          </div>
+        ) : s.result?.kind === 'info' ? (
+          <div className="info-text">{s.result.text}</div>
+        ) : (
+          <p className="placeholder">The result of each label shows here.</p>
+        )}
+        {warnings.length ? (
+          <ul className="print-warnings" data-testid="print-warnings">
+            {warnings.map((w, i) => (
+              <li key={i}>⚠ {w}</li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+      {reprintTarget ? (
+        <div className="reprint-row">
+          {props.reprinting ? (
+            <ReprintForm
+              labelId={reprintTarget.id}
+              packages={reprintTarget.packageTrackingNumbers}
+              onDone={props.onReprintDone}
+            />
+          ) : (
+            <button onClick={() => props.setReprinting(true)}>
+              Reprint {reprintTarget.trackingNumber}
+              {reprintTarget.packageTrackingNumbers.length > 1
+                ? ` (+${reprintTarget.packageTrackingNumbers.length - 1})`
+                : ''}{' '}
+              <kbd>Alt+R</kbd>
+            </button>
+          )}
+          {s.existingLabels.length ? (
+            <button onClick={() => s.allowAnother()}>
+              Buy another label <kbd>Ctrl+Shift+A</kbd>
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}
