@@ -173,6 +173,10 @@ describe('shift lead: DPI warnings (#13.19)', () => {
     expect(job.warnings).toHaveLength(1);
     expect(job.warnings[0]).toMatch(/203-dpi/);
     expect(job.warnings[0]).toMatch(/ZD621 .* 300 dpi/);
+
+    // A new purchase to that printer says it too, before the packer walks to the printer.
+    const next = await pack(s, 'LUM-10422');
+    expect(next.printJob?.warnings).toEqual([expect.stringMatching(/203-dpi/)]);
   });
 
   it('gives no warning when the label fits the printer', async () => {

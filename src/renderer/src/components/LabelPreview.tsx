@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { call } from '../bridge';
 import { parseZpl, renderZpl } from '../lib/zpl-render';
 import './label-preview.css';
@@ -19,9 +19,10 @@ const RENDERED_KEPT = 30;
  */
 export function LabelPreview(props: { labelId: string; compact?: boolean; zoomKey?: boolean }) {
   const [loaded, setLoaded] = useState<{ id: string; state: State } | null>(null);
-  const [zoomed, setZoomed] = useState(false);
-  const zoomedRef = useRef(false);
-  zoomedRef.current = zoomed;
+  // Zoomed on this label; another label (the next purchase, another row) starts unzoomed.
+  const [zoomedId, setZoomedId] = useState<string | null>(null);
+  const zoomed = zoomedId === props.labelId;
+  const setZoomed = (on: boolean) => setZoomedId(on ? props.labelId : null);
   const state: State =
     loaded?.id === props.labelId
       ? loaded.state
@@ -62,22 +63,19 @@ export function LabelPreview(props: { labelId: string; compact?: boolean; zoomKe
   }, [props.labelId]);
 
   useEffect(() => {
-    setZoomed(false);
-  }, [props.labelId]);
-  useEffect(() => {
     // Capture: Esc closes the zoom and goes no further (on Pack it would also clear the order).
     const onKey = (e: KeyboardEvent) => {
       if (props.zoomKey && e.altKey && (e.key === 'z' || e.code === 'KeyZ')) {
         e.preventDefault();
-        setZoomed((z) => !z);
-      } else if (e.key === 'Escape' && zoomedRef.current) {
+        setZoomedId(zoomed ? null : props.labelId);
+      } else if (e.key === 'Escape' && zoomed) {
         e.stopPropagation();
-        setZoomed(false);
+        setZoomedId(null);
       }
     };
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
-  }, [props.zoomKey]);
+  }, [props.zoomKey, props.labelId, zoomed]);
 
   const cls = props.compact ? 'label-preview compact' : 'label-preview';
   return (

@@ -28,15 +28,24 @@ function usePurchasePhase(purchase: PurchaseView | null): {
   message: string;
 } {
   const printer = useStation((s) => s.status?.printer ?? null);
-  const [job, setJob] = useState<PrintJobView | null>(purchase?.printJob ?? null);
-  const jobId = purchase?.printJob?.id ?? null;
-  useEffect(() => {
-    setJob(purchase?.printJob ?? null);
-    if (!jobId) return;
-    return getBridge().on('print-job', (j) => {
-      if (j.id === jobId) setJob(j);
-    });
-  }, [purchase, jobId]);
+  // Every job event is kept while Pack is open: the label may print before the purchase's
+  // answer reaches the screen, and that event must not be missed.
+  const [jobs, setJobs] = useState<ReadonlyMap<string, PrintJobView>>(new Map());
+  useEffect(
+    () =>
+      getBridge().on('print-job', (j) =>
+        setJobs((before) => {
+          const next = new Map(before);
+          next.set(j.id, j);
+          if (next.size > 50) next.delete(next.keys().next().value!);
+          return next;
+        }),
+      ),
+    [],
+  );
+  const sent = purchase?.printJob ?? null;
+  const heard = sent ? jobs.get(sent.id) : undefined;
+  const job = heard && sent && heard.updatedAt >= sent.updatedAt ? heard : sent;
   if (!purchase) return { phase: 'bought', job: null, message: '' };
   if (purchase.outcome === 'queued-offline')
     return { phase: 'queued', job: null, message: purchase.message };
@@ -44,7 +53,10 @@ function usePurchasePhase(purchase: PurchaseView | null): {
     return {
       phase: 'printed',
       job,
-      message: purchase.message.replace(/Sent to (.+)\.$/, 'Printed on $1.'),
+      message:
+        purchase.outcome === 'printing' && / Sent to .+\.$/.test(purchase.message)
+          ? purchase.message.replace(/Sent to (.+)\.$/, 'Printed on $1.')
+          : `Printed on ${job.printerName}.`,
     };
   const jobStuck = job !== null && job.lastError !== null && job.state !== 'cancelled';
   if (purchase.outcome === 'print-waiting' && !jobStuck)
@@ -81,7 +93,8 @@ export function PackResult(props: {
   const reprintTarget = s.scannedLabel ?? s.existingLabels[0] ?? purchase?.label ?? null;
   const label = purchase?.label ?? null;
   const packages = label?.packageTrackingNumbers ?? [];
-  const warnings = [...(job?.warnings ?? purchase?.printJob?.warnings ?? []), ...s.reprintWarnings];
+  // Said when the label was queued (events do not repeat them).
+  const warnings = [...(purchase?.printJob?.warnings ?? []), ...s.reprintWarnings];
 
   const cls =
     s.result?.kind === 'success'

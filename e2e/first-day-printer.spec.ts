@@ -1,0 +1,162 @@
+import { expect, test, type Page } from '@playwright/test';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  startVirtualPrinter,
+  type VirtualPrinter,
+} from '../src/core/printing/virtual-printer/server.js';
+import {
+  startSandboxProcess,
+  startStation,
+  type RunningStation,
+  type SandboxProcess,
+} from './station';
+
+/**
+ * Issue 13, the packer and the printer: a station provisioned against a separately started
+ * sandbox, printing to a TCP printer this test controls (out of paper, a 300-dpi head).
+ */
+const root = join(import.meta.dirname, '..');
+
+let sandbox: SandboxProcess;
+let printer: VirtualPrinter;
+let station: RunningStation | null = null;
+
+test.afterEach(async () => {
+  await station?.stop();
+  station = null;
+  await printer?.close();
+  await sandbox?.stop();
+});
+
+async function provisioned(outputDir: string, dpi: 203 | 300): Promise<RunningStation> {
+  const world = readFileSync(join(root, 'resources/fixtures/demo-world.json'), 'utf8');
+  const fixtures = join(mkdtempSync(join(tmpdir(), 'station-fixtures-')), 'world.json');
+  writeFileSync(fixtures, world);
+  sandbox = await startSandboxProcess(fixtures);
+  printer = await startVirtualPrinter({ port: 0, dpi });
+  const site = (
+    JSON.parse(world) as { shippingSites: { id: string; address: unknown }[] }
+  ).shippingSites.find((s) => s.id === 'site_lumen_chicago')!;
+  mkdirSync(outputDir, { recursive: true });
+  const file = join(outputDir, 'provision.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      format: 'shipping-station-profiles',
+      version: 1,
+      profiles: [
+        {
+          id: 'lumen-dock',
+          name: 'Lumen dock',
+          environment: 'sandbox',
+          baseUrl: sandbox.url,
+          clientId: 'demo-lumen-full',
+          tenantId: 'tnt_lumen',
+          shippingSiteId: site.id,
+          shipFrom: site.address,
+          printers: [
+            {
+              id: 'zd421',
+              name: 'ZD421',
+              kind: 'network',
+              host: '127.0.0.1',
+              port: printer.port,
+              dpi,
+            },
+          ],
+          clientSecretEnv: 'E2E_CLIENT_SECRET',
+        },
+      ],
+    }),
+  );
+  return startStation(['--provision', file], { E2E_CLIENT_SECRET: 'demo-lumen-full-secret' });
+}
+
+async function importOrders(page: Page) {
+  await page.keyboard.press('Alt+7');
+  await page
+    .getByLabel('Import orders file')
+    .setInputFiles(join(root, 'resources/orders/sample-orders.csv'));
+  await expect(page.getByTestId('import-report')).toContainText(/\d+ imported/);
+  await page.keyboard.press('Alt+1');
+}
+
+for (const size of [
+  { width: 1366, height: 768 },
+  { width: 1920, height: 1080 },
+]) {
+  test(`at ${size.width}×${size.height}, a label bought while the printer is out of paper is amber "bought — waiting for ZD421", then green once it prints`, async ({
+    page,
+  }, info) => {
+    station = await provisioned(info.outputDir, 203);
+    await page.setViewportSize(size);
+    await page.goto(station.url);
+    await expect(page.getByTestId('profile-name')).toHaveText('Lumen dock');
+    await importOrders(page);
+
+    printer.setFault('paper-out');
+    const header = page.getByTestId('printer-status');
+    await expect(header).toContainText('ZD421: out of paper', { timeout: 20_000 });
+    // The header's printer message is whole, not cut off.
+    expect(await header.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+    const hb = (await header.boundingBox())!;
+    expect(hb.x + hb.width).toBeLessThanOrEqual(size.width);
+
+    await page.keyboard.type('LUM-10422');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
+    await page.keyboard.press('Control+Enter');
+    const result = page.getByTestId('result');
+    await expect(result).toHaveAttribute('data-phase', 'waiting', { timeout: 30_000 });
+    await expect(result).toContainText('BOUGHT — WAITING FOR PRINTER');
+    await expect(page.getByTestId('result-message')).toHaveText(
+      'Bought — waiting for ZD421 (out of paper); it prints when the printer is back.',
+    );
+    await expect(result).not.toContainText('Sent to');
+    await expect(result).not.toContainText('LABEL PRINTED');
+    // Amber, not green.
+    const colour = await result.evaluate((el) => getComputedStyle(el).borderColor);
+    expect(colour).toBe('rgb(245, 158, 11)');
+    await page.screenshot({ path: info.outputPath(`pack-waiting-${size.width}.png`) });
+    expect(printer.labels.length).toBe(0);
+
+    // Paper back in: the same label prints once, and the panel turns green by itself.
+    printer.setFault(null);
+    await expect(result).toHaveAttribute('data-phase', 'printed', { timeout: 30_000 });
+    await expect(result).toContainText('LABEL PRINTED');
+    await expect(page.getByTestId('result-message')).toContainText('Printed on ZD421');
+    expect(printer.labels.length).toBe(1);
+    await page.screenshot({ path: info.outputPath(`pack-printed-${size.width}.png`) });
+  });
+}
+
+test('a 203-dpi label to a 300-dpi printer is said out loud on Pack and on a reprint from History', async ({
+  page,
+}, info) => {
+  station = await provisioned(info.outputDir, 300);
+  await page.goto(station.url);
+  await expect(page.getByTestId('profile-name')).toHaveText('Lumen dock');
+  await importOrders(page);
+  await page.keyboard.type('LUM-10421');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
+  await page.keyboard.press('Control+Enter');
+  const warnings = page.getByTestId('result').getByTestId('print-warnings');
+  await expect(warnings).toContainText('203-dpi');
+  await expect(warnings).toContainText('300 dpi');
+  await page.screenshot({ path: info.outputPath('pack-dpi-warning.png') });
+
+  await page.keyboard.press('Alt+4');
+  const row = page.getByTestId('history-row').first();
+  await expect(row).toContainText('LUM-10421');
+  await page.getByRole('textbox', { name: 'Search labels' }).press('ArrowDown');
+  await page.keyboard.press('r');
+  await page.getByLabel('Reprint reason').fill('customer lost it');
+  await page.getByLabel('Reprint reason').press('Enter');
+  await expect(page.getByTestId('label-detail').getByTestId('print-warnings')).toContainText(
+    '203-dpi',
+  );
+  await page.screenshot({ path: info.outputPath('history-dpi-warning.png') });
+});
