@@ -89,7 +89,7 @@ export function PackResult(props: {
 }) {
   const s = useStation();
   const purchase = s.result?.kind === 'success' ? s.result.purchase : null;
-  const { phase, job, message } = usePurchasePhase(purchase);
+  const { phase, message } = usePurchasePhase(purchase);
   const reprintTarget = s.scannedLabel ?? s.existingLabels[0] ?? purchase?.label ?? null;
   const label = purchase?.label ?? null;
   const packages = label?.packageTrackingNumbers ?? [];
