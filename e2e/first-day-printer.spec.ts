@@ -160,3 +160,30 @@ test('a 203-dpi label to a 300-dpi printer is said out loud on Pack and on a rep
   );
   await page.screenshot({ path: info.outputPath('history-dpi-warning.png') });
 });
+
+test('Needs attention keeps its promise: a label that may not have printed can be marked printed, with a note', async ({
+  page,
+}, info) => {
+  station = await provisioned(info.outputDir, 203);
+  await page.goto(station.url);
+  await expect(page.getByTestId('profile-name')).toHaveText('Lumen dock');
+  await importOrders(page);
+  // The printer takes the label, prints it, and drops the line before saying so.
+  printer.dropAfterNextLabel();
+  await page.keyboard.type('LUM-10423');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('attention-count')).toContainText('1', { timeout: 30_000 });
+
+  await page.keyboard.press('Alt+2');
+  const item = page.getByTestId('attention-item');
+  await expect(item).toContainText('may not have printed');
+  await expect(item).toContainText('mark it printed');
+  await item.getByRole('textbox').fill('saw it in the tray');
+  await page.screenshot({ path: info.outputPath('attention-mark-printed.png') });
+  await item.getByRole('button', { name: 'It printed: mark it printed' }).click();
+  await expect(page.getByTestId('attention-item')).toHaveCount(0);
+  await expect(page.getByTestId('attention-count')).toContainText('0');
+  expect(printer.labels.length).toBe(1);
+});

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useStation } from '../store';
 import type { AttentionAction } from '../../../shared/views';
+import './attention.css';
 
 const actionLabel: Record<AttentionAction, string> = {
   'check-trackers': 'Look it up on the platform',

@@ -1,10 +1,21 @@
 import { useEffect } from 'react';
+import { getBridge } from '../bridge';
 import { useStation } from '../store';
 
+/**
+ * Every carrier account the profile ships with: a 3PL's own and each brand's, with the state of
+ * its connection. Follows the station's own re-reads (an expiry during the shift shows here).
+ */
 export function CarriersView() {
   const carriers = useStation((s) => s.carriers);
   const load = useStation((s) => s.loadCarriers);
+  const profile = useStation((s) => s.status?.profile ?? null);
   useEffect(() => void load(true), [load]);
+  useEffect(() => getBridge().on('carriers-changed', () => void load(false)), [load]);
+  const tenants = new Set(carriers.map((c) => c.tenantId));
+  const whose = (tenantId: string) =>
+    profile?.brands.find((b) => b.tenantId === tenantId)?.name ??
+    (tenantId === profile?.tenantId ? (profile.tenantName ?? profile.name) : tenantId);
   return (
     <section className="list-view">
       <h1>
@@ -14,6 +25,7 @@ export function CarriersView() {
         <thead>
           <tr>
             <th>Account</th>
+            {tenants.size > 1 ? <th>For</th> : null}
             <th>Carrier</th>
             <th>Ownership</th>
             <th>Connection</th>
@@ -27,6 +39,7 @@ export function CarriersView() {
                 {c.name}
                 {!c.isActive ? <span className="chip">inactive</span> : null}
               </td>
+              {tenants.size > 1 ? <td>{whose(c.tenantId)}</td> : null}
               <td>{c.carrier}</td>
               <td>{c.ownershipType}</td>
               <td>

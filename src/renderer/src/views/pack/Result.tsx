@@ -61,10 +61,16 @@ function usePurchasePhase(purchase: PurchaseView | null): {
   const jobStuck = job !== null && job.lastError !== null && job.state !== 'cancelled';
   if (purchase.outcome === 'print-waiting' && !jobStuck)
     return { phase: 'waiting', job, message: purchase.message };
+  if (jobStuck && job.state === 'failed')
+    return {
+      phase: 'waiting',
+      job,
+      message: `Bought, but the print on ${job.printerName} needs a person: ${job.lastError} (Needs attention, Alt+2)`,
+    };
   if (jobStuck) {
     const issue =
       (printer?.printerId === job.printerId ? issueWords[printer.state] : undefined) ??
-      (job.state === 'failed' ? 'gave up: send it again from the Queue' : 'not answering');
+      'not answering';
     return {
       phase: 'waiting',
       job,
