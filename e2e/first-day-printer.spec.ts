@@ -117,7 +117,9 @@ for (const size of [
     await expect(result).not.toContainText('Sent to');
     await expect(result).not.toContainText('LABEL PRINTED');
     // Amber, not green.
-    const colour = await result.evaluate((el) => getComputedStyle(el).borderColor);
+    const colour = await result.evaluate(
+      (el) => el.ownerDocument.defaultView!.getComputedStyle(el).borderColor,
+    );
     expect(colour).toBe('rgb(245, 158, 11)');
     await page.screenshot({ path: info.outputPath(`pack-waiting-${size.width}.png`) });
     expect(printer.labels.length).toBe(0);

@@ -72,7 +72,9 @@ for (const size of sizes) {
     await expectOnScreen(page, reprint);
     await expectOnScreen(page, page.locator('.shortcuts'));
     expect(
-      await page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight),
+      await page
+        .locator('html')
+        .evaluate((el) => el.scrollHeight <= el.ownerDocument.defaultView!.innerHeight),
     ).toBe(true);
     // At 1920×1080 the panels use the height: the result panel ends near the bottom.
     const box = (await result.boundingBox())!;
@@ -122,7 +124,9 @@ test('large-text mode: Alt+L makes the station readable from a metre away, and t
   await page.goto(station().url);
   await expect(page.getByTestId('connectivity')).toContainText('online');
   const size = () =>
-    page.evaluate(() => parseFloat(getComputedStyle(document.documentElement).fontSize));
+    page
+      .locator('html')
+      .evaluate((el) => parseFloat(el.ownerDocument.defaultView!.getComputedStyle(el).fontSize));
   const normal = await size();
   await page.keyboard.press('Alt+l');
   await expect(page.getByTestId('large-text')).toHaveAttribute('aria-pressed', 'true');

@@ -146,6 +146,12 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
       });
       ctx.changed('queue');
       ctx.changed('attention');
+      if (result.outcome === 'failed') {
+        r.noticeCarrierProblems(result.carrierProblems);
+        // Bought against an account whose connection has just expired: the banner should know.
+        if (result.failure.code === 'CONNECTION_NOT_AUTHORIZED')
+          void r.refreshCarriers().catch(() => {});
+      }
       return purchaseView(ctx, r, result);
     },
     'orders.import': async ({ fileName, content }) => {
