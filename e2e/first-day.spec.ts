@@ -135,6 +135,10 @@ test('large-text mode: Alt+L makes the station readable from a metre away, and t
   await expectOnScreen(page, page.getByTestId('result'));
   await expectOnScreen(page, page.getByRole('button', { name: /^Reprint / }));
   await page.screenshot({ path: info.outputPath('pack-large-text-1920.png') });
+  // At 1366×768 the large text still keeps the result and its Reprint button in view.
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await expectOnScreen(page, page.getByRole('button', { name: /^Reprint / }));
+  await page.screenshot({ path: info.outputPath('pack-large-text-1366.png') });
   // Kept for the next start of this station.
   await page.reload();
   await expect(page.getByTestId('large-text')).toHaveAttribute('aria-pressed', 'true');

@@ -5,6 +5,8 @@ import './label-preview.css';
 
 type State =
   | { kind: 'loading' }
+  /** The ZPL is here and the exact image is being drawn: its fields show meanwhile. */
+  | { kind: 'sketch'; zpl: string }
   | { kind: 'png'; pngs: string[] }
   | { kind: 'fields'; zpl: string; why: string }
   | { kind: 'none'; why: string };
@@ -30,7 +32,7 @@ export function LabelPreview(props: { labelId: string; compact?: boolean; zoomKe
   useEffect(() => {
     let live = true;
     const setState = (s: State) => {
-      if (s.kind !== 'none') {
+      if (s.kind !== 'none' && s.kind !== 'sketch') {
         rendered.set(props.labelId, s);
         if (rendered.size > RENDERED_KEPT) rendered.delete(rendered.keys().next().value!);
       }
@@ -50,6 +52,8 @@ export function LabelPreview(props: { labelId: string; compact?: boolean; zoomKe
         return;
       }
       const zpl = r.value.zpl;
+      // Never a blank box: what the label says, where it says it, until the image is drawn.
+      setState({ kind: 'sketch', zpl });
       try {
         const pngs = await renderZpl(zpl);
         if (live) setState({ kind: 'png', pngs });
@@ -127,6 +131,12 @@ function Labels(props: {
       return (
         <div {...common}>
           <p className="muted">{state.why}</p>
+        </div>
+      );
+    case 'sketch':
+      return (
+        <div {...common} aria-busy="true">
+          <FieldsPreview zpl={state.zpl} />
         </div>
       );
     case 'png':
