@@ -1,4 +1,5 @@
 import { LabelReprints } from '../labels/reprint.js';
+import { applyLabelRetention } from '../labels/retention.js';
 import { OrderHotFolder } from '../orders/hot-folder.js';
 import { PackingWorkflow } from '../packing/packing-workflow.js';
 import type { PackingPlatform } from '../packing/platform-port.js';
@@ -210,10 +211,7 @@ export class ProfileRuntime {
     const days = this.profile.labelRetentionDays;
     if (!days) return 0;
     try {
-      const dropped = this.workflow.labels.dropZplBefore(
-        this.scope,
-        new Date(now.getTime() - days * 86_400_000).toISOString(),
-      );
+      const dropped = applyLabelRetention(this.workflow.labels, this.scope, days, now);
       if (dropped)
         this.deps.log(
           `label retention: dropped the ZPL of ${dropped} label(s) older than ${days} days`,

@@ -102,6 +102,13 @@ export function PackResult(props: {
   // Said when the label was queued (events do not repeat them).
   const warnings = [...(purchase?.printJob?.warnings ?? []), ...s.reprintWarnings];
 
+  const warningList = warnings.length ? (
+    <ul className="print-warnings" data-testid="print-warnings">
+      {warnings.map((w, i) => (
+        <li key={i}>⚠ {w}</li>
+      ))}
+    </ul>
+  ) : null;
   const cls =
     s.result?.kind === 'success'
       ? phase === 'waiting' || phase === 'queued'
@@ -145,6 +152,7 @@ export function PackResult(props: {
                 )
               ) : null}
               <div data-testid="result-message">{message}</div>
+              {warningList}
               {label ? (
                 <div className="muted">
                   {label.carrier} {label.serviceLevel} · {label.cost.toFixed(2)} {label.currency}
@@ -166,13 +174,7 @@ export function PackResult(props: {
         ) : (
           <p className="placeholder">The result of each label shows here.</p>
         )}
-        {warnings.length ? (
-          <ul className="print-warnings" data-testid="print-warnings">
-            {warnings.map((w, i) => (
-              <li key={i}>⚠ {w}</li>
-            ))}
-          </ul>
-        ) : null}
+        {!purchase ? warningList : null}
       </div>
       {reprintTarget ? (
         <div className="reprint-row">
