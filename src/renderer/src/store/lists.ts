@@ -81,7 +81,7 @@ export interface HistorySlice {
   selectedLabel: LabelDetail | null;
   audit: ReprintAuditView[];
   /** What the last reprint said before printing (a 203-dpi label on a 300-dpi printer). */
-  reprintWarnings: string[];
+  reprintWarnings: { labelId: string; warnings: string[] } | null;
   setHistoryQuery(
     patch: Partial<Pick<HistorySlice['history'], 'query' | 'from' | 'to' | 'tenantId'>>,
   ): void;
@@ -96,7 +96,7 @@ export const createHistorySlice: Slice<HistorySlice> = (set, get) => ({
   history: { query: '', from: '', to: '', tenantId: '', labels: [], total: 0, offset: 0 },
   selectedLabel: null,
   audit: [],
-  reprintWarnings: [],
+  reprintWarnings: null,
   setHistoryQuery: (patch) => set({ history: { ...get().history, ...patch } }),
   async searchLabels(offset = 0) {
     const h = get().history;
@@ -134,7 +134,7 @@ export const createHistorySlice: Slice<HistorySlice> = (set, get) => ({
       reason,
       ...(packageIndex === undefined ? {} : { packageIndex }),
     });
-    set({ reprintWarnings: r.ok ? r.value.warnings : [] });
+    set({ reprintWarnings: r.ok ? { labelId: id, warnings: r.value.warnings } : null });
     if (r.ok)
       get().notify(
         r.value.warnings.length ? 'error' : 'ok',

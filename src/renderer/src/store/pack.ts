@@ -156,7 +156,7 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
     async scan(value) {
       const code = value.trim();
       if (!code) return;
-      set({ busy: 'scan', buyPending: false, reprintWarnings: [] });
+      set({ busy: 'scan', buyPending: false, reprintWarnings: null });
       const r = await call('pack.scan', { value: code });
       set({ busy: null });
       if (!r.ok) {

@@ -264,9 +264,9 @@ export function HistoryView() {
                 Reprint… <kbd>R</kbd>
               </button>
             )}
-            {s.reprintWarnings.length ? (
+            {s.reprintWarnings?.labelId === sel.id && s.reprintWarnings.warnings.length ? (
               <ul className="print-warnings" data-testid="print-warnings">
-                {s.reprintWarnings.map((w, i) => (
+                {s.reprintWarnings.warnings.map((w, i) => (
                   <li key={i}>⚠ {w}</li>
                 ))}
               </ul>

@@ -100,7 +100,12 @@ export function PackResult(props: {
   const label = purchase?.label ?? null;
   const packages = label?.packageTrackingNumbers ?? [];
   // Said when the label was queued (events do not repeat them).
-  const warnings = [...(purchase?.printJob?.warnings ?? []), ...s.reprintWarnings];
+  const warnings = [
+    ...(purchase?.printJob?.warnings ?? []),
+    ...(s.reprintWarnings && s.reprintWarnings.labelId === reprintTarget?.id
+      ? s.reprintWarnings.warnings
+      : []),
+  ];
 
   const warningList = warnings.length ? (
     <ul className="print-warnings" data-testid="print-warnings">
