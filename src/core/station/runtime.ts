@@ -50,7 +50,7 @@ export class ProfileRuntime {
   readonly drainer: OfflineQueueDrainer;
   hotFolder: OrderHotFolder | null = null;
   /** Carrier accounts are read again this often during a shift (an expiry shows by itself). */
-  static carrierRefreshMs = 5 * 60_000;
+  static carrierRefreshMs = 60_000;
   /** Label retention runs at start and then this often. */
   static retentionEveryMs = 60 * 60_000;
   private readonly timers: NodeJS.Timeout[] = [];
