@@ -1,20 +1,13 @@
 import { _electron as electron, expect, test } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const require = createRequire(import.meta.url);
-function electronBinary(): string | null {
-  try {
-    return require('electron') as unknown as string;
-  } catch {
-    return null;
-  }
-}
+// @ts-expect-error a plain .mjs helper shared with scripts/start.mjs, without types
+import { electronBinary } from '../scripts/electron-binary.mjs';
 
 test('Electron smoke: the app opens on the demo profile with a sandboxed, isolated renderer', async () => {
-  const binary = electronBinary();
+  const binary = electronBinary() as string | null;
   test.skip(
     !binary,
     'The Electron binary is not installed (ELECTRON_SKIP_BINARY_DOWNLOAD or no internet at install time), so the Electron app cannot be launched here; the same UI is covered through the web host.',

@@ -7,6 +7,7 @@
 //
 // Where the Electron binary or its headers cannot be had (ELECTRON_SKIP_BINARY_DOWNLOAD, no
 // internet), this says so and exits 0: `npm ci` must never fail because of it.
+import { electronBinary } from './electron-binary.mjs';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, copyFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -33,12 +34,8 @@ const skip = (why) => {
 if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD && !required)
   skip('ELECTRON_SKIP_BINARY_DOWNLOAD is set');
 let electronVersion;
-try {
-  require('electron'); // throws when the binary was never downloaded
-  electronVersion = require('electron/package.json').version;
-} catch {
-  skip('the Electron binary is not installed');
-}
+if (!electronBinary()) skip('the Electron binary is not installed');
+electronVersion = require('electron/package.json').version;
 let rebuild;
 try {
   ({ rebuild } = await import('@electron/rebuild'));

@@ -1,19 +1,7 @@
 // `npm start`: build and open the Electron app; where the Electron binary is not installed,
 // say so plainly and point at the web host, which serves the same station in any browser.
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
-
-function electronBinary() {
-  try {
-    // The electron package's main export is the binary's path; it throws when the binary
-    // was never downloaded (ELECTRON_SKIP_BINARY_DOWNLOAD, or no internet at install time).
-    return require('electron');
-  } catch {
-    return null;
-  }
-}
+import { electronBinary } from './electron-binary.mjs';
 
 if (!electronBinary()) {
   console.error(
