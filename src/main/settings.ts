@@ -7,6 +7,8 @@ export function electronSettings(cwd: string): SettingsStore {
     cwd,
     name: 'settings',
     clearInvalidConfig: false,
+    // Private to the user running the station (conf's default is 0666 minus the umask).
+    configFileMode: 0o600,
   });
   return {
     get: (key) => store.get(key),

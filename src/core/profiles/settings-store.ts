@@ -1,7 +1,6 @@
 import {
   closeSync,
   fsyncSync,
-  mkdirSync,
   openSync,
   readFileSync,
   renameSync,
@@ -9,6 +8,7 @@ import {
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseJsonText } from './json-text.js';
+import { makePrivateDir } from '../storage/private-files.js';
 
 /** Key/value settings (JSON values). electron-store in Electron; a JSON file in Node. */
 export interface SettingsStore {
@@ -79,7 +79,7 @@ export class JsonFileSettingsStore implements SettingsStore {
   }
 
   private write(): void {
-    mkdirSync(dirname(this.file), { recursive: true });
+    makePrivateDir(dirname(this.file));
     const temp = `${this.file}.${process.pid}.tmp`;
     const fd = openSync(temp, 'w', 0o600);
     try {

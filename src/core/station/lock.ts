@@ -1,5 +1,6 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { makePrivateDir } from '../storage/private-files.js';
 
 /**
  * One station process per data directory. Two hosts on the same directory (the app and
@@ -8,11 +9,11 @@ import { join } from 'node:path';
  * A lock left by a process that no longer exists (a crash, kill -9) is taken over.
  */
 export function acquireDataDirLock(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   const file = join(dataDir, 'station.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(file, 'wx');
+      const fd = openSync(file, 'wx', 0o600);
       writeSync(fd, `${process.pid}\n`);
       closeSync(fd);
       return () => {

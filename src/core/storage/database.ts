@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrations, type Migration } from './migrations/index.js';
+import { keepPrivate, makePrivateDir, makePrivateFile } from './private-files.js';
 
 export type Db = Database.Database;
 
@@ -31,13 +31,21 @@ export interface OpenDatabaseOptions {
  * refused, never touched: shipping records are money.
  */
 export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Db {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const onDisk = file !== ':memory:' && !options.readonly;
+  if (onDisk) {
+    makePrivateDir(dirname(file));
+    // Created 0600 before SQLite opens it: SQLite gives the -wal and -shm files the mode of
+    // the database file, so they are private too.
+    makePrivateFile(file);
+  }
   const db = new Database(file, {
     readonly: options.readonly ?? false,
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
   });
   try {
     db.pragma('journal_mode = WAL');
+    // A database created by an older version may have -wal/-shm files readable by others.
+    if (onDisk) keepPrivate(`${file}-wal`, `${file}-shm`);
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');

@@ -74,7 +74,7 @@ class Printer extends EventEmitter implements VirtualPrinter {
 
   constructor(private readonly options: VirtualPrinterOptions) {
     super();
-    if (options.outDir) mkdirSync(options.outDir, { recursive: true });
+    if (options.outDir) mkdirSync(options.outDir, { recursive: true, mode: 0o700 });
   }
 
   get url() {
@@ -141,7 +141,7 @@ class Printer extends EventEmitter implements VirtualPrinter {
       const label: ReceivedLabel = { seq: this.labels.length + 1, zpl };
       if (this.options.outDir) {
         label.file = join(this.options.outDir, `label-${String(label.seq).padStart(4, '0')}.zpl`);
-        writeFileSync(label.file, zpl);
+        writeFileSync(label.file, zpl, { mode: 0o600 });
       }
       this.labels.push(label);
       this.emit('label', label);
