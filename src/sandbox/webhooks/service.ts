@@ -90,13 +90,15 @@ export class WebhookService {
   readonly events: EventRecord[] = [];
   private readonly attemptsLog: DeliveryAttempt[] = [];
   private readonly emails: OutboxEmail[] = [];
-  private readonly poster = new WebhookPoster();
+  private readonly poster: WebhookPoster;
 
   constructor(
     private readonly state: SandboxState,
     private readonly clock: SandboxClock,
     readonly options: WorldOptions,
-  ) {}
+  ) {
+    this.poster = new WebhookPoster({ allowLoopback: options.allowHttpWebhooks });
+  }
 
   add(input: NewSubscription): Subscription {
     const now = this.clock.nowMs();
