@@ -52,7 +52,7 @@ function provisionFile(outputDir: string): string {
               dpi: 203,
             },
           ],
-          clientSecretEnv: 'E2E_CLIENT_SECRET',
+          clientSecretEnv: 'STATION_SECRET_E2E',
         },
       ],
     }),
@@ -117,7 +117,7 @@ test('a provisioned station imports orders, queues while the platform is down an
 }, info) => {
   const provision = provisionFile(info.outputDir);
   station = await startStation(['--provision', provision], {
-    E2E_CLIENT_SECRET: 'demo-lumen-full-secret',
+    STATION_SECRET_E2E: 'demo-lumen-full-secret',
   });
   await page.goto(station.url);
   await expect(page.getByTestId('profile-name')).toHaveText('Lumen e2e');
@@ -180,7 +180,7 @@ test('a purchase whose answer is lost is never bought again by itself; a shift l
   page,
 }, info) => {
   station = await startStation(['--provision', provisionFile(info.outputDir)], {
-    E2E_CLIENT_SECRET: 'demo-lumen-full-secret',
+    STATION_SECRET_E2E: 'demo-lumen-full-secret',
   });
   await page.goto(station.url);
   await expect(page.getByTestId('profile-name')).toHaveText('Lumen e2e');

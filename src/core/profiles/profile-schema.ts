@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { environments } from '../storage/scope.js';
 import { addressSchema } from '../orders/order-schema.js';
 import type { PrinterConfig } from '../printing/types.js';
+import { baseUrlProblem } from './base-url.js';
+import { SECRET_ENV_PREFIX } from './secret-vault.js';
 
 /** How the station picks one rate among those the platform returned. */
 export const rateRuleSchema = z.object({
@@ -55,9 +57,14 @@ const tenantRef = z.object({
   shippingSiteId: z.string().min(1).optional(),
 });
 
+// Only variables meant for the station: a profile must not be able to send PATH, HOME or a
+// cloud key of the host to a platform address.
 const envVarName = z
   .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name such as STATION_SECRET');
+  .regex(
+    new RegExp(`^${SECRET_ENV_PREFIX}[A-Z0-9_]+$`),
+    `must be an environment variable named ${SECRET_ENV_PREFIX}… (for example ${SECRET_ENV_PREFIX}RENO_3)`,
+  );
 
 export const profileSchema = z
   .object({
@@ -100,6 +107,8 @@ export const profileSchema = z
         path: ['baseUrl'],
         message: `is required for the ${p.environment} environment`,
       });
+    const urlProblem = p.baseUrl ? baseUrlProblem(p.baseUrl) : null;
+    if (urlProblem) ctx.addIssue({ code: 'custom', path: ['baseUrl'], message: urlProblem });
     if (p.labelPrinterId && !p.printers.some((printer) => printer.id === p.labelPrinterId))
       ctx.addIssue({
         code: 'custom',

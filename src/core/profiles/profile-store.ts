@@ -1,9 +1,34 @@
 import { issuesOf, profileSchema, type Profile, type ProfileInput } from './profile-schema.js';
-import { clientSecretKey, type SecretVault } from './secret-vault.js';
+import {
+  clientSecretKey,
+  secretFromEnvironment,
+  secretProblem,
+  type SecretVault,
+} from './secret-vault.js';
 import { SettingsError, type SettingsStore } from './settings-store.js';
 
 const PROFILES = 'profiles';
 const ACTIVE = 'activeProfileId';
+const BINDINGS = 'secretBindings';
+
+/**
+ * What a stored client secret was given for. The secret is only ever sent to the platform it
+ * was typed for: when the profile's environment, base URL or client id changes (an edit, a
+ * provisioning file reusing the id, a settings file edited by hand), the secret is dropped and
+ * the profile says it needs one again.
+ */
+interface SecretBinding {
+  environment: string;
+  baseUrl: string | null;
+  clientId: string;
+}
+const bindingOf = (p: Profile): SecretBinding => ({
+  environment: p.environment,
+  baseUrl: p.baseUrl ?? null,
+  clientId: p.clientId,
+});
+const sameBinding = (a: SecretBinding | undefined, b: SecretBinding) =>
+  !!a && a.environment === b.environment && a.baseUrl === b.baseUrl && a.clientId === b.clientId;
 
 /**
  * Site profiles kept in the settings store; their client secrets only in the vault. A stored
@@ -51,9 +76,60 @@ export class ProfileStore {
         { issues },
       );
     }
-    const profiles = this.list().filter((p) => p.id !== parsed.data.id);
+    this.adoptUnboundSecrets();
+    const all = this.list();
+    const previous = all.find((p) => p.id === parsed.data.id);
+    const profiles = all.filter((p) => p.id !== parsed.data.id);
+    if (previous && !sameBinding(bindingOf(previous), bindingOf(parsed.data)))
+      this.dropSecret(parsed.data.id);
     this.settings.set(PROFILES, [...profiles, parsed.data]);
     return parsed.data;
+  }
+
+  private bindings(): Record<string, SecretBinding> {
+    const raw = this.settings.get(BINDINGS);
+    return raw && typeof raw === 'object' ? (raw as Record<string, SecretBinding>) : {};
+  }
+
+  /**
+   * Stations set up before secrets were bound: each secret already stored is bound, once, to
+   * its profile as it is now. From then on a profile without a binding has no secret.
+   */
+  private adoptUnboundSecrets(): void {
+    if (this.settings.get(BINDINGS) !== undefined) return;
+    let profiles: Profile[] = [];
+    try {
+      profiles = this.list();
+    } catch {
+      return; // an invalid settings file is reported by list() where it is used
+    }
+    this.settings.set(BINDINGS, Object.fromEntries(profiles.map((p) => [p.id, bindingOf(p)])));
+  }
+
+  /** The binding goes first (that alone makes the secret unusable), then the vault entry. */
+  private dropSecret(id: string): void {
+    const { [id]: _gone, ...rest } = this.bindings();
+    this.settings.set(BINDINGS, rest);
+    void Promise.resolve()
+      .then(() => this.vault.delete(clientSecretKey(id)))
+      .catch(() => {});
+  }
+
+  private bound(profile: Profile): boolean {
+    this.adoptUnboundSecrets();
+    return sameBinding(this.bindings()[profile.id], bindingOf(profile));
+  }
+
+  /**
+   * The secret to request a token with: the vault's when it was given for this very profile
+   * (environment, base URL, client id), else the STATION_SECRET_* variable the profile names.
+   */
+  async clientSecret(profile: Profile, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+    if (this.bound(profile)) {
+      const stored = await this.vault.get(clientSecretKey(profile.id));
+      if (stored) return stored;
+    }
+    return secretFromEnvironment(profile, env);
   }
 
   async remove(id: string): Promise<void> {
@@ -62,6 +138,8 @@ export class ProfileStore {
       this.list().filter((p) => p.id !== id),
     );
     if (this.settings.get(ACTIVE) === id) this.settings.delete(ACTIVE);
+    const { [id]: _gone, ...rest } = this.bindings();
+    this.settings.set(BINDINGS, rest);
     await this.vault.delete(clientSecretKey(id));
   }
 
@@ -76,12 +154,19 @@ export class ProfileStore {
   }
 
   async setClientSecret(id: string, secret: string): Promise<void> {
-    if (!secret) throw new Error('The client secret is empty.');
+    const problem = secretProblem(secret);
+    if (problem) throw Object.assign(new Error(problem), { code: 'validation' });
+    const profile = this.get(id);
+    if (!profile) throw Object.assign(new Error(`No profile ${id}.`), { code: 'not-found' });
+    this.adoptUnboundSecrets();
     await this.vault.set(clientSecretKey(id), secret);
+    this.settings.set(BINDINGS, { ...this.bindings(), [id]: bindingOf(profile) });
   }
 
   /** What the UI may know about a secret: whether one is configured, never its value. */
   async hasClientSecret(id: string): Promise<boolean> {
+    const profile = this.get(id);
+    if (!profile || !this.bound(profile)) return false;
     return await this.vault.has(clientSecretKey(id));
   }
 }

@@ -42,9 +42,16 @@ export async function provisionProfiles(
   store: ProfileStore,
   text: string,
   options: {
+    /**
+     * Who hands the file over. `command-line` (`--provision`, site IT at the machine) may name
+     * STATION_SECRET_* environment variables; `station` (Settings → Provision from file, i.e.
+     * the renderer, which is untrusted) may not: a page must never pick a host variable and a
+     * URL to send it to.
+     */
+    source: 'command-line' | 'station';
     env?: NodeJS.ProcessEnv;
     typedSecret?: (profile: Profile) => Promise<string | undefined>;
-  } = {},
+  },
 ): Promise<ProvisionedProfile[]> {
   const parsed = parseJsonText(text);
   if (!parsed.ok) throw fail([{ path: '(file)', message: `not valid JSON: ${parsed.message}` }]);
@@ -65,6 +72,17 @@ export async function provisionProfiles(
             path: `profiles[${i}].${key}`,
             message: 'secrets do not belong in a provisioning file; use clientSecretEnv',
           });
+    if (
+      options.source === 'station' &&
+      entry &&
+      typeof entry === 'object' &&
+      'clientSecretEnv' in entry
+    )
+      issues.push({
+        path: `profiles[${i}].clientSecretEnv`,
+        message:
+          'is only accepted when provisioning from the command line (npm run web -- --provision FILE, or the app with --provision); remove it and type the secret at the station',
+      });
     const parsed = profileSchema.safeParse(entry);
     if (parsed.success) profiles.push(parsed.data);
     else issues.push(...issuesOf(parsed.error, `profiles[${i}]`));

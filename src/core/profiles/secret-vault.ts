@@ -30,6 +30,22 @@ export class MemorySecretVault implements SecretVault {
   }
 }
 
+/** The only environment variables a profile may read its client secret from. */
+export const SECRET_ENV_PREFIX = 'STATION_SECRET_';
+
+/**
+ * Why a secret cannot be stored, or null. Control characters (a pasted line break, an escape
+ * sequence) are never part of a real API secret and would corrupt a keychain entry or a header.
+ */
+export function secretProblem(secret: string): string | null {
+  if (!secret) return 'The client secret is empty.';
+  if (secret.length > 500) return 'The client secret is longer than 500 characters.';
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(secret))
+    return 'The client secret contains a control character (a line break, tab or escape); copy it again without them.';
+  return null;
+}
+
 export function clientSecretKey(profileId: string): string {
   return `profile:${profileId}:clientSecret`;
 }
@@ -53,9 +69,21 @@ export async function resolveClientSecret(
 ): Promise<string> {
   const stored = await vault.get(clientSecretKey(profile.id));
   if (stored) return stored;
+  return secretFromEnvironment(profile, env);
+}
+
+/** The secret from the STATION_SECRET_* variable the profile names; throws when there is none. */
+export function secretFromEnvironment(
+  profile: { name: string; clientSecretEnv?: string | undefined },
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   if (profile.clientSecretEnv) {
+    if (!profile.clientSecretEnv.startsWith(SECRET_ENV_PREFIX))
+      throw new SecretMissingError(
+        `Profile "${profile.name}" names the environment variable ${profile.clientSecretEnv}; only ${SECRET_ENV_PREFIX}… variables are read.`,
+      );
     const fromEnv = env[profile.clientSecretEnv];
-    if (fromEnv) return fromEnv;
+    if (fromEnv && !secretProblem(fromEnv)) return fromEnv;
     throw new SecretMissingError(
       `Profile "${profile.name}" reads its client secret from the environment variable ${profile.clientSecretEnv}, which is not set.`,
     );

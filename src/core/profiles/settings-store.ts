@@ -1,11 +1,4 @@
-import {
-  closeSync,
-  fsyncSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseJsonText } from './json-text.js';
 import { makePrivateDir } from '../storage/private-files.js';

@@ -4,7 +4,7 @@ import { createPrinterDriver } from '../printing/drivers/index.js';
 import { PrintSpool } from '../printing/spool/print-spool.js';
 import { ProfileStore } from '../profiles/profile-store.js';
 import type { Profile } from '../profiles/profile-schema.js';
-import type { SecretVault } from '../profiles/secret-vault.js';
+import { secretFromEnvironment, type SecretVault } from '../profiles/secret-vault.js';
 import type { SettingsStore } from '../profiles/settings-store.js';
 import { TokenStore } from '../platform/index.js';
 import { openDatabase, type Db } from '../storage/database.js';
@@ -91,8 +91,12 @@ export class StationContext {
   /** Whether the profile's client secret is there: in the vault, or in the variable it names. */
   async hasSecret(profile: Profile): Promise<boolean> {
     if (await this.profiles.hasClientSecret(profile.id)) return true;
-    const env = this.options.env ?? process.env;
-    return Boolean(profile.clientSecretEnv && env[profile.clientSecretEnv]);
+    try {
+      secretFromEnvironment(profile, this.options.env ?? process.env);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   runtimeOrNull(): ProfileRuntime | null {
@@ -130,6 +134,7 @@ export class StationContext {
     const runtime = await ProfileRuntime.open(profile, {
       db: this.db,
       vault: this.options.vault,
+      clientSecret: (p) => this.profiles.clientSecret(p, this.options.env ?? process.env),
       spool: this.spool,
       tokenStore: this.tokenStore,
       embeddedBaseUrl: async () => (await this.embeddedSandbox()).baseUrl,

@@ -5,7 +5,7 @@ import { PackingWorkflow } from '../packing/packing-workflow.js';
 import type { PackingPlatform } from '../packing/platform-port.js';
 import { PlatformClient, type TokenStore } from '../platform/index.js';
 import { tenantsOf, type Profile } from '../profiles/profile-schema.js';
-import { resolveClientSecret, type SecretVault } from '../profiles/secret-vault.js';
+import type { SecretVault } from '../profiles/secret-vault.js';
 import type { PrintSpool } from '../printing/spool/print-spool.js';
 import type { Db } from '../storage/database.js';
 import type { StationScope } from '../storage/scope.js';
@@ -23,6 +23,8 @@ import { OfflineQueueDrainer } from '../queue/offline-drainer.js';
 export interface RuntimeDeps {
   db: Db;
   vault: SecretVault;
+  /** The profile's client secret, only if it was given for this profile's platform. */
+  clientSecret: (profile: Profile) => Promise<string>;
   spool: PrintSpool;
   tokenStore?: TokenStore;
   /** The embedded sandbox's URL for an embedded-sandbox profile. */
@@ -68,7 +70,7 @@ export class ProfileRuntime {
       clientId: profile.clientId,
       tenantId: profile.tenantId,
       environment: profile.environment,
-      getSecret: () => resolveClientSecret(profile, deps.vault),
+      getSecret: () => deps.clientSecret(profile),
       ...(deps.tokenStore ? { tokenStore: deps.tokenStore } : {}),
       timeoutMs: 8000,
       labelTimeoutMs: 20_000,

@@ -26,7 +26,7 @@ const lumen: ProfileInput = {
   },
   rateRule: { strategy: 'cheapest', excludedCarriers: ['DHL'], preferredServiceLevels: [] },
   printers: [{ id: 'zd421-1', name: 'ZD421 left', kind: 'network', host: '10.1.4.20' }],
-  clientSecretEnv: 'LUMEN_CLIENT_SECRET',
+  clientSecretEnv: 'STATION_SECRET_LUMEN',
 };
 
 function stores() {
@@ -116,10 +116,12 @@ describe('site profiles', () => {
 
   it('reads the secret from the environment variable the profile names, and says when it is missing', async () => {
     const vault = new MemorySecretVault();
-    const profile = { id: 'p', name: 'Reno 3', clientSecretEnv: 'RENO_SECRET' };
-    expect(await resolveClientSecret(profile, vault, { RENO_SECRET: 'from-env' })).toBe('from-env');
+    const profile = { id: 'p', name: 'Reno 3', clientSecretEnv: 'STATION_SECRET_RENO' };
+    expect(await resolveClientSecret(profile, vault, { STATION_SECRET_RENO: 'from-env' })).toBe(
+      'from-env',
+    );
     await expect(resolveClientSecret(profile, vault, {})).rejects.toThrow(
-      /environment variable RENO_SECRET, which is not set/,
+      /environment variable STATION_SECRET_RENO, which is not set/,
     );
   });
 });
@@ -134,7 +136,8 @@ describe('provisioning file', () => {
 
     const second = stores();
     const results = await provisionProfiles(second.store, file, {
-      env: { LUMEN_CLIENT_SECRET: 'x' },
+      source: 'command-line',
+      env: { STATION_SECRET_LUMEN: 'x' },
     });
     expect(results.map((r) => [r.profile.id, r.secret])).toEqual([
       ['lumen-chicago', 'from-environment'],
@@ -143,6 +146,7 @@ describe('provisioning file', () => {
 
     const third = stores();
     const typed = await provisionProfiles(third.store, file, {
+      source: 'command-line',
       env: {},
       typedSecret: async () => 'typed-at-station',
     });
@@ -160,11 +164,13 @@ describe('provisioning file', () => {
         { ...lumen, id: 'Bad Id' },
       ],
     });
-    await expect(provisionProfiles(store, withSecret)).rejects.toThrow(
+    await expect(provisionProfiles(store, withSecret, { source: 'station' })).rejects.toThrow(
       /profiles\[0\]\.clientSecret secrets do not belong.*profiles\[1\]\.id/,
     );
     expect(store.list()).toEqual([]);
-    await expect(provisionProfiles(store, '{"format":"other"}')).rejects.toThrow(/format must be/);
+    await expect(
+      provisionProfiles(store, '{"format":"other"}', { source: 'station' }),
+    ).rejects.toThrow(/format must be/);
   });
 
   it('a broken file with a secret pasted in says where it is broken, never what it says there', async () => {
@@ -176,7 +182,7 @@ describe('provisioning file', () => {
   "version": 1,
   "profiles": [{ "id": "lumen-chicago", "clientSecret": ${secret} }]
 }`;
-    const error = await provisionProfiles(store, broken).then(
+    const error = await provisionProfiles(store, broken, { source: 'station' }).then(
       () => undefined,
       (e: unknown) => e as SettingsError,
     );

@@ -1,6 +1,7 @@
 import { PlatformClient } from '../../platform/index.js';
 import type { Tenant } from '../../platform/index.js';
 import { exportProfiles, provisionProfiles } from '../../profiles/provisioning.js';
+import { baseUrlProblem } from '../../profiles/base-url.js';
 import type { Profile } from '../../profiles/profile-schema.js';
 import type { TenantNode } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
@@ -17,6 +18,12 @@ type Creds = {
 };
 
 function tempClient(c: Creds, tenantId: string): PlatformClient {
+  // The secret typed in the form goes to this address: the same rule as a stored profile's.
+  const problem = baseUrlProblem(c.baseUrl);
+  if (problem)
+    throw new StationFailure('validation', `The base URL ${problem}.`, [
+      { field: 'baseUrl', message: problem },
+    ]);
   return new PlatformClient({
     baseUrl: c.baseUrl,
     clientId: c.clientId,
@@ -179,6 +186,7 @@ export function profileHandlers(ctx: StationContext): Partial<Handlers> {
     },
     'profiles.provision': async ({ json, clientSecret }) => {
       const results = await provisionProfiles(ctx.profiles, json, {
+        source: 'station',
         ...(ctx.options.env ? { env: ctx.options.env } : {}),
         ...(clientSecret ? { typedSecret: async () => clientSecret } : {}),
       });
