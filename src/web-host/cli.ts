@@ -51,8 +51,8 @@ async function main(): Promise<void> {
   const version = (
     JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
   ).version;
-  // Secrets typed in Settings go to the OS keychain where there is one (Secret Service, macOS
-  // keychain). Elsewhere they live in memory for this run only, or come from the environment
+  // Secrets typed in Settings go to the OS keychain where there is one (macOS keychain, Windows
+  // Credential Manager, Secret Service; @napi-rs/keyring). Elsewhere they live in memory for this run only, or come from the environment
   // variable a provisioned profile names: never written to disk in plaintext.
   const keychain = await detectOsKeychain();
   let vault: SecretVault;
@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   } else {
     vault = new MemorySecretVault();
     log(
-      `client secrets: held in memory for this run only (${keychain.reason}); provisioned profiles can name an environment variable (clientSecretEnv)`,
+      `client secrets: held in memory for this run only (${keychain.reason}); profiles provisioned with --provision can name a STATION_SECRET_* environment variable (clientSecretEnv)`,
     );
   }
   const station = createStation({
