@@ -1,5 +1,7 @@
 export interface WebHostArgs {
   port: number;
+  /** --port was given: a taken port is then an error, not a reason to pick another. */
+  portGiven: boolean;
   dataDir: string | null;
   provision: string | null;
   help: boolean;
@@ -7,12 +9,19 @@ export interface WebHostArgs {
 
 export const usage = `usage: npm run web -- [--port N] [--data-dir DIR] [--provision FILE]
 
-  --port N          listen on 127.0.0.1:N (default: a free port)
+  --port N          listen on 127.0.0.1:N (default: 7410, or a free port with a message
+                    when 7410 is taken; 0: any free port)
   --data-dir DIR    the station's data directory (default: STATION_DATA_DIR, else the app's)
   --provision FILE  set up a profile from a provisioning file (see docs/core.md)`;
 
 export function parseArgs(argv: readonly string[]): WebHostArgs {
-  const args: WebHostArgs = { port: 0, dataDir: null, provision: null, help: false };
+  const args: WebHostArgs = {
+    port: 7410,
+    portGiven: false,
+    dataDir: null,
+    provision: null,
+    help: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [flag, inline] = arg.includes('=')
@@ -29,6 +38,7 @@ export function parseArgs(argv: readonly string[]): WebHostArgs {
         if (!Number.isInteger(n) || n < 0 || n > 65535)
           throw new Error(`--port must be 0..65535\n\n${usage}`);
         args.port = n;
+        args.portGiven = true;
         break;
       }
       case '--data-dir':

@@ -77,7 +77,13 @@ async function main(): Promise<void> {
     log,
   });
   await station.start();
-  const host = await startWebHost({ station, rendererDir, port: args.port, log });
+  const host = await startWebHost({
+    station,
+    rendererDir,
+    port: args.port,
+    fallbackToFreePort: !args.portGiven,
+    log,
+  });
   process.stdout.write(`station ui at ${host.url}\n`);
   log(`data directory: ${dataDir}`);
 

@@ -42,10 +42,15 @@ describe('npm run web arguments', () => {
       parseArgs(['--port', '8080', '--data-dir', '/tmp/x', '--provision=/tmp/p.json']),
     ).toEqual({
       port: 8080,
+      portGiven: true,
       dataDir: '/tmp/x',
       provision: '/tmp/p.json',
       help: false,
     });
+  });
+  it('listens on the documented fixed port 7410 unless --port is given', () => {
+    expect(parseArgs([])).toMatchObject({ port: 7410, portGiven: false });
+    expect(parseArgs(['--port', '0'])).toMatchObject({ port: 0, portGiven: true });
   });
   it('refuses unknown options and bad ports with the usage', () => {
     expect(() => parseArgs(['--bogus'])).toThrow(/usage: npm run web/);

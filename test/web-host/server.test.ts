@@ -23,9 +23,12 @@ function fakeStation() {
   };
 }
 
-const open = (url: string, origin?: string) =>
+const open = (url: string, origin?: string, cookie?: string) =>
   new Promise<WebSocket | number>((resolve) => {
-    const ws = new WebSocket(url, origin ? { origin } : {});
+    const ws = new WebSocket(url, {
+      ...(origin ? { origin } : {}),
+      ...(cookie ? { headers: { cookie } } : {}),
+    });
     ws.on('open', () => resolve(ws));
     ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
     ws.on('error', () => resolve(-1));
@@ -51,23 +54,30 @@ describe('web host', () => {
   it('serves the renderer on 127.0.0.1 with a CSP, and nothing outside it', async () => {
     const { host } = await start();
     expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+$/);
-    const index = await fetch(host.url);
+    const exchange = await fetch(host.url, { redirect: 'manual' });
+    const cookie = exchange.headers.get('set-cookie')!.split(';')[0]!;
+    const index = await fetch(`http://127.0.0.1:${host.port}/`, { headers: { cookie } });
     expect(index.status).toBe(200);
     expect(index.headers.get('content-security-policy')).toContain("default-src 'self'");
     expect(index.headers.get('referrer-policy')).toBe('no-referrer');
-    expect((await fetch(`http://127.0.0.1:${host.port}/assets/a.js`)).status).toBe(200);
-    expect((await fetch(`http://127.0.0.1:${host.port}/..%2f..%2fetc%2fpasswd`)).status).toBe(404);
-    expect((await fetch(`http://127.0.0.1:${host.port}/`, { method: 'POST' })).status).toBe(405);
+    const get = (path: string, init: RequestInit = {}) =>
+      fetch(`http://127.0.0.1:${host.port}${path}`, { ...init, headers: { cookie } });
+    expect((await get('/assets/a.js')).status).toBe(200);
+    expect((await get('/..%2f..%2fetc%2fpasswd')).status).toBe(404);
+    expect((await get('/', { method: 'POST' })).status).toBe(405);
   });
 
-  it('opens the contract socket only for the token, from its own origin', async () => {
+  it('opens the contract socket only for the session, from its own origin', async () => {
     const { host, station } = await start();
     const base = `ws://127.0.0.1:${host.port}/ws`;
     const origin = `http://127.0.0.1:${host.port}`;
-    expect(await open(`${base}?token=nope`, origin)).toBe(401);
-    expect(await open(`${base}?token=${host.token}`, 'https://evil.example')).toBe(403);
-    expect(await open(`${base}?token=${host.token}`)).toBe(403);
-    const ws = (await open(`${base}?token=${host.token}`, origin)) as WebSocket;
+    expect(await open(`${base}?token=${host.token}`, origin)).toBe(401);
+    const exchange = await fetch(host.url, { redirect: 'manual' });
+    const cookie = exchange.headers.get('set-cookie')!.split(';')[0]!;
+    expect(await open(base, origin, 'station_session=nope')).toBe(401);
+    expect(await open(base, 'https://evil.example', cookie)).toBe(403);
+    expect(await open(base, undefined, cookie)).toBe(403);
+    const ws = (await open(base, origin, cookie)) as WebSocket;
     const reply = new Promise<unknown>((resolve) =>
       ws.once('message', (d) => resolve(JSON.parse(String(d)))),
     );

@@ -4,18 +4,12 @@ import type { Result } from '../../../shared/result';
 type Pending = (result: Result<unknown>) => void;
 
 /**
- * The station bridge over the web host's WebSocket. The per-run token comes in the first URL;
- * it is moved to sessionStorage and removed from the address bar so it is not bookmarked or
- * shown on a warehouse monitor. Calls made while the socket is down wait for it to come back.
+ * The station bridge over the web host's WebSocket. The host traded the printed address's
+ * one-time token for an HttpOnly session cookie before this page loaded, so the page never
+ * holds a credential; the browser sends the cookie with the socket and the orders upload.
+ * Calls made while the socket is down wait for it to come back.
  */
 export function connectWeb(onConnection: (connected: boolean) => void): StationBridge {
-  const params = new URLSearchParams(location.search);
-  const fromUrl = params.get('token');
-  if (fromUrl) {
-    sessionStorage.setItem('station-token', fromUrl);
-    history.replaceState(null, '', location.pathname + location.hash);
-  }
-  const token = fromUrl ?? sessionStorage.getItem('station-token') ?? '';
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   const pending = new Map<number, Pending>();
   const outbox: string[] = [];
@@ -24,7 +18,7 @@ export function connectWeb(onConnection: (connected: boolean) => void): StationB
   let retry = 250;
 
   const open = () => {
-    const ws = new WebSocket(`ws://${location.host}/ws?token=${encodeURIComponent(token)}`);
+    const ws = new WebSocket(`ws://${location.host}/ws`);
     socket = ws;
     ws.onopen = () => {
       retry = 250;
@@ -54,15 +48,43 @@ export function connectWeb(onConnection: (connected: boolean) => void): StationB
         });
         pending.delete(id);
       }
+      // The host restarted (its sessions are per run): reloading shows how to open it again.
+      void fetch('/session', { cache: 'no-store' }).then(
+        (r) => {
+          if (r.status === 401) location.reload();
+        },
+        () => {},
+      );
       setTimeout(open, retry);
       retry = Math.min(retry * 2, 5000);
     };
   };
   open();
 
+  async function upload(file: { fileName: string; content: string }): Promise<Result<never>> {
+    try {
+      const res = await fetch(`/upload/orders?name=${encodeURIComponent(file.fileName)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain; charset=utf-8' },
+        body: file.content,
+      });
+      return (await res.json()) as Result<never>;
+    } catch {
+      return {
+        ok: false,
+        error: {
+          code: 'platform-unreachable',
+          message: 'Lost the connection to the station host while sending the orders file.',
+        },
+      };
+    }
+  }
+
   return {
     host: 'web',
     call(name, input) {
+      // An orders file can be megabytes: it is streamed over HTTP, never sent as a frame.
+      if (name === 'orders.import') return upload(input as { fileName: string; content: string });
       const id = nextId++;
       const frame: ClientFrame = { id, call: name, input };
       return new Promise((resolve) => {
