@@ -1,6 +1,7 @@
 import { parseJsonText } from '../profiles/json-text.js';
 import { ordersFromCsv } from './csv-orders.js';
 import { parseIncomingOrder } from './order-schema.js';
+import { cleanOrderText, cleanedReport } from './control-characters.js';
 import type { OrderRepository } from './order-repository.js';
 import type { StationScope } from '../storage/scope.js';
 import type { ImportProblem, ImportReport, IncomingOrder } from './types.js';
@@ -53,7 +54,13 @@ export function importOrders(
   };
   const parsed = parse(input.text, input.format);
   report.problems.push(...parsed.problems);
-  for (const { order, row, line } of parsed.orders) {
+  for (const parsedOrder of parsed.orders) {
+    const { row, line } = parsedOrder;
+    const { order, fields } = cleanOrderText(parsedOrder.order);
+    if (fields.length > 0)
+      (report.cleaned ??= []).push(
+        ...cleanedReport(fields, { row, line, orderNumber: order.orderNumber }),
+      );
     const tenantId = order.tenantId ?? tenants.defaultTenantId;
     if (!tenants.allowedTenantIds.includes(tenantId)) {
       report.problems.push({

@@ -75,4 +75,6 @@ export interface ImportReport {
   /** Orders left as they were because a label was already bought for them. */
   unchanged: string[];
   problems: ImportProblem[];
+  /** Fields whose control characters were removed; the orders were imported all the same. */
+  cleaned?: ImportProblem[];
 }

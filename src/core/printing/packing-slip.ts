@@ -1,4 +1,5 @@
 import { CharacterSet, PrinterTypes, ThermalPrinter } from 'node-thermal-printer';
+import { stripControlCharacters } from '../orders/control-characters.js';
 
 export interface PackingSlipItem {
   sku: string;
@@ -30,7 +31,10 @@ export interface SlipFormat {
  * bytes are made here; they go to the receipt printer through the print spool (kind 'slip'),
  * like labels, so a slip is also printed exactly once and survives a restart.
  */
-export function renderPackingSlip(slip: PackingSlip, format: SlipFormat = {}): Buffer {
+export function renderPackingSlip(input: PackingSlip, format: SlipFormat = {}): Buffer {
+  // Cleaned again here, whatever the import did: a receipt printer obeys ESC/POS bytes
+  // anywhere in a line (ESC p kicks the cash drawer, GS V cuts), and this text comes from orders.
+  const slip = cleanSlip(input);
   const printer = new ThermalPrinter({
     type: format.type === 'star' ? PrinterTypes.STAR : PrinterTypes.EPSON,
     // node-thermal-printer wants somewhere to send; we only take its buffer, never execute().
@@ -106,4 +110,25 @@ export function renderPackingSlip(slip: PackingSlip, format: SlipFormat = {}): B
   }
   printer.cut();
   return printer.getBuffer();
+}
+
+function cleanSlip(slip: PackingSlip): PackingSlip {
+  const t = stripControlCharacters;
+  const opt = (v: string | undefined) => (v === undefined ? undefined : t(v));
+  return {
+    ...slip,
+    orderNumber: t(slip.orderNumber),
+    ...(slip.brand !== undefined ? { brand: t(slip.brand) } : {}),
+    ...(slip.shipTo
+      ? {
+          shipTo: Object.fromEntries(
+            Object.entries(slip.shipTo).map(([k, v]) => [k, opt(v)]),
+          ) as PackingSlip['shipTo'],
+        }
+      : {}),
+    items: slip.items.map((i) => ({ ...i, sku: t(i.sku), name: t(i.name) })),
+    ...(slip.trackingNumber !== undefined ? { trackingNumber: t(slip.trackingNumber) } : {}),
+    ...(slip.packedBy !== undefined ? { packedBy: t(slip.packedBy) } : {}),
+    ...(slip.footer !== undefined ? { footer: t(slip.footer) } : {}),
+  };
 }

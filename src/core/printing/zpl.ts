@@ -1,3 +1,4 @@
+import { stripControlCharacters } from '../orders/control-characters.js';
 import { describePrinter, type PrinterConfig, type PrinterDpi } from './types.js';
 
 /**
@@ -103,27 +104,38 @@ export function checkLabelForPrinter(
   return warnings;
 }
 
+/**
+ * Text for a `^FH^FD…^FS` field: control characters removed, and the characters ZPL gives a
+ * meaning to (`^` and `~` start commands, `_` is the ^FH escape, and `\`) written as ^FH hex
+ * escapes, so no text the station prints can end a field or start a command. Every field the
+ * station writes itself uses ^FH with this.
+ */
+export function zplFieldText(value: string): string {
+  return stripControlCharacters(value).replace(
+    /[_^~\\]/g,
+    (c) => `_${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
+}
+
 /** A one-label test print sized for the printer, naming it. */
 export function testLabel(printer: PrinterConfig, at = new Date()): string {
   const dpi = printer.dpi ?? 203;
   const pw = Math.round(4 * dpi);
   const ll = Math.round(6 * dpi);
   const s = (n: number) => Math.round((n * dpi) / 203);
-  // ^FH lets any "_" or "^"/"~" in the printer's name pass through as hex escapes.
-  const text = (v: string) =>
-    v.replace(/[_^~\\]/g, (c) => `_${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  const text = zplFieldText;
   return [
     '^XA',
     `^PW${pw}`,
     `^LL${ll}`,
     '^CI28',
     `^FO${s(40)},${s(40)}^GB${pw - s(80)},${ll - s(80)},${s(6)}^FS`,
-    `^FO${s(80)},${s(100)}^A0N,${s(60)},${s(60)}^FDTest print^FS`,
+    `^FO${s(80)},${s(100)}^A0N,${s(60)},${s(60)}^FH^FDTest print^FS`,
     `^FO${s(80)},${s(200)}^A0N,${s(40)},${s(40)}^FH^FD${text(printer.name)}^FS`,
     `^FO${s(80)},${s(260)}^A0N,${s(30)},${s(30)}^FH^FD${text(describePrinter(printer))}^FS`,
-    `^FO${s(80)},${s(320)}^A0N,${s(30)},${s(30)}^FD${dpi} dpi, 4 x 6 in^FS`,
-    `^FO${s(80)},${s(380)}^A0N,${s(30)},${s(30)}^FD${at.toISOString().slice(0, 16).replace('T', ' ')} UTC^FS`,
-    `^FO${s(80)},${s(480)}^BY${Math.max(2, s(3))}^BCN,${s(150)},Y,N,N^FDTEST-${dpi}^FS`,
+    `^FO${s(80)},${s(320)}^A0N,${s(30)},${s(30)}^FH^FD${dpi} dpi, 4 x 6 in^FS`,
+    `^FO${s(80)},${s(380)}^A0N,${s(30)},${s(30)}^FH^FD${text(at.toISOString().slice(0, 16).replace('T', ' '))} UTC^FS`,
+    `^FO${s(80)},${s(480)}^BY${Math.max(2, s(3))}^BCN,${s(150)},Y,N,N^FH^FDTEST-${dpi}^FS`,
     '^XZ',
   ].join('\n');
 }

@@ -172,7 +172,8 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
       return {
         imported: report.imported.length + report.updated.length,
         skipped: report.unchanged.length,
-        errors: report.problems.map((p) => importError(p, format)),
+        // Cleaned fields are listed too: the orders came in, but someone should fix the source.
+        errors: [...report.problems, ...(report.cleaned ?? [])].map((p) => importError(p, format)),
       };
     },
     'orders.list': async ({ search, limit }) => {
