@@ -82,23 +82,42 @@ test('every view renders, and the carrier accounts show the PENDING authorizatio
   );
 });
 
-test('the web host refuses a WebSocket without the token or from another origin', async ({
+test('the printed address opens the station once: a second browser gets a page saying how to open it, and no socket', async ({
   page,
-}) => {
+  browser,
+}, info) => {
   await page.goto(station().url);
+  await expect(page.getByTestId('environment-badge')).toBeVisible();
+  // The one-time token was traded for an HttpOnly cookie: it is no longer in the address bar.
+  expect(page.url()).not.toContain('token=');
+  expect(await page.evaluate(() => document.cookie)).toBe('');
   const port = new URL(station().url).port;
-  const result = await page.evaluate(async (p) => {
-    const tryOpen = (url: string) =>
-      new Promise<string>((ok) => {
-        const ws = new WebSocket(url);
-        ws.onopen = () => ok('open');
-        ws.onerror = () => ok('refused');
-      });
-    return { noToken: await tryOpen(`ws://127.0.0.1:${p}/ws?token=wrong`) };
-  }, port);
-  expect(result.noToken).toBe('refused');
-  const other = await fetch(`http://127.0.0.1:${port}/ws`, {
+
+  const other = await browser.newContext();
+  try {
+    const stranger = await other.newPage();
+    await stranger.goto(station().url);
+    await expect(
+      stranger.getByRole('heading', { name: 'Open Shipping Station from the address it printed' }),
+    ).toBeVisible();
+    await expect(stranger.getByText('already used')).toBeVisible();
+    await expect(stranger.getByTestId('environment-badge')).toHaveCount(0);
+    await stranger.screenshot({ path: info.outputPath('open-how.png') });
+    const socket = await stranger.evaluate(
+      (p) =>
+        new Promise<string>((ok) => {
+          const ws = new WebSocket(`ws://127.0.0.1:${p}/ws`);
+          ws.onopen = () => ok('open');
+          ws.onerror = () => ok('refused');
+        }),
+      port,
+    );
+    expect(socket).toBe('refused');
+  } finally {
+    await other.close();
+  }
+  const misdirected = await fetch(`http://127.0.0.1:${port}/ws`, {
     headers: { Host: 'evil.example' },
   }).catch(() => null);
-  expect(other?.status ?? 421).not.toBe(200);
+  expect(misdirected?.status ?? 421).not.toBe(200);
 });

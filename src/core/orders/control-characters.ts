@@ -8,7 +8,6 @@ import type { ImportProblem, IncomingOrder } from './types.js';
  */
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-// eslint-disable-next-line no-control-regex
 const SPACING = /[\t\n\r\v\f]+/g;
 
 export function stripControlCharacters(text: string): string {
