@@ -100,7 +100,7 @@ test('the printed address opens the station once: a second browser gets a page s
     await expect(
       stranger.getByRole('heading', { name: 'Open Shipping Station from the address it printed' }),
     ).toBeVisible();
-    await expect(stranger.getByText('already used')).toBeVisible();
+    await expect(stranger.getByText('This address was already used')).toBeVisible();
     await expect(stranger.getByTestId('environment-badge')).toHaveCount(0);
     await stranger.screenshot({ path: info.outputPath('open-how.png') });
     const socket = await stranger.evaluate(
