@@ -90,7 +90,11 @@ test('the printed address opens the station once: a second browser gets a page s
   await expect(page.getByTestId('environment-badge')).toBeVisible();
   // The one-time token was traded for an HttpOnly cookie: it is no longer in the address bar.
   expect(page.url()).not.toContain('token=');
-  expect(await page.evaluate(() => document.cookie)).toBe('');
+  expect(
+    await page.evaluate(
+      () => (globalThis as unknown as { document: { cookie: string } }).document.cookie,
+    ),
+  ).toBe('');
   const port = new URL(station().url).port;
 
   const other = await browser.newContext();

@@ -1,12 +1,29 @@
-import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  safeStorage,
+  session,
+  shell,
+  type MenuItemConstructorOptions,
+} from 'electron';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createStation, defaultDataDir, type Station } from '../core/station/index.js';
 import { CALL_CHANNEL, EVENT_CHANNEL } from '../shared/names.js';
 import { startSandbox } from '../sandbox/index.js';
 import { electronSettings } from './settings.js';
 import { SafeStorageVault } from './vault.js';
 import { contentSecurityPolicy } from '../shared/csp.js';
+import {
+  appMenuTemplate,
+  isStationSender,
+  permissionAllowed,
+  stationWebPreferences,
+} from './policy.js';
 
 // --data-dir DIR, then STATION_DATA_DIR, then Electron's own userData: the same directory the
 // web host uses by default, so both hosts open the same station.
@@ -17,6 +34,31 @@ const dataDir = resolve(
 app.setPath('userData', dataDir);
 
 const CSP = contentSecurityPolicy();
+
+/** The one page allowed to call the contract: the built renderer, or the dev server's origin. */
+const rendererPage = join(__dirname, '../renderer/index.html');
+const stationPageUrl = () =>
+  !app.isPackaged && process.env['ELECTRON_RENDERER_URL']
+    ? process.env['ELECTRON_RENDERER_URL']
+    : pathToFileURL(rendererPage).href;
+
+/** The person at the station accepts storing secrets without a keychain here, or nowhere. */
+async function confirmBasicTextSecrets(): Promise<boolean> {
+  const options = {
+    type: 'warning' as const,
+    buttons: ['Do not store', 'Store without a keychain'],
+    defaultId: 0,
+    cancelId: 0,
+    title: 'No keychain for the API secret',
+    message: 'This computer has no keychain running (gnome-keyring or KWallet).',
+    detail:
+      "Without one, the API client secret is stored with a fixed key that anyone who can read this user's files could undo. Only accept this on a station nobody else uses. Better: start a keychain and try again.",
+  };
+  const { response } = win
+    ? await dialog.showMessageBox(win, options)
+    : await dialog.showMessageBox(options);
+  return response === 1;
+}
 
 /** Electron's better-sqlite3 build, prepared by scripts/native-deps.mjs (see docs/station-ui.md). */
 function electronSqliteBinding(): string | undefined {
@@ -51,14 +93,10 @@ function createWindow(): void {
     height: 900,
     title: 'Shipping Station',
     backgroundColor: '#0f1419',
-    webPreferences: {
+    webPreferences: stationWebPreferences({
+      packaged: app.isPackaged,
       preload: join(__dirname, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-      spellcheck: false,
-    },
+    }),
   });
   win.webContents.setWindowOpenHandler(({ url }) => {
     openExternal(url);
@@ -68,8 +106,9 @@ function createWindow(): void {
     event.preventDefault();
     openExternal(url);
   });
-  if (process.env['ELECTRON_RENDERER_URL']) void win.loadURL(process.env['ELECTRON_RENDERER_URL']);
-  else void win.loadFile(join(__dirname, '../renderer/index.html'));
+  if (!app.isPackaged && process.env['ELECTRON_RENDERER_URL'])
+    void win.loadURL(process.env['ELECTRON_RENDERER_URL']);
+  else void win.loadFile(rendererPage);
 }
 
 async function startStation(): Promise<void> {
@@ -79,12 +118,7 @@ async function startStation(): Promise<void> {
     dataDir,
     host: 'electron',
     settings,
-    vault: new SafeStorageVault(
-      settings,
-      () =>
-        (settings.get('station') as { acceptBasicTextSecrets?: boolean } | undefined)
-          ?.acceptBasicTextSecrets === true,
-    ),
+    vault: new SafeStorageVault(settings, safeStorage, confirmBasicTextSecrets),
     ...(nativeBinding ? { nativeBinding } : {}),
     startSandbox: async () => {
       const s = await startSandbox({
@@ -107,7 +141,13 @@ async function startStation(): Promise<void> {
   });
   // One channel for every call; the contract validates the name and the input.
   ipcMain.handle(CALL_CHANNEL, (event, name: unknown, input: unknown) => {
-    if (event.senderFrame?.url && !/^(file:|http:\/\/localhost)/.test(event.senderFrame.url))
+    // The exact page of our own window, never a frame that is gone, another file or an origin
+    // that merely starts like ours.
+    if (
+      !win ||
+      event.sender !== win.webContents ||
+      !isStationSender(event.senderFrame, { pageUrl: stationPageUrl() })
+    )
       return {
         ok: false,
         error: { code: 'validation', message: 'Calls are accepted from the station window only.' },
@@ -122,8 +162,15 @@ void app.whenReady().then(async () => {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });
   });
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) =>
-    callback(false),
+  session.defaultSession.setPermissionRequestHandler((_wc, permission, callback) =>
+    callback(permissionAllowed(permission)),
+  );
+  // Checks (navigator.permissions, device access probes) are denied as requests are.
+  session.defaultSession.setPermissionCheckHandler((_wc, permission) =>
+    permissionAllowed(permission),
+  );
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(appMenuTemplate(process.platform) as MenuItemConstructorOptions[]),
   );
   app.on('web-contents-created', (_e, contents) => {
     contents.on('will-attach-webview', (event) => event.preventDefault());

@@ -198,7 +198,8 @@ export const calls = {
       boxes: z.array(boxPreset).max(100).optional(),
       /** device: "vendor:product" in hex as `devices.discoverScales` lists it; null: the first scale found. */
       scale: z.object({ enabled: z.boolean(), device: text(300).nullable() }).optional(),
-      acceptBasicTextSecrets: z.boolean().optional(),
+      // acceptBasicTextSecrets is not here on purpose: only the main process's own dialog can
+      // accept storing secrets without a keychain (src/main/vault.ts).
     }),
   ),
 } as const;

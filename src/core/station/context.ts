@@ -81,11 +81,14 @@ export class StationContext {
     return {
       ...defaultSettings,
       ...((this.options.settings.get('station') as Partial<StationSettings> | undefined) ?? {}),
+      // Read-only here: only the Electron main process's own dialog sets it.
+      acceptBasicTextSecrets: this.options.settings.get('secretStorageAcceptedBasicText') === true,
     };
   }
 
   saveStationSettings(next: StationSettings): void {
-    this.options.settings.set('station', next);
+    const { acceptBasicTextSecrets: _shown, ...rest } = next;
+    this.options.settings.set('station', rest);
   }
 
   /** Whether the profile's client secret is there: in the vault, or in the variable it names. */

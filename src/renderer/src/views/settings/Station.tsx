@@ -147,17 +147,6 @@ export function StationPanel() {
               />
               Sounds for success and failure
             </label>
-            {useStation.getState().status?.host === 'electron' ? (
-              <label className="check">
-                <input
-                  type="checkbox"
-                  checked={settings.acceptBasicTextSecrets}
-                  onChange={(e) => void update({ acceptBasicTextSecrets: e.target.checked })}
-                />
-                Store API secrets even without an OS keychain (weaker: only for a station nobody
-                else uses)
-              </label>
-            ) : null}
           </div>
           <p className="muted small">
             Data directory: {useStation.getState().status?.dataDir} · host{' '}
