@@ -136,6 +136,17 @@ async function startStation(): Promise<void> {
       };
     },
     resourcesDir: join(app.getAppPath(), 'resources'),
+    // The only way the app sets a hot folder: a native dialog, never a typed path.
+    chooseFolder: async () => {
+      const options = {
+        title: 'Choose the hot folder for order files',
+        properties: ['openDirectory' as const, 'createDirectory' as const],
+      };
+      const r = win
+        ? await dialog.showOpenDialog(win, options)
+        : await dialog.showOpenDialog(options);
+      return r.canceled ? null : (r.filePaths[0] ?? null);
+    },
     version: app.getVersion(),
     log: (line) => console.error(line),
   });

@@ -90,6 +90,8 @@ export const calls = {
   ),
   'profiles.setSecret': def<{ stored: true }>()(z.object({ id, clientSecret: text(500).min(1) })),
   'profiles.activate': def<V.ProfileView>()(z.object({ id })),
+  /** Electron: the main process shows a native folder dialog; the choice becomes the hot folder. */
+  'profiles.chooseHotFolder': def<V.ProfileView>()(z.object({ id })),
   'profiles.export': def<{ fileName: string; json: string }>()(z.object({ id })),
   'profiles.provision': def<V.ProfileView>()(
     z.object({ json: text(200_000).min(2), clientSecret: text(500).optional() }),

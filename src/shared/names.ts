@@ -12,6 +12,7 @@ export const callNames = [
   'profiles.update',
   'profiles.setSecret',
   'profiles.activate',
+  'profiles.chooseHotFolder',
   'profiles.export',
   'profiles.provision',
   'orders.import',

@@ -4,15 +4,19 @@ export interface WebHostArgs {
   portGiven: boolean;
   dataDir: string | null;
   provision: string | null;
+  /** Folders under which a hot folder may be set from the page. */
+  hotFolderRoots: string[];
   help: boolean;
 }
 
-export const usage = `usage: npm run web -- [--port N] [--data-dir DIR] [--provision FILE]
+export const usage = `usage: npm run web -- [--port N] [--data-dir DIR] [--provision FILE] [--hot-folder-root DIR]
 
   --port N          listen on 127.0.0.1:N (default: 7410, or a free port with a message
                     when 7410 is taken; 0: any free port)
   --data-dir DIR    the station's data directory (default: STATION_DATA_DIR, else the app's)
-  --provision FILE  set up a profile from a provisioning file (see docs/core.md)`;
+  --provision FILE  set up a profile from a provisioning file (see docs/core.md)
+  --hot-folder-root DIR
+                    a hot folder set in the browser must lie under DIR (repeatable)`;
 
 export function parseArgs(argv: readonly string[]): WebHostArgs {
   const args: WebHostArgs = {
@@ -20,6 +24,7 @@ export function parseArgs(argv: readonly string[]): WebHostArgs {
     portGiven: false,
     dataDir: null,
     provision: null,
+    hotFolderRoots: [],
     help: false,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -46,6 +51,9 @@ export function parseArgs(argv: readonly string[]): WebHostArgs {
         break;
       case '--provision':
         args.provision = value();
+        break;
+      case '--hot-folder-root':
+        args.hotFolderRoots.push(value());
         break;
       case '-h':
       case '--help':

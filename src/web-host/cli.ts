@@ -73,6 +73,7 @@ async function main(): Promise<void> {
     startSandbox: embeddedSandbox(root),
     resourcesDir: join(root, 'resources'),
     ...(args.provision ? { provisionFile: resolve(args.provision) } : {}),
+    hotFolderRoots: args.hotFolderRoots.map((r) => resolve(r)),
     version,
     log,
   });

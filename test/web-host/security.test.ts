@@ -45,6 +45,7 @@ describe('npm run web arguments', () => {
       portGiven: true,
       dataDir: '/tmp/x',
       provision: '/tmp/p.json',
+      hotFolderRoots: [],
       help: false,
     });
   });

@@ -10,6 +10,7 @@ import { SettingsError, type SettingsStore } from './settings-store.js';
 const PROFILES = 'profiles';
 const ACTIVE = 'activeProfileId';
 const BINDINGS = 'secretBindings';
+const HOT_FOLDER_ROOTS = 'hotFolderRoots';
 
 /**
  * What a stored client secret was given for. The secret is only ever sent to the platform it
@@ -151,6 +152,16 @@ export class ProfileStore {
   setActive(id: string): void {
     if (!this.get(id)) throw new Error(`No profile ${id}.`);
     this.settings.set(ACTIVE, id);
+  }
+
+  /** Hot-folder roots site IT gave in a provisioning file (command line only). */
+  hotFolderRoots(): string[] {
+    const raw = this.settings.get(HOT_FOLDER_ROOTS);
+    return Array.isArray(raw) ? raw.filter((r): r is string => typeof r === 'string') : [];
+  }
+
+  setHotFolderRoots(roots: readonly string[]): void {
+    this.settings.set(HOT_FOLDER_ROOTS, [...new Set([...this.hotFolderRoots(), ...roots])]);
   }
 
   async setClientSecret(id: string, secret: string): Promise<void> {

@@ -2,6 +2,7 @@ import { issuesOf, profileSchema, type Profile, type SettingsIssue } from './pro
 import type { ProfileStore } from './profile-store.js';
 import { SettingsError } from './settings-store.js';
 import { parseJsonText } from './json-text.js';
+import { isAbsolute } from 'node:path';
 
 export const PROVISIONING_FORMAT = 'shipping-station-profiles';
 
@@ -49,6 +50,8 @@ export async function provisionProfiles(
      * URL to send it to.
      */
     source: 'command-line' | 'station';
+    /** Why a profile's hotFolder is refused (the data directory; for a page, outside the roots). */
+    hotFolderProblem?: (folder: string) => string | null;
     env?: NodeJS.ProcessEnv;
     typedSecret?: (profile: Profile) => Promise<string | undefined>;
   },
@@ -64,6 +67,18 @@ export async function provisionProfiles(
 
   const issues: SettingsIssue[] = [];
   const profiles: Profile[] = [];
+  // Folders under which a page may later set a hot folder: site IT's decision, so only from
+  // the command line.
+  const roots = (file as { hotFolderRoots?: unknown }).hotFolderRoots;
+  if (roots !== undefined) {
+    if (options.source !== 'command-line')
+      issues.push({
+        path: 'hotFolderRoots',
+        message: 'is only accepted when provisioning from the command line (--provision)',
+      });
+    else if (!Array.isArray(roots) || !roots.every((r) => typeof r === 'string' && isAbsolute(r)))
+      issues.push({ path: 'hotFolderRoots', message: 'must be a list of full folder paths' });
+  }
   file.profiles.forEach((entry, i) => {
     if (entry && typeof entry === 'object')
       for (const key of Object.keys(entry))
@@ -84,11 +99,18 @@ export async function provisionProfiles(
           'is only accepted when provisioning from the command line (npm run web -- --provision FILE, or the app with --provision); remove it and type the secret at the station',
       });
     const parsed = profileSchema.safeParse(entry);
+    const hotFolderProblem =
+      parsed.success && parsed.data.hotFolder
+        ? options.hotFolderProblem?.(parsed.data.hotFolder)
+        : null;
+    if (hotFolderProblem)
+      issues.push({ path: `profiles[${i}].hotFolder`, message: hotFolderProblem });
     if (parsed.success) profiles.push(parsed.data);
     else issues.push(...issuesOf(parsed.error, `profiles[${i}]`));
   });
   if (issues.length > 0) throw fail(issues);
 
+  if (Array.isArray(roots) && roots.length > 0) store.setHotFolderRoots(roots as string[]);
   const env = options.env ?? process.env;
   const results: ProvisionedProfile[] = [];
   for (const profile of profiles) {

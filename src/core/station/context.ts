@@ -10,6 +10,7 @@ import { TokenStore } from '../platform/index.js';
 import { openDatabase, type Db } from '../storage/database.js';
 import type { StationSettings } from '../../shared/views.js';
 import { StationFailure } from './errors.js';
+import { hotFolderProblem } from '../orders/hot-folder-policy.js';
 import { StationEvents } from './events.js';
 import type { EmbeddedSandbox, StartSandbox } from './ports.js';
 import { ProfileRuntime } from './runtime.js';
@@ -30,6 +31,13 @@ export interface StationOptions {
   version?: string;
   log?: (line: string) => void;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Web host: the folders under which a hot folder typed in the page may lie (--hot-folder-root).
+   * Provisioning from the command line can add more (hotFolderRoots).
+   */
+  hotFolderRoots?: string[];
+  /** Electron: a native folder dialog, the only way the app sets a hot folder. */
+  chooseFolder?: () => Promise<string | null>;
   /** The USB bus scales are looked for on; the machine's when omitted (tests pass a fake). */
   usbBus?: UsbBus | (() => Promise<UsbBus>);
 }
@@ -102,6 +110,21 @@ export class StationContext {
     }
   }
 
+  /**
+   * Why a hot folder given through the contract (a page) is refused, or null. The data
+   * directory and its parents never; in Electron only the native dialog sets one; in the web
+   * host only folders under a hot-folder root.
+   */
+  hotFolderProblem(folder: string, from: 'page' | 'dialog' | 'command-line'): string | null {
+    if (from === 'page' && this.options.host === 'electron')
+      return 'In the app, the hot folder is chosen with "Choose folder…", not typed.';
+    const roots =
+      from === 'page'
+        ? [...(this.options.hotFolderRoots ?? []), ...this.profiles.hotFolderRoots()]
+        : undefined;
+    return hotFolderProblem(folder, { dataDir: this.options.dataDir, roots });
+  }
+
   runtimeOrNull(): ProfileRuntime | null {
     return this.current;
   }
@@ -137,6 +160,7 @@ export class StationContext {
     const runtime = await ProfileRuntime.open(profile, {
       db: this.db,
       vault: this.options.vault,
+      hotFolderProblem: (folder) => hotFolderProblem(folder, { dataDir: this.options.dataDir }),
       clientSecret: (p) => this.profiles.clientSecret(p, this.options.env ?? process.env),
       spool: this.spool,
       tokenStore: this.tokenStore,

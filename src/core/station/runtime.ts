@@ -23,6 +23,8 @@ import { OfflineQueueDrainer } from '../queue/offline-drainer.js';
 export interface RuntimeDeps {
   db: Db;
   vault: SecretVault;
+  /** Why the profile's hot folder may not be watched (the data directory), or null. */
+  hotFolderProblem?: (folder: string) => string | null;
   /** The profile's client secret, only if it was given for this profile's platform. */
   clientSecret: (profile: Profile) => Promise<string>;
   spool: PrintSpool;
@@ -152,7 +154,11 @@ export class ProfileRuntime {
     this.applyRetention();
     this.timers.push(setInterval(() => this.applyRetention(), ProfileRuntime.retentionEveryMs));
     for (const t of this.timers) t.unref();
-    if (this.profile.hotFolder) {
+    const refused = this.profile.hotFolder
+      ? (this.deps.hotFolderProblem?.(this.profile.hotFolder) ?? null)
+      : null;
+    if (refused) this.deps.log(`hot folder not watched: ${refused}`);
+    else if (this.profile.hotFolder) {
       this.hotFolder = new OrderHotFolder({
         folder: this.profile.hotFolder,
         orders: this.workflow.orders,

@@ -82,7 +82,11 @@ export function createStation(options: StationOptions): Station {
         const results = await provisionProfiles(
           ctx.profiles,
           readFileSync(options.provisionFile, 'utf8'),
-          { source: 'command-line', ...(options.env ? { env: options.env } : {}) },
+          {
+            source: 'command-line',
+            hotFolderProblem: (folder) => ctx.hotFolderProblem(folder, 'command-line'),
+            ...(options.env ? { env: options.env } : {}),
+          },
         );
         const first = results[0]?.profile;
         if (first) ctx.profiles.setActive(first.id);

@@ -12,8 +12,8 @@ let lastSandbox: () => Sandbox = () => {
   throw new Error('no station yet');
 };
 
-function station(dataDir: string): Station {
-  const made = demoStation(dataDir);
+function station(dataDir: string, extra: Parameters<typeof demoStation>[1] = {}): Station {
+  const made = demoStation(dataDir, extra);
   lastSandbox = made.sandbox;
   return made.station;
 }
@@ -151,7 +151,8 @@ describe('Station facade, settings that restart services', () => {
   it('watches the hot folder set on the profile and imports what is dropped there', async () => {
     const dataDir = tempDir();
     const hot = tempDir('station-hot-');
-    const s = station(dataDir);
+    // The web host takes a hot folder typed in the page only under a root from its command line.
+    const s = station(dataDir, { hotFolderRoots: [hot] });
     await s.start();
     try {
       value(await s.dispatch('profiles.update', { id: 'demo', hotFolder: hot }));

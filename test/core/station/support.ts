@@ -1,5 +1,9 @@
 import { join } from 'node:path';
-import { createStation, type Station } from '../../../src/core/station/index.js';
+import {
+  createStation,
+  type Station,
+  type StationOptions,
+} from '../../../src/core/station/index.js';
 import { MemorySecretVault } from '../../../src/core/profiles/secret-vault.js';
 import { JsonFileSettingsStore } from '../../../src/core/profiles/settings-store.js';
 import { startSandbox } from '../../../src/sandbox/index.js';
@@ -11,7 +15,10 @@ const root = join(import.meta.dirname, '../../..');
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 /** A station on the demo profile; `sandbox()` is the embedded sandbox it started last. */
-export function demoStation(dataDir: string): { station: Station; sandbox: () => Sandbox } {
+export function demoStation(
+  dataDir: string,
+  extra: Partial<StationOptions> = {},
+): { station: Station; sandbox: () => Sandbox } {
   let last: Sandbox | null = null;
   const station = createStation({
     dataDir,
@@ -31,6 +38,7 @@ export function demoStation(dataDir: string): { station: Station; sandbox: () =>
         close: () => s.close(),
       };
     },
+    ...extra,
   });
   return {
     station,

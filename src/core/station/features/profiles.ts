@@ -74,6 +74,12 @@ export function profileHandlers(ctx: StationContext): Partial<Handlers> {
       hasSecret: await ctx.hasSecret(p),
     });
 
+  function refuseHotFolder(folder: string, from: 'page' | 'dialog'): void {
+    const problem = ctx.hotFolderProblem(folder, from);
+    if (problem)
+      throw new StationFailure('validation', problem, [{ field: 'hotFolder', message: problem }]);
+  }
+
   async function tenants(c: Creds): Promise<TenantNode[]> {
     // Without a tenant the key's own tenant is used for the token (the spec's default).
     const client = tempClient(c, c.tenantId || '');
@@ -140,6 +146,8 @@ export function profileHandlers(ctx: StationContext): Partial<Handlers> {
     'profiles.update': async (input) => {
       const current = ctx.profiles.get(input.id);
       if (!current) throw new StationFailure('not-found', `No profile ${input.id}.`);
+      if (typeof input.hotFolder === 'string' && input.hotFolder !== current.hotFolder)
+        refuseHotFolder(input.hotFolder, 'page');
       const printers = input.printers ? input.printers.map(printerConfig) : current.printers;
       const labelPrinterId =
         input.defaultPrinterId === undefined
@@ -170,6 +178,21 @@ export function profileHandlers(ctx: StationContext): Partial<Handlers> {
       await ctx.profiles.setClientSecret(id, clientSecret);
       return { stored: true as const };
     },
+    'profiles.chooseHotFolder': async ({ id }) => {
+      const current = ctx.profiles.get(id);
+      if (!current) throw new StationFailure('not-found', `No profile ${id}.`);
+      if (!ctx.options.chooseFolder)
+        throw new StationFailure(
+          'not-available',
+          'This host has no folder dialog; type a folder under a hot-folder root instead.',
+        );
+      const folder = await ctx.options.chooseFolder();
+      if (!folder) return view(current); // cancelled
+      refuseHotFolder(folder, 'dialog');
+      const next = ctx.profiles.save({ ...current, hotFolder: folder });
+      if (ctx.profiles.active()?.id === next.id) await ctx.activate(next);
+      return view(next);
+    },
     'profiles.activate': async ({ id }) => {
       const p = ctx.profiles.get(id);
       if (!p) throw new StationFailure('not-found', `No profile ${id}.`);
@@ -187,6 +210,7 @@ export function profileHandlers(ctx: StationContext): Partial<Handlers> {
     'profiles.provision': async ({ json, clientSecret }) => {
       const results = await provisionProfiles(ctx.profiles, json, {
         source: 'station',
+        hotFolderProblem: (folder) => ctx.hotFolderProblem(folder, 'page'),
         ...(ctx.options.env ? { env: ctx.options.env } : {}),
         ...(clientSecret ? { typedSecret: async () => clientSecret } : {}),
       });

@@ -27,6 +27,14 @@ export function StationPanel() {
     await refreshStatus();
   }
 
+  async function chooseHotFolder() {
+    if (!profile) return;
+    // The main process shows the native folder dialog; a page never names a folder itself.
+    const r = await call('profiles.chooseHotFolder', { id: profile.id });
+    if (!r.ok) notify('error', r.error.message);
+    await refreshStatus();
+  }
+
   return (
     <>
       <h1>Orders</h1>
@@ -57,9 +65,20 @@ export function StationPanel() {
           </ul>
         </div>
       ) : null}
-      {profile ? (
+      {profile && useStation.getState().status?.host === 'electron' ? (
         <label>
           Hot folder (orders dropped here are imported)
+          <span className="row">
+            <input aria-label="Hot folder" value={profile.hotFolder ?? ''} readOnly />
+            <button onClick={() => void chooseHotFolder()}>Choose folder…</button>
+            {profile.hotFolder ? (
+              <button onClick={() => void saveProfile({ hotFolder: null })}>Clear</button>
+            ) : null}
+          </span>
+        </label>
+      ) : profile ? (
+        <label>
+          Hot folder (orders dropped here are imported; under a folder given with --hot-folder-root)
           <span className="row">
             <input
               aria-label="Hot folder"
