@@ -1,0 +1,126 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../support/tmp.js';
+import { call, demoStation } from './support.js';
+import type { Station, StationOptions } from '../../../src/core/station/index.js';
+
+const shipFrom = {
+  company: 'Reno DC',
+  addressLine1: '1 Dock Rd',
+  city: 'Reno',
+  stateProvince: 'NV',
+  postalCode: '89501',
+  countryCode: 'US',
+};
+const provisioning = (profile: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    format: 'shipping-station-profiles',
+    version: 1,
+    ...extra,
+    profiles: [
+      {
+        id: 'reno-3',
+        name: 'Reno 3',
+        environment: 'sandbox',
+        baseUrl: 'https://platform.example',
+        clientId: 'reno',
+        tenantId: 'tnt_reno',
+        shipFrom,
+        ...profile,
+      },
+    ],
+  });
+
+async function withStation(extra: Partial<StationOptions>, work: (s: Station) => Promise<void>) {
+  const { station } = demoStation(tempDir(), extra);
+  await station.start();
+  try {
+    await work(station);
+  } finally {
+    await station.stop();
+  }
+}
+
+describe('the contract (the renderer) cannot reach host secrets or other addresses', () => {
+  it('2. a provisioning file from the page may not name an environment variable', async () => {
+    await withStation({ env: { STATION_SECRET_RENO: 'host-secret' } }, async (s) => {
+      const r = await s.dispatch('profiles.provision', {
+        json: provisioning({ clientSecretEnv: 'STATION_SECRET_RENO' }),
+      });
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error.message).toMatch(/clientSecretEnv.*command line/);
+      const profiles = await call(s, 'profiles.list', {});
+      expect(profiles.map((p) => p.id)).not.toContain('reno-3');
+    });
+  });
+
+  it('2. the command line may, with a STATION_SECRET_ variable only', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'p.json');
+    writeFileSync(file, provisioning({ clientSecretEnv: 'HOME' }));
+    const { station } = demoStation(join(dir, 'data'), { provisionFile: file });
+    await expect(station.start()).rejects.toThrow(/clientSecretEnv.*STATION_SECRET_/);
+    await station.stop();
+  });
+
+  it('9. hotFolderRoots come from the command line, never from the page', async () => {
+    await withStation({}, async (s) => {
+      const r = await s.dispatch('profiles.provision', {
+        json: provisioning({}, { hotFolderRoots: ['/'] }),
+      });
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error.message).toMatch(/hotFolderRoots.*command line/);
+    });
+    const dir = tempDir();
+    const root = join(dir, 'inbox');
+    mkdirSync(root);
+    const file = join(dir, 'p.json');
+    writeFileSync(file, provisioning({}, { hotFolderRoots: [root] }));
+    const { station } = demoStation(join(dir, 'data'), { provisionFile: file });
+    await station.start();
+    try {
+      const view = await call(station, 'profiles.update', {
+        id: 'reno-3',
+        hotFolder: join(root, 'reno'),
+      });
+      expect(view.hotFolder).toBe(join(root, 'reno'));
+    } finally {
+      await station.stop();
+    }
+  });
+
+  it('3. the secret typed in the form is never sent to a non-https address', async () => {
+    await withStation({}, async (s) => {
+      for (const baseUrl of [
+        'file:///etc/passwd',
+        'http://platform.example',
+        'javascript:alert(1)',
+      ]) {
+        const r = await s.dispatch('profiles.tenants', {
+          environment: 'production',
+          baseUrl,
+          clientId: 'x',
+          clientSecret: 'typed-secret',
+        });
+        expect(r.ok, baseUrl).toBe(false);
+        if (!r.ok) {
+          expect(r.error.code).toBe('validation');
+          expect(r.error.message).toMatch(/https/);
+          expect(r.error.message).not.toContain('typed-secret');
+        }
+      }
+    });
+  });
+
+  it('4. a secret with control characters is refused through the contract', async () => {
+    await withStation({}, async (s) => {
+      const r = await s.dispatch('profiles.setSecret', { id: 'demo', clientSecret: 'abc\r\ndef' });
+      expect(r.ok).toBe(false);
+      if (!r.ok) {
+        expect(r.error.code).toBe('validation');
+        expect(r.error.message).toMatch(/control character/);
+      }
+    });
+  });
+});
