@@ -216,7 +216,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://x');
     const refuse = (status: string) => {
-      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      const headers = Object.entries(baseHeaders())
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('');
+      socket.end(`HTTP/1.1 ${status}\r\n${headers}Connection: close\r\nContent-Length: 0\r\n\r\n`);
     };
     if (url.pathname !== '/ws') return refuse('404 Not Found');
     if (!allowedHosts(port).includes(req.headers.host ?? ''))
