@@ -103,7 +103,7 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   const e = error as Error & { code?: string };
   log(
-    `station web host failed to start: ${e?.code === 'conflict' ? e.message : (e?.stack ?? String(error))}`,
+    `station web host failed to start: ${e?.code === 'conflict' || e?.code === 'settings-invalid' ? e.message : (e?.stack ?? String(error))}`,
   );
   process.exit(1);
 });

@@ -302,6 +302,16 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   }
   port = (server.address() as AddressInfo).port;
   server.on('error', (error) => log(`web host: ${error.message}`));
+  // A request Node cannot parse gets its 400 with the same headers as every other answer.
+  server.on('clientError', (_error, socket: Socket) => {
+    if (!socket.writable) return socket.destroy();
+    const headers = Object.entries(baseHeaders())
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\n${headers}Connection: close\r\nContent-Length: 0\r\n\r\n`,
+    );
+  });
 
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer, type Server } from 'node:net';
+import { connect as connectTcp, createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -195,6 +195,24 @@ describe('7. error responses carry the same CSP and Referrer-Policy as pages', (
       expect(r.headers.get('referrer-policy')).toBe('no-referrer');
       expect(r.headers.get('x-content-type-options')).toBe('nosniff');
     }
+  });
+});
+
+describe('7. (also) a request the server cannot parse', () => {
+  it('gets its 400 with the same CSP and Referrer-Policy', async () => {
+    const { host } = await start();
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connectTcp(host.port, '127.0.0.1', () =>
+        socket.write('NOT HTTP AT ALL\r\n\r\n'),
+      );
+      let text = '';
+      socket.on('data', (d) => (text += d.toString()));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400/);
+    expect(raw.toLowerCase()).toContain("content-security-policy: default-src 'self'");
+    expect(raw.toLowerCase()).toContain('referrer-policy: no-referrer');
   });
 });
 
