@@ -81,7 +81,7 @@ export function SettingsView() {
                     client {p.clientId} · secret{' '}
                     {p.hasSecret
                       ? `set (${secretStorage}, or from its environment variable)`
-                      : 'missing: use Replace secret'}
+                      : 'needed: use Replace secret'}
                   </div>
                 </td>
                 <td className="actions">
