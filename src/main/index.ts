@@ -17,6 +17,7 @@ import { CALL_CHANNEL, EVENT_CHANNEL } from '../shared/names.js';
 import { startSandbox } from '../sandbox/index.js';
 import { electronSettings } from './settings.js';
 import { SafeStorageVault } from './vault.js';
+import { makePrivateDir } from '../core/storage/private-files.js';
 import { contentSecurityPolicy } from '../shared/csp.js';
 import {
   appMenuTemplate,
@@ -27,10 +28,15 @@ import {
 
 // --data-dir DIR, then STATION_DATA_DIR, then Electron's own userData: the same directory the
 // web host uses by default, so both hosts open the same station.
-const argIndex = process.argv.indexOf('--data-dir');
-const dataDir = resolve(
-  argIndex > 0 && process.argv[argIndex + 1] ? process.argv[argIndex + 1]! : defaultDataDir(),
-);
+const argValue = (flag: string): string | undefined => {
+  const i = process.argv.indexOf(flag);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const dataDir = resolve(argValue('--data-dir') ?? defaultDataDir());
+// Created 0700 before Electron or the station writes anything into it.
+makePrivateDir(dataDir);
+/** Site IT's provisioning file: the only way to name STATION_SECRET_* variables. */
+const provisionFile = argValue('--provision');
 app.setPath('userData', dataDir);
 
 const CSP = contentSecurityPolicy();
@@ -136,6 +142,7 @@ async function startStation(): Promise<void> {
       };
     },
     resourcesDir: join(app.getAppPath(), 'resources'),
+    ...(provisionFile ? { provisionFile: resolve(provisionFile) } : {}),
     // The only way the app sets a hot folder: a native dialog, never a typed path.
     chooseFolder: async () => {
       const options = {

@@ -115,6 +115,18 @@ describe('the contract (the renderer) cannot reach host secrets or other address
 
   it('4. a secret with control characters is refused through the contract', async () => {
     await withStation({}, async (s) => {
+      const created = await s.dispatch('profiles.create', {
+        environment: 'sandbox',
+        baseUrl: 'https://platform.example',
+        clientId: 'reno',
+        clientSecret: 'abc\u001bdef',
+        name: 'Reno 3',
+        tenantId: 'tnt_reno',
+        shippingSiteId: 'site_reno',
+      });
+      expect(created.ok).toBe(false);
+      if (!created.ok) expect(created.error.message).toMatch(/control character/);
+      expect((await call(s, 'profiles.list', {})).map((p) => p.name)).not.toContain('Reno 3');
       const r = await s.dispatch('profiles.setSecret', { id: 'demo', clientSecret: 'abc\r\ndef' });
       expect(r.ok).toBe(false);
       if (!r.ok) {

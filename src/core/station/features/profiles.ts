@@ -2,6 +2,7 @@ import { PlatformClient } from '../../platform/index.js';
 import type { Tenant } from '../../platform/index.js';
 import { exportProfiles, provisionProfiles } from '../../profiles/provisioning.js';
 import { baseUrlProblem } from '../../profiles/base-url.js';
+import { secretProblem } from '../../profiles/secret-vault.js';
 import type { Profile } from '../../profiles/profile-schema.js';
 import type { TenantNode } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
@@ -18,12 +19,15 @@ type Creds = {
 };
 
 function tempClient(c: Creds, tenantId: string): PlatformClient {
-  // The secret typed in the form goes to this address: the same rule as a stored profile's.
+  // The secret typed in the form goes to this address: the same rules as a stored profile's.
   const problem = baseUrlProblem(c.baseUrl);
   if (problem)
     throw new StationFailure('validation', `The base URL ${problem}.`, [
       { field: 'baseUrl', message: problem },
     ]);
+  const secret = secretProblem(c.clientSecret);
+  if (secret)
+    throw new StationFailure('validation', secret, [{ field: 'clientSecret', message: secret }]);
   return new PlatformClient({
     baseUrl: c.baseUrl,
     clientId: c.clientId,
