@@ -21,6 +21,7 @@ import { makePrivateDir } from '../core/storage/private-files.js';
 import { contentSecurityPolicy } from '../shared/csp.js';
 import {
   appMenuTemplate,
+  forbiddenSwitch,
   isStationSender,
   permissionAllowed,
   stationWebPreferences,
@@ -174,6 +175,13 @@ async function startStation(): Promise<void> {
   });
   station.onEvent((name, payload) => win?.webContents.send(EVENT_CHANNEL, name, payload));
   await station.start();
+}
+
+// A packaged station never runs with a debugger attached (see forbiddenSwitch).
+const refusedSwitch = forbiddenSwitch(app.isPackaged, (s) => app.commandLine.hasSwitch(s));
+if (refusedSwitch) {
+  console.error(`Shipping Station does not start with --${refusedSwitch}.`);
+  app.exit(1);
 }
 
 void app.whenReady().then(async () => {

@@ -32,6 +32,26 @@ export function isStationSender(
   return url.origin === expected.origin;
 }
 
+/**
+ * Command-line switches that would open the packaged app to a debugger or inject code. The
+ * fuses already disable Node's --inspect; Chromium's remote debugging is refused here.
+ */
+const debugSwitches = [
+  'remote-debugging-port',
+  'remote-debugging-pipe',
+  'inspect',
+  'inspect-brk',
+  'js-flags',
+];
+
+export function forbiddenSwitch(
+  packaged: boolean,
+  hasSwitch: (name: string) => boolean,
+): string | null {
+  if (!packaged) return null;
+  return debugSwitches.find((s) => hasSwitch(s)) ?? null;
+}
+
 /** The renderer needs no permission at all: checks and requests are both denied. */
 export function permissionAllowed(_permission: string): boolean {
   return false;

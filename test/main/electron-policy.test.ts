@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import {
   appMenuTemplate,
+  forbiddenSwitch,
   isStationSender,
   permissionAllowed,
   stationWebPreferences,
@@ -54,6 +55,14 @@ describe('13. the packaged app is locked down', () => {
     expect(stationWebPreferences({ packaged: false, preload: '/p.cjs' }).devTools).toBe(true);
     const prefs = stationWebPreferences({ packaged: true, preload: '/p.cjs' });
     expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
+  });
+
+  it('a packaged app refuses to start with a debugging switch', () => {
+    const given = (names: string[]) => (s: string) => names.includes(s);
+    expect(forbiddenSwitch(true, given(['remote-debugging-port']))).toBe('remote-debugging-port');
+    expect(forbiddenSwitch(true, given(['inspect']))).toBe('inspect');
+    expect(forbiddenSwitch(true, given(['data-dir']))).toBeNull();
+    expect(forbiddenSwitch(false, given(['remote-debugging-port']))).toBeNull();
   });
 
   it('the application menu has no developer items', () => {
