@@ -66,12 +66,12 @@ async function provisioned(outputDir: string, dpi: 203 | 300): Promise<RunningSt
               dpi,
             },
           ],
-          clientSecretEnv: 'E2E_CLIENT_SECRET',
+          clientSecretEnv: 'STATION_SECRET_E2E',
         },
       ],
     }),
   );
-  return startStation(['--provision', file], { E2E_CLIENT_SECRET: 'demo-lumen-full-secret' });
+  return startStation(['--provision', file], { STATION_SECRET_E2E: 'demo-lumen-full-secret' });
 }
 
 async function importOrders(page: Page) {
