@@ -53,6 +53,11 @@ describe('npm run web arguments', () => {
     expect(parseArgs([])).toMatchObject({ port: 7410, portGiven: false });
     expect(parseArgs(['--port', '0'])).toMatchObject({ port: 0, portGiven: true });
   });
+  it('reads each --hot-folder-root', () => {
+    expect(
+      parseArgs(['--hot-folder-root', '/srv/a', '--hot-folder-root=/srv/b']).hotFolderRoots,
+    ).toEqual(['/srv/a', '/srv/b']);
+  });
   it('refuses unknown options and bad ports with the usage', () => {
     expect(() => parseArgs(['--bogus'])).toThrow(/usage: npm run web/);
     expect(() => parseArgs(['--port', '70000'])).toThrow(/0\.\.65535/);
