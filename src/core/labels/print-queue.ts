@@ -17,7 +17,11 @@ export interface LabelPrintRequest {
 }
 
 export interface LabelPrintQueue {
-  /** Stores the job durably; may return the job (with an id) or a promise of it. */
+  /**
+   * Stores the job durably and synchronously, in the station's database: the packing workflow
+   * calls it inside the transaction that marks the shipment print-queued, so a crash can never
+   * leave a stored job that recovery does not know about. Returns the job (with an id) or nothing.
+   */
   enqueue(job: LabelPrintRequest): unknown;
 }
 

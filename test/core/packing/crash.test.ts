@@ -49,6 +49,9 @@ const steps: PurchaseStep[] = [
   'purchase-committed',
   'label-received',
   'label-stored',
+  // The print job is committed but the shipment is still 'purchased' (before the fix, a
+  // restart queued the label a second time and both printed).
+  'print-job-stored',
   'print-enqueued',
 ];
 
@@ -129,6 +132,12 @@ describe('a station killed with SIGKILL during a purchase, then restarted', () =
     const kept = workflow.labels.forOrder(lookup.order.id);
     expect(kept.map((l) => l.trackingNumber)).toEqual([sold[0]!.trackingNumber]);
     expect(kept[0]!.zpl).toContain(sold[0]!.trackingNumber);
-    await waitUntil(() => printer.labels.some((l) => l.zpl.includes(sold[0]!.trackingNumber)));
+    // Printed exactly once: every job settled, one label job for it, one label out of the printer.
+    const tracking = sold[0]!.trackingNumber;
+    await waitUntil(() => printer.labels.some((l) => l.zpl.includes(tracking)));
+    await waitUntil(() => spool.list({ states: ['queued', 'sending'] }).length === 0);
+    const labelJobs = spool.list().filter((j) => j.kind === 'label');
+    expect(labelJobs.map((j) => j.state)).toEqual(['printed']);
+    expect(printer.labels.filter((l) => l.zpl.includes(tracking))).toHaveLength(1);
   });
 });
