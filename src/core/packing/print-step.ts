@@ -84,7 +84,7 @@ function queuePackingSlip(
   },
   shipmentId: number,
   label: StoredLabel,
-): Promise<void> {
+): void {
   const slips = deps.profile.packingSlips;
   const printerId = slipPrinterOf(deps.profile);
   if (!slips || !printerId || !deps.orders) return;
