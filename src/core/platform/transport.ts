@@ -1,5 +1,5 @@
 import { type z } from 'zod';
-import { type ConnectivityMonitor } from './connectivity.js';
+import { capabilityOf, type ConnectivityMonitor } from './connectivity.js';
 import {
   kindForStatus,
   PlatformError,
@@ -216,8 +216,10 @@ export class Transport {
       });
       const text = await res.text();
       const cid = res.headers.get('x-correlation-id');
-      if (res.status >= 500) this.o.connectivity.recordFailure(res.status, `HTTP ${res.status}`);
-      else this.o.connectivity.recordAnswer();
+      const capability = capabilityOf(ep.operation);
+      if (res.status >= 500)
+        this.o.connectivity.recordFailure(res.status, `HTTP ${res.status}`, capability);
+      else this.o.connectivity.recordAnswer(capability);
       const kind = res.ok
         ? null
         : kindForStatus(
@@ -238,7 +240,13 @@ export class Transport {
             : `${code}`;
       const kind: PlatformErrorKind =
         ep.purchase && !NOT_SENT.has(code) ? 'unknown-outcome' : 'network';
-      if (!callerAborted) this.o.connectivity.recordFailure(null, detail);
+      if (!callerAborted)
+        this.o.connectivity.recordFailure(
+          null,
+          detail,
+          capabilityOf(ep.operation),
+          NOT_SENT.has(code),
+        );
       event(null, kind, null);
       if (callerAborted && !ep.purchase) throw opts.signal?.reason ?? cause;
       throw new PlatformError({

@@ -6,7 +6,7 @@ import type { AttentionItem, TrackerRow } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
 import type { Handlers } from '../dispatch.js';
 import { StationFailure } from '../errors.js';
-import { brandName, carrierView, labelView, printJobView } from '../map.js';
+import { brandName, carrierView, labelView, printJobView, trackingSync } from '../map.js';
 
 /** History (label cache, reprints), needs attention, queues, tracking and carrier accounts. */
 export function recordHandlers(ctx: StationContext): Partial<Handlers> {
@@ -276,7 +276,7 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
       const total = status
         ? (counts[status] ?? 0)
         : Object.values(counts).reduce((a, b) => a + b, 0);
-      return { rows, total, counts };
+      return { rows, total, counts, sync: trackingSync(r) };
     },
     'carriers.list': async ({ refresh }) => {
       const r = rt();

@@ -93,6 +93,15 @@ export function Header() {
             text={!hostConnected ? 'station host lost' : (status?.connectivity ?? '…')}
             title={status?.connectivityDetail ?? undefined}
           />
+          {status?.trackingDelayed ? (
+            <Indicator
+              label="Tracking"
+              testId="tracking-delayed"
+              state="unknown"
+              text="delayed"
+              title={status.trackingDelayed}
+            />
+          ) : null}
           <Indicator
             label="Printer"
             testId="printer-status"
