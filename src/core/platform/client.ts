@@ -1,5 +1,5 @@
 import { type z } from 'zod';
-import { ConnectivityMonitor } from './connectivity.js';
+import { ConnectivityMonitor, type PlatformCapability } from './connectivity.js';
 import { PlatformError } from './errors.js';
 import {
   CarrierAccountSchema,
@@ -51,6 +51,20 @@ const EventPage = pageOf('webhookEvents', WebhookEventSchema);
 const seg = encodeURIComponent;
 
 /**
+ * What a whole call may take (token wait, attempts and backoff), chosen so a packer's scan is
+ * answered in seconds: the token 5 s, rates 8 s, a label 15 s (the carrier can be slow, and a
+ * label that times out is an unknown outcome a shift lead resolves, never bought again). The
+ * tracker poll and the rest run in the background and may take longer.
+ */
+export const DEFAULT_DEADLINES: Record<PlatformCapability, number> = {
+  token: 5_000,
+  rates: 8_000,
+  labels: 15_000,
+  trackers: 30_000,
+  other: 30_000,
+};
+
+/**
  * A typed method for every endpoint of the Shipping Platform API, bound to one profile:
  * one base URL (so one environment), one API client, one tenant. Every method takes
  * CallOptions: `tenantId` acts for a brand below the profile's tenant, `signal` cancels.
@@ -81,6 +95,7 @@ export class PlatformClient {
       tenantId: options.tenantId,
       timeoutMs: options.timeoutMs ?? 15_000,
       labelTimeoutMs: options.labelTimeoutMs ?? 30_000,
+      deadlines: { ...DEFAULT_DEADLINES, ...options.deadlines },
       retry: { attempts: 3, baseDelayMs: 250, maxDelayMs: 4000, ...options.retry },
       fetch: options.fetch ?? globalThis.fetch,
       connectivity: this.connectivity,

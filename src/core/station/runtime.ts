@@ -71,7 +71,7 @@ export class ProfileRuntime {
       getSecret: () => resolveClientSecret(profile, deps.vault),
       ...(deps.tokenStore ? { tokenStore: deps.tokenStore } : {}),
       timeoutMs: 8000,
-      labelTimeoutMs: 20_000,
+      labelTimeoutMs: 15_000,
     });
     this.platform = packingPlatformFrom(this.client);
     const spool = deps.spool;

@@ -52,3 +52,45 @@ describe('a tracking outage', () => {
     });
   });
 });
+
+describe('deadlines a packer can live with', () => {
+  it('a hung token endpoint: the scan is queued with the reason, not stalled', async () => {
+    await withStation(async (s, sandbox) => {
+      const orderId = await orderIdOf(s, 'LUM-10421');
+      s.context.runtime().client.tokens.forget();
+      sandbox.faults.add({ method: 'POST', path: '/api/v1/tokens/m2m', kind: 'hang' });
+      const quote = await call(s, 'pack.rate', { orderId, packages: [{ weightLbs: 1.8 }] });
+      expect(quote.queued).toBe(true);
+      expect(quote.reason).toMatch(/token request \(no answer within 5 s\)/);
+      expect(quote.reason).toMatch(/Nothing was bought/);
+      expect(sandbox.ledger()).toHaveLength(0);
+    });
+  });
+
+  it('a hung rate request: the scan is queued within the rates deadline', async () => {
+    await withStation(async (s, sandbox) => {
+      const orderId = await orderIdOf(s, 'LUM-10421');
+      sandbox.faults.add({ method: 'POST', path: '/api/v1/rates', kind: 'hang' });
+      const quote = await call(s, 'pack.rate', { orderId, packages: [{ weightLbs: 1.8 }] });
+      expect(quote.queued).toBe(true);
+      expect(quote.reason).toMatch(/rate request \(no answer within 8 s\)/);
+    });
+  });
+
+  it('a hung label request is an unknown outcome after its deadline, never bought again', async () => {
+    await withStation(async (s, sandbox) => {
+      const orderId = await orderIdOf(s, 'LUM-10422');
+      const quote = await call(s, 'pack.rate', { orderId, packages: [{ weightLbs: 3.4 }] });
+      // The platform sells the label, and its answer never comes.
+      sandbox.faults.add({ method: 'POST', path: '/api/v1/labels', kind: 'hang', after: true });
+      const lost = await s.dispatch('pack.buy', { shipmentId: quote.shipmentId });
+      expect(lost).toMatchObject({ ok: false, error: { code: 'purchase-outcome-unknown' } });
+      const message = lost.ok ? '' : lost.error.message;
+      expect(message).toMatch(/no answer within 15 s/);
+      expect(message).toMatch(/Do not buy again/);
+      const again = await s.dispatch('pack.buy', { shipmentId: quote.shipmentId });
+      expect(again).toMatchObject({ ok: false, error: { code: 'purchase-outcome-unknown' } });
+      expect(sandbox.ledger()).toHaveLength(1);
+    });
+  }, 40_000);
+});
