@@ -1,4 +1,5 @@
 import { type z } from 'zod';
+import { PLATFORM_DEADLINES_MS } from '../../shared/deadlines.js';
 import { ConnectivityMonitor, type PlatformCapability } from './connectivity.js';
 import { PlatformError } from './errors.js';
 import {
@@ -50,19 +51,8 @@ const TrackerPage = pageOf('trackers', TrackerSchema);
 const EventPage = pageOf('webhookEvents', WebhookEventSchema);
 const seg = encodeURIComponent;
 
-/**
- * What a whole call may take (token wait, attempts and backoff), chosen so a packer's scan is
- * answered in seconds: the token 5 s, rates 8 s, a label 15 s (the carrier can be slow, and a
- * label that times out is an unknown outcome a shift lead resolves, never bought again). The
- * tracker poll and the rest run in the background and may take longer.
- */
-export const DEFAULT_DEADLINES: Record<PlatformCapability, number> = {
-  token: 5_000,
-  rates: 8_000,
-  labels: 15_000,
-  trackers: 30_000,
-  other: 30_000,
-};
+/** What a whole call may take (token wait, attempts and backoff): see src/shared/deadlines.ts. */
+export const DEFAULT_DEADLINES: Record<PlatformCapability, number> = { ...PLATFORM_DEADLINES_MS };
 
 /**
  * A typed method for every endpoint of the Shipping Platform API, bound to one profile:
