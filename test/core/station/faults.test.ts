@@ -94,3 +94,92 @@ describe('deadlines a packer can live with', () => {
     });
   }, 40_000);
 });
+
+describe('expected failures get a stable code and a sentence, never internal', () => {
+  it('unknown print jobs, shipments, queue items and printers', async () => {
+    await withStation(async (s) => {
+      const logged: string[] = [];
+      // The facade logs through the context; an expected failure must log no stack trace.
+      const context = s.context as { log: (line: string) => void };
+      const log = context.log;
+      context.log = (line: string) => {
+        logged.push(line);
+        log(line);
+      };
+      const printerId = s.context.runtime().profile.printers[0]!.id;
+      const cases = [
+        ['queue.retry', { kind: 'print-job', id: '999999' }, 'not-found', /Print job 999999/],
+        ['queue.retry', { kind: 'shipment', id: '999999' }, 'not-found', /queued shipment 999999/],
+        ['queue.cancel', { kind: 'print-job', id: '999999' }, 'not-found', /Print job 999999/],
+        ['queue.move', { id: '999999', printerId }, 'not-found', /Print job 999999/],
+        ['attention.resolve', { id: 'print:999999', action: 'retry' }, 'not-found', /999999/],
+        ['attention.resolve', { id: 'shipment:999999', action: 'dismiss' }, 'not-found', /999999/],
+        [
+          'attention.resolve',
+          { id: 'purchase:lp_nope', action: 'check-trackers' },
+          'not-found',
+          /lp_nope/,
+        ],
+        ['attention.resolve', { id: 'nonsense', action: 'dismiss' }, 'validation', /nonsense/],
+      ] as const;
+      for (const [name, input, code, message] of cases) {
+        const reply = await s.dispatch(name, input);
+        expect(reply, `${name} ${JSON.stringify(input)}`).toMatchObject({
+          ok: false,
+          error: { code },
+        });
+        const text = reply.ok ? '' : reply.error.message;
+        expect(text).toMatch(message);
+        expect(text).not.toMatch(/constraint|SQLITE|undefined|stack/i);
+      }
+      expect(logged.filter((l) => /\n\s+at /.test(l))).toEqual([]);
+    });
+  });
+
+  it('a job moved to a printer that is not set up', async () => {
+    await withStation(async (s) => {
+      const printerId = s.context.runtime().profile.printers[0]!.id;
+      const job = s.context.spool.enqueue({
+        printerId,
+        kind: 'test',
+        payload: '^XA^FDmove me^FS^XZ',
+        reason: 'test',
+      }).job;
+      await s.context.spool.stop();
+      const reply = await s.dispatch('queue.move', { id: String(job.id), printerId: 'nowhere' });
+      expect(reply).toMatchObject({ ok: false, error: { code: 'not-found' } });
+      expect(reply.ok ? '' : reply.error.message).toMatch(/No printer "nowhere"/);
+    });
+  });
+
+  it('check-trackers while the tracker list fails: platform-unreachable, and the item stays', async () => {
+    await withStation(async (s, sandbox) => {
+      const orderId = await orderIdOf(s, 'LUM-10422');
+      const quote = await call(s, 'pack.rate', { orderId, packages: [{ weightLbs: 3.4 }] });
+      sandbox.faults.add({
+        method: 'POST',
+        path: '/api/v1/labels',
+        kind: 'reset',
+        after: true,
+        times: 1,
+      });
+      const lost = await s.dispatch('pack.buy', { shipmentId: quote.shipmentId });
+      expect(lost).toMatchObject({ ok: false, error: { code: 'purchase-outcome-unknown' } });
+      const [item] = await call(s, 'attention.list', {});
+      for (const fault of [{ kind: 'status', status: 500 }, { kind: 'reset' }] as const) {
+        sandbox.faults.clear();
+        sandbox.faults.add({ method: 'GET', path: '/api/v1/trackers', ...fault });
+        const reply = await s.dispatch('attention.resolve', {
+          id: item!.id,
+          action: 'check-trackers',
+        });
+        expect(reply, fault.kind).toMatchObject({
+          ok: false,
+          error: { code: 'platform-unreachable' },
+        });
+        expect(reply.ok ? '' : reply.error.message).toMatch(/still needs attention/);
+      }
+      expect(await call(s, 'attention.list', {})).toHaveLength(1);
+    });
+  });
+});

@@ -1,6 +1,7 @@
 import { NeedsAttention } from '../../packing/needs-attention.js';
 import { failedOrders } from '../../packing/failed-ratings.js';
 import { ReprintError } from '../../labels/reprint.js';
+import { isPlatformError } from '../../platform/index.js';
 import { labelPrinterOf } from '../../profiles/profile-schema.js';
 import type { AttentionItem, TrackerRow } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
@@ -159,12 +160,17 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
     },
     'attention.resolve': async ({ id, action, note }) => {
       const r = rt();
-      const [kind, key] = id.split(':') as [string, string];
+      const [kind, key] = id.split(':') as [string, string | undefined];
+      if (!key || !['purchase', 'shipment', 'print'].includes(kind))
+        throw new StationFailure(
+          'validation',
+          `"${id}" is not an item of Needs attention; refresh the list and pick one.`,
+        );
       const user = ctx.stationSettings().userName;
       const na = new NeedsAttention(r.workflow);
       if (kind === 'purchase') {
         if (action === 'check-trackers') {
-          const found = await na.lookUp(key, user);
+          const found = await lookUpOnPlatform(na, key, user);
           if (!found.found) throw new StationFailure('not-found', found.message);
         } else if (action === 'mark-not-bought')
           na.markNotBought(
@@ -178,9 +184,22 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
       } else if (kind === 'shipment' && action === 'dismiss') {
         // The order's earlier failed attempts go with it: one order, one entry, one dismissal.
         const shipment = r.workflow.shipments.get(Number(key));
+        if (
+          !shipment ||
+          shipment.profileId !== r.scope.profileId ||
+          shipment.environment !== r.scope.environment
+        )
+          throw new StationFailure('not-found', `No shipment ${key} in this profile.`);
+        const failed = r.workflow.shipments
+          .forOrder(shipment.orderId)
+          .filter((s) => s.state === 'failed');
+        if (failed.length === 0)
+          throw new StationFailure(
+            'conflict',
+            `Shipment ${key} is ${shipment.state}, not failed; there is nothing to dismiss.`,
+          );
         const detail = { dismissedBy: user, ...(note?.trim() ? { note: note.trim() } : {}) };
-        for (const s of shipment ? r.workflow.shipments.forOrder(shipment.orderId) : [])
-          if (s.state === 'failed') r.workflow.shipments.setState(s.id, 'cancelled', detail);
+        for (const s of failed) r.workflow.shipments.setState(s.id, 'cancelled', detail);
       } else if (
         kind === 'print' &&
         (action === 'retry' || action === 'cancel' || action === 'mark-printed')
@@ -222,7 +241,14 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
     },
     'queue.retry': async ({ kind, id }) => {
       if (kind === 'print-job') ctx.spool.retry(Number(id));
-      else void rt().drainer.drain(true);
+      else {
+        const r = rt();
+        const entry = r.workflow.queue.get(Number(id));
+        const shipment = entry && r.workflow.shipments.get(entry.shipmentId);
+        if (!entry || !shipment || shipment.profileId !== r.scope.profileId)
+          throw new StationFailure('not-found', `No queued shipment ${id}.`);
+        void r.drainer.drain(true);
+      }
       ctx.changed('queue');
       return { done: true as const };
     },
@@ -285,4 +311,22 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
       return health.map(carrierView);
     },
   };
+}
+
+/**
+ * The shift lead's "check trackers": a platform that does not answer is a reason to look again
+ * later, said as such; the purchase stays under Needs attention, nothing changes.
+ */
+async function lookUpOnPlatform(na: NeedsAttention, purchaseId: string, user: string) {
+  try {
+    return await na.lookUp(purchaseId, user);
+  } catch (error) {
+    if (!isPlatformError(error)) throw error;
+    const ref = error.correlationId ? ` (ref ${error.correlationId})` : '';
+    throw new StationFailure(
+      'platform-unreachable',
+      `The platform's trackers could not be searched just now, so the purchase still needs attention: ${error.message.replace(/\.?\s*$/, '')}. Nothing was changed; check again in a moment${ref}.`,
+      error.correlationId ? { correlationId: error.correlationId } : undefined,
+    );
+  }
 }
