@@ -371,7 +371,18 @@ export interface ScaleDiscovery {
 export interface ImportReport {
   imported: number;
   skipped: number;
+  /** The first problems (500 at most), in file order. */
   errors: ImportError[];
+  /** Every problem found, including those beyond `errors`. */
+  errorCount: number;
+}
+
+/** A long order import is under way (sent a few times a second while it runs). */
+export interface ImportProgressView {
+  fileName: string;
+  phase: 'reading' | 'checking' | 'storing';
+  done: number;
+  total: number;
 }
 
 /** One bad row of an order file, located the way the person who wrote the file sees it. */

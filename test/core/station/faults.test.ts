@@ -183,3 +183,52 @@ describe('expected failures get a stable code and a sentence, never internal', (
     });
   });
 });
+
+describe('a large order import', () => {
+  it('answers scans while it runs, sends progress, and stores every order', async () => {
+    await withStation(async (s) => {
+      const count = 20_000;
+      const lines = [
+        'order_number,ship_to_address1,ship_to_city,ship_to_postal_code,ship_to_country,weight_lbs',
+      ];
+      for (let i = 1; i <= count; i++) lines.push(`BIG-${i},1 Main St,Springfield,62701,US,2`);
+      const progress: unknown[] = [];
+      s.onEvent((name, payload) => {
+        if (name === 'import-progress') progress.push(payload);
+      });
+      let finished = false;
+      const importing = s.dispatch('orders.import', {
+        fileName: 'big.csv',
+        content: lines.join('\n'),
+      });
+      void importing.then(() => (finished = true));
+      const scan = await call(s, 'pack.scan', { value: 'LUM-10421' });
+      expect(scan.kind).toBe('order');
+      expect(finished).toBe(false);
+      const report = await importing;
+      expect(report).toMatchObject({ ok: true, value: { imported: count, errorCount: 0 } });
+      expect(progress).toContainEqual(
+        expect.objectContaining({ fileName: 'big.csv', phase: 'storing', total: count }),
+      );
+    });
+  }, 120_000);
+
+  it('a 250,000-row file with a bad column returns the problem list, not internal', async () => {
+    await withStation(async (s) => {
+      const lines = [
+        'order_number,ship_to_address1,ship_to_city,ship_to_postal_code,ship_to_country,weight_lbs',
+      ];
+      for (let i = 1; i <= 250_000; i++) lines.push(`B-${i},1 Main St,Springfield,62701,US,heavy`);
+      const reply = await s.dispatch('orders.import', {
+        fileName: 'bad.csv',
+        content: lines.join('\n'),
+      });
+      expect(reply).toMatchObject({ ok: true, value: { imported: 0, errorCount: 250_000 } });
+      const errors = reply.ok
+        ? (reply.value as { errors: { row: number; field: string }[] }).errors
+        : [];
+      expect(errors.length).toBeGreaterThan(0);
+      expect(errors[0]).toMatchObject({ row: 1, field: 'weight_lbs' });
+    });
+  }, 120_000);
+});

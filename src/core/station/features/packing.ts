@@ -1,4 +1,4 @@
-import { importOrders, formatOf } from '../../orders/order-import.js';
+import { importOrdersInSlices, formatOf } from '../../orders/order-import.js';
 import type { ImportProblem, StoredOrder } from '../../orders/types.js';
 import type { ImportError } from '../../../shared/views.js';
 import type { PackedPackage } from '../../packing/types.js';
@@ -162,17 +162,20 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
           'validation',
           `${fileName}: only .csv and .json order files can be imported.`,
         );
-      const report = importOrders(
+      // In slices: a 100,000-order file must not hold up the packer's scans meanwhile.
+      const report = await importOrdersInSlices(
         r.workflow.orders,
         r.scope,
         { defaultTenantId: r.profile.tenantId, allowedTenantIds: tenantsOf(r.profile) },
         { text: content, format, source: fileName },
+        { onProgress: (p) => ctx.events.emit('import-progress', { fileName, ...p }) },
       );
       ctx.changed('orders');
       return {
         imported: report.imported.length + report.updated.length,
         skipped: report.unchanged.length,
         errors: report.problems.map((p) => importError(p, format)),
+        errorCount: report.problemCount,
       };
     },
     'orders.list': async ({ search, limit }) => {
