@@ -195,11 +195,12 @@ export function trackingSync(rt: {
   const delayed =
     sync.consecutiveFailures > 0 ||
     rt.client.connectivity.capability('trackers').state === 'offline';
-  const since = sync.lastSuccessAt ? `last updated ${sync.lastSuccessAt}` : 'not updated yet';
+  const since = sync.lastSuccessAt ? `last updated ${sync.lastSuccessAt}` : 'no update yet';
+  const why = (sync.lastError ?? 'the tracker list does not answer').replace(/\.?\s*$/, '.');
   return {
     delayed,
     message: delayed
-      ? `Tracking delayed (${since}): ${sync.lastError ?? 'the tracker list does not answer'} Packing and labels are not affected; statuses catch up when it answers.`
+      ? `Tracking delayed (${since}): ${why} Packing and labels are not affected; statuses catch up when it answers.`
       : null,
     lastSuccessAt: sync.lastSuccessAt,
   };

@@ -97,7 +97,7 @@ export function Header() {
             <Indicator
               label="Tracking"
               testId="tracking-delayed"
-              state="unknown"
+              state="warn"
               text="delayed"
               title={status.trackingDelayed}
             />
@@ -144,7 +144,7 @@ export function Header() {
 
 function Indicator(props: {
   label: string;
-  state: 'ok' | 'bad' | 'unknown';
+  state: 'ok' | 'bad' | 'warn' | 'unknown';
   text: string;
   testId: string;
   title?: string | undefined;

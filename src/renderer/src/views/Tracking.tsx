@@ -13,7 +13,7 @@ export function TrackingView() {
     <section className="list-view">
       <h1>Tracking</h1>
       {board?.sync.delayed ? (
-        <div className="banner" role="status" data-testid="tracking-delayed-banner">
+        <div className="notice" role="status" data-testid="tracking-delayed-banner">
           {board.sync.message}
         </div>
       ) : null}
