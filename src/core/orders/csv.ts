@@ -13,6 +13,9 @@
  */
 import { runAtOnce, type Steps } from './slices.js';
 
+const LF = 10;
+const CR = 13;
+
 /** Records read between two chances to pause. */
 const STEP_RECORDS = 256;
 
@@ -61,6 +64,7 @@ export function* parseCsvSteps(text: string): Steps<number, CsvParseResult> {
   let i = 0;
   let line = 1;
   const n = src.length;
+  const sepCode = sep.charCodeAt(0);
   let count = 0;
 
   while (i < n) {
@@ -96,10 +100,14 @@ export function* parseCsvSteps(text: string): Steps<number, CsvParseResult> {
           while (i < n && src[i] !== sep && src[i] !== '\n' && src[i] !== '\r') i++;
         }
       } else {
-        while (i < n && src[i] !== sep && src[i] !== '\n' && src[i] !== '\r') {
-          value += src[i];
+        // An unquoted field is one slice of the text, not a string built a character at a time.
+        const start = i;
+        while (i < n) {
+          const c = src.charCodeAt(i);
+          if (c === sepCode || c === LF || c === CR) break;
           i++;
         }
+        value = src.slice(start, i);
       }
       fields.push(value);
       if (i < n && src[i] === sep) {

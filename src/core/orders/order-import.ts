@@ -80,7 +80,7 @@ export function importOrdersInSlices(
 }
 
 /** Orders stored per transaction: one commit per chunk instead of one per order. */
-const STORE_CHUNK = 200;
+const STORE_CHUNK = 100;
 
 function* importOrderSteps(
   orders: OrderRepository,
