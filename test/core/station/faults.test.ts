@@ -121,6 +121,9 @@ describe('expected failures get a stable code and a sentence, never internal', (
           /lp_nope/,
         ],
         ['attention.resolve', { id: 'nonsense', action: 'dismiss' }, 'validation', /nonsense/],
+        ['attention.resolve', { id: 'print:abc', action: 'cancel' }, 'not-found', /Print job abc/],
+        ['queue.cancel', { kind: 'print-job', id: 'abc' }, 'not-found', /Print job abc/],
+        ['pack.buy', { shipmentId: 'abc' }, 'not-found', /No shipment abc/],
       ] as const;
       for (const [name, input, code, message] of cases) {
         const reply = await s.dispatch(name, input);
@@ -130,7 +133,7 @@ describe('expected failures get a stable code and a sentence, never internal', (
         });
         const text = reply.ok ? '' : reply.error.message;
         expect(text).toMatch(message);
-        expect(text).not.toMatch(/constraint|SQLITE|undefined|stack/i);
+        expect(text).not.toMatch(/constraint|SQLITE|undefined|NaN|stack/i);
       }
       expect(logged.filter((l) => /\n\s+at /.test(l))).toEqual([]);
     });

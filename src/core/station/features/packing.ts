@@ -139,7 +139,10 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
     },
     'pack.buy': async (input) => {
       const r = rt();
-      const result = await r.workflow.buy(Number(input.shipmentId), {
+      const shipmentId = Number(input.shipmentId);
+      if (!Number.isSafeInteger(shipmentId))
+        throw new StationFailure('not-found', `No shipment ${input.shipmentId} in this profile.`);
+      const result = await r.workflow.buy(shipmentId, {
         rate: input.rate ?? undefined,
         stationUser: ctx.stationSettings().userName,
         confirmAnotherLabel: input.confirmAnother,

@@ -205,9 +205,10 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
         (action === 'retry' || action === 'cancel' || action === 'mark-printed')
       ) {
         const why = note?.trim() ? `: ${note.trim()}` : '';
-        if (action === 'retry') ctx.spool.retry(Number(key), `sent again by ${user}${why}`);
-        else if (action === 'cancel') ctx.spool.cancel(Number(key), `cancelled by ${user}${why}`);
-        else ctx.spool.markPrinted(Number(key), `marked printed by ${user}${why}`);
+        if (action === 'retry') ctx.spool.retry(printJobId(key), `sent again by ${user}${why}`);
+        else if (action === 'cancel')
+          ctx.spool.cancel(printJobId(key), `cancelled by ${user}${why}`);
+        else ctx.spool.markPrinted(printJobId(key), `marked printed by ${user}${why}`);
       } else throw new StationFailure('validation', `${action} does not apply to ${id}.`);
       ctx.changed('attention');
       return { resolved: true as const };
@@ -240,7 +241,7 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
       return { shipments, printJobs };
     },
     'queue.retry': async ({ kind, id }) => {
-      if (kind === 'print-job') ctx.spool.retry(Number(id));
+      if (kind === 'print-job') ctx.spool.retry(printJobId(id));
       else {
         const r = rt();
         const entry = r.workflow.queue.get(Number(id));
@@ -254,7 +255,7 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
     },
     'queue.cancel': async ({ kind, id }) => {
       const r = rt();
-      if (kind === 'print-job') ctx.spool.cancel(Number(id));
+      if (kind === 'print-job') ctx.spool.cancel(printJobId(id));
       else {
         const entry = r.workflow.queue.get(Number(id));
         if (!entry) throw new StationFailure('not-found', `No queued shipment ${id}.`);
@@ -265,7 +266,7 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
       return { done: true as const };
     },
     'queue.move': async ({ id, printerId }) => {
-      ctx.spool.move(Number(id), printerId);
+      ctx.spool.move(printJobId(id), printerId);
       ctx.changed('queue');
       return { done: true as const };
     },
@@ -329,4 +330,12 @@ async function lookUpOnPlatform(na: NeedsAttention, purchaseId: string, user: st
       error.correlationId ? { correlationId: error.correlationId } : undefined,
     );
   }
+}
+
+/** A print job's id from the renderer: a number, or "no such job" in words. */
+function printJobId(id: string): number {
+  const n = Number(id);
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new StationFailure('not-found', `Print job ${id} does not exist.`);
+  return n;
 }
