@@ -23,6 +23,11 @@ export interface LabelPrintQueue {
    * leave a stored job that recovery does not know about. Returns the job (with an id) or nothing.
    */
   enqueue(job: LabelPrintRequest): unknown;
+  /**
+   * The 'label' job already stored for this platform label id, or null. Sending a bought label
+   * to the printer asks first, so a label whose job exists is never queued a second time.
+   */
+  existingLabelJob?(labelId: string): unknown;
 }
 
 /** The spool's job id (an integer, print_jobs.id) when it returned one. */

@@ -45,6 +45,18 @@ export async function sendLabelToPrinter(
     // label) or the job and 'print-queued' (recovery leaves it), never a job that recovery
     // cannot see and queues again. The spool stores jobs synchronously in this database.
     const printJobId = deps.shipments.db.transaction(() => {
+      // A job already stored for this label (a station that stopped before both were one
+      // transaction, or another path that queued it) is the label's job: never a second one.
+      const existing = deps.printQueue.existingLabelJob?.(label.platformLabelId);
+      if (existing) {
+        const id = printJobIdOf(existing);
+        deps.shipments.setState(shipmentId, 'print-queued', {
+          printerId,
+          printJobId: id,
+          note: 'its print job was already stored',
+        });
+        return id;
+      }
       const job = deps.printQueue.enqueue({
         printerId,
         payload: zpl!,

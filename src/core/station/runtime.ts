@@ -90,6 +90,7 @@ export class ProfileRuntime {
           labelId: job.labelId,
           orderReference: job.orderReference,
         } as never).job,
+      existingLabelJob: (labelId: string) => spool.labelJob(labelId),
     };
     this.workflow = new PackingWorkflow({
       db: deps.db,
