@@ -149,6 +149,7 @@ export function packingPlatformFrom(
     },
 
     isReachable: () => client.connectivity.reachable,
+    unreachableReason: () => client.connectivity.outage(),
   };
 }
 

@@ -113,6 +113,29 @@ export class ConnectivityMonitor {
     return this.snapshot().state !== 'offline';
   }
 
+  /**
+   * Why packing cannot reach the platform, for the packer ("The platform has not answered rate
+   * requests 3 times in a row (HTTP 503)."), or null while it can.
+   */
+  outage(): string | null {
+    const words: Record<string, string> = {
+      token: 'the token request',
+      rates: 'rate requests',
+      labels: 'label requests',
+      host: 'any request (no connection could be opened)',
+    };
+    const failing = [
+      ...PACKING_CAPABILITIES.map((c) => [c, this.caps.get(c)!] as const),
+      ['host', this.host] as const,
+    ].filter(([, c]) => c.state === 'offline');
+    if (failing.length === 0) return null;
+    const [name, cap] = failing.reduce((a, b) =>
+      (a[1].lastFailure?.at ?? 0) >= (b[1].lastFailure?.at ?? 0) ? a : b,
+    );
+    const detail = cap.lastFailure ? ` (${cap.lastFailure.detail})` : '';
+    return `The platform has not answered ${words[name]} ${cap.consecutiveFailures} times in a row${detail}.`;
+  }
+
   /** One capability's state: `trackers` offline is "tracking delayed", not an outage. */
   capability(capability: PlatformCapability): CapabilitySnapshot {
     return { ...this.caps.get(capability)! };

@@ -173,7 +173,11 @@ describe('connectivity signal', () => {
       consecutiveFailures: 3,
     });
     expect(client.connectivity.reachable).toBe(false);
+    expect(client.connectivity.outage()).toBe(
+      'The platform has not answered rate requests 3 times in a row (HTTP 503).',
+    );
     await client.getRates({ shipment: lumenShipment('ORD-RATES-BACK') });
+    expect(client.connectivity.outage()).toBeNull();
     expect(client.connectivity.snapshot()).toMatchObject({
       state: 'online',
       consecutiveFailures: 0,
@@ -194,6 +198,7 @@ describe('connectivity signal', () => {
     });
     expect(client.connectivity.snapshot().state).toBe('online');
     expect(client.connectivity.reachable).toBe(true);
+    expect(client.connectivity.outage()).toBeNull();
     const label = await buyLumenLabel(client, 'ORD-TRACKERS-DOWN');
     expect(bought('ORD-TRACKERS-DOWN').map((l) => l.trackingNumber)).toEqual([
       label.trackingNumber,
