@@ -124,3 +124,28 @@ test('a slow rate request: Pack says what it waits for and for how long', async 
   await expect(page.getByTestId('rate-reason')).toContainText('cheapest', { timeout: 15_000 });
   await expect(page.getByTestId('waiting')).toHaveCount(0);
 });
+
+test('a large order file: Settings shows its progress, the report counts every problem', async ({
+  page,
+}, info) => {
+  station = await lumenStation();
+  await page.goto(station.url);
+  await expect(page.getByTestId('profile-name')).toHaveText('Lumen faults');
+  const lines = [
+    'order_number,ship_to_address1,ship_to_city,ship_to_postal_code,ship_to_country,weight_lbs',
+  ];
+  for (let i = 1; i <= 30_000; i++)
+    lines.push(`BIG-${i},1 Main St,Springfield,62701,US,${i % 1000 === 0 ? 'heavy' : '2'}`);
+  const file = join(mkdtempSync(join(tmpdir(), 'station-orders-')), 'big-orders.csv');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  await page.keyboard.press('Alt+7');
+  await page.getByLabel('Import orders file').setInputFiles(file);
+  await expect(page.getByTestId('import-progress')).toContainText('Importing big-orders.csv');
+  await page.screenshot({ path: info.outputPath('import-progress.png') });
+  const report = page.getByTestId('import-report');
+  await expect(report).toContainText('29970 imported', { timeout: 60_000 });
+  await expect(report).toContainText('30 problems');
+  await expect(report).toContainText('row 1000, weight_lbs: "heavy" is not a number');
+  await expect(page.getByTestId('import-progress')).toHaveCount(0);
+  await page.screenshot({ path: info.outputPath('import-report-large.png') });
+});
