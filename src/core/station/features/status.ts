@@ -159,7 +159,7 @@ export class StatusFeature {
         baseUrl: rt.baseUrl,
       }),
       connectivity: conn.state,
-      connectivityDetail: conn.state === 'offline' ? (conn.lastFailure?.detail ?? null) : null,
+      connectivityDetail: conn.state === 'offline' ? rt.client.connectivity.outage() : null,
       trackingDelayed: trackingSync(rt).message,
       printer: this.printer,
       queue: { shipments: queue.waiting, printJobs: jobs },
