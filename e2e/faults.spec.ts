@@ -145,7 +145,9 @@ test('a large order file: Settings shows its progress, the report counts every p
   const report = page.getByTestId('import-report');
   await expect(report).toContainText('29970 imported', { timeout: 60_000 });
   await expect(report).toContainText('30 problems');
-  await expect(report).toContainText('row 1000, weight_lbs: "heavy" is not a number');
+  await expect(report).toContainText(
+    'row 1001 (order BIG-1000), weight_lbs: "heavy" is not a number',
+  );
   await expect(page.getByTestId('import-progress')).toHaveCount(0);
   await page.screenshot({ path: info.outputPath('import-report-large.png') });
 });

@@ -228,10 +228,11 @@ describe('a large order import', () => {
       });
       expect(reply).toMatchObject({ ok: true, value: { imported: 0, errorCount: 250_000 } });
       const errors = reply.ok
-        ? (reply.value as { errors: { row: number; field: string }[] }).errors
+        ? (reply.value as { errors: { row: number; field: string; where: string }[] }).errors
         : [];
       expect(errors.length).toBeGreaterThan(0);
-      expect(errors[0]).toMatchObject({ row: 1, field: 'weight_lbs' });
+      // Rows as a spreadsheet counts them: the header is row 1.
+      expect(errors[0]).toMatchObject({ row: 2, field: 'weight_lbs', where: 'row 2 (order B-1)' });
     });
   }, 120_000);
 });
