@@ -82,7 +82,8 @@ export function RatesPanel({ onBuy }: { onBuy(): void }) {
             </ul>
           ) : null}
         </>
-      ) : (
+      ) : s.busy === 'rate' ? null : (
+        // While rating, the waiting line above says what is happening instead.
         <p className="placeholder">
           {quote?.queued
             ? 'Queued: rated and bought when the platform answers again.'
