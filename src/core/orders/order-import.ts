@@ -1,5 +1,6 @@
 import { parseJsonText } from '../profiles/json-text.js';
 import { ordersFromCsvSteps } from './csv-orders.js';
+import { topLevelItems } from './json-items.js';
 import { parseIncomingOrder } from './order-schema.js';
 import type { OrderRepository } from './order-repository.js';
 import type { StationScope } from '../storage/scope.js';
@@ -173,6 +174,14 @@ function* parse(
   }
 }
 
+/** The orders of a parsed file: an array, or `{ "orders": [...] }`; undefined otherwise. */
+function orderList(data: unknown): unknown[] | undefined {
+  if (Array.isArray(data)) return data;
+  if (data && typeof data === 'object' && Array.isArray((data as { orders?: unknown }).orders))
+    return (data as { orders: unknown[] }).orders;
+  return undefined;
+}
+
 function* parseJson(
   text: string,
   maxProblems: number | undefined,
@@ -182,15 +191,23 @@ function* parseJson(
     problems: [{ row: 0, field: '(file)', reason }],
     problemCount: 1,
   });
-  const parsed = parseJsonText(text);
-  if (!parsed.ok) return fileProblem(`not valid JSON: ${parsed.message}`);
-  const data = parsed.value;
-  const list = Array.isArray(data)
-    ? data
-    : data && typeof data === 'object' && Array.isArray((data as { orders?: unknown }).orders)
-      ? (data as { orders: unknown[] }).orders
-      : undefined;
-  if (!list) return fileProblem('expected an array of orders or { "orders": [...] }');
+  // A plain array is parsed item by item, with pauses; anything else (or a broken item) whole.
+  const items = yield* topLevelItems(text);
+  let list: unknown[] | undefined = items ? [] : undefined;
+  for (let k = 0; items && list && k < items.length; k++) {
+    if (k % 200 === 0) yield { phase: 'reading', done: k, total: items.length };
+    try {
+      list.push(JSON.parse(items[k]!) as unknown);
+    } catch {
+      list = undefined;
+    }
+  }
+  if (!list) {
+    const parsed = parseJsonText(text);
+    if (!parsed.ok) return fileProblem(`not valid JSON: ${parsed.message}`);
+    list = orderList(parsed.value);
+    if (!list) return fileProblem('expected an array of orders or { "orders": [...] }');
+  }
   const problems = new ProblemList(maxProblems);
   const orders: ParsedOrders['orders'] = [];
   const seen = new Map<string, number>();
