@@ -220,6 +220,7 @@ export interface Events {
   'attention-changed': { count: number };
   'tracking-changed': { changed: number };
   'carriers-changed': { expired: number };
+  'import-progress': V.ImportProgressView;
 }
 
 // The names module is what the sandboxed preload imports (no zod there); these two lines

@@ -51,6 +51,7 @@ export const eventNames = [
   'attention-changed',
   'tracking-changed',
   'carriers-changed',
+  'import-progress',
 ] as const;
 
 export type EventName = (typeof eventNames)[number];

@@ -91,8 +91,14 @@ export interface PrinterStatusView {
 
 export interface StationStatus {
   profile: ProfileView | null;
+  /** Whether packing can reach the platform: its token, rates and labels (not trackers). */
   connectivity: Connectivity;
   connectivityDetail: string | null;
+  /**
+   * The tracker poll is failing: "Tracking delayed: …" for the header. Packing goes on; the
+   * Tracking board catches up when the tracker list answers again. null when tracking is fine.
+   */
+  trackingDelayed: string | null;
   printer: PrinterStatusView | null;
   queue: { shipments: number; printJobs: number };
   needsAttention: number;
@@ -302,10 +308,20 @@ export interface TrackerRow {
   updatedAt: string;
 }
 
+export interface TrackingSync {
+  /** The last tracker poll failed: statuses may be behind. Packing is not affected. */
+  delayed: boolean;
+  /** Why, in words for the shift lead (with the platform's correlation id when it gave one). */
+  message: string | null;
+  /** ISO time of the last complete poll; null before the first one. */
+  lastSuccessAt: string | null;
+}
+
 export interface TrackingBoard {
   rows: TrackerRow[];
   total: number;
   counts: Record<string, number>;
+  sync: TrackingSync;
 }
 
 export interface CarrierAccountView {
@@ -355,7 +371,18 @@ export interface ScaleDiscovery {
 export interface ImportReport {
   imported: number;
   skipped: number;
+  /** The first problems (500 at most), in file order. */
   errors: ImportError[];
+  /** Every problem found, including those beyond `errors`. */
+  errorCount: number;
+}
+
+/** A long order import is under way (sent a few times a second while it runs). */
+export interface ImportProgressView {
+  fileName: string;
+  phase: 'reading' | 'checking' | 'storing';
+  done: number;
+  total: number;
 }
 
 /** One bad row of an order file, located the way the person who wrote the file sees it. */

@@ -17,8 +17,17 @@ export interface LabelPrintRequest {
 }
 
 export interface LabelPrintQueue {
-  /** Stores the job durably; may return the job (with an id) or a promise of it. */
+  /**
+   * Stores the job durably and synchronously, in the station's database: the packing workflow
+   * calls it inside the transaction that marks the shipment print-queued, so a crash can never
+   * leave a stored job that recovery does not know about. Returns the job (with an id) or nothing.
+   */
   enqueue(job: LabelPrintRequest): unknown;
+  /**
+   * The 'label' job already stored for this platform label id, or null. Sending a bought label
+   * to the printer asks first, so a label whose job exists is never queued a second time.
+   */
+  existingLabelJob?(labelId: string): unknown;
 }
 
 /** The spool's job id (an integer, print_jobs.id) when it returned one. */

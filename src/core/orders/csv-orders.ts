@@ -1,6 +1,15 @@
-import { parseCsv } from './csv.js';
+import { parseCsvSteps } from './csv.js';
 import { incomingOrderSchema, restoreZipZeros } from './order-schema.js';
-import type { Address, ImportProblem, IncomingOrder, OrderItem, OrderPackage } from './types.js';
+import { runAtOnce, type Steps } from './slices.js';
+import {
+  ProblemList,
+  type Address,
+  type ImportProblem,
+  type ImportProgress,
+  type IncomingOrder,
+  type OrderItem,
+  type OrderPackage,
+} from './types.js';
 
 /**
  * The order CSV: one row per item (or per package when a package has no items). Rows with the
@@ -51,23 +60,42 @@ interface Row {
 
 export interface CsvOrders {
   orders: { order: IncomingOrder; rows: number[] }[];
+  /** The first problems; `problemCount` counts them all. */
   problems: ImportProblem[];
+  problemCount: number;
 }
 
-export function ordersFromCsv(text: string): CsvOrders {
-  const { records, errors, delimiter } = parseCsv(text);
+export function ordersFromCsv(text: string, maxProblems?: number): CsvOrders {
+  return runAtOnce(ordersFromCsvSteps(text, maxProblems));
+}
+
+/** ordersFromCsv, yielding its progress at safe points (see slices.ts). */
+export function* ordersFromCsvSteps(
+  text: string,
+  maxProblems?: number,
+): Steps<ImportProgress, CsvOrders> {
+  const reading = parseCsvSteps(text);
+  let read = reading.next();
+  while (!read.done) {
+    yield { phase: 'reading', done: Math.round(read.value * 100), total: 100 };
+    read = reading.next();
+  }
+  const { records, errors, delimiter } = read.value;
   // A file saved with semicolons (Excel in a European locale) writes 14,6 for 14.6.
   const decimalComma = delimiter !== ',';
-  const problems: ImportProblem[] = errors.map((e) => ({
-    row: 0,
-    line: e.line,
-    field: '(row)',
-    reason: e.message,
-  }));
+  const list = new ProblemList(maxProblems);
+  const done = (orders: CsvOrders['orders']): CsvOrders => ({
+    orders,
+    problems: list.first,
+    problemCount: list.count,
+  });
+  const problems = { push: (p: ImportProblem) => list.add(p) };
+  for (const e of errors)
+    problems.push({ row: 0, line: e.line, field: '(row)', reason: e.message });
   const header = records.shift();
   if (!header) {
     problems.push({ row: 0, line: 1, field: '(header)', reason: 'the file has no header row' });
-    return { orders: [], problems };
+    return done([]);
   }
   const index = new Map<string, number>();
   header.fields.forEach((name, i) => index.set(name.trim().toLowerCase(), i));
@@ -79,7 +107,7 @@ export function ordersFromCsv(text: string): CsvOrders {
       field: '(header)',
       reason: `missing column${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
     });
-    return { orders: [], problems };
+    return done([]);
   }
   const unknown = header.fields.filter(
     (f) => f.trim() !== '' && !(csvColumns as readonly string[]).includes(f.trim().toLowerCase()),
@@ -92,9 +120,12 @@ export function ordersFromCsv(text: string): CsvOrders {
       reason: `ignored unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`,
     });
 
-  // Group rows by order, keeping file order.
+  // Group rows by order, keeping file order. Orders with a malformed row (field count) must
+  // not import without that row.
   const groups = new Map<string, Row[]>();
-  records.forEach((record, i) => {
+  const brokenOrders = new Set<string>();
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i]!;
     const row: Row = {
       row: i + 1,
       line: record.line,
@@ -103,7 +134,9 @@ export function ordersFromCsv(text: string): CsvOrders {
         return at === undefined ? '' : (record.fields[at] ?? '').trim();
       },
     };
+    if (i % STEP_ROWS === 0) yield { phase: 'checking', done: i, total: records.length };
     if (record.fields.length !== header.fields.length) {
+      brokenOrders.add(row.get('order_number'));
       problems.push({
         row: row.row,
         line: row.line,
@@ -111,27 +144,31 @@ export function ordersFromCsv(text: string): CsvOrders {
         field: '(row)',
         reason: `has ${record.fields.length} fields, the header has ${header.fields.length}`,
       });
-      return;
+      continue;
     }
     const key = `${row.get('tenant_id')}\u0000${row.get('order_number')}`;
     const group = groups.get(key) ?? [];
     group.push(row);
     groups.set(key, group);
-  });
+  }
 
   const orders: CsvOrders['orders'] = [];
+  let built = 0;
   for (const rows of groups.values()) {
-    const built = buildOrder(rows, decimalComma);
-    if ('order' in built) orders.push({ order: built.order, rows: rows.map((r) => r.row) });
-    else problems.push(...built.problems);
+    if (++built % STEP_ORDERS === 0)
+      yield { phase: 'checking', done: rows[0]!.row, total: records.length };
+    const order = buildOrder(rows, decimalComma);
+    if ('order' in order) {
+      if (!brokenOrders.has(order.order.orderNumber))
+        orders.push({ order: order.order, rows: rows.map((r) => r.row) });
+    } else list.addAll(order.problems);
   }
-  // Orders where one row was malformed (field count) must not import without that row.
-  const brokenOrders = new Set(problems.filter((p) => p.row > 0).map((p) => p.orderNumber));
-  return {
-    orders: orders.filter((o) => !brokenOrders.has(o.order.orderNumber)),
-    problems,
-  };
+  return done(orders);
 }
+
+/** Rows and orders handled between two chances to pause. */
+const STEP_ROWS = 1000;
+const STEP_ORDERS = 100;
 
 function buildOrder(
   rows: Row[],

@@ -1,7 +1,12 @@
 import { watch, type FSWatcher } from 'chokidar';
 import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { decodeOrderFile, formatOf, importOrders, type TenantPolicy } from './order-import.js';
+import {
+  decodeOrderFile,
+  formatOf,
+  importOrdersInSlices,
+  type TenantPolicy,
+} from './order-import.js';
 import type { OrderRepository } from './order-repository.js';
 import type { StationScope } from '../storage/scope.js';
 import type { ImportReport } from './types.js';
@@ -104,11 +109,12 @@ export class OrderHotFolder {
         return undefined; // Already moved by a sweep or removed by someone else.
       }
       const name = basename(path);
-      const report = importOrders(this.options.orders, this.options.scope, this.options.tenants, {
-        text,
-        format,
-        source: `hot-folder:${name}`,
-      });
+      const report = await importOrdersInSlices(
+        this.options.orders,
+        this.options.scope,
+        this.options.tenants,
+        { text, format, source: `hot-folder:${name}` },
+      );
       const outcome = report.problems.length === 0 ? 'processed' : 'failed';
       const stamp = new Date().toISOString().replaceAll(':', '-');
       const movedTo = join(this.options.folder, outcome, `${stamp}-${name}`);

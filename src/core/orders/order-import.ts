@@ -1,10 +1,18 @@
 import { parseJsonText } from '../profiles/json-text.js';
-import { ordersFromCsv } from './csv-orders.js';
+import { ordersFromCsvSteps } from './csv-orders.js';
+import { topLevelItems } from './json-items.js';
 import { parseIncomingOrder } from './order-schema.js';
 import { cleanOrderText, cleanedReport } from './control-characters.js';
 import type { OrderRepository } from './order-repository.js';
 import type { StationScope } from '../storage/scope.js';
-import type { ImportProblem, ImportReport, IncomingOrder } from './types.js';
+import { runAtOnce, runInSlices, type Steps } from './slices.js';
+import {
+  ProblemList,
+  type ImportProblem,
+  type ImportProgress,
+  type ImportReport,
+  type IncomingOrder,
+} from './types.js';
 
 export type OrderFileFormat = 'csv' | 'json';
 
@@ -38,39 +46,91 @@ export function decodeOrderFile(bytes: Uint8Array): string {
   }
 }
 
+export interface ImportInput {
+  text: string;
+  format: OrderFileFormat;
+  source: string;
+}
+
 /** Reads an order file; every good order is stored, every bad row is reported, nothing throws. */
 export function importOrders(
   orders: OrderRepository,
   scope: StationScope,
   tenants: TenantPolicy,
-  input: { text: string; format: OrderFileFormat; source: string },
+  input: ImportInput,
+  options: { maxProblems?: number } = {},
 ): ImportReport {
+  return runAtOnce(importOrderSteps(orders, scope, tenants, input, options));
+}
+
+/**
+ * importOrders for large files: parsed, checked and stored in slices of a few milliseconds, so
+ * the station answers scans meanwhile; orders are stored in transactions of STORE_CHUNK.
+ * `onProgress` hears where it is. Problems are reported per row: the first `maxProblems`
+ * (MAX_REPORTED_PROBLEMS by default), and a count of all.
+ */
+export function importOrdersInSlices(
+  orders: OrderRepository,
+  scope: StationScope,
+  tenants: TenantPolicy,
+  input: ImportInput,
+  options: { maxProblems?: number; onProgress?: (progress: ImportProgress) => void } = {},
+): Promise<ImportReport> {
+  return runInSlices(importOrderSteps(orders, scope, tenants, input, options), {
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+}
+
+/** Orders stored per transaction: one commit per chunk instead of one per order. */
+const STORE_CHUNK = 100;
+
+function* importOrderSteps(
+  orders: OrderRepository,
+  scope: StationScope,
+  tenants: TenantPolicy,
+  input: ImportInput,
+  options: { maxProblems?: number },
+): Steps<ImportProgress, ImportReport> {
+  const problems = new ProblemList(options.maxProblems);
   const report: ImportReport = {
     source: input.source,
     imported: [],
     updated: [],
     unchanged: [],
-    problems: [],
+    problems: problems.first,
+    problemCount: 0,
   };
-  const parsed = parse(input.text, input.format);
-  report.problems.push(...parsed.problems);
-  for (const parsedOrder of parsed.orders) {
-    const { row, line } = parsedOrder;
-    const { order, fields } = cleanOrderText(parsedOrder.order);
+  const parsed = yield* parse(input.text, input.format, options.maxProblems);
+  problems.addAll(parsed.problems);
+  // Problems the parser found beyond its list are counted, not kept.
+  problems.count += parsed.problemCount - parsed.problems.length;
+  const total = parsed.orders.length;
+  for (let start = 0; start < total; start += STORE_CHUNK) {
+    yield { phase: 'storing', done: start, total };
+    const chunk = parsed.orders.slice(start, start + STORE_CHUNK);
+    orders.inTransaction(() => {
+      for (const { order, row, line } of chunk) store(order, row, line);
+    });
+  }
+  report.problemCount = problems.count;
+  return report;
+
+  function store(incoming: IncomingOrder, row: number, line: number | undefined): void {
+    const { order, fields } = cleanOrderText(incoming);
     if (fields.length > 0)
       (report.cleaned ??= []).push(
         ...cleanedReport(fields, { row, line, orderNumber: order.orderNumber }),
       );
     const tenantId = order.tenantId ?? tenants.defaultTenantId;
     if (!tenants.allowedTenantIds.includes(tenantId)) {
-      report.problems.push({
+      problems.add({
         row,
         line,
         orderNumber: order.orderNumber,
         field: input.format === 'csv' ? 'tenant_id' : 'tenantId',
         reason: `tenant ${tenantId} is not one this profile ships for (${tenants.allowedTenantIds.join(', ')})`,
       });
-      continue;
+      return;
     }
     const outcome = orders.upsert(scope, tenantId, order, input.source);
     switch (outcome) {
@@ -89,22 +149,30 @@ export function importOrders(
       }
     }
   }
-  return report;
 }
 
 interface ParsedOrders {
   orders: { order: IncomingOrder; row: number; line?: number | undefined }[];
   problems: ImportProblem[];
+  problemCount: number;
 }
 
-function parse(text: string, format: OrderFileFormat): ParsedOrders {
+function* parse(
+  text: string,
+  format: OrderFileFormat,
+  maxProblems: number | undefined,
+): Steps<ImportProgress, ParsedOrders> {
   switch (format) {
     case 'csv': {
-      const { orders, problems } = ordersFromCsv(text);
-      return { orders: orders.map((o) => ({ order: o.order, row: o.rows[0] ?? 0 })), problems };
+      const { orders, problems, problemCount } = yield* ordersFromCsvSteps(text, maxProblems);
+      return {
+        orders: orders.map((o) => ({ order: o.order, row: o.rows[0] ?? 0 })),
+        problems,
+        problemCount,
+      };
     }
     case 'json':
-      return parseJson(text);
+      return yield* parseJson(text, maxProblems);
     default: {
       const never: never = format;
       throw new Error(`unknown format ${String(never)}`);
@@ -112,48 +180,64 @@ function parse(text: string, format: OrderFileFormat): ParsedOrders {
   }
 }
 
-function parseJson(text: string): ParsedOrders {
-  const parsed = parseJsonText(text);
-  if (!parsed.ok)
-    return {
-      orders: [],
-      problems: [{ row: 0, field: '(file)', reason: `not valid JSON: ${parsed.message}` }],
-    };
-  const data = parsed.value;
-  const list = Array.isArray(data)
-    ? data
-    : data && typeof data === 'object' && Array.isArray((data as { orders?: unknown }).orders)
-      ? (data as { orders: unknown[] }).orders
-      : undefined;
-  if (!list)
-    return {
-      orders: [],
-      problems: [
-        { row: 0, field: '(file)', reason: 'expected an array of orders or { "orders": [...] }' },
-      ],
-    };
-  const result: ParsedOrders = { orders: [], problems: [] };
+/** The orders of a parsed file: an array, or `{ "orders": [...] }`; undefined otherwise. */
+function orderList(data: unknown): unknown[] | undefined {
+  if (Array.isArray(data)) return data;
+  if (data && typeof data === 'object' && Array.isArray((data as { orders?: unknown }).orders))
+    return (data as { orders: unknown[] }).orders;
+  return undefined;
+}
+
+function* parseJson(
+  text: string,
+  maxProblems: number | undefined,
+): Steps<ImportProgress, ParsedOrders> {
+  const fileProblem = (reason: string): ParsedOrders => ({
+    orders: [],
+    problems: [{ row: 0, field: '(file)', reason }],
+    problemCount: 1,
+  });
+  // A plain array is parsed item by item, with pauses; anything else (or a broken item) whole.
+  const items = yield* topLevelItems(text);
+  let list: unknown[] | undefined = items ? [] : undefined;
+  for (let k = 0; items && list && k < items.length; k++) {
+    if (k % 200 === 0) yield { phase: 'reading', done: k, total: items.length };
+    try {
+      list.push(JSON.parse(items[k]!) as unknown);
+    } catch {
+      list = undefined;
+    }
+  }
+  if (!list) {
+    const parsed = parseJsonText(text);
+    if (!parsed.ok) return fileProblem(`not valid JSON: ${parsed.message}`);
+    list = orderList(parsed.value);
+    if (!list) return fileProblem('expected an array of orders or { "orders": [...] }');
+  }
+  const problems = new ProblemList(maxProblems);
+  const orders: ParsedOrders['orders'] = [];
   const seen = new Map<string, number>();
-  list.forEach((raw, i) => {
+  for (let i = 0; i < list.length; i++) {
+    if (i % 100 === 0) yield { phase: 'checking', done: i, total: list.length };
     const row = i + 1;
-    const parsed = parseIncomingOrder(raw, row);
+    const parsed = parseIncomingOrder(list[i], row);
     if ('problems' in parsed) {
-      result.problems.push(...parsed.problems);
-      return;
+      problems.addAll(parsed.problems);
+      continue;
     }
     const key = `${parsed.order.tenantId ?? ''}\u0000${parsed.order.orderNumber}`;
     const earlier = seen.get(key);
     if (earlier !== undefined) {
-      result.problems.push({
+      problems.add({
         row,
         orderNumber: parsed.order.orderNumber,
         field: 'orderNumber',
         reason: `appears twice in the file (also order ${earlier}); the first one was kept`,
       });
-      return;
+      continue;
     }
     seen.set(key, row);
-    result.orders.push({ order: parsed.order, row });
-  });
-  return result;
+    orders.push({ order: parsed.order, row });
+  }
+  return { orders, problems: problems.first, problemCount: problems.count };
 }

@@ -96,6 +96,11 @@ export class OrderRepository {
    * Stores an order, or replaces it when it was imported before and no label has been bought
    * for it yet (a corrected file). An order with a label is left as it is.
    */
+  /** Runs `work` in one transaction (an import stores a chunk of orders per commit). */
+  inTransaction<T>(work: () => T): T {
+    return this.db.transaction(work)();
+  }
+
   upsert(
     scope: StationScope,
     tenantId: string,

@@ -74,7 +74,37 @@ export interface ImportReport {
   updated: string[];
   /** Orders left as they were because a label was already bought for them. */
   unchanged: string[];
+  /** The first problems (MAX_REPORTED_PROBLEMS by default), in file order. */
   problems: ImportProblem[];
   /** Fields whose control characters were removed; the orders were imported all the same. */
   cleaned?: ImportProblem[];
+  /** Every problem found, including those beyond the list. */
+  problemCount: number;
+}
+
+/** Where a long import is: reading the file, checking orders, storing them. */
+export interface ImportProgress {
+  phase: 'reading' | 'checking' | 'storing';
+  /** Records, orders or stored orders so far (for reading: the percentage of the file). */
+  done: number;
+  total: number;
+}
+
+/** Problems kept in a report: a file with 250,000 bad rows lists the first ones and counts all. */
+export const MAX_REPORTED_PROBLEMS = 500;
+
+/** The first `max` problems and the count of all of them: memory stays bounded. */
+export class ProblemList {
+  readonly first: ImportProblem[] = [];
+  count = 0;
+  constructor(readonly max: number = MAX_REPORTED_PROBLEMS) {}
+
+  add(problem: ImportProblem): void {
+    this.count++;
+    if (this.first.length < this.max) this.first.push(problem);
+  }
+
+  addAll(problems: Iterable<ImportProblem>): void {
+    for (const p of problems) this.add(p);
+  }
 }

@@ -20,6 +20,7 @@ export type PurchaseStep =
   | 'purchase-committed'
   | 'label-received'
   | 'label-stored'
+  | 'print-job-stored'
   | 'print-enqueued';
 
 export interface PurchaseHooks {

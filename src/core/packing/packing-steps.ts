@@ -107,7 +107,7 @@ export class PackingSteps {
         order,
         built.shipment,
         stationUser,
-        'The platform is unreachable.',
+        this.d.platform.unreachableReason?.() ?? 'The platform is unreachable.',
       );
     const shipment = shipments.create(scope, {
       tenantId: order.tenantId,

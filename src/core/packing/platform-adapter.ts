@@ -22,6 +22,7 @@ const MAX_TRACKER_PAGES = 50;
  * scan would put a whole API round trip on the packer's critical path for a convenience.
  */
 const AUTHORIZATION_CACHE_MS = 5 * 60_000;
+const AUTHORIZATION_DEADLINE_MS = 3_000;
 
 /**
  * Adapts the platform client (src/core/platform) to what packing needs, turning its tolerant
@@ -128,16 +129,19 @@ export function packingPlatformFrom(
       const key = `${tenantId}\u0000${carrierAccountId}`;
       const cached = authorizations.get(key);
       if (cached && now() - cached.at < AUTHORIZATION_CACHE_MS) return cached.value;
-      const value = client.getCarrierAccount(carrierAccountId, { tenantId }).then((account) => {
-        const connection = account.carrierAccountConnection;
-        return {
-          authorizationStatus:
-            connection?.authorizationStatus ??
-            connection?.authorizationDetails?.status ??
-            'UNKNOWN',
-          oauthUrl: connection?.authorizationDetails?.oauth_url ?? undefined,
-        };
-      });
+      // On the scan's path for a convenience (the OAuth link): a short deadline of its own.
+      const value = client
+        .getCarrierAccount(carrierAccountId, { tenantId, deadlineMs: AUTHORIZATION_DEADLINE_MS })
+        .then((account) => {
+          const connection = account.carrierAccountConnection;
+          return {
+            authorizationStatus:
+              connection?.authorizationStatus ??
+              connection?.authorizationDetails?.status ??
+              'UNKNOWN',
+            oauthUrl: connection?.authorizationDetails?.oauth_url ?? undefined,
+          };
+        });
       // A failed look-up is not remembered: the next scan asks again.
       value.catch(() => authorizations.delete(key));
       authorizations.set(key, { at: now(), value });
@@ -145,6 +149,7 @@ export function packingPlatformFrom(
     },
 
     isReachable: () => client.connectivity.reachable,
+    unreachableReason: () => client.connectivity.outage(),
   };
 }
 

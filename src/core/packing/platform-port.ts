@@ -112,6 +112,8 @@ export interface PackingPlatform {
   ): Promise<CarrierAccountAuthorization>;
   /** False while the client sees the platform as unreachable (network errors, 5xx streak). */
   isReachable?(): boolean;
+  /** While unreachable: why, in words for the packer. */
+  unreachableReason?(): string | null;
 }
 
 /**

@@ -40,16 +40,36 @@ export async function sendLabelToPrinter(
       zpl = await deps.platform.labelZpl(label.tenantId, label.platformLabelId);
       deps.labels.restoreZpl(label.id, zpl);
     }
-    const job = await deps.printQueue.enqueue({
-      printerId,
-      payload: zpl,
-      labelId: label.platformLabelId,
-      orderReference: label.orderReference,
-      kind: 'label',
-    });
-    const printJobId = printJobIdOf(job);
-    await queuePackingSlip(deps, shipmentId, label);
-    deps.shipments.setState(shipmentId, 'print-queued', { printerId, printJobId });
+    // The label's print job, its packing slip and the shipment's move to print-queued are one
+    // transaction: a crash leaves either no job and a 'purchased' shipment (recovery queues the
+    // label) or the job and 'print-queued' (recovery leaves it), never a job that recovery
+    // cannot see and queues again. The spool stores jobs synchronously in this database.
+    const printJobId = deps.shipments.db.transaction(() => {
+      // A job already stored for this label (a station that stopped before both were one
+      // transaction, or another path that queued it) is the label's job: never a second one.
+      const existing = deps.printQueue.existingLabelJob?.(label.platformLabelId);
+      if (existing) {
+        const id = printJobIdOf(existing);
+        deps.shipments.setState(shipmentId, 'print-queued', {
+          printerId,
+          printJobId: id,
+          note: 'its print job was already stored',
+        });
+        return id;
+      }
+      const job = deps.printQueue.enqueue({
+        printerId,
+        payload: zpl!,
+        labelId: label.platformLabelId,
+        orderReference: label.orderReference,
+        kind: 'label',
+      });
+      const id = printJobIdOf(job);
+      void deps.hooks.at?.('print-job-stored', { shipmentId, purchaseId: label.purchaseId });
+      queuePackingSlip(deps, shipmentId, label);
+      deps.shipments.setState(shipmentId, 'print-queued', { printerId, printJobId: id });
+      return id;
+    })();
     await deps.hooks.at?.('print-enqueued', { shipmentId, purchaseId: label.purchaseId });
     return { printJobId };
   } catch (error) {
@@ -63,11 +83,11 @@ export async function sendLabelToPrinter(
 }
 
 /**
- * The packing slip, when the profile asks for one, right after its label (like the label, it may
- * come out twice after a crash at the wrong moment, never not at all). A slip that cannot be
- * queued is recorded on the shipment and never holds up the label.
+ * The packing slip, when the profile asks for one, right after its label and in the same
+ * transaction. A slip that cannot be queued is recorded on the shipment and never holds up the
+ * label.
  */
-async function queuePackingSlip(
+function queuePackingSlip(
   deps: {
     profile: Profile;
     printQueue: LabelPrintQueue;
@@ -76,7 +96,7 @@ async function queuePackingSlip(
   },
   shipmentId: number,
   label: StoredLabel,
-): Promise<void> {
+): void {
   const slips = deps.profile.packingSlips;
   const printerId = slipPrinterOf(deps.profile);
   if (!slips || !printerId || !deps.orders) return;
@@ -104,7 +124,7 @@ async function queuePackingSlip(
       },
       { type: slips.type, width: slips.width },
     );
-    await deps.printQueue.enqueue({
+    deps.printQueue.enqueue({
       printerId,
       payload,
       labelId: label.platformLabelId,

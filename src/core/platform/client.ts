@@ -1,5 +1,6 @@
 import { type z } from 'zod';
-import { ConnectivityMonitor } from './connectivity.js';
+import { PLATFORM_DEADLINES_MS } from '../../shared/deadlines.js';
+import { ConnectivityMonitor, type PlatformCapability } from './connectivity.js';
 import { PlatformError } from './errors.js';
 import {
   CarrierAccountSchema,
@@ -50,6 +51,9 @@ const TrackerPage = pageOf('trackers', TrackerSchema);
 const EventPage = pageOf('webhookEvents', WebhookEventSchema);
 const seg = encodeURIComponent;
 
+/** What a whole call may take (token wait, attempts and backoff): see src/shared/deadlines.ts. */
+export const DEFAULT_DEADLINES: Record<PlatformCapability, number> = { ...PLATFORM_DEADLINES_MS };
+
 /**
  * A typed method for every endpoint of the Shipping Platform API, bound to one profile:
  * one base URL (so one environment), one API client, one tenant. Every method takes
@@ -81,6 +85,7 @@ export class PlatformClient {
       tenantId: options.tenantId,
       timeoutMs: options.timeoutMs ?? 15_000,
       labelTimeoutMs: options.labelTimeoutMs ?? 30_000,
+      deadlines: { ...DEFAULT_DEADLINES, ...options.deadlines },
       retry: { attempts: 3, baseDelayMs: 250, maxDelayMs: 4000, ...options.retry },
       fetch: options.fetch ?? globalThis.fetch,
       connectivity: this.connectivity,

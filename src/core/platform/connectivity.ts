@@ -1,29 +1,88 @@
 /**
- * "Is the platform reachable?" for the offline queue and the header. Every HTTP attempt
- * reports here: no answer at all (refused, reset, timeout) or a 5xx counts as a failure; any
- * other answer, even a 4xx, proves the platform is there. After `threshold` failures in a row
- * the platform is `offline` until the next answer.
+ * "Can the station pack right now?" for the offline queue and the header, judged per
+ * capability of the platform: the token endpoint, rates, labels, trackers (and everything
+ * else). Every HTTP attempt reports here: no answer at all (reset, timeout) or a 5xx counts
+ * as a failure of that capability; any other answer, even a 4xx, proves it works. After
+ * `threshold` failures in a row a capability is `offline` until its next answer.
+ *
+ * Packing needs a token, rates and labels; a failing tracker list (or carrier account list)
+ * never makes the station queue scans: it shows as "tracking delayed" instead. A connection
+ * that cannot even be opened (refused, DNS) is the whole host: it counts against every
+ * capability, and any answer from any route clears it.
  */
 
 export type ConnectivityState = 'unknown' | 'online' | 'offline';
 
-export interface ConnectivitySnapshot {
+export type PlatformCapability = 'token' | 'rates' | 'labels' | 'trackers' | 'other';
+
+/** What packing needs: without any of these a scan is queued. */
+export const PACKING_CAPABILITIES: readonly PlatformCapability[] = ['token', 'rates', 'labels'];
+
+const CAPABILITIES: readonly PlatformCapability[] = [
+  'token',
+  'rates',
+  'labels',
+  'trackers',
+  'other',
+];
+
+/** The capability an operation of the client exercises. */
+export function capabilityOf(operation: string): PlatformCapability {
+  switch (operation) {
+    case 'issueToken':
+      return 'token';
+    case 'getRates':
+      return 'rates';
+    case 'purchaseLabel':
+    case 'getLabelZpl':
+      return 'labels';
+    case 'listTrackers':
+      return 'trackers';
+    default:
+      return 'other';
+  }
+}
+
+export interface Failure {
+  at: number;
+  status: number | null;
+  detail: string;
+}
+
+export interface CapabilitySnapshot {
   state: ConnectivityState;
-  /** Network errors and 5xx in a row, across every call of the client. */
   consecutiveFailures: number;
-  lastFailure: { at: number; status: number | null; detail: string } | null;
+  lastFailure: Failure | null;
   lastSuccessAt: number | null;
+}
+
+export interface ConnectivitySnapshot {
+  /** For packing: `offline` when the token, rates or labels (or the host itself) fail. */
+  state: ConnectivityState;
+  /** The longest failure streak among what packing needs. */
+  consecutiveFailures: number;
+  /** The latest failure among what packing needs. */
+  lastFailure: Failure | null;
+  lastSuccessAt: number | null;
+  capabilities: Record<PlatformCapability, CapabilitySnapshot>;
 }
 
 export type ConnectivityListener = (snapshot: ConnectivitySnapshot) => void;
 
+const fresh = (): CapabilitySnapshot => ({
+  state: 'unknown',
+  consecutiveFailures: 0,
+  lastFailure: null,
+  lastSuccessAt: null,
+});
+
 export class ConnectivityMonitor {
-  private snap: ConnectivitySnapshot = {
-    state: 'unknown',
-    consecutiveFailures: 0,
-    lastFailure: null,
-    lastSuccessAt: null,
-  };
+  private readonly caps = new Map<PlatformCapability, CapabilitySnapshot>(
+    CAPABILITIES.map((c) => [c, fresh()]),
+  );
+  /** Connections that could not be opened at all, in a row, on any route. */
+  private host: CapabilitySnapshot = fresh();
+  private lastSuccessAt: number | null = null;
   private readonly listeners = new Set<ConnectivityListener>();
 
   constructor(
@@ -32,40 +91,114 @@ export class ConnectivityMonitor {
   ) {}
 
   snapshot(): ConnectivitySnapshot {
-    return { ...this.snap };
+    const packing = [...PACKING_CAPABILITIES.map((c) => this.caps.get(c)!), this.host];
+    const offline = packing.some((c) => c.state === 'offline');
+    const failures = packing.flatMap((c) => (c.lastFailure ? [c.lastFailure] : []));
+    const capabilities = Object.fromEntries(
+      CAPABILITIES.map((c) => [c, { ...this.caps.get(c)! }]),
+    ) as Record<PlatformCapability, CapabilitySnapshot>;
+    return {
+      state: offline ? 'offline' : this.lastSuccessAt !== null ? 'online' : 'unknown',
+      consecutiveFailures: Math.max(...packing.map((c) => c.consecutiveFailures)),
+      lastFailure: offline
+        ? failures.reduce<Failure | null>((a, b) => (a && a.at > b.at ? a : b), null)
+        : null,
+      lastSuccessAt: this.lastSuccessAt,
+      capabilities,
+    };
   }
 
+  /** Whether packing can reach the platform (token, rates and labels not failing). */
   get reachable(): boolean {
-    return this.snap.state !== 'offline';
+    return this.snapshot().state !== 'offline';
   }
 
-  recordAnswer(): void {
-    const before = this.snap.state;
-    this.snap = {
-      ...this.snap,
-      state: 'online',
-      consecutiveFailures: 0,
-      lastSuccessAt: this.now(),
+  /**
+   * Why packing cannot reach the platform, for the packer ("The platform has not answered rate
+   * requests 3 times in a row (HTTP 503)."), or null while it can.
+   */
+  outage(): string | null {
+    const words: Record<string, string> = {
+      token: 'the token request',
+      rates: 'rate requests',
+      labels: 'label requests',
+      host: 'any request (no connection could be opened)',
     };
-    if (before !== 'online') this.emit();
+    const failing = [
+      ...PACKING_CAPABILITIES.map((c) => [c, this.caps.get(c)!] as const),
+      ['host', this.host] as const,
+    ].filter(([, c]) => c.state === 'offline');
+    if (failing.length === 0) return null;
+    const [name, cap] = failing.reduce((a, b) =>
+      (a[1].lastFailure?.at ?? 0) >= (b[1].lastFailure?.at ?? 0) ? a : b,
+    );
+    const detail = cap.lastFailure ? ` (${cap.lastFailure.detail})` : '';
+    return `The platform has not answered ${words[name]} ${cap.consecutiveFailures} times in a row${detail}.`;
   }
 
-  recordFailure(status: number | null, detail: string): void {
-    const before = this.snap.state;
-    const consecutiveFailures = this.snap.consecutiveFailures + 1;
-    this.snap = {
-      ...this.snap,
-      consecutiveFailures,
-      lastFailure: { at: this.now(), status, detail },
-      state: consecutiveFailures >= this.threshold ? 'offline' : before,
-    };
-    if (this.snap.state !== before) this.emit();
+  /** One capability's state: `trackers` offline is "tracking delayed", not an outage. */
+  capability(capability: PlatformCapability): CapabilitySnapshot {
+    return { ...this.caps.get(capability)! };
   }
 
-  /** Called on every change of state; returns an unsubscribe function. */
+  recordAnswer(capability: PlatformCapability = 'other'): void {
+    this.change(() => {
+      const at = this.now();
+      this.lastSuccessAt = at;
+      this.caps.set(capability, {
+        ...this.caps.get(capability)!,
+        state: 'online',
+        consecutiveFailures: 0,
+        lastSuccessAt: at,
+      });
+      this.host = { ...this.host, state: 'online', consecutiveFailures: 0, lastSuccessAt: at };
+    });
+  }
+
+  /**
+   * `hostWide`: the connection could not be opened (refused, DNS), so no route of the
+   * platform can work either.
+   */
+  recordFailure(
+    status: number | null,
+    detail: string,
+    capability: PlatformCapability = 'other',
+    hostWide = false,
+  ): void {
+    this.change(() => {
+      const failure = { at: this.now(), status, detail };
+      const fail = (c: CapabilitySnapshot): CapabilitySnapshot => {
+        const consecutiveFailures = c.consecutiveFailures + 1;
+        return {
+          ...c,
+          consecutiveFailures,
+          lastFailure: failure,
+          state: consecutiveFailures >= this.threshold ? 'offline' : c.state,
+        };
+      };
+      this.caps.set(capability, fail(this.caps.get(capability)!));
+      if (hostWide) this.host = fail(this.host);
+    });
+  }
+
+  /** Called on every change of state (overall or of one capability); returns an unsubscribe function. */
   onChange(listener: ConnectivityListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  private states(): string {
+    return [
+      this.snapshot().state,
+      this.host.state,
+      ...CAPABILITIES.map((c) => this.caps.get(c)!.state),
+    ].join();
+  }
+
+  private change(apply: () => void): void {
+    const before = this.states();
+    apply();
+    if (this.states() !== before) this.emit();
   }
 
   private emit(): void {

@@ -1,6 +1,10 @@
 export { PlatformClient, inlineZpl } from './client.js';
 export {
   ConnectivityMonitor,
+  PACKING_CAPABILITIES,
+  capabilityOf,
+  type CapabilitySnapshot,
+  type PlatformCapability,
   type ConnectivityListener,
   type ConnectivitySnapshot,
   type ConnectivityState,

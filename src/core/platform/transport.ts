@@ -1,5 +1,5 @@
 import { type z } from 'zod';
-import { type ConnectivityMonitor } from './connectivity.js';
+import { capabilityOf, type ConnectivityMonitor, type PlatformCapability } from './connectivity.js';
 import {
   kindForStatus,
   PlatformError,
@@ -46,6 +46,8 @@ export interface Endpoint<T> {
   /** The token request carries credentials in its body instead of a bearer token. */
   anonymous?: boolean;
   timeoutMs?: number;
+  /** The whole call's budget; the capability's deadline when omitted. */
+  deadlineMs?: number;
 }
 
 export interface PlatformRequestEvent {
@@ -83,6 +85,8 @@ export interface TransportOptions {
   tenantId: string;
   timeoutMs: number;
   labelTimeoutMs: number;
+  /** The whole call's budget per capability: token wait, attempts and backoff. */
+  deadlines: Record<PlatformCapability, number>;
   retry: RetryPolicy;
   fetch: typeof fetch;
   connectivity: ConnectivityMonitor;
@@ -120,22 +124,30 @@ export class Transport {
     this.stats.calls++;
     const tenantId = opts.tenantId ?? this.o.tenantId;
     const attempts = ep.idempotent && !ep.purchase ? Math.max(1, this.o.retry.attempts) : 1;
+    const deadline =
+      performance.now() +
+      (opts.deadlineMs ?? ep.deadlineMs ?? this.o.deadlines[capabilityOf(ep.operation)]);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.attemptOnce(ep, tenantId, opts, attempt);
+        return await this.attemptOnce(ep, tenantId, opts, attempt, deadline);
       } catch (error) {
         const again =
           error instanceof PlatformError &&
           (error.kind === 'network' || error.kind === 'retryable') &&
+          // The token request was already retried within its own deadline.
+          !(error.operation === 'issueToken' && ep.operation !== 'issueToken') &&
           attempt < attempts &&
           !opts.signal?.aborted;
         if (!again) throw error;
-        this.stats.retries++;
         const ceiling = Math.min(
           this.o.retry.maxDelayMs,
           this.o.retry.baseDelayMs * 2 ** (attempt - 1),
         );
-        await sleep(this.o.random() * ceiling, opts.signal);
+        const delay = this.o.random() * ceiling;
+        // No time left for a useful attempt: the caller hears now, not after the deadline.
+        if (performance.now() + delay + MIN_ATTEMPT_MS > deadline) throw error;
+        this.stats.retries++;
+        await sleep(delay, opts.signal);
       }
     }
   }
@@ -145,23 +157,82 @@ export class Transport {
     tenantId: string,
     opts: CallOptions,
     attempt: number,
+    deadline: number,
   ): Promise<T> {
     if (ep.anonymous || !this.tokens) {
       return this.interpret(
         ep,
         tenantId,
-        await this.send(ep, tenantId, null, opts, false, attempt),
+        await this.send(ep, tenantId, null, opts, false, attempt, deadline),
       );
     }
-    const { accessToken, waited } = await this.tokens.current();
-    let answer = await this.send(ep, tenantId, accessToken, opts, waited, attempt);
+    const tokens = this.tokens;
+    const { accessToken, waited } = await this.withinDeadline(
+      tokens.current(),
+      ep,
+      tenantId,
+      deadline,
+    );
+    let answer = await this.send(ep, tenantId, accessToken, opts, waited, attempt, deadline);
     if (answer.status === 401) {
       // Refresh once and send once more: a 401 means the platform did not act on the request,
       // so this is safe even for a purchase.
-      const renewed = await this.tokens.afterRejection(accessToken);
-      answer = await this.send(ep, tenantId, renewed, opts, true, attempt + 1);
+      const renewed = await this.withinDeadline(
+        tokens.afterRejection(accessToken),
+        ep,
+        tenantId,
+        deadline,
+      );
+      answer = await this.send(ep, tenantId, renewed, opts, true, attempt + 1, deadline);
     }
     return this.interpret(ep, tenantId, answer);
+  }
+
+  /**
+   * Waits for a token no longer than the call's deadline. The request was not sent, so even a
+   * purchase is known not to have happened (kind `network`).
+   */
+  private async withinDeadline<V>(
+    pending: Promise<V>,
+    ep: Endpoint<unknown>,
+    tenantId: string,
+    deadline: number,
+  ): Promise<V> {
+    const left = deadline - performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => {
+          const path = new URL(ep.path, this.o.baseUrl).pathname;
+          reject(
+            new PlatformError({
+              kind: 'network',
+              message: stationMessage({
+                kind: 'network',
+                what: ep.what,
+                tenantId,
+                clientId: this.o.clientId,
+                host: this.host,
+                status: null,
+                envelope: null,
+                detail: `the token request gave no access token within ${seconds(left)}`,
+              }),
+              operation: 'issueToken',
+              method: ep.method,
+              path,
+              tenantId,
+            }),
+          );
+        },
+        Math.max(0, left),
+      );
+    });
+    pending.catch(() => {});
+    try {
+      return await Promise.race([pending, expired]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private async send<T>(
@@ -171,6 +242,7 @@ export class Transport {
     opts: CallOptions,
     waitedForToken: boolean,
     attempt: number,
+    deadline: number,
   ): Promise<RawAnswer> {
     const url = new URL(ep.path, this.o.baseUrl);
     for (const [k, v] of Object.entries(ep.query ?? {})) {
@@ -181,8 +253,17 @@ export class Transport {
     if (!ep.anonymous) headers['x-tenant-id'] = tenantId;
     if (ep.body !== undefined) headers['content-type'] = 'application/json';
 
-    const timeoutMs =
-      opts.timeoutMs ?? ep.timeoutMs ?? (ep.purchase ? this.o.labelTimeoutMs : this.o.timeoutMs);
+    const timeoutMs = Math.max(
+      1,
+      Math.round(
+        Math.min(
+          opts.timeoutMs ??
+            ep.timeoutMs ??
+            (ep.purchase ? this.o.labelTimeoutMs : this.o.timeoutMs),
+          deadline - performance.now(),
+        ),
+      ),
+    );
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
     const event = (
@@ -216,8 +297,10 @@ export class Transport {
       });
       const text = await res.text();
       const cid = res.headers.get('x-correlation-id');
-      if (res.status >= 500) this.o.connectivity.recordFailure(res.status, `HTTP ${res.status}`);
-      else this.o.connectivity.recordAnswer();
+      const capability = capabilityOf(ep.operation);
+      if (res.status >= 500)
+        this.o.connectivity.recordFailure(res.status, `HTTP ${res.status}`, capability);
+      else this.o.connectivity.recordAnswer(capability);
       const kind = res.ok
         ? null
         : kindForStatus(
@@ -232,13 +315,19 @@ export class Transport {
       const code = timeout.aborted ? 'timeout' : callerAborted ? 'cancelled' : networkCode(cause);
       const detail =
         code === 'timeout'
-          ? `no answer within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 100) / 10} s`}`
+          ? `no answer within ${seconds(timeoutMs)}`
           : code === 'cancelled'
             ? 'cancelled'
             : `${code}`;
       const kind: PlatformErrorKind =
         ep.purchase && !NOT_SENT.has(code) ? 'unknown-outcome' : 'network';
-      if (!callerAborted) this.o.connectivity.recordFailure(null, detail);
+      if (!callerAborted)
+        this.o.connectivity.recordFailure(
+          null,
+          detail,
+          capabilityOf(ep.operation),
+          NOT_SENT.has(code),
+        );
       event(null, kind, null);
       if (callerAborted && !ep.purchase) throw opts.signal?.reason ?? cause;
       throw new PlatformError({
@@ -332,6 +421,13 @@ export class Transport {
       }
     }
   }
+}
+
+/** The shortest an attempt is worth starting with (ms). */
+const MIN_ATTEMPT_MS = 250;
+
+function seconds(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 100) / 10} s`;
 }
 
 function parseJson(text: string): unknown {

@@ -1,3 +1,4 @@
+import type { PlatformCapability } from './connectivity.js';
 /**
  * Request shapes of the Shipping Platform API (../shared/platform-api.md part 2 and 4). Only
  * what the station sends is typed strictly; every object also accepts further fields, because
@@ -185,6 +186,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Overrides the client's timeout for this call (each attempt). */
   timeoutMs?: number;
+  /** Overrides the call's deadline: token wait, every attempt and backoff together. */
+  deadlineMs?: number;
 }
 
 export interface PlatformClientOptions {
@@ -197,8 +200,14 @@ export interface PlatformClientOptions {
   getSecret: () => Promise<string> | string;
   /** Per attempt (default 15 s). */
   timeoutMs?: number;
-  /** For POST /api/v1/labels, which waits on the carrier (default 30 s). */
+  /** For POST /api/v1/labels, which waits on the carrier (default 30 s, within its deadline). */
   labelTimeoutMs?: number;
+  /**
+   * The most a whole call may take, per capability: waiting for a token, every attempt and
+   * every backoff together. Defaults: token 5 s, rates 8 s, labels 15 s, trackers and the
+   * rest 30 s. A packer's scan is answered within these (queued or unknown, with the reason).
+   */
+  deadlines?: Partial<Record<PlatformCapability, number>>;
   retry?: Partial<RetryPolicy>;
   /** Share one store per app so all clients of a profile share a token. */
   tokenStore?: TokenStore;

@@ -24,8 +24,27 @@ const platformClass: Record<string, ErrorCode> = {
   'connection-not-authorized': 'connection-not-authorized',
   retryable: 'platform-unreachable',
   unreachable: 'platform-unreachable',
+  network: 'platform-unreachable',
+  'unexpected-response': 'platform-unreachable',
   'unknown-outcome': 'purchase-outcome-unknown',
   'no-rates': 'no-rates',
+};
+
+/**
+ * The core modules' own codes (PrintSpoolError, AttentionError, ReprintError, PrinterError)
+ * onto contract codes: an expected failure is never `internal`.
+ */
+const coreCode: Record<string, ErrorCode> = {
+  'job-not-found': 'not-found',
+  'printer-not-found': 'not-found',
+  'purchase-not-found': 'not-found',
+  'label-not-found': 'not-found',
+  'label-zpl-expired': 'not-found',
+  'job-state-conflict': 'conflict',
+  'purchase-not-unknown': 'conflict',
+  'confirmation-required': 'validation',
+  'reprint-reason-required': 'validation',
+  'printer-disconnected': 'printer-offline',
 };
 
 /**
@@ -62,6 +81,7 @@ export function toStationError(error: unknown): StationError {
     );
   }
   if (isErrorCode(e.code)) return { code: e.code, message };
+  if (typeof e.code === 'string' && coreCode[e.code]) return { code: coreCode[e.code]!, message };
   if (
     typeof e.code === 'string' &&
     /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH)$/.test(e.code)

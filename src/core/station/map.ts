@@ -3,7 +3,7 @@ import type { StoredOrder } from '../orders/types.js';
 import type { PrintJob } from '../printing/spool/print-spool.js';
 import type { PrinterConfig as CorePrinter } from '../printing/types.js';
 import type { Profile } from '../profiles/profile-schema.js';
-import type { CarrierAccountHealth } from '../tracking/index.js';
+import type { CarrierAccountHealth, TrackerSyncState, TrackingScope } from '../tracking/index.js';
 import type * as V from '../../shared/views.js';
 
 /** Core records onto the contract's view types: shapes only, no rules. */
@@ -179,5 +179,29 @@ export function carrierView(h: CarrierAccountHealth): V.CarrierAccountView {
     status: h.authorizationStatus,
     oauthUrl: h.oauthUrl,
     serviceLevels: h.serviceLevels,
+  };
+}
+
+/**
+ * Whether the tracker poll is behind, for the header and the Tracking board. Tracking never
+ * holds up packing: a failing tracker list is "tracking delayed", not "offline".
+ */
+export function trackingSync(rt: {
+  trackers: { syncState(scope: TrackingScope): TrackerSyncState };
+  trackingScope: TrackingScope;
+  client: { connectivity: { capability(c: 'trackers'): { state: string } } };
+}): V.TrackingSync {
+  const sync = rt.trackers.syncState(rt.trackingScope);
+  const delayed =
+    sync.consecutiveFailures > 0 ||
+    rt.client.connectivity.capability('trackers').state === 'offline';
+  const since = sync.lastSuccessAt ? `last updated ${sync.lastSuccessAt}` : 'no update yet';
+  const why = (sync.lastError ?? 'the tracker list does not answer').replace(/\.?\s*$/, '.');
+  return {
+    delayed,
+    message: delayed
+      ? `Tracking delayed (${since}): ${why} Packing and labels are not affected; statuses catch up when it answers.`
+      : null,
+    lastSuccessAt: sync.lastSuccessAt,
   };
 }

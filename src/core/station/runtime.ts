@@ -75,7 +75,7 @@ export class ProfileRuntime {
       getSecret: () => deps.clientSecret(profile),
       ...(deps.tokenStore ? { tokenStore: deps.tokenStore } : {}),
       timeoutMs: 8000,
-      labelTimeoutMs: 20_000,
+      labelTimeoutMs: 15_000,
     });
     this.platform = packingPlatformFrom(this.client);
     const spool = deps.spool;
@@ -94,6 +94,7 @@ export class ProfileRuntime {
           labelId: job.labelId,
           orderReference: job.orderReference,
         } as never).job,
+      existingLabelJob: (labelId: string) => spool.labelJob(labelId),
     };
     this.workflow = new PackingWorkflow({
       db: deps.db,
@@ -114,6 +115,11 @@ export class ProfileRuntime {
       intervalMs: 15_000,
     });
     this.poller.onChanges(() => deps.onChange('tracking'));
+    // A failing tracker poll is "tracking delayed" on the header and the board, never an outage.
+    this.poller.onError(() => {
+      deps.onChange('tracking');
+      deps.onChange('status');
+    });
     this.health = new CarrierHealth(this.client, deps.db, this.trackingScope);
     this.drainer = new OfflineQueueDrainer(this.workflow, {
       onOutcome: (outcome) => {
@@ -126,8 +132,11 @@ export class ProfileRuntime {
       },
     });
     // The header follows connectivity, and the queue drains as soon as the platform answers.
+    let trackers = this.client.connectivity.capability('trackers').state;
     this.client.connectivity.onChange((snapshot) => {
       deps.onChange('status');
+      if (snapshot.capabilities.trackers.state !== trackers) deps.onChange('tracking');
+      trackers = snapshot.capabilities.trackers.state;
       if (snapshot.state === 'online') this.drainer.wake();
     });
   }

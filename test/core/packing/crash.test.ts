@@ -49,6 +49,9 @@ const steps: PurchaseStep[] = [
   'purchase-committed',
   'label-received',
   'label-stored',
+  // The print job is committed but the shipment is still 'purchased' (before the fix, a
+  // restart queued the label a second time and both printed).
+  'print-job-stored',
   'print-enqueued',
 ];
 
@@ -129,6 +132,61 @@ describe('a station killed with SIGKILL during a purchase, then restarted', () =
     const kept = workflow.labels.forOrder(lookup.order.id);
     expect(kept.map((l) => l.trackingNumber)).toEqual([sold[0]!.trackingNumber]);
     expect(kept[0]!.zpl).toContain(sold[0]!.trackingNumber);
-    await waitUntil(() => printer.labels.some((l) => l.zpl.includes(sold[0]!.trackingNumber)));
+    // Printed exactly once: every job settled, one label job for it, one label out of the printer.
+    const tracking = sold[0]!.trackingNumber;
+    await waitUntil(() => printer.labels.some((l) => l.zpl.includes(tracking)));
+    await waitUntil(() => spool.list({ states: ['queued', 'sending'] }).length === 0);
+    const labelJobs = spool.list().filter((j) => j.kind === 'label');
+    expect(labelJobs.map((j) => j.state)).toEqual(['printed']);
+    expect(printer.labels.filter((l) => l.zpl.includes(tracking))).toHaveLength(1);
+  });
+});
+
+describe('a print job stored before its shipment moved on (a station from before the fix)', () => {
+  it('recovery sees the job and does not queue the label a second time', async () => {
+    sb.clearFaults();
+    const late: { station?: Awaited<ReturnType<typeof stationFor>> } = {};
+    const station = await stationFor((p) => lumenProfile(sb.url, p), {
+      startSpool: false,
+      hooks: {
+        at: (step, { purchaseId }) => {
+          if (step !== 'label-stored') return;
+          // What an older station committed before it died: the job, not the shipment's move.
+          const s = late.station!;
+          const label = s.workflow.labels.getByPurchase(purchaseId!)!;
+          s.spool.enqueue({
+            printerId: s.printerConfig.id,
+            kind: 'label',
+            payload: label.zpl!,
+            labelId: label.platformLabelId,
+            orderReference: label.orderReference,
+          });
+          throw new Error('the station stopped here');
+        },
+      },
+    });
+    late.station = station;
+    station.importSamples();
+    const lookup = station.workflow.lookup('LUM-10421');
+    if (lookup.kind !== 'order') throw new Error('no LUM-10421');
+    await expect(station.workflow.ship(lookup.order.id)).rejects.toThrow('stopped here');
+    expect(station.workflow.shipments.forOrder(lookup.order.id).map((s) => s.state)).toContain(
+      'purchased',
+    );
+
+    await station.workflow.recover();
+    station.spool.start();
+    const [label] = station.workflow.labels.forOrder(lookup.order.id);
+    await waitUntil(() =>
+      station.printer.labels.some((l) => l.zpl.includes(label!.trackingNumber)),
+    );
+    await waitUntil(() => station.spool.list({ states: ['queued', 'sending'] }).length === 0);
+    expect(station.spool.list().filter((j) => j.kind === 'label')).toHaveLength(1);
+    expect(
+      station.printer.labels.filter((l) => l.zpl.includes(label!.trackingNumber)),
+    ).toHaveLength(1);
+    expect(station.workflow.shipments.forOrder(lookup.order.id).map((s) => s.state)).toContain(
+      'print-queued',
+    );
   });
 });

@@ -160,31 +160,60 @@ describe('label purchase: sent once, never retried', () => {
 });
 
 describe('connectivity signal', () => {
-  it('a streak of 5xx makes the platform offline; any answer brings it back', async () => {
+  it('a streak of 5xx on rates makes packing offline; any answer brings it back', async () => {
     const { client } = clientFor(sb, DEMO.directBrand, { offlineThreshold: 3 });
     const seen: string[] = [];
     client.connectivity.onChange((s) => seen.push(s.state));
     await warm(client);
     expect(client.connectivity.snapshot().state).toBe('online');
-    sb.fault({
-      method: 'GET',
-      path: '/api/v1/shippingSites',
-      kind: 'status',
-      status: 503,
-      times: 3,
-    });
-    await rejection(client.listShippingSites());
+    sb.fault({ method: 'POST', path: '/api/v1/rates', kind: 'status', status: 503, times: 3 });
+    await rejection(client.getRates({ shipment: lumenShipment('ORD-RATES-DOWN') }));
     expect(client.connectivity.snapshot()).toMatchObject({
       state: 'offline',
       consecutiveFailures: 3,
     });
     expect(client.connectivity.reachable).toBe(false);
-    await client.listShippingSites();
+    expect(client.connectivity.outage()).toBe(
+      'The platform has not answered rate requests 3 times in a row (HTTP 503).',
+    );
+    await client.getRates({ shipment: lumenShipment('ORD-RATES-BACK') });
+    expect(client.connectivity.outage()).toBeNull();
     expect(client.connectivity.snapshot()).toMatchObject({
       state: 'online',
       consecutiveFailures: 0,
     });
-    expect(seen).toEqual(['online', 'offline', 'online']);
+    expect([...new Set(seen)]).toEqual(['online', 'offline']);
+    expect(seen.at(-1)).toBe('online');
+  });
+
+  it('a failing tracker list is that capability only: packing stays reachable', async () => {
+    const { client } = clientFor(sb, DEMO.directBrand, { offlineThreshold: 3 });
+    await warm(client);
+    sb.fault({ method: 'GET', path: '/api/v1/trackers', kind: 'status', status: 500 });
+    await rejection(client.listTrackers());
+    await rejection(client.listTrackers());
+    expect(client.connectivity.capability('trackers')).toMatchObject({
+      state: 'offline',
+      lastFailure: { status: 500 },
+    });
+    expect(client.connectivity.snapshot().state).toBe('online');
+    expect(client.connectivity.reachable).toBe(true);
+    expect(client.connectivity.outage()).toBeNull();
+    const label = await buyLumenLabel(client, 'ORD-TRACKERS-DOWN');
+    expect(bought('ORD-TRACKERS-DOWN').map((l) => l.trackingNumber)).toEqual([
+      label.trackingNumber,
+    ]);
+  });
+
+  it('a platform that refuses connections is down for every capability', async () => {
+    const port = await closedPort();
+    const { client: refused } = clientFor(sb, DEMO.directBrand, {
+      offlineThreshold: 3,
+      baseUrl: `http://127.0.0.1:${port}`,
+    });
+    await rejection(refused.listTrackers());
+    expect(refused.connectivity.reachable).toBe(false);
+    expect(refused.connectivity.snapshot().lastFailure?.detail).toMatch(/ECONNREFUSED/);
   });
 
   it('a 4xx proves the platform is there', async () => {

@@ -31,8 +31,13 @@ describe('offline queue', () => {
     // A rescan of a queued order does not queue it twice.
     const rescan = await first.workflow.ship(orderId(first, 'LUM-10421'), { stationUser: 'ana' });
     expect(rescan).toMatchObject({ outcome: 'queued', failure: { code: 'already-queued' } });
-    // After a streak of failures the station stops trying and queues at once.
+    // After a streak of failures the station stops trying and queues at once, saying why.
     expect(first.client.connectivity.reachable).toBe(false);
+    expect(queued[2]).toMatchObject({
+      failure: {
+        message: expect.stringMatching(/has not answered rate requests \d+ times in a row/),
+      },
+    });
     const drainer = new OfflineQueueDrainer(first.workflow, { baseDelayMs: 10, maxDelayMs: 50 });
     expect(drainer.counts()).toEqual({ waiting: 3, failed: 0, needsAttention: 0, done: 0 });
 

@@ -107,6 +107,7 @@ export class PrintJobStore {
   private readonly interrupted;
   private readonly eventsOf;
   private readonly listFiltered;
+  private readonly labelJobOf;
 
   constructor(
     private readonly db: Database.Database,
@@ -144,6 +145,9 @@ export class PrintJobStore {
     );
     this.eventsOf = db.prepare(
       'SELECT at, state, message FROM print_job_events WHERE job_id = ? ORDER BY id',
+    );
+    this.labelJobOf = db.prepare(
+      `SELECT ${COLUMNS} FROM print_jobs WHERE label_id = ? AND kind = 'label' ORDER BY id LIMIT 1`,
     );
     this.listFiltered = db.prepare(`SELECT ${COLUMNS} FROM print_jobs
       WHERE (@states IS NULL OR state IN (SELECT value FROM json_each(@states)))
@@ -212,6 +216,12 @@ export class PrintJobStore {
 
   printersWithQueuedJobs(): string[] {
     return this.printersWithQueued.all() as string[];
+  }
+
+  /** The first 'label' job stored for a platform label id (reprints are kind 'reprint'). */
+  labelJob(labelId: string): PrintJob | null {
+    const row = this.labelJobOf.get(labelId) as Row | undefined;
+    return row ? toJob(row) : null;
   }
 
   /** Jobs left in 'sending' by a previous run (a crash or kill -9 mid-send). */

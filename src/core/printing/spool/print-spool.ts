@@ -186,6 +186,11 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
     return this.store.get(id);
   }
 
+  /** The label job already stored for a platform label id, if any (recovery after a crash). */
+  labelJob(labelId: string): PrintJob | null {
+    return this.store.labelJob(labelId);
+  }
+
   payload(id: number): Buffer | null {
     return this.store.payload(id);
   }

@@ -1,4 +1,4 @@
-import { importOrders, formatOf } from '../../orders/order-import.js';
+import { importOrdersInSlices, formatOf } from '../../orders/order-import.js';
 import type { ImportProblem, StoredOrder } from '../../orders/types.js';
 import type { ImportError } from '../../../shared/views.js';
 import type { PackedPackage } from '../../packing/types.js';
@@ -139,7 +139,10 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
     },
     'pack.buy': async (input) => {
       const r = rt();
-      const result = await r.workflow.buy(Number(input.shipmentId), {
+      const shipmentId = Number(input.shipmentId);
+      if (!Number.isSafeInteger(shipmentId))
+        throw new StationFailure('not-found', `No shipment ${input.shipmentId} in this profile.`);
+      const result = await r.workflow.buy(shipmentId, {
         rate: input.rate ?? undefined,
         stationUser: ctx.stationSettings().userName,
         confirmAnotherLabel: input.confirmAnother,
@@ -162,11 +165,13 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
           'validation',
           `${fileName}: only .csv and .json order files can be imported.`,
         );
-      const report = importOrders(
+      // In slices: a 100,000-order file must not hold up the packer's scans meanwhile.
+      const report = await importOrdersInSlices(
         r.workflow.orders,
         r.scope,
         { defaultTenantId: r.profile.tenantId, allowedTenantIds: tenantsOf(r.profile) },
         { text: content, format, source: fileName },
+        { onProgress: (p) => ctx.events.emit('import-progress', { fileName, ...p }) },
       );
       ctx.changed('orders');
       return {
@@ -174,6 +179,7 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
         skipped: report.unchanged.length,
         // Cleaned fields are listed too: the orders came in, but someone should fix the source.
         errors: [...report.problems, ...(report.cleaned ?? [])].map((p) => importError(p, format)),
+        errorCount: report.problemCount + (report.cleaned?.length ?? 0),
       };
     },
     'orders.list': async ({ search, limit }) => {

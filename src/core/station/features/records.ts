@@ -1,12 +1,13 @@
 import { NeedsAttention } from '../../packing/needs-attention.js';
 import { failedOrders } from '../../packing/failed-ratings.js';
 import { ReprintError } from '../../labels/reprint.js';
+import { isPlatformError } from '../../platform/index.js';
 import { labelPrinterOf } from '../../profiles/profile-schema.js';
 import type { AttentionItem, TrackerRow } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
 import type { Handlers } from '../dispatch.js';
 import { StationFailure } from '../errors.js';
-import { brandName, carrierView, labelView, printJobView } from '../map.js';
+import { brandName, carrierView, labelView, printJobView, trackingSync } from '../map.js';
 
 /** History (label cache, reprints), needs attention, queues, tracking and carrier accounts. */
 export function recordHandlers(ctx: StationContext): Partial<Handlers> {
@@ -159,12 +160,17 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
     },
     'attention.resolve': async ({ id, action, note }) => {
       const r = rt();
-      const [kind, key] = id.split(':') as [string, string];
+      const [kind, key] = id.split(':') as [string, string | undefined];
+      if (!key || !['purchase', 'shipment', 'print'].includes(kind))
+        throw new StationFailure(
+          'validation',
+          `"${id}" is not an item of Needs attention; refresh the list and pick one.`,
+        );
       const user = ctx.stationSettings().userName;
       const na = new NeedsAttention(r.workflow);
       if (kind === 'purchase') {
         if (action === 'check-trackers') {
-          const found = await na.lookUp(key, user);
+          const found = await lookUpOnPlatform(na, key, user);
           if (!found.found) throw new StationFailure('not-found', found.message);
         } else if (action === 'mark-not-bought')
           na.markNotBought(
@@ -178,17 +184,31 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
       } else if (kind === 'shipment' && action === 'dismiss') {
         // The order's earlier failed attempts go with it: one order, one entry, one dismissal.
         const shipment = r.workflow.shipments.get(Number(key));
+        if (
+          !shipment ||
+          shipment.profileId !== r.scope.profileId ||
+          shipment.environment !== r.scope.environment
+        )
+          throw new StationFailure('not-found', `No shipment ${key} in this profile.`);
+        const failed = r.workflow.shipments
+          .forOrder(shipment.orderId)
+          .filter((s) => s.state === 'failed');
+        if (failed.length === 0)
+          throw new StationFailure(
+            'conflict',
+            `Shipment ${key} is ${shipment.state}, not failed; there is nothing to dismiss.`,
+          );
         const detail = { dismissedBy: user, ...(note?.trim() ? { note: note.trim() } : {}) };
-        for (const s of shipment ? r.workflow.shipments.forOrder(shipment.orderId) : [])
-          if (s.state === 'failed') r.workflow.shipments.setState(s.id, 'cancelled', detail);
+        for (const s of failed) r.workflow.shipments.setState(s.id, 'cancelled', detail);
       } else if (
         kind === 'print' &&
         (action === 'retry' || action === 'cancel' || action === 'mark-printed')
       ) {
         const why = note?.trim() ? `: ${note.trim()}` : '';
-        if (action === 'retry') ctx.spool.retry(Number(key), `sent again by ${user}${why}`);
-        else if (action === 'cancel') ctx.spool.cancel(Number(key), `cancelled by ${user}${why}`);
-        else ctx.spool.markPrinted(Number(key), `marked printed by ${user}${why}`);
+        if (action === 'retry') ctx.spool.retry(printJobId(key), `sent again by ${user}${why}`);
+        else if (action === 'cancel')
+          ctx.spool.cancel(printJobId(key), `cancelled by ${user}${why}`);
+        else ctx.spool.markPrinted(printJobId(key), `marked printed by ${user}${why}`);
       } else throw new StationFailure('validation', `${action} does not apply to ${id}.`);
       ctx.changed('attention');
       return { resolved: true as const };
@@ -221,14 +241,21 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
       return { shipments, printJobs };
     },
     'queue.retry': async ({ kind, id }) => {
-      if (kind === 'print-job') ctx.spool.retry(Number(id));
-      else void rt().drainer.drain(true);
+      if (kind === 'print-job') ctx.spool.retry(printJobId(id));
+      else {
+        const r = rt();
+        const entry = r.workflow.queue.get(Number(id));
+        const shipment = entry && r.workflow.shipments.get(entry.shipmentId);
+        if (!entry || !shipment || shipment.profileId !== r.scope.profileId)
+          throw new StationFailure('not-found', `No queued shipment ${id}.`);
+        void r.drainer.drain(true);
+      }
       ctx.changed('queue');
       return { done: true as const };
     },
     'queue.cancel': async ({ kind, id }) => {
       const r = rt();
-      if (kind === 'print-job') ctx.spool.cancel(Number(id));
+      if (kind === 'print-job') ctx.spool.cancel(printJobId(id));
       else {
         const entry = r.workflow.queue.get(Number(id));
         if (!entry) throw new StationFailure('not-found', `No queued shipment ${id}.`);
@@ -239,7 +266,7 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
       return { done: true as const };
     },
     'queue.move': async ({ id, printerId }) => {
-      ctx.spool.move(Number(id), printerId);
+      ctx.spool.move(printJobId(id), printerId);
       ctx.changed('queue');
       return { done: true as const };
     },
@@ -276,7 +303,7 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
       const total = status
         ? (counts[status] ?? 0)
         : Object.values(counts).reduce((a, b) => a + b, 0);
-      return { rows, total, counts };
+      return { rows, total, counts, sync: trackingSync(r) };
     },
     'carriers.list': async ({ refresh }) => {
       const r = rt();
@@ -285,4 +312,30 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
       return health.map(carrierView);
     },
   };
+}
+
+/**
+ * The shift lead's "check trackers": a platform that does not answer is a reason to look again
+ * later, said as such; the purchase stays under Needs attention, nothing changes.
+ */
+async function lookUpOnPlatform(na: NeedsAttention, purchaseId: string, user: string) {
+  try {
+    return await na.lookUp(purchaseId, user);
+  } catch (error) {
+    if (!isPlatformError(error)) throw error;
+    const ref = error.correlationId ? ` (ref ${error.correlationId})` : '';
+    throw new StationFailure(
+      'platform-unreachable',
+      `The platform's trackers could not be searched just now, so the purchase still needs attention: ${error.message.replace(/\.?\s*$/, '')}. Nothing was changed; check again in a moment${ref}.`,
+      error.correlationId ? { correlationId: error.correlationId } : undefined,
+    );
+  }
+}
+
+/** A print job's id from the renderer: a number, or "no such job" in words. */
+function printJobId(id: string): number {
+  const n = Number(id);
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new StationFailure('not-found', `Print job ${id} does not exist.`);
+  return n;
 }

@@ -4,7 +4,7 @@ import { labelPrinterOf } from '../../profiles/profile-schema.js';
 import { failedOrders } from '../../packing/failed-ratings.js';
 import type { PrinterState, PrinterStatusView, StationStatus } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
-import { carrierView, profileView } from '../map.js';
+import { carrierView, profileView, trackingSync } from '../map.js';
 import type { Handlers } from '../dispatch.js';
 
 const faultWords: Record<string, string> = {
@@ -135,6 +135,7 @@ export class StatusFeature {
         profile: null,
         connectivity: 'unknown',
         connectivityDetail: null,
+        trackingDelayed: null,
         printer: null,
         queue: { shipments: 0, printJobs: 0 },
         needsAttention: 0,
@@ -158,7 +159,8 @@ export class StatusFeature {
         baseUrl: rt.baseUrl,
       }),
       connectivity: conn.state,
-      connectivityDetail: conn.state === 'offline' ? (conn.lastFailure?.detail ?? null) : null,
+      connectivityDetail: conn.state === 'offline' ? rt.client.connectivity.outage() : null,
+      trackingDelayed: trackingSync(rt).message,
       printer: this.printer,
       queue: { shipments: queue.waiting, printJobs: jobs },
       needsAttention: unknown + stuckJobs + failed + queue.needsAttention,

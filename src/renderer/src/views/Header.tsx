@@ -93,6 +93,15 @@ export function Header() {
             text={!hostConnected ? 'station host lost' : (status?.connectivity ?? '…')}
             title={status?.connectivityDetail ?? undefined}
           />
+          {status?.trackingDelayed ? (
+            <Indicator
+              label="Tracking"
+              testId="tracking-delayed"
+              state="warn"
+              text="delayed"
+              title={status.trackingDelayed}
+            />
+          ) : null}
           <Indicator
             label="Printer"
             testId="printer-status"
@@ -135,7 +144,7 @@ export function Header() {
 
 function Indicator(props: {
   label: string;
-  state: 'ok' | 'bad' | 'unknown';
+  state: 'ok' | 'bad' | 'warn' | 'unknown';
   text: string;
   testId: string;
   title?: string | undefined;

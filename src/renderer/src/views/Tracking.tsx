@@ -12,6 +12,11 @@ export function TrackingView() {
   return (
     <section className="list-view">
       <h1>Tracking</h1>
+      {board?.sync.delayed ? (
+        <div className="notice" role="status" data-testid="tracking-delayed-banner">
+          {board.sync.message}
+        </div>
+      ) : null}
       <div className="filters">
         <button
           className={t.status === '' ? 'chip on' : 'chip'}

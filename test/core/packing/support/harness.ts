@@ -46,7 +46,10 @@ export async function stationFor(
   const station = openStation({
     dbFile,
     profile,
-    printQueue: { enqueue: (job) => late.spool!.enqueue(job) },
+    printQueue: {
+      enqueue: (job) => late.spool!.enqueue(job),
+      existingLabelJob: (labelId) => late.spool!.labelJob(labelId),
+    },
     ...(options.hooks ? { hooks: options.hooks } : {}),
     ...(options.labelTimeoutMs ? { labelTimeoutMs: options.labelTimeoutMs } : {}),
     ...(options.clock ? { clock: options.clock } : {}),

@@ -1,5 +1,6 @@
 import { pickedRate } from '../../store/pack';
 import { useStation } from '../../store';
+import { Waiting } from './Waiting';
 
 const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${currency}`;
 
@@ -23,6 +24,7 @@ export function RatesPanel({ onBuy }: { onBuy(): void }) {
           <kbd>↓</kbd> or click to pick another
         </span>
       </h2>
+      <Waiting busy={s.busy} />
       {quote && !quote.queued ? (
         <>
           <p className="reason" data-testid="rate-reason" title={quote.reason}>
@@ -80,7 +82,8 @@ export function RatesPanel({ onBuy }: { onBuy(): void }) {
             </ul>
           ) : null}
         </>
-      ) : (
+      ) : s.busy === 'rate' ? null : (
+        // While rating, the waiting line above says what is happening instead.
         <p className="placeholder">
           {quote?.queued
             ? 'Queued: rated and bought when the platform answers again.'

@@ -1,7 +1,21 @@
-import { useState } from 'react';
-import { call } from '../../bridge';
+import { useEffect, useState } from 'react';
+import { call, getBridge } from '../../bridge';
 import { useStation } from '../../store';
-import type { ImportReport, RateRule } from '../../../../shared/views';
+import type { ImportProgressView, ImportReport, RateRule } from '../../../../shared/views';
+
+const SHOWN_PROBLEMS = 50;
+
+const phaseWords: Record<ImportProgressView['phase'], string> = {
+  reading: 'reading the file',
+  checking: 'checking rows',
+  storing: 'storing orders',
+};
+
+function progressText(p: ImportProgressView): string {
+  return p.phase === 'reading'
+    ? `Importing ${p.fileName}: reading the file (${p.done}%)…`
+    : `Importing ${p.fileName}: ${phaseWords[p.phase]} ${p.done.toLocaleString()} of ${p.total.toLocaleString()}…`;
+}
 
 export function StationPanel() {
   const settings = useStation((s) => s.settings);
@@ -10,11 +24,16 @@ export function StationPanel() {
   const notify = useStation((s) => s.notify);
   const refreshStatus = useStation((s) => s.refreshStatus);
   const [report, setReport] = useState<ImportReport | null>(null);
+  const [progress, setProgress] = useState<ImportProgressView | null>(null);
+  useEffect(() => getBridge().on('import-progress', setProgress), []);
   const [rule, setRule] = useState<RateRule | null>(profile?.rateRule ?? null);
   const [hotFolder, setHotFolder] = useState(profile?.hotFolder ?? '');
 
   async function importFile(file: File) {
+    setReport(null);
+    setProgress({ fileName: file.name, phase: 'reading', done: 0, total: 100 });
     const r = await call('orders.import', { fileName: file.name, content: await file.text() });
+    setProgress(null);
     if (r.ok) {
       setReport(r.value);
       notify('ok', `Imported ${r.value.imported} orders from ${file.name}.`);
@@ -51,13 +70,19 @@ export function StationPanel() {
           }}
         />
       </label>
+      {progress ? (
+        <p className="muted" role="status" data-testid="import-progress">
+          {progressText(progress)}
+        </p>
+      ) : null}
       {report ? (
         <div className="panel" data-testid="import-report">
           <b>
-            {report.imported} imported, {report.skipped} skipped, {report.errors.length} bad rows
+            {report.imported} imported, {report.skipped} skipped, {report.errorCount} problems
+            {report.errorCount > SHOWN_PROBLEMS ? ` (the first ${SHOWN_PROBLEMS} are listed)` : ''}
           </b>
           <ul className="reasons">
-            {report.errors.slice(0, 50).map((e, i) => (
+            {report.errors.slice(0, SHOWN_PROBLEMS).map((e, i) => (
               <li key={i}>
                 {e.where}, {e.field}: {e.reason}
               </li>

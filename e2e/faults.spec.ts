@@ -1,0 +1,153 @@
+import { expect, test, type Page } from '@playwright/test';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  startVirtualPrinter,
+  type VirtualPrinter,
+} from '../src/core/printing/virtual-printer/server.js';
+import {
+  startSandboxProcess,
+  startStation,
+  type RunningStation,
+  type SandboxProcess,
+} from './station';
+
+// Issue #10: what the packer sees while the platform is partly down or slow.
+const root = join(import.meta.dirname, '..');
+const world = JSON.parse(readFileSync(join(root, 'resources/fixtures/demo-world.json'), 'utf8'));
+
+let sandbox: SandboxProcess;
+let printer: VirtualPrinter;
+let station: RunningStation | null = null;
+
+test.beforeEach(async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'station-fixtures-')), 'world.json');
+  writeFileSync(file, JSON.stringify(world));
+  sandbox = await startSandboxProcess(file);
+  printer = await startVirtualPrinter({ port: 0 });
+});
+test.afterEach(async () => {
+  await station?.stop();
+  station = null;
+  await printer.close();
+  await sandbox.stop();
+});
+
+/** A station provisioned with one Lumen profile on this test's sandbox and printer. */
+async function lumenStation(): Promise<RunningStation> {
+  const site = world.shippingSites.find((s: { id: string }) => s.id === 'site_lumen_chicago');
+  const provision = join(mkdtempSync(join(tmpdir(), 'station-provision-')), 'provision.json');
+  writeFileSync(
+    provision,
+    JSON.stringify({
+      format: 'shipping-station-profiles',
+      version: 1,
+      profiles: [
+        {
+          id: 'lumen-faults',
+          name: 'Lumen faults',
+          environment: 'sandbox',
+          baseUrl: sandbox.url,
+          clientId: 'demo-lumen-full',
+          tenantId: 'tnt_lumen',
+          shippingSiteId: site.id,
+          shipFrom: site.address,
+          printers: [
+            {
+              id: 'zd421',
+              name: 'ZD421',
+              kind: 'network',
+              host: '127.0.0.1',
+              port: printer.port,
+              dpi: 203,
+            },
+          ],
+          clientSecretEnv: 'E2E_CLIENT_SECRET',
+        },
+      ],
+    }),
+  );
+  return startStation(['--provision', provision], {
+    E2E_CLIENT_SECRET: 'demo-lumen-full-secret',
+  });
+}
+
+async function importSamples(page: Page) {
+  await page.keyboard.press('Alt+7');
+  await page
+    .getByLabel('Import orders file')
+    .setInputFiles(join(root, 'resources/orders/sample-orders.csv'));
+  await expect(page.getByTestId('import-report')).toContainText(/\d+ imported/);
+  await page.keyboard.press('Alt+1');
+}
+
+test('a failing tracker list shows "tracking delayed" and packing goes on', async ({
+  page,
+}, info) => {
+  await sandbox.addFault({ method: 'GET', path: '/api/v1/trackers', kind: 'status', status: 500 });
+  station = await lumenStation();
+  await page.goto(station.url);
+  await expect(page.getByTestId('tracking-delayed')).toContainText('Tracking: delayed', {
+    timeout: 15_000,
+  });
+  await importSamples(page);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  await page.keyboard.type('LUM-10422');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toContainText('cheapest');
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('tracking-number')).toHaveText(/\w{10,}/, { timeout: 20_000 });
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  await page.screenshot({ path: info.outputPath('tracking-delayed-packing.png') });
+  await page.keyboard.press('Alt+5');
+  await expect(page.getByTestId('tracking-delayed-banner')).toContainText(
+    'Packing and labels are not affected',
+  );
+  await page.screenshot({ path: info.outputPath('tracking-delayed-board.png') });
+});
+
+test('a slow rate request: Pack says what it waits for and for how long', async ({
+  page,
+}, info) => {
+  station = await lumenStation();
+  await page.goto(station.url);
+  await importSamples(page);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  await sandbox.addFault({ method: 'POST', path: '/api/v1/rates', kind: 'delay', delayMs: 4000 });
+  await page.keyboard.type('LUM-10422');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('waiting')).toContainText(
+    'Asking the platform for rates (at most 8 s',
+  );
+  await page.screenshot({ path: info.outputPath('waiting-for-rates.png') });
+  await expect(page.getByTestId('rate-reason')).toContainText('cheapest', { timeout: 15_000 });
+  await expect(page.getByTestId('waiting')).toHaveCount(0);
+});
+
+test('a large order file: Settings shows its progress, the report counts every problem', async ({
+  page,
+}, info) => {
+  station = await lumenStation();
+  await page.goto(station.url);
+  await expect(page.getByTestId('profile-name')).toHaveText('Lumen faults');
+  const lines = [
+    'order_number,ship_to_address1,ship_to_city,ship_to_postal_code,ship_to_country,weight_lbs',
+  ];
+  for (let i = 1; i <= 30_000; i++)
+    lines.push(`BIG-${i},1 Main St,Springfield,62701,US,${i % 1000 === 0 ? 'heavy' : '2'}`);
+  const file = join(mkdtempSync(join(tmpdir(), 'station-orders-')), 'big-orders.csv');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  await page.keyboard.press('Alt+7');
+  await page.getByLabel('Import orders file').setInputFiles(file);
+  await expect(page.getByTestId('import-progress')).toContainText('Importing big-orders.csv');
+  await page.screenshot({ path: info.outputPath('import-progress.png') });
+  const report = page.getByTestId('import-report');
+  await expect(report).toContainText('29970 imported', { timeout: 60_000 });
+  await expect(report).toContainText('30 problems');
+  await expect(report).toContainText(
+    'row 1001 (order BIG-1000), weight_lbs: "heavy" is not a number',
+  );
+  await expect(page.getByTestId('import-progress')).toHaveCount(0);
+  await page.screenshot({ path: info.outputPath('import-report-large.png') });
+});
