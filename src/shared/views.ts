@@ -33,14 +33,8 @@ export interface ShippingSiteView {
   address?: Address;
 }
 
-export interface PrinterConfig {
-  id: string;
-  name: string;
-  kind: 'network' | 'usb' | 'os-queue' | 'virtual';
-  /** host:port for network, the queue name for os-queue, a device path for usb. */
-  address: string;
-  dpi: 203 | 300 | 600;
-}
+export type { PrinterConfig, PrinterRole } from './printers.js';
+import type { PrinterConfig } from './printers.js';
 
 export interface RateRule {
   strategy: 'cheapest' | 'fastest';
@@ -321,10 +315,11 @@ export interface CarrierAccountView {
 }
 
 export interface DiscoveredPrinter {
-  kind: PrinterConfig['kind'];
   name: string;
+  /** Where it is, in words ("10.1.4.20:9100", "queue zebra1"). */
   address: string;
-  dpi: PrinterConfig['dpi'] | null;
+  /** Ready for `profiles.update` once given an id. */
+  printer: Omit<PrinterConfig, 'id'>;
 }
 
 export interface StationSettings {

@@ -62,6 +62,9 @@ export function toStationError(error: unknown): StationError {
     );
   }
   if (isErrorCode(e.code)) return { code: e.code, message };
+  // A profile or provisioning file that does not validate: the person fixes a field.
+  if (e.code === 'settings-invalid')
+    return withDetails({ code: 'validation', message }, (e as { details?: unknown }).details);
   if (
     typeof e.code === 'string' &&
     /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH)$/.test(e.code)

@@ -34,7 +34,7 @@ const XZ = Buffer.from('^XZ', 'latin1');
  *     print, sending it again is safe;
  *   - first answer but no second: the label may have printed; a person must decide
  *     (`PrinterError.mayHavePrinted`).
- * Receipt printers (role 'slip') speak ESC/POS and answer no Zebra status: for those
+ * Receipt printers (role 'receipt') speak ESC/POS and answer no Zebra status: for those
  * node-thermal-printer's network interface fits and is used as is.
  */
 export class NetworkPrinter implements Printer {
@@ -79,7 +79,7 @@ export class NetworkPrinter implements Printer {
   }
 
   async send(data: Buffer, options: SendOptions = {}): Promise<void> {
-    if (this.config.role === 'slip') return this.sendEscPos(data);
+    if (this.config.role === 'receipt') return this.sendEscPos(data);
     const line = await this.open(options.signal);
     const cut = data.lastIndexOf(XZ);
     const head = cut >= 0 ? data.subarray(0, cut) : data;
@@ -144,7 +144,7 @@ export class NetworkPrinter implements Printer {
   }
 
   async status(options: SendOptions = {}): Promise<PrinterStatus | null> {
-    if (this.config.role === 'slip') return null;
+    if (this.config.role === 'receipt') return null;
     const line = await this.open(options.signal);
     try {
       let hsText: string;
@@ -187,7 +187,7 @@ export class NetworkPrinter implements Printer {
 
   /** Print head resolution as the printer reports it (SGD), or null when it does not say. */
   async readDpi(options: SendOptions = {}): Promise<number | null> {
-    if (this.config.role === 'slip') return null;
+    if (this.config.role === 'receipt') return null;
     const line = await this.open(options.signal);
     try {
       await line.write(Buffer.from('! U1 getvar "head.resolution.in_dpi"\r\n', 'latin1'));

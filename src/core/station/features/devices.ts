@@ -4,6 +4,8 @@ import type { StationContext } from '../context.js';
 import type { Handlers } from '../dispatch.js';
 import { StationFailure } from '../errors.js';
 import { printJobView, printerView } from '../map.js';
+import { printerAddress, type PrinterConfig } from '../../../shared/printers.js';
+import { printerSetupHandlers } from './printers.js';
 import { discoverPrinters } from '../../printing/discovery.js';
 import { scaleHandlers } from './scale.js';
 import { settingsHandlers } from './settings.js';
@@ -27,8 +29,8 @@ export function deviceHandlers(ctx: StationContext): Partial<Handlers> {
       });
       for (const note of result.notes) ctx.log(`printer discovery: ${note}`);
       return result.printers.map((d) => {
-        const view = printerView({ id: 'discovered', ...d.config });
-        return { kind: view.kind, name: d.name, address: view.address, dpi: d.config.dpi ?? null };
+        const { id: _id, ...printer } = printerView({ id: 'discovered', ...d.config });
+        return { name: d.name, address: printerAddress(printer as PrinterConfig), printer };
       });
     },
     'printers.testPrint': async ({ printerId }) => {
@@ -68,6 +70,7 @@ export function deviceHandlers(ctx: StationContext): Partial<Handlers> {
         await driver.close().catch(() => {});
       }
     },
+    ...printerSetupHandlers(ctx),
     ...scaleHandlers(ctx),
     ...settingsHandlers(ctx),
   };

@@ -6,7 +6,7 @@ import type { TenantNode } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
 import type { Handlers } from '../dispatch.js';
 import { StationFailure } from '../errors.js';
-import { printerConfig, profileView } from '../map.js';
+import { profileView } from '../map.js';
 
 type Creds = {
   environment: Profile['environment'];
@@ -133,7 +133,7 @@ export function profileHandlers(ctx: StationContext): Partial<Handlers> {
     'profiles.update': async (input) => {
       const current = ctx.profiles.get(input.id);
       if (!current) throw new StationFailure('not-found', `No profile ${input.id}.`);
-      const printers = input.printers ? input.printers.map(printerConfig) : current.printers;
+      const printers = input.printers ?? current.printers;
       const labelPrinterId =
         input.defaultPrinterId === undefined
           ? current.labelPrinterId
@@ -183,7 +183,12 @@ export function profileHandlers(ctx: StationContext): Partial<Handlers> {
         ...(clientSecret ? { typedSecret: async () => clientSecret } : {}),
       });
       const first = results[0]!.profile;
-      if (!ctx.profiles.active()) await ctx.activate(first);
+      const activeId = ctx.profiles.active()?.id;
+      // A file that changes the active profile takes effect now (its printers, rule, site),
+      // not at the next switch of profiles.
+      const changedActive = results.find((r) => r.profile.id === activeId)?.profile;
+      if (!activeId) await ctx.activate(first);
+      else if (changedActive) await ctx.activate(changedActive);
       return view(first);
     },
   };
