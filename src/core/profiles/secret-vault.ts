@@ -35,7 +35,7 @@ export function clientSecretKey(profileId: string): string {
 }
 
 export class SecretMissingError extends Error {
-  readonly code = 'client-secret-missing';
+  readonly code = 'secret-missing';
   constructor(message: string) {
     super(message);
     this.name = 'SecretMissingError';
@@ -57,10 +57,10 @@ export async function resolveClientSecret(
     const fromEnv = env[profile.clientSecretEnv];
     if (fromEnv) return fromEnv;
     throw new SecretMissingError(
-      `Profile "${profile.name}" reads its client secret from the environment variable ${profile.clientSecretEnv}, which is not set.`,
+      `No client secret for profile "${profile.name}": it reads it from the environment variable ${profile.clientSecretEnv}, which is not set for the station. Site IT: set ${profile.clientSecretEnv} and restart the station, or type the secret in Settings → Profiles → Replace secret. Nothing was sent to the platform.`,
     );
   }
   throw new SecretMissingError(
-    `Profile "${profile.name}" has no client secret yet. Type it in the profile settings.`,
+    `No client secret for profile "${profile.name}" (none is stored in ${vault.description ?? 'the secret store'}). Site IT: type it in Settings → Profiles → Replace secret. Nothing was sent to the platform.`,
   );
 }

@@ -130,6 +130,7 @@ export class StationContext {
     const runtime = await ProfileRuntime.open(profile, {
       db: this.db,
       vault: this.options.vault,
+      env: this.options.env,
       spool: this.spool,
       tokenStore: this.tokenStore,
       embeddedBaseUrl: async () => (await this.embeddedSandbox()).baseUrl,

@@ -24,6 +24,9 @@ const platformClass: Record<string, ErrorCode> = {
   'connection-not-authorized': 'connection-not-authorized',
   retryable: 'platform-unreachable',
   unreachable: 'platform-unreachable',
+  network: 'platform-unreachable',
+  // An answer that is not the platform's (a wrong URL that serves a web page, a proxy).
+  'unexpected-response': 'platform-unreachable',
   'unknown-outcome': 'purchase-outcome-unknown',
   'no-rates': 'no-rates',
 };

@@ -23,6 +23,8 @@ import { OfflineQueueDrainer } from '../queue/offline-drainer.js';
 export interface RuntimeDeps {
   db: Db;
   vault: SecretVault;
+  /** Where a profile's clientSecretEnv is read; the process's environment when omitted. */
+  env?: NodeJS.ProcessEnv | undefined;
   spool: PrintSpool;
   tokenStore?: TokenStore;
   /** The embedded sandbox's URL for an embedded-sandbox profile. */
@@ -68,7 +70,7 @@ export class ProfileRuntime {
       clientId: profile.clientId,
       tenantId: profile.tenantId,
       environment: profile.environment,
-      getSecret: () => resolveClientSecret(profile, deps.vault),
+      getSecret: () => resolveClientSecret(profile, deps.vault, deps.env),
       ...(deps.tokenStore ? { tokenStore: deps.tokenStore } : {}),
       timeoutMs: 8000,
       labelTimeoutMs: 20_000,

@@ -11,11 +11,15 @@ const root = join(import.meta.dirname, '../../..');
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 /** A station on the demo profile; `sandbox()` is the embedded sandbox it started last. */
-export function demoStation(dataDir: string): { station: Station; sandbox: () => Sandbox } {
+export function demoStation(
+  dataDir: string,
+  extra: { env?: NodeJS.ProcessEnv } = {},
+): { station: Station; sandbox: () => Sandbox } {
   let last: Sandbox | null = null;
   const station = createStation({
     dataDir,
     host: 'web',
+    ...extra,
     settings: new JsonFileSettingsStore(join(dataDir, 'settings.json')),
     vault: new MemorySecretVault(),
     resourcesDir: join(root, 'resources'),

@@ -2,7 +2,8 @@ import { importOrders, formatOf } from '../../orders/order-import.js';
 import type { ImportProblem, StoredOrder } from '../../orders/types.js';
 import type { ImportError } from '../../../shared/views.js';
 import type { PackedPackage } from '../../packing/types.js';
-import { tenantsOf } from '../../profiles/profile-schema.js';
+import { tenantsOf, type Profile } from '../../profiles/profile-schema.js';
+import { resolveClientSecret } from '../../profiles/secret-vault.js';
 import type { ParsedInput } from '../../../shared/contract.js';
 import type { StationContext } from '../context.js';
 import type { Handlers } from '../dispatch.js';
@@ -47,6 +48,13 @@ export function importError(p: ImportProblem, format: 'csv' | 'json'): ImportErr
 export function packingHandlers(ctx: StationContext): Partial<Handlers> {
   const reprintCounts = (labelIds: number[]) => rt().reprints.counts(labelIds);
   const rt = () => ctx.runtime();
+  /**
+   * Without a client secret no call can succeed; saying so beats queueing the order "until the
+   * platform answers" when it never will.
+   */
+  const needsSecret = async (profile: Profile) => {
+    await resolveClientSecret(profile, ctx.options.vault, ctx.options.env ?? process.env);
+  };
 
   function orderOf(id: string): StoredOrder {
     const r = rt();
@@ -126,6 +134,7 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
     },
     'pack.rate': async (input) => {
       const r = rt();
+      await needsSecret(r.profile);
       const order = orderOf(input.orderId);
       const result = await r.workflow.rate(order.id, {
         packages: packed(input.packages),
@@ -139,6 +148,7 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
     },
     'pack.buy': async (input) => {
       const r = rt();
+      await needsSecret(r.profile);
       const result = await r.workflow.buy(Number(input.shipmentId), {
         rate: input.rate ?? undefined,
         stationUser: ctx.stationSettings().userName,

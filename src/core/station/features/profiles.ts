@@ -72,6 +72,15 @@ export function profileHandlers(ctx: StationContext): Partial<Handlers> {
     const client = tempClient(c, c.tenantId || '');
     try {
       return (await client.listTenants()).map(tenantNode);
+    } catch (error) {
+      // A platform that insists on x-tenant-id even for the list: the person types it.
+      const kind = (error as { kind?: unknown }).kind;
+      if (!c.tenantId && (kind === 'wrong-tenant' || kind === 'validation'))
+        throw new StationFailure(
+          'validation',
+          `The platform did not tell which tenant this API key belongs to. Type the key's tenant ID (in the platform's API keys settings) and load the tenants again.`,
+        );
+      throw error;
     } finally {
       client.close();
     }
