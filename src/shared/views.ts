@@ -56,6 +56,8 @@ export interface ProfileView {
   siteName: string | null;
   /** The client secret is stored in the OS keychain; the renderer only learns that it is there. */
   hasSecret: boolean;
+  /** Where its secret comes from, in words for site IT; null when it has none. */
+  secretSource: string | null;
   active: boolean;
   printers: PrinterConfig[];
   defaultPrinterId: string | null;

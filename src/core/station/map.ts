@@ -15,7 +15,7 @@ export function printerView(p: CorePrinter): V.PrinterConfig {
 
 export function profileView(
   p: Profile,
-  extra: { active: boolean; hasSecret: boolean; baseUrl?: string },
+  extra: { active: boolean; hasSecret: boolean; secretSource?: string | null; baseUrl?: string },
 ): V.ProfileView {
   return {
     id: p.id,
@@ -29,6 +29,7 @@ export function profileView(
     shippingSiteId: p.shippingSiteId ?? null,
     siteName: p.shipFrom.company ?? p.shipFrom.city ?? null,
     hasSecret: extra.hasSecret,
+    secretSource: extra.hasSecret ? (extra.secretSource ?? null) : null,
     active: extra.active,
     printers: p.printers.map(printerView),
     defaultPrinterId:

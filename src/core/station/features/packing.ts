@@ -144,7 +144,7 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
       if (result.outcome === 'queued') ctx.changed('queue');
       if (result.outcome === 'rated' || result.outcome === 'failed')
         r.noticeCarrierProblems(result.carrierProblems);
-      return quoteView(input.orderId, order.orderNumber, result);
+      return quoteView(input.orderId, order.orderNumber, result, r.profile);
     },
     'pack.buy': async (input) => {
       const r = rt();

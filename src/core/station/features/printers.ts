@@ -3,7 +3,6 @@ import { slipPrinterOf, type Profile } from '../../profiles/profile-schema.js';
 import type { StationContext } from '../context.js';
 import type { Handlers } from '../dispatch.js';
 import { StationFailure } from '../errors.js';
-import { profileView } from '../map.js';
 
 const slug = (name: string) =>
   name
@@ -25,7 +24,7 @@ export function printerSetupHandlers(ctx: StationContext): Partial<Handlers> {
   async function saveAndReopen(next: Profile) {
     const saved = ctx.profiles.save(next);
     if (ctx.profiles.active()?.id === saved.id) await ctx.activate(saved);
-    return profileView(saved, { active: true, hasSecret: await ctx.hasSecret(saved) });
+    return ctx.view(saved);
   }
 
   return {

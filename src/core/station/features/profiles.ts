@@ -6,7 +6,6 @@ import type { TenantNode } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
 import type { Handlers } from '../dispatch.js';
 import { StationFailure } from '../errors.js';
-import { profileView } from '../map.js';
 
 type Creds = {
   environment: Profile['environment'];
@@ -61,11 +60,7 @@ const slug = (name: string) =>
 
 /** Profiles: create from the platform's own tenant and site lists, edit, export, provision. */
 export function profileHandlers(ctx: StationContext): Partial<Handlers> {
-  const view = async (p: Profile) =>
-    profileView(p, {
-      active: ctx.profiles.active()?.id === p.id,
-      hasSecret: await ctx.hasSecret(p),
-    });
+  const view = (p: Profile) => ctx.view(p);
 
   async function tenants(c: Creds): Promise<TenantNode[]> {
     // Without a tenant the key's own tenant is used for the token (the spec's default).

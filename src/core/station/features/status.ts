@@ -152,6 +152,7 @@ export class StatusFeature {
       profile: profileView(rt.profile, {
         active: true,
         hasSecret: await ctx.hasSecret(rt.profile),
+        secretSource: await ctx.secretSource(rt.profile),
         baseUrl: rt.baseUrl,
       }),
       connectivity: conn.state,
