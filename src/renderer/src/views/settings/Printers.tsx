@@ -3,6 +3,7 @@ import { call } from '../../bridge';
 import { useStation } from '../../store';
 import type { DiscoveredPrinter, PrinterConfig } from '../../../../shared/views';
 import { printerAddress, roleOf, type PrinterRole } from '../../../../shared/printers';
+import './printers.css';
 
 const roleWords: Record<PrinterRole, string> = {
   label: 'labels',
