@@ -103,6 +103,54 @@ describe('a profile without its client secret (site IT, packer)', () => {
   });
 });
 
+describe('a queued shipment whose profile lost its secret (shift lead)', () => {
+  it('keeps waiting in the queue and says why, instead of failing for good', async () => {
+    const env: NodeJS.ProcessEnv = {};
+    const { s, sandbox } = await started(env);
+    const key = sandbox.fixtures.apiClients.find((c) => c.clientId === 'demo-lumen-full')!;
+    env.LUMEN_STATION_SECRET = key.clientSecret;
+    const { profile, file } = await exported(s);
+    Object.assign(profile, {
+      id: 'lumen-env',
+      name: 'Lumen dock 2',
+      environment: 'sandbox',
+      baseUrl: sandbox.url,
+      clientSecretEnv: 'LUMEN_STATION_SECRET',
+    });
+    await call(s, 'profiles.provision', { json: JSON.stringify(file) });
+    await call(s, 'profiles.activate', { id: 'lumen-env' });
+    const csv = readFileSync(join(root, 'resources/orders/sample-orders.csv'), 'utf8')
+      .split('\n')
+      .slice(0, 2)
+      .join('\n');
+    await call(s, 'orders.import', { fileName: 'one.csv', content: `${csv}\n` });
+    const scan = await call(s, 'pack.scan', { value: 'LUM-10421' });
+    const orderId = scan.kind === 'order' ? scan.order.id : '';
+    // The platform is down while the packer rates: the shipment is queued.
+    sandbox.faults.add({ method: 'POST', path: '/api/v1/tokens/m2m', kind: 'status', status: 503 });
+    const quote = await call(s, 'pack.rate', { orderId, packages: [{ weightLbs: 1.8 }] });
+    expect(quote.queued).toBe(true);
+
+    // The platform is back, but the variable is gone (a restart without it).
+    delete env.LUMEN_STATION_SECRET;
+    sandbox.faults.clear();
+    const [waiting] = (await call(s, 'queue.list', {})).shipments;
+    await call(s, 'queue.retry', { kind: 'shipment', id: waiting!.id });
+    await until(async () =>
+      ((await call(s, 'queue.list', {})).shipments[0]?.lastError ?? '').includes(
+        'No client secret',
+      ),
+    );
+    const after = await call(s, 'queue.list', {});
+    expect(after.shipments).toHaveLength(1);
+    expect(after.shipments[0]!.lastError).toContain('LUMEN_STATION_SECRET');
+    expect((await call(s, 'attention.list', {})).map((a) => a.orderNumber)).not.toContain(
+      'LUM-10421',
+    );
+    expect((await call(s, 'station.status', {})).connectivityDetail).toMatch(/No client secret/);
+  });
+});
+
 describe('the New profile form (site IT)', () => {
   it('loads tenants without a tenant id: the key finds its own tenant', async () => {
     const { s, sandbox } = await started();

@@ -148,15 +148,20 @@ export class StatusFeature {
     const unknown = rt.workflow.shipments.purchasesInState(rt.scope, 'unknown').length;
     const failed = failedOrders(rt.workflow).length;
     const expired = rt.carriers().filter((h) => h.authorizationStatus === 'EXPIRED');
+    const hasSecret = await ctx.hasSecret(rt.profile);
     return {
       profile: profileView(rt.profile, {
         active: true,
-        hasSecret: await ctx.hasSecret(rt.profile),
+        hasSecret,
         secretSource: await ctx.secretSource(rt.profile),
         baseUrl: rt.baseUrl,
       }),
       connectivity: conn.state,
-      connectivityDetail: conn.state === 'offline' ? (conn.lastFailure?.detail ?? null) : null,
+      connectivityDetail: !hasSecret
+        ? 'No client secret for this profile: site IT sets it in Settings → Profiles (Replace secret) or in its environment variable'
+        : conn.state === 'offline'
+          ? (conn.lastFailure?.detail ?? null)
+          : null,
       printer: this.printer,
       queue: { shipments: queue.waiting, printJobs: jobs },
       needsAttention: unknown + stuckJobs + failed + queue.needsAttention,
