@@ -57,7 +57,35 @@ export const printerRoleSchema = z
   .enum(['label', 'receipt', 'slip'], { error: 'must be "label" or "receipt"' })
   .transform((r): PrinterRole => (r === 'slip' ? 'receipt' : r));
 
-export const printerSchema = z
+/**
+ * The view's printer before the shapes were one carried `address` ("host:port", a queue name,
+ * "usb:vid:pid[:serial]") and kinds "os-queue" / "virtual". Both are still read, onto the one
+ * shape, so a caller written against that contract keeps working; `address` is never stored.
+ */
+function fromAddressShape(input: unknown): unknown {
+  if (!input || typeof input !== 'object') return input;
+  const { address, ...p } = input as Record<string, unknown>;
+  if (p.kind === 'virtual') p.kind = 'network';
+  if (p.kind === 'os-queue') p.kind = 'os';
+  if (typeof address !== 'string' || !address) return p;
+  if (p.kind === 'network' && p.host === undefined) {
+    const m = /^\[?([^\]]+?)\]?(?::(\d+))?$/.exec(address.trim());
+    if (m) {
+      p.host = m[1];
+      if (m[2] && p.port === undefined) p.port = Number(m[2]);
+    }
+  } else if (p.kind === 'os' && p.queue === undefined) {
+    p.queue = address.replace(/^queue\s+/, '');
+  } else if (p.kind === 'usb' && p.vendorId === undefined) {
+    const [, vendor, product, serial] = address.split(':');
+    if (vendor) p.vendorId = parseInt(vendor, 16);
+    if (product && p.productId === undefined) p.productId = parseInt(product, 16);
+    if (serial && p.serialNumber === undefined) p.serialNumber = serial;
+  }
+  return p;
+}
+
+const printerObject = z
   .object({
     id: z.string().min(1).max(200),
     name: z.string().trim().min(1, 'is empty').max(100),
@@ -80,7 +108,20 @@ export const printerSchema = z
       });
     if (p.kind === 'os' && !p.queue)
       ctx.addIssue({ code: 'custom', path: ['queue'], message: 'is required for a print queue' });
-  }) satisfies z.ZodType<PrinterConfig, unknown>;
+  });
+
+export const printerSchema = z.preprocess(fromAddressShape, printerObject) satisfies z.ZodType<
+  PrinterConfig,
+  unknown
+>;
+
+/** A printer as the screens get it: the one shape, with role, DPI and where it is filled in. */
+export type PrinterView = PrinterConfig & {
+  role: PrinterRole;
+  dpi: PrinterDpi;
+  /** In words, for display only ("10.1.4.20:9100"); never read back. */
+  address: string;
+};
 
 /** What "Add printer by address" in Settings sends. */
 export const networkPrinterInputSchema = z.object({

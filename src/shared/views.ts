@@ -33,8 +33,8 @@ export interface ShippingSiteView {
   address?: Address;
 }
 
-export type { PrinterConfig, PrinterRole } from './printers.js';
-import type { PrinterConfig } from './printers.js';
+export type { PrinterConfig, PrinterRole, PrinterView } from './printers.js';
+import type { PrinterConfig, PrinterView } from './printers.js';
 
 export interface RateRule {
   strategy: 'cheapest' | 'fastest';
@@ -59,7 +59,7 @@ export interface ProfileView {
   /** Where its secret comes from, in words for site IT; null when it has none. */
   secretSource: string | null;
   active: boolean;
-  printers: PrinterConfig[];
+  printers: PrinterView[];
   defaultPrinterId: string | null;
   rateRule: RateRule;
   hotFolder: string | null;

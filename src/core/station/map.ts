@@ -5,12 +5,13 @@ import type { PrinterConfig as CorePrinter } from '../printing/types.js';
 import type { Profile } from '../profiles/profile-schema.js';
 import type { CarrierAccountHealth } from '../tracking/index.js';
 import type * as V from '../../shared/views.js';
+import { printerAddress } from '../../shared/printers.js';
 
 /** Core records onto the contract's view types: shapes only, no rules. */
 
 /** The profile's printer as the view shows it: the same shape, with role and DPI filled in. */
-export function printerView(p: CorePrinter): V.PrinterConfig {
-  return { ...p, role: p.role ?? 'label', dpi: p.dpi ?? 203 };
+export function printerView(p: CorePrinter): V.PrinterView {
+  return { ...p, role: p.role ?? 'label', dpi: p.dpi ?? 203, address: printerAddress(p) };
 }
 
 export function profileView(

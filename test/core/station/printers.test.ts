@@ -134,6 +134,30 @@ describe('Settings → Printers: add by address, test print, remove (site IT)', 
 });
 
 describe('one printer shape from the profile to the view and back', () => {
+  it('still reads the older "address" spelling of a printer, onto the one shape', async () => {
+    const s = await started();
+    const demo = (await call(s, 'station.status', {})).profile!;
+    const saved = await call(s, 'profiles.update', {
+      id: demo.id,
+      printers: [
+        ...demo.printers,
+        { id: 'zd-old', name: 'ZD old', kind: 'network', address: '10.1.4.21:9101', dpi: 300 },
+        { id: 'cups', name: 'CUPS', kind: 'os-queue', address: 'zebra_raw', dpi: 203 },
+      ],
+    });
+    expect(saved.printers.find((p) => p.id === 'zd-old')).toMatchObject({
+      kind: 'network',
+      host: '10.1.4.21',
+      port: 9101,
+      role: 'label',
+      address: '10.1.4.21:9101',
+    });
+    expect(saved.printers.find((p) => p.id === 'cups')).toMatchObject({
+      kind: 'os',
+      queue: 'zebra_raw',
+    });
+  });
+
   it('saves the printers Settings shows on a profile with packing slips (the role survives)', async () => {
     const s = await started();
     const status = await call(s, 'station.status', {});

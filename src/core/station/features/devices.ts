@@ -3,7 +3,6 @@ import type { StationContext } from '../context.js';
 import type { Handlers } from '../dispatch.js';
 import { StationFailure } from '../errors.js';
 import { printJobView, printerView } from '../map.js';
-import { printerAddress, type PrinterConfig } from '../../../shared/printers.js';
 import { printerSetupHandlers } from './printers.js';
 import { discoverPrinters } from '../../printing/discovery.js';
 import { scaleHandlers } from './scale.js';
@@ -28,8 +27,8 @@ export function deviceHandlers(ctx: StationContext): Partial<Handlers> {
       });
       for (const note of result.notes) ctx.log(`printer discovery: ${note}`);
       return result.printers.map((d) => {
-        const { id: _id, ...printer } = printerView({ id: 'discovered', ...d.config });
-        return { name: d.name, address: printerAddress(printer as PrinterConfig), printer };
+        const { id: _id, address, ...printer } = printerView({ id: 'discovered', ...d.config });
+        return { name: d.name, address, printer };
       });
     },
     'printers.testPrint': async ({ printerId }) => {
