@@ -126,6 +126,23 @@ describe('printer status through the station', () => {
     expect(zebra.hqesAsked()).toBe(1);
   });
 
+  it('names a network printer out of paper as such, in words, not "unknown" with its raw answer', async () => {
+    zebra = await startPlainZebra();
+    station = demoStation(tempDir()).station;
+    await station.start();
+    const view = await call(station, 'printers.add', {
+      name: 'ZD421 dock 3',
+      host: '127.0.0.1',
+      port: zebra.port,
+    });
+    const id = view.printers.find((p) => p.port === zebra!.port)!.id;
+    zebra.setFault('paper-out');
+    const status = await call(station, 'printers.status', { printerId: id });
+    expect(status.state).toBe('paper-out');
+    expect(status.message).toBe(`Printer ZD421 dock 3 at 127.0.0.1:${zebra.port} is out of paper`);
+    expect(status.message).not.toContain('030,');
+  });
+
   it('remembers per printer, across drivers, what it answers', async () => {
     zebra = await startPlainZebra();
     const other = await startPlainZebra();
