@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type * as V from './views.js';
+import { networkPrinterInputSchema, printerSchema } from './printers.js';
 import type { CallName, EventName } from './names.js';
 
 /** A call: its input schema, and its output type carried as a phantom. */
@@ -23,13 +24,6 @@ const id = z.string().min(1).max(200);
 const text = (max = 500) => z.string().max(max);
 
 const environment = z.enum(['embedded-sandbox', 'sandbox', 'production']);
-const printerConfig = z.object({
-  id: id,
-  name: text(100).min(1),
-  kind: z.enum(['network', 'usb', 'os-queue', 'virtual']),
-  address: text(300).min(1),
-  dpi: z.union([z.literal(203), z.literal(300), z.literal(600)]),
-});
 const rateRule = z.object({
   strategy: z.enum(['cheapest', 'fastest']),
   preferredServiceLevels: z.array(text(100)).max(50),
@@ -83,7 +77,7 @@ export const calls = {
       name: text(100).min(2).optional(),
       shippingSiteId: text(200).min(1).optional(),
       rateRule: rateRule.optional(),
-      printers: z.array(printerConfig).max(20).optional(),
+      printers: z.array(printerSchema).max(20).optional(),
       defaultPrinterId: id.nullable().optional(),
       hotFolder: text(1000).nullable().optional(),
     }),
@@ -189,6 +183,9 @@ export const calls = {
   'carriers.list': def<V.CarrierAccountView[]>()(z.object({ refresh: z.boolean().default(false) })),
 
   'printers.discover': def<V.DiscoveredPrinter[]>()(none),
+  /** Settings → "Add printer by address": a network printer by host and port. */
+  'printers.add': def<V.ProfileView>()(networkPrinterInputSchema),
+  'printers.remove': def<V.ProfileView>()(z.object({ printerId: id })),
   'printers.testPrint': def<V.PrintJobView>()(z.object({ printerId: id })),
   'printers.status': def<V.PrinterStatusView>()(z.object({ printerId: id })),
 

@@ -35,6 +35,8 @@ export const callNames = [
   'tracking.board',
   'carriers.list',
   'printers.discover',
+  'printers.add',
+  'printers.remove',
   'printers.testPrint',
   'printers.status',
   'settings.get',

@@ -19,6 +19,8 @@ export const errorCodes = [
   'tenant-forbidden',
   'no-rates',
   'secret-storage-unavailable',
+  /** The active profile has no client secret (keychain empty, environment variable unset). */
+  'secret-missing',
   'not-available',
   'conflict',
   'internal',

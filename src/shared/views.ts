@@ -33,14 +33,8 @@ export interface ShippingSiteView {
   address?: Address;
 }
 
-export interface PrinterConfig {
-  id: string;
-  name: string;
-  kind: 'network' | 'usb' | 'os-queue' | 'virtual';
-  /** host:port for network, the queue name for os-queue, a device path for usb. */
-  address: string;
-  dpi: 203 | 300 | 600;
-}
+export type { PrinterConfig, PrinterRole, PrinterView } from './printers.js';
+import type { PrinterConfig, PrinterView } from './printers.js';
 
 export interface RateRule {
   strategy: 'cheapest' | 'fastest';
@@ -62,8 +56,10 @@ export interface ProfileView {
   siteName: string | null;
   /** The client secret is stored in the OS keychain; the renderer only learns that it is there. */
   hasSecret: boolean;
+  /** Where its secret comes from, in words for site IT; null when it has none. */
+  secretSource: string | null;
   active: boolean;
-  printers: PrinterConfig[];
+  printers: PrinterView[];
   defaultPrinterId: string | null;
   rateRule: RateRule;
   hotFolder: string | null;
@@ -337,10 +333,11 @@ export interface CarrierAccountView {
 }
 
 export interface DiscoveredPrinter {
-  kind: PrinterConfig['kind'];
   name: string;
+  /** Where it is, in words ("10.1.4.20:9100", "queue zebra1"). */
   address: string;
-  dpi: PrinterConfig['dpi'] | null;
+  /** Ready for `profiles.update` once given an id. */
+  printer: Omit<PrinterConfig, 'id'>;
 }
 
 export interface StationSettings {

@@ -110,12 +110,20 @@ describe('authentication of API calls', () => {
   it('needs x-tenant-id and refuses tenants outside the key', async () => {
     const token = await sbx.token('demo-lumen-full');
     expectEnvelope(
-      await call(sbx.url, 'GET', '/api/v1/tenants', {
+      await call(sbx.url, 'GET', '/api/v1/tenants/tnt_lumen', {
         headers: { authorization: `Bearer ${token}` },
       }),
       403,
       'TENANT_REQUIRED',
     );
+    // The tenant list alone answers without it: the key's own tenant, for a new station.
+    const own = await call(sbx.url, 'GET', '/api/v1/tenants', {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(own.status).toBe(200);
+    expect(
+      (own.body as { tenants: { tenantId: string }[] }).tenants.map((t) => t.tenantId),
+    ).toEqual(['tnt_lumen']);
     for (const tenant of ['tnt_harbor', 'tnt_nope']) {
       expectEnvelope(
         await call(sbx.url, 'GET', '/api/v1/tenants', {

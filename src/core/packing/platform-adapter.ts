@@ -1,3 +1,4 @@
+import { SecretMissingError } from '../profiles/secret-vault.js';
 import {
   isPlatformError,
   type LabelRequest as ClientLabelRequest,
@@ -155,6 +156,17 @@ export function packingPlatformFrom(
 
 /** Reads a PlatformError's kind as what it means for a shipment. */
 export function classifyPlatformError(error: unknown): PlatformFailure {
+  // No client secret: the token request was never made, so nothing was sent or bought, and
+  // waiting for the platform will not help.
+  if (error instanceof SecretMissingError)
+    return {
+      kind: 'rejected',
+      status: 0,
+      errorCode: error.code,
+      message: error.message,
+      errors: [],
+      correlationId: undefined,
+    };
   if (!isPlatformError(error))
     return {
       kind: 'outcome-unknown',

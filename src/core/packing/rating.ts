@@ -37,6 +37,13 @@ export async function rateShipment(
     const failure = classify(error);
     switch (failure.kind) {
       case 'rejected':
+        // No client secret: nothing was sent. A queued shipment keeps waiting (saying why)
+        // until site IT sets the secret, rather than failing for good.
+        if (failure.errorCode === 'secret-missing')
+          return {
+            kind: 'unreachable',
+            failure: { code: 'secret-missing', message: failure.message },
+          };
         return {
           kind: 'failed',
           rates: null,

@@ -110,7 +110,8 @@ export class PlatformClient {
             grantType: 'clientCredentials',
             clientId: options.clientId,
             clientSecret: await getSecret(),
-            tenantId: options.tenantId,
+            // No tenant: the key's own (the spec's default), e.g. to discover it in a new profile.
+            ...(options.tenantId ? { tenantId: options.tenantId } : {}),
           },
           schema: TokenResponseSchema,
           idempotent: true,

@@ -250,7 +250,7 @@ export class Transport {
     }
     const headers: Record<string, string> = { accept: ep.text ? 'text/plain' : 'application/json' };
     if (accessToken) headers.authorization = `Bearer ${accessToken}`;
-    if (!ep.anonymous) headers['x-tenant-id'] = tenantId;
+    if (!ep.anonymous && tenantId) headers['x-tenant-id'] = tenantId;
     if (ep.body !== undefined) headers['content-type'] = 'application/json';
 
     const timeoutMs = Math.max(

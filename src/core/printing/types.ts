@@ -4,31 +4,9 @@
  * contract can mirror it.
  */
 
-export type PrinterKind = 'network' | 'usb' | 'os';
-export type PrinterDpi = 203 | 300 | 600;
-/** What a printer is used for at the station: 4x6 ZPL labels or ESC/POS packing slips. */
-export type PrinterRole = 'label' | 'slip';
-
-export interface PrinterConfig {
-  /** Stable id, referenced by print jobs (`print_jobs.printer_id`). */
-  id: string;
-  /** What the packer sees: "ZD421 left", "Receipt printer". */
-  name: string;
-  kind: PrinterKind;
-  /** Defaults to 'label'. */
-  role?: PrinterRole;
-  /** Network printers: host name or IP address, and raw port (9100 when omitted). */
-  host?: string;
-  port?: number;
-  /** USB printers: ids as numbers (0x0a5f for Zebra); serialNumber picks one of several. */
-  vendorId?: number;
-  productId?: number;
-  serialNumber?: string;
-  /** OS-queue printers: the CUPS (or Windows) queue name. */
-  queue?: string;
-  /** Print head resolution; labels are checked against it before printing. Default 203. */
-  dpi?: PrinterDpi;
-}
+// The printer shape is shared with the contract (one shape from the profile file to the view).
+export type { PrinterConfig, PrinterDpi, PrinterKind, PrinterRole } from '../../shared/printers.js';
+import type { PrinterConfig } from '../../shared/printers.js';
 
 /** A fault a packer can fix at the printer; 'offline' means no answer at all. */
 export type PrinterFault =

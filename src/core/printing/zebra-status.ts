@@ -180,10 +180,20 @@ const FAULT_WORDS: Record<PrinterFault, string> = {
   other: 'reports an error (check the light and the display on the printer)',
 };
 
+/** A CUPS queue's own states are fixed at the computer, not on the printer's buttons. */
+const QUEUE_WORDS: Partial<Record<PrinterFault, string>> = {
+  paused:
+    'is paused in the print system (site IT: resume the queue, e.g. cupsenable, or in the printer settings)',
+  offline: 'is not answering the print system (check that it is switched on and connected)',
+  other: 'has an alert in the print system (site IT: lpstat -l -p shows it)',
+};
+
 /** "Printer ZD421 at 10.1.4.20 is out of paper", or null when it is ready. */
 export function describeStatus(config: PrinterConfig, status: PrinterStatus): string | null {
   if (status.ready) return null;
-  const words = status.faults.map((f) => FAULT_WORDS[f]);
+  const words = status.faults.map((f) =>
+    config.kind === 'os' && f in QUEUE_WORDS ? QUEUE_WORDS[f]! : FAULT_WORDS[f],
+  );
   const list =
     words.length <= 1
       ? (words[0] ?? FAULT_WORDS.other)

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { environments } from '../storage/scope.js';
 import { addressSchema } from '../orders/order-schema.js';
-import type { PrinterConfig } from '../printing/types.js';
 import { baseUrlProblem } from './base-url.js';
 import { SECRET_ENV_PREFIX } from './secret-vault.js';
+import { printerSchema } from '../../shared/printers.js';
 
 /** How the station picks one rate among those the platform returned. */
 export const rateRuleSchema = z.object({
@@ -18,20 +18,6 @@ export const rateRuleSchema = z.object({
 });
 export type RateRule = z.infer<typeof rateRuleSchema>;
 
-const printerSchema = z.object({
-  id: z.string().min(1),
-  name: z.string().min(1),
-  kind: z.enum(['network', 'usb', 'os']),
-  role: z.enum(['label', 'slip']).optional(),
-  host: z.string().optional(),
-  port: z.number().int().min(1).max(65535).optional(),
-  vendorId: z.number().int().optional(),
-  productId: z.number().int().optional(),
-  serialNumber: z.string().optional(),
-  queue: z.string().optional(),
-  dpi: z.union([z.literal(203), z.literal(300), z.literal(600)]).optional(),
-}) satisfies z.ZodType<PrinterConfig>;
-
 const scaleSchema = z.object({
   kind: z.literal('usb-hid'),
   vendorId: z.number().int().optional(),
@@ -40,7 +26,7 @@ const scaleSchema = z.object({
 
 /** Optional: a packing slip on an ESC/POS receipt printer after each label. */
 const packingSlipSchema = z.object({
-  /** The receipt printer; the first printer with role `slip` when omitted. */
+  /** The receipt printer; the first printer with role `receipt` when omitted. */
   printerId: z.string().min(1).optional(),
   /** ESC/POS dialect. */
   type: z.enum(['epson', 'star']).default('epson'),
@@ -121,7 +107,7 @@ export const profileSchema = z
         path: ['packingSlips', 'printerId'],
         message: p.packingSlips.printerId
           ? `names printer ${p.packingSlips.printerId}, which is not in printers`
-          : 'needs a receipt printer: add a printer with role "slip"',
+          : 'needs a receipt printer: add a printer with role "receipt" (Settings → Printers)',
       });
     const ids = new Set<string>();
     p.printers.forEach((printer, i) => {
@@ -148,7 +134,7 @@ export function slipPrinterOf(
   if (!profile.packingSlips) return undefined;
   const { printerId } = profile.packingSlips;
   if (printerId) return profile.printers.some((p) => p.id === printerId) ? printerId : undefined;
-  return profile.printers.find((p) => p.role === 'slip')?.id;
+  return profile.printers.find((p) => p.role === 'receipt')?.id;
 }
 
 /** The printer labels go to, or undefined when none is set up. */

@@ -130,7 +130,7 @@ export class ProfileStore {
       const stored = await this.vault.get(clientSecretKey(profile.id));
       if (stored) return stored;
     }
-    return secretFromEnvironment(profile, env);
+    return secretFromEnvironment(profile, env, this.vault);
   }
 
   async remove(id: string): Promise<void> {

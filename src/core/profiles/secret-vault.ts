@@ -51,7 +51,7 @@ export function clientSecretKey(profileId: string): string {
 }
 
 export class SecretMissingError extends Error {
-  readonly code = 'client-secret-missing';
+  readonly code = 'secret-missing';
   constructor(message: string) {
     super(message);
     this.name = 'SecretMissingError';
@@ -69,13 +69,14 @@ export async function resolveClientSecret(
 ): Promise<string> {
   const stored = await vault.get(clientSecretKey(profile.id));
   if (stored) return stored;
-  return secretFromEnvironment(profile, env);
+  return secretFromEnvironment(profile, env, vault);
 }
 
 /** The secret from the STATION_SECRET_* variable the profile names; throws when there is none. */
 export function secretFromEnvironment(
   profile: { name: string; clientSecretEnv?: string | undefined },
   env: NodeJS.ProcessEnv = process.env,
+  store?: { description?: string | undefined },
 ): string {
   if (profile.clientSecretEnv) {
     if (!profile.clientSecretEnv.startsWith(SECRET_ENV_PREFIX))
@@ -85,10 +86,10 @@ export function secretFromEnvironment(
     const fromEnv = env[profile.clientSecretEnv];
     if (fromEnv && !secretProblem(fromEnv)) return fromEnv;
     throw new SecretMissingError(
-      `Profile "${profile.name}" reads its client secret from the environment variable ${profile.clientSecretEnv}, which is not set.`,
+      `No client secret for profile "${profile.name}": it reads it from the environment variable ${profile.clientSecretEnv}, which is not set for the station. Site IT: set ${profile.clientSecretEnv} and restart the station, or type the secret in Settings → Profiles → Replace secret. Nothing was sent to the platform.`,
     );
   }
   throw new SecretMissingError(
-    `Profile "${profile.name}" has no client secret yet. Type it in the profile settings.`,
+    `No client secret for profile "${profile.name}" (none is stored${store?.description ? `; secrets here are ${store.description}` : ''}). Site IT: type it in Settings → Profiles → Replace secret. Nothing was sent to the platform.`,
   );
 }

@@ -8,7 +8,8 @@ import { secretFromEnvironment, type SecretVault } from '../profiles/secret-vaul
 import type { SettingsStore } from '../profiles/settings-store.js';
 import { TokenStore } from '../platform/index.js';
 import { openDatabase, type Db } from '../storage/database.js';
-import type { StationSettings } from '../../shared/views.js';
+import type { ProfileView, StationSettings } from '../../shared/views.js';
+import { profileView } from './map.js';
 import { StationFailure } from './errors.js';
 import { hotFolderProblem } from '../orders/hot-folder-policy.js';
 import { StationEvents } from './events.js';
@@ -125,6 +126,29 @@ export class StationContext {
     return hotFolderProblem(folder, { dataDir: this.options.dataDir, roots });
   }
 
+  /** Where the profile's secret comes from, in words for Settings; null when it has none. */
+  async secretSource(profile: Profile): Promise<string | null> {
+    // The demo's key is the embedded sandbox's own, handed over on every start: nothing to keep.
+    if (profile.environment === 'embedded-sandbox')
+      return 'comes with the embedded sandbox (demo data, nothing to keep)';
+    if (await this.profiles.hasClientSecret(profile.id))
+      return this.options.vault.description ?? "the host's secret vault";
+    const env = this.options.env ?? process.env;
+    if (profile.clientSecretEnv && env[profile.clientSecretEnv])
+      return `the environment variable ${profile.clientSecretEnv}`;
+    return null;
+  }
+
+  /** The profile as the screens show it. */
+  async view(profile: Profile, baseUrl?: string): Promise<ProfileView> {
+    return profileView(profile, {
+      active: this.profiles.active()?.id === profile.id,
+      hasSecret: await this.hasSecret(profile),
+      secretSource: await this.secretSource(profile),
+      ...(baseUrl ? { baseUrl } : {}),
+    });
+  }
+
   runtimeOrNull(): ProfileRuntime | null {
     return this.current;
   }
@@ -162,6 +186,7 @@ export class StationContext {
       vault: this.options.vault,
       hotFolderProblem: (folder) => hotFolderProblem(folder, { dataDir: this.options.dataDir }),
       clientSecret: (p) => this.profiles.clientSecret(p, this.options.env ?? process.env),
+      env: this.options.env,
       spool: this.spool,
       tokenStore: this.tokenStore,
       embeddedBaseUrl: async () => (await this.embeddedSandbox()).baseUrl,

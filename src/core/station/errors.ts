@@ -25,6 +25,7 @@ const platformClass: Record<string, ErrorCode> = {
   retryable: 'platform-unreachable',
   unreachable: 'platform-unreachable',
   network: 'platform-unreachable',
+  // An answer that is not the platform's (a wrong URL that serves a web page, a proxy).
   'unexpected-response': 'platform-unreachable',
   'unknown-outcome': 'purchase-outcome-unknown',
   'no-rates': 'no-rates',
@@ -82,6 +83,9 @@ export function toStationError(error: unknown): StationError {
   }
   if (isErrorCode(e.code)) return { code: e.code, message };
   if (typeof e.code === 'string' && coreCode[e.code]) return { code: coreCode[e.code]!, message };
+  // A profile or provisioning file that does not validate: the person fixes a field.
+  if (e.code === 'settings-invalid')
+    return withDetails({ code: 'validation', message }, (e as { details?: unknown }).details);
   if (
     typeof e.code === 'string' &&
     /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH)$/.test(e.code)

@@ -5,58 +5,18 @@ import type { PrinterConfig as CorePrinter } from '../printing/types.js';
 import type { Profile } from '../profiles/profile-schema.js';
 import type { CarrierAccountHealth, TrackerSyncState, TrackingScope } from '../tracking/index.js';
 import type * as V from '../../shared/views.js';
+import { printerAddress } from '../../shared/printers.js';
 
 /** Core records onto the contract's view types: shapes only, no rules. */
 
-export function printerView(p: CorePrinter): V.PrinterConfig {
-  const kind = p.kind === 'os' ? 'os-queue' : p.kind;
-  const address =
-    p.kind === 'network'
-      ? `${p.host ?? '?'}:${p.port ?? 9100}`
-      : p.kind === 'os'
-        ? (p.queue ?? '')
-        : `usb:${(p.vendorId ?? 0).toString(16)}:${(p.productId ?? 0).toString(16)}${p.serialNumber ? `:${p.serialNumber}` : ''}`;
-  return { id: p.id, name: p.name, kind, address, dpi: p.dpi ?? 203 };
-}
-
-export function printerConfig(v: V.PrinterConfig): CorePrinter {
-  switch (v.kind) {
-    case 'network':
-    case 'virtual': {
-      const [host, port] = v.address.split(':');
-      return {
-        id: v.id,
-        name: v.name,
-        kind: 'network',
-        host: host ?? v.address,
-        port: Number(port) || 9100,
-        dpi: v.dpi,
-      };
-    }
-    case 'os-queue':
-      return { id: v.id, name: v.name, kind: 'os', queue: v.address, dpi: v.dpi };
-    case 'usb': {
-      const [, vendor, product, serial] = v.address.split(':');
-      return {
-        id: v.id,
-        name: v.name,
-        kind: 'usb',
-        vendorId: parseInt(vendor ?? '0', 16) || 0x0a5f,
-        ...(product ? { productId: parseInt(product, 16) } : {}),
-        ...(serial ? { serialNumber: serial } : {}),
-        dpi: v.dpi,
-      };
-    }
-    default: {
-      const never: never = v.kind;
-      throw new Error(`unknown printer kind ${String(never)}`);
-    }
-  }
+/** The profile's printer as the view shows it: the same shape, with role and DPI filled in. */
+export function printerView(p: CorePrinter): V.PrinterView {
+  return { ...p, role: p.role ?? 'label', dpi: p.dpi ?? 203, address: printerAddress(p) };
 }
 
 export function profileView(
   p: Profile,
-  extra: { active: boolean; hasSecret: boolean; baseUrl?: string },
+  extra: { active: boolean; hasSecret: boolean; secretSource?: string | null; baseUrl?: string },
 ): V.ProfileView {
   return {
     id: p.id,
@@ -70,6 +30,7 @@ export function profileView(
     shippingSiteId: p.shippingSiteId ?? null,
     siteName: p.shipFrom.company ?? p.shipFrom.city ?? null,
     hasSecret: extra.hasSecret,
+    secretSource: extra.hasSecret ? (extra.secretSource ?? null) : null,
     active: extra.active,
     printers: p.printers.map(printerView),
     defaultPrinterId:

@@ -27,6 +27,8 @@ export interface RuntimeDeps {
   hotFolderProblem?: (folder: string) => string | null;
   /** The profile's client secret, only if it was given for this profile's platform. */
   clientSecret: (profile: Profile) => Promise<string>;
+  /** Where a profile's clientSecretEnv is read; the process's environment when omitted. */
+  env?: NodeJS.ProcessEnv | undefined;
   spool: PrintSpool;
   tokenStore?: TokenStore;
   /** The embedded sandbox's URL for an embedded-sandbox profile. */

@@ -25,8 +25,11 @@ export function tenantTree(state: SandboxState, tenantId: string): TenantView {
 export function tenantRoutes(app: FastifyInstance, world: World): void {
   const { state } = world;
 
+  // The list is how a key learns which tenants it may act for, so x-tenant-id is optional here:
+  // without it the list is the key's own tenant and its children (a new station discovers its
+  // tenant this way). Every other tenant-scoped route still requires the header.
   app.get('/api/v1/tenants', async (request) => {
-    const ctx = world.auth(request, { tenantHeader: 'required' });
+    const ctx = world.auth(request, { tenantHeader: 'optional' });
     return { tenants: [tenantTree(state, ctx.tenantId)] };
   });
 

@@ -179,7 +179,14 @@ describe('packing flow against the sandbox', () => {
           sb.url,
           [
             ...printers,
-            { id: 'slip', name: 'Receipt', kind: 'network', role: 'slip', host: '127.0.0.1', port },
+            {
+              id: 'slip',
+              name: 'Receipt',
+              kind: 'network',
+              role: 'receipt',
+              host: '127.0.0.1',
+              port,
+            },
           ],
           { packingSlips: { footer: 'Thank you from Lumen' } },
         ),

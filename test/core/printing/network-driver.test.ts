@@ -126,7 +126,7 @@ describe('network printer (raw TCP 9100)', () => {
         id: 'r',
         name: 'Receipt',
         kind: 'network',
-        role: 'slip',
+        role: 'receipt',
         host: '127.0.0.1',
         port: silent.port,
       });

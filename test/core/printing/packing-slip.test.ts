@@ -76,7 +76,7 @@ describe('packing slip (ESC/POS)', () => {
         id: 'r',
         name: 'Receipt',
         kind: 'network',
-        role: 'slip',
+        role: 'receipt',
         host: '127.0.0.1',
         port,
       }).send(bytes);

@@ -46,7 +46,7 @@ describe('1. a stored secret is bound to (environment, baseUrl, clientId)', () =
     );
     expect(result!.secret).toBe('needs-secret');
     expect(await store.hasClientSecret('reno-3')).toBe(false);
-    await expect(store.clientSecret(store.get('reno-3')!)).rejects.toThrow(/no client secret/);
+    await expect(store.clientSecret(store.get('reno-3')!)).rejects.toThrow(/no client secret/i);
     expect(await vault.get('profile:reno-3:clientSecret')).toBeUndefined();
   });
 
@@ -82,7 +82,7 @@ describe('1. a stored secret is bound to (environment, baseUrl, clientId)', () =
     const reopened = new ProfileStore(new JsonFileSettingsStore(settingsFile), vault);
     expect(await reopened.hasClientSecret('reno-3')).toBe(false);
     await expect(reopened.clientSecret(reopened.get('reno-3')!)).rejects.toThrow(
-      /no client secret/,
+      /no client secret/i,
     );
   });
 });

@@ -77,7 +77,8 @@ describe('packer: bought but waiting for the printer (#13.7)', () => {
       id: 'zd421',
       name: 'ZD421',
       kind: 'network',
-      address: `127.0.0.1:${await deadPort()}`,
+      host: '127.0.0.1',
+      port: await deadPort(),
       dpi: 203,
     });
     // The header's probe finds out first; that is what a packer sees before scanning.
@@ -111,7 +112,8 @@ describe('packer: multi-package orders (#13.9)', () => {
       id: 'vp',
       name: 'Bench printer',
       kind: 'network',
-      address: `127.0.0.1:${vp.port}`,
+      host: '127.0.0.1',
+      port: vp.port,
       dpi: 203,
     });
     const bought = await pack(s, 'LUM-10424');
@@ -166,7 +168,8 @@ describe('shift lead: DPI warnings (#13.19)', () => {
       id: 'zd621',
       name: 'ZD621',
       kind: 'network',
-      address: `127.0.0.1:${vp.port}`,
+      host: '127.0.0.1',
+      port: vp.port,
       dpi: 300,
     });
     const job = await call(s, 'labels.reprint', { id: bought.label!.id, reason: 'jammed' });

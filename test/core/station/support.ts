@@ -23,6 +23,7 @@ export function demoStation(
   const station = createStation({
     dataDir,
     host: 'web',
+    ...extra,
     settings: new JsonFileSettingsStore(join(dataDir, 'settings.json')),
     vault: new MemorySecretVault(),
     resourcesDir: join(root, 'resources'),

@@ -133,14 +133,21 @@ describe('headers on every other route', () => {
     },
   );
 
-  it.each(routes.filter(([, p]) => !p.includes('webhook')))(
-    '%s %s without x-tenant-id is refused',
-    async (method, path) => {
-      const res = await sb.api.as('solo', method, path, method === 'GET' ? undefined : {}, null);
-      expect([400, 403]).toContain(res.status);
-      envelope(res, res.status);
-    },
-  );
+  // GET /api/v1/tenants is the one tenant-scoped read that answers without x-tenant-id: it is how
+  // a key learns its own tenant (see the test below and docs/platform-choices.md).
+  it.each(
+    routes.filter(([m, p]) => !p.includes('webhook') && !(m === 'GET' && p === '/api/v1/tenants')),
+  )('%s %s without x-tenant-id is refused', async (method, path) => {
+    const res = await sb.api.as('solo', method, path, method === 'GET' ? undefined : {}, null);
+    expect([400, 403]).toContain(res.status);
+    envelope(res, res.status);
+  });
+
+  it("the tenant list without x-tenant-id is the key's own tenant and its children", async () => {
+    const res = await sb.api.as('orbit', 'GET', '/api/v1/tenants', undefined, null);
+    expect(res.status).toBe(200);
+    expect(res.body.tenants.map((t: { tenantId: string }) => t.tenantId)).toEqual(['cw-orbit']);
+  });
 
   it('webhook routes need only the bearer token', async () => {
     expect((await sb.api.as('solo', 'GET', '/api/v1/webhooks', undefined, null)).status).toBe(200);

@@ -16,7 +16,26 @@ export interface NetworkPrinterOptions {
   answerTimeoutMs?: number;
   /** ~HQES is newer firmware only: how long to wait before deciding this one does not answer it. */
   hqesTimeoutMs?: number;
+  /** What printers have shown they answer; the station-wide one when omitted. */
+  answers?: PrinterAnswers;
 }
+
+/**
+ * What each network printer (by host:port) has shown it answers, shared by every driver that
+ * talks to it: the spool's, the header's status probe, Settings. A printer that let `~HQES` go
+ * unanswered once is not asked again (each ask costs the full wait), until its address changes
+ * or the station restarts.
+ */
+export class PrinterAnswers {
+  private readonly hqes = new Map<string, boolean>();
+  answersHqes(address: string): boolean | undefined {
+    return this.hqes.get(address);
+  }
+  learnedHqes(address: string, answers: boolean): void {
+    this.hqes.set(address, answers);
+  }
+}
+export const stationPrinterAnswers = new PrinterAnswers();
 
 const HS = Buffer.from('~HS', 'latin1');
 const XZ = Buffer.from('^XZ', 'latin1');
@@ -34,11 +53,11 @@ const XZ = Buffer.from('^XZ', 'latin1');
  *     print, sending it again is safe;
  *   - first answer but no second: the label may have printed; a person must decide
  *     (`PrinterError.mayHavePrinted`).
- * Receipt printers (role 'slip') speak ESC/POS and answer no Zebra status: for those
+ * Receipt printers (role 'receipt') speak ESC/POS and answer no Zebra status: for those
  * node-thermal-printer's network interface fits and is used as is.
  */
 export class NetworkPrinter implements Printer {
-  private hqesSupported = true;
+  private readonly answers: PrinterAnswers;
   private readonly connectTimeoutMs: number;
   private readonly answerTimeoutMs: number;
   private readonly hqesTimeoutMs: number;
@@ -55,6 +74,11 @@ export class NetworkPrinter implements Printer {
     this.connectTimeoutMs = options.connectTimeoutMs ?? 3000;
     this.answerTimeoutMs = options.answerTimeoutMs ?? 10_000;
     this.hqesTimeoutMs = options.hqesTimeoutMs ?? 1500;
+    this.answers = options.answers ?? stationPrinterAnswers;
+  }
+
+  private get address() {
+    return `${this.config.host!}:${this.port}`;
   }
 
   private get who() {
@@ -79,7 +103,7 @@ export class NetworkPrinter implements Printer {
   }
 
   async send(data: Buffer, options: SendOptions = {}): Promise<void> {
-    if (this.config.role === 'slip') return this.sendEscPos(data);
+    if (this.config.role === 'receipt') return this.sendEscPos(data);
     const line = await this.open(options.signal);
     const cut = data.lastIndexOf(XZ);
     const head = cut >= 0 ? data.subarray(0, cut) : data;
@@ -144,7 +168,7 @@ export class NetworkPrinter implements Printer {
   }
 
   async status(options: SendOptions = {}): Promise<PrinterStatus | null> {
-    if (this.config.role === 'slip') return null;
+    if (this.config.role === 'receipt') return null;
     const line = await this.open(options.signal);
     try {
       let hsText: string;
@@ -155,15 +179,17 @@ export class NetworkPrinter implements Printer {
         throw this.statusError(cause);
       }
       let hqesText = '';
-      if (this.hqesSupported) {
+      if (this.answers.answersHqes(this.address) !== false) {
         try {
           await line.write(Buffer.from('~HQES', 'latin1'));
           hqesText = await line.read(
             (t) => (t.includes('ERRORS') ? framesLength(t, 1) : null),
             this.hqesTimeoutMs,
           );
+          this.answers.learnedHqes(this.address, true);
         } catch (cause) {
-          if (cause instanceof LineError && cause.reason === 'timeout') this.hqesSupported = false;
+          if (cause instanceof LineError && cause.reason === 'timeout')
+            this.answers.learnedHqes(this.address, false);
           else throw this.statusError(cause);
         }
       }
@@ -187,7 +213,7 @@ export class NetworkPrinter implements Printer {
 
   /** Print head resolution as the printer reports it (SGD), or null when it does not say. */
   async readDpi(options: SendOptions = {}): Promise<number | null> {
-    if (this.config.role === 'slip') return null;
+    if (this.config.role === 'receipt') return null;
     const line = await this.open(options.signal);
     try {
       await line.write(Buffer.from('! U1 getvar "head.resolution.in_dpi"\r\n', 'latin1'));

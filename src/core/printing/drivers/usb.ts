@@ -190,11 +190,11 @@ export class UsbPrinter implements Printer {
   async send(data: Buffer, options: SendOptions = {}): Promise<void> {
     if (options.signal?.aborted) throw new PrinterError('aborted', 'Printing was cancelled');
     const c = await this.claim();
-    const cut = this.config.role === 'slip' ? -1 : data.lastIndexOf(XZ);
+    const cut = this.config.role === 'receipt' ? -1 : data.lastIndexOf(XZ);
     const head = cut >= 0 ? data.subarray(0, cut) : data;
     const tail = cut >= 0 ? data.subarray(cut) : Buffer.alloc(0);
     const headMayPrint = cut < 0 || head.includes(XZ);
-    const ack = c.in !== null && this.config.role !== 'slip';
+    const ack = c.in !== null && this.config.role !== 'receipt';
     try {
       await this.write(c, ack ? Buffer.concat([head, HS]) : head);
       if (ack) await this.readHostStatus(c);
@@ -211,7 +211,7 @@ export class UsbPrinter implements Printer {
   }
 
   async status(): Promise<PrinterStatus | null> {
-    if (this.config.role === 'slip') return null;
+    if (this.config.role === 'receipt') return null;
     const c = await this.claim();
     if (!c.in) return null; // one-way printer: it cannot say
     try {

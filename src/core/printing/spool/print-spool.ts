@@ -1,3 +1,4 @@
+import { renderPackingSlip } from '../packing-slip.js';
 import type Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
 import { describePrinter, type Printer, type PrinterConfig, type PrinterStatus } from '../types.js';
@@ -141,13 +142,13 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
     return { job: added, warnings };
   }
 
-  /** A test label on that printer, in one call. */
+  /** A test label on that printer (a short ESC/POS slip on a receipt printer), in one call. */
   printTest(printerId: string): EnqueueResult {
     const printer = this.printer(printerId);
     return this.enqueue({
       printerId,
       kind: 'test',
-      payload: testLabel(printer),
+      payload: printer.role === 'receipt' ? testSlip(printer.name) : testLabel(printer),
       reason: 'test print',
     });
   }
@@ -159,7 +160,7 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
   }
 
   private check(printer: PrinterConfig, payload: Buffer, kind: NewPrintJob['kind']) {
-    if (kind === 'slip' || printer.role === 'slip') return [];
+    if (kind === 'slip' || printer.role === 'receipt') return [];
     return checkLabelForPrinter(payload.toString('latin1'), printer, {
       reportedDpi: this.sender.reportedDpi.get(printer.id) ?? null,
     });
@@ -329,4 +330,13 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
   private emitJob(job: PrintJob) {
     this.emit('job', job);
   }
+}
+
+/** What a receipt printer prints for "Test print": ESC/POS, since ZPL would come out as text. */
+function testSlip(printerName: string): Buffer {
+  return renderPackingSlip({
+    orderNumber: 'TEST',
+    items: [{ sku: 'TEST', name: `Test print: ${printerName}`, quantity: 1 }],
+    packedAt: new Date(),
+  });
 }

@@ -1,9 +1,9 @@
-import { NetworkPrinter } from '../../printing/drivers/network.js';
-import { describePrinter } from '../../printing/types.js';
+import { probePrinter } from './status.js';
 import type { StationContext } from '../context.js';
 import type { Handlers } from '../dispatch.js';
 import { StationFailure } from '../errors.js';
 import { printJobView, printerView } from '../map.js';
+import { printerSetupHandlers } from './printers.js';
 import { discoverPrinters } from '../../printing/discovery.js';
 import { scaleHandlers } from './scale.js';
 import { settingsHandlers } from './settings.js';
@@ -27,8 +27,8 @@ export function deviceHandlers(ctx: StationContext): Partial<Handlers> {
       });
       for (const note of result.notes) ctx.log(`printer discovery: ${note}`);
       return result.printers.map((d) => {
-        const view = printerView({ id: 'discovered', ...d.config });
-        return { kind: view.kind, name: d.name, address: view.address, dpi: d.config.dpi ?? null };
+        const { id: _id, address, ...printer } = printerView({ id: 'discovered', ...d.config });
+        return { name: d.name, address, printer };
       });
     },
     'printers.testPrint': async ({ printerId }) => {
@@ -37,37 +37,8 @@ export function deviceHandlers(ctx: StationContext): Partial<Handlers> {
       ctx.changed('queue');
       return printJobView(job, p.name);
     },
-    'printers.status': async ({ printerId }) => {
-      const p = printer(printerId);
-      if (p.kind !== 'network')
-        return {
-          printerId,
-          name: describePrinter(p),
-          state: 'unknown',
-          message: `${describePrinter(p)} does not report its status.`,
-        };
-      const driver = new NetworkPrinter(p, { connectTimeoutMs: 1500, answerTimeoutMs: 2000 });
-      try {
-        const s = await driver.status();
-        return {
-          printerId,
-          name: describePrinter(p),
-          state: s?.ready ? 'ready' : 'unknown',
-          message: s?.ready
-            ? `${describePrinter(p)} is ready`
-            : `${describePrinter(p)}: ${s?.faults.join(', ') ?? 'no answer'}`,
-        };
-      } catch (error) {
-        return {
-          printerId,
-          name: describePrinter(p),
-          state: 'offline',
-          message: (error as Error).message,
-        };
-      } finally {
-        await driver.close().catch(() => {});
-      }
-    },
+    'printers.status': async ({ printerId }) => probePrinter(printer(printerId)),
+    ...printerSetupHandlers(ctx),
     ...scaleHandlers(ctx),
     ...settingsHandlers(ctx),
   };

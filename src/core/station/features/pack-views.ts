@@ -5,6 +5,7 @@ import type { StationContext } from '../context.js';
 import { StationFailure } from '../errors.js';
 import { brandName, labelView, printJobView } from '../map.js';
 import type { ProfileRuntime } from '../runtime.js';
+import type { Profile } from '../../profiles/profile-schema.js';
 
 type Refusal = Extract<
   ShipResult,
@@ -12,7 +13,7 @@ type Refusal = Extract<
 >;
 
 /** Why nothing was rated or bought, as the contract's stable error codes. */
-export function refuse(result: Refusal): never {
+export function refuse(result: Refusal, profile?: Profile): never {
   const fail = (code: ErrorCode, message: string, details?: unknown): never => {
     throw new StationFailure(code, message, details);
   };
@@ -21,7 +22,11 @@ export function refuse(result: Refusal): never {
       return fail(
         'already-labelled',
         `Order already has a label (${result.labels.map((l) => l.trackingNumber).join(', ')}). Reprint it, or confirm buying another.`,
-        { labels: result.labels.map((l) => labelView(l, null, 0)) },
+        {
+          labels: result.labels.map((l) =>
+            labelView(l, profile ? brandName(profile, l.tenantId) : null, 0),
+          ),
+        },
       );
     case 'needs-attention':
       return fail(
@@ -71,7 +76,12 @@ export function refuse(result: Refusal): never {
 }
 
 /** A rated (or queued) shipment as the Pack screen shows it. */
-export function quoteView(orderId: string, orderNumber: string, result: RateResult): RateQuote {
+export function quoteView(
+  orderId: string,
+  orderNumber: string,
+  result: RateResult,
+  profile?: Profile,
+): RateQuote {
   switch (result.outcome) {
     case 'rated': {
       const rates = result.rates.shipmentRates;
@@ -119,14 +129,20 @@ export function quoteView(orderId: string, orderNumber: string, result: RateResu
         chosenRateId: null,
         accountIssues: [],
         queued: true,
-        reason: `${result.failure.message.replace(/\.?\s*$/, '.')} ${
-          result.failure.code === 'already-queued' || /queued/.test(result.failure.message)
-            ? 'It is labelled when the platform answers again.'
-            : 'Nothing was bought: the shipment waits in the offline queue and is labelled when the platform answers again.'
-        }`,
+        // Said once: a message that already tells where the shipment went gets nothing added.
+        reason: [
+          result.failure.message.replace(/\.?\s*$/, '.'),
+          /labelled/i.test(result.failure.message)
+            ? null
+            : result.failure.code === 'already-queued' || /queued/i.test(result.failure.message)
+              ? 'It is labelled when the platform answers again.'
+              : 'Nothing was bought: the shipment waits in the offline queue and is labelled when the platform answers again.',
+        ]
+          .filter(Boolean)
+          .join(' '),
       };
     default:
-      return refuse(result);
+      return refuse(result, profile);
   }
 }
 
@@ -184,6 +200,6 @@ export function purchaseView(
         message: result.failure.message,
       };
     default:
-      return refuse(result);
+      return refuse(result, r.profile);
   }
 }

@@ -2,7 +2,7 @@ import { importOrdersInSlices, formatOf } from '../../orders/order-import.js';
 import type { ImportProblem, StoredOrder } from '../../orders/types.js';
 import type { ImportError } from '../../../shared/views.js';
 import type { PackedPackage } from '../../packing/types.js';
-import { tenantsOf } from '../../profiles/profile-schema.js';
+import { tenantsOf, type Profile } from '../../profiles/profile-schema.js';
 import type { ParsedInput } from '../../../shared/contract.js';
 import type { StationContext } from '../context.js';
 import type { Handlers } from '../dispatch.js';
@@ -47,6 +47,14 @@ export function importError(p: ImportProblem, format: 'csv' | 'json'): ImportErr
 export function packingHandlers(ctx: StationContext): Partial<Handlers> {
   const reprintCounts = (labelIds: number[]) => rt().reprints.counts(labelIds);
   const rt = () => ctx.runtime();
+  /**
+   * Without a client secret no call can succeed; saying so beats queueing the order "until the
+   * platform answers" when it never will.
+   */
+  const needsSecret = async (profile: Profile) => {
+    // The same check the token request makes: a secret given for another address does not count.
+    await ctx.profiles.clientSecret(profile, ctx.options.env ?? process.env);
+  };
 
   function orderOf(id: string): StoredOrder {
     const r = rt();
@@ -126,6 +134,7 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
     },
     'pack.rate': async (input) => {
       const r = rt();
+      await needsSecret(r.profile);
       const order = orderOf(input.orderId);
       const result = await r.workflow.rate(order.id, {
         packages: packed(input.packages),
@@ -135,10 +144,11 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
       if (result.outcome === 'queued') ctx.changed('queue');
       if (result.outcome === 'rated' || result.outcome === 'failed')
         r.noticeCarrierProblems(result.carrierProblems);
-      return quoteView(input.orderId, order.orderNumber, result);
+      return quoteView(input.orderId, order.orderNumber, result, r.profile);
     },
     'pack.buy': async (input) => {
       const r = rt();
+      await needsSecret(r.profile);
       const shipmentId = Number(input.shipmentId);
       if (!Number.isSafeInteger(shipmentId))
         throw new StationFailure('not-found', `No shipment ${input.shipmentId} in this profile.`);

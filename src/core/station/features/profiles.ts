@@ -8,7 +8,6 @@ import type { TenantNode } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
 import type { Handlers } from '../dispatch.js';
 import { StationFailure } from '../errors.js';
-import { printerConfig, profileView } from '../map.js';
 
 type Creds = {
   environment: Profile['environment'];
@@ -72,11 +71,7 @@ const slug = (name: string) =>
 
 /** Profiles: create from the platform's own tenant and site lists, edit, export, provision. */
 export function profileHandlers(ctx: StationContext): Partial<Handlers> {
-  const view = async (p: Profile) =>
-    profileView(p, {
-      active: ctx.profiles.active()?.id === p.id,
-      hasSecret: await ctx.hasSecret(p),
-    });
+  const view = (p: Profile) => ctx.view(p);
 
   function refuseHotFolder(folder: string, from: 'page' | 'dialog'): void {
     const problem = ctx.hotFolderProblem(folder, from);
@@ -89,6 +84,15 @@ export function profileHandlers(ctx: StationContext): Partial<Handlers> {
     const client = tempClient(c, c.tenantId || '');
     try {
       return (await client.listTenants()).map(tenantNode);
+    } catch (error) {
+      // A platform that insists on x-tenant-id even for the list: the person types it.
+      const kind = (error as { kind?: unknown }).kind;
+      if (!c.tenantId && (kind === 'wrong-tenant' || kind === 'validation'))
+        throw new StationFailure(
+          'validation',
+          `The platform did not tell which tenant this API key belongs to. Type the key's tenant ID (in the platform's API keys settings) and load the tenants again.`,
+        );
+      throw error;
     } finally {
       client.close();
     }
@@ -152,7 +156,7 @@ export function profileHandlers(ctx: StationContext): Partial<Handlers> {
       if (!current) throw new StationFailure('not-found', `No profile ${input.id}.`);
       if (typeof input.hotFolder === 'string' && input.hotFolder !== current.hotFolder)
         refuseHotFolder(input.hotFolder, 'page');
-      const printers = input.printers ? input.printers.map(printerConfig) : current.printers;
+      const printers = input.printers ?? current.printers;
       const labelPrinterId =
         input.defaultPrinterId === undefined
           ? current.labelPrinterId
@@ -219,7 +223,12 @@ export function profileHandlers(ctx: StationContext): Partial<Handlers> {
         ...(clientSecret ? { typedSecret: async () => clientSecret } : {}),
       });
       const first = results[0]!.profile;
-      if (!ctx.profiles.active()) await ctx.activate(first);
+      const activeId = ctx.profiles.active()?.id;
+      // A file that changes the active profile takes effect now (its printers, rule, site),
+      // not at the next switch of profiles.
+      const changedActive = results.find((r) => r.profile.id === activeId)?.profile;
+      if (!activeId) await ctx.activate(first);
+      else if (changedActive) await ctx.activate(changedActive);
       return view(first);
     },
   };

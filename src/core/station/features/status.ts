@@ -1,4 +1,5 @@
-import { NetworkPrinter } from '../../printing/drivers/network.js';
+import { createPrinterDriver, NetworkPrinter } from '../../printing/drivers/index.js';
+import { describeStatus } from '../../printing/zebra-status.js';
 import { describePrinter, type PrinterConfig, type PrinterStatus } from '../../printing/types.js';
 import { labelPrinterOf } from '../../profiles/profile-schema.js';
 import { failedOrders } from '../../packing/failed-ratings.js';
@@ -7,15 +8,42 @@ import type { StationContext } from '../context.js';
 import { carrierView, profileView, trackingSync } from '../map.js';
 import type { Handlers } from '../dispatch.js';
 
-const faultWords: Record<string, string> = {
-  'paper-out': 'is out of paper',
-  'ribbon-out': 'is out of ribbon',
-  'head-open': 'has its head open',
-  paused: 'is paused',
-  'buffer-full': 'has a full buffer',
-  offline: 'does not answer',
-  other: 'reports a fault',
-};
+/**
+ * The view of a printer's status: `status` is what it answered (null: it cannot say), `message`
+ * why it could not be asked. A fault is named in words; "other" stays a fault, never "ready".
+ */
+export function printerStatusView(
+  cfg: PrinterConfig,
+  status: PrinterStatus | null,
+  message: string | null,
+): PrinterStatusView {
+  const where = describePrinter(cfg);
+  const fault = status?.faults[0];
+  const state: PrinterState =
+    status === null
+      ? message
+        ? 'offline'
+        : 'unknown'
+      : status.ready
+        ? 'ready'
+        : ((fault === 'other' || !fault ? 'unknown' : fault) as PrinterState);
+  return {
+    printerId: cfg.id,
+    name: cfg.name,
+    state,
+    message:
+      message ??
+      (status === null
+        ? `${where} does not report its status; labels are sent to it as they come`
+        : status.ready
+          ? `${where} is ready`
+          : (describeStatus(cfg, status) ?? `${where} reports a fault`)),
+  };
+}
+
+/** How often the header asks: soon while something is wrong, rarely while all is well. */
+const PROBE_TROUBLE_MS = 3000;
+const PROBE_STEADY_MS = 10_000;
 
 /** A printer's problem in a few words, for "bought — waiting for ZD421 (not answering)". */
 const issueWords: Record<Exclude<PrinterState, 'ready' | 'unknown'>, string> = {
@@ -38,34 +66,8 @@ export class StatusFeature {
       const rt = ctx.runtimeOrNull();
       const cfg = rt?.profile.printers.find((p) => p.id === notice.printerId);
       if (!cfg || notice.printerId !== labelPrinterOf(rt!.profile)) return;
-      this.setPrinter(this.view(cfg, notice.status, notice.message));
+      this.setPrinter(printerStatusView(cfg, notice.status, notice.message));
     });
-  }
-
-  private view(
-    cfg: PrinterConfig,
-    status: PrinterStatus | null,
-    message: string | null,
-  ): PrinterStatusView {
-    const id = cfg.id;
-    const where = describePrinter(cfg);
-    const fault = status?.faults[0];
-    const state: PrinterState =
-      status === null
-        ? message
-          ? 'offline'
-          : 'unknown'
-        : status.ready
-          ? 'ready'
-          : ((fault === 'other' || !fault ? 'unknown' : fault) as PrinterState);
-    return {
-      printerId: id,
-      name: cfg.name,
-      state,
-      message:
-        message ??
-        (state === 'ready' ? `${where} is ready` : `${where} ${faultWords[fault ?? 'other']}`),
-    };
   }
 
   /** The header's probe of the label printer, else what the spool last heard from it. */
@@ -89,7 +91,11 @@ export class StatusFeature {
     if (before !== JSON.stringify(view)) this.ctx.changed('status');
   }
 
-  /** Asks the label printer how it is every few seconds (the spool only asks around jobs). */
+  /**
+   * Asks the label printer how it is: every few seconds while it is not ready, less often while
+   * it is. The drivers remember what each printer answers (no `~HQES` wait for one that never
+   * answers it), so a probe is one short connection and one `~HS`.
+   */
   start(): void {
     const tick = async () => {
       const rt = this.ctx.runtimeOrNull();
@@ -100,23 +106,14 @@ export class StatusFeature {
           this.printer = null;
           this.ctx.changed('status');
         }
-      } else if (cfg.kind === 'network') {
-        const driver = new NetworkPrinter(cfg, { connectTimeoutMs: 1500, answerTimeoutMs: 2000 });
-        try {
-          const status = await driver.status();
-          this.setPrinter(this.view(cfg, status, null));
-        } catch (error) {
-          this.setPrinter({
-            printerId: cfg.id,
-            name: describePrinter(cfg),
-            state: 'offline',
-            message: (error as Error).message,
-          });
-        } finally {
-          await driver.close().catch(() => {});
-        }
+      } else {
+        this.setPrinter(await probePrinter(cfg));
       }
-      this.probe = setTimeout(() => void tick(), 3000);
+      if (this.probe === null) return;
+      this.probe = setTimeout(
+        () => void tick(),
+        this.printer?.state === 'ready' ? PROBE_STEADY_MS : PROBE_TROUBLE_MS,
+      );
     };
     this.probe = setTimeout(() => void tick(), 200);
   }
@@ -152,14 +149,20 @@ export class StatusFeature {
     const unknown = rt.workflow.shipments.purchasesInState(rt.scope, 'unknown').length;
     const failed = failedOrders(rt.workflow).length;
     const expired = rt.carriers().filter((h) => h.authorizationStatus === 'EXPIRED');
+    const hasSecret = await ctx.hasSecret(rt.profile);
     return {
       profile: profileView(rt.profile, {
         active: true,
-        hasSecret: await ctx.hasSecret(rt.profile),
+        hasSecret,
+        secretSource: await ctx.secretSource(rt.profile),
         baseUrl: rt.baseUrl,
       }),
       connectivity: conn.state,
-      connectivityDetail: conn.state === 'offline' ? rt.client.connectivity.outage() : null,
+      connectivityDetail: !hasSecret
+        ? 'No client secret for this profile: site IT sets it in Settings → Profiles (Replace secret) or in its environment variable'
+        : conn.state === 'offline'
+          ? rt.client.connectivity.outage()
+          : null,
       trackingDelayed: trackingSync(rt).message,
       printer: this.printer,
       queue: { shipments: queue.waiting, printJobs: jobs },
@@ -179,4 +182,26 @@ export class StatusFeature {
 
 function secretStorage(vault: { description?: string }): string {
   return vault.description ?? "the host's secret vault";
+}
+
+/** One status question to a printer, for the header and Settings. */
+export async function probePrinter(cfg: PrinterConfig): Promise<PrinterStatusView> {
+  // A USB printer is asked only by the spool, which holds its interface while printing.
+  if (cfg.kind === 'usb') return printerStatusView(cfg, null, null);
+  let driver;
+  try {
+    driver =
+      cfg.kind === 'network'
+        ? new NetworkPrinter(cfg, { connectTimeoutMs: 1500, answerTimeoutMs: 2000 })
+        : createPrinterDriver(cfg);
+  } catch (error) {
+    return printerStatusView(cfg, null, (error as Error).message);
+  }
+  try {
+    return printerStatusView(cfg, await driver.status(), null);
+  } catch (error) {
+    return printerStatusView(cfg, null, (error as Error).message);
+  } finally {
+    await driver.close().catch(() => {});
+  }
 }

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { PrinterState } from '../../../shared/views';
 import { useStation } from '../store';
 import './header-extras.css';
+import './header-name.css';
 
 const LARGE_TEXT_KEY = 'station.largeText';
 
@@ -55,7 +56,9 @@ export function Header() {
     <>
       <header className="header">
         <div className="who">
-          <strong data-testid="profile-name">{profile ? profile.name : 'No profile'}</strong>
+          <strong data-testid="profile-name" title={profile?.name}>
+            {profile ? profile.name : 'No profile'}
+          </strong>
           <span className="muted">
             {profile
               ? (profile.siteName ?? profile.shippingSiteId ?? 'no site')

@@ -80,8 +80,8 @@ export function SettingsView() {
                   <div className="muted small">
                     client {p.clientId} · secret{' '}
                     {p.hasSecret
-                      ? `set (${secretStorage}, or from its environment variable)`
-                      : 'needed: use Replace secret'}
+                      ? (p.secretSource ?? 'set')
+                      : `missing: use Replace secret (kept in ${secretStorage})`}
                   </div>
                 </td>
                 <td className="actions">

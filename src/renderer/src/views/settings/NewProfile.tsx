@@ -33,7 +33,8 @@ export function NewProfile(props: { onDone(): void }) {
     baseUrl: form.baseUrl,
     clientId: form.clientId,
     clientSecret: form.clientSecret,
-    tenantId: form.keyTenantId,
+    // Left empty, the station asks for a token without a tenant: the key's own tenant.
+    ...(form.keyTenantId.trim() ? { tenantId: form.keyTenantId.trim() } : {}),
   };
 
   async function loadTenants() {
@@ -101,10 +102,10 @@ export function NewProfile(props: { onDone(): void }) {
       {field('baseUrl', 'Base URL')}
       {field('clientId', 'Client ID')}
       {field('clientSecret', 'Client secret', 'password')}
-      {field('keyTenantId', "API key's tenant ID")}
+      {field('keyTenantId', "API key's tenant ID (optional: found from the key)")}
       <button
         onClick={() => void loadTenants()}
-        disabled={!form.baseUrl || !form.clientId || !form.clientSecret || !form.keyTenantId}
+        disabled={!form.baseUrl || !form.clientId || !form.clientSecret}
       >
         Connect and load tenants
       </button>

@@ -2,18 +2,62 @@ import { useState } from 'react';
 import { call } from '../../bridge';
 import { useStation } from '../../store';
 import type { DiscoveredPrinter, PrinterConfig } from '../../../../shared/views';
+import { printerAddress, roleOf, type PrinterRole } from '../../../../shared/printers';
+import './printers.css';
 
+const roleWords: Record<PrinterRole, string> = {
+  label: 'labels',
+  receipt: 'receipts (packing slips)',
+};
+
+/** A typed address form for network printers, the printers of the profile, discovery. */
 export function PrintersPanel() {
   const profile = useStation((s) => s.status?.profile ?? null);
   const notify = useStation((s) => s.notify);
   const refreshStatus = useStation((s) => s.refreshStatus);
+  const loadProfiles = useStation((s) => s.loadProfiles);
   const [found, setFound] = useState<DiscoveredPrinter[] | null>(null);
+  const [form, setForm] = useState({
+    name: '',
+    host: '',
+    port: '9100',
+    dpi: '203',
+    role: 'label' as PrinterRole,
+  });
+  const [formError, setFormError] = useState<string | null>(null);
   if (!profile) return null;
 
+  async function after() {
+    await refreshStatus();
+    await loadProfiles();
+  }
   async function save(printers: PrinterConfig[], defaultPrinterId = profile!.defaultPrinterId) {
     const r = await call('profiles.update', { id: profile!.id, printers, defaultPrinterId });
     if (!r.ok) notify('error', r.error.message);
-    await refreshStatus();
+    await after();
+  }
+  async function add() {
+    setFormError(null);
+    const port = Number(form.port);
+    const r = await call('printers.add', {
+      name: form.name.trim() || form.host.trim(),
+      host: form.host.trim(),
+      port: form.port.trim() === '' ? 9100 : port,
+      dpi: Number(form.dpi) as 203 | 300 | 600,
+      role: form.role,
+    });
+    if (!r.ok) {
+      setFormError(r.error.message);
+      return;
+    }
+    notify('ok', `Printer ${form.name.trim() || form.host.trim()} added.`);
+    setForm({ name: '', host: '', port: '9100', dpi: form.dpi, role: 'label' });
+    await after();
+  }
+  async function remove(p: PrinterConfig) {
+    const r = await call('printers.remove', { printerId: p.id });
+    notify(r.ok ? 'ok' : 'error', r.ok ? `Printer ${p.name} removed.` : r.error.message);
+    await after();
   }
   async function discover() {
     setFound(null);
@@ -25,7 +69,7 @@ export function PrintersPanel() {
     const r = await call('printers.testPrint', { printerId });
     notify(
       r.ok ? 'ok' : 'error',
-      r.ok ? `Test label sent to ${r.value.printerName}.` : r.error.message,
+      r.ok ? `Test print sent to ${r.value.printerName}.` : r.error.message,
     );
   }
 
@@ -34,18 +78,23 @@ export function PrintersPanel() {
       <h2>Printers</h2>
       <table className="grid" data-testid="printers">
         <tbody>
+          {profile.printers.length === 0 ? (
+            <tr>
+              <td className="muted">No printer yet: add one by its address below.</td>
+            </tr>
+          ) : null}
           {profile.printers.map((p) => (
-            <tr key={p.id}>
+            <tr key={p.id} data-testid={`printer-${p.id}`}>
               <td>
                 <b>{p.name}</b>
                 <div className="muted small">
-                  {p.kind} · {p.address}
+                  {printerAddress(p)} · {roleWords[roleOf(p)]}
                 </div>
               </td>
               <td>
                 <select
                   aria-label={`DPI of ${p.name}`}
-                  value={p.dpi}
+                  value={p.dpi ?? 203}
                   onChange={(e) =>
                     void save(
                       profile.printers.map((x) =>
@@ -62,13 +111,15 @@ export function PrintersPanel() {
                 </select>
               </td>
               <td className="actions">
-                {profile.defaultPrinterId === p.id ? (
+                {roleOf(p) === 'receipt' ? (
+                  <span className="chip">receipts</span>
+                ) : profile.defaultPrinterId === p.id ? (
                   <span className="chip on">labels</span>
                 ) : (
                   <button onClick={() => void save(profile.printers, p.id)}>Use for labels</button>
                 )}
                 <button onClick={() => void testPrint(p.id)}>Test print</button>
-                <button onClick={() => void save(profile.printers.filter((x) => x.id !== p.id))}>
+                <button aria-label={`Remove ${p.name}`} onClick={() => void remove(p)}>
                   Remove
                 </button>
               </td>
@@ -76,17 +127,81 @@ export function PrintersPanel() {
           ))}
         </tbody>
       </table>
+
+      <form
+        className="add-printer"
+        aria-label="Add printer by address"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void add();
+        }}
+      >
+        <h3>Add printer by address</h3>
+        <div className="add-printer-fields">
+          <label>
+            Name
+            <input
+              value={form.name}
+              placeholder="ZD421 left"
+              maxLength={100}
+              onChange={(e) => setForm({ ...form, name: e.target.value })}
+            />
+          </label>
+          <label>
+            Host or IP
+            <input
+              value={form.host}
+              placeholder="10.1.4.20"
+              required
+              onChange={(e) => setForm({ ...form, host: e.target.value })}
+            />
+          </label>
+          <label>
+            Port
+            <input
+              value={form.port}
+              inputMode="numeric"
+              className="port"
+              onChange={(e) => setForm({ ...form, port: e.target.value })}
+            />
+          </label>
+          <label>
+            DPI
+            <select value={form.dpi} onChange={(e) => setForm({ ...form, dpi: e.target.value })}>
+              <option value="203">203</option>
+              <option value="300">300</option>
+              <option value="600">600</option>
+            </select>
+          </label>
+          <label>
+            Role
+            <select
+              value={form.role}
+              onChange={(e) => setForm({ ...form, role: e.target.value as PrinterRole })}
+            >
+              <option value="label">Label printer (ZPL)</option>
+              <option value="receipt">Receipt printer (packing slips)</option>
+            </select>
+          </label>
+          <button type="submit">Add printer</button>
+        </div>
+        {formError ? (
+          <p className="form-error" role="alert">
+            {formError}
+          </p>
+        ) : null}
+      </form>
+
       <button onClick={() => void discover()}>Discover printers</button>
       {found ? (
         <ul className="found">
-          {found.length === 0 ? <li className="muted">No printers found.</li> : null}
+          {found.length === 0 ? (
+            <li className="muted">No USB printer or print queue found on this computer.</li>
+          ) : null}
           {found.map((d) => (
-            <li key={`${d.kind}:${d.address}`}>
-              {d.name}{' '}
-              <span className="muted">
-                ({d.kind} {d.address})
-              </span>{' '}
-              {profile.printers.some((p) => p.kind === d.kind && p.address === d.address) ? (
+            <li key={`${d.printer.kind}:${d.address}`}>
+              {d.name} <span className="muted">({d.address})</span>{' '}
+              {profile.printers.some((p) => printerAddress(p) === d.address) ? (
                 <span className="chip on">set up</span>
               ) : (
                 <button
@@ -94,11 +209,9 @@ export function PrintersPanel() {
                     void save([
                       ...profile.printers,
                       {
-                        id: `${d.kind}-${d.address}`.replace(/[^a-zA-Z0-9_.-]/g, '-'),
+                        ...d.printer,
+                        id: `${d.printer.kind}-${d.address}`.replace(/[^a-zA-Z0-9_.-]/g, '-'),
                         name: d.name,
-                        kind: d.kind,
-                        address: d.address,
-                        dpi: d.dpi ?? 203,
                       },
                     ])
                   }

@@ -1,0 +1,44 @@
+import { expect, test } from '@playwright/test';
+import { join } from 'node:path';
+import { startSandboxProcess, stationPerTest, type SandboxProcess } from './station';
+
+const station = stationPerTest();
+let sandbox: SandboxProcess;
+test.beforeEach(async () => {
+  sandbox = await startSandboxProcess(
+    join(import.meta.dirname, '..', 'resources/fixtures/demo-world.json'),
+  );
+});
+test.afterEach(async () => {
+  await sandbox.stop();
+});
+
+test('the New profile form finds the API key’s tenant by itself, and says plainly when the URL does not answer', async ({
+  page,
+}, info) => {
+  await page.goto(station().url);
+  await expect(page.getByTestId('environment-badge')).toBeVisible();
+  await page.keyboard.press('Alt+7');
+  await page.getByRole('button', { name: 'New profile…' }).click();
+  const form = page.getByTestId('new-profile');
+  await form.getByLabel('Profile name').fill('Harbor dock 5');
+  // Nothing listens on port 9: the platform cannot be reached.
+  await form.getByLabel('Base URL').fill('http://127.0.0.1:9');
+  await form.getByLabel('Client ID').fill('demo-harbor-full');
+  await form.getByLabel('Client secret').fill('demo-harbor-full-secret');
+  await form.getByRole('button', { name: 'Connect and load tenants' }).click();
+  const alert = form.getByRole('alert');
+  await expect(alert).toContainText('127.0.0.1:9');
+  await expect(alert).not.toContainText(/internal|TypeError|fetch failed$/);
+
+  // The tenant id stays empty: the key's own tenant and its brands fill the picker.
+  await form.getByLabel('Base URL').fill(sandbox.url);
+  await expect(form.getByLabel("API key's tenant ID")).toHaveValue('');
+  await form.getByRole('button', { name: 'Connect and load tenants' }).click();
+  const tenant = form.getByLabel('Tenant', { exact: true });
+  await expect(tenant).toContainText('Harbor Fulfillment');
+  await expect(form.getByLabel('Shipping site')).toContainText('Harbor Edison DC');
+  await page.screenshot({ path: info.outputPath('new-profile-no-tenant-id.png') });
+  await form.getByRole('button', { name: 'Create profile' }).click();
+  await expect(page.getByTestId('profile-name')).toHaveText('Harbor dock 5');
+});

@@ -1,0 +1,86 @@
+import { expect, test } from '@playwright/test';
+import { startPlainZebra, type PlainZebra } from '../test/support/plain-zebra';
+import { stationPerTest } from './station';
+
+const station = stationPerTest();
+let zebra: PlainZebra;
+let receipt: PlainZebra;
+test.beforeEach(async () => {
+  // Real TCP listeners that are not the project's virtual printer.
+  zebra = await startPlainZebra();
+  receipt = await startPlainZebra();
+});
+test.afterEach(async () => {
+  await zebra.close();
+  await receipt.close();
+});
+
+test('site IT adds a network printer by host and port in Settings, test-prints to it and removes it', async ({
+  page,
+}, info) => {
+  await page.goto(station().url);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  await page.keyboard.press('Alt+7');
+  const form = page.getByRole('form', { name: 'Add printer by address' });
+
+  // A typed mistake is said in words, next to the form, and nothing is added.
+  await form.getByLabel('Name').fill('ZD421 dock 2');
+  await form.getByLabel('Host or IP').fill('http://127.0.0.1');
+  await form.getByRole('button', { name: 'Add printer' }).click();
+  await expect(form.getByRole('alert')).toContainText('host name or an IP address');
+  await expect(page.getByTestId('printers')).not.toContainText('ZD421 dock 2');
+
+  await form.getByLabel('Host or IP').fill('127.0.0.1');
+  await form.getByLabel('Port').fill(String(zebra.port));
+  await form.getByLabel('DPI').selectOption('203');
+  await form.getByLabel('Role').selectOption('label');
+  await form.getByRole('button', { name: 'Add printer' }).click();
+  const row = page.getByTestId('printers').getByRole('row', { name: /ZD421 dock 2/ });
+  await expect(row).toContainText(`127.0.0.1:${zebra.port} · labels`);
+
+  await row.getByRole('button', { name: 'Test print' }).click();
+  await expect(page.getByText('Test print sent to ZD421 dock 2.')).toBeVisible();
+  await expect.poll(() => zebra.received().includes('^XZ')).toBe(true);
+  expect(zebra.received()).toContain('Test print');
+
+  // A receipt printer for packing slips: its role is kept and shown.
+  await form.getByLabel('Name').fill('TM-m30 receipts');
+  await form.getByLabel('Host or IP').fill('127.0.0.1');
+  await form.getByLabel('Port').fill(String(receipt.port));
+  await form.getByLabel('Role').selectOption('receipt');
+  await form.getByRole('button', { name: 'Add printer' }).click();
+  const receiptRow = page.getByTestId('printers').getByRole('row', { name: /TM-m30 receipts/ });
+  await expect(receiptRow).toContainText('receipts (packing slips)');
+
+  for (const [width, height] of [
+    [1366, 768],
+    [1920, 1080],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.getByRole('heading', { name: 'Printers' }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: info.outputPath(`settings-printers-${width}x${height}.png`) });
+    // Nothing of the form sticks out sideways.
+    const box = await form.boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(width);
+    if (width === 1920) {
+      // With room to spare, the profile name is whole (not cut with an ellipsis).
+      const name = page.getByTestId('profile-name');
+      await expect(name).toHaveText('Demo station (embedded sandbox)');
+      const cut = await name.evaluate((el) => el.scrollWidth > el.clientWidth);
+      expect(cut).toBe(false);
+    }
+  }
+
+  await page.getByRole('button', { name: 'Remove ZD421 dock 2' }).click();
+  await expect(page.getByTestId('printers')).not.toContainText('ZD421 dock 2');
+  await expect(receiptRow).toBeVisible();
+});
+
+test('the station has a favicon', async ({ page }) => {
+  await page.goto(station().url);
+  const href = await page.locator('link[rel="icon"]').getAttribute('href');
+  expect(href).toBeTruthy();
+  const icon = await page.request.get(new URL(href!, page.url()).toString());
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()['content-type']).toBe('image/png');
+});

@@ -1,0 +1,84 @@
+import { printerAddress, type PrinterConfig } from '../../../shared/printers.js';
+import { slipPrinterOf, type Profile } from '../../profiles/profile-schema.js';
+import type { StationContext } from '../context.js';
+import type { Handlers } from '../dispatch.js';
+import { StationFailure } from '../errors.js';
+
+const slug = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40) || 'printer';
+
+/**
+ * Settings → Printers: site IT adds a network printer by host and port, or removes one, without
+ * editing a profile file. The active profile is reopened so the header and spool see it at once.
+ */
+export function printerSetupHandlers(ctx: StationContext): Partial<Handlers> {
+  const activeProfile = (): Profile => {
+    const p = ctx.runtime().profile;
+    // The stored profile, not the runtime's copy: it is what is saved back.
+    return ctx.profiles.get(p.id) ?? p;
+  };
+  async function saveAndReopen(next: Profile) {
+    const saved = ctx.profiles.save(next);
+    if (ctx.profiles.active()?.id === saved.id) await ctx.activate(saved);
+    return ctx.view(saved);
+  }
+
+  return {
+    'printers.add': async (input) => {
+      const profile = activeProfile();
+      const same = profile.printers.find(
+        (p) => p.kind === 'network' && p.host === input.host && (p.port ?? 9100) === input.port,
+      );
+      if (same)
+        throw new StationFailure(
+          'conflict',
+          `${input.host}:${input.port} is already set up as printer "${same.name}".`,
+        );
+      const taken = new Set(profile.printers.map((p) => p.id));
+      let id = slug(input.name);
+      for (let i = 2; taken.has(id); i++) id = `${slug(input.name)}-${i}`;
+      const printer: PrinterConfig = {
+        id,
+        name: input.name,
+        kind: 'network',
+        role: input.role,
+        host: input.host,
+        port: input.port,
+        dpi: input.dpi,
+      };
+      return saveAndReopen({ ...profile, printers: [...profile.printers, printer] });
+    },
+    'printers.remove': async ({ printerId }) => {
+      const profile = activeProfile();
+      const printer = profile.printers.find((p) => p.id === printerId);
+      if (!printer)
+        throw new StationFailure('not-found', `No printer ${printerId} in this profile.`);
+      const waiting = ctx.spool.list({ printerId, states: ['queued', 'sending'] }).length;
+      if (waiting > 0)
+        throw new StationFailure(
+          'conflict',
+          `${printer.name} still has ${waiting} print job${waiting === 1 ? '' : 's'} waiting. Move or cancel ${waiting === 1 ? 'it' : 'them'} in Queue (Alt+3) first, then remove the printer.`,
+        );
+      const printers = profile.printers.filter((p) => p.id !== printerId);
+      if (slipPrinterOf(profile) === printerId && !slipPrinterOf({ ...profile, printers }))
+        throw new StationFailure(
+          'validation',
+          `${printer.name} (${printerAddress(printer)}) prints this profile's packing slips. Add another receipt printer first.`,
+        );
+      const packingSlips =
+        profile.packingSlips?.printerId === printerId
+          ? { ...profile.packingSlips, printerId: undefined }
+          : profile.packingSlips;
+      return saveAndReopen({
+        ...profile,
+        printers,
+        labelPrinterId: profile.labelPrinterId === printerId ? undefined : profile.labelPrinterId,
+        ...(packingSlips ? { packingSlips } : {}),
+      });
+    },
+  };
+}

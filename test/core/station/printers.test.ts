@@ -1,0 +1,203 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Station } from '../../../src/core/station/index.js';
+import type { ProfileView } from '../../../src/shared/views.js';
+import { startPlainZebra } from '../../support/plain-zebra.js';
+import { tempDir } from '../../support/tmp.js';
+import { call, demoStation } from './support.js';
+
+/** A plain TCP listener on port 0 that keeps every byte a client sends (not the virtual printer). */
+async function rawPrinter(): Promise<{
+  port: number;
+  received: () => string;
+  close(): Promise<void>;
+}> {
+  let data = '';
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('data', (d) => (data += d.toString('latin1')));
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const port = (server.address() as { port: number }).port;
+  return {
+    port,
+    received: () => data,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((ok) => server.close(ok));
+    },
+  };
+}
+
+async function until(check: () => boolean) {
+  while (!check()) await new Promise((r) => setTimeout(r, 50));
+}
+
+let station: Station | null = null;
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await station?.stop();
+  station = null;
+  for (const c of closers.splice(0)) await c();
+});
+
+async function started(): Promise<Station> {
+  station = demoStation(tempDir()).station;
+  await station.start();
+  return station;
+}
+
+describe('Settings → Printers: add by address, test print, remove (site IT)', () => {
+  it('adds a network printer by host and port, test-prints to it, and removes it', async () => {
+    const s = await started();
+    // Not the project's virtual printer: it answers ~HS only, as older firmware does.
+    const printer = await startPlainZebra();
+    closers.push(printer.close);
+
+    const view = await call(s, 'printers.add', {
+      name: 'ZD421 dock 2',
+      host: '127.0.0.1',
+      port: printer.port,
+      dpi: 300,
+      role: 'label',
+    });
+    const added = view.printers.find((p) => p.name === 'ZD421 dock 2')!;
+    expect(added).toMatchObject({
+      kind: 'network',
+      host: '127.0.0.1',
+      port: printer.port,
+      dpi: 300,
+      role: 'label',
+    });
+    // The active profile is reopened: the header's status has the new printer at once.
+    const status = await call(s, 'station.status', {});
+    expect(status.profile?.printers.map((p) => p.id)).toContain(added.id);
+
+    const job = await call(s, 'printers.testPrint', { printerId: added.id });
+    expect(job.printerName).toBe('ZD421 dock 2');
+    await until(() => printer.received().includes('^XZ'));
+    expect(printer.received()).toContain('Test print');
+    // 300 dpi: a 4-inch print width of 1200 dots.
+    expect(printer.received()).toContain('^PW1200');
+
+    const after = await call(s, 'printers.remove', { printerId: added.id });
+    expect(after.printers.map((p) => p.id)).not.toContain(added.id);
+    const again = await s.dispatch('printers.testPrint', { printerId: added.id });
+    expect(again).toMatchObject({ ok: false, error: { code: 'not-found' } });
+  });
+
+  it('adds a receipt printer whose test print is an ESC/POS slip, not ZPL', async () => {
+    const s = await started();
+    const receipt = await rawPrinter();
+    closers.push(receipt.close);
+    const view = await call(s, 'printers.add', {
+      name: 'TM-m30',
+      host: '127.0.0.1',
+      port: receipt.port,
+      role: 'receipt',
+    });
+    const added = view.printers.find((p) => p.name === 'TM-m30')!;
+    expect(added).toMatchObject({ role: 'receipt', port: receipt.port, dpi: 203 });
+    // Labels still go to the label printer, not to the receipt printer just added.
+    expect(view.defaultPrinterId).not.toBe(added.id);
+    await call(s, 'printers.testPrint', { printerId: added.id });
+    await until(() => receipt.received().includes('Test print: TM-m30'));
+    expect(receipt.received()).not.toContain('^XA');
+    expect(receipt.received()).toContain('\x1b');
+  });
+
+  it('says what is wrong with a typed address, and refuses the same address twice', async () => {
+    const s = await started();
+    const withScheme = await s.dispatch('printers.add', {
+      name: 'ZD421',
+      host: 'http://10.1.4.20',
+      port: 9100,
+    });
+    expect(withScheme).toMatchObject({ ok: false, error: { code: 'validation' } });
+    expect(!withScheme.ok && withScheme.error.message).toMatch(/host.*IP address/);
+    const badPort = await s.dispatch('printers.add', {
+      name: 'ZD421',
+      host: '10.1.4.20',
+      port: 70000,
+    });
+    expect(badPort).toMatchObject({ ok: false, error: { code: 'validation' } });
+    expect(!badPort.ok && badPort.error.message).toMatch(/port.*1 and 65535/);
+
+    await call(s, 'printers.add', { name: 'ZD421', host: '10.1.4.20', port: 9100 });
+    const twice = await s.dispatch('printers.add', { name: 'Other', host: '10.1.4.20' });
+    expect(twice).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    expect(!twice.ok && twice.error.message).toContain('already set up as printer "ZD421"');
+  });
+});
+
+describe('one printer shape from the profile to the view and back', () => {
+  it('still reads the older "address" spelling of a printer, onto the one shape', async () => {
+    const s = await started();
+    const demo = (await call(s, 'station.status', {})).profile!;
+    const saved = await call(s, 'profiles.update', {
+      id: demo.id,
+      printers: [
+        ...demo.printers,
+        { id: 'zd-old', name: 'ZD old', kind: 'network', address: '10.1.4.21:9101', dpi: 300 },
+        { id: 'cups', name: 'CUPS', kind: 'os-queue', address: 'zebra_raw', dpi: 203 },
+      ],
+    });
+    expect(saved.printers.find((p) => p.id === 'zd-old')).toMatchObject({
+      kind: 'network',
+      host: '10.1.4.21',
+      port: 9101,
+      role: 'label',
+      address: '10.1.4.21:9101',
+    });
+    expect(saved.printers.find((p) => p.id === 'cups')).toMatchObject({
+      kind: 'os',
+      queue: 'zebra_raw',
+    });
+  });
+
+  it('saves the printers Settings shows on a profile with packing slips (the role survives)', async () => {
+    const s = await started();
+    const status = await call(s, 'station.status', {});
+    const demo = status.profile!;
+    const file = JSON.parse((await call(s, 'profiles.export', { id: demo.id })).json) as {
+      profiles: Record<string, unknown>[];
+    };
+    const p = file.profiles[0]!;
+    // A profile file written before the Settings form spelled the role "slip".
+    p.printers = [
+      ...(p.printers as unknown[]),
+      { id: 'tm-m30', name: 'Receipt', kind: 'network', role: 'slip', host: '10.1.4.30' },
+    ];
+    p.packingSlips = { type: 'epson', width: 48 };
+    await call(s, 'profiles.provision', { json: JSON.stringify(file) });
+
+    const shown: ProfileView = (await call(s, 'station.status', {})).profile!;
+    expect(shown.printers.find((x) => x.id === 'tm-m30')).toMatchObject({ role: 'receipt' });
+
+    // What the DPI select in Settings sends: the printers it shows, one DPI changed.
+    const saved = await call(s, 'profiles.update', {
+      id: shown.id,
+      printers: shown.printers.map((x) => (x.id === 'tm-m30' ? x : { ...x, dpi: 300 as const })),
+    });
+    expect(saved.printers.find((x) => x.id === 'tm-m30')).toMatchObject({
+      role: 'receipt',
+      host: '10.1.4.30',
+    });
+    expect(saved.printers.filter((x) => x.role === 'label').every((x) => x.dpi === 300)).toBe(true);
+
+    // Removing the only receipt printer would leave packing slips nowhere to go.
+    const removed = await s.dispatch('printers.remove', { printerId: 'tm-m30' });
+    expect(removed).toMatchObject({ ok: false, error: { code: 'validation' } });
+    expect(!removed.ok && removed.error.message).toMatch(/packing slips/);
+    // A profile that does not validate is `validation` with the field, never `internal`.
+    const noRole = await s.dispatch('profiles.update', {
+      id: shown.id,
+      printers: shown.printers.filter((x) => x.id !== 'tm-m30'),
+    });
+    expect(noRole).toMatchObject({ ok: false, error: { code: 'validation' } });
+    expect(!noRole.ok && noRole.error.message).toMatch(/packingSlips.*receipt printer/);
+  });
+});
