@@ -108,7 +108,7 @@ export class StatusFeature {
         } catch (error) {
           this.setPrinter({
             printerId: cfg.id,
-            name: describePrinter(cfg),
+            name: cfg.name,
             state: 'offline',
             message: (error as Error).message,
           });

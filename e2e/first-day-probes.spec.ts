@@ -1,0 +1,224 @@
+import { expect, test, type Page } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { createInterface } from 'node:readline';
+import { join } from 'node:path';
+import { startStation, type RunningStation } from './station';
+
+/**
+ * Issue 13, items 7–22, probed the way a new user meets them: `npm run sandbox -- --port 0`
+ * started on its own, a station provisioned against it, and a TCP "printer" that is not the
+ * project's virtual printer but a few lines of net.Server written here (it answers `~HS` like
+ * a healthy Zebra, never `~HQES`, and can be switched off and on at the same port).
+ */
+const root = join(import.meta.dirname, '..');
+
+/** A tiny thermal printer on a TCP port: collects labels, answers ~HS, ignores everything else. */
+class TinyPrinter {
+  readonly labels: string[] = [];
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+
+  async switchOn(): Promise<void> {
+    const server = createServer((socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+      let pending = '';
+      socket.on('data', (chunk) => {
+        pending += chunk.toString('latin1');
+        for (;;) {
+          const hs = pending.indexOf('~HS');
+          const xz = pending.indexOf('^XZ');
+          if (xz >= 0 && (hs < 0 || xz < hs)) {
+            const start = pending.lastIndexOf('^XA', xz);
+            if (start >= 0) this.labels.push(pending.slice(start, xz + 3));
+            pending = pending.slice(xz + 3);
+          } else if (hs >= 0) {
+            const printed = pending.slice(0, hs);
+            pending = printed + pending.slice(hs + 3);
+            socket.write(
+              '\x02030,0,0,1218,000,0,0,0,000,0,0,0\x03\r\n' +
+                '\x02001,0,0,0,0,2,6,0,00000000,1,000\x03\r\n' +
+                '\x021234,0\x03\r\n',
+            );
+          } else break;
+        }
+      });
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((ok) => server.listen(this.port, '127.0.0.1', ok));
+    this.port = (server.address() as { port: number }).port;
+    this.server = server;
+  }
+
+  async switchOff(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    const server = this.server;
+    this.server = null;
+    if (server) await new Promise<void>((ok) => server.close(() => ok()));
+  }
+}
+
+interface Sandbox {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** `npm run sandbox -- --port 0`, its own process and its own (default) world. */
+async function startSandbox(): Promise<Sandbox> {
+  const child = spawn(
+    process.execPath,
+    [join(root, 'node_modules/tsx/dist/cli.mjs'), 'src/sandbox/cli.ts', '--port', '0'],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let err = '';
+  child.stderr!.on('data', (d) => (err += String(d)));
+  const first = await new Promise<string>((ok, ko) => {
+    createInterface({ input: child.stdout! }).once('line', ok);
+    child.once('exit', (code) => ko(new Error(`sandbox exited (${code}): ${err}`)));
+  });
+  const url = /sandbox listening on (\S+)/.exec(first)?.[1];
+  if (!url) throw new Error(`unexpected sandbox line: ${first}`);
+  return {
+    url,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((ok) => (child.exitCode !== null ? ok(null) : child.once('exit', ok)));
+    },
+  };
+}
+
+let sandbox: Sandbox | null = null;
+let printer: TinyPrinter | null = null;
+let station: RunningStation | null = null;
+
+test.afterEach(async () => {
+  await station?.stop();
+  station = null;
+  await printer?.switchOff();
+  printer = null;
+  await sandbox?.stop();
+  sandbox = null;
+});
+
+/** A station provisioned for the separately started sandbox, printing to the tiny printer. */
+async function provisioned(dir: string, dpi: 203 | 300 = 203): Promise<RunningStation> {
+  sandbox = await startSandbox();
+  printer = new TinyPrinter();
+  await printer.switchOn();
+  const world = JSON.parse(
+    readFileSync(join(root, 'resources/fixtures/demo-world.json'), 'utf8'),
+  ) as { shippingSites: { id: string; address: unknown }[] };
+  const site = world.shippingSites.find((s) => s.id === 'site_lumen_chicago')!;
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'provision.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      format: 'shipping-station-profiles',
+      version: 1,
+      profiles: [
+        {
+          id: 'lumen-dock',
+          name: 'Lumen dock',
+          environment: 'sandbox',
+          baseUrl: sandbox.url,
+          clientId: 'demo-lumen-full',
+          tenantId: 'tnt_lumen',
+          shippingSiteId: site.id,
+          shipFrom: site.address,
+          printers: [
+            {
+              id: 'zd421',
+              name: 'ZD421',
+              kind: 'network',
+              host: '127.0.0.1',
+              port: printer.port,
+              dpi,
+            },
+          ],
+          clientSecretEnv: 'PROBE_CLIENT_SECRET',
+        },
+      ],
+    }),
+  );
+  return startStation(['--provision', file], { PROBE_CLIENT_SECRET: 'demo-lumen-full-secret' });
+}
+
+/** The sample order file, through Settings → Station, by keyboard; back to Pack. */
+async function importOrders(page: Page, file = join(root, 'resources/orders/sample-orders.csv')) {
+  await page.keyboard.press('Alt+7');
+  await page.getByLabel('Import orders file').setInputFiles(file);
+  await expect(page.getByTestId('import-report')).toContainText(/\d+ imported/);
+}
+
+async function scanAndBuy(page: Page, order: string) {
+  await page.keyboard.type(order);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
+  await page.keyboard.press('Control+Enter');
+}
+
+const wholeText = (page: Page, testId: string) =>
+  page.getByTestId(testId).evaluate((el) => el.scrollWidth <= el.clientWidth + 1);
+
+for (const size of [
+  { width: 1366, height: 768 },
+  { width: 1920, height: 1080 },
+]) {
+  test(`#13.7/#13.9 at ${size.width}×${size.height}: a switched-off printer makes a two-package purchase amber "(not answering)"; switched on, both labels print and it turns green`, async ({
+    page,
+  }, info) => {
+    station = await provisioned(info.outputDir);
+    await page.setViewportSize(size);
+    await page.goto(station.url);
+    await expect(page.getByTestId('profile-name')).toHaveText('Lumen dock');
+    await expect(page.getByTestId('printer-status')).toContainText('ZD421 ready', {
+      timeout: 20_000,
+    });
+    await importOrders(page);
+    await page.keyboard.press('Alt+1');
+
+    await printer!.switchOff();
+    const header = page.getByTestId('printer-status');
+    await expect(header).toContainText('ZD421: not answering', { timeout: 20_000 });
+    expect(await wholeText(page, 'printer-status')).toBe(true);
+
+    await scanAndBuy(page, 'LUM-10424');
+    const result = page.getByTestId('result');
+    await expect(result).toHaveAttribute('data-phase', 'waiting', { timeout: 30_000 });
+    await expect(result).toContainText('BOUGHT — WAITING FOR PRINTER');
+    await expect(page.getByTestId('result-message')).toHaveText(
+      'Bought — waiting for ZD421 (not answering); it prints when the printer is back.',
+    );
+    await expect(result).not.toContainText('Sent to');
+    expect(
+      await result.evaluate((el) => getComputedStyle(el).borderColor),
+      'amber, not green',
+    ).toBe('rgb(245, 158, 11)');
+    // Both packages' tracking numbers, already while it waits.
+    await expect(page.getByTestId('package-tracking')).toHaveCount(2);
+    const reprint = page.getByRole('button', { name: /^Reprint / });
+    const rb = (await reprint.boundingBox())!;
+    expect(rb.y + rb.height).toBeLessThanOrEqual(size.height);
+    expect(await wholeText(page, 'printer-status')).toBe(true);
+    await page.screenshot({ path: info.outputPath(`probe-waiting-${size.width}.png`) });
+    expect(printer!.labels).toHaveLength(0);
+
+    // The printer comes back on the same port: two labels, one per package, and green.
+    await printer!.switchOn();
+    await expect(result).toHaveAttribute('data-phase', 'printed', { timeout: 45_000 });
+    await expect(result).toContainText('LABEL PRINTED');
+    await expect(page.getByTestId('result-message')).toContainText('Printed on ZD421');
+    const numbers = await page
+      .getByTestId('package-tracking')
+      .locator('.tracking')
+      .allTextContents();
+    await expect.poll(() => printer!.labels.length, { timeout: 15_000 }).toBe(2);
+    for (const n of numbers) expect(printer!.labels.some((z) => z.includes(n.trim()))).toBe(true);
+    await expect(header).toContainText('ZD421 ready', { timeout: 20_000 });
+    await page.screenshot({ path: info.outputPath(`probe-printed-${size.width}.png`) });
+  });
+}
