@@ -204,6 +204,14 @@ for (const size of [
     const rb = (await reprint.boundingBox())!;
     expect(rb.y + rb.height).toBeLessThanOrEqual(size.height);
     expect(await wholeText(page, 'printer-status')).toBe(true);
+    // The whole result (numbers, message, carrier and cost) is readable without scrolling.
+    await expect(result).toContainText('USPS');
+    expect(
+      await result
+        .locator('.result-main')
+        .evaluate((el) => el.scrollHeight <= el.clientHeight + 1),
+      'nothing of the result is hidden below its panel',
+    ).toBe(true);
     await page.screenshot({ path: info.outputPath(`probe-waiting-${size.width}.png`) });
     expect(printer!.labels).toHaveLength(0);
 
