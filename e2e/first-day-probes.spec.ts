@@ -207,9 +207,7 @@ for (const size of [
     // The whole result (numbers, message, carrier and cost) is readable without scrolling.
     await expect(result).toContainText('USPS');
     expect(
-      await result
-        .locator('.result-main')
-        .evaluate((el) => el.scrollHeight <= el.clientHeight + 1),
+      await result.locator('.result-main').evaluate((el) => el.scrollHeight <= el.clientHeight + 1),
       'nothing of the result is hidden below its panel',
     ).toBe(true);
     await page.screenshot({ path: info.outputPath(`probe-waiting-${size.width}.png`) });
@@ -230,3 +228,55 @@ for (const size of [
     await page.screenshot({ path: info.outputPath(`probe-printed-${size.width}.png`) });
   });
 }
+
+test('#13.10/#13.22 a hand-written order file: a bad row is named as a spreadsheet shows it, with its order; an order weighed by hand, bought, and scanned again does not ask for its weight', async ({
+  page,
+}, info) => {
+  station = await startStation();
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(station.url);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  const file = join(info.outputDir, 'by-hand.csv');
+  mkdirSync(info.outputDir, { recursive: true });
+  writeFileSync(
+    file,
+    [
+      'order_number,tenant_id,ship_to_name,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,weight_lbs',
+      'HAND-1,tnt_lumen,Ann Lee,1 Main St,Austin,TX,78701,US,',
+      'HAND-2,tnt_lumen,Bob Roe,2 Main St,Austin,TX,78701,US,2',
+      'HAND-3,tnt_lumen,Cy Poe,3 Main St,Austin,TX,78701,US,two pounds',
+    ].join('\n'),
+  );
+  await importOrders(page, file);
+  const report = page.getByTestId('import-report');
+  await expect(report).toContainText('2 imported');
+  await expect(report).toContainText('row 4 (order HAND-3)');
+  await expect(report).not.toContainText('row 3 ');
+  await page.screenshot({ path: info.outputPath('probe-import-report.png') });
+
+  // HAND-1 has no weight in the file: the packer weighs it by hand (keyboard only) and buys.
+  await page.keyboard.press('Alt+1');
+  await page.keyboard.type('HAND-1');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rates')).toContainText('Weigh each package to rate.');
+  await page.keyboard.press('Alt+w');
+  await page.keyboard.type('2.5');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('result')).toHaveAttribute('data-phase', 'printed', {
+    timeout: 30_000,
+  });
+
+  // Scanned again: a reprint is offered, and nothing asks for a weight that is already there.
+  await page.keyboard.press('Escape');
+  await page.getByRole('textbox', { name: 'Scan' }).focus();
+  await page.keyboard.type('HAND-1');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rates')).toContainText('Already labelled');
+  await expect(page.getByTestId('rates')).not.toContainText('Weigh each package');
+  // Nor does the weight box light up amber as "missing" on an order that is already labelled.
+  await expect(page.getByLabel('Package 1 weight in pounds')).not.toHaveClass(/missing/);
+  await expect(page.getByRole('button', { name: /^Reprint / })).toBeVisible();
+  await page.screenshot({ path: info.outputPath('probe-rescan-hand-weighed.png') });
+});
