@@ -280,3 +280,39 @@ test('#13.10/#13.22 a hand-written order file: a bad row is named as a spreadshe
   await expect(page.getByRole('button', { name: /^Reprint / })).toBeVisible();
   await page.screenshot({ path: info.outputPath('probe-rescan-hand-weighed.png') });
 });
+
+test('#13.18 a connection that expires during the shift raises the EXPIRED banner by itself once the next order is rated, and Carrier accounts says so', async ({
+  page,
+}, info) => {
+  station = await provisioned(info.outputDir);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(station.url);
+  await expect(page.getByTestId('profile-name')).toHaveText('Lumen dock');
+  await importOrders(page);
+  await page.keyboard.press('Alt+6');
+  await expect(page.getByTestId('carrier-accounts')).toContainText('Lumen UPS', {
+    timeout: 20_000,
+  });
+  await expect(page.getByTestId('expired-banner')).toHaveCount(0);
+
+  // The brand's owner lets the UPS connection lapse on the platform, mid-shift.
+  const res = await fetch(`${sandbox!.url}/sandbox/connections/conn_lumen_ups/status`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ authorizationStatus: 'EXPIRED' }),
+  });
+  expect(res.status).toBe(200);
+
+  // The packer goes on packing; nobody presses a refresh anywhere.
+  await page.keyboard.press('Alt+1');
+  await page.keyboard.type('LUM-10422');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
+  const banner = page.getByTestId('expired-banner');
+  await expect(banner).toContainText('Lumen UPS (UPS)', { timeout: 20_000 });
+  await page.screenshot({ path: info.outputPath('probe-expired-banner.png') });
+  await page.keyboard.press('Alt+6');
+  await expect(
+    page.getByTestId('carrier-accounts').locator('tr', { hasText: 'Lumen UPS' }),
+  ).toContainText('EXPIRED');
+});
