@@ -310,6 +310,15 @@ test('#13.18 a connection that expires during the shift raises the EXPIRED banne
   await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
   const banner = page.getByTestId('expired-banner');
   await expect(banner).toContainText('Lumen UPS (UPS)', { timeout: 20_000 });
+  // Under the banner, at 1366×768, every rate is in view (not scrolled away under an empty result).
+  await expect(page.getByTestId('rate-reason')).toContainText('of 3 rates');
+  await expect(page.getByRole('option')).toHaveCount(3);
+  expect(
+    await page
+      .getByRole('listbox', { name: 'Rates' })
+      .evaluate((el) => el.scrollHeight <= el.clientHeight + 1),
+    'every rate is in view',
+  ).toBe(true);
   await page.screenshot({ path: info.outputPath('probe-expired-banner.png') });
   await page.keyboard.press('Alt+6');
   await expect(
