@@ -104,14 +104,20 @@ test.afterEach(async () => {
 });
 
 /** A station provisioned for the separately started sandbox, printing to the tiny printer. */
-async function provisioned(dir: string, dpi: 203 | 300 = 203): Promise<RunningStation> {
+async function provisioned(
+  dir: string,
+  dpi: 203 | 300 = 203,
+  profile: Record<string, unknown> = {},
+  secret = 'demo-lumen-full-secret',
+): Promise<RunningStation> {
   sandbox = await startSandbox();
   printer = new TinyPrinter();
   await printer.switchOn();
   const world = JSON.parse(
     readFileSync(join(root, 'resources/fixtures/demo-world.json'), 'utf8'),
   ) as { shippingSites: { id: string; address: unknown }[] };
-  const site = world.shippingSites.find((s) => s.id === 'site_lumen_chicago')!;
+  const siteId = (profile['shippingSiteId'] as string | undefined) ?? 'site_lumen_chicago';
+  const site = world.shippingSites.find((s) => s.id === siteId)!;
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'provision.json');
   writeFileSync(
@@ -140,11 +146,12 @@ async function provisioned(dir: string, dpi: 203 | 300 = 203): Promise<RunningSt
             },
           ],
           clientSecretEnv: 'PROBE_CLIENT_SECRET',
+          ...profile,
         },
       ],
     }),
   );
-  return startStation(['--provision', file], { PROBE_CLIENT_SECRET: 'demo-lumen-full-secret' });
+  return startStation(['--provision', file], { PROBE_CLIENT_SECRET: secret });
 }
 
 /** The sample order file, through Settings → Station, by keyboard; back to Pack. */
@@ -324,4 +331,74 @@ test('#13.18 a connection that expires during the shift raises the EXPIRED banne
   await expect(
     page.getByTestId('carrier-accounts').locator('tr', { hasText: 'Lumen UPS' }),
   ).toContainText('EXPIRED');
+});
+
+test("#13.12/#13.14/#13.18 a 3PL at 1366×768: its brands' labels in History with whole columns, a reprint made on Pack counted in History, and the brands' EXPIRED account in the banner", async ({
+  page,
+}, info) => {
+  station = await provisioned(
+    info.outputDir,
+    203,
+    {
+      id: 'harbor-edison',
+      name: 'Harbor Edison',
+      clientId: 'demo-harbor-full',
+      tenantId: 'tnt_harbor',
+      tenantType: 'thirdPartyLogistic',
+      brandTenants: [
+        { tenantId: 'tnt_driftwood', name: 'Driftwood Coffee Co.' },
+        { tenantId: 'tnt_pinecrest', name: 'Pinecrest Outdoor Supply' },
+      ],
+      shippingSiteId: 'site_harbor_edison',
+    },
+    'demo-harbor-full-secret',
+  );
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(station.url);
+  await expect(page.getByTestId('profile-name')).toHaveText('Harbor Edison');
+  // The brands' accounts ride on Harbor's UPS connection, which is EXPIRED: the banner names them.
+  await expect(page.getByTestId('expired-banner')).toContainText('UPS', { timeout: 20_000 });
+  const file = join(info.outputDir, 'brands.csv');
+  writeFileSync(
+    file,
+    [
+      'order_number,tenant_id,ship_to_name,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,weight_lbs',
+      'PINE-20001,tnt_pinecrest,Ann Lee,1 Main St,Austin,TX,78701,US,4.2',
+      'DRIFT-30001,tnt_driftwood,Bob Roe,2 Main St,Austin,TX,78701,US,1.1',
+    ].join('\n'),
+  );
+  await importOrders(page, file);
+  await expect(page.getByTestId('import-report')).toContainText('2 imported');
+  await page.keyboard.press('Alt+1');
+  for (const order of ['PINE-20001', 'DRIFT-30001']) {
+    await scanAndBuy(page, order);
+    await expect(page.getByTestId('result')).toHaveAttribute('data-phase', 'printed', {
+      timeout: 30_000,
+    });
+  }
+  // A reprint of the last label, from Pack, by keyboard.
+  await page.keyboard.press('Alt+r');
+  await page.getByLabel('Reprint reason').fill('coffee spilt on it');
+  await page.getByLabel('Reprint reason').press('Enter');
+  await expect.poll(() => printer!.labels.length, { timeout: 15_000 }).toBe(3);
+
+  await page.keyboard.press('Alt+4');
+  const rows = page.getByTestId('history-row');
+  await expect(rows).toHaveCount(2);
+  const drift = rows.filter({ hasText: 'DRIFT-30001' });
+  const pine = rows.filter({ hasText: 'PINE-20001' });
+  await expect(pine).toContainText('Pinecrest Outdoor Supply');
+  await expect(drift).toContainText('Driftwood Coffee Co.');
+  await expect(drift.getByTestId('reprint-count')).toHaveText('1');
+  await expect(pine.getByTestId('reprint-count')).toHaveText('0');
+  for (const row of await rows.all())
+    for (const col of [0, 1, 2, 3, 5, 6, 7])
+      expect(
+        await row
+          .locator('td')
+          .nth(col)
+          .evaluate((el) => el.scrollWidth <= el.clientWidth + 1),
+        `column ${col} of "${await row.textContent()}" is whole`,
+      ).toBe(true);
+  await page.screenshot({ path: info.outputPath('probe-history-3pl-1366.png') });
 });
