@@ -94,9 +94,10 @@ export function ordersFromCsv(text: string): CsvOrders {
 
   // Group rows by order, keeping file order.
   const groups = new Map<string, Row[]>();
-  records.forEach((record, i) => {
+  records.forEach((record) => {
     const row: Row = {
-      row: i + 1,
+      // Data rows count from 1 under a header on row 1 (importError adds the header back).
+      row: record.row - 1,
       line: record.line,
       get: (c) => {
         const at = index.get(c);
