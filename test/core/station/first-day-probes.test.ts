@@ -67,3 +67,60 @@ describe('import errors name the row a spreadsheet shows (#13.22)', () => {
     ]);
   });
 });
+
+async function rate(s: Station, number: string) {
+  const scan = await call(s, 'pack.scan', { value: number });
+  if (scan.kind !== 'order') throw new Error(`${number} is not an order`);
+  return s.dispatch('pack.rate', {
+    orderId: scan.order.id,
+    packages: scan.order.packages.map((p) => ({ weightLbs: p.weightLbs ?? 2, boxId: null })),
+  });
+}
+
+async function pack(s: Station, number: string) {
+  const quote = await rate(s, number);
+  if (!quote.ok) throw new Error(quote.error.message);
+  return call(s, 'pack.buy', { shipmentId: (quote.value as { shipmentId: string }).shipmentId });
+}
+
+describe('History pages a search, not only the whole list (#13.13)', () => {
+  it('a brand filter that matches several labels pages with offset and keeps its own total', async () => {
+    const s = await station();
+    for (const n of ['LUM-10421', 'LUM-10422', 'LUM-10423', 'LUM-10425']) await pack(s, n);
+    const first = await call(s, 'labels.search', { tenantId: 'tnt_lumen', limit: 3, offset: 0 });
+    const second = await call(s, 'labels.search', { tenantId: 'tnt_lumen', limit: 3, offset: 3 });
+    expect([first.total, second.total]).toEqual([4, 4]);
+    expect(first.labels).toHaveLength(3);
+    expect(second.labels).toHaveLength(1);
+    expect(new Set([...first.labels, ...second.labels].map((l) => l.orderNumber)).size).toBe(4);
+    const past = await call(s, 'labels.search', { tenantId: 'tnt_lumen', limit: 3, offset: 9 });
+    expect(past.labels).toEqual([]);
+    expect(past.total).toBe(4);
+    const other = await call(s, 'labels.search', { tenantId: 'tnt_driftwood', limit: 3 });
+    expect([other.total, other.labels.length]).toEqual([0, 0]);
+  });
+});
+
+describe('a failed rating is one Needs-attention entry per order (#13.17)', () => {
+  it('the platform refusing the same order three times lists it once, with its code', async () => {
+    const { station: s, sandbox } = demoStation(tempDir());
+    open.push(s);
+    await s.start();
+    sandbox().faults.add({
+      method: 'POST',
+      path: '/api/v1/rates',
+      kind: 'status',
+      status: 422,
+      times: 3,
+    });
+    for (let i = 0; i < 3; i++) {
+      const r = await rate(s, 'LUM-10425');
+      expect(r.ok).toBe(false);
+    }
+    const failed = (await call(s, 'attention.list', {})).filter(
+      (i) => i.kind === 'purchase-failed',
+    );
+    expect(failed.map((i) => i.orderNumber)).toEqual(['LUM-10425']);
+    expect((await call(s, 'station.status', {})).needsAttention).toBe(1);
+  });
+});
