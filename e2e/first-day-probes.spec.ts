@@ -402,3 +402,29 @@ test("#13.12/#13.14/#13.18 a 3PL at 1366×768: its brands' labels in History wit
       ).toBe(true);
   await page.screenshot({ path: info.outputPath('probe-history-3pl-1366.png') });
 });
+
+test('#13.19/#13.8 at 1366×768: a two-package purchase to a 300-dpi printer says the DPI warning, and the whole result still fits', async ({
+  page,
+}, info) => {
+  station = await provisioned(info.outputDir, 300);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(station.url);
+  await expect(page.getByTestId('printer-status')).toContainText('ZD421 ready', {
+    timeout: 20_000,
+  });
+  await importOrders(page);
+  await page.keyboard.press('Alt+1');
+  await scanAndBuy(page, 'LUM-10424');
+  const result = page.getByTestId('result');
+  await expect(result).toHaveAttribute('data-phase', 'printed', { timeout: 30_000 });
+  await expect(result.getByTestId('print-warnings')).toContainText('203-dpi');
+  await expect(result.getByTestId('print-warnings')).toContainText('300 dpi');
+  await expect(page.getByTestId('package-tracking')).toHaveCount(2);
+  expect(
+    await result.locator('.result-main').evaluate((el) => el.scrollHeight <= el.clientHeight + 1),
+    'nothing of the result is hidden below its panel',
+  ).toBe(true);
+  const reprint = (await page.getByRole('button', { name: /^Reprint / }).boundingBox())!;
+  expect(reprint.y + reprint.height).toBeLessThanOrEqual(768);
+  await page.screenshot({ path: info.outputPath('probe-dpi-two-packages-1366.png') });
+});
