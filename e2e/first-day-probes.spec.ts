@@ -202,7 +202,7 @@ for (const size of [
     );
     await expect(result).not.toContainText('Sent to');
     expect(
-      await result.evaluate((el) => getComputedStyle(el).borderColor),
+      await result.evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).borderColor),
       'amber, not green',
     ).toBe('rgb(245, 158, 11)');
     // Both packages' tracking numbers, already while it waits.
