@@ -428,3 +428,30 @@ test('#13.19/#13.8 at 1366×768: a two-package purchase to a 300-dpi printer say
   expect(reprint.y + reprint.height).toBeLessThanOrEqual(768);
   await page.screenshot({ path: info.outputPath('probe-dpi-two-packages-1366.png') });
 });
+
+test('#13.7 a printer switched off the moment before Buy (before the header noticed) still ends amber, never green "Sent to"', async ({
+  page,
+}, info) => {
+  station = await provisioned(info.outputDir);
+  await page.goto(station.url);
+  await expect(page.getByTestId('printer-status')).toContainText('ZD421 ready', {
+    timeout: 20_000,
+  });
+  await importOrders(page);
+  await page.keyboard.press('Alt+1');
+  await page.keyboard.type('LUM-10421');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
+  await printer!.switchOff();
+  await page.keyboard.press('Control+Enter');
+  const result = page.getByTestId('result');
+  await expect(result).toHaveAttribute('data-phase', 'waiting', { timeout: 30_000 });
+  await expect(page.getByTestId('result-message')).toContainText(
+    /^Bought — waiting for ZD421 \(not answering\); it prints when the printer is back\.$/,
+  );
+  await expect(result).not.toContainText('Sent to');
+  await page.screenshot({ path: info.outputPath('probe-waiting-late.png') });
+  await printer!.switchOn();
+  await expect(result).toHaveAttribute('data-phase', 'printed', { timeout: 45_000 });
+  await expect.poll(() => printer!.labels.length, { timeout: 15_000 }).toBe(1);
+});
