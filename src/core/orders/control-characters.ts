@@ -30,7 +30,8 @@ export function cleanOrderText(order: IncomingOrder): { order: IncomingOrder; fi
   const walk = (value: unknown, path: string): unknown => {
     if (typeof value === 'string') {
       if (!hasControlCharacters(value)) return value;
-      fields.push(path);
+      // A line break inside a quoted address is ordinary spreadsheet text: made a space, not reported.
+      if (hasControlCharacters(value.replace(SPACING, ' '))) fields.push(path);
       return stripControlCharacters(value);
     }
     if (Array.isArray(value)) return value.map((v, i) => walk(v, `${path}[${i}]`));

@@ -127,7 +127,8 @@ export function* ordersFromCsvSteps(
   for (let i = 0; i < records.length; i++) {
     const record = records[i]!;
     const row: Row = {
-      row: i + 1,
+      // Data rows count from 1 under a header on row 1 (importError adds the header back).
+      row: record.row - 1,
       line: record.line,
       get: (c) => {
         const at = index.get(c);

@@ -23,6 +23,11 @@ export type CsvDelimiter = ',' | ';' | '\t';
 export interface CsvRecord {
   /** 1-based line where the record starts. */
   line: number;
+  /**
+   * 1-based row as a spreadsheet numbers it: every record counts, an empty line and a
+   * malformed record too (a quoted line break does not start a new row).
+   */
+  row: number;
   fields: string[];
 }
 
@@ -63,12 +68,14 @@ export function* parseCsvSteps(text: string): Steps<number, CsvParseResult> {
   const errors: CsvError[] = [];
   let i = 0;
   let line = 1;
+  let row = 0;
   const n = src.length;
   const sepCode = sep.charCodeAt(0);
   let count = 0;
 
   while (i < n) {
     const startLine = line;
+    row++;
     const fields: string[] = [];
     let broken: string | null = null;
     // One record.
@@ -122,7 +129,7 @@ export function* parseCsvSteps(text: string): Steps<number, CsvParseResult> {
     }
     const blank = fields.length === 1 && fields[0] === '';
     if (broken) errors.push({ line: startLine, message: broken });
-    else if (!blank) records.push({ line: startLine, fields });
+    else if (!blank) records.push({ line: startLine, row, fields });
     if (++count % STEP_RECORDS === 0) yield i / n;
   }
   return { records, errors, delimiter: sep };

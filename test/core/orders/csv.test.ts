@@ -7,16 +7,16 @@ describe('parseCsv (RFC 4180)', () => {
     const { records, errors } = parseCsv(text);
     expect(errors).toEqual([]);
     expect(records).toEqual([
-      { line: 1, fields: ['a', 'b', 'c'] },
-      { line: 2, fields: ['1, 2', 'say "hi"', 'two\r\nlines'] },
-      { line: 4, fields: ['x', '', 'z'] },
+      { line: 1, row: 1, fields: ['a', 'b', 'c'] },
+      { line: 2, row: 2, fields: ['1, 2', 'say "hi"', 'two\r\nlines'] },
+      { line: 4, row: 3, fields: ['x', '', 'z'] },
     ]);
   });
 
-  it('accepts LF, a last line without a line end, and skips blank lines', () => {
+  it('accepts LF, a last line without a line end, and skips blank lines (still counted as rows)', () => {
     expect(parseCsv('a,b\n\n1,2').records).toEqual([
-      { line: 1, fields: ['a', 'b'] },
-      { line: 3, fields: ['1', '2'] },
+      { line: 1, row: 1, fields: ['a', 'b'] },
+      { line: 3, row: 3, fields: ['1', '2'] },
     ]);
   });
 

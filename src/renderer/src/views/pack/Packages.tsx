@@ -13,6 +13,8 @@ export interface PackagesHandle {
 export const Packages = forwardRef<PackagesHandle, { onReadScale(): void; onDone(): void }>(
   function Packages({ onReadScale, onDone }, ref) {
     const s = useStation();
+    // A labelled order is not weighed again (unless another label is wanted): no amber box.
+    const needsWeights = !s.existingLabels.length || s.confirmAnother;
     const inputs = useRef<(HTMLInputElement | null)[]>([]);
     const boxes = s.settings?.boxes ?? [];
     const count = s.packages.length;
@@ -77,7 +79,7 @@ export const Packages = forwardRef<PackagesHandle, { onReadScale(): void; onDone
                     inputMode="decimal"
                     placeholder="lb"
                     value={p.weight}
-                    className={p.weight.trim() === '' ? 'missing' : ''}
+                    className={p.weight.trim() === '' && needsWeights ? 'missing' : ''}
                     onFocus={() => s.setActivePackage(i)}
                     onChange={(e) => s.setWeight(i, e.target.value)}
                     onKeyDown={(e) => {

@@ -1,0 +1,457 @@
+import { expect, test, type Page } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { createInterface } from 'node:readline';
+import { join } from 'node:path';
+import { startStation, type RunningStation } from './station';
+
+/**
+ * Issue 13, items 7–22, probed the way a new user meets them: `npm run sandbox -- --port 0`
+ * started on its own, a station provisioned against it, and a TCP "printer" that is not the
+ * project's virtual printer but a few lines of net.Server written here (it answers `~HS` like
+ * a healthy Zebra, never `~HQES`, and can be switched off and on at the same port).
+ */
+const root = join(import.meta.dirname, '..');
+
+/** A tiny thermal printer on a TCP port: collects labels, answers ~HS, ignores everything else. */
+class TinyPrinter {
+  readonly labels: string[] = [];
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+
+  async switchOn(): Promise<void> {
+    const server = createServer((socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+      let pending = '';
+      socket.on('data', (chunk) => {
+        pending += chunk.toString('latin1');
+        for (;;) {
+          const hs = pending.indexOf('~HS');
+          const xz = pending.indexOf('^XZ');
+          if (xz >= 0 && (hs < 0 || xz < hs)) {
+            const start = pending.lastIndexOf('^XA', xz);
+            if (start >= 0) this.labels.push(pending.slice(start, xz + 3));
+            pending = pending.slice(xz + 3);
+          } else if (hs >= 0) {
+            const printed = pending.slice(0, hs);
+            pending = printed + pending.slice(hs + 3);
+            socket.write(
+              '\x02030,0,0,1218,000,0,0,0,000,0,0,0\x03\r\n' +
+                '\x02001,0,0,0,0,2,6,0,00000000,1,000\x03\r\n' +
+                '\x021234,0\x03\r\n',
+            );
+          } else break;
+        }
+      });
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((ok) => server.listen(this.port, '127.0.0.1', ok));
+    this.port = (server.address() as { port: number }).port;
+    this.server = server;
+  }
+
+  async switchOff(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    const server = this.server;
+    this.server = null;
+    if (server) await new Promise<void>((ok) => server.close(() => ok()));
+  }
+}
+
+interface Sandbox {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** `npm run sandbox -- --port 0`, its own process and its own (default) world. */
+async function startSandbox(): Promise<Sandbox> {
+  const child = spawn(
+    process.execPath,
+    [join(root, 'node_modules/tsx/dist/cli.mjs'), 'src/sandbox/cli.ts', '--port', '0'],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let err = '';
+  child.stderr!.on('data', (d) => (err += String(d)));
+  const first = await new Promise<string>((ok, ko) => {
+    createInterface({ input: child.stdout! }).once('line', ok);
+    child.once('exit', (code) => ko(new Error(`sandbox exited (${code}): ${err}`)));
+  });
+  const url = /sandbox listening on (\S+)/.exec(first)?.[1];
+  if (!url) throw new Error(`unexpected sandbox line: ${first}`);
+  return {
+    url,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((ok) => (child.exitCode !== null ? ok(null) : child.once('exit', ok)));
+    },
+  };
+}
+
+let sandbox: Sandbox | null = null;
+let printer: TinyPrinter | null = null;
+let station: RunningStation | null = null;
+
+test.afterEach(async () => {
+  await station?.stop();
+  station = null;
+  await printer?.switchOff();
+  printer = null;
+  await sandbox?.stop();
+  sandbox = null;
+});
+
+/** A station provisioned for the separately started sandbox, printing to the tiny printer. */
+async function provisioned(
+  dir: string,
+  dpi: 203 | 300 = 203,
+  profile: Record<string, unknown> = {},
+  secret = 'demo-lumen-full-secret',
+): Promise<RunningStation> {
+  sandbox = await startSandbox();
+  printer = new TinyPrinter();
+  await printer.switchOn();
+  const world = JSON.parse(
+    readFileSync(join(root, 'resources/fixtures/demo-world.json'), 'utf8'),
+  ) as { shippingSites: { id: string; address: unknown }[] };
+  const siteId = (profile['shippingSiteId'] as string | undefined) ?? 'site_lumen_chicago';
+  const site = world.shippingSites.find((s) => s.id === siteId)!;
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'provision.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      format: 'shipping-station-profiles',
+      version: 1,
+      profiles: [
+        {
+          id: 'lumen-dock',
+          name: 'Lumen dock',
+          environment: 'sandbox',
+          baseUrl: sandbox.url,
+          clientId: 'demo-lumen-full',
+          tenantId: 'tnt_lumen',
+          shippingSiteId: site.id,
+          shipFrom: site.address,
+          printers: [
+            {
+              id: 'zd421',
+              name: 'ZD421',
+              kind: 'network',
+              host: '127.0.0.1',
+              port: printer.port,
+              dpi,
+            },
+          ],
+          clientSecretEnv: 'PROBE_CLIENT_SECRET',
+          ...profile,
+        },
+      ],
+    }),
+  );
+  return startStation(['--provision', file], { PROBE_CLIENT_SECRET: secret });
+}
+
+/** The sample order file, through Settings → Station, by keyboard; back to Pack. */
+async function importOrders(page: Page, file = join(root, 'resources/orders/sample-orders.csv')) {
+  await page.keyboard.press('Alt+7');
+  await page.getByLabel('Import orders file').setInputFiles(file);
+  await expect(page.getByTestId('import-report')).toContainText(/\d+ imported/);
+}
+
+async function scanAndBuy(page: Page, order: string) {
+  await page.keyboard.type(order);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
+  await page.keyboard.press('Control+Enter');
+}
+
+const wholeText = (page: Page, testId: string) =>
+  page.getByTestId(testId).evaluate((el) => el.scrollWidth <= el.clientWidth + 1);
+
+for (const size of [
+  { width: 1366, height: 768 },
+  { width: 1920, height: 1080 },
+]) {
+  test(`#13.7/#13.9 at ${size.width}×${size.height}: a switched-off printer makes a two-package purchase amber "(not answering)"; switched on, both labels print and it turns green`, async ({
+    page,
+  }, info) => {
+    station = await provisioned(info.outputDir);
+    await page.setViewportSize(size);
+    await page.goto(station.url);
+    await expect(page.getByTestId('profile-name')).toHaveText('Lumen dock');
+    await expect(page.getByTestId('printer-status')).toContainText('ZD421 ready', {
+      timeout: 20_000,
+    });
+    await importOrders(page);
+    await page.keyboard.press('Alt+1');
+
+    await printer!.switchOff();
+    const header = page.getByTestId('printer-status');
+    await expect(header).toContainText('ZD421: not answering', { timeout: 20_000 });
+    expect(await wholeText(page, 'printer-status')).toBe(true);
+
+    await scanAndBuy(page, 'LUM-10424');
+    const result = page.getByTestId('result');
+    await expect(result).toHaveAttribute('data-phase', 'waiting', { timeout: 30_000 });
+    await expect(result).toContainText('BOUGHT — WAITING FOR PRINTER');
+    await expect(page.getByTestId('result-message')).toHaveText(
+      'Bought — waiting for ZD421 (not answering); it prints when the printer is back.',
+    );
+    await expect(result).not.toContainText('Sent to');
+    expect(
+      await result.evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).borderColor),
+      'amber, not green',
+    ).toBe('rgb(245, 158, 11)');
+    // Both packages' tracking numbers, already while it waits.
+    await expect(page.getByTestId('package-tracking')).toHaveCount(2);
+    const reprint = page.getByRole('button', { name: /^Reprint / });
+    const rb = (await reprint.boundingBox())!;
+    expect(rb.y + rb.height).toBeLessThanOrEqual(size.height);
+    expect(await wholeText(page, 'printer-status')).toBe(true);
+    // The whole result (numbers, message, carrier and cost) is readable without scrolling.
+    await expect(result).toContainText('USPS');
+    expect(
+      await result.locator('.result-main').evaluate((el) => el.scrollHeight <= el.clientHeight + 1),
+      'nothing of the result is hidden below its panel',
+    ).toBe(true);
+    await page.screenshot({ path: info.outputPath(`probe-waiting-${size.width}.png`) });
+    expect(printer!.labels).toHaveLength(0);
+
+    // The printer comes back on the same port: two labels, one per package, and green.
+    await printer!.switchOn();
+    await expect(result).toHaveAttribute('data-phase', 'printed', { timeout: 45_000 });
+    await expect(result).toContainText('LABEL PRINTED');
+    await expect(page.getByTestId('result-message')).toContainText('Printed on ZD421');
+    const numbers = await page
+      .getByTestId('package-tracking')
+      .locator('.tracking')
+      .allTextContents();
+    await expect.poll(() => printer!.labels.length, { timeout: 15_000 }).toBe(2);
+    for (const n of numbers) expect(printer!.labels.some((z) => z.includes(n.trim()))).toBe(true);
+    await expect(header).toContainText('ZD421 ready', { timeout: 20_000 });
+    await page.screenshot({ path: info.outputPath(`probe-printed-${size.width}.png`) });
+  });
+}
+
+test('#13.10/#13.22 a hand-written order file: a bad row is named as a spreadsheet shows it, with its order; an order weighed by hand, bought, and scanned again does not ask for its weight', async ({
+  page,
+}, info) => {
+  station = await startStation();
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(station.url);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  const file = join(info.outputDir, 'by-hand.csv');
+  mkdirSync(info.outputDir, { recursive: true });
+  writeFileSync(
+    file,
+    [
+      'order_number,tenant_id,ship_to_name,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,weight_lbs',
+      'HAND-1,tnt_lumen,Ann Lee,1 Main St,Austin,TX,78701,US,',
+      'HAND-2,tnt_lumen,Bob Roe,2 Main St,Austin,TX,78701,US,2',
+      'HAND-3,tnt_lumen,Cy Poe,3 Main St,Austin,TX,78701,US,two pounds',
+    ].join('\n'),
+  );
+  await importOrders(page, file);
+  const report = page.getByTestId('import-report');
+  await expect(report).toContainText('2 imported');
+  await expect(report).toContainText('row 4 (order HAND-3)');
+  await expect(report).not.toContainText('row 3 ');
+  await page.screenshot({ path: info.outputPath('probe-import-report.png') });
+
+  // HAND-1 has no weight in the file: the packer weighs it by hand (keyboard only) and buys.
+  await page.keyboard.press('Alt+1');
+  await page.keyboard.type('HAND-1');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rates')).toContainText('Weigh each package to rate.');
+  await page.keyboard.press('Alt+w');
+  await page.keyboard.type('2.5');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('result')).toHaveAttribute('data-phase', 'printed', {
+    timeout: 30_000,
+  });
+
+  // Scanned again: a reprint is offered, and nothing asks for a weight that is already there.
+  await page.keyboard.press('Escape');
+  await page.getByRole('textbox', { name: 'Scan' }).focus();
+  await page.keyboard.type('HAND-1');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rates')).toContainText('Already labelled');
+  await expect(page.getByTestId('rates')).not.toContainText('Weigh each package');
+  // Nor does the weight box light up amber as "missing" on an order that is already labelled.
+  await expect(page.getByLabel('Package 1 weight in pounds')).not.toHaveClass(/missing/);
+  await expect(page.getByRole('button', { name: /^Reprint / })).toBeVisible();
+  await page.screenshot({ path: info.outputPath('probe-rescan-hand-weighed.png') });
+});
+
+test('#13.18 a connection that expires during the shift raises the EXPIRED banner by itself once the next order is rated, and Carrier accounts says so', async ({
+  page,
+}, info) => {
+  station = await provisioned(info.outputDir);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(station.url);
+  await expect(page.getByTestId('profile-name')).toHaveText('Lumen dock');
+  await importOrders(page);
+  await page.keyboard.press('Alt+6');
+  await expect(page.getByTestId('carrier-accounts')).toContainText('Lumen UPS', {
+    timeout: 20_000,
+  });
+  await expect(page.getByTestId('expired-banner')).toHaveCount(0);
+
+  // The brand's owner lets the UPS connection lapse on the platform, mid-shift.
+  const res = await fetch(`${sandbox!.url}/sandbox/connections/conn_lumen_ups/status`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ authorizationStatus: 'EXPIRED' }),
+  });
+  expect(res.status).toBe(200);
+
+  // The packer goes on packing; nobody presses a refresh anywhere.
+  await page.keyboard.press('Alt+1');
+  await page.keyboard.type('LUM-10422');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
+  const banner = page.getByTestId('expired-banner');
+  await expect(banner).toContainText('Lumen UPS (UPS)', { timeout: 20_000 });
+  // Under the banner, at 1366×768, every rate is in view (not scrolled away under an empty result).
+  await expect(page.getByTestId('rate-reason')).toContainText('of 3 rates');
+  await expect(page.getByRole('option')).toHaveCount(3);
+  expect(
+    await page
+      .getByRole('listbox', { name: 'Rates' })
+      .evaluate((el) => el.scrollHeight <= el.clientHeight + 1),
+    'every rate is in view',
+  ).toBe(true);
+  await page.screenshot({ path: info.outputPath('probe-expired-banner.png') });
+  await page.keyboard.press('Alt+6');
+  await expect(
+    page.getByTestId('carrier-accounts').locator('tr', { hasText: 'Lumen UPS' }),
+  ).toContainText('EXPIRED');
+});
+
+test("#13.12/#13.14/#13.18 a 3PL at 1366×768: its brands' labels in History with whole columns, a reprint made on Pack counted in History, and the brands' EXPIRED account in the banner", async ({
+  page,
+}, info) => {
+  station = await provisioned(
+    info.outputDir,
+    203,
+    {
+      id: 'harbor-edison',
+      name: 'Harbor Edison',
+      clientId: 'demo-harbor-full',
+      tenantId: 'tnt_harbor',
+      tenantType: 'thirdPartyLogistic',
+      brandTenants: [
+        { tenantId: 'tnt_driftwood', name: 'Driftwood Coffee Co.' },
+        { tenantId: 'tnt_pinecrest', name: 'Pinecrest Outdoor Supply' },
+      ],
+      shippingSiteId: 'site_harbor_edison',
+    },
+    'demo-harbor-full-secret',
+  );
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(station.url);
+  await expect(page.getByTestId('profile-name')).toHaveText('Harbor Edison');
+  // The brands' accounts ride on Harbor's UPS connection, which is EXPIRED: the banner names them.
+  await expect(page.getByTestId('expired-banner')).toContainText('UPS', { timeout: 20_000 });
+  const file = join(info.outputDir, 'brands.csv');
+  writeFileSync(
+    file,
+    [
+      'order_number,tenant_id,ship_to_name,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,weight_lbs',
+      'PINE-20001,tnt_pinecrest,Ann Lee,1 Main St,Austin,TX,78701,US,4.2',
+      'DRIFT-30001,tnt_driftwood,Bob Roe,2 Main St,Austin,TX,78701,US,1.1',
+    ].join('\n'),
+  );
+  await importOrders(page, file);
+  await expect(page.getByTestId('import-report')).toContainText('2 imported');
+  await page.keyboard.press('Alt+1');
+  for (const order of ['PINE-20001', 'DRIFT-30001']) {
+    await scanAndBuy(page, order);
+    await expect(page.getByTestId('result')).toHaveAttribute('data-phase', 'printed', {
+      timeout: 30_000,
+    });
+  }
+  // A reprint of the last label, from Pack, by keyboard.
+  await page.keyboard.press('Alt+r');
+  await page.getByLabel('Reprint reason').fill('coffee spilt on it');
+  await page.getByLabel('Reprint reason').press('Enter');
+  await expect.poll(() => printer!.labels.length, { timeout: 15_000 }).toBe(3);
+
+  await page.keyboard.press('Alt+4');
+  const rows = page.getByTestId('history-row');
+  await expect(rows).toHaveCount(2);
+  const drift = rows.filter({ hasText: 'DRIFT-30001' });
+  const pine = rows.filter({ hasText: 'PINE-20001' });
+  await expect(pine).toContainText('Pinecrest Outdoor Supply');
+  await expect(drift).toContainText('Driftwood Coffee Co.');
+  await expect(drift.getByTestId('reprint-count')).toHaveText('1');
+  await expect(pine.getByTestId('reprint-count')).toHaveText('0');
+  for (const row of await rows.all())
+    for (const col of [0, 1, 2, 3, 5, 6, 7])
+      expect(
+        await row
+          .locator('td')
+          .nth(col)
+          .evaluate((el) => el.scrollWidth <= el.clientWidth + 1),
+        `column ${col} of "${await row.textContent()}" is whole`,
+      ).toBe(true);
+  await page.screenshot({ path: info.outputPath('probe-history-3pl-1366.png') });
+});
+
+test('#13.19/#13.8 at 1366×768: a two-package purchase to a 300-dpi printer says the DPI warning, and the whole result still fits', async ({
+  page,
+}, info) => {
+  station = await provisioned(info.outputDir, 300);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(station.url);
+  await expect(page.getByTestId('printer-status')).toContainText('ZD421 ready', {
+    timeout: 20_000,
+  });
+  await importOrders(page);
+  await page.keyboard.press('Alt+1');
+  await scanAndBuy(page, 'LUM-10424');
+  const result = page.getByTestId('result');
+  await expect(result).toHaveAttribute('data-phase', 'printed', { timeout: 30_000 });
+  await expect(result.getByTestId('print-warnings')).toContainText('203-dpi');
+  await expect(result.getByTestId('print-warnings')).toContainText('300 dpi');
+  await expect(page.getByTestId('package-tracking')).toHaveCount(2);
+  expect(
+    await result.locator('.result-main').evaluate((el) => el.scrollHeight <= el.clientHeight + 1),
+    'nothing of the result is hidden below its panel',
+  ).toBe(true);
+  const reprint = (await page.getByRole('button', { name: /^Reprint / }).boundingBox())!;
+  expect(reprint.y + reprint.height).toBeLessThanOrEqual(768);
+  await page.screenshot({ path: info.outputPath('probe-dpi-two-packages-1366.png') });
+});
+
+test('#13.7 a printer switched off the moment before Buy (before the header noticed) still ends amber, never green "Sent to"', async ({
+  page,
+}, info) => {
+  station = await provisioned(info.outputDir);
+  await page.goto(station.url);
+  await expect(page.getByTestId('printer-status')).toContainText('ZD421 ready', {
+    timeout: 20_000,
+  });
+  await importOrders(page);
+  await page.keyboard.press('Alt+1');
+  await page.keyboard.type('LUM-10421');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
+  await printer!.switchOff();
+  await page.keyboard.press('Control+Enter');
+  const result = page.getByTestId('result');
+  await expect(result).toHaveAttribute('data-phase', 'waiting', { timeout: 30_000 });
+  await expect(page.getByTestId('result-message')).toContainText(
+    /^Bought — waiting for ZD421 \(not answering\); it prints when the printer is back\.$/,
+  );
+  await expect(result).not.toContainText('Sent to');
+  await page.screenshot({ path: info.outputPath('probe-waiting-late.png') });
+  await printer!.switchOn();
+  await expect(result).toHaveAttribute('data-phase', 'printed', { timeout: 45_000 });
+  await expect.poll(() => printer!.labels.length, { timeout: 15_000 }).toBe(1);
+});
