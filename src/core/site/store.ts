@@ -1,0 +1,702 @@
+import pg from 'pg';
+import type { SiteStoreConfig } from './config.js';
+import { describeSiteError, SiteStoreError } from './errors.js';
+import { siteMigrations, type SiteMigration } from './schema.js';
+import type {
+  ClaimResult,
+  SiteAttentionItem,
+  SiteChange,
+  SiteLabel,
+  SiteLabelSearch,
+  SitePurchaseRow,
+  SiteScope,
+} from './types.js';
+
+/** A lock id of our own for migrations (pg_advisory_xact_lock): one station migrates at a time. */
+const MIGRATION_LOCK = 0x5_1735;
+const MAX_PAGE = 500;
+
+export interface SiteStoreOptions {
+  config: SiteStoreConfig;
+  password: string | undefined;
+  /** How long a connection attempt may take before the store counts as unreachable. */
+  connectTimeoutMs?: number;
+  /** Per statement; a claim must never hold a packer for long. */
+  statementTimeoutMs?: number;
+  poolSize?: number;
+}
+
+/**
+ * The site store: node-postgres with a small pool, named (prepared) statements, numbered
+ * migrations. Every write is an idempotent upsert keyed by station id + the station's own ids.
+ */
+export class SiteStore {
+  readonly pool: pg.Pool;
+  readonly config: SiteStoreConfig;
+
+  constructor(options: SiteStoreOptions) {
+    this.config = options.config;
+    this.pool = new pg.Pool({
+      ...connectionOf(options.config.url, options.password),
+      max: options.poolSize ?? 4,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 3000,
+      statement_timeout: options.statementTimeoutMs ?? 5000,
+      query_timeout: (options.statementTimeoutMs ?? 5000) + 1000,
+      idleTimeoutMillis: 30_000,
+      application_name: `shipping-station ${options.config.stationId}`.slice(0, 63),
+    });
+    // An idle client that loses its server must not crash the station: the next query says so.
+    this.pool.on('error', () => {});
+  }
+
+  get stationId(): string {
+    return this.config.stationId;
+  }
+
+  /** Any pg error as a SiteStoreError with words for site IT. */
+  private wrap(error: unknown): SiteStoreError {
+    return error instanceof SiteStoreError
+      ? error
+      : new SiteStoreError(describeSiteError(error, this.config.url), { cause: error });
+  }
+
+  private async run<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw this.wrap(error);
+    }
+  }
+
+  private async tx<T>(work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.run(async () => {
+      const client = await this.pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    });
+  }
+
+  /** The schema version of the database (0 when nothing was ever migrated). */
+  async schemaVersion(): Promise<number> {
+    return this.run(async () => {
+      const { rows } = await this.pool.query<{ v: number | null }>(
+        `SELECT CASE WHEN to_regclass('site_schema_migrations') IS NULL THEN 0
+                ELSE (SELECT COALESCE(max(version), 0) FROM site_schema_migrations) END AS v`,
+      );
+      return Number(rows[0]?.v ?? 0);
+    });
+  }
+
+  /**
+   * Brings the database to this version's schema, all pending migrations in one transaction
+   * under an advisory lock (two stations starting at once migrate once). A database from a
+   * newer version is refused and left untouched.
+   */
+  async migrate(
+    list: readonly SiteMigration[] = siteMigrations,
+  ): Promise<{ from: number; to: number }> {
+    list.forEach((m, i) => {
+      if (m.version !== i + 1) throw new Error(`site migration ${m.name} is numbered ${m.version}`);
+    });
+    return this.tx(async (c) => {
+      await c.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      await c.query(`CREATE TABLE IF NOT EXISTS site_schema_migrations (
+        version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
+      const { rows } = await c.query<{ v: number | null }>(
+        'SELECT max(version) AS v FROM site_schema_migrations',
+      );
+      const from = Number(rows[0]?.v ?? 0);
+      if (from > list.length)
+        throw new SiteStoreError({
+          kind: 'newer-schema',
+          message: `The site store was set up by a newer version of Shipping Station (schema ${from}, this station knows ${list.length}). Update this station; the site store was left untouched.`,
+        });
+      for (const m of list.slice(from)) {
+        await c.query(m.sql);
+        await c.query('INSERT INTO site_schema_migrations (version, name) VALUES ($1, $2)', [
+          m.version,
+          m.name,
+        ]);
+      }
+      return { from, to: list.length };
+    });
+  }
+
+  /** The station checks in: its name, and how far behind its outbox is (for every console). */
+  async checkIn(outbox: { depth: number; oldestAt: string | null }): Promise<void> {
+    await this.run(() =>
+      this.pool.query({
+        name: 'site-check-in',
+        text: `INSERT INTO site_stations (station_id, station_name, last_seen_at, outbox_depth, outbox_oldest_at)
+               VALUES ($1, $2, now(), $3, $4)
+               ON CONFLICT (station_id) DO UPDATE SET station_name = EXCLUDED.station_name,
+                 last_seen_at = now(), outbox_depth = EXCLUDED.outbox_depth, outbox_oldest_at = EXCLUDED.outbox_oldest_at`,
+        values: [this.stationId, this.config.stationName, outbox.depth, outbox.oldestAt],
+      }),
+    );
+  }
+
+  async setting(key: 'offlinePurchase'): Promise<string | null> {
+    return this.run(async () => {
+      const { rows } = await this.pool.query<{ value: string }>({
+        name: 'site-setting',
+        text: 'SELECT value FROM site_settings WHERE key = $1',
+        values: [key],
+      });
+      return rows[0]?.value ?? null;
+    });
+  }
+
+  async setSetting(key: 'offlinePurchase', value: 'allow' | 'refuse'): Promise<void> {
+    await this.run(() =>
+      this.pool.query(
+        `INSERT INTO site_settings (key, value, updated_at) VALUES ($1, $2, now())
+         ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+        [key, value],
+      ),
+    );
+  }
+
+  /**
+   * The order claim taken before POST /api/v1/labels, in one statement (one transaction): the
+   * order is this station's unless another station holds a label or an in-flight purchase for
+   * it. `confirmed`: the packer explicitly chose to buy another label.
+   */
+  async claimOrder(
+    scope: SiteScope,
+    claim: {
+      tenantId: string;
+      orderNumber: string;
+      purchaseId: string;
+      packer: string | null;
+      confirmed: boolean;
+    },
+  ): Promise<ClaimResult> {
+    return this.run(async () => {
+      const { rows } = await this.pool.query<{
+        granted: boolean;
+        station_id: string;
+        station_name: string;
+        packer: string | null;
+        state: string;
+        claimed_at: Date;
+      }>({
+        name: 'site-claim-order',
+        text: `WITH taken AS (
+                 INSERT INTO site_order_claims AS c (profile_id, environment, tenant_id, order_number,
+                   station_id, station_name, purchase_id, packer, state)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'in-flight')
+                 ON CONFLICT (profile_id, environment, tenant_id, order_number) DO UPDATE
+                   SET station_id = EXCLUDED.station_id, station_name = EXCLUDED.station_name,
+                       purchase_id = EXCLUDED.purchase_id, packer = EXCLUDED.packer,
+                       state = 'in-flight', claimed_at = now(), updated_at = now()
+                   WHERE c.state = 'released' OR c.station_id = EXCLUDED.station_id OR $9::boolean
+                 RETURNING true AS granted, station_id, station_name, packer, state, claimed_at)
+               SELECT * FROM taken
+               UNION ALL
+               SELECT false, station_id, station_name, packer, state, claimed_at
+                 FROM site_order_claims
+                WHERE NOT EXISTS (SELECT 1 FROM taken)
+                  AND profile_id = $1 AND environment = $2 AND tenant_id = $3 AND order_number = $4`,
+        values: [
+          scope.profileId,
+          scope.environment,
+          claim.tenantId,
+          claim.orderNumber,
+          this.stationId,
+          this.config.stationName,
+          claim.purchaseId,
+          claim.packer,
+          claim.confirmed,
+        ],
+      });
+      const row = rows[0];
+      if (!row) throw new Error('the order claim returned nothing');
+      if (row.granted) return { granted: true, mode: 'claimed' };
+      const at = clockTime(row.claimed_at);
+      const by = row.packer ? ` by ${row.packer}` : '';
+      return {
+        granted: false,
+        code: 'order-claimed-elsewhere',
+        message:
+          row.state === 'purchased'
+            ? `Order ${claim.orderNumber} was labelled at ${row.station_name} at ${at}${by} — reprint it here? Nothing was bought.`
+            : `Order ${claim.orderNumber} is being labelled at ${row.station_name} right now (since ${at}${by}). Nothing was bought here; find its label in History (whole site) to reprint it.`,
+        holder: {
+          stationId: row.station_id,
+          stationName: row.station_name,
+          packer: row.packer,
+          at: row.claimed_at.toISOString(),
+        },
+      };
+    });
+  }
+
+  /** Releases claims this station holds for purchases it never committed (a crash in between). */
+  async releaseOrphanClaims(isKnown: (purchaseId: string) => boolean): Promise<number> {
+    return this.run(async () => {
+      const { rows } = await this.pool.query<{ purchase_id: string }>(
+        `SELECT purchase_id FROM site_order_claims WHERE station_id = $1 AND state = 'in-flight'`,
+        [this.stationId],
+      );
+      const orphans = rows.map((r) => r.purchase_id).filter((id) => !isKnown(id));
+      if (orphans.length === 0) return 0;
+      const res = await this.pool.query(
+        `UPDATE site_order_claims SET state = 'released', updated_at = now()
+          WHERE station_id = $1 AND state = 'in-flight' AND purchase_id = ANY($2)`,
+        [this.stationId, orphans],
+      );
+      return res.rowCount ?? 0;
+    });
+  }
+
+  /**
+   * One outbox batch, in order, in one transaction. Every statement is an upsert keyed by
+   * station id + local id, so a batch replayed after a crash or a reconnect changes nothing.
+   */
+  async apply(changes: readonly SiteChange[]): Promise<void> {
+    if (changes.length === 0) return;
+    await this.tx(async (c) => {
+      for (const change of changes) {
+        switch (change.kind) {
+          case 'purchase':
+            await this.upsertPurchase(c, change.row);
+            break;
+          case 'label': {
+            const r = change.row;
+            await c.query({
+              name: 'site-upsert-label',
+              text: `INSERT INTO site_labels (station_id, local_id, purchase_id, platform_label_id, profile_id,
+                       environment, tenant_id, order_number, order_reference, tracking_number, carrier,
+                       service_level, cost_cents, currency, packer, created_at)
+                     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16)
+                     ON CONFLICT (station_id, local_id) DO UPDATE SET
+                       tracking_number = EXCLUDED.tracking_number, packer = EXCLUDED.packer, synced_at = now()`,
+              values: [
+                this.stationId,
+                r.localId,
+                r.purchaseId,
+                r.platformLabelId,
+                r.profileId,
+                r.environment,
+                r.tenantId,
+                r.orderNumber,
+                r.orderReference,
+                r.trackingNumber,
+                r.carrier,
+                r.serviceLevel,
+                r.costCents,
+                r.currency,
+                r.packer,
+                r.createdAt,
+              ],
+            });
+            break;
+          }
+          case 'reprint': {
+            const r = change.row;
+            await c.query({
+              name: 'site-upsert-reprint',
+              text: `INSERT INTO site_reprints (station_id, local_id, label_station_id, label_local_id, profile_id,
+                       environment, tenant_id, station_user, reason, printer_id, created_at)
+                     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)
+                     ON CONFLICT (station_id, local_id) DO NOTHING`,
+              values: [
+                this.stationId,
+                r.localId,
+                r.labelStationId,
+                r.labelLocalId,
+                r.profileId,
+                r.environment,
+                r.tenantId,
+                r.stationUser,
+                r.reason,
+                r.printerId,
+                r.createdAt,
+              ],
+            });
+            break;
+          }
+          default: {
+            const never: never = change;
+            throw new Error(`unknown site change ${JSON.stringify(never)}`);
+          }
+        }
+      }
+      await c.query(`SELECT pg_notify('site_changes', $1)`, [this.stationId]);
+    });
+  }
+
+  private async upsertPurchase(c: pg.PoolClient, r: SitePurchaseRow): Promise<void> {
+    await c.query({
+      name: 'site-upsert-purchase',
+      text: `INSERT INTO site_purchases (station_id, purchase_id, profile_id, environment, tenant_id, order_number,
+               order_reference, state, packer, failure, confirmed_by, resolution, resolved_by, resolved_at,
+               created_at, updated_at)
+             VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16)
+             ON CONFLICT (station_id, purchase_id) DO UPDATE SET state = EXCLUDED.state,
+               failure = EXCLUDED.failure, resolution = EXCLUDED.resolution, resolved_by = EXCLUDED.resolved_by,
+               resolved_at = EXCLUDED.resolved_at, updated_at = EXCLUDED.updated_at, synced_at = now()`,
+      values: [
+        this.stationId,
+        r.purchaseId,
+        r.profileId,
+        r.environment,
+        r.tenantId,
+        r.orderNumber,
+        r.orderReference,
+        r.state,
+        r.packer,
+        r.failure === null || r.failure === undefined ? null : JSON.stringify(r.failure),
+        r.confirmedBy,
+        r.resolution,
+        r.resolvedBy,
+        r.resolvedAt,
+        r.createdAt,
+        r.updatedAt,
+      ],
+    });
+    const key = [r.profileId, r.environment, r.tenantId, r.orderNumber];
+    switch (r.state) {
+      case 'failed':
+      case 'not-bought':
+        // Nothing was bought: the order is free for any station again.
+        await c.query({
+          name: 'site-release-claim',
+          text: `UPDATE site_order_claims SET state = 'released', updated_at = now()
+                  WHERE profile_id = $1 AND environment = $2 AND tenant_id = $3 AND order_number = $4
+                    AND purchase_id = $5 AND state <> 'released'`,
+          values: [...key, r.purchaseId],
+        });
+        return;
+      case 'purchasing':
+      case 'unknown':
+        // Bought or maybe bought: hold the order if nobody does (an offline purchase catching up).
+        await c.query({
+          name: 'site-hold-claim',
+          text: `INSERT INTO site_order_claims (profile_id, environment, tenant_id, order_number, station_id,
+                   station_name, purchase_id, packer, state, claimed_at)
+                 VALUES ($1,$2,$3,$4,$5,$6,$7,$8,'in-flight',$9)
+                 ON CONFLICT (profile_id, environment, tenant_id, order_number) DO UPDATE
+                   SET station_id = EXCLUDED.station_id, station_name = EXCLUDED.station_name,
+                       purchase_id = EXCLUDED.purchase_id, packer = EXCLUDED.packer, state = 'in-flight',
+                       updated_at = now()
+                   WHERE site_order_claims.state = 'released'`,
+          values: [
+            ...key,
+            this.stationId,
+            this.config.stationName,
+            r.purchaseId,
+            r.packer,
+            r.createdAt,
+          ],
+        });
+        return;
+      case 'purchased': {
+        const { rowCount } = await c.query({
+          name: 'site-purchased-claim',
+          text: `INSERT INTO site_order_claims (profile_id, environment, tenant_id, order_number, station_id,
+                   station_name, purchase_id, packer, state, claimed_at)
+                 VALUES ($1,$2,$3,$4,$5,$6,$7,$8,'purchased',$9)
+                 ON CONFLICT (profile_id, environment, tenant_id, order_number) DO UPDATE
+                   SET station_id = EXCLUDED.station_id, station_name = EXCLUDED.station_name,
+                       purchase_id = EXCLUDED.purchase_id, packer = EXCLUDED.packer, state = 'purchased',
+                       updated_at = now()
+                   WHERE site_order_claims.purchase_id = EXCLUDED.purchase_id OR site_order_claims.state = 'released'`,
+          values: [
+            ...key,
+            this.stationId,
+            this.config.stationName,
+            r.purchaseId,
+            r.packer,
+            r.createdAt,
+          ],
+        });
+        if (rowCount === 1 || r.confirmedBy) return;
+        // Another station holds this order: two labels may have been bought (offline purchase).
+        const { rows } = await c.query<{
+          station_id: string;
+          station_name: string;
+          purchase_id: string;
+        }>(
+          `SELECT station_id, station_name, purchase_id FROM site_order_claims
+            WHERE profile_id = $1 AND environment = $2 AND tenant_id = $3 AND order_number = $4`,
+          key,
+        );
+        const holder = rows[0];
+        if (!holder || holder.station_id === this.stationId) return;
+        await c.query(
+          `INSERT INTO site_attention (kind, profile_id, environment, tenant_id, order_number, purchases, message)
+           VALUES ('possible-double-label', $1, $2, $3, $4, $5, $6)
+           ON CONFLICT (kind, profile_id, environment, tenant_id, order_number) WHERE resolved_at IS NULL
+           DO NOTHING`,
+          [
+            ...key,
+            JSON.stringify([
+              { stationId: holder.station_id, purchaseId: holder.purchase_id },
+              { stationId: this.stationId, purchaseId: r.purchaseId },
+            ]),
+            `Possible double label: order ${r.orderNumber} was labelled at ${holder.station_name} and at ${this.config.stationName} while the site store was unreachable. Keep one label and void the other.`,
+          ],
+        );
+        return;
+      }
+      default: {
+        const never: never = r.state;
+        throw new Error(`unknown purchase state ${String(never)}`);
+      }
+    }
+  }
+
+  /** Site-wide History: by order (or its start), tracking number, brand, date, station, packer. */
+  async searchLabels(
+    scope: SiteScope,
+    search: SiteLabelSearch,
+  ): Promise<{ labels: SiteLabel[]; more: boolean }> {
+    const limit = Math.min(Math.max(1, Math.floor(search.limit ?? 50)), MAX_PAGE);
+    const where = ['l.profile_id = $1', 'l.environment = $2'];
+    const values: unknown[] = [scope.profileId, scope.environment];
+    const add = (sql: (n: string) => string, value: unknown) => {
+      values.push(value);
+      where.push(sql(`$${values.length}`));
+    };
+    const q = search.query?.trim();
+    if (q) {
+      values.push(q, `${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
+      const n = values.length;
+      where.push(
+        `(l.tracking_number = $${n - 1} OR l.order_number LIKE $${n} OR l.order_reference = $${n - 1})`,
+      );
+    }
+    if (search.stationId) add((n) => `l.station_id = ${n}`, search.stationId);
+    if (search.packer) add((n) => `l.packer = ${n}`, search.packer);
+    if (search.tenantId) add((n) => `l.tenant_id = ${n}`, search.tenantId);
+    if (search.from) add((n) => `l.created_at >= ${n}`, search.from);
+    if (search.to) add((n) => `l.created_at < ${n}`, search.to);
+    values.push(limit + 1, Math.max(0, Math.floor(search.offset ?? 0)));
+    const sql = `SELECT l.*, COALESCE(s.station_name, l.station_id) AS station_name,
+                   (SELECT count(*) FROM site_reprints r
+                     WHERE r.label_station_id = l.station_id AND r.label_local_id = l.local_id) AS reprints
+                   FROM site_labels l LEFT JOIN site_stations s ON s.station_id = l.station_id
+                  WHERE ${where.join(' AND ')}
+                  ORDER BY l.created_at DESC, l.station_id, l.local_id DESC
+                  LIMIT $${values.length - 1} OFFSET $${values.length}`;
+    return this.run(async () => {
+      const { rows } = await this.pool.query<SiteLabelDbRow>(sql, values);
+      return { labels: rows.slice(0, limit).map(siteLabelOf), more: rows.length > limit };
+    });
+  }
+
+  async label(stationId: string, localId: number): Promise<SiteLabel | null> {
+    return this.run(async () => {
+      const { rows } = await this.pool.query<SiteLabelDbRow>(
+        `SELECT l.*, COALESCE(s.station_name, l.station_id) AS station_name,
+                (SELECT count(*) FROM site_reprints r
+                  WHERE r.label_station_id = l.station_id AND r.label_local_id = l.local_id) AS reprints
+           FROM site_labels l LEFT JOIN site_stations s ON s.station_id = l.station_id
+          WHERE l.station_id = $1 AND l.local_id = $2`,
+        [stationId, localId],
+      );
+      return rows[0] ? siteLabelOf(rows[0]) : null;
+    });
+  }
+
+  /**
+   * Needs attention for the whole site: open possible-double-label items (with both labels)
+   * and every station's unknown-outcome purchases. A purchase resolved at its station leaves
+   * this list everywhere as soon as the resolution is synced.
+   */
+  async attention(scope: SiteScope): Promise<SiteAttentionItem[]> {
+    return this.run(async () => {
+      const doubles = await this.pool.query<{
+        id: string;
+        tenant_id: string;
+        order_number: string;
+        message: string;
+        created_at: Date;
+        purchases: { stationId: string; purchaseId: string }[];
+      }>(
+        `SELECT id, tenant_id, order_number, message, created_at, purchases FROM site_attention
+          WHERE profile_id = $1 AND environment = $2 AND resolved_at IS NULL ORDER BY id`,
+        [scope.profileId, scope.environment],
+      );
+      const items: SiteAttentionItem[] = [];
+      for (const d of doubles.rows) {
+        const { rows } = await this.pool.query<SiteLabelDbRow>(
+          `SELECT l.*, COALESCE(s.station_name, l.station_id) AS station_name, 0 AS reprints
+             FROM site_labels l LEFT JOIN site_stations s ON s.station_id = l.station_id
+            WHERE l.purchase_id = ANY($1) ORDER BY l.created_at`,
+          [d.purchases.map((p) => p.purchaseId)],
+        );
+        items.push({
+          kind: 'possible-double-label',
+          id: `site-double-${d.id}`,
+          tenantId: d.tenant_id,
+          orderNumber: d.order_number,
+          message: d.message,
+          since: d.created_at.toISOString(),
+          labels: rows.map(siteLabelOf),
+        });
+      }
+      const unknown = await this.pool.query<{
+        station_id: string;
+        station_name: string | null;
+        purchase_id: string;
+        tenant_id: string;
+        order_number: string;
+        order_reference: string;
+        updated_at: Date;
+      }>(
+        `SELECT p.station_id, s.station_name, p.purchase_id, p.tenant_id, p.order_number, p.order_reference, p.updated_at
+           FROM site_purchases p LEFT JOIN site_stations s ON s.station_id = p.station_id
+          WHERE p.profile_id = $1 AND p.environment = $2 AND p.state = 'unknown' ORDER BY p.updated_at`,
+        [scope.profileId, scope.environment],
+      );
+      for (const u of unknown.rows) {
+        const name = u.station_name ?? u.station_id;
+        items.push({
+          kind: 'unknown-purchase',
+          id: `site-unknown-${u.station_id}-${u.purchase_id}`,
+          tenantId: u.tenant_id,
+          orderNumber: u.order_number,
+          orderReference: u.order_reference,
+          stationId: u.station_id,
+          stationName: name,
+          message: `The label for ${u.order_reference} at ${name} may or may not have been bought; resolve it at ${name} under Needs attention.`,
+          since: u.updated_at.toISOString(),
+        });
+      }
+      return items;
+    });
+  }
+
+  /** Closes a site-wide item (the shift lead kept one label and voided the other). */
+  async resolveAttention(id: number, by: string, resolution: string): Promise<boolean> {
+    return this.run(async () => {
+      const res = await this.pool.query(
+        `UPDATE site_attention SET resolved_at = now(), resolved_by = $2, resolution = $3
+          WHERE id = $1 AND resolved_at IS NULL`,
+        [id, by, resolution],
+      );
+      return (res.rowCount ?? 0) === 1;
+    });
+  }
+
+  /** The stations of the site with their outbox depth and lag, for Settings and consoles. */
+  async stations(): Promise<
+    {
+      stationId: string;
+      stationName: string;
+      lastSeenAt: string;
+      depth: number;
+      oldestAt: string | null;
+    }[]
+  > {
+    return this.run(async () => {
+      const { rows } = await this.pool.query<{
+        station_id: string;
+        station_name: string;
+        last_seen_at: Date;
+        outbox_depth: number;
+        outbox_oldest_at: Date | null;
+      }>('SELECT * FROM site_stations ORDER BY station_name');
+      return rows.map((r) => ({
+        stationId: r.station_id,
+        stationName: r.station_name,
+        lastSeenAt: r.last_seen_at.toISOString(),
+        depth: r.outbox_depth,
+        oldestAt: r.outbox_oldest_at?.toISOString() ?? null,
+      }));
+    });
+  }
+
+  /** Claims an order file for import: true for exactly one station of the site. */
+  async claimImport(scope: SiteScope, fileSha256: string, fileName: string): Promise<boolean> {
+    return this.run(async () => {
+      const res = await this.pool.query(
+        `INSERT INTO site_import_claims (profile_id, environment, file_sha256, file_name, station_id)
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+        [scope.profileId, scope.environment, fileSha256, fileName, this.stationId],
+      );
+      return (res.rowCount ?? 0) === 1;
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end().catch(() => {});
+  }
+}
+
+/**
+ * host, port, user and database from the URL; the password beside it (node-postgres lets a
+ * connection string's missing password override the one given).
+ */
+export function connectionOf(url: string, password: string | undefined): pg.ClientConfig {
+  const u = new URL(url);
+  return {
+    host: decodeURIComponent(u.hostname),
+    port: u.port ? Number(u.port) : 5432,
+    user: decodeURIComponent(u.username) || undefined,
+    database: decodeURIComponent(u.pathname.slice(1)) || undefined,
+    // Without a password the server's own refusal says what is wrong, not a client error.
+    password: password ?? '',
+  };
+}
+
+interface SiteLabelDbRow {
+  station_id: string;
+  station_name: string;
+  local_id: string;
+  purchase_id: string;
+  platform_label_id: string;
+  profile_id: string;
+  environment: string;
+  tenant_id: string;
+  order_number: string;
+  order_reference: string;
+  tracking_number: string;
+  carrier: string;
+  service_level: string;
+  cost_cents: string;
+  currency: string;
+  packer: string | null;
+  created_at: Date;
+  reprints: string | number;
+}
+
+function siteLabelOf(r: SiteLabelDbRow): SiteLabel {
+  return {
+    stationId: r.station_id,
+    stationName: r.station_name,
+    localId: Number(r.local_id),
+    purchaseId: r.purchase_id,
+    platformLabelId: r.platform_label_id,
+    profileId: r.profile_id,
+    environment: r.environment,
+    tenantId: r.tenant_id,
+    orderNumber: r.order_number,
+    orderReference: r.order_reference,
+    trackingNumber: r.tracking_number,
+    carrier: r.carrier,
+    serviceLevel: r.service_level,
+    costCents: Number(r.cost_cents),
+    currency: r.currency,
+    packer: r.packer,
+    createdAt: r.created_at.toISOString(),
+    reprints: Number(r.reprints),
+  };
+}
+
+/** 10:42, the station's local time: what the packer reads on the floor clock. */
+function clockTime(at: Date): string {
+  return `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
+}

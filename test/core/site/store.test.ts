@@ -1,0 +1,221 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SiteStore } from '../../../src/core/site/store.js';
+import { siteMigrations } from '../../../src/core/site/schema.js';
+import type { SitePurchaseRow, SiteLabelRow } from '../../../src/core/site/types.js';
+import { SUPERUSER_PASSWORD } from '../../support/postgres.js';
+import { usePostgres } from '../../support/use-postgres.js';
+
+const pgc = usePostgres();
+const scope = { profileId: 'lumen-chicago-1', environment: 'sandbox' as const };
+const roleSql = readFileSync(
+  join(import.meta.dirname, '../../../resources/site/station-role.sql'),
+  'utf8',
+);
+let dbCount = 0;
+
+/** A migrated site database; `asStation` connects as the least-privilege role of the SQL file. */
+async function siteDb(): Promise<{ url: string; stationUrl: string; owner: SiteStore }> {
+  const name = `site_${++dbCount}`;
+  const url = await pgc.cluster.createDatabase(name);
+  const owner = new SiteStore({
+    config: { url, stationId: 'site-it', stationName: 'Site IT' },
+    password: SUPERUSER_PASSWORD,
+  });
+  await owner.migrate();
+  const c = pgc.cluster.superuser(name);
+  await c.connect();
+  // psql's :station_password variable, substituted as psql would.
+  await c.query(`DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'shipping_station') THEN
+    CREATE ROLE shipping_station LOGIN PASSWORD 'station-pw'; END IF; END $$`);
+  await c.query(
+    roleSql
+      .replace(/^CREATE ROLE.*$/m, '')
+      .split('\n')
+      .filter((l) => !l.startsWith('--'))
+      .join('\n'),
+  );
+  await c.end();
+  return {
+    url,
+    owner,
+    stationUrl: url.replace('postgres://postgres@', 'postgres://shipping_station@'),
+  };
+}
+
+function station(url: string, stationId: string, stationName: string, password = 'station-pw') {
+  return new SiteStore({ config: { url, stationId, stationName }, password });
+}
+
+const purchase = (over: Partial<SitePurchaseRow> = {}): SitePurchaseRow => ({
+  purchaseId: 'lp_a1',
+  profileId: scope.profileId,
+  environment: scope.environment,
+  tenantId: 'tnt_lumen',
+  orderNumber: 'DW-55012',
+  orderReference: 'DW-55012-A1',
+  state: 'purchased',
+  packer: 'ana',
+  failure: null,
+  confirmedBy: null,
+  resolution: null,
+  resolvedBy: null,
+  resolvedAt: null,
+  createdAt: '2026-11-23T10:42:00.000Z',
+  updatedAt: '2026-11-23T10:42:01.000Z',
+  ...over,
+});
+
+const label = (over: Partial<SiteLabelRow> = {}): SiteLabelRow => ({
+  localId: 1,
+  purchaseId: 'lp_a1',
+  platformLabelId: 'lbl_1',
+  profileId: scope.profileId,
+  environment: scope.environment,
+  tenantId: 'tnt_lumen',
+  orderNumber: 'DW-55012',
+  orderReference: 'DW-55012-A1',
+  trackingNumber: '1Z0001',
+  carrier: 'ups',
+  serviceLevel: 'ground',
+  costCents: 812,
+  currency: 'USD',
+  packer: 'ana',
+  createdAt: '2026-11-23T10:42:01.000Z',
+  ...over,
+});
+
+describe('site store on a real PostgreSQL', () => {
+  it('migrates forward once, and refuses a database from a newer version untouched', async () => {
+    const { owner, url } = await siteDb();
+    expect(await owner.schemaVersion()).toBe(siteMigrations.length);
+    expect(await owner.migrate()).toEqual({ from: 1, to: 1 });
+    const c = pgc.cluster.superuser(url.split('/').pop());
+    await c.connect();
+    await c.query(`INSERT INTO site_schema_migrations (version, name) VALUES (99, 'future')`);
+    await c.end();
+    await expect(owner.migrate()).rejects.toThrow(
+      /set up by a newer version of Shipping Station \(schema 99, this station knows 1\).*left untouched/,
+    );
+    await owner.close();
+  });
+
+  it('two stations claim the same order at once: exactly one gets it; the other is told who and when', async () => {
+    const { stationUrl, owner } = await siteDb();
+    const a = station(stationUrl, 'st-4', 'Station 4');
+    const b = station(stationUrl, 'st-7', 'Station 7');
+    const claim = (s: SiteStore, purchaseId: string, packer: string) =>
+      s.claimOrder(scope, {
+        tenantId: 'tnt_lumen',
+        orderNumber: 'DW-55012',
+        purchaseId,
+        packer,
+        confirmed: false,
+      });
+    const results = await Promise.all([claim(a, 'lp_a1', 'ana'), claim(b, 'lp_b1', 'bo')]);
+    expect(results.filter((r) => r.granted)).toHaveLength(1);
+    const refused = results.find((r) => !r.granted)!;
+    expect(refused).toMatchObject({ granted: false, code: 'order-claimed-elsewhere' });
+    expect(!refused.granted && refused.message).toMatch(
+      /^Order DW-55012 is being labelled at Station [47] right now \(since \d\d:\d\d by (ana|bo)\)/,
+    );
+
+    // Once the label is synced, the message is the issue's: labelled at, when, by whom.
+    const winner = results[0]!.granted ? a : b;
+    const loser = winner === a ? b : a;
+    const winnerPurchase = winner === a ? 'lp_a1' : 'lp_b1';
+    await winner.apply([{ kind: 'purchase', row: purchase({ purchaseId: winnerPurchase }) }]);
+    const again = await claim(loser, 'lp_x2', 'zed');
+    expect(!again.granted && again.message).toMatch(
+      new RegExp(
+        `^Order DW-55012 was labelled at ${winner === a ? 'Station 4' : 'Station 7'} at \\d\\d:\\d\\d by (ana|bo) — reprint it here\\?`,
+      ),
+    );
+    // A purchase that failed releases the order for every station.
+    await winner.apply([
+      { kind: 'purchase', row: purchase({ purchaseId: winnerPurchase, state: 'failed' }) },
+    ]);
+    expect(await claim(loser, 'lp_x3', 'zed')).toEqual({ granted: true, mode: 'claimed' });
+    await Promise.all([a.close(), b.close(), owner.close()]);
+  });
+
+  it('replayed outbox batches change nothing; site-wide search finds labels of every station', async () => {
+    const { stationUrl, owner } = await siteDb();
+    const a = station(stationUrl, 'st-4', 'Station 4');
+    await a.checkIn({ depth: 0, oldestAt: null });
+    const batch = [
+      { kind: 'purchase' as const, row: purchase() },
+      { kind: 'label' as const, row: label() },
+      {
+        kind: 'reprint' as const,
+        row: {
+          localId: 1,
+          labelStationId: 'st-4',
+          labelLocalId: 1,
+          profileId: scope.profileId,
+          environment: scope.environment,
+          tenantId: 'tnt_lumen',
+          stationUser: 'lead',
+          reason: 'torn label',
+          printerId: 'p1',
+          createdAt: '2026-11-23T10:50:00.000Z',
+        },
+      },
+    ];
+    await a.apply(batch);
+    await a.apply(batch);
+    const found = await owner.searchLabels(scope, { query: '1Z0001' });
+    expect(found.labels).toHaveLength(1);
+    expect(found.labels[0]).toMatchObject({
+      stationName: 'Station 4',
+      orderNumber: 'DW-55012',
+      packer: 'ana',
+      reprints: 1,
+    });
+    expect((await owner.searchLabels(scope, { query: 'DW-55' })).labels).toHaveLength(1);
+    expect((await owner.searchLabels(scope, { query: 'DW-55', stationId: 'st-9' })).labels).toEqual(
+      [],
+    );
+    expect(
+      (await owner.searchLabels(scope, { packer: 'ana', tenantId: 'tnt_lumen' })).labels,
+    ).toHaveLength(1);
+    expect(
+      (await owner.searchLabels({ ...scope, profileId: 'other' }, { query: 'DW-55' })).labels,
+    ).toEqual([]);
+    await Promise.all([a.close(), owner.close()]);
+  });
+
+  it('the station role of station-role.sql cannot delete labels or drop tables', async () => {
+    const { stationUrl, owner } = await siteDb();
+    const a = station(stationUrl, 'st-4', 'Station 4');
+    await a.apply([{ kind: 'label', row: label() }]);
+    await expect(a.pool.query('DELETE FROM site_labels')).rejects.toThrow(/permission denied/);
+    await expect(a.pool.query('DELETE FROM site_purchases')).rejects.toThrow(/permission denied/);
+    await expect(a.pool.query('DROP TABLE site_labels')).rejects.toThrow(/must be owner/);
+    await expect(a.pool.query(`UPDATE site_settings SET value = 'refuse'`)).rejects.toThrow(
+      /permission denied/,
+    );
+    // A migration attempt by a station is refused in words that send site IT to the right step.
+    await expect(
+      a.migrate([...siteMigrations, { version: 2, name: 'x', sql: 'CREATE TABLE x (a int)' }]),
+    ).rejects.toThrow(/does not allow this station's role.*station-role\.sql/);
+    await Promise.all([a.close(), owner.close()]);
+  });
+
+  it('a wrong password and an unreachable store are said in words, without the password', async () => {
+    const { stationUrl } = await siteDb();
+    const wrong = station(stationUrl, 'st-4', 'Station 4', 'not-the-password');
+    const error = await wrong.setting('offlinePurchase').catch((e: Error) => e);
+    expect(String(error)).toMatch(
+      /refused the station's user name or password\. Check the password in Settings/,
+    );
+    expect(String(error)).not.toContain('not-the-password');
+    await wrong.close();
+    const nowhere = station('postgres://shipping_station@127.0.0.1:1/site', 'st-4', 'Station 4');
+    await expect(nowhere.setting('offlinePurchase')).rejects.toThrow(
+      /site store at shipping_station@127\.0\.0\.1:1\/site does not answer \(connection refused\)\. This station works on its own/,
+    );
+    await nowhere.close();
+  });
+});
