@@ -38,6 +38,12 @@ export const callNames = [
   'printers.status',
   'settings.get',
   'settings.update',
+  'site.status',
+  'site.configure',
+  'site.labels',
+  'site.reprint',
+  'site.attention',
+  'site.resolveAttention',
 ] as const;
 
 export type CallName = (typeof callNames)[number];

@@ -21,6 +21,8 @@ export const errorCodes = [
   'secret-storage-unavailable',
   'not-available',
   'conflict',
+  'order-claimed-elsewhere',
+  'site-store-unreachable',
   'internal',
 ] as const;
 

@@ -85,9 +85,12 @@ export const siteMigrations: readonly SiteMigration[] = [
       CREATE INDEX site_labels_by_tracking ON site_labels (profile_id, environment, tracking_number);
       CREATE INDEX site_labels_by_purchase ON site_labels (purchase_id);
 
-      -- Reprints with reason, who and where, from any station.
+      -- Reprints with reason, who and where, from any station. source: 'local' (a label this
+      -- station bought; local_id = its reprints.id) or 'site' (a label another station bought,
+      -- found in site-wide History; local_id = its site_reprint_audit.id).
       CREATE TABLE site_reprints (
         station_id TEXT NOT NULL,
+        source TEXT NOT NULL CHECK (source IN ('local', 'site')),
         local_id BIGINT NOT NULL,
         label_station_id TEXT NOT NULL,
         label_local_id BIGINT NOT NULL,
@@ -98,7 +101,7 @@ export const siteMigrations: readonly SiteMigration[] = [
         reason TEXT NOT NULL,
         printer_id TEXT NOT NULL,
         created_at TIMESTAMPTZ NOT NULL,
-        PRIMARY KEY (station_id, local_id)
+        PRIMARY KEY (station_id, source, local_id)
       );
       CREATE INDEX site_reprints_by_label ON site_reprints (label_station_id, label_local_id);
 

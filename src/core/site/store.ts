@@ -306,12 +306,13 @@ export class SiteStore {
             const r = change.row;
             await c.query({
               name: 'site-upsert-reprint',
-              text: `INSERT INTO site_reprints (station_id, local_id, label_station_id, label_local_id, profile_id,
-                       environment, tenant_id, station_user, reason, printer_id, created_at)
-                     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)
-                     ON CONFLICT (station_id, local_id) DO NOTHING`,
+              text: `INSERT INTO site_reprints (station_id, source, local_id, label_station_id, label_local_id,
+                       profile_id, environment, tenant_id, station_user, reason, printer_id, created_at)
+                     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)
+                     ON CONFLICT (station_id, source, local_id) DO NOTHING`,
               values: [
                 this.stationId,
+                r.source,
                 r.localId,
                 r.labelStationId,
                 r.labelLocalId,

@@ -39,6 +39,7 @@ export interface SiteLabelRow {
 }
 
 export interface SiteReprintRow {
+  source: 'local' | 'site';
   localId: number;
   /** The label reprinted: the station that bought it and its id there. */
   labelStationId: string;

@@ -19,6 +19,7 @@ import {
 } from '../tracking/index.js';
 import { classifyPlatformError, packingPlatformFrom } from '../packing/platform-adapter.js';
 import { OfflineQueueDrainer } from '../queue/offline-drainer.js';
+import type { OrderClaims } from '../site/link.js';
 
 export interface RuntimeDeps {
   db: Db;
@@ -29,6 +30,8 @@ export interface RuntimeDeps {
   embeddedBaseUrl: () => Promise<string>;
   log: (line: string) => void;
   onChange: (what: 'queue' | 'attention' | 'tracking' | 'carriers' | 'orders' | 'status') => void;
+  /** The site store's order claim for a scope (issue 12); absent without a site store. */
+  orderClaims?: (scope: StationScope) => OrderClaims;
 }
 
 /**
@@ -97,6 +100,7 @@ export class ProfileRuntime {
       platform: this.platform,
       classify: classifyPlatformError,
       printQueue,
+      ...(deps.orderClaims ? { orderClaims: deps.orderClaims(this.scope) } : {}),
     });
     this.reprints = new LabelReprints(deps.db, this.workflow.labels, printQueue, {
       fetchZpl: (label) => this.platform.labelZpl(label.tenantId, label.platformLabelId),

@@ -1,47 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { SiteStore } from '../../../src/core/site/store.js';
 import { siteMigrations } from '../../../src/core/site/schema.js';
 import type { SitePurchaseRow, SiteLabelRow } from '../../../src/core/site/types.js';
-import { SUPERUSER_PASSWORD } from '../../support/postgres.js';
+import { siteDatabase } from './support.js';
 import { usePostgres } from '../../support/use-postgres.js';
 
 const pgc = usePostgres();
 const scope = { profileId: 'lumen-chicago-1', environment: 'sandbox' as const };
-const roleSql = readFileSync(
-  join(import.meta.dirname, '../../../resources/site/station-role.sql'),
-  'utf8',
-);
-let dbCount = 0;
 
-/** A migrated site database; `asStation` connects as the least-privilege role of the SQL file. */
 async function siteDb(): Promise<{ url: string; stationUrl: string; owner: SiteStore }> {
-  const name = `site_${++dbCount}`;
-  const url = await pgc.cluster.createDatabase(name);
-  const owner = new SiteStore({
-    config: { url, stationId: 'site-it', stationName: 'Site IT' },
-    password: SUPERUSER_PASSWORD,
-  });
-  await owner.migrate();
-  const c = pgc.cluster.superuser(name);
-  await c.connect();
-  // psql's :station_password variable, substituted as psql would.
-  await c.query(`DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'shipping_station') THEN
-    CREATE ROLE shipping_station LOGIN PASSWORD 'station-pw'; END IF; END $$`);
-  await c.query(
-    roleSql
-      .replace(/^CREATE ROLE.*$/m, '')
-      .split('\n')
-      .filter((l) => !l.startsWith('--'))
-      .join('\n'),
-  );
-  await c.end();
-  return {
-    url,
-    owner,
-    stationUrl: url.replace('postgres://postgres@', 'postgres://shipping_station@'),
-  };
+  const db = await siteDatabase(pgc.cluster);
+  return { url: db.ownerUrl, stationUrl: db.stationUrl, owner: db.owner };
 }
 
 function station(url: string, stationId: string, stationName: string, password = 'station-pw') {
@@ -150,6 +119,7 @@ describe('site store on a real PostgreSQL', () => {
       {
         kind: 'reprint' as const,
         row: {
+          source: 'local' as const,
           localId: 1,
           labelStationId: 'st-4',
           labelLocalId: 1,

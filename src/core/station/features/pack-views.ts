@@ -38,6 +38,9 @@ export function refuse(result: Refusal): never {
         case 'rates-superseded':
         case 'already-bought':
           return fail('conflict', message);
+        case 'order-claimed-elsewhere':
+        case 'site-store-unreachable':
+          return fail(code, message);
         default:
           return fail('validation', message, errors);
       }

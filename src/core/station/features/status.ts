@@ -6,6 +6,7 @@ import type { PrinterState, PrinterStatusView, StationStatus } from '../../../sh
 import type { StationContext } from '../context.js';
 import { carrierView, profileView } from '../map.js';
 import type { Handlers } from '../dispatch.js';
+import { siteHeader } from './site.js';
 
 const faultWords: Record<string, string> = {
   'paper-out': 'is out of paper',
@@ -167,6 +168,7 @@ export class StatusFeature {
       host: o.host,
       secretStorage: secretStorage(o.vault),
       version: o.version ?? '0.0.0',
+      site: ctx.site ? siteHeader(ctx.site.sync.status()) : null,
     };
   }
 

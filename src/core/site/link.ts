@@ -1,0 +1,104 @@
+import type { Db } from '../storage/database.js';
+import type { StationScope } from '../storage/scope.js';
+import type { SiteStoreConfig } from './config.js';
+import { describeSiteStore } from './config.js';
+import { describeSiteError, SiteStoreError } from './errors.js';
+import { SiteOutbox } from './outbox.js';
+import { SiteStore } from './store.js';
+import { SiteSync, type SiteSyncStatus } from './sync.js';
+import type { ClaimResult } from './types.js';
+
+/** The port the label purchase asks before POST /api/v1/labels (see LabelPurchaser). */
+export interface OrderClaims {
+  claim(request: {
+    tenantId: string;
+    orderNumber: string;
+    purchaseId: string;
+    packer: string | null;
+    confirmed: boolean;
+  }): Promise<ClaimResult>;
+}
+
+/** After a failed attempt, claims skip the store this long instead of waiting on it again. */
+const SKIP_AFTER_FAILURE_MS = 5000;
+
+/**
+ * A station's connection to its site: the store, the outbox and its drainer, and the order
+ * claim. Made only when a site store is configured; a station without one never builds it.
+ */
+export class SiteLink {
+  readonly store: SiteStore;
+  readonly outbox: SiteOutbox;
+  readonly sync: SiteSync;
+
+  constructor(
+    readonly config: SiteStoreConfig,
+    options: {
+      db: Db;
+      password: string | undefined;
+      log?: (line: string) => void;
+      onChange?: (status: SiteSyncStatus) => void;
+      pollMs?: number;
+      connectTimeoutMs?: number;
+    },
+  ) {
+    this.store = new SiteStore({
+      config,
+      password: options.password,
+      ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
+    });
+    this.outbox = new SiteOutbox(options.db, config.stationId);
+    this.outbox.enable();
+    this.sync = new SiteSync({
+      store: this.store,
+      outbox: this.outbox,
+      ...(options.pollMs ? { pollMs: options.pollMs } : {}),
+      ...(options.log ? { log: options.log } : {}),
+      ...(options.onChange ? { onChange: options.onChange } : {}),
+    });
+  }
+
+  start(): void {
+    this.sync.start();
+  }
+
+  async close(): Promise<void> {
+    await this.sync.stop();
+    await this.store.close();
+  }
+
+  /** Where the store is, for Settings: never the password. */
+  get where(): string {
+    return describeSiteStore(this.config.url);
+  }
+
+  /**
+   * The claim for one profile's scope. Unreachable store: the site's offlinePurchase setting
+   * (as last read) decides: allow buys and reconciles later, refuse buys nothing.
+   */
+  claims(scope: StationScope): OrderClaims {
+    return {
+      claim: async (request) => {
+        const status = this.sync.status();
+        const recentlyDown =
+          status.problem?.kind === 'unreachable' &&
+          status.failedAt !== null &&
+          Date.now() - status.failedAt < SKIP_AFTER_FAILURE_MS;
+        try {
+          if (recentlyDown) throw new SiteStoreError(status.problem!);
+          return await this.store.claimOrder(scope, request);
+        } catch (error) {
+          const problem = describeSiteError(error, this.config.url);
+          this.sync.wake();
+          if (this.outbox.offlinePurchase() === 'refuse')
+            return {
+              granted: false,
+              code: 'site-store-unreachable',
+              message: `${problem.message.replace(/ This station works on its own.*$/, '')} This site buys no label without it (offlinePurchase: refuse), so nothing was bought. Try again when it answers, or call site IT.`,
+            };
+          return { granted: true, mode: 'offline' };
+        }
+      },
+    };
+  }
+}
