@@ -40,6 +40,8 @@ export class SiteLink {
       onChange?: (status: SiteSyncStatus) => void;
       pollMs?: number;
       connectTimeoutMs?: number;
+      batchSize?: number;
+      afterApply?: (applied: number) => void | Promise<void>;
     },
   ) {
     this.store = new SiteStore({
@@ -53,6 +55,8 @@ export class SiteLink {
       store: this.store,
       outbox: this.outbox,
       ...(options.pollMs ? { pollMs: options.pollMs } : {}),
+      ...(options.batchSize ? { batchSize: options.batchSize } : {}),
+      ...(options.afterApply ? { afterApply: options.afterApply } : {}),
       ...(options.log ? { log: options.log } : {}),
       ...(options.onChange ? { onChange: options.onChange } : {}),
     });

@@ -27,6 +27,8 @@ export interface SiteSyncOptions {
   checkInMs?: number;
   onChange?: (status: SiteSyncStatus) => void;
   log?: (line: string) => void;
+  /** Between the store's commit and the outbox acknowledgement: where the crash tests kill. */
+  afterApply?: (applied: number) => void | Promise<void>;
 }
 
 /**
@@ -60,10 +62,21 @@ export class SiteSync {
   }
 
   async stop(): Promise<void> {
+    const wasRunning = this.running;
     this.running = false;
     this.wake();
     await this.loop;
     this.loop = null;
+    // The last word to the site: how much this station leaves waiting (best effort).
+    if (wasRunning && this.current.problem === null) {
+      const d = this.o.outbox.depth();
+      await this.o.store
+        .checkIn({
+          depth: d.depth,
+          oldestAt: d.oldestAt === null ? null : new Date(d.oldestAt).toISOString(),
+        })
+        .catch(() => {});
+    }
   }
 
   wake(): void {
@@ -84,6 +97,7 @@ export class SiteSync {
       const batch = this.o.outbox.next(this.o.batchSize ?? 200);
       if (!batch) return sent;
       await this.o.store.apply(batch.changes);
+      await this.o.afterApply?.(batch.changes.length);
       this.o.outbox.ack(batch.upTo);
       sent += batch.changes.length;
     }
@@ -109,6 +123,7 @@ export class SiteSync {
         const batch = outbox.next(this.o.batchSize ?? 200);
         if (batch) {
           await store.apply(batch.changes);
+          await this.o.afterApply?.(batch.changes.length);
           outbox.ack(batch.upTo);
           wait = 0;
         }
