@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { SUPERUSER_PASSWORD } from '../../support/postgres.js';
 import { SiteStore } from '../../../src/core/site/store.js';
 import { siteMigrations } from '../../../src/core/site/schema.js';
 import type { SitePurchaseRow, SiteLabelRow } from '../../../src/core/site/types.js';
@@ -187,5 +191,28 @@ describe('site store on a real PostgreSQL', () => {
       /site store at shipping_station@127\.0\.0\.1:1\/site does not answer \(connection refused\)\. This station works on its own/,
     );
     await nowhere.close();
+  });
+
+  it('site IT migrates a new database with npm run site -- migrate, then sets offlinePurchase', async () => {
+    const url = await pgc.cluster.createDatabase(`site_cli_${process.pid}`);
+    const cli = (...args: string[]) =>
+      promisify(execFile)(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          join(import.meta.dirname, '../../../src/core/site/cli.ts'),
+          ...args,
+          '--url',
+          url,
+        ],
+        { env: { ...process.env, PGPASSWORD: SUPERUSER_PASSWORD } },
+      );
+    expect((await cli('migrate')).stdout).toMatch(/migrated from schema 0 to 1\./);
+    expect((await cli('migrate')).stdout).toMatch(/is already at schema 1\./);
+    expect((await cli('offline-purchase', 'refuse')).stdout).toMatch(
+      /offlinePurchase is now refuse/,
+    );
+    expect((await cli('status')).stdout).toMatch(/offlinePurchase: refuse/);
   });
 });
