@@ -134,7 +134,7 @@ describe('Station facade with a site store', () => {
       expect(page.labels).toHaveLength(1);
       expect(page.labels[0]).toMatchObject({
         stationName: 'Station A',
-        trackingNumber: bought.label.trackingNumber,
+        trackingNumber: bought.label?.trackingNumber,
         here: false,
       });
       const mine = await call(b, 'site.labels', { query: 'LUM-10421', scope: 'station' });
