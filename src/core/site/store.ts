@@ -280,7 +280,8 @@ export class SiteStore {
                        service_level, cost_cents, currency, packer, created_at)
                      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16)
                      ON CONFLICT (station_id, local_id) DO UPDATE SET
-                       tracking_number = EXCLUDED.tracking_number, packer = EXCLUDED.packer, synced_at = now()`,
+                       tracking_number = EXCLUDED.tracking_number, packer = EXCLUDED.packer,
+                       synced_at = clock_timestamp()`,
               values: [
                 this.stationId,
                 r.localId,
@@ -474,9 +475,8 @@ export class SiteStore {
     if (q) {
       values.push(q, `${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
       const n = values.length;
-      where.push(
-        `(l.tracking_number = $${n - 1} OR l.order_number LIKE $${n} OR l.order_reference = $${n - 1})`,
-      );
+      // Each side of the OR has its index (by_tracking, by_order text_pattern_ops).
+      where.push(`(l.tracking_number = $${n - 1} OR l.order_number LIKE $${n})`);
     }
     if (search.stationId) add((n) => `l.station_id = ${n}`, search.stationId);
     if (search.packer) add((n) => `l.packer = ${n}`, search.packer);
