@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Db } from '../storage/database.js';
 import type { StationScope } from '../storage/scope.js';
 import type { SiteStoreConfig } from './config.js';
@@ -6,7 +7,7 @@ import { describeSiteError, SiteStoreError } from './errors.js';
 import { SiteOutbox } from './outbox.js';
 import { SiteStore } from './store.js';
 import { SiteSync, type SiteSyncStatus } from './sync.js';
-import type { ClaimResult } from './types.js';
+import type { ClaimResult, SiteOrderRow } from './types.js';
 
 /** The port the label purchase asks before POST /api/v1/labels (see LabelPurchaser). */
 export interface OrderClaims {
@@ -74,6 +75,33 @@ export class SiteLink {
   /** Where the store is, for Settings: never the password. */
   get where(): string {
     return describeSiteStore(this.config.url);
+  }
+
+  /**
+   * Claims an order file for this site before importing it (the same content imported at any
+   * station, or dropped in a hot folder several stations watch, is imported once). Returns why
+   * not to import it, or null to go ahead; an unreachable store imports locally (an order
+   * imported twice is harmless: the order claim still stops a second label).
+   */
+  async claimFile(scope: StationScope, text: string, fileName: string): Promise<string | null> {
+    const sha = createHash('sha256').update(text).digest('hex');
+    try {
+      const claim = await this.store.claimImport(scope, sha, fileName);
+      if (claim.claimed) return null;
+      return `${fileName} was already imported for this site at ${claim.stationName} (${claim.at}${claim.fileName !== fileName ? `, as ${claim.fileName}` : ''}); its orders can be scanned at every station.`;
+    } catch {
+      this.sync.wake();
+      return null;
+    }
+  }
+
+  /** Orders of the site with this number, for a scan this station has no order for. */
+  async findOrders(scope: StationScope, orderNumber: string): Promise<SiteOrderRow[]> {
+    try {
+      return await this.store.findOrders(scope, orderNumber);
+    } catch {
+      return [];
+    }
   }
 
   /**

@@ -1,9 +1,10 @@
+import { OrderRepository } from '../orders/order-repository.js';
 import type { Db } from '../storage/database.js';
 import type { SiteChange, SiteLabelRow, SitePurchaseRow, SiteReprintRow } from './types.js';
 
 interface OutboxRow {
   id: number;
-  entity: 'purchase' | 'label' | 'reprint' | 'site-reprint';
+  entity: 'order' | 'purchase' | 'label' | 'reprint' | 'site-reprint';
   local_key: string;
   created_at: number;
 }
@@ -21,11 +22,13 @@ export interface OutboxDepth {
  */
 export class SiteOutbox {
   private readonly s;
+  private readonly orders: OrderRepository;
 
   constructor(
     readonly db: Db,
     private readonly stationId: string,
   ) {
+    this.orders = new OrderRepository(db);
     this.s = {
       enabled: db.prepare<[], { enabled: number }>('SELECT enabled FROM site_sync WHERE id = 1'),
       setEnabled: db.prepare<[number]>('UPDATE site_sync SET enabled = ? WHERE id = 1'),
@@ -70,6 +73,12 @@ export class SiteOutbox {
       if (this.s.enabled.get()?.enabled === 1) return;
       this.s.setEnabled.run(1);
       const now = Date.now();
+      this.db
+        .prepare(
+          `INSERT INTO site_outbox (entity, local_key, created_at)
+           SELECT 'order', id, ? FROM orders WHERE source NOT LIKE 'site:%' ORDER BY id`,
+        )
+        .run(now);
       this.db
         .prepare(
           `INSERT INTO site_outbox (entity, local_key, created_at)
@@ -153,6 +162,26 @@ export class SiteOutbox {
 
   private read(r: OutboxRow): SiteChange | null {
     switch (r.entity) {
+      case 'order': {
+        const o = this.orders.get(Number(r.local_key));
+        if (!o) return null;
+        return {
+          kind: 'order',
+          row: {
+            profileId: o.profileId,
+            environment: o.environment,
+            tenantId: o.tenantId,
+            orderNumber: o.orderNumber,
+            source: o.source,
+            order: {
+              orderNumber: o.orderNumber,
+              shipTo: o.shipTo,
+              ...(o.serviceLevels ? { serviceLevels: o.serviceLevels } : {}),
+              packages: o.packages,
+            },
+          },
+        };
+      }
       case 'purchase': {
         const p = this.s.purchase.get(r.local_key);
         return p ? { kind: 'purchase', row: purchaseOf(p) } : null;

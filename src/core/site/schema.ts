@@ -140,6 +140,21 @@ export const siteMigrations: readonly SiteMigration[] = [
       CREATE UNIQUE INDEX site_attention_open ON site_attention (kind, profile_id, environment, tenant_id, order_number)
         WHERE resolved_at IS NULL;
 
+      -- Orders imported at any station: every station of the site can scan them.
+      CREATE TABLE site_orders (
+        profile_id TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        tenant_id TEXT NOT NULL,
+        order_number TEXT NOT NULL,
+        station_id TEXT NOT NULL,
+        source TEXT NOT NULL,
+        -- The order as imported (IncomingOrder: shipTo, packages, serviceLevels).
+        order_json JSONB NOT NULL,
+        updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (profile_id, environment, tenant_id, order_number)
+      );
+      CREATE INDEX site_orders_by_number ON site_orders (profile_id, environment, order_number);
+
       -- Order files claimed for import: one import per file per site.
       CREATE TABLE site_import_claims (
         profile_id TEXT NOT NULL,

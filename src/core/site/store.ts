@@ -8,6 +8,7 @@ import type {
   SiteChange,
   SiteLabel,
   SiteLabelSearch,
+  SiteOrderRow,
   SitePurchaseRow,
   SiteScope,
 } from './types.js';
@@ -71,16 +72,23 @@ export class SiteStore {
   private async tx<T>(work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
     return this.run(async () => {
       const client = await this.pool.connect();
+      // A server that goes away between two statements must fail this call, not the process.
+      const ignore = () => {};
+      client.on('error', ignore);
+      let failed: Error | undefined;
       try {
         await client.query('BEGIN');
         const result = await work(client);
         await client.query('COMMIT');
         return result;
       } catch (error) {
+        failed = error instanceof Error ? error : new Error(String(error));
         await client.query('ROLLBACK').catch(() => {});
         throw error;
       } finally {
-        client.release();
+        client.off('error', ignore);
+        // A client that failed is dropped, not handed to the next caller half-broken.
+        client.release(failed);
       }
     });
   }
@@ -268,6 +276,27 @@ export class SiteStore {
     await this.tx(async (c) => {
       for (const change of changes) {
         switch (change.kind) {
+          case 'order': {
+            const r = change.row;
+            await c.query({
+              name: 'site-upsert-order',
+              text: `INSERT INTO site_orders (profile_id, environment, tenant_id, order_number, station_id, source, order_json)
+                     VALUES ($1,$2,$3,$4,$5,$6,$7)
+                     ON CONFLICT (profile_id, environment, tenant_id, order_number) DO UPDATE SET
+                       order_json = EXCLUDED.order_json, source = EXCLUDED.source,
+                       station_id = EXCLUDED.station_id, updated_at = now()`,
+              values: [
+                r.profileId,
+                r.environment,
+                r.tenantId,
+                r.orderNumber,
+                this.stationId,
+                r.source,
+                JSON.stringify(r.order),
+              ],
+            });
+            break;
+          }
           case 'purchase':
             await this.upsertPurchase(c, change.row);
             break;
@@ -620,15 +649,66 @@ export class SiteStore {
     });
   }
 
-  /** Claims an order file for import: true for exactly one station of the site. */
-  async claimImport(scope: SiteScope, fileSha256: string, fileName: string): Promise<boolean> {
+  /**
+   * Claims an order file (by its content) for import: granted to exactly one station of the
+   * site; the others are told where and when it was imported.
+   */
+  async claimImport(
+    scope: SiteScope,
+    fileSha256: string,
+    fileName: string,
+  ): Promise<
+    { claimed: true } | { claimed: false; stationName: string; fileName: string; at: string }
+  > {
     return this.run(async () => {
       const res = await this.pool.query(
         `INSERT INTO site_import_claims (profile_id, environment, file_sha256, file_name, station_id)
          VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
         [scope.profileId, scope.environment, fileSha256, fileName, this.stationId],
       );
-      return (res.rowCount ?? 0) === 1;
+      if ((res.rowCount ?? 0) === 1) return { claimed: true };
+      const { rows } = await this.pool.query<{
+        station_name: string;
+        file_name: string;
+        claimed_at: Date;
+      }>(
+        `SELECT COALESCE(s.station_name, c.station_id) AS station_name, c.file_name, c.claimed_at
+           FROM site_import_claims c LEFT JOIN site_stations s ON s.station_id = c.station_id
+          WHERE c.profile_id = $1 AND c.environment = $2 AND c.file_sha256 = $3`,
+        [scope.profileId, scope.environment, fileSha256],
+      );
+      const r = rows[0]!;
+      return {
+        claimed: false,
+        stationName: r.station_name,
+        fileName: r.file_name,
+        at: `${r.claimed_at.toISOString().slice(0, 10)} ${clockTime(r.claimed_at)}`,
+      };
+    });
+  }
+
+  /** Orders of the site with this number (any brand of the profile), for a scan at any station. */
+  async findOrders(scope: SiteScope, orderNumber: string): Promise<SiteOrderRow[]> {
+    return this.run(async () => {
+      const { rows } = await this.pool.query<{
+        tenant_id: string;
+        order_number: string;
+        source: string;
+        order_json: SiteOrderRow['order'];
+      }>({
+        name: 'site-find-orders',
+        text: `SELECT tenant_id, order_number, source, order_json FROM site_orders
+                WHERE profile_id = $1 AND environment = $2 AND order_number = $3`,
+        values: [scope.profileId, scope.environment, orderNumber],
+      });
+      return rows.map((r) => ({
+        profileId: scope.profileId,
+        environment: scope.environment,
+        tenantId: r.tenant_id,
+        orderNumber: r.order_number,
+        source: r.source,
+        order: r.order_json,
+      }));
     });
   }
 

@@ -53,8 +53,24 @@ export interface SiteReprintRow {
   createdAt: string;
 }
 
+/** An order imported at a station, for every station of the site to scan. */
+export interface SiteOrderRow {
+  profileId: string;
+  environment: string;
+  tenantId: string;
+  orderNumber: string;
+  source: string;
+  order: {
+    orderNumber: string;
+    shipTo: unknown;
+    serviceLevels?: string[] | undefined;
+    packages: unknown[];
+  };
+}
+
 /** What the outbox carries to the store, read from SQLite at drain time (the current row). */
 export type SiteChange =
+  | { kind: 'order'; row: SiteOrderRow }
   | { kind: 'purchase'; row: SitePurchaseRow }
   | { kind: 'label'; row: SiteLabelRow }
   | { kind: 'reprint'; row: SiteReprintRow };

@@ -141,7 +141,12 @@ export class StationContext {
       embeddedBaseUrl: async () => (await this.embeddedSandbox()).baseUrl,
       log: this.log,
       onChange: (what) => this.changed(what),
-      ...(this.site ? { orderClaims: this.site.claims.bind(this.site) } : {}),
+      ...(this.site
+        ? {
+            orderClaims: this.site.claims.bind(this.site),
+            claimOrderFile: this.site.claimFile.bind(this.site),
+          }
+        : {}),
     });
     this.current = runtime;
     await runtime.start();

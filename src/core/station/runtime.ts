@@ -32,6 +32,8 @@ export interface RuntimeDeps {
   onChange: (what: 'queue' | 'attention' | 'tracking' | 'carriers' | 'orders' | 'status') => void;
   /** The site store's order claim for a scope (issue 12); absent without a site store. */
   orderClaims?: (scope: StationScope) => OrderClaims;
+  /** The site store's order-file claim (issue 12): a reason not to import, or null. */
+  claimOrderFile?: (scope: StationScope, text: string, name: string) => Promise<string | null>;
 }
 
 /**
@@ -164,6 +166,12 @@ export class ProfileRuntime {
           allowedTenantIds: tenantsOf(this.profile),
         },
         onFile: () => this.deps.onChange('orders'),
+        ...(this.deps.claimOrderFile
+          ? {
+              claimFile: (text: string, name: string) =>
+                this.deps.claimOrderFile!(this.scope, text, name),
+            }
+          : {}),
       });
       await this.hotFolder
         .start()

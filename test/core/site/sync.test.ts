@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { OrderHotFolder } from '../../../src/core/orders/hot-folder.js';
+import { tempDir } from '../../support/tmp.js';
 import { SiteLink } from '../../../src/core/site/link.js';
 import { SiteOutbox } from '../../../src/core/site/outbox.js';
 import { siteHeader } from '../../../src/core/station/features/site.js';
@@ -148,5 +152,55 @@ describe('the station outbox drained into the site store', () => {
     );
     expect(await ledgerFor(sb.url, 'LUM-10424')).toEqual([]);
     await down.close();
+  });
+
+  it('an order file dropped in a hot folder two stations watch is imported by exactly one of them', async () => {
+    const site = await siteDatabase(pgc.cluster);
+    const stations = [
+      await siteStation(site, 'st-4', 'Station 4'),
+      await siteStation(site, 'st-7', 'Station 7'),
+    ];
+    const folder = tempDir('hot-');
+    const watchers = stations.map(
+      (s) =>
+        new OrderHotFolder({
+          folder,
+          orders: s.workflow.orders,
+          scope,
+          tenants: { defaultTenantId: 'tnt_lumen', allowedTenantIds: ['tnt_lumen'] },
+          claimFile: (text, name) => s.link.claimFile(scope, text, name),
+          stableMs: 50,
+        }),
+    );
+    await Promise.all(watchers.map((w) => w.start()));
+    writeFileSync(
+      join(folder, 'wave-7.json'),
+      JSON.stringify([
+        {
+          orderNumber: 'HOT-1',
+          shipTo: {
+            name: 'Bo',
+            addressLine1: '2 Elm St',
+            city: 'Austin',
+            stateProvince: 'TX',
+            postalCode: '78701',
+            countryCode: 'US',
+          },
+          packages: [{ weightLbs: 1, items: [{ sku: 'C-1', name: 'Candle', quantity: 1 }] }],
+        },
+      ]),
+    );
+    await waitUntil(() =>
+      readdirSync(join(folder, 'processed')).some((f) => f.endsWith('wave-7.json')),
+    );
+    await Promise.all(watchers.map((w) => w.idle()));
+    await Promise.all(watchers.map((w) => w.stop()));
+    const holders = stations.filter(
+      (s) => s.workflow.orders.findByNumber(scope, 'HOT-1').length > 0,
+    );
+    expect(holders).toHaveLength(1);
+    const { rows } = await site.owner.pool.query(`SELECT file_name FROM site_import_claims`);
+    expect(rows).toEqual([{ file_name: 'wave-7.json' }]);
+    await Promise.all(stations.map((s) => s.link.close()));
   });
 });

@@ -186,4 +186,64 @@ describe('Station facade with a site store', () => {
       await Promise.all([a.stop(), b.stop()]);
     }
   });
+
+  it('an order file is imported once for the site; every station can scan its orders', async () => {
+    const site = await siteDatabase(pgc.cluster);
+    const a = siteStation(tempDir());
+    const b = siteStation(tempDir());
+    await Promise.all([a.start(), b.start()]);
+    try {
+      for (const [s, id, name] of [
+        [a, 'st-a', 'Station A'],
+        [b, 'st-b', 'Station B'],
+      ] as const)
+        await call(s, 'site.configure', {
+          siteStore: { url: site.stationUrl, stationId: id, stationName: name },
+          password: STATION_PASSWORD,
+        });
+      const file = JSON.stringify([
+        {
+          orderNumber: 'SITE-9001',
+          shipTo: {
+            name: 'Ada',
+            addressLine1: '1 Main St',
+            city: 'Austin',
+            stateProvince: 'TX',
+            postalCode: '78701',
+            countryCode: 'US',
+          },
+          packages: [{ weightLbs: 2, items: [{ sku: 'C-1', name: 'Candle', quantity: 1 }] }],
+        },
+      ]);
+      const first = await call(a, 'orders.import', { fileName: 'wave-12.json', content: file });
+      expect(first.imported).toBe(1);
+      const second = await b.dispatch('orders.import', {
+        fileName: 'wave-12-copy.json',
+        content: file,
+      });
+      expect(second).toMatchObject({
+        ok: false,
+        error: {
+          code: 'conflict',
+          message: expect.stringMatching(
+            /^wave-12-copy\.json was already imported for this site at Station A \(\d{4}-\d\d-\d\d \d\d:\d\d, as wave-12\.json\); its orders can be scanned at every station\.$/,
+          ),
+        },
+      });
+      await until(async () => (await call(a, 'station.status', {})).site?.text === 'Site: synced');
+      const scanned = await call(b, 'pack.scan', { value: 'SITE-9001' });
+      expect(scanned).toMatchObject({
+        kind: 'order',
+        order: { orderNumber: 'SITE-9001', shipTo: { name: 'Ada' } },
+      });
+      // Station B's copy is not sent back to the site as its own import.
+      await until(async () => (await call(b, 'station.status', {})).site?.text === 'Site: synced');
+      const { rows } = await site.owner.pool.query(
+        `SELECT station_id FROM site_orders WHERE order_number = 'SITE-9001'`,
+      );
+      expect(rows).toEqual([{ station_id: 'st-a' }]);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
 });

@@ -4,6 +4,14 @@
 CREATE TRIGGER site_outbox_label_insert AFTER INSERT ON labels WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1
       BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('label', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); END;
 
+-- trigger site_outbox_order_insert
+CREATE TRIGGER site_outbox_order_insert AFTER INSERT ON orders WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1 AND NEW.source NOT LIKE 'site:%'
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('order', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); END;
+
+-- trigger site_outbox_order_update
+CREATE TRIGGER site_outbox_order_update AFTER UPDATE ON orders WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1 AND NEW.source NOT LIKE 'site:%'
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('order', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); END;
+
 -- trigger site_outbox_purchase_insert
 CREATE TRIGGER site_outbox_purchase_insert AFTER INSERT ON label_purchases WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1
       BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('purchase', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); END;
@@ -231,7 +239,7 @@ CREATE TABLE shipments (
 -- table site_outbox
 CREATE TABLE site_outbox (
         id INTEGER PRIMARY KEY,
-        entity TEXT NOT NULL CHECK (entity IN ('purchase', 'label', 'reprint', 'site-reprint')),
+        entity TEXT NOT NULL CHECK (entity IN ('order', 'purchase', 'label', 'reprint', 'site-reprint')),
         local_key TEXT NOT NULL,
         -- epoch milliseconds: the header's "37 changes waiting, 4 min"
         created_at INTEGER NOT NULL

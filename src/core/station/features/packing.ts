@@ -1,6 +1,7 @@
 import { importOrders, formatOf } from '../../orders/order-import.js';
 import type { ImportProblem, StoredOrder } from '../../orders/types.js';
 import type { ImportError } from '../../../shared/views.js';
+import { pullSiteOrders } from './site.js';
 import type { PackedPackage } from '../../packing/types.js';
 import { tenantsOf } from '../../profiles/profile-schema.js';
 import type { ParsedInput } from '../../../shared/contract.js';
@@ -86,7 +87,10 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
         .boxes.find((b) => b.code.toLowerCase() === value.toLowerCase());
       if (box) return { kind: 'box', box };
       const r = rt();
-      const found = r.workflow.lookup(value);
+      let found = r.workflow.lookup(value);
+      // An order imported at another station of the site (issue 12).
+      if (found.kind === 'not-found' && (await pullSiteOrders(ctx, value)))
+        found = r.workflow.lookup(value);
       switch (found.kind) {
         case 'order': {
           const counts = reprintCounts(found.labels.map((l) => l.id));
@@ -162,6 +166,9 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
           'validation',
           `${fileName}: only .csv and .json order files can be imported.`,
         );
+      // One import per file for the whole site (issue 12).
+      const elsewhere = await ctx.site?.claimFile(r.scope, content, fileName);
+      if (elsewhere) throw new StationFailure('conflict', elsewhere);
       const report = importOrders(
         r.workflow.orders,
         r.scope,

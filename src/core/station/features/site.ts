@@ -1,4 +1,5 @@
-import { labelPrinterOf } from '../../profiles/profile-schema.js';
+import type { IncomingOrder } from '../../orders/types.js';
+import { labelPrinterOf, tenantsOf } from '../../profiles/profile-schema.js';
 import {
   parseSiteStoreConfig,
   SITE_PASSWORD_ENV,
@@ -51,6 +52,29 @@ export async function openSite(ctx: StationContext): Promise<void> {
   });
   ctx.site = link;
   link.start();
+}
+
+/**
+ * A scan this station has no order for: the orders of that number imported at any station of
+ * the site are fetched and stored here (source "site:…", so they are not sent back).
+ */
+export async function pullSiteOrders(ctx: StationContext, scanned: string): Promise<boolean> {
+  const link = ctx.site;
+  const rt = ctx.runtimeOrNull();
+  if (!link || !rt) return false;
+  const allowed = tenantsOf(rt.profile);
+  let pulled = false;
+  for (const row of await link.findOrders(rt.scope, scanned.trim())) {
+    if (!allowed.includes(row.tenantId)) continue;
+    rt.workflow.orders.upsert(
+      rt.scope,
+      row.tenantId,
+      row.order as IncomingOrder,
+      `site:${row.source}`,
+    );
+    pulled = true;
+  }
+  return pulled;
 }
 
 /**

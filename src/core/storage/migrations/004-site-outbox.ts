@@ -29,7 +29,7 @@ export const migration004: Migration = {
 
       CREATE TABLE site_outbox (
         id INTEGER PRIMARY KEY,
-        entity TEXT NOT NULL CHECK (entity IN ('purchase', 'label', 'reprint', 'site-reprint')),
+        entity TEXT NOT NULL CHECK (entity IN ('order', 'purchase', 'label', 'reprint', 'site-reprint')),
         local_key TEXT NOT NULL,
         -- epoch milliseconds: the header's "37 changes waiting, 4 min"
         created_at INTEGER NOT NULL
@@ -51,6 +51,11 @@ export const migration004: Migration = {
         created_at TEXT NOT NULL
       ) STRICT;
 
+      -- Orders imported here (not those fetched from the site store) go to every station.
+      CREATE TRIGGER site_outbox_order_insert AFTER INSERT ON orders ${ON} AND NEW.source NOT LIKE 'site:%'
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('order', NEW.id, ${NOW_MS}); END;
+      CREATE TRIGGER site_outbox_order_update AFTER UPDATE ON orders ${ON} AND NEW.source NOT LIKE 'site:%'
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('order', NEW.id, ${NOW_MS}); END;
       CREATE TRIGGER site_outbox_purchase_insert AFTER INSERT ON label_purchases ${ON}
       BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('purchase', NEW.id, ${NOW_MS}); END;
       CREATE TRIGGER site_outbox_purchase_update AFTER UPDATE ON label_purchases ${ON}
