@@ -160,6 +160,50 @@ describe('site store on a real PostgreSQL', () => {
     await Promise.all([a.close(), owner.close()]);
   });
 
+  it('an unknown-outcome purchase is listed at every station until its station resolves it', async () => {
+    const { stationUrl, owner } = await siteDb();
+    const a = station(stationUrl, 'st-4', 'Station 4');
+    const b = station(stationUrl, 'st-7', 'Station 7');
+    await a.checkIn({ depth: 0, oldestAt: null });
+    await a.apply([{ kind: 'purchase', row: purchase({ state: 'unknown' }) }]);
+    const seenAtB = await b.attention(scope);
+    expect(seenAtB).toEqual([
+      expect.objectContaining({
+        kind: 'unknown-purchase',
+        orderNumber: 'DW-55012',
+        message:
+          'The label for DW-55012-A1 at Station 4 may or may not have been bought; resolve it at Station 4 under Needs attention.',
+      }),
+    ]);
+    // While unknown, the order stays held: another station cannot buy it.
+    const held = await b.claimOrder(scope, {
+      tenantId: 'tnt_lumen',
+      orderNumber: 'DW-55012',
+      purchaseId: 'lp_b9',
+      packer: 'bo',
+      confirmed: false,
+    });
+    expect(held.granted).toBe(false);
+    // Resolved at Station 4 (not bought): gone everywhere, and the order is free again.
+    await a.apply([
+      {
+        kind: 'purchase',
+        row: purchase({ state: 'not-bought', resolution: 'not-bought', resolvedBy: 'lead' }),
+      },
+    ]);
+    expect(await b.attention(scope)).toEqual([]);
+    expect(
+      await b.claimOrder(scope, {
+        tenantId: 'tnt_lumen',
+        orderNumber: 'DW-55012',
+        purchaseId: 'lp_b9',
+        packer: 'bo',
+        confirmed: false,
+      }),
+    ).toEqual({ granted: true, mode: 'claimed' });
+    await Promise.all([a.close(), b.close(), owner.close()]);
+  });
+
   it('the station role of station-role.sql cannot delete labels or drop tables', async () => {
     const { stationUrl, owner } = await siteDb();
     const a = station(stationUrl, 'st-4', 'Station 4');
