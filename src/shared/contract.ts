@@ -257,6 +257,8 @@ export interface Events {
   'attention-changed': { count: number };
   'tracking-changed': { changed: number };
   'carriers-changed': { expired: number };
+  /** Another station of the site committed changes (the site store's NOTIFY). */
+  'site-changed': { stationId: string };
 }
 
 // The names module is what the sandboxed preload imports (no zod there); these two lines

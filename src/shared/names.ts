@@ -56,6 +56,7 @@ export const eventNames = [
   'attention-changed',
   'tracking-changed',
   'carriers-changed',
+  'site-changed',
 ] as const;
 
 export type EventName = (typeof eventNames)[number];

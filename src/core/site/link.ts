@@ -4,6 +4,7 @@ import type { StationScope } from '../storage/scope.js';
 import type { SiteStoreConfig } from './config.js';
 import { describeSiteStore } from './config.js';
 import { describeSiteError, SiteStoreError } from './errors.js';
+import { SiteListener } from './listener.js';
 import { SiteOutbox } from './outbox.js';
 import { SiteStore } from './store.js';
 import { SiteSync, type SiteSyncStatus } from './sync.js';
@@ -31,6 +32,7 @@ export class SiteLink {
   readonly store: SiteStore;
   readonly outbox: SiteOutbox;
   readonly sync: SiteSync;
+  private readonly listener: SiteListener | null;
 
   constructor(
     readonly config: SiteStoreConfig,
@@ -43,6 +45,8 @@ export class SiteLink {
       connectTimeoutMs?: number;
       batchSize?: number;
       afterApply?: (applied: number) => void | Promise<void>;
+      /** Another station committed changes (LISTEN/NOTIFY); absent: no listening connection. */
+      onRemoteChange?: (stationId: string) => void;
     },
   ) {
     this.store = new SiteStore({
@@ -61,13 +65,23 @@ export class SiteLink {
       ...(options.log ? { log: options.log } : {}),
       ...(options.onChange ? { onChange: options.onChange } : {}),
     });
+    this.listener = options.onRemoteChange
+      ? new SiteListener({
+          url: config.url,
+          password: options.password,
+          stationId: config.stationId,
+          onChange: options.onRemoteChange,
+        })
+      : null;
   }
 
   start(): void {
     this.sync.start();
+    this.listener?.start();
   }
 
   async close(): Promise<void> {
+    await this.listener?.stop();
     await this.sync.stop();
     await this.store.close();
   }

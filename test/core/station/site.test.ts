@@ -126,7 +126,13 @@ describe('Station facade with a site store', () => {
           siteStore: { url: site.stationUrl, stationId: id, stationName: name },
           password: STATION_PASSWORD,
         });
+      const heardAtB: unknown[] = [];
+      b.onEvent((name, payload) => {
+        if (name === 'site-changed') heardAtB.push(payload);
+      });
       const bought = await buy(a, 'LUM-10421');
+      // B hears of A's commit through LISTEN/NOTIFY, without polling.
+      await until(() => heardAtB.some((p) => (p as { stationId: string }).stationId === 'st-a'));
       await until(async () => (await call(a, 'station.status', {})).site?.text === 'Site: synced');
 
       const page = await call(b, 'site.labels', { query: 'LUM-10421' });

@@ -49,6 +49,7 @@ export async function openSite(ctx: StationContext): Promise<void> {
     password: await siteStorePassword(ctx.options.vault, ctx.options.env),
     log: ctx.log,
     onChange: () => ctx.changed('status'),
+    onRemoteChange: (stationId) => ctx.events.emit('site-changed', { stationId }),
   });
   ctx.site = link;
   link.start();

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { call } from '../../bridge';
+import { call, getBridge } from '../../bridge';
 import { useStation } from '../../store';
 import type { SiteAttentionView } from '../../../../shared/views';
 
@@ -14,12 +14,16 @@ export function SiteAttention() {
   }
   useEffect(() => {
     let live = true;
-    if (hasSite)
+    const reload = () =>
       void call('site.attention', {}).then((r) => {
         if (live && r.ok) setView(r.value);
       });
+    if (hasSite) reload();
+    // Live: another station's changes arrive through the site store's NOTIFY.
+    const off = hasSite ? getBridge().on('site-changed', reload) : () => {};
     return () => {
       live = false;
+      off();
     };
   }, [hasSite]);
   if (!hasSite || !view) return null;
