@@ -129,12 +129,16 @@ export interface SiteStatusView {
   header: SiteHeaderView | null;
   lastSyncedAt: string | null;
   offlinePurchase: 'allow' | 'refuse';
+  /** Every station of the site: its outbox (waiting changes, lag) and its own queues. */
   stations: {
     stationId: string;
     stationName: string;
     lastSeenAt: string;
     depth: number;
     lagMs: number;
+    queuedShipments: number;
+    queuedPrintJobs: number;
+    needsAttention: number;
   }[];
 }
 

@@ -6,7 +6,7 @@ import { describeSiteStore } from './config.js';
 import { describeSiteError, SiteStoreError } from './errors.js';
 import { SiteListener } from './listener.js';
 import { SiteOutbox } from './outbox.js';
-import { SiteStore } from './store.js';
+import { SiteStore, type StationQueues } from './store.js';
 import { SiteSync, type SiteSyncStatus } from './sync.js';
 import type { ClaimResult, SiteOrderRow } from './types.js';
 
@@ -47,6 +47,7 @@ export class SiteLink {
       afterApply?: (applied: number) => void | Promise<void>;
       /** Another station committed changes (LISTEN/NOTIFY); absent: no listening connection. */
       onRemoteChange?: (stationId: string) => void;
+      queues?: () => StationQueues;
     },
   ) {
     this.store = new SiteStore({
@@ -62,6 +63,7 @@ export class SiteLink {
       ...(options.pollMs ? { pollMs: options.pollMs } : {}),
       ...(options.batchSize ? { batchSize: options.batchSize } : {}),
       ...(options.afterApply ? { afterApply: options.afterApply } : {}),
+      ...(options.queues ? { queues: options.queues } : {}),
       ...(options.log ? { log: options.log } : {}),
       ...(options.onChange ? { onChange: options.onChange } : {}),
     });

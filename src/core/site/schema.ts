@@ -23,7 +23,11 @@ export const siteMigrations: readonly SiteMigration[] = [
         station_name TEXT NOT NULL,
         last_seen_at TIMESTAMPTZ NOT NULL DEFAULT now(),
         outbox_depth INTEGER NOT NULL DEFAULT 0,
-        outbox_oldest_at TIMESTAMPTZ
+        outbox_oldest_at TIMESTAMPTZ,
+        -- The station's own queues as it last reported them: the site-wide queue view.
+        queued_shipments INTEGER NOT NULL DEFAULT 0,
+        queued_print_jobs INTEGER NOT NULL DEFAULT 0,
+        needs_attention INTEGER NOT NULL DEFAULT 0
       );
 
       -- Site-wide settings (offlinePurchase: allow | refuse). Stations cache the last value.

@@ -13,6 +13,13 @@ import type {
   SiteScope,
 } from './types.js';
 
+/** A station's own queues, reported at each check-in for the site-wide view. */
+export interface StationQueues {
+  shipments: number;
+  printJobs: number;
+  needsAttention: number;
+}
+
 /** A lock id of our own for migrations (pg_advisory_xact_lock): one station migrates at a time. */
 const MIGRATION_LOCK = 0x5_1735;
 const MAX_PAGE = 500;
@@ -140,15 +147,29 @@ export class SiteStore {
   }
 
   /** The station checks in: its name, and how far behind its outbox is (for every console). */
-  async checkIn(outbox: { depth: number; oldestAt: string | null }): Promise<void> {
+  async checkIn(
+    outbox: { depth: number; oldestAt: string | null },
+    queues: StationQueues = { shipments: 0, printJobs: 0, needsAttention: 0 },
+  ): Promise<void> {
     await this.run(() =>
       this.pool.query({
         name: 'site-check-in',
-        text: `INSERT INTO site_stations (station_id, station_name, last_seen_at, outbox_depth, outbox_oldest_at)
-               VALUES ($1, $2, now(), $3, $4)
+        text: `INSERT INTO site_stations (station_id, station_name, last_seen_at, outbox_depth, outbox_oldest_at,
+                 queued_shipments, queued_print_jobs, needs_attention)
+               VALUES ($1, $2, now(), $3, $4, $5, $6, $7)
                ON CONFLICT (station_id) DO UPDATE SET station_name = EXCLUDED.station_name,
-                 last_seen_at = now(), outbox_depth = EXCLUDED.outbox_depth, outbox_oldest_at = EXCLUDED.outbox_oldest_at`,
-        values: [this.stationId, this.config.stationName, outbox.depth, outbox.oldestAt],
+                 last_seen_at = now(), outbox_depth = EXCLUDED.outbox_depth, outbox_oldest_at = EXCLUDED.outbox_oldest_at,
+                 queued_shipments = EXCLUDED.queued_shipments, queued_print_jobs = EXCLUDED.queued_print_jobs,
+                 needs_attention = EXCLUDED.needs_attention`,
+        values: [
+          this.stationId,
+          this.config.stationName,
+          outbox.depth,
+          outbox.oldestAt,
+          queues.shipments,
+          queues.printJobs,
+          queues.needsAttention,
+        ],
       }),
     );
   }
@@ -623,13 +644,13 @@ export class SiteStore {
 
   /** The stations of the site with their outbox depth and lag, for Settings and consoles. */
   async stations(): Promise<
-    {
+    ({
       stationId: string;
       stationName: string;
       lastSeenAt: string;
       depth: number;
       oldestAt: string | null;
-    }[]
+    } & StationQueues)[]
   > {
     return this.run(async () => {
       const { rows } = await this.pool.query<{
@@ -638,6 +659,9 @@ export class SiteStore {
         last_seen_at: Date;
         outbox_depth: number;
         outbox_oldest_at: Date | null;
+        queued_shipments: number;
+        queued_print_jobs: number;
+        needs_attention: number;
       }>('SELECT * FROM site_stations ORDER BY station_name');
       return rows.map((r) => ({
         stationId: r.station_id,
@@ -645,6 +669,9 @@ export class SiteStore {
         lastSeenAt: r.last_seen_at.toISOString(),
         depth: r.outbox_depth,
         oldestAt: r.outbox_oldest_at?.toISOString() ?? null,
+        shipments: r.queued_shipments,
+        printJobs: r.queued_print_jobs,
+        needsAttention: r.needs_attention,
       }));
     });
   }

@@ -1,7 +1,7 @@
 import { describeSiteError, type SiteProblem } from './errors.js';
 import type { SiteOutbox } from './outbox.js';
 import { SITE_SCHEMA_VERSION } from './schema.js';
-import type { SiteStore } from './store.js';
+import type { SiteStore, StationQueues } from './store.js';
 
 export interface SiteSyncStatus {
   /** synced: nothing waits; waiting: changes on their way; unreachable: the store does not answer. */
@@ -29,6 +29,8 @@ export interface SiteSyncOptions {
   log?: (line: string) => void;
   /** Between the store's commit and the outbox acknowledgement: where the crash tests kill. */
   afterApply?: (applied: number) => void | Promise<void>;
+  /** The station's queues, reported with each check-in (the site-wide queue view). */
+  queues?: () => StationQueues;
 }
 
 /**
@@ -71,10 +73,13 @@ export class SiteSync {
     if (wasRunning && this.current.problem === null) {
       const d = this.o.outbox.depth();
       await this.o.store
-        .checkIn({
-          depth: d.depth,
-          oldestAt: d.oldestAt === null ? null : new Date(d.oldestAt).toISOString(),
-        })
+        .checkIn(
+          {
+            depth: d.depth,
+            oldestAt: d.oldestAt === null ? null : new Date(d.oldestAt).toISOString(),
+          },
+          this.o.queues?.(),
+        )
         .catch(() => {});
     }
   }
@@ -129,10 +134,13 @@ export class SiteSync {
         }
         if (!batch || Date.now() - this.lastCheckIn > (this.o.checkInMs ?? 2000)) {
           const d = outbox.depth();
-          await store.checkIn({
-            depth: d.depth,
-            oldestAt: d.oldestAt === null ? null : new Date(d.oldestAt).toISOString(),
-          });
+          await store.checkIn(
+            {
+              depth: d.depth,
+              oldestAt: d.oldestAt === null ? null : new Date(d.oldestAt).toISOString(),
+            },
+            this.o.queues?.(),
+          );
           outbox.rememberOfflinePurchase(await store.setting('offlinePurchase'));
           this.lastCheckIn = Date.now();
         }

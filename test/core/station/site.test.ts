@@ -252,4 +252,46 @@ describe('Station facade with a site store', () => {
       await Promise.all([a.stop(), b.stop()]);
     }
   });
+
+  it("every station's queues and needs-attention counts are visible from any station", async () => {
+    const site = await siteDatabase(pgc.cluster);
+    const a = siteStation(tempDir());
+    const b = siteStation(tempDir());
+    await Promise.all([a.start(), b.start()]);
+    try {
+      for (const [s, id, name] of [
+        [a, 'st-a', 'Station A'],
+        [b, 'st-b', 'Station B'],
+      ] as const)
+        await call(s, 'site.configure', {
+          siteStore: { url: site.stationUrl, stationId: id, stationName: name },
+          password: STATION_PASSWORD,
+        });
+      // The platform is down for A's scan: the shipment waits in A's offline queue.
+      // The platform is down for A's scan: the shipment waits in A's offline queue, and B sees
+      // it there (the fault stays until then, so A cannot drain it first).
+      shared.faults.add({ path: '/api/v1', kind: 'status', status: 503 });
+      try {
+        const scan = await call(a, 'pack.scan', { value: 'LUM-10422' });
+        if (scan.kind !== 'order') throw new Error(scan.kind);
+        await a.dispatch('pack.rate', {
+          orderId: scan.order.id,
+          packages: [{ weightLbs: 2, boxId: null }],
+        });
+        await until(async () => (await call(a, 'station.status', {})).queue.shipments === 1);
+        await until(async () => {
+          const seen = (await call(b, 'site.status', {})).stations.find(
+            (s) => s.stationId === 'st-a',
+          );
+          return seen?.queuedShipments === 1;
+        });
+      } finally {
+        shared.faults.clear();
+      }
+      const view = await call(b, 'site.status', {});
+      expect(view.stations.map((s) => s.stationName)).toEqual(['Station A', 'Station B']);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
 });

@@ -50,6 +50,19 @@ export async function openSite(ctx: StationContext): Promise<void> {
     log: ctx.log,
     onChange: () => ctx.changed('status'),
     onRemoteChange: (stationId) => ctx.events.emit('site-changed', { stationId }),
+    queues: () => {
+      const rt = ctx.runtimeOrNull();
+      if (!rt) return { shipments: 0, printJobs: 0, needsAttention: 0 };
+      const q = rt.workflow.queue.counts(rt.scope);
+      return {
+        shipments: q.waiting,
+        printJobs: ctx.spool.list({ states: ['queued', 'sending'] }).length,
+        needsAttention:
+          rt.workflow.shipments.purchasesInState(rt.scope, 'unknown').length +
+          ctx.spool.list({ states: ['failed', 'unknown'] }).length +
+          q.needsAttention,
+      };
+    },
   });
   ctx.site = link;
   link.start();
@@ -179,6 +192,9 @@ export function siteHandlers(ctx: StationContext): Partial<Handlers> {
         lastSeenAt: st.lastSeenAt,
         depth: st.depth,
         lagMs: st.oldestAt ? Math.max(0, now - Date.parse(st.oldestAt)) : 0,
+        queuedShipments: st.shipments,
+        queuedPrintJobs: st.printJobs,
+        needsAttention: st.needsAttention,
       })),
     };
   };

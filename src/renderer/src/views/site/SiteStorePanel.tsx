@@ -78,6 +78,9 @@ export function SiteStorePanel() {
                   <th>Station</th>
                   <th className="num">Waiting</th>
                   <th>Lag</th>
+                  <th className="num">Queued</th>
+                  <th className="num">Print jobs</th>
+                  <th className="num">Attention</th>
                   <th>Last seen</th>
                 </tr>
               </thead>
@@ -89,6 +92,9 @@ export function SiteStorePanel() {
                     </td>
                     <td className="num">{s.depth}</td>
                     <td>{age(s.lagMs)}</td>
+                    <td className="num">{s.queuedShipments}</td>
+                    <td className="num">{s.queuedPrintJobs}</td>
+                    <td className="num">{s.needsAttention}</td>
                     <td>{new Date(s.lastSeenAt).toLocaleString()}</td>
                   </tr>
                 ))}
