@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { SUPERUSER_PASSWORD } from '../../support/postgres.js';
 import { SiteStore } from '../../../src/core/site/store.js';
 import { siteMigrations } from '../../../src/core/site/schema.js';
+import { connectionOf } from '../../../src/core/site/store.js';
 import type { SitePurchaseRow, SiteLabelRow } from '../../../src/core/site/types.js';
 import { siteDatabase } from './support.js';
 import { usePostgres } from '../../support/use-postgres.js';
@@ -258,5 +259,26 @@ describe('site store on a real PostgreSQL', () => {
       /offlinePurchase is now refuse/,
     );
     expect((await cli('status')).stdout).toMatch(/offlinePurchase: refuse/);
+  });
+
+  it('reads host, port, user, database and TLS mode from the address; the password never comes from it', () => {
+    expect(
+      connectionOf(
+        'postgres://shipping_station@db.site.local:6432/shipping_site?sslmode=verify-full',
+        'pw',
+      ),
+    ).toEqual({
+      ssl: { rejectUnauthorized: true },
+      host: 'db.site.local',
+      port: 6432,
+      user: 'shipping_station',
+      database: 'shipping_site',
+      password: 'pw',
+    });
+    expect(connectionOf('postgres://u@db/site', undefined)).toMatchObject({
+      port: 5432,
+      password: '',
+    });
+    expect(connectionOf('postgres://u@db/site', undefined)).not.toHaveProperty('ssl');
   });
 });
