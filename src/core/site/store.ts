@@ -13,6 +13,15 @@ import type {
   SiteScope,
 } from './types.js';
 
+interface ClaimRow {
+  granted: boolean;
+  station_id: string;
+  station_name: string;
+  packer: string | null;
+  state: string;
+  claimed_at: Date;
+}
+
 /** A station's own queues, reported at each check-in for the site-wide view. */
 export interface StationQueues {
   shipments: number;
@@ -211,45 +220,44 @@ export class SiteStore {
     },
   ): Promise<ClaimResult> {
     return this.run(async () => {
-      const { rows } = await this.pool.query<{
-        granted: boolean;
-        station_id: string;
-        station_name: string;
-        packer: string | null;
-        state: string;
-        claimed_at: Date;
-      }>({
-        name: 'site-claim-order',
-        text: `WITH taken AS (
-                 INSERT INTO site_order_claims AS c (profile_id, environment, tenant_id, order_number,
-                   station_id, station_name, purchase_id, packer, state)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'in-flight')
-                 ON CONFLICT (profile_id, environment, tenant_id, order_number) DO UPDATE
-                   SET station_id = EXCLUDED.station_id, station_name = EXCLUDED.station_name,
-                       purchase_id = EXCLUDED.purchase_id, packer = EXCLUDED.packer,
-                       state = 'in-flight', claimed_at = now(), updated_at = now()
-                   WHERE c.state = 'released' OR c.station_id = EXCLUDED.station_id OR $9::boolean
-                 RETURNING true AS granted, station_id, station_name, packer, state, claimed_at)
-               SELECT * FROM taken
-               UNION ALL
-               SELECT false, station_id, station_name, packer, state, claimed_at
-                 FROM site_order_claims
-                WHERE NOT EXISTS (SELECT 1 FROM taken)
-                  AND profile_id = $1 AND environment = $2 AND tenant_id = $3 AND order_number = $4`,
-        values: [
-          scope.profileId,
-          scope.environment,
-          claim.tenantId,
-          claim.orderNumber,
-          this.stationId,
-          this.config.stationName,
-          claim.purchaseId,
-          claim.packer,
-          claim.confirmed,
-        ],
-      });
-      const row = rows[0];
-      if (!row) throw new Error('the order claim returned nothing');
+      // Two stations claiming at the same instant: the second one's INSERT waits for the first
+      // and then conflicts, but its statement's snapshot predates the first's commit, so the
+      // holder is not visible to it yet. The same statement again (a new snapshot) sees it.
+      let row: ClaimRow | undefined;
+      for (let attempt = 0; !row; attempt++) {
+        if (attempt === 3) throw new Error('the order claim returned nothing');
+        const { rows } = await this.pool.query<ClaimRow>({
+          name: 'site-claim-order',
+          text: `WITH taken AS (
+                   INSERT INTO site_order_claims AS c (profile_id, environment, tenant_id, order_number,
+                     station_id, station_name, purchase_id, packer, state)
+                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'in-flight')
+                   ON CONFLICT (profile_id, environment, tenant_id, order_number) DO UPDATE
+                     SET station_id = EXCLUDED.station_id, station_name = EXCLUDED.station_name,
+                         purchase_id = EXCLUDED.purchase_id, packer = EXCLUDED.packer,
+                         state = 'in-flight', claimed_at = now(), updated_at = now()
+                     WHERE c.state = 'released' OR c.station_id = EXCLUDED.station_id OR $9::boolean
+                   RETURNING true AS granted, station_id, station_name, packer, state, claimed_at)
+                 SELECT * FROM taken
+                 UNION ALL
+                 SELECT false, station_id, station_name, packer, state, claimed_at
+                   FROM site_order_claims
+                  WHERE NOT EXISTS (SELECT 1 FROM taken)
+                    AND profile_id = $1 AND environment = $2 AND tenant_id = $3 AND order_number = $4`,
+          values: [
+            scope.profileId,
+            scope.environment,
+            claim.tenantId,
+            claim.orderNumber,
+            this.stationId,
+            this.config.stationName,
+            claim.purchaseId,
+            claim.packer,
+            claim.confirmed,
+          ],
+        });
+        row = rows[0];
+      }
       if (row.granted) return { granted: true, mode: 'claimed' };
       const at = clockTime(row.claimed_at);
       const by = row.packer ? ` by ${row.packer}` : '';

@@ -19,7 +19,7 @@ export interface SiteSyncStatus {
 export interface SiteSyncOptions {
   store: SiteStore;
   outbox: SiteOutbox;
-  /** How often an empty outbox is looked at (the triggers cannot wake us). */
+  /** How often an empty outbox is looked at anyway (the triggers wake the drainer). */
   pollMs?: number;
   backoff?: { baseMs: number; maxMs: number };
   batchSize?: number;
@@ -43,6 +43,8 @@ export class SiteSync {
   private running = false;
   private loop: Promise<void> | null = null;
   private wakeUp: (() => void) | null = null;
+  /** A wake-up that came while the loop was busy: it must not sleep before looking again. */
+  private woken = false;
   private ready = false;
   private failures = 0;
   private lastCheckIn = 0;
@@ -85,7 +87,13 @@ export class SiteSync {
   }
 
   wake(): void {
+    this.woken = true;
     this.wakeUp?.();
+  }
+
+  /** A change committed here: drain at once, unless the store is failing (backoff holds). */
+  changed(): void {
+    if (this.current.problem === null) this.wake();
   }
 
   status(): SiteSyncStatus {
@@ -119,9 +127,10 @@ export class SiteSync {
 
   private async run(): Promise<void> {
     const { store, outbox } = this.o;
-    const pollMs = this.o.pollMs ?? 100;
+    const pollMs = this.o.pollMs ?? 1000;
     const backoff = this.o.backoff ?? { baseMs: 500, maxMs: 10_000 };
     while (this.running) {
+      this.woken = false;
       let wait = pollMs;
       try {
         await this.prepare();
@@ -171,7 +180,7 @@ export class SiteSync {
           this.o.onChange?.(this.status());
         }
       }
-      if (wait > 0 && this.running)
+      if (wait > 0 && this.running && !this.woken)
         await new Promise<void>((resolve) => {
           const timer = setTimeout(done, wait);
           function done() {

@@ -95,6 +95,32 @@ describe('site store on a real PostgreSQL', () => {
       /^Order DW-55012 is being labelled at Station [47] right now \(since \d\d:\d\d by (ana|bo)\)/,
     );
 
+    // A burst: eight stations on each of twenty orders at the same instant. Exactly one claim per
+    // order is granted and every other station is told who holds it (none fails to answer).
+    const eight = Array.from({ length: 8 }, (_, i) =>
+      station(stationUrl, `st-b${i}`, `Bench ${i}`),
+    );
+    // Connected first, so the claims really meet at the server.
+    await Promise.all(eight.map((s) => s.setting('offlinePurchase')));
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, (_, k) => `B-${k}`).flatMap((orderNumber) =>
+        eight.map((s, i) =>
+          s
+            .claimOrder(scope, {
+              tenantId: 'tnt_lumen',
+              orderNumber,
+              purchaseId: `lp_${orderNumber}_${i}`,
+              packer: `p${i}`,
+              confirmed: false,
+            })
+            .then((r) => ({ orderNumber, granted: r.granted })),
+        ),
+      ),
+    );
+    for (let k = 0; k < 20; k++)
+      expect(burst.filter((r) => r.orderNumber === `B-${k}` && r.granted)).toHaveLength(1);
+    await Promise.all(eight.map((s) => s.close()));
+
     // Once the label is synced, the message is the issue's: labelled at, when, by whom.
     const winner = results[0]!.granted ? a : b;
     const loser = winner === a ? b : a;
