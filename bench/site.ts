@@ -18,7 +18,8 @@ import {
 } from '../src/core/packing/platform-adapter.js';
 import { profileSchema } from '../src/core/profiles/profile-schema.js';
 import { SiteLink, type OrderClaims } from '../src/core/site/link.js';
-import { SiteStore } from '../src/core/site/store.js';
+import pg from 'pg';
+import { connectionOf, SiteStore } from '../src/core/site/store.js';
 import { removeCluster, startPostgres, SUPERUSER_PASSWORD } from '../test/support/postgres.js';
 import { report, round, summarize } from './harness.js';
 import { lumen, lumenProfile } from './world.js';
@@ -66,7 +67,7 @@ function station(dir: string, url: string, siteUrl: string, n: number, start = t
   });
   const link = new SiteLink(
     { url: siteUrl, stationId: id, stationName: `Station ${n}` },
-    { db, password: SUPERUSER_PASSWORD, pollMs: 20 },
+    { db, password: SUPERUSER_PASSWORD },
   );
   late.link = link;
   if (start) link.start();
@@ -238,24 +239,28 @@ export async function siteBench(
 
     // 2. Site search with many labels in the store, generated server-side.
     const fill = performance.now();
-    await owner.pool.query(`SET statement_timeout = 0`);
-    const client = await owner.pool.connect();
+    // Server-side generation (INSERT … SELECT generate_series) rather than COPY: no client
+    // stream to feed and no extra dependency; 1,000,000 rows per statement.
+    const filler = new pg.Client(connectionOf(siteUrl, SUPERUSER_PASSWORD));
+    await filler.connect();
     try {
-      await client.query('SET statement_timeout = 0');
-      await client.query(
-        `INSERT INTO site_labels (station_id, local_id, purchase_id, platform_label_id, profile_id, environment,
-           tenant_id, order_number, order_reference, tracking_number, carrier, service_level, cost_cents,
-           currency, packer, created_at)
-         SELECT 'gen-' || (g % 20), g, 'lp_gen_' || g, 'lbl_gen_' || g, 'bench-site', 'sandbox',
-           'tnt_lumen', 'GEN-' || g, 'GEN-' || g || '-X', '9400' || lpad(g::text, 18, '0'), 'USPS',
-           'USPS_GROUND_ADVANTAGE', 500 + g % 900, 'USD', 'packer-' || (g % 50),
-           now() - (g || ' seconds')::interval
-         FROM generate_series(1, $1) AS g`,
-        [sizes.searchLabels],
-      );
-      await client.query('ANALYZE site_labels');
+      for (let from = 1; from <= sizes.searchLabels; from += 1_000_000) {
+        const to = Math.min(sizes.searchLabels, from + 999_999);
+        await filler.query(
+          `INSERT INTO site_labels (station_id, local_id, purchase_id, platform_label_id, profile_id, environment,
+             tenant_id, order_number, order_reference, tracking_number, carrier, service_level, cost_cents,
+             currency, packer, created_at)
+           SELECT 'gen-' || (g % 20), g, 'lp_gen_' || g, 'lbl_gen_' || g, 'bench-site', 'sandbox',
+             'tnt_lumen', 'GEN-' || g, 'GEN-' || g || '-X', '9400' || lpad(g::text, 18, '0'), 'USPS',
+             'USPS_GROUND_ADVANTAGE', 500 + g % 900, 'USD', 'packer-' || (g % 50),
+             now() - (g || ' seconds')::interval
+           FROM generate_series($1::bigint, $2::bigint) AS g`,
+          [from, to],
+        );
+      }
+      await filler.query('ANALYZE site_labels');
     } finally {
-      client.release();
+      await filler.end();
     }
     const fillS = (performance.now() - fill) / 1000;
     const searcher = stations[1]!.link.store;
@@ -304,7 +309,7 @@ export async function siteBench(
     const depth = offline.link.outbox.depth().depth;
     const back = new SiteLink(
       { url: siteUrl, stationId: offline.id, stationName: 'Station 99' },
-      { db: offline.db, password: SUPERUSER_PASSWORD, pollMs: 20 },
+      { db: offline.db, password: SUPERUSER_PASSWORD },
     );
     const d0 = performance.now();
     back.start();
