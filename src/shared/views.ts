@@ -129,6 +129,8 @@ export interface SiteStatusView {
   header: SiteHeaderView | null;
   lastSyncedAt: string | null;
   offlinePurchase: 'allow' | 'refuse';
+  /** Other stations' network printers a reprint can be sent to (`site.reprint` printerId). */
+  sitePrinters: { id: string; name: string }[];
   /** Every station of the site: its outbox (waiting changes, lag) and its own queues. */
   stations: {
     stationId: string;

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../storage/database.js';
+import type { PrinterConfig } from '../printing/types.js';
 import type { StationScope } from '../storage/scope.js';
 import type { SiteStoreConfig } from './config.js';
 import { describeSiteStore } from './config.js';
 import { describeSiteError, SiteStoreError } from './errors.js';
 import { SiteListener } from './listener.js';
 import { SiteOutbox } from './outbox.js';
-import { SiteStore, type StationQueues } from './store.js';
+import { SiteStore, type SitePrinter, type StationQueues } from './store.js';
 import { SiteSync, type SiteSyncStatus } from './sync.js';
 import type { ClaimResult, SiteOrderRow } from './types.js';
 
@@ -48,6 +49,7 @@ export class SiteLink {
       /** Another station committed changes (LISTEN/NOTIFY); absent: no listening connection. */
       onRemoteChange?: (stationId: string) => void;
       queues?: () => StationQueues;
+      printers?: () => SitePrinter[];
     },
   ) {
     this.store = new SiteStore({
@@ -64,6 +66,7 @@ export class SiteLink {
       ...(options.batchSize ? { batchSize: options.batchSize } : {}),
       ...(options.afterApply ? { afterApply: options.afterApply } : {}),
       ...(options.queues ? { queues: options.queues } : {}),
+      ...(options.printers ? { printers: options.printers } : {}),
       ...(options.log ? { log: options.log } : {}),
       ...(options.onChange ? { onChange: options.onChange } : {}),
     });
@@ -88,6 +91,23 @@ export class SiteLink {
     await this.listener?.stop();
     await this.sync.stop();
     await this.store.close();
+  }
+
+  /**
+   * Other stations' network printers as printer configs this station's spool can print to,
+   * with ids `site:<station id>:<printer id>` (this station's own printers are its own).
+   */
+  remotePrinters(): PrinterConfig[] {
+    return this.sync.sitePrinters
+      .filter((p) => p.stationId !== this.config.stationId)
+      .map((p) => ({
+        id: `site:${p.stationId}:${p.printerId}`,
+        name: `${p.name} (${p.stationName})`,
+        kind: 'network' as const,
+        host: p.host,
+        port: p.port,
+        dpi: (p.dpi === 300 || p.dpi === 600 ? p.dpi : 203) as PrinterConfig['dpi'],
+      }));
   }
 
   /** Where the store is, for Settings: never the password. */

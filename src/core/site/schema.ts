@@ -144,6 +144,20 @@ export const siteMigrations: readonly SiteMigration[] = [
       CREATE UNIQUE INDEX site_attention_open ON site_attention (kind, profile_id, environment, tenant_id, order_number)
         WHERE resolved_at IS NULL;
 
+      -- The network printers each station has (reported at check-in): a reprint may go to any.
+      CREATE TABLE site_printers (
+        station_id TEXT NOT NULL,
+        printer_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        host TEXT NOT NULL,
+        port INTEGER NOT NULL,
+        dpi INTEGER NOT NULL,
+        -- false once the station no longer has it (rows are never deleted)
+        active BOOLEAN NOT NULL DEFAULT true,
+        updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (station_id, printer_id)
+      );
+
       -- Orders imported at any station: every station of the site can scan them.
       CREATE TABLE site_orders (
         profile_id TEXT NOT NULL,

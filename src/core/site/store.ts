@@ -22,6 +22,15 @@ interface ClaimRow {
   claimed_at: Date;
 }
 
+/** A network printer of a station, as the site knows it. */
+export interface SitePrinter {
+  printerId: string;
+  name: string;
+  host: string;
+  port: number;
+  dpi: number;
+}
+
 /** A station's own queues, reported at each check-in for the site-wide view. */
 export interface StationQueues {
   shipments: number;
@@ -650,7 +659,60 @@ export class SiteStore {
     });
   }
 
-  /** The stations of the site with their outbox depth and lag, for Settings and consoles. */
+  /**
+   * Registers this station's network printers (label role) for the site; printers it no longer
+   * has are marked inactive, never deleted.
+   */
+  async registerPrinters(printers: readonly SitePrinter[]): Promise<void> {
+    await this.tx(async (c) => {
+      for (const p of printers)
+        await c.query({
+          name: 'site-register-printer',
+          text: `INSERT INTO site_printers (station_id, printer_id, name, host, port, dpi, active, updated_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, true, now())
+                 ON CONFLICT (station_id, printer_id) DO UPDATE SET name = EXCLUDED.name, host = EXCLUDED.host,
+                   port = EXCLUDED.port, dpi = EXCLUDED.dpi, active = true, updated_at = now()
+                 WHERE (site_printers.name, site_printers.host, site_printers.port, site_printers.dpi, site_printers.active)
+                   IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.host, EXCLUDED.port, EXCLUDED.dpi, true)`,
+          values: [this.stationId, p.printerId, p.name, p.host, p.port, p.dpi],
+        });
+      await c.query(
+        `UPDATE site_printers SET active = false, updated_at = now()
+          WHERE station_id = $1 AND active AND NOT (printer_id = ANY($2))`,
+        [this.stationId, printers.map((p) => p.printerId)],
+      );
+    });
+  }
+
+  /** The network printers of every station of the site that still has them. */
+  async printers(): Promise<(SitePrinter & { stationId: string; stationName: string })[]> {
+    return this.run(async () => {
+      const { rows } = await this.pool.query<{
+        station_id: string;
+        station_name: string;
+        printer_id: string;
+        name: string;
+        host: string;
+        port: number;
+        dpi: number;
+      }>(
+        `SELECT p.*, COALESCE(s.station_name, p.station_id) AS station_name
+           FROM site_printers p LEFT JOIN site_stations s ON s.station_id = p.station_id
+          WHERE p.active ORDER BY station_name, p.name`,
+      );
+      return rows.map((r) => ({
+        stationId: r.station_id,
+        stationName: r.station_name,
+        printerId: r.printer_id,
+        name: r.name,
+        host: r.host,
+        port: r.port,
+        dpi: r.dpi,
+      }));
+    });
+  }
+
+  /** The stations of the site with their outbox, lag and queues, for Settings and consoles. */
   async stations(): Promise<
     ({
       stationId: string;

@@ -1,7 +1,7 @@
 import { describeSiteError, type SiteProblem } from './errors.js';
 import type { SiteOutbox } from './outbox.js';
 import { SITE_SCHEMA_VERSION } from './schema.js';
-import type { SiteStore, StationQueues } from './store.js';
+import type { SitePrinter, SiteStore, StationQueues } from './store.js';
 
 export interface SiteSyncStatus {
   /** synced: nothing waits; waiting: changes on their way; unreachable: the store does not answer. */
@@ -31,6 +31,8 @@ export interface SiteSyncOptions {
   afterApply?: (applied: number) => void | Promise<void>;
   /** The station's queues, reported with each check-in (the site-wide queue view). */
   queues?: () => StationQueues;
+  /** The station's network printers, registered at each check-in for site-wide reprints. */
+  printers?: () => SitePrinter[];
 }
 
 /**
@@ -45,6 +47,8 @@ export class SiteSync {
   private wakeUp: (() => void) | null = null;
   /** A wake-up that came while the loop was busy: it must not sleep before looking again. */
   private woken = false;
+  /** The site's network printers as last read at a check-in. */
+  sitePrinters: Awaited<ReturnType<SiteStore['printers']>> = [];
   private ready = false;
   private failures = 0;
   private lastCheckIn = 0;
@@ -151,6 +155,10 @@ export class SiteSync {
             this.o.queues?.(),
           );
           outbox.rememberOfflinePurchase(await store.setting('offlinePurchase'));
+          if (this.o.printers) {
+            await store.registerPrinters(this.o.printers());
+            this.sitePrinters = await store.printers();
+          }
           this.lastCheckIn = Date.now();
         }
         const recovered = this.current.problem !== null;

@@ -76,7 +76,11 @@ export class StationContext {
     this.profiles = new ProfileStore(options.settings, options.vault);
     this.spool = new PrintSpool({
       db: this.db,
-      printers: () => this.current?.profile.printers ?? this.profiles.active()?.printers ?? [],
+      printers: () => [
+        ...(this.current?.profile.printers ?? this.profiles.active()?.printers ?? []),
+        // Other stations' network printers, for reprints from site-wide History (issue 12).
+        ...(this.site?.remotePrinters() ?? []),
+      ],
       createDriver: (config) => createPrinterDriver(config),
       backoff: { baseMs: 500, maxMs: 5000 },
       faultPollMs: 1000,

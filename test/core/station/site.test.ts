@@ -176,8 +176,24 @@ describe('Station facade with a site store', () => {
         async () =>
           (await call(b, 'site.labels', { query: 'LUM-10421' })).labels[0]!.reprints === 1,
       );
+
+      // A reprints its own label on B's printer (registered at the site by B's check-in).
+      await until(async () =>
+        (await call(a, 'site.status', {})).sitePrinters.some(
+          (p) => p.id === 'site:st-b:virtual-printer',
+        ),
+      );
+      const onB = await call(a, 'site.reprint', {
+        stationId: 'st-a',
+        labelId: page.labels[0]!.labelId,
+        reason: 'box moved to station B',
+        printerId: 'site:st-b:virtual-printer',
+      });
+      expect(onB.printerName).toMatch(/\(Station B\)$/);
+      await until(() => printed(dirB).length === before + 2);
+      await until(async () => (await call(a, 'station.status', {})).site?.text === 'Site: synced');
       const { rows } = await site.owner.pool.query(
-        `SELECT station_id, source, label_station_id, station_user, reason FROM site_reprints`,
+        `SELECT station_id, source, label_station_id, station_user, reason FROM site_reprints ORDER BY reason DESC`,
       );
       expect(rows).toEqual([
         {
@@ -186,6 +202,13 @@ describe('Station facade with a site store', () => {
           label_station_id: 'st-a',
           station_user: 'packer',
           reason: 'label torn at dock',
+        },
+        {
+          station_id: 'st-a',
+          source: 'site',
+          label_station_id: 'st-a',
+          station_user: 'ana',
+          reason: 'box moved to station B',
         },
       ]);
     } finally {

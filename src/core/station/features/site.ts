@@ -50,6 +50,16 @@ export async function openSite(ctx: StationContext): Promise<void> {
     log: ctx.log,
     onChange: () => ctx.changed('status'),
     onRemoteChange: (stationId) => ctx.events.emit('site-changed', { stationId }),
+    printers: () =>
+      (ctx.runtimeOrNull()?.profile.printers ?? [])
+        .filter((p) => p.kind === 'network' && p.host && (p.role ?? 'label') === 'label')
+        .map((p) => ({
+          printerId: p.id,
+          name: p.name,
+          host: p.host!,
+          port: p.port ?? 9100,
+          dpi: p.dpi ?? 203,
+        })),
     queues: () => {
       const rt = ctx.runtimeOrNull();
       if (!rt) return { shipments: 0, printJobs: 0, needsAttention: 0 };
@@ -172,6 +182,7 @@ export function siteHandlers(ctx: StationContext): Partial<Handlers> {
         header: null,
         lastSyncedAt: null,
         offlinePurchase: 'allow',
+        sitePrinters: [],
         stations: [],
       };
     const s = link.sync.status();
@@ -186,6 +197,7 @@ export function siteHandlers(ctx: StationContext): Partial<Handlers> {
       header: siteHeader(s, now),
       lastSyncedAt: s.lastSyncedAt,
       offlinePurchase: link.outbox.offlinePurchase(),
+      sitePrinters: link.remotePrinters().map((p) => ({ id: p.id, name: p.name })),
       stations: stations.map((st) => ({
         stationId: st.stationId,
         stationName: st.stationName,
@@ -299,14 +311,21 @@ export function siteHandlers(ctx: StationContext): Partial<Handlers> {
           'printer-offline',
           `Profile ${r.profile.name} has no label printer; add one in Settings.`,
         );
-      const printer = r.profile.printers.find((p) => p.id === target);
+      const printer =
+        r.profile.printers.find((p) => p.id === target) ??
+        link?.remotePrinters().find((p) => p.id === target);
       if (!printer)
-        throw new StationFailure('not-found', `Printer ${target} is not set up at this station.`);
-      if (!link || stationId === link.config.stationId) {
+        throw new StationFailure(
+          'not-found',
+          `Printer ${target} is not set up at this station or registered at the site.`,
+        );
+      const local = r.profile.printers.some((p) => p.id === target);
+      if (local && (!link || stationId === link.config.stationId)) {
         const handler = ctx.handlersRef?.['labels.reprint'];
         if (!handler) throw new StationFailure('not-available', 'Reprint is not available.');
         return handler({ id: labelId, reason, printerId: target });
       }
+      if (!link) throw new StationFailure('not-available', 'This station has no site store.');
       const label = await link.store.label(stationId, Number(labelId));
       if (
         !label ||

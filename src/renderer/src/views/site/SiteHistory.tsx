@@ -24,6 +24,7 @@ export function SiteHistory(props: { onStationScope(): void }) {
   const [reason, setReason] = useState('');
   const [printerId, setPrinterId] = useState('');
   const searchRef = useRef<HTMLInputElement>(null);
+  const [sitePrinters, setSitePrinters] = useState<{ id: string; name: string }[]>([]);
 
   async function search() {
     const r = await call('site.labels', {
@@ -43,6 +44,10 @@ export function SiteHistory(props: { onStationScope(): void }) {
     let live = true;
     void call('site.labels', { scope: 'site' }).then((r) => {
       if (live && r.ok) setPage(r.value);
+    });
+    // Other stations' network printers: a reprint may go to the printer where the box is.
+    void call('site.status', {}).then((r) => {
+      if (live && r.ok) setSitePrinters(r.value.sitePrinters);
     });
     searchRef.current?.focus();
     return () => {
@@ -202,6 +207,11 @@ export function SiteHistory(props: { onStationScope(): void }) {
                 onChange={(e) => setPrinterId(e.target.value)}
               >
                 {printers.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.name}
+                  </option>
+                ))}
+                {sitePrinters.map((p) => (
                   <option key={p.id} value={p.id}>
                     {p.name}
                   </option>
