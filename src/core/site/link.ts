@@ -70,8 +70,6 @@ export class SiteLink {
       ...(options.log ? { log: options.log } : {}),
       ...(options.onChange ? { onChange: options.onChange } : {}),
     });
-    // A change committed here wakes the drainer at once; polling is only the safety net.
-    this.outbox.onChange(() => this.sync.changed());
     this.listener = options.onRemoteChange
       ? new SiteListener({
           url: config.url,

@@ -64,14 +64,6 @@ export class SiteOutbox {
     };
   }
 
-  /** Called (inside the writing transaction) whenever a change enters the outbox. */
-  onChange(wake: () => void): void {
-    this.db.function('site_outbox_wake', () => {
-      wake();
-      return null;
-    });
-  }
-
   /**
    * Turns the triggers on. The first time (or after being off), everything the station already
    * has goes into the outbox too, so the site sees the station's whole history once.

@@ -19,7 +19,7 @@ export interface SiteSyncStatus {
 export interface SiteSyncOptions {
   store: SiteStore;
   outbox: SiteOutbox;
-  /** How often an empty outbox is looked at anyway (the triggers wake the drainer). */
+  /** How often an empty outbox is looked at (plain SQL triggers cannot wake the drainer). */
   pollMs?: number;
   backoff?: { baseMs: number; maxMs: number };
   batchSize?: number;
@@ -95,11 +95,6 @@ export class SiteSync {
     this.wakeUp?.();
   }
 
-  /** A change committed here: drain at once, unless the store is failing (backoff holds). */
-  changed(): void {
-    if (this.current.problem === null) this.wake();
-  }
-
   status(): SiteSyncStatus {
     const { depth, oldestAt } = this.o.outbox.depth();
     const state = this.current.problem ? 'unreachable' : depth > 0 ? 'waiting' : 'synced';
@@ -131,7 +126,7 @@ export class SiteSync {
 
   private async run(): Promise<void> {
     const { store, outbox } = this.o;
-    const pollMs = this.o.pollMs ?? 1000;
+    const pollMs = this.o.pollMs ?? 100;
     const backoff = this.o.backoff ?? { baseMs: 500, maxMs: 10_000 };
     while (this.running) {
       this.woken = false;

@@ -41,8 +41,6 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
-    // Called by the site outbox's triggers (migration 004); the site link replaces it.
-    db.function('site_outbox_wake', () => null);
     if (!options.readonly) migrate(db, options.migrations ?? migrations, file);
     return db;
   } catch (error) {

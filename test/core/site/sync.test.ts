@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OrderHotFolder } from '../../../src/core/orders/hot-folder.js';
@@ -46,6 +47,23 @@ describe('the station outbox drained into the site store', () => {
     const shipped = await alone.workflow.ship(orderId(alone, 'LUM-10421'), { stationUser: 'ana' });
     expect(shipped.outcome).toBe('printed');
     expect(new SiteOutbox(alone.db, 'x').depth()).toEqual({ depth: 0, oldestAt: null });
+  });
+
+  it('the outbox triggers are plain SQL: another connection to the file (a tool, the sqlite3 shell) still writes', async () => {
+    const site = await siteDatabase(pgc.cluster);
+    const a = await siteStation(site, 'st-4', 'Station 4', { start: false });
+    expect((await a.workflow.ship(orderId(a, 'LUM-10421'), { stationUser: 'ana' })).outcome).toBe(
+      'printed',
+    );
+    const before = a.link.outbox.depth().depth;
+    const raw = new Database(a.dbFile);
+    try {
+      raw.prepare(`UPDATE label_purchases SET updated_at = updated_at`).run();
+    } finally {
+      raw.close();
+    }
+    expect(a.link.outbox.depth().depth).toBe(before + 1);
+    await a.link.close();
   });
 
   it('a label bought at one station is found in a site search at another; replays do not double', async () => {

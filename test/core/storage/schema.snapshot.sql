@@ -2,31 +2,31 @@
 
 -- trigger site_outbox_label_insert
 CREATE TRIGGER site_outbox_label_insert AFTER INSERT ON labels WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1
-      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('label', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); SELECT site_outbox_wake(); END;
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('label', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); END;
 
 -- trigger site_outbox_order_insert
 CREATE TRIGGER site_outbox_order_insert AFTER INSERT ON orders WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1 AND NEW.source NOT LIKE 'site:%'
-      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('order', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); SELECT site_outbox_wake(); END;
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('order', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); END;
 
 -- trigger site_outbox_order_update
 CREATE TRIGGER site_outbox_order_update AFTER UPDATE ON orders WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1 AND NEW.source NOT LIKE 'site:%'
-      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('order', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); SELECT site_outbox_wake(); END;
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('order', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); END;
 
 -- trigger site_outbox_purchase_insert
 CREATE TRIGGER site_outbox_purchase_insert AFTER INSERT ON label_purchases WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1
-      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('purchase', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); SELECT site_outbox_wake(); END;
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('purchase', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); END;
 
 -- trigger site_outbox_purchase_update
 CREATE TRIGGER site_outbox_purchase_update AFTER UPDATE ON label_purchases WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1
-      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('purchase', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); SELECT site_outbox_wake(); END;
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('purchase', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); END;
 
 -- trigger site_outbox_reprint_insert
 CREATE TRIGGER site_outbox_reprint_insert AFTER INSERT ON reprints WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1
-      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('reprint', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); SELECT site_outbox_wake(); END;
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('reprint', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); END;
 
 -- trigger site_outbox_site_reprint_insert
 CREATE TRIGGER site_outbox_site_reprint_insert AFTER INSERT ON site_reprint_audit WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1
-      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('site-reprint', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); SELECT site_outbox_wake(); END;
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('site-reprint', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); END;
 
 -- table carrier_account_health
 CREATE TABLE carrier_account_health (

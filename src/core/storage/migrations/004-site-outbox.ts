@@ -2,8 +2,8 @@ import type { Migration } from './index.js';
 
 const NOW_MS = `CAST(unixepoch('subsec') * 1000 AS INTEGER)`;
 const ON = `WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1`;
-// A function of the connection (openDatabase registers a no-op, the site link its drainer's
-// wake-up): the drainer runs as soon as the transaction is over instead of polling for rows.
+// Plain SQL only: any connection to the file (a tool, the sqlite3 shell) can still write these
+// tables. The drainer looks for rows itself (a cheap indexed read every 100 ms).
 
 /**
  * Owned by the site store (issue 12): the durable outbox a station drains into its site store.
@@ -55,19 +55,19 @@ export const migration004: Migration = {
 
       -- Orders imported here (not those fetched from the site store) go to every station.
       CREATE TRIGGER site_outbox_order_insert AFTER INSERT ON orders ${ON} AND NEW.source NOT LIKE 'site:%'
-      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('order', NEW.id, ${NOW_MS}); SELECT site_outbox_wake(); END;
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('order', NEW.id, ${NOW_MS}); END;
       CREATE TRIGGER site_outbox_order_update AFTER UPDATE ON orders ${ON} AND NEW.source NOT LIKE 'site:%'
-      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('order', NEW.id, ${NOW_MS}); SELECT site_outbox_wake(); END;
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('order', NEW.id, ${NOW_MS}); END;
       CREATE TRIGGER site_outbox_purchase_insert AFTER INSERT ON label_purchases ${ON}
-      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('purchase', NEW.id, ${NOW_MS}); SELECT site_outbox_wake(); END;
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('purchase', NEW.id, ${NOW_MS}); END;
       CREATE TRIGGER site_outbox_purchase_update AFTER UPDATE ON label_purchases ${ON}
-      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('purchase', NEW.id, ${NOW_MS}); SELECT site_outbox_wake(); END;
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('purchase', NEW.id, ${NOW_MS}); END;
       CREATE TRIGGER site_outbox_label_insert AFTER INSERT ON labels ${ON}
-      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('label', NEW.id, ${NOW_MS}); SELECT site_outbox_wake(); END;
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('label', NEW.id, ${NOW_MS}); END;
       CREATE TRIGGER site_outbox_reprint_insert AFTER INSERT ON reprints ${ON}
-      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('reprint', NEW.id, ${NOW_MS}); SELECT site_outbox_wake(); END;
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('reprint', NEW.id, ${NOW_MS}); END;
       CREATE TRIGGER site_outbox_site_reprint_insert AFTER INSERT ON site_reprint_audit ${ON}
-      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('site-reprint', NEW.id, ${NOW_MS}); SELECT site_outbox_wake(); END;
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('site-reprint', NEW.id, ${NOW_MS}); END;
     `);
   },
 };
