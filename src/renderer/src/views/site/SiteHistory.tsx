@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { call } from '../../bridge';
 import { useStation } from '../../store';
 import type { SiteLabelPage, SiteLabelView } from '../../../../shared/views';
+import './site-history.css';
 
 /**
  * History across the whole site (issue 12): labels of every station, by order, tracking number,
@@ -70,7 +71,7 @@ export function SiteHistory(props: { onStationScope(): void }) {
   }
 
   return (
-    <section className="history">
+    <section className="history site-history">
       <div className="history-list">
         <form
           className="filters"
