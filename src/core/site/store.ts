@@ -1,6 +1,8 @@
 import pg from 'pg';
 import type { SiteStoreConfig } from './config.js';
 import { describeSiteError, SiteStoreError } from './errors.js';
+import { applyChange } from './apply.js';
+import { SiteReads } from './reads.js';
 import { siteMigrations, type SiteMigration } from './schema.js';
 import type {
   ClaimResult,
@@ -9,7 +11,6 @@ import type {
   SiteLabel,
   SiteLabelSearch,
   SiteOrderRow,
-  SitePurchaseRow,
   SiteScope,
 } from './types.js';
 
@@ -40,7 +41,6 @@ export interface StationQueues {
 
 /** A lock id of our own for migrations (pg_advisory_xact_lock): one station migrates at a time. */
 const MIGRATION_LOCK = 0x5_1735;
-const MAX_PAGE = 500;
 
 export interface SiteStoreOptions {
   config: SiteStoreConfig;
@@ -58,6 +58,7 @@ export interface SiteStoreOptions {
  */
 export class SiteStore {
   readonly pool: pg.Pool;
+  private readonly reads: SiteReads;
   readonly config: SiteStoreConfig;
 
   constructor(options: SiteStoreOptions) {
@@ -73,6 +74,7 @@ export class SiteStore {
     });
     // An idle client that loses its server must not crash the station: the next query says so.
     this.pool.on('error', () => {});
+    this.reads = new SiteReads(this.pool, (work) => this.run(work));
   }
 
   get stationId(): string {
@@ -312,339 +314,31 @@ export class SiteStore {
   async apply(changes: readonly SiteChange[]): Promise<void> {
     if (changes.length === 0) return;
     await this.tx(async (c) => {
-      for (const change of changes) {
-        switch (change.kind) {
-          case 'order': {
-            const r = change.row;
-            await c.query({
-              name: 'site-upsert-order',
-              text: `INSERT INTO site_orders (profile_id, environment, tenant_id, order_number, station_id, source, order_json)
-                     VALUES ($1,$2,$3,$4,$5,$6,$7)
-                     ON CONFLICT (profile_id, environment, tenant_id, order_number) DO UPDATE SET
-                       order_json = EXCLUDED.order_json, source = EXCLUDED.source,
-                       station_id = EXCLUDED.station_id, updated_at = now()`,
-              values: [
-                r.profileId,
-                r.environment,
-                r.tenantId,
-                r.orderNumber,
-                this.stationId,
-                r.source,
-                JSON.stringify(r.order),
-              ],
-            });
-            break;
-          }
-          case 'purchase':
-            await this.upsertPurchase(c, change.row);
-            break;
-          case 'label': {
-            const r = change.row;
-            await c.query({
-              name: 'site-upsert-label',
-              text: `INSERT INTO site_labels (station_id, local_id, purchase_id, platform_label_id, profile_id,
-                       environment, tenant_id, order_number, order_reference, tracking_number, carrier,
-                       service_level, cost_cents, currency, packer, created_at)
-                     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16)
-                     ON CONFLICT (station_id, local_id) DO UPDATE SET
-                       tracking_number = EXCLUDED.tracking_number, packer = EXCLUDED.packer,
-                       synced_at = clock_timestamp()`,
-              values: [
-                this.stationId,
-                r.localId,
-                r.purchaseId,
-                r.platformLabelId,
-                r.profileId,
-                r.environment,
-                r.tenantId,
-                r.orderNumber,
-                r.orderReference,
-                r.trackingNumber,
-                r.carrier,
-                r.serviceLevel,
-                r.costCents,
-                r.currency,
-                r.packer,
-                r.createdAt,
-              ],
-            });
-            break;
-          }
-          case 'reprint': {
-            const r = change.row;
-            await c.query({
-              name: 'site-upsert-reprint',
-              text: `INSERT INTO site_reprints (station_id, source, local_id, label_station_id, label_local_id,
-                       profile_id, environment, tenant_id, station_user, reason, printer_id, created_at)
-                     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)
-                     ON CONFLICT (station_id, source, local_id) DO NOTHING`,
-              values: [
-                this.stationId,
-                r.source,
-                r.localId,
-                r.labelStationId,
-                r.labelLocalId,
-                r.profileId,
-                r.environment,
-                r.tenantId,
-                r.stationUser,
-                r.reason,
-                r.printerId,
-                r.createdAt,
-              ],
-            });
-            break;
-          }
-          default: {
-            const never: never = change;
-            throw new Error(`unknown site change ${JSON.stringify(never)}`);
-          }
-        }
-      }
+      for (const change of changes)
+        await applyChange(
+          c,
+          { stationId: this.stationId, stationName: this.config.stationName },
+          change,
+        );
       await c.query(`SELECT pg_notify('site_changes', $1)`, [this.stationId]);
     });
   }
 
-  private async upsertPurchase(c: pg.PoolClient, r: SitePurchaseRow): Promise<void> {
-    await c.query({
-      name: 'site-upsert-purchase',
-      text: `INSERT INTO site_purchases (station_id, purchase_id, profile_id, environment, tenant_id, order_number,
-               order_reference, state, packer, failure, confirmed_by, resolution, resolved_by, resolved_at,
-               created_at, updated_at)
-             VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16)
-             ON CONFLICT (station_id, purchase_id) DO UPDATE SET state = EXCLUDED.state,
-               failure = EXCLUDED.failure, resolution = EXCLUDED.resolution, resolved_by = EXCLUDED.resolved_by,
-               resolved_at = EXCLUDED.resolved_at, updated_at = EXCLUDED.updated_at, synced_at = now()`,
-      values: [
-        this.stationId,
-        r.purchaseId,
-        r.profileId,
-        r.environment,
-        r.tenantId,
-        r.orderNumber,
-        r.orderReference,
-        r.state,
-        r.packer,
-        r.failure === null || r.failure === undefined ? null : JSON.stringify(r.failure),
-        r.confirmedBy,
-        r.resolution,
-        r.resolvedBy,
-        r.resolvedAt,
-        r.createdAt,
-        r.updatedAt,
-      ],
-    });
-    const key = [r.profileId, r.environment, r.tenantId, r.orderNumber];
-    switch (r.state) {
-      case 'failed':
-      case 'not-bought':
-        // Nothing was bought: the order is free for any station again.
-        await c.query({
-          name: 'site-release-claim',
-          text: `UPDATE site_order_claims SET state = 'released', updated_at = now()
-                  WHERE profile_id = $1 AND environment = $2 AND tenant_id = $3 AND order_number = $4
-                    AND purchase_id = $5 AND state <> 'released'`,
-          values: [...key, r.purchaseId],
-        });
-        return;
-      case 'purchasing':
-      case 'unknown':
-        // Bought or maybe bought: hold the order if nobody does (an offline purchase catching up).
-        await c.query({
-          name: 'site-hold-claim',
-          text: `INSERT INTO site_order_claims (profile_id, environment, tenant_id, order_number, station_id,
-                   station_name, purchase_id, packer, state, claimed_at)
-                 VALUES ($1,$2,$3,$4,$5,$6,$7,$8,'in-flight',$9)
-                 ON CONFLICT (profile_id, environment, tenant_id, order_number) DO UPDATE
-                   SET station_id = EXCLUDED.station_id, station_name = EXCLUDED.station_name,
-                       purchase_id = EXCLUDED.purchase_id, packer = EXCLUDED.packer, state = 'in-flight',
-                       updated_at = now()
-                   WHERE site_order_claims.state = 'released'`,
-          values: [
-            ...key,
-            this.stationId,
-            this.config.stationName,
-            r.purchaseId,
-            r.packer,
-            r.createdAt,
-          ],
-        });
-        return;
-      case 'purchased': {
-        const { rowCount } = await c.query({
-          name: 'site-purchased-claim',
-          text: `INSERT INTO site_order_claims (profile_id, environment, tenant_id, order_number, station_id,
-                   station_name, purchase_id, packer, state, claimed_at)
-                 VALUES ($1,$2,$3,$4,$5,$6,$7,$8,'purchased',$9)
-                 ON CONFLICT (profile_id, environment, tenant_id, order_number) DO UPDATE
-                   SET station_id = EXCLUDED.station_id, station_name = EXCLUDED.station_name,
-                       purchase_id = EXCLUDED.purchase_id, packer = EXCLUDED.packer, state = 'purchased',
-                       updated_at = now()
-                   WHERE site_order_claims.purchase_id = EXCLUDED.purchase_id OR site_order_claims.state = 'released'`,
-          values: [
-            ...key,
-            this.stationId,
-            this.config.stationName,
-            r.purchaseId,
-            r.packer,
-            r.createdAt,
-          ],
-        });
-        if (rowCount === 1 || r.confirmedBy) return;
-        // Another station holds this order: two labels may have been bought (offline purchase).
-        const { rows } = await c.query<{
-          station_id: string;
-          station_name: string;
-          purchase_id: string;
-        }>(
-          `SELECT station_id, station_name, purchase_id FROM site_order_claims
-            WHERE profile_id = $1 AND environment = $2 AND tenant_id = $3 AND order_number = $4`,
-          key,
-        );
-        const holder = rows[0];
-        if (!holder || holder.station_id === this.stationId) return;
-        await c.query(
-          `INSERT INTO site_attention (kind, profile_id, environment, tenant_id, order_number, purchases, message)
-           VALUES ('possible-double-label', $1, $2, $3, $4, $5, $6)
-           ON CONFLICT (kind, profile_id, environment, tenant_id, order_number) WHERE resolved_at IS NULL
-           DO NOTHING`,
-          [
-            ...key,
-            JSON.stringify([
-              { stationId: holder.station_id, purchaseId: holder.purchase_id },
-              { stationId: this.stationId, purchaseId: r.purchaseId },
-            ]),
-            `Possible double label: order ${r.orderNumber} was labelled at ${holder.station_name} and at ${this.config.stationName} while the site store was unreachable. Keep one label and void the other.`,
-          ],
-        );
-        return;
-      }
-      default: {
-        const never: never = r.state;
-        throw new Error(`unknown purchase state ${String(never)}`);
-      }
-    }
-  }
-
   /** Site-wide History: by order (or its start), tracking number, brand, date, station, packer. */
-  async searchLabels(
+  searchLabels(
     scope: SiteScope,
     search: SiteLabelSearch,
   ): Promise<{ labels: SiteLabel[]; more: boolean }> {
-    const limit = Math.min(Math.max(1, Math.floor(search.limit ?? 50)), MAX_PAGE);
-    const where = ['l.profile_id = $1', 'l.environment = $2'];
-    const values: unknown[] = [scope.profileId, scope.environment];
-    const add = (sql: (n: string) => string, value: unknown) => {
-      values.push(value);
-      where.push(sql(`$${values.length}`));
-    };
-    const q = search.query?.trim();
-    if (q) {
-      values.push(q, `${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
-      const n = values.length;
-      // Each side of the OR has its index (by_tracking, by_order text_pattern_ops).
-      where.push(`(l.tracking_number = $${n - 1} OR l.order_number LIKE $${n})`);
-    }
-    if (search.stationId) add((n) => `l.station_id = ${n}`, search.stationId);
-    if (search.packer) add((n) => `l.packer = ${n}`, search.packer);
-    if (search.tenantId) add((n) => `l.tenant_id = ${n}`, search.tenantId);
-    if (search.from) add((n) => `l.created_at >= ${n}`, search.from);
-    if (search.to) add((n) => `l.created_at < ${n}`, search.to);
-    values.push(limit + 1, Math.max(0, Math.floor(search.offset ?? 0)));
-    const sql = `SELECT l.*, COALESCE(s.station_name, l.station_id) AS station_name,
-                   (SELECT count(*) FROM site_reprints r
-                     WHERE r.label_station_id = l.station_id AND r.label_local_id = l.local_id) AS reprints
-                   FROM site_labels l LEFT JOIN site_stations s ON s.station_id = l.station_id
-                  WHERE ${where.join(' AND ')}
-                  ORDER BY l.created_at DESC, l.station_id, l.local_id DESC
-                  LIMIT $${values.length - 1} OFFSET $${values.length}`;
-    return this.run(async () => {
-      const { rows } = await this.pool.query<SiteLabelDbRow>(sql, values);
-      return { labels: rows.slice(0, limit).map(siteLabelOf), more: rows.length > limit };
-    });
+    return this.reads.searchLabels(scope, search);
   }
 
-  async label(stationId: string, localId: number): Promise<SiteLabel | null> {
-    return this.run(async () => {
-      const { rows } = await this.pool.query<SiteLabelDbRow>(
-        `SELECT l.*, COALESCE(s.station_name, l.station_id) AS station_name,
-                (SELECT count(*) FROM site_reprints r
-                  WHERE r.label_station_id = l.station_id AND r.label_local_id = l.local_id) AS reprints
-           FROM site_labels l LEFT JOIN site_stations s ON s.station_id = l.station_id
-          WHERE l.station_id = $1 AND l.local_id = $2`,
-        [stationId, localId],
-      );
-      return rows[0] ? siteLabelOf(rows[0]) : null;
-    });
+  label(stationId: string, localId: number): Promise<SiteLabel | null> {
+    return this.reads.label(stationId, localId);
   }
 
-  /**
-   * Needs attention for the whole site: open possible-double-label items (with both labels)
-   * and every station's unknown-outcome purchases. A purchase resolved at its station leaves
-   * this list everywhere as soon as the resolution is synced.
-   */
-  async attention(scope: SiteScope): Promise<SiteAttentionItem[]> {
-    return this.run(async () => {
-      const doubles = await this.pool.query<{
-        id: string;
-        tenant_id: string;
-        order_number: string;
-        message: string;
-        created_at: Date;
-        purchases: { stationId: string; purchaseId: string }[];
-      }>(
-        `SELECT id, tenant_id, order_number, message, created_at, purchases FROM site_attention
-          WHERE profile_id = $1 AND environment = $2 AND resolved_at IS NULL ORDER BY id`,
-        [scope.profileId, scope.environment],
-      );
-      const items: SiteAttentionItem[] = [];
-      for (const d of doubles.rows) {
-        const { rows } = await this.pool.query<SiteLabelDbRow>(
-          `SELECT l.*, COALESCE(s.station_name, l.station_id) AS station_name, 0 AS reprints
-             FROM site_labels l LEFT JOIN site_stations s ON s.station_id = l.station_id
-            WHERE l.purchase_id = ANY($1) ORDER BY l.created_at`,
-          [d.purchases.map((p) => p.purchaseId)],
-        );
-        items.push({
-          kind: 'possible-double-label',
-          id: `site-double-${d.id}`,
-          tenantId: d.tenant_id,
-          orderNumber: d.order_number,
-          message: d.message,
-          since: d.created_at.toISOString(),
-          labels: rows.map(siteLabelOf),
-        });
-      }
-      const unknown = await this.pool.query<{
-        station_id: string;
-        station_name: string | null;
-        purchase_id: string;
-        tenant_id: string;
-        order_number: string;
-        order_reference: string;
-        updated_at: Date;
-      }>(
-        `SELECT p.station_id, s.station_name, p.purchase_id, p.tenant_id, p.order_number, p.order_reference, p.updated_at
-           FROM site_purchases p LEFT JOIN site_stations s ON s.station_id = p.station_id
-          WHERE p.profile_id = $1 AND p.environment = $2 AND p.state = 'unknown' ORDER BY p.updated_at`,
-        [scope.profileId, scope.environment],
-      );
-      for (const u of unknown.rows) {
-        const name = u.station_name ?? u.station_id;
-        items.push({
-          kind: 'unknown-purchase',
-          id: `site-unknown-${u.station_id}-${u.purchase_id}`,
-          tenantId: u.tenant_id,
-          orderNumber: u.order_number,
-          orderReference: u.order_reference,
-          stationId: u.station_id,
-          stationName: name,
-          message: `The label for ${u.order_reference} at ${name} may or may not have been bought; resolve it at ${name} under Needs attention.`,
-          since: u.updated_at.toISOString(),
-        });
-      }
-      return items;
-    });
+  /** Needs attention for the whole site (see SiteReads.attention). */
+  attention(scope: SiteScope): Promise<SiteAttentionItem[]> {
+    return this.reads.attention(scope);
   }
 
   /** Closes a site-wide item (the shift lead kept one label and voided the other). */
@@ -837,50 +531,6 @@ export function connectionOf(url: string, password: string | undefined): pg.Clie
     database: decodeURIComponent(u.pathname.slice(1)) || undefined,
     // Without a password the server's own refusal says what is wrong, not a client error.
     password: password ?? '',
-  };
-}
-
-interface SiteLabelDbRow {
-  station_id: string;
-  station_name: string;
-  local_id: string;
-  purchase_id: string;
-  platform_label_id: string;
-  profile_id: string;
-  environment: string;
-  tenant_id: string;
-  order_number: string;
-  order_reference: string;
-  tracking_number: string;
-  carrier: string;
-  service_level: string;
-  cost_cents: string;
-  currency: string;
-  packer: string | null;
-  created_at: Date;
-  reprints: string | number;
-}
-
-function siteLabelOf(r: SiteLabelDbRow): SiteLabel {
-  return {
-    stationId: r.station_id,
-    stationName: r.station_name,
-    localId: Number(r.local_id),
-    purchaseId: r.purchase_id,
-    platformLabelId: r.platform_label_id,
-    profileId: r.profile_id,
-    environment: r.environment,
-    tenantId: r.tenant_id,
-    orderNumber: r.order_number,
-    orderReference: r.order_reference,
-    trackingNumber: r.tracking_number,
-    carrier: r.carrier,
-    serviceLevel: r.service_level,
-    costCents: Number(r.cost_cents),
-    currency: r.currency,
-    packer: r.packer,
-    createdAt: r.created_at.toISOString(),
-    reprints: Number(r.reprints),
   };
 }
 
