@@ -8,6 +8,7 @@ import { trackerIngestBench } from './tracker-ingest.js';
 import { scanToPrintBench } from './scan-to-print.js';
 import { startupBench } from './startup.js';
 import { sandboxRatesBench } from './sandbox-rates.js';
+import { siteBench } from './site.js';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -36,6 +37,14 @@ try {
   if (wants('label_cache') || wants('startup')) labelCacheBench(dbFile, labels);
   if (wants('startup')) await startupBench(dir, labels);
   if (wants('tracker_ingest')) await trackerIngestBench(dir, quick ? 2_000 : 10_000);
+  if (wants('site'))
+    await siteBench(dir, {
+      stations: 20,
+      perStation: quick ? 10 : 50,
+      searchLabels: quick ? 200_000 : 10_000_000,
+      // An hour of a busy station (one label every 6 s); the quick run packs a quarter of it.
+      offlineLabels: quick ? 150 : 600,
+    });
   console.log(humanSummary());
 } finally {
   cleanup();

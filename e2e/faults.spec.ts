@@ -63,17 +63,19 @@ async function lumenStation(): Promise<RunningStation> {
               dpi: 203,
             },
           ],
-          clientSecretEnv: 'E2E_CLIENT_SECRET',
+          clientSecretEnv: 'STATION_SECRET_E2E',
         },
       ],
     }),
   );
   return startStation(['--provision', provision], {
-    E2E_CLIENT_SECRET: 'demo-lumen-full-secret',
+    STATION_SECRET_E2E: 'demo-lumen-full-secret',
   });
 }
 
 async function importSamples(page: Page) {
+  // The printed address is traded for a cookie first (a redirect): wait for the station itself.
+  await expect(page.getByTestId('profile-name')).toHaveText('Lumen faults');
   await page.keyboard.press('Alt+7');
   await page
     .getByLabel('Import orders file')

@@ -145,13 +145,13 @@ async function provisioned(
               dpi,
             },
           ],
-          clientSecretEnv: 'PROBE_CLIENT_SECRET',
+          clientSecretEnv: 'STATION_SECRET_PROBE',
           ...profile,
         },
       ],
     }),
   );
-  return startStation(['--provision', file], { PROBE_CLIENT_SECRET: secret });
+  return startStation(['--provision', file], { STATION_SECRET_PROBE: secret });
 }
 
 /** The sample order file, through Settings → Station, by keyboard; back to Pack. */

@@ -201,6 +201,46 @@ export const calls = {
       // accept storing secrets without a keychain (src/main/vault.ts).
     }),
   ),
+
+  'site.status': def<V.SiteStatusView>()(none),
+  /** null removes the site store; the password is stored in the keychain, never returned. */
+  'site.configure': def<V.SiteStatusView>()(
+    z.object({
+      siteStore: z
+        .object({
+          url: text(500).min(1),
+          stationId: text(63).min(1),
+          stationName: text(100).min(1),
+        })
+        .nullable(),
+      password: text(500).min(1).optional(),
+    }),
+  ),
+  'site.labels': def<V.SiteLabelPage>()(
+    z.object({
+      query: text(200).optional(),
+      from: text(40).optional(),
+      to: text(40).optional(),
+      tenantId: text(200).optional(),
+      stationId: text(63).optional(),
+      packer: text(100).optional(),
+      scope: z.enum(['site', 'station']).default('site'),
+      limit: z.number().int().min(1).max(500).default(100),
+      offset: z.number().int().min(0).default(0),
+    }),
+  ),
+  'site.reprint': def<V.PrintJobView>()(
+    z.object({
+      stationId: text(63).min(1),
+      labelId: id,
+      reason: text(500).trim().min(3),
+      printerId: id.optional(),
+    }),
+  ),
+  'site.attention': def<V.SiteAttentionView>()(none),
+  'site.resolveAttention': def<{ resolved: true }>()(
+    z.object({ id, note: text(500).trim().min(3) }),
+  ),
 } as const;
 
 export type Calls = typeof calls;
@@ -218,6 +258,8 @@ export interface Events {
   'tracking-changed': { changed: number };
   'carriers-changed': { expired: number };
   'import-progress': V.ImportProgressView;
+  /** Another station of the site committed changes (the site store's NOTIFY). */
+  'site-changed': { stationId: string };
 }
 
 // The names module is what the sandboxed preload imports (no zod there); these two lines

@@ -41,6 +41,12 @@ export const callNames = [
   'printers.status',
   'settings.get',
   'settings.update',
+  'site.status',
+  'site.configure',
+  'site.labels',
+  'site.reprint',
+  'site.attention',
+  'site.resolveAttention',
 ] as const;
 
 export type CallName = (typeof callNames)[number];
@@ -54,6 +60,7 @@ export const eventNames = [
   'tracking-changed',
   'carriers-changed',
   'import-progress',
+  'site-changed',
 ] as const;
 
 export type EventName = (typeof eventNames)[number];

@@ -23,6 +23,8 @@ export const errorCodes = [
   'secret-missing',
   'not-available',
   'conflict',
+  'order-claimed-elsewhere',
+  'site-store-unreachable',
   'internal',
 ] as const;
 

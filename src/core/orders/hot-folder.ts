@@ -20,6 +20,11 @@ export interface HotFolderOptions {
   onFile?: (result: HotFolderFileResult) => void;
   /** How long a file must stop growing before it is read (a copy in progress). */
   stableMs?: number;
+  /**
+   * The site store's file claim (issue 12): a reason when another station of the site imports
+   * this file, which is then left where it is for that station to move; null to import it.
+   */
+  claimFile?: (text: string, name: string) => Promise<string | null>;
 }
 
 export interface HotFolderFileResult {
@@ -109,6 +114,7 @@ export class OrderHotFolder {
         return undefined; // Already moved by a sweep or removed by someone else.
       }
       const name = basename(path);
+      if (this.options.claimFile && (await this.options.claimFile(text, name))) return undefined;
       const report = await importOrdersInSlices(
         this.options.orders,
         this.options.scope,

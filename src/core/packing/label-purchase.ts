@@ -11,6 +11,7 @@ import type {
   PurchasedLabel,
 } from './platform-port.js';
 import type { ShipmentRepository } from './shipment-repository.js';
+import type { OrderClaims } from '../site/link.js';
 import type { Failure, LabelPurchase, RateSelection, Shipment } from './types.js';
 
 /** Points where a test (or a crash) can stop the purchase; see test/core/packing/fixtures. */
@@ -34,7 +35,9 @@ export type PurchaseOutcome =
   | { kind: 'purchased'; label: StoredLabel; purchase: LabelPurchase }
   | { kind: 'rejected'; failure: Failure; purchase: LabelPurchase }
   | { kind: 'unknown'; failure: Failure; purchase: LabelPurchase }
-  | { kind: 'not-sent'; failure: Failure; purchase: LabelPurchase };
+  | { kind: 'not-sent'; failure: Failure; purchase: LabelPurchase }
+  /** The site store refused the order claim: nothing was written, nothing bought. */
+  | { kind: 'not-claimed'; failure: Failure };
 
 /**
  * orderReference of one purchase attempt: the order number the shift lead knows plus a short
@@ -61,6 +64,8 @@ export class LabelPurchaser {
       classify: FailureClassifier;
       clock: Clock;
       hooks: PurchaseHooks;
+      /** The site's order claim (issue 12); absent on a station without a site store. */
+      claims?: OrderClaims;
     },
   ) {}
 
@@ -84,6 +89,21 @@ export class LabelPurchaser {
       labelOptions: { type: 'ZPL', size: '4x6', inline: true },
       ...(scope.environment === 'production' ? {} : { mode: 'TEST' as const }),
     };
+
+    if (this.deps.claims) {
+      const claim = await this.deps.claims.claim({
+        tenantId: shipment.tenantId,
+        orderNumber: order.orderNumber,
+        purchaseId: id,
+        packer: shipment.stationUser,
+        confirmed: confirmedBy !== null,
+      });
+      if (!claim.granted)
+        return {
+          kind: 'not-claimed',
+          failure: { code: claim.code, message: claim.message },
+        };
+    }
 
     shipments.db.transaction(() => {
       shipments.createPurchase(scope, {

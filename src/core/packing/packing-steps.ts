@@ -259,6 +259,8 @@ export class PackingSteps {
         };
       case 'not-sent':
         return queueAfterUnreachable(this.d, shipments.get(shipment.id)!, bought.failure);
+      case 'not-claimed':
+        return { outcome: 'invalid', failure: bought.failure };
       case 'unknown':
         return {
           outcome: 'unknown',

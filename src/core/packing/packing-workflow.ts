@@ -13,6 +13,7 @@ import { sendLabelToPrinter } from './print-step.js';
 import { lookupScan } from './scan-lookup.js';
 import { ShipmentRepository } from './shipment-repository.js';
 import type { Failure, RateResult, ScanLookup, ShipResult } from './types.js';
+import type { OrderClaims } from '../site/link.js';
 
 export type { BuyOptions, RateOptions } from './packing-steps.js';
 
@@ -24,6 +25,8 @@ export interface PackingWorkflowOptions {
   printQueue: LabelPrintQueue;
   clock?: Clock;
   hooks?: PurchaseHooks;
+  /** The site store's order claim (issue 12); absent on a station without one. */
+  orderClaims?: OrderClaims;
 }
 
 /** ship() takes what rate() takes: the rule's choice is bought. */
@@ -67,6 +70,7 @@ export class PackingWorkflow {
       classify: options.classify,
       clock: this.clock,
       hooks: this.hooks,
+      ...(options.orderClaims ? { claims: options.orderClaims } : {}),
     });
     this.steps = new PackingSteps({
       scope: this.scope,

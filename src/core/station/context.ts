@@ -15,6 +15,8 @@ import { hotFolderProblem } from '../orders/hot-folder-policy.js';
 import { StationEvents } from './events.js';
 import type { EmbeddedSandbox, StartSandbox } from './ports.js';
 import { ProfileRuntime } from './runtime.js';
+import type { SiteLink } from '../site/link.js';
+import type { Handlers } from './dispatch.js';
 
 export interface StationOptions {
   dataDir: string;
@@ -68,6 +70,10 @@ export class StationContext {
   /** The demo profile's in-process virtual printer, when it runs. */
   virtualPrinter: { port: number } | null = null;
   private sandboxStarting: Promise<EmbeddedSandbox> | null = null;
+  /** The site store link (issue 12); null on a station on its own. */
+  site: SiteLink | null = null;
+  /** The facade's handlers, for features that delegate to another call. */
+  handlersRef: Handlers | null = null;
   /** Stopped with the station: the embedded sandbox, the demo's virtual printer. */
   readonly closers: (() => Promise<void>)[] = [];
 
@@ -79,7 +85,11 @@ export class StationContext {
     this.profiles = new ProfileStore(options.settings, options.vault);
     this.spool = new PrintSpool({
       db: this.db,
-      printers: () => this.current?.profile.printers ?? this.profiles.active()?.printers ?? [],
+      printers: () => [
+        ...(this.current?.profile.printers ?? this.profiles.active()?.printers ?? []),
+        // Other stations' network printers, for reprints from site-wide History (issue 12).
+        ...(this.site?.remotePrinters() ?? []),
+      ],
       createDriver: (config) => createPrinterDriver(config),
       backoff: { baseMs: 500, maxMs: 5000 },
       faultPollMs: 1000,
@@ -192,6 +202,12 @@ export class StationContext {
       embeddedBaseUrl: async () => (await this.embeddedSandbox()).baseUrl,
       log: this.log,
       onChange: (what) => this.changed(what),
+      ...(this.site
+        ? {
+            orderClaims: this.site.claims.bind(this.site),
+            claimOrderFile: this.site.claimFile.bind(this.site),
+          }
+        : {}),
     });
     this.current = runtime;
     await runtime.start();
@@ -242,6 +258,8 @@ export class StationContext {
     await this.current?.close();
     this.current = null;
     await this.spool.stop();
+    await this.site?.close();
+    this.site = null;
     for (const close of this.closers.reverse()) await close().catch(() => {});
     this.db.close();
   }

@@ -19,6 +19,7 @@ import {
 } from '../tracking/index.js';
 import { classifyPlatformError, packingPlatformFrom } from '../packing/platform-adapter.js';
 import { OfflineQueueDrainer } from '../queue/offline-drainer.js';
+import type { OrderClaims } from '../site/link.js';
 
 export interface RuntimeDeps {
   db: Db;
@@ -35,6 +36,10 @@ export interface RuntimeDeps {
   embeddedBaseUrl: () => Promise<string>;
   log: (line: string) => void;
   onChange: (what: 'queue' | 'attention' | 'tracking' | 'carriers' | 'orders' | 'status') => void;
+  /** The site store's order claim for a scope (issue 12); absent without a site store. */
+  orderClaims?: (scope: StationScope) => OrderClaims;
+  /** The site store's order-file claim (issue 12): a reason not to import, or null. */
+  claimOrderFile?: (scope: StationScope, text: string, name: string) => Promise<string | null>;
 }
 
 /**
@@ -104,6 +109,7 @@ export class ProfileRuntime {
       platform: this.platform,
       classify: classifyPlatformError,
       printQueue,
+      ...(deps.orderClaims ? { orderClaims: deps.orderClaims(this.scope) } : {}),
     });
     this.reprints = new LabelReprints(deps.db, this.workflow.labels, printQueue, {
       fetchZpl: (label) => this.platform.labelZpl(label.tenantId, label.platformLabelId),
@@ -179,6 +185,12 @@ export class ProfileRuntime {
           allowedTenantIds: tenantsOf(this.profile),
         },
         onFile: () => this.deps.onChange('orders'),
+        ...(this.deps.claimOrderFile
+          ? {
+              claimFile: (text: string, name: string) =>
+                this.deps.claimOrderFile!(this.scope, text, name),
+            }
+          : {}),
       });
       await this.hotFolder
         .start()

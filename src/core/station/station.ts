@@ -11,6 +11,7 @@ import { deviceHandlers } from './features/devices.js';
 import { packingHandlers } from './features/packing.js';
 import { profileHandlers } from './features/profiles.js';
 import { recordHandlers } from './features/records.js';
+import { openSite, provisionSiteStore, siteHandlers } from './features/site.js';
 import { StatusFeature } from './features/status.js';
 import { DEMO_PROFILE_ID, openDemoProfile } from './first-run.js';
 import { provisionProfiles } from '../profiles/provisioning.js';
@@ -62,6 +63,7 @@ export function createStation(options: StationOptions): Station {
     ...packingHandlers(ctx),
     ...recordHandlers(ctx),
     ...deviceHandlers(ctx),
+    ...siteHandlers(ctx),
   };
   const handlers = Object.fromEntries(
     callNames.map((name) => [
@@ -69,6 +71,7 @@ export function createStation(options: StationOptions): Station {
       implemented[name] ?? (() => Promise.reject(notAvailable(`"${name}"`))),
     ]),
   ) as Handlers;
+  ctx.handlersRef = handlers;
 
   return {
     handlers,
@@ -79,21 +82,21 @@ export function createStation(options: StationOptions): Station {
     async start() {
       ctx.spool.start();
       if (options.provisionFile) {
-        const results = await provisionProfiles(
-          ctx.profiles,
-          readFileSync(options.provisionFile, 'utf8'),
-          {
-            source: 'command-line',
-            hotFolderProblem: (folder) => ctx.hotFolderProblem(folder, 'command-line'),
-            ...(options.env ? { env: options.env } : {}),
-          },
-        );
+        const text = readFileSync(options.provisionFile, 'utf8');
+        const results = await provisionProfiles(ctx.profiles, text, {
+          source: 'command-line',
+          hotFolderProblem: (folder) => ctx.hotFolderProblem(folder, 'command-line'),
+          ...(options.env ? { env: options.env } : {}),
+        });
+        const site = provisionSiteStore(ctx, text);
+        if (site) ctx.log(`provisioned site store ${site.stationName} (${site.stationId})`);
         const first = results[0]?.profile;
         if (first) ctx.profiles.setActive(first.id);
         ctx.log(
           `provisioned ${results.map((r) => `${r.profile.name} (secret: ${r.secret})`).join(', ')}`,
         );
       }
+      await openSite(ctx);
       const profiles = ctx.profiles.list();
       if (profiles.length === 0) {
         await openDemoProfile(ctx, true);

@@ -1,4 +1,32 @@
--- schema version 3
+-- schema version 4
+
+-- trigger site_outbox_label_insert
+CREATE TRIGGER site_outbox_label_insert AFTER INSERT ON labels WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('label', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); END;
+
+-- trigger site_outbox_order_insert
+CREATE TRIGGER site_outbox_order_insert AFTER INSERT ON orders WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1 AND NEW.source NOT LIKE 'site:%'
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('order', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); END;
+
+-- trigger site_outbox_order_update
+CREATE TRIGGER site_outbox_order_update AFTER UPDATE ON orders WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1 AND NEW.source NOT LIKE 'site:%'
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('order', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); END;
+
+-- trigger site_outbox_purchase_insert
+CREATE TRIGGER site_outbox_purchase_insert AFTER INSERT ON label_purchases WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('purchase', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); END;
+
+-- trigger site_outbox_purchase_update
+CREATE TRIGGER site_outbox_purchase_update AFTER UPDATE ON label_purchases WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('purchase', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); END;
+
+-- trigger site_outbox_reprint_insert
+CREATE TRIGGER site_outbox_reprint_insert AFTER INSERT ON reprints WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('reprint', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); END;
+
+-- trigger site_outbox_site_reprint_insert
+CREATE TRIGGER site_outbox_site_reprint_insert AFTER INSERT ON site_reprint_audit WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('site-reprint', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); END;
 
 -- table carrier_account_health
 CREATE TABLE carrier_account_health (
@@ -206,6 +234,41 @@ CREATE TABLE shipments (
         station_user TEXT,
         created_at TEXT NOT NULL,
         updated_at TEXT NOT NULL
+      ) STRICT;
+
+-- table site_outbox
+CREATE TABLE site_outbox (
+        id INTEGER PRIMARY KEY,
+        entity TEXT NOT NULL CHECK (entity IN ('order', 'purchase', 'label', 'reprint', 'site-reprint')),
+        local_key TEXT NOT NULL,
+        -- epoch milliseconds: the header's "37 changes waiting, 4 min"
+        created_at INTEGER NOT NULL
+      ) STRICT;
+
+-- table site_reprint_audit
+CREATE TABLE site_reprint_audit (
+        id INTEGER PRIMARY KEY,
+        label_station_id TEXT NOT NULL,
+        label_local_id INTEGER NOT NULL,
+        profile_id TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        tenant_id TEXT NOT NULL,
+        order_number TEXT NOT NULL,
+        station_user TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        printer_id TEXT NOT NULL,
+        print_job_id INTEGER,
+        created_at TEXT NOT NULL
+      ) STRICT;
+
+-- table site_sync
+CREATE TABLE site_sync (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        enabled INTEGER NOT NULL DEFAULT 0 CHECK (enabled IN (0, 1)),
+        -- The site's offlinePurchase setting as last read from the store ('allow' | 'refuse').
+        offline_purchase TEXT NOT NULL DEFAULT 'allow' CHECK (offline_purchase IN ('allow', 'refuse')),
+        last_synced_at TEXT,
+        last_error TEXT
       ) STRICT;
 
 -- table tracker_sync

@@ -43,6 +43,9 @@ export function refuse(result: Refusal, profile?: Profile): never {
         case 'rates-superseded':
         case 'already-bought':
           return fail('conflict', message);
+        case 'order-claimed-elsewhere':
+        case 'site-store-unreachable':
+          return fail(code, message);
         default:
           return fail('validation', message, errors);
       }

@@ -1,6 +1,7 @@
 import { importOrdersInSlices, formatOf } from '../../orders/order-import.js';
 import type { ImportProblem, StoredOrder } from '../../orders/types.js';
 import type { ImportError } from '../../../shared/views.js';
+import { pullSiteOrders } from './site.js';
 import type { PackedPackage } from '../../packing/types.js';
 import { tenantsOf, type Profile } from '../../profiles/profile-schema.js';
 import type { ParsedInput } from '../../../shared/contract.js';
@@ -94,7 +95,10 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
         .boxes.find((b) => b.code.toLowerCase() === value.toLowerCase());
       if (box) return { kind: 'box', box };
       const r = rt();
-      const found = r.workflow.lookup(value);
+      let found = r.workflow.lookup(value);
+      // An order imported at another station of the site (issue 12).
+      if (found.kind === 'not-found' && (await pullSiteOrders(ctx, value)))
+        found = r.workflow.lookup(value);
       switch (found.kind) {
         case 'order': {
           const counts = reprintCounts(found.labels.map((l) => l.id));
@@ -175,6 +179,9 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
           'validation',
           `${fileName}: only .csv and .json order files can be imported.`,
         );
+      // One import per file for the whole site (issue 12).
+      const elsewhere = await ctx.site?.claimFile(r.scope, content, fileName);
+      if (elsewhere) throw new StationFailure('conflict', elsewhere);
       // In slices: a 100,000-order file must not hold up the packer's scans meanwhile.
       const report = await importOrdersInSlices(
         r.workflow.orders,

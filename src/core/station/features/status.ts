@@ -7,6 +7,7 @@ import type { PrinterState, PrinterStatusView, StationStatus } from '../../../sh
 import type { StationContext } from '../context.js';
 import { carrierView, profileView, trackingSync } from '../map.js';
 import type { Handlers } from '../dispatch.js';
+import { siteHeader } from './site.js';
 
 /**
  * The view of a printer's status: `status` is what it answered (null: it cannot say), `message`
@@ -172,6 +173,7 @@ export class StatusFeature {
       host: o.host,
       secretStorage: secretStorage(o.vault),
       version: o.version ?? '0.0.0',
+      site: ctx.site ? siteHeader(ctx.site.sync.status()) : null,
     };
   }
 

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { migration001 } from './001-station.js';
 import { migration002 } from './002-print-spool.js';
 import { migration003 } from './003-tracking.js';
+import { migration004 } from './004-site-outbox.js';
 
 export interface Migration {
   /** 1-based; equals the migration's position in the list, stored in PRAGMA user_version. */
@@ -14,4 +15,9 @@ export interface Migration {
  * Forward-only. Never edit a migration that has shipped; add the next number.
  * (Before the first release each module owns one migration and may still shape it.)
  */
-export const migrations: readonly Migration[] = [migration001, migration002, migration003];
+export const migrations: readonly Migration[] = [
+  migration001,
+  migration002,
+  migration003,
+  migration004,
+];

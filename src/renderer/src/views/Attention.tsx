@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useStation } from '../store';
 import type { AttentionAction } from '../../../shared/views';
 import './attention.css';
+import { SiteAttention } from './site/SiteAttention';
 
 const actionLabel: Record<AttentionAction, string> = {
   'check-trackers': 'Look it up on the platform',
@@ -72,6 +73,7 @@ export function AttentionView() {
           </li>
         ))}
       </ul>
+      <SiteAttention />
     </section>
   );
 }

@@ -118,6 +118,21 @@ export function Header() {
                 : 'none'
             }
           />
+          {status?.site ? (
+            <Indicator
+              label="Site"
+              testId="site-status"
+              state={
+                status.site.state === 'unreachable'
+                  ? 'bad'
+                  : status.site.state === 'synced'
+                    ? 'ok'
+                    : 'unknown'
+              }
+              text={status.site.text.replace(/^Site: /, '')}
+              title={status.site.problem ?? undefined}
+            />
+          ) : null}
           <button className="counter" onClick={() => go('queue')} data-testid="queue-count">
             Queue <b>{(status?.queue.shipments ?? 0) + (status?.queue.printJobs ?? 0)}</b>
           </button>

@@ -4,6 +4,7 @@ import { HISTORY_PAGE } from '../store/lists';
 import { LabelPreview } from '../components/LabelPreview';
 import { ReprintForm } from '../components/ReprintForm';
 import './history.css';
+import { SiteHistory } from './site/SiteHistory';
 
 const when = (iso: string) =>
   new Date(iso).toLocaleString(undefined, {
@@ -86,6 +87,11 @@ export function HistoryView() {
     }
   };
 
+  // With a site store, History searches the whole site unless the shift lead narrows it.
+  const [scope, setScope] = useState<'site' | 'station'>('site');
+  const hasSite = Boolean(s.status?.site);
+  if (hasSite && scope === 'site')
+    return <SiteHistory onStationScope={() => setScope('station')} />;
   return (
     <section className="history">
       <div className="history-list">
@@ -144,6 +150,14 @@ export function HistoryView() {
             </select>
           ) : null}
           <button type="submit">Search</button>
+          {hasSite ? (
+            <button type="button" onClick={() => setScope('site')}>
+              Whole site
+            </button>
+          ) : null}
+          <span className="muted">
+            {s.history.total} {s.history.total === 1 ? 'label' : 'labels'}
+          </span>
         </form>
         <div className="history-pager" data-testid="history-pager">
           <span>

@@ -6,6 +6,7 @@ import { BoxPresetsPanel } from './settings/BoxPresets';
 import { PrintersPanel } from './settings/Printers';
 import { ScalePanel } from './settings/Scale';
 import { StationPanel } from './settings/Station';
+import { SiteStorePanel } from './site/SiteStorePanel';
 
 export function SettingsView() {
   const profiles = useStation((s) => s.profiles);
@@ -137,6 +138,7 @@ export function SettingsView() {
             active ? `${active.id}:${JSON.stringify(active.rateRule)}:${active.hotFolder}` : 'none'
           }
         />
+        <SiteStorePanel />
       </div>
     </section>
   );

@@ -17,6 +17,7 @@ import {
 import { openStation, samples, tenantPolicy, type Station } from './station.js';
 import type { PurchaseHooks } from '../../../../src/core/packing/label-purchase.js';
 import type { Clock } from '../../../../src/core/storage/scope.js';
+import type { OrderClaims } from '../../../../src/core/site/link.js';
 
 export interface TestStation extends Station {
   spool: PrintSpool;
@@ -35,6 +36,7 @@ export async function stationFor(
     labelTimeoutMs?: number;
     startSpool?: boolean;
     clock?: Clock;
+    orderClaims?: OrderClaims;
   } = {},
 ): Promise<TestStation> {
   const printer = await useVirtualPrinter();
@@ -53,6 +55,7 @@ export async function stationFor(
     ...(options.hooks ? { hooks: options.hooks } : {}),
     ...(options.labelTimeoutMs ? { labelTimeoutMs: options.labelTimeoutMs } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.orderClaims ? { orderClaims: options.orderClaims } : {}),
   });
   const spool = new PrintSpool({
     db: station.db,

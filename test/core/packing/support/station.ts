@@ -20,6 +20,7 @@ import {
 } from '../../../../src/core/profiles/profile-schema.js';
 import { openDatabase, type Db } from '../../../../src/core/storage/database.js';
 import type { Clock, Environment } from '../../../../src/core/storage/scope.js';
+import type { OrderClaims } from '../../../../src/core/site/link.js';
 
 const repo = join(import.meta.dirname, '../../../..');
 const world = JSON.parse(
@@ -114,6 +115,8 @@ export function openStation(options: {
   environment?: Environment;
   /** The station's clock (rates go stale after RATES_FRESH_MS of it). */
   clock?: Clock;
+  /** The site store's order claim (issue 12). */
+  orderClaims?: OrderClaims;
 }): Station {
   const { profile } = options;
   const db = openDatabase(options.dbFile);
@@ -136,6 +139,7 @@ export function openStation(options: {
     printQueue: options.printQueue,
     ...(options.hooks ? { hooks: options.hooks } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.orderClaims ? { orderClaims: options.orderClaims } : {}),
   });
   return {
     db,

@@ -1,0 +1,155 @@
+import { expect, test } from '@playwright/test';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  startVirtualPrinter,
+  type VirtualPrinter,
+} from '../src/core/printing/virtual-printer/server.js';
+import { removeCluster, startPostgres, type PostgresCluster } from '../test/support/postgres.js';
+import { siteDatabase, STATION_PASSWORD } from '../test/core/site/support.js';
+import {
+  startSandboxProcess,
+  startStation,
+  type RunningStation,
+  type SandboxProcess,
+} from './station';
+
+const root = join(import.meta.dirname, '..');
+const world = JSON.parse(readFileSync(join(root, 'resources/fixtures/demo-world.json'), 'utf8'));
+
+let cluster: PostgresCluster;
+let sandbox: SandboxProcess;
+const printers: VirtualPrinter[] = [];
+const stations: RunningStation[] = [];
+
+test.beforeAll(async () => {
+  cluster = await startPostgres();
+});
+test.afterAll(() => removeCluster(cluster));
+test.beforeEach(async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'site-fixtures-')), 'world.json');
+  writeFileSync(file, JSON.stringify(world));
+  sandbox = await startSandboxProcess(file);
+});
+test.afterEach(async () => {
+  for (const s of stations.splice(0)) await s.stop();
+  for (const p of printers.splice(0)) await p.close();
+  await sandbox.stop();
+});
+
+/** A provisioned station of the site: the Lumen profile, its own virtual printer, the site store. */
+async function siteStation(
+  outputDir: string,
+  siteUrl: string,
+  stationId: string,
+  stationName: string,
+): Promise<{ station: RunningStation; printer: VirtualPrinter }> {
+  mkdirSync(outputDir, { recursive: true });
+  const printer = await startVirtualPrinter({ port: 0 });
+  printers.push(printer);
+  const site = world.shippingSites.find((s: { id: string }) => s.id === 'site_lumen_chicago');
+  const provision = join(outputDir, `provision-${stationId}.json`);
+  writeFileSync(
+    provision,
+    JSON.stringify({
+      format: 'shipping-station-profiles',
+      version: 1,
+      siteStore: { url: siteUrl, stationId, stationName },
+      profiles: [
+        {
+          id: 'lumen-site',
+          name: 'Lumen Chicago',
+          environment: 'sandbox',
+          baseUrl: sandbox.url,
+          clientId: 'demo-lumen-full',
+          tenantId: 'tnt_lumen',
+          shippingSiteId: site.id,
+          shipFrom: site.address,
+          printers: [
+            {
+              id: 'zd421',
+              name: `ZD421 ${stationName}`,
+              kind: 'network',
+              host: '127.0.0.1',
+              port: printer.port,
+              dpi: 203,
+            },
+          ],
+          clientSecretEnv: 'STATION_SECRET_E2E',
+        },
+      ],
+    }),
+  );
+  const station = await startStation(['--provision', provision], {
+    STATION_SECRET_E2E: 'demo-lumen-full-secret',
+    STATION_SECRET_SITE_STORE: STATION_PASSWORD,
+  });
+  stations.push(station);
+  return { station, printer };
+}
+
+test("a label bought at station A is found and reprinted from station B's History", async ({
+  browser,
+}, info) => {
+  const site = await siteDatabase(cluster);
+  const a = await siteStation(info.outputDir, site.stationUrl, 'chi-01', 'Station A');
+  const b = await siteStation(info.outputDir, site.stationUrl, 'chi-02', 'Station B');
+  const pageA = await browser.newPage();
+  const pageB = await browser.newPage();
+
+  // Station A: import the orders, scan one and buy its label.
+  await pageA.goto(a.station.url);
+  await expect(pageA.getByTestId('profile-name')).toHaveText('Lumen Chicago');
+  await expect(pageA.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
+  await pageA.keyboard.press('Alt+7');
+  await pageA
+    .getByLabel('Import orders file')
+    .setInputFiles(join(root, 'resources/orders/sample-orders.csv'));
+  await expect(pageA.getByTestId('import-report')).toContainText(/\d+ imported/);
+  await pageA.keyboard.press('Alt+1');
+  await pageA.keyboard.type('LUM-10421');
+  await pageA.keyboard.press('Enter');
+  await expect(pageA.getByTestId('rate-reason')).toBeVisible();
+  await pageA.keyboard.press('Control+Enter');
+  await expect.poll(() => a.printer.labels.length, { timeout: 30_000 }).toBe(1);
+  await expect(pageA.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
+  await pageA.screenshot({ path: info.outputPath('station-a-bought.png') });
+
+  // Station B: History searches the whole site, finds A's label, and reprints it on B's printer.
+  await pageB.goto(b.station.url);
+  await expect(pageB.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
+  await pageB.keyboard.press('Alt+4');
+  await expect(pageB.getByLabel('History scope')).toHaveValue('site');
+  await pageB.getByLabel('Search labels').fill('LUM-10421');
+  await pageB.keyboard.press('Enter');
+  const row = pageB.getByTestId('site-history-table').getByRole('row', { name: /LUM-10421/ });
+  await expect(row).toContainText('Station A');
+  await row.click();
+  await expect(pageB.getByTestId('site-label-detail')).toContainText('Bought at Station A');
+  await pageB.getByLabel('Reprint reason').fill('label torn at the dock');
+  await pageB.screenshot({ path: info.outputPath('station-b-site-history.png') });
+  await pageB.keyboard.press('Enter');
+  await expect.poll(() => b.printer.labels.length, { timeout: 30_000 }).toBe(1);
+  expect(a.printer.labels.length).toBe(1);
+  await expect(row).toContainText('1', { timeout: 15_000 });
+  expect(await sandbox.ledger()).toHaveLength(1);
+  const audit = await site.owner.pool.query(
+    `SELECT station_id, label_station_id, reason FROM site_reprints`,
+  );
+  expect(audit.rows).toEqual([
+    { station_id: 'chi-02', label_station_id: 'chi-01', reason: 'label torn at the dock' },
+  ]);
+  await pageB.screenshot({ path: info.outputPath('station-b-reprinted.png') });
+
+  // Settings shows the connection, this station on the site, and every station's lag.
+  await pageB.keyboard.press('Alt+7');
+  const panel = pageB.getByTestId('site-store-panel');
+  await expect(panel).toContainText(`shipping_station@127.0.0.1:${cluster.port}/${site.name}`);
+  await expect(panel).toContainText('Station B (chi-02)');
+  await expect(panel).toContainText('Station A (chi-01)');
+  await expect(pageB.getByTestId('site-store-state')).toContainText('Site: synced');
+  await panel.scrollIntoViewIfNeeded();
+  await pageB.screenshot({ path: info.outputPath('station-b-settings.png') });
+  await site.owner.close();
+});

@@ -1,0 +1,25 @@
+-- The least-privilege role every packing station of a site logs in as.
+-- Site IT runs this once, after `npm run site -- migrate`, connected to the site database as
+-- its owner (the role that ran the migrations), for example:
+--
+--   psql "postgres://site_owner@db.site.local/shipping_site" \
+--        -v station_password="'<a long random password>'" -f station-role.sql
+--
+-- The stations then use postgres://shipping_station@db.site.local/shipping_site, with the
+-- password in each station's keychain (Settings) or in STATION_SECRET_SITE_STORE.
+--
+-- What the role can do: read everything of the site; insert and update the rows stations
+-- write (idempotent upserts, order claims, site-wide attention items). What it cannot do:
+-- create, alter or drop anything (it owns nothing), DELETE any row (labels, purchases and
+-- reprints are money and audit), change site settings, or touch the migration history.
+
+CREATE ROLE shipping_station LOGIN PASSWORD :station_password;
+
+REVOKE ALL ON SCHEMA public FROM PUBLIC;
+GRANT USAGE ON SCHEMA public TO shipping_station;
+
+GRANT SELECT ON ALL TABLES IN SCHEMA public TO shipping_station;
+GRANT INSERT, UPDATE ON site_stations, site_purchases, site_labels, site_order_claims,
+  site_attention, site_orders, site_printers TO shipping_station;
+GRANT INSERT ON site_reprints, site_import_claims TO shipping_station;
+GRANT USAGE ON SEQUENCE site_attention_id_seq TO shipping_station;

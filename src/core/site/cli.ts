@@ -1,0 +1,63 @@
+// Site IT's command line for the site store:
+//   npm run site -- migrate --url postgres://site_owner@db.site.local/shipping_site
+//   npm run site -- status  --url …
+//   npm run site -- offline-purchase allow|refuse --url …
+// The password comes from PGPASSWORD (or STATION_SECRET_SITE_STORE), never from the command line.
+import { describeSiteStore, SITE_PASSWORD_ENV } from './config.js';
+import { SiteStore } from './store.js';
+
+const args = process.argv.slice(2);
+const command = args[0];
+const flag = (name: string): string | undefined => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const url = flag('url') ?? process.env.SITE_STORE_URL;
+const usage =
+  'usage: npm run site -- migrate|status|offline-purchase <allow|refuse> --url postgres://user@host:5432/database\n' +
+  `The password is read from PGPASSWORD or ${SITE_PASSWORD_ENV}.`;
+
+if (!command || !url) {
+  console.error(usage);
+  process.exit(2);
+}
+const store = new SiteStore({
+  config: { url, stationId: 'site-cli', stationName: 'site IT' },
+  password: process.env.PGPASSWORD ?? process.env[SITE_PASSWORD_ENV],
+});
+try {
+  switch (command) {
+    case 'migrate': {
+      const { from, to } = await store.migrate();
+      console.log(
+        from === to
+          ? `${describeSiteStore(url)} is already at schema ${to}.`
+          : `${describeSiteStore(url)} migrated from schema ${from} to ${to}.`,
+      );
+      break;
+    }
+    case 'status': {
+      console.log(`site store ${describeSiteStore(url)}, schema ${await store.schemaVersion()}`);
+      console.log(`offlinePurchase: ${(await store.setting('offlinePurchase')) ?? 'allow'}`);
+      for (const s of await store.stations())
+        console.log(
+          `${s.stationName} (${s.stationId}): last seen ${s.lastSeenAt}, ${s.depth} change(s) waiting${s.oldestAt ? ` since ${s.oldestAt}` : ''}`,
+        );
+      break;
+    }
+    case 'offline-purchase': {
+      const value = args[1];
+      if (value !== 'allow' && value !== 'refuse') throw new Error(usage);
+      await store.setSetting('offlinePurchase', value);
+      console.log(`offlinePurchase is now ${value} for every station of the site.`);
+      break;
+    }
+    default:
+      throw new Error(usage);
+  }
+} catch (error) {
+  console.error((error as Error).message);
+  process.exitCode = 1;
+} finally {
+  await store.close();
+}

@@ -1,0 +1,103 @@
+import type { SecretVault } from '../profiles/secret-vault.js';
+
+/**
+ * Where this station finds its site store: a station setting (and provisioning field). The
+ * password is never part of it: it comes from the OS keychain (vault key `site-store:password`)
+ * or from the environment variable STATION_SECRET_SITE_STORE, never from a file.
+ */
+export interface SiteStoreConfig {
+  /** postgres://station@db.site.local:5432/shipping_site (no password in it). */
+  url: string;
+  /** Stable and unique within the site: "chi-04". Keys every row this station writes. */
+  stationId: string;
+  /** What the floor calls it: "Station 4". */
+  stationName: string;
+}
+
+export const SITE_PASSWORD_KEY = 'site-store:password';
+export const SITE_PASSWORD_ENV = 'STATION_SECRET_SITE_STORE';
+
+export class SiteConfigError extends Error {
+  readonly code = 'validation';
+  constructor(
+    message: string,
+    readonly field: string,
+  ) {
+    super(message);
+    this.name = 'SiteConfigError';
+  }
+}
+
+const STATION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+
+/** Checks a site store setting; every problem is said for site IT, naming the field. */
+export function parseSiteStoreConfig(value: unknown): SiteStoreConfig {
+  if (!value || typeof value !== 'object')
+    throw new SiteConfigError(
+      'siteStore must be an object with url, stationId and stationName.',
+      'siteStore',
+    );
+  const v = value as Record<string, unknown>;
+  for (const key of Object.keys(v))
+    if (/password|secret|token/i.test(key))
+      throw new SiteConfigError(
+        `siteStore.${key}: the site store password never goes in settings or a file; put it in the keychain (Settings) or in ${SITE_PASSWORD_ENV}.`,
+        `siteStore.${key}`,
+      );
+  const url = typeof v.url === 'string' ? v.url.trim() : '';
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new SiteConfigError(
+      `siteStore.url "${url}" is not a database address; expected postgres://user@host:5432/database.`,
+      'siteStore.url',
+    );
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:')
+    throw new SiteConfigError(
+      `siteStore.url must start with postgres:// (it starts with ${parsed.protocol}//).`,
+      'siteStore.url',
+    );
+  if (parsed.password)
+    throw new SiteConfigError(
+      `siteStore.url contains a password; remove it and put the password in the keychain or in ${SITE_PASSWORD_ENV}.`,
+      'siteStore.url',
+    );
+  if (!parsed.hostname || parsed.pathname.length < 2)
+    throw new SiteConfigError(
+      `siteStore.url must name a host and a database: postgres://user@host:5432/database.`,
+      'siteStore.url',
+    );
+  const stationId = typeof v.stationId === 'string' ? v.stationId.trim() : '';
+  if (!STATION_ID.test(stationId))
+    throw new SiteConfigError(
+      'siteStore.stationId must be 1 to 63 letters, digits, dots, dashes or underscores, unique within the site ("chi-04").',
+      'siteStore.stationId',
+    );
+  const stationName = typeof v.stationName === 'string' ? v.stationName.trim() : '';
+  if (stationName.length < 1 || stationName.length > 100)
+    throw new SiteConfigError(
+      'siteStore.stationName must be the name the floor uses for this station ("Station 4").',
+      'siteStore.stationName',
+    );
+  return { url, stationId, stationName };
+}
+
+/** The password: the keychain first, then STATION_SECRET_SITE_STORE; undefined when neither. */
+export async function siteStorePassword(
+  vault: SecretVault,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string | undefined> {
+  return (await vault.get(SITE_PASSWORD_KEY)) ?? (env[SITE_PASSWORD_ENV] || undefined);
+}
+
+/** The URL for display: user, host, port and database, never a password. */
+export function describeSiteStore(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.username ? `${decodeURIComponent(u.username)}@` : ''}${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}`;
+  } catch {
+    return '(not a valid address)';
+  }
+}

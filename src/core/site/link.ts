@@ -1,0 +1,172 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../storage/database.js';
+import type { PrinterConfig } from '../printing/types.js';
+import type { StationScope } from '../storage/scope.js';
+import type { SiteStoreConfig } from './config.js';
+import { describeSiteStore } from './config.js';
+import { describeSiteError, SiteStoreError } from './errors.js';
+import { SiteListener } from './listener.js';
+import { SiteOutbox } from './outbox.js';
+import { SiteStore, type SitePrinter, type StationQueues } from './store.js';
+import { SiteSync, type SiteSyncStatus } from './sync.js';
+import type { ClaimResult, SiteOrderRow } from './types.js';
+
+/** The port the label purchase asks before POST /api/v1/labels (see LabelPurchaser). */
+export interface OrderClaims {
+  claim(request: {
+    tenantId: string;
+    orderNumber: string;
+    purchaseId: string;
+    packer: string | null;
+    confirmed: boolean;
+  }): Promise<ClaimResult>;
+}
+
+/** After a failed attempt, claims skip the store this long instead of waiting on it again. */
+const SKIP_AFTER_FAILURE_MS = 5000;
+
+/**
+ * A station's connection to its site: the store, the outbox and its drainer, and the order
+ * claim. Made only when a site store is configured; a station without one never builds it.
+ */
+export class SiteLink {
+  readonly store: SiteStore;
+  readonly outbox: SiteOutbox;
+  readonly sync: SiteSync;
+  private readonly listener: SiteListener | null;
+
+  constructor(
+    readonly config: SiteStoreConfig,
+    options: {
+      db: Db;
+      password: string | undefined;
+      log?: (line: string) => void;
+      onChange?: (status: SiteSyncStatus) => void;
+      pollMs?: number;
+      connectTimeoutMs?: number;
+      batchSize?: number;
+      afterApply?: (applied: number) => void | Promise<void>;
+      /** Another station committed changes (LISTEN/NOTIFY); absent: no listening connection. */
+      onRemoteChange?: (stationId: string) => void;
+      queues?: () => StationQueues;
+      printers?: () => SitePrinter[];
+    },
+  ) {
+    this.store = new SiteStore({
+      config,
+      password: options.password,
+      ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
+    });
+    this.outbox = new SiteOutbox(options.db, config.stationId);
+    this.outbox.enable();
+    this.sync = new SiteSync({
+      store: this.store,
+      outbox: this.outbox,
+      ...(options.pollMs ? { pollMs: options.pollMs } : {}),
+      ...(options.batchSize ? { batchSize: options.batchSize } : {}),
+      ...(options.afterApply ? { afterApply: options.afterApply } : {}),
+      ...(options.queues ? { queues: options.queues } : {}),
+      ...(options.printers ? { printers: options.printers } : {}),
+      ...(options.log ? { log: options.log } : {}),
+      ...(options.onChange ? { onChange: options.onChange } : {}),
+    });
+    this.listener = options.onRemoteChange
+      ? new SiteListener({
+          url: config.url,
+          password: options.password,
+          stationId: config.stationId,
+          onChange: options.onRemoteChange,
+        })
+      : null;
+  }
+
+  start(): void {
+    this.sync.start();
+    this.listener?.start();
+  }
+
+  async close(): Promise<void> {
+    await this.listener?.stop();
+    await this.sync.stop();
+    await this.store.close();
+  }
+
+  /**
+   * Other stations' network printers as printer configs this station's spool can print to,
+   * with ids `site:<station id>:<printer id>` (this station's own printers are its own).
+   */
+  remotePrinters(): PrinterConfig[] {
+    return this.sync.sitePrinters
+      .filter((p) => p.stationId !== this.config.stationId)
+      .map((p) => ({
+        id: `site:${p.stationId}:${p.printerId}`,
+        name: `${p.name} (${p.stationName})`,
+        kind: 'network' as const,
+        host: p.host,
+        port: p.port,
+        dpi: (p.dpi === 300 || p.dpi === 600 ? p.dpi : 203) as PrinterConfig['dpi'],
+      }));
+  }
+
+  /** Where the store is, for Settings: never the password. */
+  get where(): string {
+    return describeSiteStore(this.config.url);
+  }
+
+  /**
+   * Claims an order file for this site before importing it (the same content imported at any
+   * station, or dropped in a hot folder several stations watch, is imported once). Returns why
+   * not to import it, or null to go ahead; an unreachable store imports locally (an order
+   * imported twice is harmless: the order claim still stops a second label).
+   */
+  async claimFile(scope: StationScope, text: string, fileName: string): Promise<string | null> {
+    const sha = createHash('sha256').update(text).digest('hex');
+    try {
+      const claim = await this.store.claimImport(scope, sha, fileName);
+      if (claim.claimed) return null;
+      return `${fileName} was already imported for this site at ${claim.stationName} (${claim.at}${claim.fileName !== fileName ? `, as ${claim.fileName}` : ''}); its orders can be scanned at every station.`;
+    } catch {
+      this.sync.wake();
+      return null;
+    }
+  }
+
+  /** Orders of the site with this number, for a scan this station has no order for. */
+  async findOrders(scope: StationScope, orderNumber: string): Promise<SiteOrderRow[]> {
+    try {
+      return await this.store.findOrders(scope, orderNumber);
+    } catch {
+      return [];
+    }
+  }
+
+  /**
+   * The claim for one profile's scope. Unreachable store: the site's offlinePurchase setting
+   * (as last read) decides: allow buys and reconciles later, refuse buys nothing.
+   */
+  claims(scope: StationScope): OrderClaims {
+    return {
+      claim: async (request) => {
+        const status = this.sync.status();
+        const recentlyDown =
+          status.problem?.kind === 'unreachable' &&
+          status.failedAt !== null &&
+          Date.now() - status.failedAt < SKIP_AFTER_FAILURE_MS;
+        try {
+          if (recentlyDown) throw new SiteStoreError(status.problem!);
+          return await this.store.claimOrder(scope, request);
+        } catch (error) {
+          const problem = describeSiteError(error, this.config.url);
+          this.sync.wake();
+          if (this.outbox.offlinePurchase() === 'refuse')
+            return {
+              granted: false,
+              code: 'site-store-unreachable',
+              message: `${problem.message.replace(/ This station works on its own.*$/, '')} This site buys no label without it (offlinePurchase: refuse), so nothing was bought. Try again when it answers, or call site IT.`,
+            };
+          return { granted: true, mode: 'offline' };
+        }
+      },
+    };
+  }
+}

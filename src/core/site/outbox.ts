@@ -1,0 +1,346 @@
+import { OrderRepository } from '../orders/order-repository.js';
+import type { Db } from '../storage/database.js';
+import type { SiteChange, SiteLabelRow, SitePurchaseRow, SiteReprintRow } from './types.js';
+
+interface OutboxRow {
+  id: number;
+  entity: 'order' | 'purchase' | 'label' | 'reprint' | 'site-reprint';
+  local_key: string;
+  created_at: number;
+}
+
+export interface OutboxDepth {
+  depth: number;
+  /** epoch ms of the oldest change waiting; null when none waits. */
+  oldestAt: number | null;
+}
+
+/**
+ * The station's side of the outbox (migration 004): SQLite triggers fill it in the same
+ * transaction as each change; this reads batches in order, as the rows are now, and drops
+ * what the store has committed.
+ */
+export class SiteOutbox {
+  private readonly s;
+  private readonly orders: OrderRepository;
+
+  constructor(
+    readonly db: Db,
+    private readonly stationId: string,
+  ) {
+    this.orders = new OrderRepository(db);
+    this.s = {
+      enabled: db.prepare<[], { enabled: number }>('SELECT enabled FROM site_sync WHERE id = 1'),
+      setEnabled: db.prepare<[number]>('UPDATE site_sync SET enabled = ? WHERE id = 1'),
+      batch: db.prepare<[number], OutboxRow>('SELECT * FROM site_outbox ORDER BY id LIMIT ?'),
+      ack: db.prepare<[number]>('DELETE FROM site_outbox WHERE id <= ?'),
+      depth: db.prepare<[], { depth: number; oldest: number | null }>(
+        'SELECT count(*) AS depth, min(created_at) AS oldest FROM site_outbox',
+      ),
+      purchase: db.prepare<[string], PurchaseDbRow>(
+        `SELECT p.*, o.order_number, s.station_user FROM label_purchases p
+           JOIN shipments s ON s.id = p.shipment_id JOIN orders o ON o.id = s.order_id
+          WHERE p.id = ?`,
+      ),
+      label: db.prepare<[number], LabelDbRow>(
+        `SELECT l.*, s.station_user FROM labels l
+           JOIN label_purchases p ON p.id = l.purchase_id JOIN shipments s ON s.id = p.shipment_id
+          WHERE l.id = ?`,
+      ),
+      reprint: db.prepare<[number], ReprintDbRow>('SELECT * FROM reprints WHERE id = ?'),
+      siteReprint: db.prepare<[number], SiteReprintDbRow>(
+        'SELECT * FROM site_reprint_audit WHERE id = ?',
+      ),
+      knownPurchase: db.prepare<[string], { one: number }>(
+        'SELECT 1 AS one FROM label_purchases WHERE id = ?',
+      ),
+      offline: db.prepare<[], { offline_purchase: 'allow' | 'refuse' }>(
+        'SELECT offline_purchase FROM site_sync WHERE id = 1',
+      ),
+      setOffline: db.prepare<[string]>('UPDATE site_sync SET offline_purchase = ? WHERE id = 1'),
+      synced: db.prepare<[string | null, string | null]>(
+        'UPDATE site_sync SET last_synced_at = coalesce(?, last_synced_at), last_error = ? WHERE id = 1',
+      ),
+    };
+  }
+
+  /**
+   * Turns the triggers on. The first time (or after being off), everything the station already
+   * has goes into the outbox too, so the site sees the station's whole history once.
+   */
+  enable(): void {
+    this.db.transaction(() => {
+      if (this.s.enabled.get()?.enabled === 1) return;
+      this.s.setEnabled.run(1);
+      const now = Date.now();
+      this.db
+        .prepare(
+          `INSERT INTO site_outbox (entity, local_key, created_at)
+           SELECT 'order', id, ? FROM orders WHERE source NOT LIKE 'site:%' ORDER BY id`,
+        )
+        .run(now);
+      this.db
+        .prepare(
+          `INSERT INTO site_outbox (entity, local_key, created_at)
+           SELECT 'purchase', id, ? FROM label_purchases ORDER BY created_at, id`,
+        )
+        .run(now);
+      this.db
+        .prepare(
+          `INSERT INTO site_outbox (entity, local_key, created_at) SELECT 'label', id, ? FROM labels ORDER BY id`,
+        )
+        .run(now);
+      this.db
+        .prepare(
+          `INSERT INTO site_outbox (entity, local_key, created_at) SELECT 'reprint', id, ? FROM reprints ORDER BY id`,
+        )
+        .run(now);
+    })();
+  }
+
+  /** No site store any more: the triggers stop; what waits is kept for when one comes back. */
+  disable(): void {
+    this.s.setEnabled.run(0);
+  }
+
+  depth(): OutboxDepth {
+    const row = this.s.depth.get()!;
+    return { depth: row.depth, oldestAt: row.oldest };
+  }
+
+  /**
+   * The next changes in order, as the rows are now; a row named twice in the batch is sent
+   * once (its current state). `upTo` is what to acknowledge once the store committed them.
+   */
+  next(limit = 200): { changes: SiteChange[]; upTo: number } | null {
+    const rows = this.s.batch.all(limit);
+    if (rows.length === 0) return null;
+    const seen = new Set<string>();
+    const changes: SiteChange[] = [];
+    for (const r of rows) {
+      const key = `${r.entity}:${r.local_key}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const change = this.read(r);
+      if (change) changes.push(change);
+    }
+    return { changes, upTo: rows[rows.length - 1]!.id };
+  }
+
+  ack(upTo: number): void {
+    this.s.ack.run(upTo);
+  }
+
+  isKnownPurchase(purchaseId: string): boolean {
+    return this.s.knownPurchase.get(purchaseId) !== undefined;
+  }
+
+  offlinePurchase(): 'allow' | 'refuse' {
+    return this.s.offline.get()?.offline_purchase ?? 'allow';
+  }
+
+  rememberOfflinePurchase(value: string | null): void {
+    if (value === 'allow' || value === 'refuse') this.s.setOffline.run(value);
+  }
+
+  recordSync(error: string | null): void {
+    this.s.synced.run(error ? null : new Date().toISOString(), error);
+  }
+
+  /** Records a reprint here of a label another station bought; the outbox carries it. */
+  recordSiteReprint(entry: Omit<SiteReprintDbRow, 'id' | 'created_at'>): number {
+    const info = this.db
+      .prepare(
+        `INSERT INTO site_reprint_audit (label_station_id, label_local_id, profile_id, environment, tenant_id,
+           order_number, station_user, reason, printer_id, print_job_id, created_at)
+         VALUES (@label_station_id, @label_local_id, @profile_id, @environment, @tenant_id,
+           @order_number, @station_user, @reason, @printer_id, @print_job_id, @created_at)`,
+      )
+      .run({ ...entry, created_at: new Date().toISOString() });
+    return Number(info.lastInsertRowid);
+  }
+
+  private read(r: OutboxRow): SiteChange | null {
+    switch (r.entity) {
+      case 'order': {
+        const o = this.orders.get(Number(r.local_key));
+        if (!o) return null;
+        return {
+          kind: 'order',
+          row: {
+            profileId: o.profileId,
+            environment: o.environment,
+            tenantId: o.tenantId,
+            orderNumber: o.orderNumber,
+            source: o.source,
+            order: {
+              orderNumber: o.orderNumber,
+              shipTo: o.shipTo,
+              ...(o.serviceLevels ? { serviceLevels: o.serviceLevels } : {}),
+              packages: o.packages,
+            },
+          },
+        };
+      }
+      case 'purchase': {
+        const p = this.s.purchase.get(r.local_key);
+        return p ? { kind: 'purchase', row: purchaseOf(p) } : null;
+      }
+      case 'label': {
+        const l = this.s.label.get(Number(r.local_key));
+        return l ? { kind: 'label', row: labelOf(l) } : null;
+      }
+      case 'reprint': {
+        const x = this.s.reprint.get(Number(r.local_key));
+        if (!x) return null;
+        const row: SiteReprintRow = {
+          source: 'local',
+          localId: x.id,
+          labelStationId: this.stationId,
+          labelLocalId: x.label_id,
+          profileId: x.profile_id,
+          environment: x.environment,
+          tenantId: x.tenant_id,
+          stationUser: x.station_user,
+          reason: x.reason,
+          printerId: x.printer_id,
+          createdAt: x.created_at,
+        };
+        return { kind: 'reprint', row };
+      }
+      case 'site-reprint': {
+        const x = this.s.siteReprint.get(Number(r.local_key));
+        if (!x) return null;
+        return {
+          kind: 'reprint',
+          row: {
+            source: 'site',
+            localId: x.id,
+            labelStationId: x.label_station_id,
+            labelLocalId: x.label_local_id,
+            profileId: x.profile_id,
+            environment: x.environment,
+            tenantId: x.tenant_id,
+            stationUser: x.station_user,
+            reason: x.reason,
+            printerId: x.printer_id,
+            createdAt: x.created_at,
+          },
+        };
+      }
+      default: {
+        const never: never = r.entity;
+        throw new Error(`unknown outbox entity ${String(never)}`);
+      }
+    }
+  }
+}
+
+interface PurchaseDbRow {
+  id: string;
+  profile_id: string;
+  environment: string;
+  tenant_id: string;
+  order_number: string;
+  order_reference: string;
+  state: SitePurchaseRow['state'];
+  station_user: string | null;
+  failure: string | null;
+  confirmed_by: string | null;
+  resolution: string | null;
+  resolved_by: string | null;
+  resolved_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface LabelDbRow {
+  id: number;
+  purchase_id: string;
+  platform_label_id: string;
+  profile_id: string;
+  environment: string;
+  tenant_id: string;
+  order_number: string;
+  order_reference: string;
+  tracking_number: string;
+  carrier: string;
+  service_level: string;
+  cost_cents: number;
+  currency: string;
+  station_user: string | null;
+  created_at: string;
+}
+
+interface ReprintDbRow {
+  id: number;
+  label_id: number;
+  profile_id: string;
+  environment: string;
+  tenant_id: string;
+  station_user: string;
+  reason: string;
+  printer_id: string;
+  created_at: string;
+}
+
+export interface SiteReprintDbRow {
+  id: number;
+  label_station_id: string;
+  label_local_id: number;
+  profile_id: string;
+  environment: string;
+  tenant_id: string;
+  order_number: string;
+  station_user: string;
+  reason: string;
+  printer_id: string;
+  print_job_id: number | null;
+  created_at: string;
+}
+
+function purchaseOf(p: PurchaseDbRow): SitePurchaseRow {
+  let failure: unknown = null;
+  try {
+    failure = p.failure ? JSON.parse(p.failure) : null;
+  } catch {
+    failure = { message: p.failure };
+  }
+  return {
+    purchaseId: p.id,
+    profileId: p.profile_id,
+    environment: p.environment,
+    tenantId: p.tenant_id,
+    orderNumber: p.order_number,
+    orderReference: p.order_reference,
+    state: p.state,
+    packer: p.station_user,
+    failure,
+    confirmedBy: p.confirmed_by,
+    resolution: p.resolution,
+    resolvedBy: p.resolved_by,
+    resolvedAt: p.resolved_at,
+    createdAt: p.created_at,
+    updatedAt: p.updated_at,
+  };
+}
+
+function labelOf(l: LabelDbRow): SiteLabelRow {
+  return {
+    localId: l.id,
+    purchaseId: l.purchase_id,
+    platformLabelId: l.platform_label_id,
+    profileId: l.profile_id,
+    environment: l.environment,
+    tenantId: l.tenant_id,
+    orderNumber: l.order_number,
+    orderReference: l.order_reference,
+    trackingNumber: l.tracking_number,
+    carrier: l.carrier,
+    serviceLevel: l.service_level,
+    costCents: l.cost_cents,
+    currency: l.currency,
+    packer: l.station_user,
+    createdAt: l.created_at,
+  };
+}

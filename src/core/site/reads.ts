@@ -1,0 +1,180 @@
+import type pg from 'pg';
+import type { SiteAttentionItem, SiteLabel, SiteLabelSearch, SiteScope } from './types.js';
+
+const MAX_PAGE = 500;
+
+/**
+ * The site store's site-wide reads: History search, one label, Needs attention. SiteStore
+ * delegates to it; `run` turns a pg error into words for site IT.
+ */
+export class SiteReads {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly run: <T>(work: () => Promise<T>) => Promise<T>,
+  ) {}
+
+  /** Site-wide History: by order (or its start), tracking number, brand, date, station, packer. */
+  async searchLabels(
+    scope: SiteScope,
+    search: SiteLabelSearch,
+  ): Promise<{ labels: SiteLabel[]; more: boolean }> {
+    const limit = Math.min(Math.max(1, Math.floor(search.limit ?? 50)), MAX_PAGE);
+    const where = ['l.profile_id = $1', 'l.environment = $2'];
+    const values: unknown[] = [scope.profileId, scope.environment];
+    const add = (sql: (n: string) => string, value: unknown) => {
+      values.push(value);
+      where.push(sql(`$${values.length}`));
+    };
+    const q = search.query?.trim();
+    if (q) {
+      values.push(q, `${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
+      const n = values.length;
+      // Each side of the OR has its index (by_tracking, by_order text_pattern_ops).
+      where.push(`(l.tracking_number = $${n - 1} OR l.order_number LIKE $${n})`);
+    }
+    if (search.stationId) add((n) => `l.station_id = ${n}`, search.stationId);
+    if (search.packer) add((n) => `l.packer = ${n}`, search.packer);
+    if (search.tenantId) add((n) => `l.tenant_id = ${n}`, search.tenantId);
+    if (search.from) add((n) => `l.created_at >= ${n}`, search.from);
+    if (search.to) add((n) => `l.created_at < ${n}`, search.to);
+    values.push(limit + 1, Math.max(0, Math.floor(search.offset ?? 0)));
+    const sql = `SELECT l.*, COALESCE(s.station_name, l.station_id) AS station_name,
+                   (SELECT count(*) FROM site_reprints r
+                     WHERE r.label_station_id = l.station_id AND r.label_local_id = l.local_id) AS reprints
+                   FROM site_labels l LEFT JOIN site_stations s ON s.station_id = l.station_id
+                  WHERE ${where.join(' AND ')}
+                  ORDER BY l.created_at DESC, l.station_id, l.local_id DESC
+                  LIMIT $${values.length - 1} OFFSET $${values.length}`;
+    return this.run(async () => {
+      const { rows } = await this.pool.query<SiteLabelDbRow>(sql, values);
+      return { labels: rows.slice(0, limit).map(siteLabelOf), more: rows.length > limit };
+    });
+  }
+
+  async label(stationId: string, localId: number): Promise<SiteLabel | null> {
+    return this.run(async () => {
+      const { rows } = await this.pool.query<SiteLabelDbRow>(
+        `SELECT l.*, COALESCE(s.station_name, l.station_id) AS station_name,
+                (SELECT count(*) FROM site_reprints r
+                  WHERE r.label_station_id = l.station_id AND r.label_local_id = l.local_id) AS reprints
+           FROM site_labels l LEFT JOIN site_stations s ON s.station_id = l.station_id
+          WHERE l.station_id = $1 AND l.local_id = $2`,
+        [stationId, localId],
+      );
+      return rows[0] ? siteLabelOf(rows[0]) : null;
+    });
+  }
+
+  /**
+   * Needs attention for the whole site: open possible-double-label items (with both labels)
+   * and every station's unknown-outcome purchases. A purchase resolved at its station leaves
+   * this list everywhere as soon as the resolution is synced.
+   */
+  async attention(scope: SiteScope): Promise<SiteAttentionItem[]> {
+    return this.run(async () => {
+      const doubles = await this.pool.query<{
+        id: string;
+        tenant_id: string;
+        order_number: string;
+        message: string;
+        created_at: Date;
+        purchases: { stationId: string; purchaseId: string }[];
+      }>(
+        `SELECT id, tenant_id, order_number, message, created_at, purchases FROM site_attention
+          WHERE profile_id = $1 AND environment = $2 AND resolved_at IS NULL ORDER BY id`,
+        [scope.profileId, scope.environment],
+      );
+      const items: SiteAttentionItem[] = [];
+      for (const d of doubles.rows) {
+        const { rows } = await this.pool.query<SiteLabelDbRow>(
+          `SELECT l.*, COALESCE(s.station_name, l.station_id) AS station_name, 0 AS reprints
+             FROM site_labels l LEFT JOIN site_stations s ON s.station_id = l.station_id
+            WHERE l.purchase_id = ANY($1) ORDER BY l.created_at`,
+          [d.purchases.map((p) => p.purchaseId)],
+        );
+        items.push({
+          kind: 'possible-double-label',
+          id: `site-double-${d.id}`,
+          tenantId: d.tenant_id,
+          orderNumber: d.order_number,
+          message: d.message,
+          since: d.created_at.toISOString(),
+          labels: rows.map(siteLabelOf),
+        });
+      }
+      const unknown = await this.pool.query<{
+        station_id: string;
+        station_name: string | null;
+        purchase_id: string;
+        tenant_id: string;
+        order_number: string;
+        order_reference: string;
+        updated_at: Date;
+      }>(
+        `SELECT p.station_id, s.station_name, p.purchase_id, p.tenant_id, p.order_number, p.order_reference, p.updated_at
+           FROM site_purchases p LEFT JOIN site_stations s ON s.station_id = p.station_id
+          WHERE p.profile_id = $1 AND p.environment = $2 AND p.state = 'unknown' ORDER BY p.updated_at`,
+        [scope.profileId, scope.environment],
+      );
+      for (const u of unknown.rows) {
+        const name = u.station_name ?? u.station_id;
+        items.push({
+          kind: 'unknown-purchase',
+          id: `site-unknown-${u.station_id}-${u.purchase_id}`,
+          tenantId: u.tenant_id,
+          orderNumber: u.order_number,
+          orderReference: u.order_reference,
+          stationId: u.station_id,
+          stationName: name,
+          message: `The label for ${u.order_reference} at ${name} may or may not have been bought; resolve it at ${name} under Needs attention.`,
+          since: u.updated_at.toISOString(),
+        });
+      }
+      return items;
+    });
+  }
+}
+
+interface SiteLabelDbRow {
+  station_id: string;
+  station_name: string;
+  local_id: string;
+  purchase_id: string;
+  platform_label_id: string;
+  profile_id: string;
+  environment: string;
+  tenant_id: string;
+  order_number: string;
+  order_reference: string;
+  tracking_number: string;
+  carrier: string;
+  service_level: string;
+  cost_cents: string;
+  currency: string;
+  packer: string | null;
+  created_at: Date;
+  reprints: string | number;
+}
+
+function siteLabelOf(r: SiteLabelDbRow): SiteLabel {
+  return {
+    stationId: r.station_id,
+    stationName: r.station_name,
+    localId: Number(r.local_id),
+    purchaseId: r.purchase_id,
+    platformLabelId: r.platform_label_id,
+    profileId: r.profile_id,
+    environment: r.environment,
+    tenantId: r.tenant_id,
+    orderNumber: r.order_number,
+    orderReference: r.order_reference,
+    trackingNumber: r.tracking_number,
+    carrier: r.carrier,
+    serviceLevel: r.service_level,
+    costCents: Number(r.cost_cents),
+    currency: r.currency,
+    packer: r.packer,
+    createdAt: r.created_at.toISOString(),
+    reprints: Number(r.reprints),
+  };
+}

@@ -1,0 +1,198 @@
+import { describeSiteError, type SiteProblem } from './errors.js';
+import type { SiteOutbox } from './outbox.js';
+import { SITE_SCHEMA_VERSION } from './schema.js';
+import type { SitePrinter, SiteStore, StationQueues } from './store.js';
+
+export interface SiteSyncStatus {
+  /** synced: nothing waits; waiting: changes on their way; unreachable: the store does not answer. */
+  state: 'synced' | 'waiting' | 'unreachable';
+  depth: number;
+  /** epoch ms of the oldest change waiting. */
+  oldestAt: number | null;
+  problem: SiteProblem | null;
+  /** When a batch last reached the store (ISO). */
+  lastSyncedAt: string | null;
+  /** epoch ms of the last failed attempt (the claim skips a store that just failed). */
+  failedAt: number | null;
+}
+
+export interface SiteSyncOptions {
+  store: SiteStore;
+  outbox: SiteOutbox;
+  /** How often an empty outbox is looked at (plain SQL triggers cannot wake the drainer). */
+  pollMs?: number;
+  backoff?: { baseMs: number; maxMs: number };
+  batchSize?: number;
+  /** Check in (depth, settings) at most this often while idle. */
+  checkInMs?: number;
+  onChange?: (status: SiteSyncStatus) => void;
+  log?: (line: string) => void;
+  /** Between the store's commit and the outbox acknowledgement: where the crash tests kill. */
+  afterApply?: (applied: number) => void | Promise<void>;
+  /** The station's queues, reported with each check-in (the site-wide queue view). */
+  queues?: () => StationQueues;
+  /** The station's network printers, registered at each check-in for site-wide reprints. */
+  printers?: () => SitePrinter[];
+}
+
+/**
+ * Drains the station's outbox into the site store, in order, one batch per transaction:
+ * the store commits, then the batch leaves the outbox. A crash between the two replays the
+ * batch, which the store's upserts absorb. When the store does not answer it backs off and
+ * tries again for as long as it takes; nothing is dropped.
+ */
+export class SiteSync {
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wakeUp: (() => void) | null = null;
+  /** A wake-up that came while the loop was busy: it must not sleep before looking again. */
+  private woken = false;
+  /** The site's network printers as last read at a check-in. */
+  sitePrinters: Awaited<ReturnType<SiteStore['printers']>> = [];
+  private ready = false;
+  private failures = 0;
+  private lastCheckIn = 0;
+  private current: SiteSyncStatus = {
+    state: 'waiting',
+    depth: 0,
+    oldestAt: null,
+    problem: null,
+    lastSyncedAt: null,
+    failedAt: null,
+  };
+
+  constructor(private readonly o: SiteSyncOptions) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    const wasRunning = this.running;
+    this.running = false;
+    this.wake();
+    await this.loop;
+    this.loop = null;
+    // The last word to the site: how much this station leaves waiting (best effort).
+    if (wasRunning && this.current.problem === null) {
+      const d = this.o.outbox.depth();
+      await this.o.store
+        .checkIn(
+          {
+            depth: d.depth,
+            oldestAt: d.oldestAt === null ? null : new Date(d.oldestAt).toISOString(),
+          },
+          this.o.queues?.(),
+        )
+        .catch(() => {});
+    }
+  }
+
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  status(): SiteSyncStatus {
+    const { depth, oldestAt } = this.o.outbox.depth();
+    const state = this.current.problem ? 'unreachable' : depth > 0 ? 'waiting' : 'synced';
+    return { ...this.current, state, depth, oldestAt };
+  }
+
+  /** Drains until the outbox is empty or the store fails; for tests and the CLI. */
+  async drainOnce(): Promise<number> {
+    await this.prepare();
+    let sent = 0;
+    for (;;) {
+      const batch = this.o.outbox.next(this.o.batchSize ?? 200);
+      if (!batch) return sent;
+      await this.o.store.apply(batch.changes);
+      await this.o.afterApply?.(batch.changes.length);
+      this.o.outbox.ack(batch.upTo);
+      sent += batch.changes.length;
+    }
+  }
+
+  private async prepare(): Promise<void> {
+    if (this.ready) return;
+    const { store, outbox } = this.o;
+    // The first station of a site migrates it; a station role without DDL rights is told to ask.
+    if ((await store.schemaVersion()) !== SITE_SCHEMA_VERSION) await store.migrate();
+    await store.releaseOrphanClaims((id) => outbox.isKnownPurchase(id));
+    this.ready = true;
+  }
+
+  private async run(): Promise<void> {
+    const { store, outbox } = this.o;
+    const pollMs = this.o.pollMs ?? 100;
+    const backoff = this.o.backoff ?? { baseMs: 500, maxMs: 10_000 };
+    while (this.running) {
+      this.woken = false;
+      let wait = pollMs;
+      try {
+        await this.prepare();
+        const batch = outbox.next(this.o.batchSize ?? 200);
+        if (batch) {
+          await store.apply(batch.changes);
+          await this.o.afterApply?.(batch.changes.length);
+          outbox.ack(batch.upTo);
+          wait = 0;
+        }
+        if (!batch || Date.now() - this.lastCheckIn > (this.o.checkInMs ?? 2000)) {
+          const d = outbox.depth();
+          await store.checkIn(
+            {
+              depth: d.depth,
+              oldestAt: d.oldestAt === null ? null : new Date(d.oldestAt).toISOString(),
+            },
+            this.o.queues?.(),
+          );
+          outbox.rememberOfflinePurchase(await store.setting('offlinePurchase'));
+          if (this.o.printers) {
+            await store.registerPrinters(this.o.printers());
+            this.sitePrinters = await store.printers();
+          }
+          this.lastCheckIn = Date.now();
+        }
+        const recovered = this.current.problem !== null;
+        this.failures = 0;
+        this.current = {
+          ...this.current,
+          problem: null,
+          failedAt: null,
+          lastSyncedAt: batch ? new Date().toISOString() : this.current.lastSyncedAt,
+        };
+        if (recovered) this.o.log?.('site store: answering again');
+        if (batch || recovered) {
+          outbox.recordSync(null);
+          this.o.onChange?.(this.status());
+        }
+      } catch (error) {
+        const problem = describeSiteError(error, store.config.url);
+        const changed = this.current.problem?.message !== problem.message;
+        this.failures++;
+        this.current = { ...this.current, problem, failedAt: Date.now() };
+        // Permission or schema problems do not heal by retrying quickly; unreachable might.
+        if (problem.kind !== 'unreachable') this.ready = false;
+        wait = Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.min(this.failures - 1, 10));
+        if (changed) {
+          this.o.log?.(`site store: ${problem.message}`);
+          outbox.recordSync(problem.message);
+          this.o.onChange?.(this.status());
+        }
+      }
+      if (wait > 0 && this.running && !this.woken)
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, wait);
+          function done() {
+            clearTimeout(timer);
+            resolve();
+          }
+          this.wakeUp = done;
+        });
+      this.wakeUp = null;
+    }
+  }
+}

@@ -1,0 +1,135 @@
+import type { StationScope } from '../storage/scope.js';
+
+/** One row of the station's label_purchases, as the site store keeps it. */
+export interface SitePurchaseRow {
+  purchaseId: string;
+  profileId: string;
+  environment: string;
+  tenantId: string;
+  orderNumber: string;
+  orderReference: string;
+  state: 'purchasing' | 'purchased' | 'failed' | 'unknown' | 'not-bought';
+  packer: string | null;
+  failure: unknown;
+  confirmedBy: string | null;
+  resolution: string | null;
+  resolvedBy: string | null;
+  resolvedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One label of a station, as site-wide History finds it. */
+export interface SiteLabelRow {
+  localId: number;
+  purchaseId: string;
+  platformLabelId: string;
+  profileId: string;
+  environment: string;
+  tenantId: string;
+  orderNumber: string;
+  orderReference: string;
+  trackingNumber: string;
+  carrier: string;
+  serviceLevel: string;
+  costCents: number;
+  currency: string;
+  packer: string | null;
+  createdAt: string;
+}
+
+export interface SiteReprintRow {
+  source: 'local' | 'site';
+  localId: number;
+  /** The label reprinted: the station that bought it and its id there. */
+  labelStationId: string;
+  labelLocalId: number;
+  profileId: string;
+  environment: string;
+  tenantId: string;
+  stationUser: string;
+  reason: string;
+  printerId: string;
+  createdAt: string;
+}
+
+/** An order imported at a station, for every station of the site to scan. */
+export interface SiteOrderRow {
+  profileId: string;
+  environment: string;
+  tenantId: string;
+  orderNumber: string;
+  source: string;
+  order: {
+    orderNumber: string;
+    shipTo: unknown;
+    serviceLevels?: string[] | undefined;
+    packages: unknown[];
+  };
+}
+
+/** What the outbox carries to the store, read from SQLite at drain time (the current row). */
+export type SiteChange =
+  | { kind: 'order'; row: SiteOrderRow }
+  | { kind: 'purchase'; row: SitePurchaseRow }
+  | { kind: 'label'; row: SiteLabelRow }
+  | { kind: 'reprint'; row: SiteReprintRow };
+
+export interface SiteStation {
+  stationId: string;
+  stationName: string;
+}
+
+/** A label found in the site store, with the station that bought it. */
+export interface SiteLabel extends SiteLabelRow {
+  stationId: string;
+  stationName: string;
+  reprints: number;
+}
+
+export interface SiteLabelSearch {
+  /** Order number (or its start) or tracking number. */
+  query?: string;
+  stationId?: string;
+  packer?: string;
+  tenantId?: string;
+  /** ISO dates; `to` is exclusive. */
+  from?: string;
+  to?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export type ClaimResult =
+  | { granted: true; mode: 'claimed' | 'offline' }
+  | {
+      granted: false;
+      code: 'order-claimed-elsewhere' | 'site-store-unreachable';
+      message: string;
+      holder?: { stationId: string; stationName: string; packer: string | null; at: string };
+    };
+
+/** A site-wide needs-attention item. */
+export type SiteAttentionItem =
+  | {
+      kind: 'possible-double-label';
+      id: string;
+      tenantId: string;
+      orderNumber: string;
+      message: string;
+      since: string;
+      labels: SiteLabel[];
+    }
+  | {
+      kind: 'unknown-purchase';
+      id: string;
+      tenantId: string;
+      orderNumber: string;
+      orderReference: string;
+      stationId: string;
+      stationName: string;
+      message: string;
+      since: string;
+    };
+
+export type SiteScope = StationScope;

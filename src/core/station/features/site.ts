@@ -1,0 +1,406 @@
+import type { IncomingOrder } from '../../orders/types.js';
+import { labelPrinterOf, tenantsOf } from '../../profiles/profile-schema.js';
+import {
+  parseSiteStoreConfig,
+  SITE_PASSWORD_ENV,
+  SITE_PASSWORD_KEY,
+  SiteConfigError,
+  siteStorePassword,
+  type SiteStoreConfig,
+} from '../../site/config.js';
+import { SiteLink } from '../../site/link.js';
+import { SiteOutbox } from '../../site/outbox.js';
+import type { SiteSyncStatus } from '../../site/sync.js';
+import type { SiteLabel } from '../../site/types.js';
+import type * as V from '../../../shared/views.js';
+import type { StationContext } from '../context.js';
+import type { Handlers } from '../dispatch.js';
+import { StationFailure } from '../errors.js';
+import { brandName, printJobView } from '../map.js';
+
+/** The station setting key (electron-store / settings.json) of the site store. */
+export const SITE_SETTING = 'siteStore';
+
+export function siteStoreSetting(ctx: StationContext): SiteStoreConfig | null {
+  const raw = ctx.options.settings.get(SITE_SETTING);
+  return raw ? parseSiteStoreConfig(raw) : null;
+}
+
+/**
+ * Opens the site link when a site store is configured; without one the outbox triggers are
+ * switched off, so the station behaves exactly as a station on its own.
+ */
+export async function openSite(ctx: StationContext): Promise<void> {
+  await ctx.site?.close();
+  ctx.site = null;
+  let config: SiteStoreConfig | null;
+  try {
+    config = siteStoreSetting(ctx);
+  } catch (error) {
+    ctx.log(`site store: ${(error as Error).message}`);
+    config = null;
+  }
+  if (!config) {
+    new SiteOutbox(ctx.db, 'none').disable();
+    return;
+  }
+  const link = new SiteLink(config, {
+    db: ctx.db,
+    password: await siteStorePassword(ctx.options.vault, ctx.options.env),
+    log: ctx.log,
+    onChange: () => ctx.changed('status'),
+    onRemoteChange: (stationId) => ctx.events.emit('site-changed', { stationId }),
+    printers: () =>
+      (ctx.runtimeOrNull()?.profile.printers ?? [])
+        .filter((p) => p.kind === 'network' && p.host && (p.role ?? 'label') === 'label')
+        .map((p) => ({
+          printerId: p.id,
+          name: p.name,
+          host: p.host!,
+          port: p.port ?? 9100,
+          dpi: p.dpi ?? 203,
+        })),
+    queues: () => {
+      const rt = ctx.runtimeOrNull();
+      if (!rt) return { shipments: 0, printJobs: 0, needsAttention: 0 };
+      const q = rt.workflow.queue.counts(rt.scope);
+      return {
+        shipments: q.waiting,
+        printJobs: ctx.spool.list({ states: ['queued', 'sending'] }).length,
+        needsAttention:
+          rt.workflow.shipments.purchasesInState(rt.scope, 'unknown').length +
+          ctx.spool.list({ states: ['failed', 'unknown'] }).length +
+          q.needsAttention,
+      };
+    },
+  });
+  ctx.site = link;
+  link.start();
+}
+
+/**
+ * A scan this station has no order for: the orders of that number imported at any station of
+ * the site are fetched and stored here (source "site:…", so they are not sent back).
+ */
+export async function pullSiteOrders(ctx: StationContext, scanned: string): Promise<boolean> {
+  const link = ctx.site;
+  const rt = ctx.runtimeOrNull();
+  if (!link || !rt) return false;
+  const allowed = tenantsOf(rt.profile);
+  let pulled = false;
+  for (const row of await link.findOrders(rt.scope, scanned.trim())) {
+    if (!allowed.includes(row.tenantId)) continue;
+    rt.workflow.orders.upsert(
+      rt.scope,
+      row.tenantId,
+      row.order as IncomingOrder,
+      `site:${row.source}`,
+    );
+    pulled = true;
+  }
+  return pulled;
+}
+
+/**
+ * The provisioning file's optional top-level `siteStore` ({ url, stationId, stationName }):
+ * checked like the setting and stored; a password in it is refused.
+ */
+export function provisionSiteStore(ctx: StationContext, text: string): SiteStoreConfig | null {
+  let file: { siteStore?: unknown };
+  try {
+    file = JSON.parse(text) as { siteStore?: unknown };
+  } catch {
+    return null; // provisionProfiles has already said what is wrong with the file
+  }
+  if (!file || typeof file !== 'object' || file.siteStore === undefined) return null;
+  const config = parseSiteStoreConfig(file.siteStore);
+  ctx.options.settings.set(SITE_SETTING, config);
+  return config;
+}
+
+export function formatAge(ms: number): string {
+  if (ms < 60_000) return `${Math.max(1, Math.round(ms / 1000))} s`;
+  const min = Math.floor(ms / 60_000);
+  if (min < 60) return `${min} min`;
+  return `${Math.floor(min / 60)} h ${min % 60} min`;
+}
+
+export function siteHeader(status: SiteSyncStatus, now = Date.now()): V.SiteHeaderView {
+  const lagMs = status.oldestAt === null ? 0 : Math.max(0, now - status.oldestAt);
+  const waiting = `${status.depth} change${status.depth === 1 ? '' : 's'} waiting, ${formatAge(lagMs)}`;
+  const text =
+    status.state === 'synced'
+      ? 'Site: synced'
+      : status.state === 'waiting'
+        ? `Site: ${waiting}`
+        : `Site: not reachable${status.depth > 0 ? ` (${waiting})` : ''}`;
+  return {
+    state: status.state,
+    text,
+    depth: status.depth,
+    lagMs,
+    problem: status.problem?.message ?? null,
+  };
+}
+
+export function siteHandlers(ctx: StationContext): Partial<Handlers> {
+  const rt = () => ctx.runtime();
+  const view = (l: SiteLabel): V.SiteLabelView => ({
+    stationId: l.stationId,
+    stationName: l.stationName,
+    labelId: String(l.localId),
+    orderNumber: l.orderNumber,
+    trackingNumber: l.trackingNumber,
+    carrier: l.carrier,
+    serviceLevel: l.serviceLevel,
+    cost: l.costCents / 100,
+    currency: l.currency,
+    tenantId: l.tenantId,
+    brandName: brandName(rt().profile, l.tenantId),
+    packer: l.packer,
+    createdAt: l.createdAt,
+    reprints: l.reprints,
+    here: l.stationId === ctx.site?.config.stationId,
+  });
+
+  const status = async (): Promise<V.SiteStatusView> => {
+    const link = ctx.site;
+    let config: SiteStoreConfig | null = null;
+    try {
+      config = siteStoreSetting(ctx);
+    } catch {
+      config = null;
+    }
+    const hasPassword = Boolean(await siteStorePassword(ctx.options.vault, ctx.options.env));
+    if (!link)
+      return {
+        configured: config !== null,
+        where: null,
+        stationId: config?.stationId ?? null,
+        stationName: config?.stationName ?? null,
+        hasPassword,
+        header: null,
+        lastSyncedAt: null,
+        offlinePurchase: 'allow',
+        sitePrinters: [],
+        stations: [],
+      };
+    const s = link.sync.status();
+    const now = Date.now();
+    const stations = await link.store.stations().catch(() => []);
+    return {
+      configured: true,
+      where: link.where,
+      stationId: link.config.stationId,
+      stationName: link.config.stationName,
+      hasPassword,
+      header: siteHeader(s, now),
+      lastSyncedAt: s.lastSyncedAt,
+      offlinePurchase: link.outbox.offlinePurchase(),
+      sitePrinters: link.remotePrinters().map((p) => ({ id: p.id, name: p.name })),
+      stations: stations.map((st) => ({
+        stationId: st.stationId,
+        stationName: st.stationName,
+        lastSeenAt: st.lastSeenAt,
+        depth: st.depth,
+        lagMs: st.oldestAt ? Math.max(0, now - Date.parse(st.oldestAt)) : 0,
+        queuedShipments: st.shipments,
+        queuedPrintJobs: st.printJobs,
+        needsAttention: st.needsAttention,
+      })),
+    };
+  };
+
+  /** This station's own labels, shaped as site labels (the offline fallback and scope 'station'). */
+  const localLabels = (q: {
+    query?: string | undefined;
+    limit: number;
+    tenantId?: string | undefined;
+  }) => {
+    const r = rt();
+    const query = q.query?.trim();
+    const byOrder = r.workflow.labels.searchSummaries(r.scope, {
+      ...(query ? { orderNumber: query } : {}),
+      ...(q.tenantId ? { tenantId: q.tenantId } : {}),
+      limit: q.limit,
+    }).labels;
+    const found =
+      query && byOrder.length === 0
+        ? [r.workflow.labels.findByTracking(r.scope, query)].filter(
+            (l) => l !== null && l !== undefined,
+          )
+        : byOrder;
+    const counts = r.reprints.counts(found.map((l) => l.id));
+    const me = ctx.site?.config ?? { stationId: 'this-station', stationName: 'This station' };
+    return found.map((l): V.SiteLabelView => ({
+      stationId: me.stationId,
+      stationName: me.stationName,
+      labelId: String(l.id),
+      orderNumber: l.orderNumber,
+      trackingNumber: l.trackingNumber,
+      carrier: l.carrier,
+      serviceLevel: l.serviceLevel,
+      cost: l.costCents / 100,
+      currency: l.currency,
+      tenantId: l.tenantId,
+      brandName: brandName(r.profile, l.tenantId),
+      packer: null,
+      createdAt: l.createdAt,
+      reprints: counts.get(l.id) ?? 0,
+      here: true,
+    }));
+  };
+
+  return {
+    'site.status': status,
+    'site.configure': async ({ siteStore, password }) => {
+      if (password) await ctx.options.vault.set(SITE_PASSWORD_KEY, password);
+      if (siteStore === null) ctx.options.settings.delete(SITE_SETTING);
+      else {
+        try {
+          ctx.options.settings.set(SITE_SETTING, parseSiteStoreConfig(siteStore));
+        } catch (error) {
+          if (error instanceof SiteConfigError)
+            throw new StationFailure('validation', error.message, [
+              { field: error.field, message: error.message },
+            ]);
+          throw error;
+        }
+      }
+      await openSite(ctx);
+      // The claim port lives in the profile's workflow: reopen it with the new link.
+      await ctx.reload();
+      return status();
+    },
+    'site.labels': async (q) => {
+      const limit = Math.min(q.limit, 500);
+      if (q.scope === 'station' || !ctx.site)
+        return {
+          labels: localLabels({ query: q.query, limit, tenantId: q.tenantId }),
+          more: false,
+          scope: 'station',
+          note: ctx.site ? null : 'This station has no site store: its own labels only.',
+        };
+      try {
+        const page = await ctx.site.store.searchLabels(rt().scope, {
+          ...(q.query ? { query: q.query } : {}),
+          ...(q.stationId ? { stationId: q.stationId } : {}),
+          ...(q.packer ? { packer: q.packer } : {}),
+          ...(q.tenantId ? { tenantId: q.tenantId } : {}),
+          ...(q.from ? { from: new Date(q.from).toISOString() } : {}),
+          ...(q.to ? { to: new Date(Date.parse(q.to) + 86_400_000).toISOString() } : {}),
+          limit,
+          offset: q.offset,
+        });
+        return { labels: page.labels.map(view), more: page.more, scope: 'site', note: null };
+      } catch (error) {
+        return {
+          labels: localLabels({ query: q.query, limit, tenantId: q.tenantId }),
+          more: false,
+          scope: 'station',
+          note: `Showing this station's labels only: ${(error as Error).message}`,
+        };
+      }
+    },
+    'site.reprint': async ({ stationId, labelId, reason, printerId }) => {
+      const r = rt();
+      const link = ctx.site;
+      const target = printerId ?? labelPrinterOf(r.profile);
+      if (!target)
+        throw new StationFailure(
+          'printer-offline',
+          `Profile ${r.profile.name} has no label printer; add one in Settings.`,
+        );
+      const printer =
+        r.profile.printers.find((p) => p.id === target) ??
+        link?.remotePrinters().find((p) => p.id === target);
+      if (!printer)
+        throw new StationFailure(
+          'not-found',
+          `Printer ${target} is not set up at this station or registered at the site.`,
+        );
+      const local = r.profile.printers.some((p) => p.id === target);
+      if (local && (!link || stationId === link.config.stationId)) {
+        const handler = ctx.handlersRef?.['labels.reprint'];
+        if (!handler) throw new StationFailure('not-available', 'Reprint is not available.');
+        return handler({ id: labelId, reason, printerId: target });
+      }
+      if (!link) throw new StationFailure('not-available', 'This station has no site store.');
+      const label = await link.store.label(stationId, Number(labelId));
+      if (
+        !label ||
+        label.profileId !== r.scope.profileId ||
+        label.environment !== r.scope.environment
+      )
+        throw new StationFailure(
+          'not-found',
+          `Label ${labelId} of station ${stationId} is not in the site store for this profile.`,
+        );
+      // The ZPL lives at the station that bought it; the platform keeps it for every label.
+      const zpl = await r.platform.labelZpl(label.tenantId, label.platformLabelId);
+      const job = ctx.spool.enqueue({
+        printerId: target,
+        payload: zpl,
+        kind: 'reprint',
+        labelId: `${stationId}:${label.localId}`,
+        orderReference: label.orderReference,
+        reason,
+      } as never).job;
+      link.outbox.recordSiteReprint({
+        label_station_id: stationId,
+        label_local_id: label.localId,
+        profile_id: r.scope.profileId,
+        environment: r.scope.environment,
+        tenant_id: label.tenantId,
+        order_number: label.orderNumber,
+        station_user: ctx.stationSettings().userName,
+        reason,
+        printer_id: target,
+        print_job_id: job.id,
+      });
+      link.sync.wake();
+      ctx.changed('queue');
+      return printJobView(job, printer.name);
+    },
+    'site.attention': async () => {
+      const link = ctx.site;
+      if (!link) return { reachable: false, note: 'This station has no site store.', items: [] };
+      try {
+        const items = await link.store.attention(rt().scope);
+        return {
+          reachable: true,
+          note: null,
+          items: items.map((i) => ({
+            id: i.id,
+            kind: i.kind,
+            orderNumber: i.orderNumber,
+            message: i.message,
+            since: i.since,
+            labels: i.kind === 'possible-double-label' ? i.labels.map(view) : [],
+          })),
+        };
+      } catch (error) {
+        return {
+          reachable: false,
+          note: `Site-wide items cannot be shown: ${(error as Error).message}`,
+          items: [],
+        };
+      }
+    },
+    'site.resolveAttention': async ({ id, note }) => {
+      const link = ctx.site;
+      const m = /^site-double-(\d+)$/.exec(id);
+      if (!link || !m)
+        throw new StationFailure('not-found', `No site-wide item ${id} can be resolved here.`);
+      const done = await link.store.resolveAttention(
+        Number(m[1]),
+        ctx.stationSettings().userName,
+        note,
+      );
+      if (!done) throw new StationFailure('conflict', 'That item was already resolved.');
+      return { resolved: true };
+    },
+  };
+}
+
+export { SITE_PASSWORD_ENV };

@@ -1,0 +1,310 @@
+import { describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { SUPERUSER_PASSWORD } from '../../support/postgres.js';
+import { SiteStore } from '../../../src/core/site/store.js';
+import { siteMigrations } from '../../../src/core/site/schema.js';
+import { connectionOf } from '../../../src/core/site/store.js';
+import type { SitePurchaseRow, SiteLabelRow } from '../../../src/core/site/types.js';
+import { siteDatabase } from './support.js';
+import { usePostgres } from '../../support/use-postgres.js';
+
+const pgc = usePostgres();
+const scope = { profileId: 'lumen-chicago-1', environment: 'sandbox' as const };
+
+async function siteDb(): Promise<{ url: string; stationUrl: string; owner: SiteStore }> {
+  const db = await siteDatabase(pgc.cluster);
+  return { url: db.ownerUrl, stationUrl: db.stationUrl, owner: db.owner };
+}
+
+function station(url: string, stationId: string, stationName: string, password = 'station-pw') {
+  return new SiteStore({ config: { url, stationId, stationName }, password });
+}
+
+const purchase = (over: Partial<SitePurchaseRow> = {}): SitePurchaseRow => ({
+  purchaseId: 'lp_a1',
+  profileId: scope.profileId,
+  environment: scope.environment,
+  tenantId: 'tnt_lumen',
+  orderNumber: 'DW-55012',
+  orderReference: 'DW-55012-A1',
+  state: 'purchased',
+  packer: 'ana',
+  failure: null,
+  confirmedBy: null,
+  resolution: null,
+  resolvedBy: null,
+  resolvedAt: null,
+  createdAt: '2026-11-23T10:42:00.000Z',
+  updatedAt: '2026-11-23T10:42:01.000Z',
+  ...over,
+});
+
+const label = (over: Partial<SiteLabelRow> = {}): SiteLabelRow => ({
+  localId: 1,
+  purchaseId: 'lp_a1',
+  platformLabelId: 'lbl_1',
+  profileId: scope.profileId,
+  environment: scope.environment,
+  tenantId: 'tnt_lumen',
+  orderNumber: 'DW-55012',
+  orderReference: 'DW-55012-A1',
+  trackingNumber: '1Z0001',
+  carrier: 'ups',
+  serviceLevel: 'ground',
+  costCents: 812,
+  currency: 'USD',
+  packer: 'ana',
+  createdAt: '2026-11-23T10:42:01.000Z',
+  ...over,
+});
+
+describe('site store on a real PostgreSQL', () => {
+  it('migrates forward once, and refuses a database from a newer version untouched', async () => {
+    const { owner, url } = await siteDb();
+    expect(await owner.schemaVersion()).toBe(siteMigrations.length);
+    expect(await owner.migrate()).toEqual({ from: 1, to: 1 });
+    const c = pgc.cluster.superuser(url.split('/').pop());
+    await c.connect();
+    await c.query(`INSERT INTO site_schema_migrations (version, name) VALUES (99, 'future')`);
+    await c.end();
+    await expect(owner.migrate()).rejects.toThrow(
+      /set up by a newer version of Shipping Station \(schema 99, this station knows 1\).*left untouched/,
+    );
+    await owner.close();
+  });
+
+  it('two stations claim the same order at once: exactly one gets it; the other is told who and when', async () => {
+    const { stationUrl, owner } = await siteDb();
+    const a = station(stationUrl, 'st-4', 'Station 4');
+    const b = station(stationUrl, 'st-7', 'Station 7');
+    const claim = (s: SiteStore, purchaseId: string, packer: string) =>
+      s.claimOrder(scope, {
+        tenantId: 'tnt_lumen',
+        orderNumber: 'DW-55012',
+        purchaseId,
+        packer,
+        confirmed: false,
+      });
+    const results = await Promise.all([claim(a, 'lp_a1', 'ana'), claim(b, 'lp_b1', 'bo')]);
+    expect(results.filter((r) => r.granted)).toHaveLength(1);
+    const refused = results.find((r) => !r.granted)!;
+    expect(refused).toMatchObject({ granted: false, code: 'order-claimed-elsewhere' });
+    expect(!refused.granted && refused.message).toMatch(
+      /^Order DW-55012 is being labelled at Station [47] right now \(since \d\d:\d\d by (ana|bo)\)/,
+    );
+
+    // A burst: eight stations on each of twenty orders at the same instant. Exactly one claim per
+    // order is granted and every other station is told who holds it (none fails to answer).
+    const eight = Array.from({ length: 8 }, (_, i) =>
+      station(stationUrl, `st-b${i}`, `Bench ${i}`),
+    );
+    // Connected first, so the claims really meet at the server.
+    await Promise.all(eight.map((s) => s.setting('offlinePurchase')));
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, (_, k) => `B-${k}`).flatMap((orderNumber) =>
+        eight.map((s, i) =>
+          s
+            .claimOrder(scope, {
+              tenantId: 'tnt_lumen',
+              orderNumber,
+              purchaseId: `lp_${orderNumber}_${i}`,
+              packer: `p${i}`,
+              confirmed: false,
+            })
+            .then((r) => ({ orderNumber, granted: r.granted })),
+        ),
+      ),
+    );
+    for (let k = 0; k < 20; k++)
+      expect(burst.filter((r) => r.orderNumber === `B-${k}` && r.granted)).toHaveLength(1);
+    await Promise.all(eight.map((s) => s.close()));
+
+    // Once the label is synced, the message is the issue's: labelled at, when, by whom.
+    const winner = results[0]!.granted ? a : b;
+    const loser = winner === a ? b : a;
+    const winnerPurchase = winner === a ? 'lp_a1' : 'lp_b1';
+    await winner.apply([{ kind: 'purchase', row: purchase({ purchaseId: winnerPurchase }) }]);
+    const again = await claim(loser, 'lp_x2', 'zed');
+    expect(!again.granted && again.message).toMatch(
+      new RegExp(
+        `^Order DW-55012 was labelled at ${winner === a ? 'Station 4' : 'Station 7'} at \\d\\d:\\d\\d by (ana|bo) — reprint it here\\?`,
+      ),
+    );
+    // A purchase that failed releases the order for every station.
+    await winner.apply([
+      { kind: 'purchase', row: purchase({ purchaseId: winnerPurchase, state: 'failed' }) },
+    ]);
+    expect(await claim(loser, 'lp_x3', 'zed')).toEqual({ granted: true, mode: 'claimed' });
+    await Promise.all([a.close(), b.close(), owner.close()]);
+  });
+
+  it('replayed outbox batches change nothing; site-wide search finds labels of every station', async () => {
+    const { stationUrl, owner } = await siteDb();
+    const a = station(stationUrl, 'st-4', 'Station 4');
+    await a.checkIn({ depth: 0, oldestAt: null });
+    const batch = [
+      { kind: 'purchase' as const, row: purchase() },
+      { kind: 'label' as const, row: label() },
+      {
+        kind: 'reprint' as const,
+        row: {
+          source: 'local' as const,
+          localId: 1,
+          labelStationId: 'st-4',
+          labelLocalId: 1,
+          profileId: scope.profileId,
+          environment: scope.environment,
+          tenantId: 'tnt_lumen',
+          stationUser: 'lead',
+          reason: 'torn label',
+          printerId: 'p1',
+          createdAt: '2026-11-23T10:50:00.000Z',
+        },
+      },
+    ];
+    await a.apply(batch);
+    await a.apply(batch);
+    const found = await owner.searchLabels(scope, { query: '1Z0001' });
+    expect(found.labels).toHaveLength(1);
+    expect(found.labels[0]).toMatchObject({
+      stationName: 'Station 4',
+      orderNumber: 'DW-55012',
+      packer: 'ana',
+      reprints: 1,
+    });
+    expect((await owner.searchLabels(scope, { query: 'DW-55' })).labels).toHaveLength(1);
+    expect((await owner.searchLabels(scope, { query: 'DW-55', stationId: 'st-9' })).labels).toEqual(
+      [],
+    );
+    expect(
+      (await owner.searchLabels(scope, { packer: 'ana', tenantId: 'tnt_lumen' })).labels,
+    ).toHaveLength(1);
+    expect(
+      (await owner.searchLabels({ ...scope, profileId: 'other' }, { query: 'DW-55' })).labels,
+    ).toEqual([]);
+    await Promise.all([a.close(), owner.close()]);
+  });
+
+  it('an unknown-outcome purchase is listed at every station until its station resolves it', async () => {
+    const { stationUrl, owner } = await siteDb();
+    const a = station(stationUrl, 'st-4', 'Station 4');
+    const b = station(stationUrl, 'st-7', 'Station 7');
+    await a.checkIn({ depth: 0, oldestAt: null });
+    await a.apply([{ kind: 'purchase', row: purchase({ state: 'unknown' }) }]);
+    const seenAtB = await b.attention(scope);
+    expect(seenAtB).toEqual([
+      expect.objectContaining({
+        kind: 'unknown-purchase',
+        orderNumber: 'DW-55012',
+        message:
+          'The label for DW-55012-A1 at Station 4 may or may not have been bought; resolve it at Station 4 under Needs attention.',
+      }),
+    ]);
+    // While unknown, the order stays held: another station cannot buy it.
+    const held = await b.claimOrder(scope, {
+      tenantId: 'tnt_lumen',
+      orderNumber: 'DW-55012',
+      purchaseId: 'lp_b9',
+      packer: 'bo',
+      confirmed: false,
+    });
+    expect(held.granted).toBe(false);
+    // Resolved at Station 4 (not bought): gone everywhere, and the order is free again.
+    await a.apply([
+      {
+        kind: 'purchase',
+        row: purchase({ state: 'not-bought', resolution: 'not-bought', resolvedBy: 'lead' }),
+      },
+    ]);
+    expect(await b.attention(scope)).toEqual([]);
+    expect(
+      await b.claimOrder(scope, {
+        tenantId: 'tnt_lumen',
+        orderNumber: 'DW-55012',
+        purchaseId: 'lp_b9',
+        packer: 'bo',
+        confirmed: false,
+      }),
+    ).toEqual({ granted: true, mode: 'claimed' });
+    await Promise.all([a.close(), b.close(), owner.close()]);
+  });
+
+  it('the station role of station-role.sql cannot delete labels or drop tables', async () => {
+    const { stationUrl, owner } = await siteDb();
+    const a = station(stationUrl, 'st-4', 'Station 4');
+    await a.apply([{ kind: 'label', row: label() }]);
+    await expect(a.pool.query('DELETE FROM site_labels')).rejects.toThrow(/permission denied/);
+    await expect(a.pool.query('DELETE FROM site_purchases')).rejects.toThrow(/permission denied/);
+    await expect(a.pool.query('DROP TABLE site_labels')).rejects.toThrow(/must be owner/);
+    await expect(a.pool.query(`UPDATE site_settings SET value = 'refuse'`)).rejects.toThrow(
+      /permission denied/,
+    );
+    // A migration attempt by a station is refused in words that send site IT to the right step.
+    await expect(
+      a.migrate([...siteMigrations, { version: 2, name: 'x', sql: 'CREATE TABLE x (a int)' }]),
+    ).rejects.toThrow(/does not allow this station's role.*station-role\.sql/);
+    await Promise.all([a.close(), owner.close()]);
+  });
+
+  it('a wrong password and an unreachable store are said in words, without the password', async () => {
+    const { stationUrl } = await siteDb();
+    const wrong = station(stationUrl, 'st-4', 'Station 4', 'not-the-password');
+    const error = await wrong.setting('offlinePurchase').catch((e: Error) => e);
+    expect(String(error)).toMatch(
+      /refused the station's user name or password\. Check the password in Settings/,
+    );
+    expect(String(error)).not.toContain('not-the-password');
+    await wrong.close();
+    const nowhere = station('postgres://shipping_station@127.0.0.1:1/site', 'st-4', 'Station 4');
+    await expect(nowhere.setting('offlinePurchase')).rejects.toThrow(
+      /site store at shipping_station@127\.0\.0\.1:1\/site does not answer \(connection refused\)\. This station works on its own/,
+    );
+    await nowhere.close();
+  });
+
+  it('site IT migrates a new database with npm run site -- migrate, then sets offlinePurchase', async () => {
+    const url = await pgc.cluster.createDatabase(`site_cli_${process.pid}`);
+    const cli = (...args: string[]) =>
+      promisify(execFile)(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          join(import.meta.dirname, '../../../src/core/site/cli.ts'),
+          ...args,
+          '--url',
+          url,
+        ],
+        { env: { ...process.env, PGPASSWORD: SUPERUSER_PASSWORD } },
+      );
+    expect((await cli('migrate')).stdout).toMatch(/migrated from schema 0 to 1\./);
+    expect((await cli('migrate')).stdout).toMatch(/is already at schema 1\./);
+    expect((await cli('offline-purchase', 'refuse')).stdout).toMatch(
+      /offlinePurchase is now refuse/,
+    );
+    expect((await cli('status')).stdout).toMatch(/offlinePurchase: refuse/);
+  });
+
+  it('reads host, port, user, database and TLS mode from the address; the password never comes from it', () => {
+    expect(
+      connectionOf(
+        'postgres://shipping_station@db.site.local:6432/shipping_site?sslmode=verify-full',
+        'pw',
+      ),
+    ).toEqual({
+      ssl: { rejectUnauthorized: true },
+      host: 'db.site.local',
+      port: 6432,
+      user: 'shipping_station',
+      database: 'shipping_site',
+      password: 'pw',
+    });
+    expect(connectionOf('postgres://u@db/site', undefined)).toMatchObject({
+      port: 5432,
+      password: '',
+    });
+    expect(connectionOf('postgres://u@db/site', undefined)).not.toHaveProperty('ssl');
+  });
+});

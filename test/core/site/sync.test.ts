@@ -1,0 +1,224 @@
+import { describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { OrderHotFolder } from '../../../src/core/orders/hot-folder.js';
+import { tempDir } from '../../support/tmp.js';
+import { SiteLink } from '../../../src/core/site/link.js';
+import { SiteOutbox } from '../../../src/core/site/outbox.js';
+import { siteHeader } from '../../../src/core/station/features/site.js';
+import type { OrderClaims } from '../../../src/core/site/link.js';
+import { useSandbox } from '../../support/sandbox.js';
+import { usePostgres } from '../../support/use-postgres.js';
+import { waitUntil } from '../../support/virtual-printer.js';
+import { lumenProfile } from '../packing/support/station.js';
+import { ledgerFor, orderId, stationFor, type TestStation } from '../packing/support/harness.js';
+import { siteDatabase, STATION_PASSWORD, type SiteDatabase } from './support.js';
+
+const sb = useSandbox();
+const pgc = usePostgres();
+const scope = { profileId: 'lumen-chicago-1', environment: 'sandbox' as const };
+
+/** A station of the site: its own SQLite, the sandbox, and a link to the site store. */
+async function siteStation(
+  site: SiteDatabase,
+  stationId: string,
+  stationName: string,
+  options: { url?: string; start?: boolean } = {},
+): Promise<TestStation & { link: SiteLink }> {
+  // The station's claim port follows whichever link the test gives it (a.link = …).
+  const box: { self?: TestStation & { link: SiteLink } } = {};
+  const claims: OrderClaims = { claim: (r) => box.self!.link.claims(scope).claim(r) };
+  const station = await stationFor((p) => lumenProfile(sb.url, p), { orderClaims: claims });
+  const link = new SiteLink(
+    { url: options.url ?? site.stationUrl, stationId, stationName },
+    { db: station.db, password: STATION_PASSWORD, pollMs: 20 },
+  );
+  if (options.start !== false) link.start();
+  station.importSamples();
+  box.self = Object.assign(station, { link });
+  return box.self;
+}
+
+describe('the station outbox drained into the site store', () => {
+  it('a station without a site store writes nothing to the outbox (as before issue 12)', async () => {
+    const alone = await stationFor((p) => lumenProfile(sb.url, p));
+    alone.importSamples();
+    const shipped = await alone.workflow.ship(orderId(alone, 'LUM-10421'), { stationUser: 'ana' });
+    expect(shipped.outcome).toBe('printed');
+    expect(new SiteOutbox(alone.db, 'x').depth()).toEqual({ depth: 0, oldestAt: null });
+  });
+
+  it('the outbox triggers are plain SQL: another connection to the file (a tool, the sqlite3 shell) still writes', async () => {
+    const site = await siteDatabase(pgc.cluster);
+    const a = await siteStation(site, 'st-4', 'Station 4', { start: false });
+    expect((await a.workflow.ship(orderId(a, 'LUM-10421'), { stationUser: 'ana' })).outcome).toBe(
+      'printed',
+    );
+    const before = a.link.outbox.depth().depth;
+    const raw = new Database(a.dbFile);
+    try {
+      raw.prepare(`UPDATE label_purchases SET updated_at = updated_at`).run();
+    } finally {
+      raw.close();
+    }
+    expect(a.link.outbox.depth().depth).toBe(before + 1);
+    await a.link.close();
+  });
+
+  it('a label bought at one station is found in a site search at another; replays do not double', async () => {
+    const site = await siteDatabase(pgc.cluster);
+    const a = await siteStation(site, 'st-4', 'Station 4');
+    const b = await siteStation(site, 'st-7', 'Station 7');
+    const shipped = await a.workflow.ship(orderId(a, 'LUM-10421'), { stationUser: 'ana' });
+    expect(shipped.outcome).toBe('printed');
+    await waitUntil(
+      async () =>
+        (await b.link.store.searchLabels(scope, { query: 'LUM-10421' })).labels.length === 1,
+    );
+    const [found] = (await b.link.store.searchLabels(scope, { query: 'LUM-10421' })).labels;
+    expect(found).toMatchObject({
+      stationName: 'Station 4',
+      packer: 'ana',
+      orderNumber: 'LUM-10421',
+    });
+    await waitUntil(() => a.link.sync.status().state === 'synced');
+    expect(siteHeader(a.link.sync.status()).text).toBe('Site: synced');
+
+    // The same rows queued again (a crash before the acknowledgement) change nothing.
+    await a.link.sync.stop();
+    a.db.exec(`INSERT INTO site_outbox (entity, local_key, created_at)
+               SELECT 'purchase', id, 0 FROM label_purchases UNION ALL SELECT 'label', id, 0 FROM labels`);
+    await a.link.sync.drainOnce();
+    const { rows } = await site.owner.pool.query(
+      `SELECT (SELECT count(*) FROM site_labels)::int AS labels, (SELECT count(*) FROM site_purchases)::int AS purchases`,
+    );
+    expect(rows[0]).toEqual({ labels: 1, purchases: 1 });
+    await Promise.all([a.link.close(), b.link.close()]);
+  });
+
+  it('the same order at two stations: the second is told where it was labelled and buys nothing', async () => {
+    const site = await siteDatabase(pgc.cluster);
+    const a = await siteStation(site, 'st-4', 'Station 4');
+    const b = await siteStation(site, 'st-7', 'Station 7');
+    expect((await a.workflow.ship(orderId(a, 'LUM-10422'), { stationUser: 'ana' })).outcome).toBe(
+      'printed',
+    );
+    await waitUntil(() => a.link.sync.status().state === 'synced');
+    const second = await b.workflow.ship(orderId(b, 'LUM-10422'), { stationUser: 'bo' });
+    expect(second).toMatchObject({
+      outcome: 'invalid',
+      failure: { code: 'order-claimed-elsewhere' },
+    });
+    expect(second.outcome === 'invalid' && second.failure.message).toMatch(
+      /^Order LUM-10422 was labelled at Station 4 at \d\d:\d\d by ana — reprint it here\?/,
+    );
+    expect(await ledgerFor(sb.url, 'LUM-10422')).toHaveLength(1);
+    await Promise.all([a.link.close(), b.link.close()]);
+  });
+
+  it('store unreachable: the station buys (offlinePurchase allow), waits, and drains when it answers', async () => {
+    const site = await siteDatabase(pgc.cluster);
+    // A port with nothing behind it: the store is down from the station's point of view.
+    const down = site.stationUrl.replace(`:${pgc.cluster.port}/`, ':1/');
+    const a = await siteStation(site, 'st-4', 'Station 4', { url: down });
+    await waitUntil(() => a.link.sync.status().state === 'unreachable');
+    const shipped = await a.workflow.ship(orderId(a, 'LUM-10423'), { stationUser: 'ana' });
+    expect(shipped.outcome).toBe('printed');
+    const waiting = a.link.sync.status();
+    expect(waiting.depth).toBeGreaterThan(0);
+    expect(siteHeader(waiting).text).toMatch(
+      /^Site: not reachable \(\d+ changes waiting, \d+ s\)$/,
+    );
+    expect(waiting.problem?.message).toMatch(/does not answer \(connection refused\)/);
+    await a.link.close();
+
+    // The store answers again (same SQLite, right address): the outbox drains to zero.
+    const again = new SiteLink(
+      { url: site.stationUrl, stationId: 'st-4', stationName: 'Station 4' },
+      { db: a.db, password: STATION_PASSWORD, pollMs: 20 },
+    );
+    again.start();
+    await waitUntil(() => again.sync.status().state === 'synced');
+    expect(again.sync.status()).toMatchObject({ depth: 0, oldestAt: null, problem: null });
+    expect((await site.owner.searchLabels(scope, { query: 'LUM-10423' })).labels).toHaveLength(1);
+    await again.close();
+  });
+
+  it('offlinePurchase refuse: with the store unreachable nothing is bought, and the packer is told why', async () => {
+    const site = await siteDatabase(pgc.cluster);
+    await site.owner.setSetting('offlinePurchase', 'refuse');
+    const a = await siteStation(site, 'st-4', 'Station 4');
+    await waitUntil(() => a.link.outbox.offlinePurchase() === 'refuse');
+    await a.link.close();
+    const down = new SiteLink(
+      {
+        url: site.stationUrl.replace(`:${pgc.cluster.port}/`, ':1/'),
+        stationId: 'st-4',
+        stationName: 'Station 4',
+      },
+      { db: a.db, password: STATION_PASSWORD },
+    );
+    a.link = down;
+    const shipped = await a.workflow.ship(orderId(a, 'LUM-10424'), { stationUser: 'ana' });
+    expect(shipped).toMatchObject({
+      outcome: 'invalid',
+      failure: { code: 'site-store-unreachable' },
+    });
+    expect(shipped.outcome === 'invalid' && shipped.failure.message).toMatch(
+      /does not answer \(connection refused\)\. This site buys no label without it \(offlinePurchase: refuse\), so nothing was bought/,
+    );
+    expect(await ledgerFor(sb.url, 'LUM-10424')).toEqual([]);
+    await down.close();
+  });
+
+  it('an order file dropped in a hot folder two stations watch is imported by exactly one of them', async () => {
+    const site = await siteDatabase(pgc.cluster);
+    const stations = [
+      await siteStation(site, 'st-4', 'Station 4'),
+      await siteStation(site, 'st-7', 'Station 7'),
+    ];
+    const folder = tempDir('hot-');
+    const watchers = stations.map(
+      (s) =>
+        new OrderHotFolder({
+          folder,
+          orders: s.workflow.orders,
+          scope,
+          tenants: { defaultTenantId: 'tnt_lumen', allowedTenantIds: ['tnt_lumen'] },
+          claimFile: (text, name) => s.link.claimFile(scope, text, name),
+          stableMs: 50,
+        }),
+    );
+    await Promise.all(watchers.map((w) => w.start()));
+    writeFileSync(
+      join(folder, 'wave-7.json'),
+      JSON.stringify([
+        {
+          orderNumber: 'HOT-1',
+          shipTo: {
+            name: 'Bo',
+            addressLine1: '2 Elm St',
+            city: 'Austin',
+            stateProvince: 'TX',
+            postalCode: '78701',
+            countryCode: 'US',
+          },
+          packages: [{ weightLbs: 1, items: [{ sku: 'C-1', name: 'Candle', quantity: 1 }] }],
+        },
+      ]),
+    );
+    await waitUntil(() =>
+      readdirSync(join(folder, 'processed')).some((f) => f.endsWith('wave-7.json')),
+    );
+    await Promise.all(watchers.map((w) => w.idle()));
+    await Promise.all(watchers.map((w) => w.stop()));
+    const holders = stations.filter(
+      (s) => s.workflow.orders.findByNumber(scope, 'HOT-1').length > 0,
+    );
+    expect(holders).toHaveLength(1);
+    const { rows } = await site.owner.pool.query(`SELECT file_name FROM site_import_claims`);
+    expect(rows).toEqual([{ file_name: 'wave-7.json' }]);
+    await Promise.all(stations.map((s) => s.link.close()));
+  });
+});

@@ -1,0 +1,320 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStation, type Station } from '../../../src/core/station/index.js';
+import { MemorySecretVault } from '../../../src/core/profiles/secret-vault.js';
+import { JsonFileSettingsStore } from '../../../src/core/profiles/settings-store.js';
+import { startSandbox } from '../../../src/sandbox/index.js';
+import type { Output } from '../../../src/shared/contract.js';
+import { tempDir } from '../../support/tmp.js';
+import { usePostgres } from '../../support/use-postgres.js';
+import { siteDatabase, STATION_PASSWORD } from '../site/support.js';
+import { call, type Sandbox } from './support.js';
+
+const root = join(import.meta.dirname, '../../..');
+const pgc = usePostgres();
+let shared: Sandbox;
+beforeAll(async () => {
+  shared = await startSandbox();
+});
+afterAll(() => shared.close());
+
+/** A demo station whose embedded sandbox is the one shared by the whole site. */
+function siteStation(dataDir: string): Station {
+  const c = () => shared.fixtures.apiClients.find((x) => x.clientId === 'demo-lumen-full')!;
+  return createStation({
+    dataDir,
+    host: 'web',
+    settings: new JsonFileSettingsStore(join(dataDir, 'settings.json')),
+    vault: new MemorySecretVault(),
+    resourcesDir: join(root, 'resources'),
+    startSandbox: async () => ({
+      baseUrl: shared.url,
+      clientId: c().clientId,
+      clientSecret: c().clientSecret,
+      tenantId: c().tenantId,
+      close: async () => {},
+    }),
+  });
+}
+
+const printed = (dir: string) =>
+  existsSync(join(dir, 'virtual-printer'))
+    ? readdirSync(join(dir, 'virtual-printer')).filter((f) => f.endsWith('.zpl'))
+    : [];
+
+async function until(check: () => boolean | Promise<boolean>) {
+  while (!(await check())) await new Promise((r) => setTimeout(r, 50));
+}
+
+async function buy(s: Station, orderNumber: string): Promise<Output<'pack.buy'>> {
+  const scan = await call(s, 'pack.scan', { value: orderNumber });
+  if (scan.kind !== 'order') throw new Error(`${orderNumber}: ${scan.kind}`);
+  const quote = await call(s, 'pack.rate', {
+    orderId: scan.order.id,
+    packages: [{ weightLbs: 1.8, boxId: null }],
+  });
+  return call(s, 'pack.buy', { shipmentId: quote.shipmentId });
+}
+
+describe('Station facade with a site store', () => {
+  it('a station without a site store has no site line and searches only itself', async () => {
+    const s = siteStation(tempDir());
+    await s.start();
+    try {
+      expect((await call(s, 'station.status', {})).site).toBeNull();
+      const page = await call(s, 'site.labels', {});
+      expect(page).toMatchObject({
+        scope: 'station',
+        note: 'This station has no site store: its own labels only.',
+      });
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it('a bad address is refused in words; a wrong password is said in Settings and the header', async () => {
+    const site = await siteDatabase(pgc.cluster);
+    const s = siteStation(tempDir());
+    await s.start();
+    try {
+      const bad = await s.dispatch('site.configure', {
+        siteStore: { url: 'mysql://db/site', stationId: 'st-4', stationName: 'Station 4' },
+      });
+      expect(bad).toMatchObject({
+        ok: false,
+        error: {
+          code: 'validation',
+          message: 'siteStore.url must start with postgres:// (it starts with mysql://).',
+        },
+      });
+      const withPassword = await s.dispatch('site.configure', {
+        siteStore: { url: 'postgres://u:pw@db/site', stationId: 'st-4', stationName: 'Station 4' },
+      });
+      expect(withPassword).toMatchObject({
+        ok: false,
+        error: { message: expect.stringMatching(/contains a password; remove it/) },
+      });
+
+      await call(s, 'site.configure', {
+        siteStore: { url: site.stationUrl, stationId: 'st-4', stationName: 'Station 4' },
+        password: 'wrong-password',
+      });
+      await until(async () => (await call(s, 'station.status', {})).site?.state === 'unreachable');
+      const settings = await call(s, 'site.status', {});
+      expect(settings.header?.problem).toMatch(/refused the station's user name or password/);
+      expect(JSON.stringify(settings)).not.toContain('wrong-password');
+      expect(settings.where).toBe(`shipping_station@127.0.0.1:${pgc.cluster.port}/${site.name}`);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it("a label bought at station A is found in station B's History (whole site) and reprinted there, audited site-wide", async () => {
+    const site = await siteDatabase(pgc.cluster);
+    const [dirA, dirB] = [tempDir(), tempDir()];
+    const a = siteStation(dirA);
+    const b = siteStation(dirB);
+    await Promise.all([a.start(), b.start()]);
+    try {
+      await call(a, 'settings.update', { userName: 'ana' });
+      for (const [s, id, name] of [
+        [a, 'st-a', 'Station A'],
+        [b, 'st-b', 'Station B'],
+      ] as const)
+        await call(s, 'site.configure', {
+          siteStore: { url: site.stationUrl, stationId: id, stationName: name },
+          password: STATION_PASSWORD,
+        });
+      const heardAtB: unknown[] = [];
+      b.onEvent((name, payload) => {
+        if (name === 'site-changed') heardAtB.push(payload);
+      });
+      const bought = await buy(a, 'LUM-10421');
+      // B hears of A's commit through LISTEN/NOTIFY, without polling.
+      await until(() => heardAtB.some((p) => (p as { stationId: string }).stationId === 'st-a'));
+      await until(async () => (await call(a, 'station.status', {})).site?.text === 'Site: synced');
+
+      const page = await call(b, 'site.labels', { query: 'LUM-10421' });
+      expect(page.scope).toBe('site');
+      expect(page.labels).toHaveLength(1);
+      expect(page.labels[0]).toMatchObject({
+        stationName: 'Station A',
+        trackingNumber: bought.label?.trackingNumber,
+        here: false,
+      });
+      const mine = await call(b, 'site.labels', { query: 'LUM-10421', scope: 'station' });
+      expect(mine.labels).toEqual([]);
+
+      // B may not buy it again: the order is A's.
+      const scan = await call(b, 'pack.scan', { value: 'LUM-10421' });
+      if (scan.kind !== 'order') throw new Error(scan.kind);
+      const quote = await call(b, 'pack.rate', {
+        orderId: scan.order.id,
+        packages: [{ weightLbs: 1.8, boxId: null }],
+      });
+      const refused = await b.dispatch('pack.buy', { shipmentId: quote.shipmentId });
+      expect(refused).toMatchObject({
+        ok: false,
+        error: {
+          code: 'order-claimed-elsewhere',
+          message: expect.stringMatching(
+            /^Order LUM-10421 was labelled at Station A at \d\d:\d\d by ana — reprint it here\?/,
+          ),
+        },
+      });
+
+      const before = printed(dirB).length;
+      const job = await call(b, 'site.reprint', {
+        stationId: page.labels[0]!.stationId,
+        labelId: page.labels[0]!.labelId,
+        reason: 'label torn at dock',
+      });
+      expect(job.description).toMatch(/reprint .*\(label torn at dock\)/);
+      await until(() => printed(dirB).length === before + 1);
+      await until(
+        async () =>
+          (await call(b, 'site.labels', { query: 'LUM-10421' })).labels[0]!.reprints === 1,
+      );
+
+      // A reprints its own label on B's printer (registered at the site by B's check-in).
+      await until(async () =>
+        (await call(a, 'site.status', {})).sitePrinters.some(
+          (p) => p.id === 'site:st-b:virtual-printer',
+        ),
+      );
+      const onB = await call(a, 'site.reprint', {
+        stationId: 'st-a',
+        labelId: page.labels[0]!.labelId,
+        reason: 'box moved to station B',
+        printerId: 'site:st-b:virtual-printer',
+      });
+      expect(onB.printerName).toMatch(/\(Station B\)$/);
+      await until(() => printed(dirB).length === before + 2);
+      await until(async () => (await call(a, 'station.status', {})).site?.text === 'Site: synced');
+      const { rows } = await site.owner.pool.query(
+        `SELECT station_id, source, label_station_id, station_user, reason FROM site_reprints ORDER BY reason DESC`,
+      );
+      expect(rows).toEqual([
+        {
+          station_id: 'st-b',
+          source: 'site',
+          label_station_id: 'st-a',
+          station_user: 'packer',
+          reason: 'label torn at dock',
+        },
+        {
+          station_id: 'st-a',
+          source: 'site',
+          label_station_id: 'st-a',
+          station_user: 'ana',
+          reason: 'box moved to station B',
+        },
+      ]);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
+  it('an order file is imported once for the site; every station can scan its orders', async () => {
+    const site = await siteDatabase(pgc.cluster);
+    const a = siteStation(tempDir());
+    const b = siteStation(tempDir());
+    await Promise.all([a.start(), b.start()]);
+    try {
+      for (const [s, id, name] of [
+        [a, 'st-a', 'Station A'],
+        [b, 'st-b', 'Station B'],
+      ] as const)
+        await call(s, 'site.configure', {
+          siteStore: { url: site.stationUrl, stationId: id, stationName: name },
+          password: STATION_PASSWORD,
+        });
+      const file = JSON.stringify([
+        {
+          orderNumber: 'SITE-9001',
+          shipTo: {
+            name: 'Ada',
+            addressLine1: '1 Main St',
+            city: 'Austin',
+            stateProvince: 'TX',
+            postalCode: '78701',
+            countryCode: 'US',
+          },
+          packages: [{ weightLbs: 2, items: [{ sku: 'C-1', name: 'Candle', quantity: 1 }] }],
+        },
+      ]);
+      const first = await call(a, 'orders.import', { fileName: 'wave-12.json', content: file });
+      expect(first.imported).toBe(1);
+      const second = await b.dispatch('orders.import', {
+        fileName: 'wave-12-copy.json',
+        content: file,
+      });
+      expect(second).toMatchObject({
+        ok: false,
+        error: {
+          code: 'conflict',
+          message: expect.stringMatching(
+            /^wave-12-copy\.json was already imported for this site at Station A \(\d{4}-\d\d-\d\d \d\d:\d\d, as wave-12\.json\); its orders can be scanned at every station\.$/,
+          ),
+        },
+      });
+      await until(async () => (await call(a, 'station.status', {})).site?.text === 'Site: synced');
+      const scanned = await call(b, 'pack.scan', { value: 'SITE-9001' });
+      expect(scanned).toMatchObject({
+        kind: 'order',
+        order: { orderNumber: 'SITE-9001', shipTo: { name: 'Ada' } },
+      });
+      // Station B's copy is not sent back to the site as its own import.
+      await until(async () => (await call(b, 'station.status', {})).site?.text === 'Site: synced');
+      const { rows } = await site.owner.pool.query(
+        `SELECT station_id FROM site_orders WHERE order_number = 'SITE-9001'`,
+      );
+      expect(rows).toEqual([{ station_id: 'st-a' }]);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
+  it("every station's queues and needs-attention counts are visible from any station", async () => {
+    const site = await siteDatabase(pgc.cluster);
+    const a = siteStation(tempDir());
+    const b = siteStation(tempDir());
+    await Promise.all([a.start(), b.start()]);
+    try {
+      for (const [s, id, name] of [
+        [a, 'st-a', 'Station A'],
+        [b, 'st-b', 'Station B'],
+      ] as const)
+        await call(s, 'site.configure', {
+          siteStore: { url: site.stationUrl, stationId: id, stationName: name },
+          password: STATION_PASSWORD,
+        });
+      // The platform is down for A's scan: the shipment waits in A's offline queue.
+      // The platform is down for A's scan: the shipment waits in A's offline queue, and B sees
+      // it there (the fault stays until then, so A cannot drain it first).
+      shared.faults.add({ path: '/api/v1', kind: 'status', status: 503 });
+      try {
+        const scan = await call(a, 'pack.scan', { value: 'LUM-10422' });
+        if (scan.kind !== 'order') throw new Error(scan.kind);
+        await a.dispatch('pack.rate', {
+          orderId: scan.order.id,
+          packages: [{ weightLbs: 2, boxId: null }],
+        });
+        await until(async () => (await call(a, 'station.status', {})).queue.shipments === 1);
+        await until(async () => {
+          const seen = (await call(b, 'site.status', {})).stations.find(
+            (s) => s.stationId === 'st-a',
+          );
+          return seen?.queuedShipments === 1;
+        });
+      } finally {
+        shared.faults.clear();
+      }
+      const view = await call(b, 'site.status', {});
+      expect(view.stations.map((s) => s.stationName)).toEqual(['Station A', 'Station B']);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+});
