@@ -193,10 +193,8 @@ export class StationContext {
     this.profiles.setActive(profile.id);
     const runtime = await ProfileRuntime.open(profile, {
       db: this.db,
-      vault: this.options.vault,
       hotFolderProblem: (folder) => hotFolderProblem(folder, { dataDir: this.options.dataDir }),
       clientSecret: (p) => this.profiles.clientSecret(p, this.options.env ?? process.env),
-      env: this.options.env,
       spool: this.spool,
       tokenStore: this.tokenStore,
       embeddedBaseUrl: async () => (await this.embeddedSandbox()).baseUrl,

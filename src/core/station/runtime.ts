@@ -5,7 +5,6 @@ import { PackingWorkflow } from '../packing/packing-workflow.js';
 import type { PackingPlatform } from '../packing/platform-port.js';
 import { PlatformClient, type TokenStore } from '../platform/index.js';
 import { tenantsOf, type Profile } from '../profiles/profile-schema.js';
-import type { SecretVault } from '../profiles/secret-vault.js';
 import type { PrintSpool } from '../printing/spool/print-spool.js';
 import type { Db } from '../storage/database.js';
 import type { StationScope } from '../storage/scope.js';
@@ -23,13 +22,10 @@ import type { OrderClaims } from '../site/link.js';
 
 export interface RuntimeDeps {
   db: Db;
-  vault: SecretVault;
   /** Why the profile's hot folder may not be watched (the data directory), or null. */
   hotFolderProblem?: (folder: string) => string | null;
   /** The profile's client secret, only if it was given for this profile's platform. */
   clientSecret: (profile: Profile) => Promise<string>;
-  /** Where a profile's clientSecretEnv is read; the process's environment when omitted. */
-  env?: NodeJS.ProcessEnv | undefined;
   spool: PrintSpool;
   tokenStore?: TokenStore;
   /** The embedded sandbox's URL for an embedded-sandbox profile. */
