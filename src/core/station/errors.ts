@@ -41,6 +41,7 @@ const coreCode = new Map<string, ErrorCode>([
   ['printer-not-found', 'not-found'],
   ['purchase-not-found', 'not-found'],
   ['label-not-found', 'not-found'],
+  ['label-package-not-found', 'not-found'],
   ['label-zpl-expired', 'not-found'],
   ['job-state-conflict', 'conflict'],
   ['purchase-not-unknown', 'conflict'],
