@@ -1,3 +1,5 @@
+import { deadlineWords } from '../../shared/deadlines.js';
+
 /**
  * A call's time budget: one deadline for the token wait, every attempt and the backoff between
  * them, so the caller hears within it however many steps the call takes.
@@ -38,6 +40,7 @@ export async function withinDeadline<V>(
   }
 }
 
+/** "250 ms", "8 s": a second or more is said as the Pack screen says a deadline. */
 export function seconds(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 100) / 10} s`;
+  return ms < 1000 ? `${Math.round(ms)} ms` : deadlineWords(ms);
 }
