@@ -1,3 +1,4 @@
+import type { LabelPrintQueue } from '../labels/print-queue.js';
 import { LabelReprints } from '../labels/reprint.js';
 import { applyLabelRetention } from '../labels/retention.js';
 import { OrderHotFolder } from '../orders/hot-folder.js';
@@ -82,21 +83,9 @@ export class ProfileRuntime {
     });
     this.platform = packingPlatformFrom(this.client);
     const spool = deps.spool;
-    const printQueue = {
-      enqueue: (job: {
-        printerId: string;
-        payload: string;
-        labelId: string;
-        orderReference: string;
-        kind: 'label' | 'reprint';
-      }) =>
-        spool.enqueue({
-          printerId: job.printerId,
-          payload: job.payload,
-          kind: job.kind,
-          labelId: job.labelId,
-          orderReference: job.orderReference,
-        } as never).job,
+    // Every field of the request reaches the job, the reason of a reprint included.
+    const printQueue: LabelPrintQueue = {
+      enqueue: (job) => spool.enqueue(job).job,
       existingLabelJob: (labelId: string) => spool.labelJob(labelId),
     };
     this.workflow = new PackingWorkflow({
