@@ -3,7 +3,7 @@ import type { UsbBus } from '../devices/index.js';
 import { createPrinterDriver } from '../printing/drivers/index.js';
 import { PrintSpool } from '../printing/spool/print-spool.js';
 import { ProfileStore } from '../profiles/profile-store.js';
-import type { Profile } from '../profiles/profile-schema.js';
+import type { Profile, ProfileInput } from '../profiles/profile-schema.js';
 import { secretFromEnvironment, type SecretVault } from '../profiles/secret-vault.js';
 import type { SettingsStore } from '../profiles/settings-store.js';
 import { TokenStore } from '../platform/index.js';
@@ -211,6 +211,16 @@ export class StationContext {
     await runtime.start();
     this.changed('status');
     return runtime;
+  }
+
+  /**
+   * Stores a profile; when it is the active one it is reopened, so its printers, rule and hot
+   * folder take effect now, not at the next switch of profiles.
+   */
+  async saveProfile(next: ProfileInput): Promise<Profile> {
+    const saved = this.profiles.save(next);
+    if (this.profiles.active()?.id === saved.id) await this.activate(saved);
+    return saved;
   }
 
   /** Replaces the active profile's definition (printers, rule…) and reopens it. */
