@@ -110,15 +110,34 @@ export class StationContext {
     this.options.settings.set('station', rest);
   }
 
-  /** Whether the profile's client secret is there: in the vault, or in the variable it names. */
-  async hasSecret(profile: Profile): Promise<boolean> {
-    if (await this.profiles.hasClientSecret(profile.id)) return true;
-    try {
-      secretFromEnvironment(profile, this.options.env ?? process.env);
-      return true;
-    } catch {
-      return false;
-    }
+  /**
+   * Whether the profile's client secret is there (in the vault, bound to the profile, or in the
+   * variable it names) and where it comes from, in words for Settings. One look at the vault
+   * for both: the header asks on every status.
+   */
+  async secretState(
+    profile: Profile,
+  ): Promise<{ hasSecret: boolean; secretSource: string | null }> {
+    const env = this.options.env ?? process.env;
+    const inVault = await this.profiles.hasClientSecret(profile.id);
+    let inEnv = false;
+    if (!inVault)
+      try {
+        secretFromEnvironment(profile, env);
+        inEnv = true;
+      } catch {
+        inEnv = false;
+      }
+    // The demo's key is the embedded sandbox's own, handed over on every start: nothing to keep.
+    const secretSource =
+      profile.environment === 'embedded-sandbox'
+        ? 'comes with the embedded sandbox (demo data, nothing to keep)'
+        : inVault
+          ? (this.options.vault.description ?? "the host's secret vault")
+          : profile.clientSecretEnv && env[profile.clientSecretEnv]
+            ? `the environment variable ${profile.clientSecretEnv}`
+            : null;
+    return { hasSecret: inVault || inEnv, secretSource };
   }
 
   /**
@@ -136,25 +155,11 @@ export class StationContext {
     return hotFolderProblem(folder, { dataDir: this.options.dataDir, roots });
   }
 
-  /** Where the profile's secret comes from, in words for Settings; null when it has none. */
-  async secretSource(profile: Profile): Promise<string | null> {
-    // The demo's key is the embedded sandbox's own, handed over on every start: nothing to keep.
-    if (profile.environment === 'embedded-sandbox')
-      return 'comes with the embedded sandbox (demo data, nothing to keep)';
-    if (await this.profiles.hasClientSecret(profile.id))
-      return this.options.vault.description ?? "the host's secret vault";
-    const env = this.options.env ?? process.env;
-    if (profile.clientSecretEnv && env[profile.clientSecretEnv])
-      return `the environment variable ${profile.clientSecretEnv}`;
-    return null;
-  }
-
   /** The profile as the screens show it. */
   async view(profile: Profile, baseUrl?: string): Promise<ProfileView> {
     return profileView(profile, {
       active: this.profiles.active()?.id === profile.id,
-      hasSecret: await this.hasSecret(profile),
-      secretSource: await this.secretSource(profile),
+      ...(await this.secretState(profile)),
       ...(baseUrl ? { baseUrl } : {}),
     });
   }

@@ -139,14 +139,10 @@ export class StatusFeature {
     const unknown = rt.workflow.shipments.purchasesInState(rt.scope, 'unknown').length;
     const failed = failedOrders(rt.workflow).length;
     const expired = rt.carriers().filter((h) => h.authorizationStatus === 'EXPIRED');
-    const hasSecret = await ctx.hasSecret(rt.profile);
+    const secret = await ctx.secretState(rt.profile);
+    const hasSecret = secret.hasSecret;
     return {
-      profile: profileView(rt.profile, {
-        active: true,
-        hasSecret,
-        secretSource: await ctx.secretSource(rt.profile),
-        baseUrl: rt.baseUrl,
-      }),
+      profile: profileView(rt.profile, { active: true, ...secret, baseUrl: rt.baseUrl }),
       connectivity: conn.state,
       connectivityDetail: !hasSecret
         ? 'No client secret for this profile: site IT sets it in Settings → Profiles (Replace secret) or in its environment variable'
