@@ -4,6 +4,7 @@
  * a port) is dropped on a round trip through the screen.
  */
 import { z } from 'zod';
+import type { PrinterState } from './views.js';
 
 export type PrinterKind = 'network' | 'usb' | 'os';
 export type PrinterDpi = 203 | 300 | 600;
@@ -150,3 +151,19 @@ export function printerAddress(p: PrinterConfig): string {
 
 /** "label" or "receipt", filled in: what the view always shows. */
 export const roleOf = (p: Pick<PrinterConfig, 'role'>): PrinterRole => p.role ?? 'label';
+
+/**
+ * A printer's state in a few words, short enough for the header ("ZD421: not answering") and
+ * "Bought — waiting for ZD421 (out of paper)". The full sentence, with the printer's address,
+ * is the tooltip and the Queue's.
+ */
+export const printerStateWords: Record<PrinterState, string> = {
+  ready: 'ready',
+  'paper-out': 'out of paper',
+  'ribbon-out': 'out of ribbon',
+  'head-open': 'head open',
+  paused: 'paused',
+  'buffer-full': 'buffer full',
+  offline: 'not answering',
+  unknown: 'status unknown',
+};

@@ -1,19 +1,27 @@
 import { type z } from 'zod';
 import { capabilityOf, type ConnectivityMonitor, type PlatformCapability } from './connectivity.js';
+import { attemptTimeout, roomForAnother, seconds, withinDeadline } from './budget.js';
+import { type PlatformErrorKind } from './errors.js';
 import {
-  kindForStatus,
-  PlatformError,
-  readErrorEnvelope,
-  stationMessage,
-  type PlatformErrorKind,
-} from './errors.js';
+  errorAnswer,
+  kindOfAnswer,
+  kindWithoutAnswer,
+  networkCode,
+  noAnswerError,
+  parseJson,
+  unreadableAnswer,
+  wasNotSent,
+  type Exchange,
+} from './exchange-errors.js';
+import { backoffDelay, sleep, worthRetrying, type RetryPolicy } from './retry.js';
 import { type TokenManager } from './tokens.js';
 import { type CallOptions } from './types.js';
 
 /**
  * One HTTP exchange with the platform: headers, timeout, token, the single 401 retry, retries
- * with backoff where repeating is safe, error mapping, response validation, and the observer
- * events a benchmark sums.
+ * where repeating is safe, response validation, and the observer events a benchmark sums. The
+ * call's time budget is in budget.ts, when to send again in retry.ts, and what a failure becomes
+ * in exchange-errors.ts.
  *
  * HTTP goes through Node's global `fetch` (undici). Its global dispatcher keeps connections
  * alive and reuses them per origin (and honours the server's Keep-Alive timeout hint, so a
@@ -71,13 +79,7 @@ export interface PlatformRequestEvent {
 
 export type RequestObserver = (event: PlatformRequestEvent) => void;
 
-export interface RetryPolicy {
-  /** Total attempts for a repeatable request (default 3). */
-  attempts: number;
-  /** First backoff ceiling; doubles each retry, full jitter (default 250 ms). */
-  baseDelayMs: number;
-  maxDelayMs: number;
-}
+export type { RetryPolicy } from './retry.js';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -107,9 +109,6 @@ interface RawAnswer {
   text: string;
 }
 
-/** Connect-phase failures: the request never left the station, so even a purchase is safe. */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
-
 export class Transport {
   readonly stats: TransportStats = { calls: 0, attempts: 0, retries: 0 };
   readonly observers = new Set<RequestObserver>();
@@ -132,24 +131,28 @@ export class Transport {
         return await this.attemptOnce(ep, tenantId, opts, attempt, deadline);
       } catch (error) {
         const again =
-          error instanceof PlatformError &&
-          (error.kind === 'network' || error.kind === 'retryable') &&
-          // The token request was already retried within its own deadline.
-          !(error.operation === 'issueToken' && ep.operation !== 'issueToken') &&
-          attempt < attempts &&
-          !opts.signal?.aborted;
+          worthRetrying(error, ep.operation) && attempt < attempts && !opts.signal?.aborted;
         if (!again) throw error;
-        const ceiling = Math.min(
-          this.o.retry.maxDelayMs,
-          this.o.retry.baseDelayMs * 2 ** (attempt - 1),
-        );
-        const delay = this.o.random() * ceiling;
+        const delay = backoffDelay(this.o.retry, attempt, this.o.random);
         // No time left for a useful attempt: the caller hears now, not after the deadline.
-        if (performance.now() + delay + MIN_ATTEMPT_MS > deadline) throw error;
+        if (!roomForAnother(deadline, delay)) throw error;
         this.stats.retries++;
         await sleep(delay, opts.signal);
       }
     }
+  }
+
+  private exchange(ep: Endpoint<unknown>, tenantId: string): Exchange {
+    return {
+      operation: ep.operation,
+      what: ep.what,
+      method: ep.method,
+      path: new URL(ep.path, this.o.baseUrl).pathname,
+      tenantId,
+      clientId: this.o.clientId,
+      host: this.host,
+      purchase: ep.purchase === true,
+    };
   }
 
   private async attemptOnce<T>(
@@ -167,7 +170,7 @@ export class Transport {
       );
     }
     const tokens = this.tokens;
-    const { accessToken, waited } = await this.withinDeadline(
+    const { accessToken, waited } = await this.tokenWithin(
       tokens.current(),
       ep,
       tenantId,
@@ -177,7 +180,7 @@ export class Transport {
     if (answer.status === 401) {
       // Refresh once and send once more: a 401 means the platform did not act on the request,
       // so this is safe even for a purchase.
-      const renewed = await this.withinDeadline(
+      const renewed = await this.tokenWithin(
         tokens.afterRejection(accessToken),
         ep,
         tenantId,
@@ -192,47 +195,19 @@ export class Transport {
    * Waits for a token no longer than the call's deadline. The request was not sent, so even a
    * purchase is known not to have happened (kind `network`).
    */
-  private async withinDeadline<V>(
+  private tokenWithin<V>(
     pending: Promise<V>,
     ep: Endpoint<unknown>,
     tenantId: string,
     deadline: number,
   ): Promise<V> {
-    const left = deadline - performance.now();
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => {
-          const path = new URL(ep.path, this.o.baseUrl).pathname;
-          reject(
-            new PlatformError({
-              kind: 'network',
-              message: stationMessage({
-                kind: 'network',
-                what: ep.what,
-                tenantId,
-                clientId: this.o.clientId,
-                host: this.host,
-                status: null,
-                envelope: null,
-                detail: `the token request gave no access token within ${seconds(left)}`,
-              }),
-              operation: 'issueToken',
-              method: ep.method,
-              path,
-              tenantId,
-            }),
-          );
-        },
-        Math.max(0, left),
-      );
-    });
-    pending.catch(() => {});
-    try {
-      return await Promise.race([pending, expired]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return withinDeadline(pending, deadline, (left) =>
+      noAnswerError(
+        { ...this.exchange(ep, tenantId), operation: 'issueToken' },
+        'network',
+        `the token request gave no access token within ${seconds(left)}`,
+      ),
+    );
   }
 
   private async send<T>(
@@ -253,19 +228,14 @@ export class Transport {
     if (!ep.anonymous && tenantId) headers['x-tenant-id'] = tenantId;
     if (ep.body !== undefined) headers['content-type'] = 'application/json';
 
-    const timeoutMs = Math.max(
-      1,
-      Math.round(
-        Math.min(
-          opts.timeoutMs ??
-            ep.timeoutMs ??
-            (ep.purchase ? this.o.labelTimeoutMs : this.o.timeoutMs),
-          deadline - performance.now(),
-        ),
-      ),
+    const timeoutMs = attemptTimeout(
+      opts.timeoutMs ?? ep.timeoutMs ?? (ep.purchase ? this.o.labelTimeoutMs : this.o.timeoutMs),
+      deadline,
     );
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+    const x = this.exchange(ep, tenantId);
+    const capability = capabilityOf(ep.operation);
     const event = (
       status: number | null,
       errorKind: PlatformErrorKind | null,
@@ -297,18 +267,10 @@ export class Transport {
       });
       const text = await res.text();
       const cid = res.headers.get('x-correlation-id');
-      const capability = capabilityOf(ep.operation);
       if (res.status >= 500)
         this.o.connectivity.recordFailure(res.status, `HTTP ${res.status}`, capability);
       else this.o.connectivity.recordAnswer(capability);
-      const kind = res.ok
-        ? null
-        : kindForStatus(
-            res.status,
-            readErrorEnvelope(parseJson(text), null).errorCode,
-            ep.purchase === true,
-          );
-      event(res.status, kind, cid);
+      event(res.status, res.ok ? null : kindOfAnswer(x, res.status, text), cid);
       return { status: res.status, headers: res.headers, text };
     } catch (cause) {
       const callerAborted = opts.signal?.aborted === true && !timeout.aborted;
@@ -319,97 +281,33 @@ export class Transport {
           : code === 'cancelled'
             ? 'cancelled'
             : `${code}`;
-      const kind: PlatformErrorKind =
-        ep.purchase && !NOT_SENT.has(code) ? 'unknown-outcome' : 'network';
+      const kind = kindWithoutAnswer(x, code);
       if (!callerAborted)
-        this.o.connectivity.recordFailure(
-          null,
-          detail,
-          capabilityOf(ep.operation),
-          NOT_SENT.has(code),
-        );
+        this.o.connectivity.recordFailure(null, detail, capability, wasNotSent(code));
       event(null, kind, null);
       if (callerAborted && !ep.purchase) throw opts.signal?.reason ?? cause;
-      throw new PlatformError({
-        kind,
-        message: stationMessage({
-          kind,
-          what: ep.what,
-          tenantId,
-          clientId: this.o.clientId,
-          host: this.host,
-          status: null,
-          envelope: null,
-          detail,
-        }),
-        operation: ep.operation,
-        method: ep.method,
-        path: url.pathname,
-        tenantId,
-        cause,
-      });
+      throw noAnswerError(x, kind, detail, cause);
     }
   }
 
   private interpret<T>(ep: Endpoint<T>, tenantId: string, answer: RawAnswer): T {
     const headerCid = answer.headers.get('x-correlation-id');
-    const path = new URL(ep.path, this.o.baseUrl).pathname;
-    const base = { operation: ep.operation, method: ep.method, path, tenantId };
-    const msg = (
-      kind: PlatformErrorKind,
-      envelope: ReturnType<typeof readErrorEnvelope> | null,
-      detail?: string,
-    ) =>
-      stationMessage({
-        kind,
-        what: ep.what,
-        tenantId,
-        clientId: this.o.clientId,
-        host: this.host,
-        status: answer.status,
-        envelope,
-        ...(detail ? { detail } : {}),
-      });
-
-    if (answer.status < 200 || answer.status >= 300) {
-      const envelope = readErrorEnvelope(parseJson(answer.text) ?? answer.text, headerCid);
-      const kind = kindForStatus(answer.status, envelope.errorCode, ep.purchase === true);
-      throw new PlatformError({
-        ...base,
-        kind,
-        message: msg(kind, envelope),
-        status: answer.status,
-        errorCode: envelope.errorCode,
-        fieldErrors: envelope.fieldErrors,
-        correlationId: envelope.correlationId,
-        platformMessage: envelope.message,
-      });
-    }
+    if (answer.status < 200 || answer.status >= 300)
+      throw errorAnswer(this.exchange(ep, tenantId), answer.status, answer.text, headerCid);
     if (ep.text) return answer.text as T;
     if (!ep.schema) return undefined as T;
 
     const body = parseJson(answer.text);
     const parsed = body === undefined ? null : ep.schema.safeParse(body);
     if (parsed?.success) return parsed.data;
-    // A label the platform sold but the station cannot read must not vanish: the raw body
-    // travels on the error so the purchase record can keep it for the shift lead.
-    const kind: PlatformErrorKind = ep.purchase ? 'unknown-outcome' : 'unexpected-response';
-    const detail = parsed
-      ? `${parsed.error.issues
-          .slice(0, 3)
-          .map((i) => `${i.path.join('.') || 'body'}: ${i.message}`)
-          .join('; ')}`
-      : answer.text.length === 0
-        ? 'an empty body'
-        : 'not JSON';
-    throw new PlatformError({
-      ...base,
-      kind,
-      message: msg(kind, readErrorEnvelope(null, headerCid), `HTTP ${answer.status}, ${detail}`),
-      status: answer.status,
-      correlationId: headerCid,
-      responseBody: body ?? answer.text,
-    });
+    throw unreadableAnswer(
+      this.exchange(ep, tenantId),
+      answer.status,
+      answer.text,
+      body,
+      parsed ? parsed.error.issues : null,
+      headerCid,
+    );
   }
 
   private emit(event: PlatformRequestEvent): void {
@@ -421,48 +319,4 @@ export class Transport {
       }
     }
   }
-}
-
-/** The shortest an attempt is worth starting with (ms). */
-const MIN_ATTEMPT_MS = 250;
-
-function seconds(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 100) / 10} s`;
-}
-
-function parseJson(text: string): unknown {
-  if (text.length === 0) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The system's code for a failed fetch (undici nests it in `cause`). */
-function networkCode(error: unknown): string {
-  let e: unknown = error;
-  for (let depth = 0; depth < 5 && e; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') {
-      return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' ? 'connection reset' : code;
-    }
-    e = (e as { cause?: unknown }).cause;
-  }
-  return error instanceof Error ? error.message : 'network error';
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason as Error);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

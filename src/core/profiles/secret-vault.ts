@@ -59,20 +59,10 @@ export class SecretMissingError extends Error {
 }
 
 /**
- * The client secret of a profile: the vault first, then the environment variable the profile
- * names. Throws a message for site IT when neither has it.
+ * The secret from the STATION_SECRET_* variable the profile names; throws when there is none.
+ * The one way to a profile's secret is ProfileStore.clientSecret (the vault's, bound to the
+ * profile's address, then this).
  */
-export async function resolveClientSecret(
-  profile: { id: string; name: string; clientSecretEnv?: string | undefined },
-  vault: SecretVault,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<string> {
-  const stored = await vault.get(clientSecretKey(profile.id));
-  if (stored) return stored;
-  return secretFromEnvironment(profile, env, vault);
-}
-
-/** The secret from the STATION_SECRET_* variable the profile names; throws when there is none. */
 export function secretFromEnvironment(
   profile: { name: string; clientSecretEnv?: string | undefined },
   env: NodeJS.ProcessEnv = process.env,

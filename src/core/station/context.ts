@@ -3,7 +3,7 @@ import type { UsbBus } from '../devices/index.js';
 import { createPrinterDriver } from '../printing/drivers/index.js';
 import { PrintSpool } from '../printing/spool/print-spool.js';
 import { ProfileStore } from '../profiles/profile-store.js';
-import type { Profile } from '../profiles/profile-schema.js';
+import type { Profile, ProfileInput } from '../profiles/profile-schema.js';
 import { secretFromEnvironment, type SecretVault } from '../profiles/secret-vault.js';
 import type { SettingsStore } from '../profiles/settings-store.js';
 import { TokenStore } from '../platform/index.js';
@@ -110,15 +110,34 @@ export class StationContext {
     this.options.settings.set('station', rest);
   }
 
-  /** Whether the profile's client secret is there: in the vault, or in the variable it names. */
-  async hasSecret(profile: Profile): Promise<boolean> {
-    if (await this.profiles.hasClientSecret(profile.id)) return true;
-    try {
-      secretFromEnvironment(profile, this.options.env ?? process.env);
-      return true;
-    } catch {
-      return false;
-    }
+  /**
+   * Whether the profile's client secret is there (in the vault, bound to the profile, or in the
+   * variable it names) and where it comes from, in words for Settings. One look at the vault
+   * for both: the header asks on every status.
+   */
+  async secretState(
+    profile: Profile,
+  ): Promise<{ hasSecret: boolean; secretSource: string | null }> {
+    const env = this.options.env ?? process.env;
+    const inVault = await this.profiles.hasClientSecret(profile.id);
+    let inEnv = false;
+    if (!inVault)
+      try {
+        secretFromEnvironment(profile, env);
+        inEnv = true;
+      } catch {
+        inEnv = false;
+      }
+    // The demo's key is the embedded sandbox's own, handed over on every start: nothing to keep.
+    const secretSource =
+      profile.environment === 'embedded-sandbox'
+        ? 'comes with the embedded sandbox (demo data, nothing to keep)'
+        : inVault
+          ? (this.options.vault.description ?? "the host's secret vault")
+          : profile.clientSecretEnv && env[profile.clientSecretEnv]
+            ? `the environment variable ${profile.clientSecretEnv}`
+            : null;
+    return { hasSecret: inVault || inEnv, secretSource };
   }
 
   /**
@@ -136,25 +155,11 @@ export class StationContext {
     return hotFolderProblem(folder, { dataDir: this.options.dataDir, roots });
   }
 
-  /** Where the profile's secret comes from, in words for Settings; null when it has none. */
-  async secretSource(profile: Profile): Promise<string | null> {
-    // The demo's key is the embedded sandbox's own, handed over on every start: nothing to keep.
-    if (profile.environment === 'embedded-sandbox')
-      return 'comes with the embedded sandbox (demo data, nothing to keep)';
-    if (await this.profiles.hasClientSecret(profile.id))
-      return this.options.vault.description ?? "the host's secret vault";
-    const env = this.options.env ?? process.env;
-    if (profile.clientSecretEnv && env[profile.clientSecretEnv])
-      return `the environment variable ${profile.clientSecretEnv}`;
-    return null;
-  }
-
   /** The profile as the screens show it. */
   async view(profile: Profile, baseUrl?: string): Promise<ProfileView> {
     return profileView(profile, {
       active: this.profiles.active()?.id === profile.id,
-      hasSecret: await this.hasSecret(profile),
-      secretSource: await this.secretSource(profile),
+      ...(await this.secretState(profile)),
       ...(baseUrl ? { baseUrl } : {}),
     });
   }
@@ -193,10 +198,8 @@ export class StationContext {
     this.profiles.setActive(profile.id);
     const runtime = await ProfileRuntime.open(profile, {
       db: this.db,
-      vault: this.options.vault,
       hotFolderProblem: (folder) => hotFolderProblem(folder, { dataDir: this.options.dataDir }),
       clientSecret: (p) => this.profiles.clientSecret(p, this.options.env ?? process.env),
-      env: this.options.env,
       spool: this.spool,
       tokenStore: this.tokenStore,
       embeddedBaseUrl: async () => (await this.embeddedSandbox()).baseUrl,
@@ -213,6 +216,16 @@ export class StationContext {
     await runtime.start();
     this.changed('status');
     return runtime;
+  }
+
+  /**
+   * Stores a profile; when it is the active one it is reopened, so its printers, rule and hot
+   * folder take effect now, not at the next switch of profiles.
+   */
+  async saveProfile(next: ProfileInput): Promise<Profile> {
+    const saved = this.profiles.save(next);
+    if (this.profiles.active()?.id === saved.id) await this.activate(saved);
+    return saved;
   }
 
   /** Replaces the active profile's definition (printers, rule…) and reopens it. */

@@ -32,21 +32,30 @@ const platformClass: Record<string, ErrorCode> = {
 };
 
 /**
- * The core modules' own codes (PrintSpoolError, AttentionError, ReprintError, PrinterError)
- * onto contract codes: an expected failure is never `internal`.
+ * The core modules' own codes (PrintSpoolError, AttentionError, ReprintError, PrinterError,
+ * SettingsError) and the system's network codes onto contract codes: an expected failure is
+ * never `internal`. An error's own `details` (a settings file's field issues) travel along.
  */
-const coreCode: Record<string, ErrorCode> = {
-  'job-not-found': 'not-found',
-  'printer-not-found': 'not-found',
-  'purchase-not-found': 'not-found',
-  'label-not-found': 'not-found',
-  'label-zpl-expired': 'not-found',
-  'job-state-conflict': 'conflict',
-  'purchase-not-unknown': 'conflict',
-  'confirmation-required': 'validation',
-  'reprint-reason-required': 'validation',
-  'printer-disconnected': 'printer-offline',
-};
+const coreCode = new Map<string, ErrorCode>([
+  ['job-not-found', 'not-found'],
+  ['printer-not-found', 'not-found'],
+  ['purchase-not-found', 'not-found'],
+  ['label-not-found', 'not-found'],
+  ['label-package-not-found', 'not-found'],
+  ['label-zpl-expired', 'not-found'],
+  ['job-state-conflict', 'conflict'],
+  ['purchase-not-unknown', 'conflict'],
+  ['confirmation-required', 'validation'],
+  ['reprint-reason-required', 'validation'],
+  ['printer-disconnected', 'printer-offline'],
+  // A profile or provisioning file that does not validate: the person fixes a field.
+  ['settings-invalid', 'validation'],
+  ['ECONNREFUSED', 'platform-unreachable'],
+  ['ECONNRESET', 'platform-unreachable'],
+  ['ETIMEDOUT', 'platform-unreachable'],
+  ['ENOTFOUND', 'platform-unreachable'],
+  ['EHOSTUNREACH', 'platform-unreachable'],
+]);
 
 /**
  * Any error from the core becomes `{ code, message, details }`. Core errors are recognised by
@@ -66,6 +75,7 @@ export function toStationError(error: unknown): StationError {
     errors?: unknown;
     correlationId?: unknown;
     status?: unknown;
+    details?: unknown;
   };
   const message = typeof e.message === 'string' && e.message ? e.message : String(error);
   if (e.name === 'ZodError') return { code: 'validation', message, details: e.errors };
@@ -82,15 +92,8 @@ export function toStationError(error: unknown): StationError {
     );
   }
   if (isErrorCode(e.code)) return { code: e.code, message };
-  if (typeof e.code === 'string' && coreCode[e.code]) return { code: coreCode[e.code]!, message };
-  // A profile or provisioning file that does not validate: the person fixes a field.
-  if (e.code === 'settings-invalid')
-    return withDetails({ code: 'validation', message }, (e as { details?: unknown }).details);
-  if (
-    typeof e.code === 'string' &&
-    /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH)$/.test(e.code)
-  )
-    return { code: 'platform-unreachable', message };
+  const core = typeof e.code === 'string' ? coreCode.get(e.code) : undefined;
+  if (core) return withDetails({ code: core, message }, e.details);
   return { code: 'internal', message };
 }
 

@@ -1,3 +1,4 @@
+import type { LabelPrintQueue } from '../labels/print-queue.js';
 import { LabelReprints } from '../labels/reprint.js';
 import { applyLabelRetention } from '../labels/retention.js';
 import { OrderHotFolder } from '../orders/hot-folder.js';
@@ -5,7 +6,6 @@ import { PackingWorkflow } from '../packing/packing-workflow.js';
 import type { PackingPlatform } from '../packing/platform-port.js';
 import { PlatformClient, type TokenStore } from '../platform/index.js';
 import { tenantsOf, type Profile } from '../profiles/profile-schema.js';
-import type { SecretVault } from '../profiles/secret-vault.js';
 import type { PrintSpool } from '../printing/spool/print-spool.js';
 import type { Db } from '../storage/database.js';
 import type { StationScope } from '../storage/scope.js';
@@ -23,13 +23,10 @@ import type { OrderClaims } from '../site/link.js';
 
 export interface RuntimeDeps {
   db: Db;
-  vault: SecretVault;
   /** Why the profile's hot folder may not be watched (the data directory), or null. */
   hotFolderProblem?: (folder: string) => string | null;
   /** The profile's client secret, only if it was given for this profile's platform. */
   clientSecret: (profile: Profile) => Promise<string>;
-  /** Where a profile's clientSecretEnv is read; the process's environment when omitted. */
-  env?: NodeJS.ProcessEnv | undefined;
   spool: PrintSpool;
   tokenStore?: TokenStore;
   /** The embedded sandbox's URL for an embedded-sandbox profile. */
@@ -86,21 +83,9 @@ export class ProfileRuntime {
     });
     this.platform = packingPlatformFrom(this.client);
     const spool = deps.spool;
-    const printQueue = {
-      enqueue: (job: {
-        printerId: string;
-        payload: string;
-        labelId: string;
-        orderReference: string;
-        kind: 'label' | 'reprint';
-      }) =>
-        spool.enqueue({
-          printerId: job.printerId,
-          payload: job.payload,
-          kind: job.kind,
-          labelId: job.labelId,
-          orderReference: job.orderReference,
-        } as never).job,
+    // Every field of the request reaches the job, the reason of a reprint included.
+    const printQueue: LabelPrintQueue = {
+      enqueue: (job) => spool.enqueue(job).job,
       existingLabelJob: (labelId: string) => spool.labelJob(labelId),
     };
     this.workflow = new PackingWorkflow({

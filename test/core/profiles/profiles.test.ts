@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { slipPrinterOf, type ProfileInput } from '../../../src/core/profiles/profile-schema.js';
 import { ProfileStore } from '../../../src/core/profiles/profile-store.js';
 import { exportProfiles, provisionProfiles } from '../../../src/core/profiles/provisioning.js';
-import { MemorySecretVault, resolveClientSecret } from '../../../src/core/profiles/secret-vault.js';
+import { MemorySecretVault } from '../../../src/core/profiles/secret-vault.js';
 import { JsonFileSettingsStore, SettingsError } from '../../../src/core/profiles/settings-store.js';
 import { tempDir } from '../../support/tmp.js';
 
@@ -46,7 +46,7 @@ describe('site profiles', () => {
     const reopened = new ProfileStore(new JsonFileSettingsStore(file), vault);
     expect(reopened.active()).toMatchObject({ id: 'lumen-chicago', tenantId: 'tnt_lumen' });
     expect(await reopened.hasClientSecret('lumen-chicago')).toBe(true);
-    expect(await resolveClientSecret(reopened.active()!, vault, {})).toBe('s3cret-value');
+    expect(await reopened.clientSecret(reopened.active()!, {})).toBe('s3cret-value');
   });
 
   it('refuses an invalid profile and says which field and why', () => {
@@ -115,12 +115,10 @@ describe('site profiles', () => {
   });
 
   it('reads the secret from the environment variable the profile names, and says when it is missing', async () => {
-    const vault = new MemorySecretVault();
-    const profile = { id: 'p', name: 'Reno 3', clientSecretEnv: 'STATION_SECRET_RENO' };
-    expect(await resolveClientSecret(profile, vault, { STATION_SECRET_RENO: 'from-env' })).toBe(
-      'from-env',
-    );
-    await expect(resolveClientSecret(profile, vault, {})).rejects.toThrow(
+    const { store } = stores();
+    const profile = store.save({ ...lumen, clientSecretEnv: 'STATION_SECRET_RENO' });
+    expect(await store.clientSecret(profile, { STATION_SECRET_RENO: 'from-env' })).toBe('from-env');
+    await expect(store.clientSecret(profile, {})).rejects.toThrow(
       /environment variable STATION_SECRET_RENO, which is not set/,
     );
   });

@@ -21,11 +21,7 @@ export function printerSetupHandlers(ctx: StationContext): Partial<Handlers> {
     // The stored profile, not the runtime's copy: it is what is saved back.
     return ctx.profiles.get(p.id) ?? p;
   };
-  async function saveAndReopen(next: Profile) {
-    const saved = ctx.profiles.save(next);
-    if (ctx.profiles.active()?.id === saved.id) await ctx.activate(saved);
-    return ctx.view(saved);
-  }
+  const saveAndReopen = async (next: Profile) => ctx.view(await ctx.saveProfile(next));
 
   return {
     'printers.add': async (input) => {

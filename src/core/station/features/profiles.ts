@@ -165,7 +165,7 @@ export function profileHandlers(ctx: StationContext): Partial<Handlers> {
         ...current.rateRule,
         maxTransitDays: current.rateRule.maxTransitDays ?? null,
       };
-      const next = ctx.profiles.save({
+      const next = await ctx.saveProfile({
         ...current,
         ...(input.name ? { name: input.name } : {}),
         ...(input.shippingSiteId ? { shippingSiteId: input.shippingSiteId } : {}),
@@ -178,7 +178,6 @@ export function profileHandlers(ctx: StationContext): Partial<Handlers> {
         hotFolder:
           input.hotFolder === undefined ? current.hotFolder : (input.hotFolder ?? undefined),
       });
-      if (ctx.profiles.active()?.id === next.id) await ctx.activate(next);
       return view(next);
     },
     'profiles.setSecret': async ({ id, clientSecret }) => {
@@ -197,9 +196,7 @@ export function profileHandlers(ctx: StationContext): Partial<Handlers> {
       const folder = await ctx.options.chooseFolder();
       if (!folder) return view(current); // cancelled
       refuseHotFolder(folder, 'dialog');
-      const next = ctx.profiles.save({ ...current, hotFolder: folder });
-      if (ctx.profiles.active()?.id === next.id) await ctx.activate(next);
-      return view(next);
+      return view(await ctx.saveProfile({ ...current, hotFolder: folder }));
     },
     'profiles.activate': async ({ id }) => {
       const p = ctx.profiles.get(id);

@@ -1,6 +1,5 @@
 import { NeedsAttention } from '../../packing/needs-attention.js';
 import { failedOrders } from '../../packing/failed-ratings.js';
-import { ReprintError } from '../../labels/reprint.js';
 import { isPlatformError } from '../../platform/index.js';
 import { labelPrinterOf } from '../../profiles/profile-schema.js';
 import type { AttentionItem, TrackerRow } from '../../../shared/views.js';
@@ -71,24 +70,13 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
           'printer-offline',
           `Profile ${r.profile.name} has no label printer; add one in Settings.`,
         );
-      const record = await r.reprints
-        .reprint(r.scope, {
-          labelId: l.id,
-          printerId: target,
-          stationUser: ctx.stationSettings().userName,
-          reason,
-          packageIndex,
-        })
-        .catch((error: unknown) => {
-          if (error instanceof ReprintError)
-            throw new StationFailure(
-              error.code === 'label-package-not-found' || error.code === 'label-not-found'
-                ? 'not-found'
-                : 'validation',
-              error.message,
-            );
-          throw error;
-        });
+      const record = await r.reprints.reprint(r.scope, {
+        labelId: l.id,
+        printerId: target,
+        stationUser: ctx.stationSettings().userName,
+        reason,
+        packageIndex,
+      });
       const job = record.printJobId ? ctx.spool.get(Number(record.printJobId)) : null;
       ctx.changed('queue');
       if (!job)

@@ -3,6 +3,7 @@ import { describeStatus } from '../../printing/zebra-status.js';
 import { describePrinter, type PrinterConfig, type PrinterStatus } from '../../printing/types.js';
 import { labelPrinterOf } from '../../profiles/profile-schema.js';
 import { failedOrders } from '../../packing/failed-ratings.js';
+import { printerStateWords } from '../../../shared/printers.js';
 import type { PrinterState, PrinterStatusView, StationStatus } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
 import { carrierView, profileView, trackingSync } from '../map.js';
@@ -46,16 +47,6 @@ export function printerStatusView(
 const PROBE_TROUBLE_MS = 3000;
 const PROBE_STEADY_MS = 10_000;
 
-/** A printer's problem in a few words, for "bought — waiting for ZD421 (not answering)". */
-const issueWords: Record<Exclude<PrinterState, 'ready' | 'unknown'>, string> = {
-  'paper-out': 'out of paper',
-  'ribbon-out': 'out of ribbon',
-  'head-open': 'head open',
-  paused: 'paused',
-  'buffer-full': 'buffer full',
-  offline: 'not answering',
-};
-
 /** The header: profile, connectivity, printer, queue and attention counts. */
 export class StatusFeature {
   private printer: PrinterStatusView | null = null;
@@ -76,14 +67,12 @@ export class StatusFeature {
     if (this.printer?.printerId === printerId)
       return this.printer.state === 'ready' || this.printer.state === 'unknown'
         ? null
-        : issueWords[this.printer.state];
+        : printerStateWords[this.printer.state];
     const notice = this.ctx.spool.printerNotices().find((n) => n.printerId === printerId);
     if (!notice || notice.message === null) return null;
-    if (notice.status === null) return issueWords.offline;
+    if (notice.status === null) return printerStateWords.offline;
     const fault = notice.status.faults[0];
-    return fault && fault !== 'other' && fault in issueWords
-      ? issueWords[fault as Exclude<PrinterState, 'ready' | 'unknown'>]
-      : 'reports a fault';
+    return fault && fault !== 'other' ? printerStateWords[fault] : 'reports a fault';
   }
 
   private setPrinter(view: PrinterStatusView): void {
@@ -150,14 +139,10 @@ export class StatusFeature {
     const unknown = rt.workflow.shipments.purchasesInState(rt.scope, 'unknown').length;
     const failed = failedOrders(rt.workflow).length;
     const expired = rt.carriers().filter((h) => h.authorizationStatus === 'EXPIRED');
-    const hasSecret = await ctx.hasSecret(rt.profile);
+    const secret = await ctx.secretState(rt.profile);
+    const hasSecret = secret.hasSecret;
     return {
-      profile: profileView(rt.profile, {
-        active: true,
-        hasSecret,
-        secretSource: await ctx.secretSource(rt.profile),
-        baseUrl: rt.baseUrl,
-      }),
+      profile: profileView(rt.profile, { active: true, ...secret, baseUrl: rt.baseUrl }),
       connectivity: conn.state,
       connectivityDetail: !hasSecret
         ? 'No client secret for this profile: site IT sets it in Settings → Profiles (Replace secret) or in its environment variable'

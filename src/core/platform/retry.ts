@@ -1,0 +1,45 @@
+import { PlatformError } from './errors.js';
+
+/** When a failed call is sent again, and how long to wait before it. */
+
+export interface RetryPolicy {
+  /** Total attempts for a repeatable request (default 3). */
+  attempts: number;
+  /** First backoff ceiling; doubles each retry, full jitter (default 250 ms). */
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+/**
+ * Whether a failure is worth another attempt: no answer or a 5xx/429, on a call of
+ * `operation` that is not the token request's own failure (that one was already retried within
+ * its own deadline).
+ */
+export function worthRetrying(error: unknown, operation: string): boolean {
+  return (
+    error instanceof PlatformError &&
+    (error.kind === 'network' || error.kind === 'retryable') &&
+    !(error.operation === 'issueToken' && operation !== 'issueToken')
+  );
+}
+
+/** Full-jitter exponential backoff before attempt `attempt + 1`. */
+export function backoffDelay(policy: RetryPolicy, attempt: number, random: () => number): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return random() * ceiling;
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
