@@ -173,35 +173,38 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
    * without reading the rest. The import itself is the contract's orders.import.
    */
   async function upload(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const json = (status: number, result: unknown) =>
-      reply(res, status, JSON.stringify(result), { 'content-type': 'application/json' });
+    const json = (status: number, result: unknown, headers: Record<string, string> = {}) =>
+      reply(res, status, JSON.stringify(result), {
+        'content-type': 'application/json',
+        ...headers,
+      });
     if (req.method !== 'POST') return reply(res, 405, '', { allow: 'POST' });
     if (!originAllowed(req.headers.origin, port)) return reply(res, 403, 'Forbidden');
-    const declared = Number(req.headers['content-length'] ?? 0);
     const tooBig = () =>
-      json(413, {
-        ok: false,
-        error: {
-          code: 'validation',
-          message: `The orders file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB; split it into smaller files.`,
+      json(
+        413,
+        {
+          ok: false,
+          error: {
+            code: 'validation',
+            message: `The orders file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB; split it into smaller files.`,
+          },
         },
-      });
-    if (declared > MAX_UPLOAD_BYTES) {
-      tooBig();
-      req.destroy();
-      return;
+        { connection: 'close' },
+      );
+    // Past the limit the body is read and dropped, not cut off: a browser whose upload is reset
+    // reports a lost connection instead of the answer saying what to do.
+    if (Number(req.headers['content-length'] ?? 0) > MAX_UPLOAD_BYTES) {
+      req.resume();
+      return tooBig();
     }
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of req as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > MAX_UPLOAD_BYTES) {
-        tooBig();
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
+      if (size <= MAX_UPLOAD_BYTES) chunks.push(chunk);
     }
+    if (size > MAX_UPLOAD_BYTES) return tooBig();
     const result = await options.station.dispatch('orders.import', {
       fileName: url.searchParams.get('name') ?? 'upload',
       content: Buffer.concat(chunks).toString('utf8'),
