@@ -66,7 +66,8 @@ export interface StationSettings {
   scale: { enabled: boolean; device: string | null };
   /**
    * Electron on Linux without a keychain (safeStorage's basic_text backend): secrets would be
-   * stored with a fixed key. Refused unless the person at the station accepts it here.
+   * stored with a fixed key. Read only: true once the person at the station accepted it in the
+   * main process's own dialog (`settings.update` cannot set it).
    */
   acceptBasicTextSecrets: boolean;
 }
