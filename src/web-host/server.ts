@@ -83,6 +83,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     'x-frame-options': 'DENY',
     'cross-origin-opener-policy': 'same-origin',
   });
+  /** An answer written straight to a socket (an upgrade or a request Node could not parse). */
+  const rawRefusal = (status: string) => {
+    const headers = Object.entries(baseHeaders())
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
+    return `HTTP/1.1 ${status}\r\n${headers}Connection: close\r\nContent-Length: 0\r\n\r\n`;
+  };
   const reply = (
     res: ServerResponse,
     status: number,
@@ -218,12 +225,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://x');
-    const refuse = (status: string) => {
-      const headers = Object.entries(baseHeaders())
-        .map(([k, v]) => `${k}: ${v}\r\n`)
-        .join('');
-      socket.end(`HTTP/1.1 ${status}\r\n${headers}Connection: close\r\nContent-Length: 0\r\n\r\n`);
-    };
+    const refuse = (status: string) => socket.end(rawRefusal(status));
     if (url.pathname !== '/ws') return refuse('404 Not Found');
     if (!allowedHosts(port).includes(req.headers.host ?? ''))
       return refuse('421 Misdirected Request');
@@ -308,12 +310,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   // A request Node cannot parse gets its 400 with the same headers as every other answer.
   server.on('clientError', (_error, socket: Socket) => {
     if (!socket.writable) return socket.destroy();
-    const headers = Object.entries(baseHeaders())
-      .map(([k, v]) => `${k}: ${v}\r\n`)
-      .join('');
-    socket.end(
-      `HTTP/1.1 400 Bad Request\r\n${headers}Connection: close\r\nContent-Length: 0\r\n\r\n`,
-    );
+    socket.end(rawRefusal('400 Bad Request'));
   });
 
   return {
