@@ -31,9 +31,6 @@ export interface WebHost {
   close(): Promise<void>;
 }
 
-/** The station's default address: stable, so a bookmark-free shortcut can say where it is. */
-export const DEFAULT_PORT = 7410;
-
 /**
  * A contract frame is small (the largest input, a provisioning file, is 200,000 characters);
  * an orders file goes through POST /upload/orders, streamed, never through a frame.
