@@ -113,9 +113,8 @@ function createWindow(): void {
     event.preventDefault();
     openExternal(url);
   });
-  if (!app.isPackaged && process.env['ELECTRON_RENDERER_URL'])
-    void win.loadURL(process.env['ELECTRON_RENDERER_URL']);
-  else void win.loadFile(rendererPage);
+  // The same address the IPC check accepts, decided in one place.
+  void win.loadURL(stationPageUrl());
 }
 
 async function startStation(): Promise<void> {

@@ -24,6 +24,15 @@ const id = z.string().min(1).max(200);
 const text = (max = 500) => z.string().max(max);
 
 const environment = z.enum(['embedded-sandbox', 'sandbox', 'production']);
+/** History's search, of this station or of the whole site (which adds station and packer). */
+const labelSearch = z.object({
+  query: text(200).optional(),
+  from: text(40).optional(),
+  to: text(40).optional(),
+  tenantId: text(200).optional(),
+  limit: z.number().int().min(1).max(500).default(100),
+  offset: z.number().int().min(0).default(0),
+});
 const rateRule = z.object({
   strategy: z.enum(['cheapest', 'fastest']),
   preferredServiceLevels: z.array(text(100)).max(50),
@@ -149,16 +158,7 @@ export const calls = {
   'queue.cancel': def<{ done: true }>()(z.object({ kind: z.enum(['shipment', 'print-job']), id })),
   'queue.move': def<{ done: true }>()(z.object({ id, printerId: id })),
 
-  'labels.search': def<V.LabelPage>()(
-    z.object({
-      query: text(200).optional(),
-      from: text(40).optional(),
-      to: text(40).optional(),
-      tenantId: text(200).optional(),
-      limit: z.number().int().min(1).max(500).default(100),
-      offset: z.number().int().min(0).default(0),
-    }),
-  ),
+  'labels.search': def<V.LabelPage>()(labelSearch),
   'labels.get': def<V.LabelDetail>()(z.object({ id })),
   'labels.reprint': def<V.PrintJobView>()(
     z.object({
@@ -217,16 +217,10 @@ export const calls = {
     }),
   ),
   'site.labels': def<V.SiteLabelPage>()(
-    z.object({
-      query: text(200).optional(),
-      from: text(40).optional(),
-      to: text(40).optional(),
-      tenantId: text(200).optional(),
+    labelSearch.extend({
       stationId: text(63).optional(),
       packer: text(100).optional(),
       scope: z.enum(['site', 'station']).default('site'),
-      limit: z.number().int().min(1).max(500).default(100),
-      offset: z.number().int().min(0).default(0),
     }),
   ),
   'site.reprint': def<V.PrintJobView>()(

@@ -9,10 +9,13 @@ export interface WebHostArgs {
   help: boolean;
 }
 
+/** The station's default address: stable, so a bookmark-free shortcut can say where it is. */
+export const DEFAULT_PORT = 7410;
+
 export const usage = `usage: npm run web -- [--port N] [--data-dir DIR] [--provision FILE] [--hot-folder-root DIR]
 
-  --port N          listen on 127.0.0.1:N (default: 7410, or a free port with a message
-                    when 7410 is taken; 0: any free port)
+  --port N          listen on 127.0.0.1:N (default: ${DEFAULT_PORT}, or a free port with a message
+                    when ${DEFAULT_PORT} is taken; 0: any free port)
   --data-dir DIR    the station's data directory (default: STATION_DATA_DIR, else the app's)
   --provision FILE  set up a profile from a provisioning file (see docs/core.md)
   --hot-folder-root DIR
@@ -20,7 +23,7 @@ export const usage = `usage: npm run web -- [--port N] [--data-dir DIR] [--provi
 
 export function parseArgs(argv: readonly string[]): WebHostArgs {
   const args: WebHostArgs = {
-    port: 7410,
+    port: DEFAULT_PORT,
     portGiven: false,
     dataDir: null,
     provision: null,

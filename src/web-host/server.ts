@@ -31,9 +31,6 @@ export interface WebHost {
   close(): Promise<void>;
 }
 
-/** The station's default address: stable, so a bookmark-free shortcut can say where it is. */
-export const DEFAULT_PORT = 7410;
-
 /**
  * A contract frame is small (the largest input, a provisioning file, is 200,000 characters);
  * an orders file goes through POST /upload/orders, streamed, never through a frame.
@@ -83,6 +80,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     'x-frame-options': 'DENY',
     'cross-origin-opener-policy': 'same-origin',
   });
+  /** An answer written straight to a socket (an upgrade or a request Node could not parse). */
+  const rawRefusal = (status: string) => {
+    const headers = Object.entries(baseHeaders())
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
+    return `HTTP/1.1 ${status}\r\n${headers}Connection: close\r\nContent-Length: 0\r\n\r\n`;
+  };
   const reply = (
     res: ServerResponse,
     status: number,
@@ -173,35 +177,38 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
    * without reading the rest. The import itself is the contract's orders.import.
    */
   async function upload(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const json = (status: number, result: unknown) =>
-      reply(res, status, JSON.stringify(result), { 'content-type': 'application/json' });
+    const json = (status: number, result: unknown, headers: Record<string, string> = {}) =>
+      reply(res, status, JSON.stringify(result), {
+        'content-type': 'application/json',
+        ...headers,
+      });
     if (req.method !== 'POST') return reply(res, 405, '', { allow: 'POST' });
     if (!originAllowed(req.headers.origin, port)) return reply(res, 403, 'Forbidden');
-    const declared = Number(req.headers['content-length'] ?? 0);
     const tooBig = () =>
-      json(413, {
-        ok: false,
-        error: {
-          code: 'validation',
-          message: `The orders file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB; split it into smaller files.`,
+      json(
+        413,
+        {
+          ok: false,
+          error: {
+            code: 'validation',
+            message: `The orders file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB; split it into smaller files.`,
+          },
         },
-      });
-    if (declared > MAX_UPLOAD_BYTES) {
-      tooBig();
-      req.destroy();
-      return;
+        { connection: 'close' },
+      );
+    // Past the limit the body is read and dropped, not cut off: a browser whose upload is reset
+    // reports a lost connection instead of the answer saying what to do.
+    if (Number(req.headers['content-length'] ?? 0) > MAX_UPLOAD_BYTES) {
+      req.resume();
+      return tooBig();
     }
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of req as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > MAX_UPLOAD_BYTES) {
-        tooBig();
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
+      if (size <= MAX_UPLOAD_BYTES) chunks.push(chunk);
     }
+    if (size > MAX_UPLOAD_BYTES) return tooBig();
     const result = await options.station.dispatch('orders.import', {
       fileName: url.searchParams.get('name') ?? 'upload',
       content: Buffer.concat(chunks).toString('utf8'),
@@ -215,12 +222,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://x');
-    const refuse = (status: string) => {
-      const headers = Object.entries(baseHeaders())
-        .map(([k, v]) => `${k}: ${v}\r\n`)
-        .join('');
-      socket.end(`HTTP/1.1 ${status}\r\n${headers}Connection: close\r\nContent-Length: 0\r\n\r\n`);
-    };
+    const refuse = (status: string) => socket.end(rawRefusal(status));
     if (url.pathname !== '/ws') return refuse('404 Not Found');
     if (!allowedHosts(port).includes(req.headers.host ?? ''))
       return refuse('421 Misdirected Request');
@@ -305,12 +307,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   // A request Node cannot parse gets its 400 with the same headers as every other answer.
   server.on('clientError', (_error, socket: Socket) => {
     if (!socket.writable) return socket.destroy();
-    const headers = Object.entries(baseHeaders())
-      .map(([k, v]) => `${k}: ${v}\r\n`)
-      .join('');
-    socket.end(
-      `HTTP/1.1 400 Bad Request\r\n${headers}Connection: close\r\nContent-Length: 0\r\n\r\n`,
-    );
+    socket.end(rawRefusal('400 Bad Request'));
   });
 
   return {

@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import {
   MAX_CALLS_IN_FLIGHT,
   MAX_FRAME_BYTES,
+  MAX_UPLOAD_BYTES,
   startWebHost,
   type WebHost,
 } from '../../src/web-host/server.js';
@@ -156,7 +157,61 @@ describe('6. one bad connection does not take the web host down', () => {
     expect(anonymous.status).toBe(401);
     expect(s.calls).toHaveLength(1);
   });
+
+  it('answers an orders file over the limit with the reason, declared or streamed, and imports nothing', async () => {
+    const { host, station: s } = await start();
+    const cookie = await session(host);
+    const headers = { cookie, origin: `http://127.0.0.1:${host.port}` };
+    // Declared too big, though only a line is sent.
+    const declared = await post(
+      host.port,
+      { ...headers, 'content-length': String(MAX_UPLOAD_BYTES + 1) },
+      [Buffer.from('reference,name\n')],
+    );
+    // No length given (chunked): refused once the stream passes the limit.
+    const chunk = Buffer.alloc(1024 * 1024, 'a');
+    const streamed = await post(
+      host.port,
+      headers,
+      Array.from({ length: MAX_UPLOAD_BYTES / chunk.length + 2 }, () => chunk),
+    );
+    for (const res of [declared, streamed]) {
+      expect(res.status).toBe(413);
+      expect(JSON.parse(res.body)).toMatchObject({
+        ok: false,
+        error: {
+          code: 'validation',
+          message: expect.stringContaining('split it into smaller files'),
+        },
+      });
+    }
+    expect(s.calls).toEqual([]);
+  });
 });
+
+/** A POST to /upload/orders written chunk by chunk; resolves with what the host answered. */
+function post(port: number, headers: Record<string, string>, chunks: Buffer[]) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, method: 'POST', path: '/upload/orders?name=big.csv', headers },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on('error', reject);
+      },
+    );
+    // The host may stop reading once it has answered: a write after that is not the failure.
+    req.on('error', reject);
+    const write = (i: number): void => {
+      if (i >= chunks.length || req.destroyed) return void req.end();
+      if (req.write(chunks[i]!)) write(i + 1);
+      else req.once('drain', () => write(i + 1));
+    };
+    write(0);
+  });
+}
 
 /** fetch may not set Host; a plain request can, as a DNS-rebinding page's browser would. */
 function misdirected(port: number, cookie: string) {

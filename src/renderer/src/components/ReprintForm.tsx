@@ -3,24 +3,48 @@ import { useStation } from '../store';
 
 /**
  * A reprint always records why: the reason is required and goes to the audit log. A label of
- * several packages reprints all of them, or the one picked here (the torn one).
+ * several packages reprints all of them, or the one picked here (the torn one). Whole-site
+ * History sends its own way (`send`) and lets the packer pick the printer where the box is.
  */
 export function ReprintForm(props: {
   labelId: string;
   /** One tracking number per package of the label. */
   packages?: readonly string[];
   onDone(): void;
+  /** Escape; `onDone` when absent. */
+  onCancel?(): void;
+  /** How to reprint; this station's `labels.reprint` when absent. True when it was sent. */
+  send?(
+    reason: string,
+    packageIndex: number | undefined,
+    printerId: string | null,
+  ): Promise<boolean>;
+  /** Printers to choose from, the `selected` one first shown; no choice when absent. */
+  printers?: { options: readonly { id: string; name: string }[]; selected: string | null };
+  /** Takes the focus when it opens (History's R key); true unless said otherwise. */
+  autoFocus?: boolean;
+  submitText?: string;
 }) {
   const reprint = useStation((s) => s.reprint);
   const [reason, setReason] = useState('');
   const [which, setWhich] = useState('all');
+  const [printerId, setPrinterId] = useState('');
   const ref = useRef<HTMLInputElement>(null);
-  useEffect(() => ref.current?.focus(), []);
+  const autoFocus = props.autoFocus ?? true;
+  useEffect(() => {
+    if (autoFocus) ref.current?.focus();
+  }, [autoFocus]);
   const packages = props.packages ?? [];
   const submit = async () => {
     if (reason.trim().length < 3) return;
     const index = which === 'all' ? undefined : Number(which);
-    if (await reprint(props.labelId, reason.trim(), index)) props.onDone();
+    const sent = props.send
+      ? await props.send(reason.trim(), index, printerId || null)
+      : await reprint(props.labelId, reason.trim(), index);
+    if (sent) {
+      setReason('');
+      props.onDone();
+    }
   };
   return (
     <form
@@ -30,9 +54,22 @@ export function ReprintForm(props: {
         void submit();
       }}
       onKeyDown={(e) => {
-        if (e.key === 'Escape') props.onDone();
+        if (e.key === 'Escape') (props.onCancel ?? props.onDone)();
       }}
     >
+      {props.printers ? (
+        <select
+          aria-label="Reprint on printer"
+          value={printerId || props.printers.selected || ''}
+          onChange={(e) => setPrinterId(e.target.value)}
+        >
+          {props.printers.options.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+      ) : null}
       {packages.length > 1 ? (
         <select
           aria-label="Packages to reprint"
@@ -55,7 +92,7 @@ export function ReprintForm(props: {
         onChange={(e) => setReason(e.target.value)}
       />
       <button type="submit" disabled={reason.trim().length < 3}>
-        Reprint
+        {props.submitText ?? 'Reprint'}
       </button>
     </form>
   );

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { PrinterState } from '../../../shared/views';
 import { useStation } from '../store';
+import { printerWords } from '../lib/printer-words';
 import './header-extras.css';
 import './header-name.css';
 
@@ -31,18 +31,6 @@ const envBadge = {
   sandbox: { text: 'SANDBOX', cls: 'badge sandbox' },
   production: { text: 'PRODUCTION', cls: 'badge production' },
 } as const;
-
-/** Short enough to stay whole in the header; the full sentence is in the tooltip and the Queue. */
-const printerWords: Record<PrinterState, string> = {
-  ready: 'ready',
-  'paper-out': 'out of paper',
-  'ribbon-out': 'out of ribbon',
-  'head-open': 'head open',
-  paused: 'paused',
-  'buffer-full': 'buffer full',
-  offline: 'not answering',
-  unknown: 'status unknown',
-};
 
 export function Header() {
   const status = useStation((s) => s.status);

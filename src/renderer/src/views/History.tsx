@@ -3,6 +3,9 @@ import { useStation } from '../store';
 import { HISTORY_PAGE } from '../store/lists';
 import { LabelPreview } from '../components/LabelPreview';
 import { ReprintForm } from '../components/ReprintForm';
+import { BrandSelect } from '../components/BrandSelect';
+import { LabelTable, type LabelColumn } from '../components/LabelTable';
+import type { LabelSummary } from '../../../shared/views';
 import './history.css';
 import { SiteHistory } from './site/SiteHistory';
 
@@ -14,6 +17,41 @@ const when = (iso: string) =>
     minute: '2-digit',
     hourCycle: 'h23',
   });
+
+const columns: LabelColumn<LabelSummary>[] = [
+  {
+    head: 'Created',
+    col: 'c-created',
+    cell: (l) => when(l.createdAt),
+    title: (l) => new Date(l.createdAt).toLocaleString(),
+  },
+  { head: 'Order', col: 'c-order', cell: (l) => l.orderNumber, title: (l) => l.orderNumber },
+  {
+    head: 'Tracking',
+    col: 'c-tracking',
+    className: 'mono',
+    cell: (l) =>
+      l.trackingNumber +
+      (l.packageTrackingNumbers.length > 1 ? ` +${l.packageTrackingNumbers.length - 1}` : ''),
+    title: (l) => l.packageTrackingNumbers.join(', '),
+  },
+  { head: 'Carrier', col: 'c-carrier', cell: (l) => l.carrier, title: (l) => l.carrier },
+  { head: 'Service', col: 'c-service', cell: (l) => l.serviceLevel, title: (l) => l.serviceLevel },
+  { head: 'Cost', col: 'c-cost', num: true, cell: (l) => l.cost.toFixed(2) },
+  {
+    head: 'Brand',
+    col: 'c-brand',
+    cell: (l) => l.brandName ?? l.tenantId ?? '',
+    title: (l) => l.brandName ?? l.tenantId ?? '',
+  },
+  {
+    head: 'Reprints',
+    col: 'c-reprints',
+    num: true,
+    cell: (l) => l.reprints,
+    testId: 'reprint-count',
+  },
+];
 
 /**
  * The label cache for a shift lead, by keyboard: ↓ from the search box into the rows, ↑/↓ move
@@ -65,9 +103,6 @@ export function HistoryView() {
       const next = i + (e.key === 'ArrowDown' ? 1 : -1);
       if (next < 0) searchRef.current?.focus();
       else select(Math.min(next, labels.length - 1));
-    } else if (e.key === 'Enter') {
-      e.preventDefault();
-      select(i);
     } else if ((e.key === 'r' || e.key === 'R') && !e.ctrlKey && !e.altKey) {
       e.preventDefault();
       if (sel?.id !== labels[i]?.id) select(i, false);
@@ -135,20 +170,11 @@ export function HistoryView() {
               onChange={(e) => s.setHistoryQuery({ to: e.target.value })}
             />
           </label>
-          {brands.length ? (
-            <select
-              aria-label="Brand"
-              value={s.history.tenantId}
-              onChange={(e) => s.setHistoryQuery({ tenantId: e.target.value })}
-            >
-              <option value="">All brands</option>
-              {brands.map((b) => (
-                <option key={b.tenantId} value={b.tenantId}>
-                  {b.name}
-                </option>
-              ))}
-            </select>
-          ) : null}
+          <BrandSelect
+            brands={brands}
+            value={s.history.tenantId}
+            onChange={(tenantId) => s.setHistoryQuery({ tenantId })}
+          />
           <button type="submit">Search</button>
           {hasSite ? (
             <button type="button" onClick={() => setScope('site')}>
@@ -185,64 +211,21 @@ export function HistoryView() {
           </span>
         </div>
         <div className="history-rows">
-          <table className="grid selectable history-table" data-testid="history-table">
-            <colgroup>
-              <col className="c-created" />
-              <col className="c-order" />
-              <col className="c-tracking" />
-              <col className="c-carrier" />
-              <col className="c-service" />
-              <col className="c-cost" />
-              <col className="c-brand" />
-              <col className="c-reprints" />
-            </colgroup>
-            <thead>
-              <tr>
-                <th>Created</th>
-                <th>Order</th>
-                <th>Tracking</th>
-                <th>Carrier</th>
-                <th>Service</th>
-                <th className="num">Cost</th>
-                <th>Brand</th>
-                <th className="num" title="Reprints">
-                  Reprints
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {labels.map((l, i) => (
-                <tr
-                  key={l.id}
-                  ref={(el) => {
-                    rows.current[i] = el;
-                  }}
-                  tabIndex={sel?.id === l.id || (!sel && i === 0) ? 0 : -1}
-                  aria-selected={sel?.id === l.id}
-                  className={sel?.id === l.id ? 'selected' : ''}
-                  data-testid="history-row"
-                  onClick={() => select(i)}
-                  onKeyDown={(e) => onRowKey(e, i)}
-                >
-                  <td title={new Date(l.createdAt).toLocaleString()}>{when(l.createdAt)}</td>
-                  <td title={l.orderNumber}>{l.orderNumber}</td>
-                  <td className="mono" title={l.packageTrackingNumbers.join(', ')}>
-                    {l.trackingNumber}
-                    {l.packageTrackingNumbers.length > 1
-                      ? ` +${l.packageTrackingNumbers.length - 1}`
-                      : ''}
-                  </td>
-                  <td title={l.carrier}>{l.carrier}</td>
-                  <td title={l.serviceLevel}>{l.serviceLevel}</td>
-                  <td className="num">{l.cost.toFixed(2)}</td>
-                  <td title={l.brandName ?? l.tenantId ?? ''}>{l.brandName ?? l.tenantId ?? ''}</td>
-                  <td className="num" data-testid="reprint-count">
-                    {l.reprints}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <LabelTable
+            className="grid selectable history-table"
+            testId="history-table"
+            rowTestId="history-row"
+            labels={labels}
+            columns={columns}
+            keyOf={(l) => l.id}
+            isSelected={(l) => sel?.id === l.id}
+            onSelect={(i) => select(i)}
+            onRowKey={onRowKey}
+            tabIndexOf={(i) => (sel?.id === labels[i]?.id || (!sel && i === 0) ? 0 : -1)}
+            rowRef={(i, el) => {
+              rows.current[i] = el;
+            }}
+          />
         </div>
       </div>
       <aside className="history-detail panel" data-testid="label-detail">

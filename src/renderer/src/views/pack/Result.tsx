@@ -1,19 +1,10 @@
 import { useEffect, useState } from 'react';
-import type { PrinterState, PrintJobView, PurchaseView } from '../../../../shared/views';
+import type { PrintJobView, PurchaseView } from '../../../../shared/views';
 import { getBridge } from '../../bridge';
 import { LabelPreview } from '../../components/LabelPreview';
 import { ReprintForm } from '../../components/ReprintForm';
 import { useStation } from '../../store';
-
-/** A printer's problem in a few words, as the header says it. */
-const issueWords: Partial<Record<PrinterState, string>> = {
-  'paper-out': 'out of paper',
-  'ribbon-out': 'out of ribbon',
-  'head-open': 'head open',
-  paused: 'paused',
-  'buffer-full': 'buffer full',
-  offline: 'not answering',
-};
+import { printerWords } from '../../lib/printer-words';
 
 type Phase = 'printed' | 'bought' | 'waiting' | 'queued';
 
@@ -68,9 +59,12 @@ function usePurchasePhase(purchase: PurchaseView | null): {
       message: `Bought, but the print on ${job.printerName} needs a person: ${job.lastError} (Needs attention, Alt+2)`,
     };
   if (jobStuck) {
-    const issue =
-      (printer?.printerId === job.printerId ? issueWords[printer.state] : undefined) ??
-      'not answering';
+    // A printer that says it is ready (or says nothing) while the job waits is not answering.
+    const known =
+      printer?.printerId === job.printerId &&
+      printer.state !== 'ready' &&
+      printer.state !== 'unknown';
+    const issue = known ? printerWords[printer.state] : 'not answering';
     return {
       phase: 'waiting',
       job,

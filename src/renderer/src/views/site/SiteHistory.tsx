@@ -2,7 +2,21 @@ import { useEffect, useRef, useState } from 'react';
 import { call } from '../../bridge';
 import { useStation } from '../../store';
 import type { SiteLabelPage, SiteLabelView } from '../../../../shared/views';
+import { BrandSelect } from '../../components/BrandSelect';
+import { LabelTable, type LabelColumn } from '../../components/LabelTable';
+import { ReprintForm } from '../../components/ReprintForm';
 import './site-history.css';
+
+const siteColumns: LabelColumn<SiteLabelView>[] = [
+  { head: 'Created', cell: (l) => new Date(l.createdAt).toLocaleString() },
+  { head: 'Order', cell: (l) => l.orderNumber },
+  { head: 'Tracking', cell: (l) => l.trackingNumber },
+  { head: 'Carrier', cell: (l) => `${l.carrier} ${l.serviceLevel}` },
+  { head: 'Station', cell: (l) => (l.here ? `${l.stationName} (here)` : l.stationName) },
+  { head: 'Packer', cell: (l) => l.packer ?? '' },
+  { head: 'Brand', cell: (l) => l.brandName ?? l.tenantId },
+  { head: 'Reprints', num: true, cell: (l) => l.reprints },
+];
 
 /**
  * History across the whole site (issue 12): labels of every station, by order, tracking number,
@@ -22,8 +36,6 @@ export function SiteHistory(props: { onStationScope(): void }) {
   const [packer, setPacker] = useState('');
   const [page, setPage] = useState<SiteLabelPage | null>(null);
   const [selected, setSelected] = useState<SiteLabelView | null>(null);
-  const [reason, setReason] = useState('');
-  const [printerId, setPrinterId] = useState('');
   const searchRef = useRef<HTMLInputElement>(null);
   const [sitePrinters, setSitePrinters] = useState<{ id: string; name: string }[]>([]);
 
@@ -56,20 +68,23 @@ export function SiteHistory(props: { onStationScope(): void }) {
     };
   }, []);
 
-  async function reprint() {
-    if (!selected || reason.trim().length < 3) return;
+  async function reprint(reason: string, printerId: string | null) {
+    if (!selected) return false;
     const r = await call('site.reprint', {
       stationId: selected.stationId,
       labelId: selected.labelId,
-      reason: reason.trim(),
+      reason,
       ...(printerId ? { printerId } : {}),
     });
-    if (!r.ok) return notify('error', r.error.message);
+    if (!r.ok) {
+      notify('error', r.error.message);
+      return false;
+    }
     notify('ok', `Reprint of ${selected.orderNumber} sent to ${r.value.printerName}.`);
-    setReason('');
-    await search();
+    return true;
   }
 
+  const labels = page?.labels ?? [];
   return (
     <section className="history site-history">
       <div className="history-list">
@@ -103,20 +118,7 @@ export function SiteHistory(props: { onStationScope(): void }) {
           <label>
             To <input type="date" value={to} onChange={(e) => setTo(e.target.value)} />
           </label>
-          {brands.length ? (
-            <select
-              aria-label="Brand"
-              value={tenantId}
-              onChange={(e) => setTenantId(e.target.value)}
-            >
-              <option value="">All brands</option>
-              {brands.map((b) => (
-                <option key={b.tenantId} value={b.tenantId}>
-                  {b.name}
-                </option>
-              ))}
-            </select>
-          ) : null}
+          <BrandSelect brands={brands} value={tenantId} onChange={setTenantId} />
           <input
             aria-label="Station id"
             placeholder="Station id"
@@ -138,48 +140,15 @@ export function SiteHistory(props: { onStationScope(): void }) {
             {page.note}
           </p>
         ) : null}
-        <table className="grid selectable" data-testid="site-history-table">
-          <thead>
-            <tr>
-              <th>Created</th>
-              <th>Order</th>
-              <th>Tracking</th>
-              <th>Carrier</th>
-              <th>Station</th>
-              <th>Packer</th>
-              <th>Brand</th>
-              <th className="num">Reprints</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(page?.labels ?? []).map((l) => (
-              <tr
-                key={`${l.stationId}:${l.labelId}`}
-                tabIndex={0}
-                className={
-                  selected?.stationId === l.stationId && selected.labelId === l.labelId
-                    ? 'selected'
-                    : ''
-                }
-                onClick={() => setSelected(l)}
-                onKeyDown={(e) => {
-                  if (e.key === 'Enter') setSelected(l);
-                }}
-              >
-                <td>{new Date(l.createdAt).toLocaleString()}</td>
-                <td>{l.orderNumber}</td>
-                <td>{l.trackingNumber}</td>
-                <td>
-                  {l.carrier} {l.serviceLevel}
-                </td>
-                <td>{l.here ? `${l.stationName} (here)` : l.stationName}</td>
-                <td>{l.packer ?? ''}</td>
-                <td>{l.brandName ?? l.tenantId}</td>
-                <td className="num">{l.reprints}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <LabelTable
+          className="grid selectable"
+          testId="site-history-table"
+          labels={labels}
+          columns={siteColumns}
+          keyOf={(l) => `${l.stationId}:${l.labelId}`}
+          isSelected={(l) => selected?.stationId === l.stationId && selected.labelId === l.labelId}
+          onSelect={(i) => setSelected(labels[i] ?? null)}
+        />
         {page?.more ? <p className="muted">More labels match: narrow the search.</p> : null}
       </div>
       <aside className="history-detail panel" data-testid="site-label-detail">
@@ -195,39 +164,16 @@ export function SiteHistory(props: { onStationScope(): void }) {
               {selected.packer ? ` by ${selected.packer}` : ''},{' '}
               {new Date(selected.createdAt).toLocaleString()}
             </p>
-            <form
-              className="reprint-form"
-              onSubmit={(e) => {
-                e.preventDefault();
-                void reprint();
-              }}
-            >
-              <select
-                aria-label="Reprint on printer"
-                value={printerId || defaultPrinter || ''}
-                onChange={(e) => setPrinterId(e.target.value)}
-              >
-                {printers.map((p) => (
-                  <option key={p.id} value={p.id}>
-                    {p.name}
-                  </option>
-                ))}
-                {sitePrinters.map((p) => (
-                  <option key={p.id} value={p.id}>
-                    {p.name}
-                  </option>
-                ))}
-              </select>
-              <input
-                aria-label="Reprint reason"
-                placeholder="Why reprint? (damaged, jammed…) then Enter"
-                value={reason}
-                onChange={(e) => setReason(e.target.value)}
-              />
-              <button type="submit" disabled={reason.trim().length < 3}>
-                Reprint here
-              </button>
-            </form>
+            <ReprintForm
+              labelId={selected.labelId}
+              autoFocus={false}
+              submitText="Reprint here"
+              printers={{ options: [...printers, ...sitePrinters], selected: defaultPrinter }}
+              send={(reason, _index, printerId) => reprint(reason, printerId)}
+              onDone={() => void search()}
+              // The form stays beside the selected label: Escape does not close it here.
+              onCancel={() => undefined}
+            />
           </>
         ) : (
           <p className="placeholder">Select a label of any station to reprint it here.</p>

@@ -9,6 +9,26 @@ function age(ms: number): string {
   return `${Math.floor(ms / 60_000)} min`;
 }
 
+function Field(props: {
+  label: string;
+  value: string;
+  placeholder?: string;
+  type?: 'password';
+  onChange(value: string): void;
+}) {
+  return (
+    <label>
+      {props.label}
+      <input
+        type={props.type}
+        value={props.value}
+        placeholder={props.placeholder}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </label>
+  );
+}
+
 /**
  * Settings → Site store: where it is, who this station is on the site, how far behind each
  * station is, and what is wrong in words. The password goes to the keychain and never comes back.
@@ -116,34 +136,30 @@ export function SiteStorePanel() {
             void save();
           }}
         >
-          <label>
-            Database address
-            <input
-              value={url}
-              placeholder="postgres://shipping_station@db.site.local:5432/shipping_site"
-              onChange={(e) => setUrl(e.target.value)}
-            />
-          </label>
-          <label>
-            Station id
-            <input
-              value={stationId}
-              placeholder="chi-04"
-              onChange={(e) => setStationId(e.target.value)}
-            />
-          </label>
-          <label>
-            Station name
-            <input
-              value={stationName}
-              placeholder="Station 4"
-              onChange={(e) => setStationName(e.target.value)}
-            />
-          </label>
-          <label>
-            Password (kept in the keychain)
-            <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} />
-          </label>
+          <Field
+            label="Database address"
+            value={url}
+            placeholder="postgres://shipping_station@db.site.local:5432/shipping_site"
+            onChange={setUrl}
+          />
+          <Field
+            label="Station id"
+            value={stationId}
+            placeholder="chi-04"
+            onChange={setStationId}
+          />
+          <Field
+            label="Station name"
+            value={stationName}
+            placeholder="Station 4"
+            onChange={setStationName}
+          />
+          <Field
+            label="Password (kept in the keychain)"
+            type="password"
+            value={password}
+            onChange={setPassword}
+          />
           <div className="row">
             <button type="submit">Save site store</button>
             <button type="button" onClick={() => setEditing(false)}>
