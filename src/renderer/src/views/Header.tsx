@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useStation } from '../store';
-import { printerWords } from '../lib/printer-words';
+import { printerStateWords as printerWords } from '../../../shared/printers';
 import './header-extras.css';
 import './header-name.css';
 

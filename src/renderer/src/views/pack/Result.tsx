@@ -4,7 +4,7 @@ import { getBridge } from '../../bridge';
 import { LabelPreview } from '../../components/LabelPreview';
 import { ReprintForm } from '../../components/ReprintForm';
 import { useStation } from '../../store';
-import { printerWords } from '../../lib/printer-words';
+import { printerStateWords as printerWords } from '../../../../shared/printers';
 
 type Phase = 'printed' | 'bought' | 'waiting' | 'queued';
 
