@@ -287,6 +287,30 @@ describe('site store on a real PostgreSQL', () => {
     expect((await cli('status')).stdout).toMatch(/offlinePurchase: refuse/);
   });
 
+  it('npm run site with a bad address says what is wrong in words, not a stack trace', async () => {
+    const cli = promisify(execFile)(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(import.meta.dirname, '../../../src/core/site/cli.ts'),
+        'status',
+        '--url',
+        'db.site.local/shipping_site',
+      ],
+      { env: { ...process.env, PGPASSWORD: 'pw' } },
+    );
+    const failed = await cli.then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failed?.code).toBe(2);
+    expect(failed?.stderr).toMatch(
+      /^--url "db\.site\.local\/shipping_site" is not a database address; expected postgres:\/\/user@host:5432\/database\.\n/,
+    );
+    expect(failed?.stderr).not.toMatch(/TypeError|\n\s+at /);
+  });
+
   it('reads host, port, user, database and TLS mode from the address; the password never comes from it', () => {
     expect(
       connectionOf(
