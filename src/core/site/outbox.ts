@@ -98,9 +98,13 @@ export class SiteOutbox {
     })();
   }
 
-  /** No site store any more: the triggers stop; what waits is kept for when one comes back. */
-  disable(): void {
-    this.s.setEnabled.run(0);
+  /**
+   * No site store (any more): the triggers stop; what waits is kept for when one comes back.
+   * Static, one statement that writes nothing when already off: a station on its own runs it
+   * at every start and must not pay for an outbox it does not have.
+   */
+  static disable(db: Db): void {
+    db.prepare('UPDATE site_sync SET enabled = 0 WHERE id = 1 AND enabled = 1').run();
   }
 
   depth(): OutboxDepth {

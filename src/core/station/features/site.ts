@@ -41,7 +41,7 @@ export async function openSite(ctx: StationContext): Promise<void> {
     config = null;
   }
   if (!config) {
-    new SiteOutbox(ctx.db, 'none').disable();
+    SiteOutbox.disable(ctx.db);
     return;
   }
   const link = new SiteLink(config, {
