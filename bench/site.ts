@@ -19,7 +19,8 @@ import {
 import { profileSchema } from '../src/core/profiles/profile-schema.js';
 import { SiteLink, type OrderClaims } from '../src/core/site/link.js';
 import pg from 'pg';
-import { connectionOf, SiteStore } from '../src/core/site/store.js';
+import { connectionOf } from '../src/core/site/connection.js';
+import { SiteStore } from '../src/core/site/store.js';
 import { removeCluster, startPostgres, SUPERUSER_PASSWORD } from '../test/support/postgres.js';
 import { report, round, summarize } from './harness.js';
 import { lumen, lumenProfile } from './world.js';

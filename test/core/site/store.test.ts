@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { SUPERUSER_PASSWORD } from '../../support/postgres.js';
 import { SiteStore } from '../../../src/core/site/store.js';
 import { siteMigrations } from '../../../src/core/site/schema.js';
-import { connectionOf } from '../../../src/core/site/store.js';
+import { connectionOf } from '../../../src/core/site/connection.js';
 import type { SitePurchaseRow, SiteLabelRow } from '../../../src/core/site/types.js';
 import { siteDatabase } from './support.js';
 import { usePostgres } from '../../support/use-postgres.js';
