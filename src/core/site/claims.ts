@@ -125,10 +125,22 @@ export class SiteClaims {
     { claimed: true } | { claimed: false; stationName: string; fileName: string; at: string }
   > {
     return this.run(async () => {
+      // The station is put on the site's list if its first check-in has not happened yet, so
+      // the others are told its name ("imported at Station A"), not its id.
       const res = await this.pool.query(
-        `INSERT INTO site_import_claims (profile_id, environment, file_sha256, file_name, station_id)
+        `WITH known AS (
+           INSERT INTO site_stations (station_id, station_name) VALUES ($5, $6)
+           ON CONFLICT (station_id) DO NOTHING)
+         INSERT INTO site_import_claims (profile_id, environment, file_sha256, file_name, station_id)
          VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-        [scope.profileId, scope.environment, fileSha256, fileName, this.station.stationId],
+        [
+          scope.profileId,
+          scope.environment,
+          fileSha256,
+          fileName,
+          this.station.stationId,
+          this.station.stationName,
+        ],
       );
       if ((res.rowCount ?? 0) === 1) return { claimed: true };
       const { rows } = await this.pool.query<{

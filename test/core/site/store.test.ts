@@ -140,6 +140,23 @@ describe('site store on a real PostgreSQL', () => {
     await Promise.all([a.close(), b.close(), owner.close()]);
   });
 
+  it('an order file claimed by a station that has not checked in yet is told by its name', async () => {
+    const { stationUrl } = await siteDb();
+    const a = station(stationUrl, 'st-a', 'Station A');
+    const b = station(stationUrl, 'st-b', 'Station B');
+    try {
+      const sha = 'f'.repeat(64);
+      expect(await a.claimImport(scope, sha, 'wave-12.json')).toEqual({ claimed: true });
+      expect(await b.claimImport(scope, sha, 'wave-12-copy.json')).toMatchObject({
+        claimed: false,
+        stationName: 'Station A',
+        fileName: 'wave-12.json',
+      });
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
   it('replayed outbox batches change nothing; site-wide search finds labels of every station', async () => {
     const { stationUrl, owner } = await siteDb();
     const a = station(stationUrl, 'st-4', 'Station 4');
