@@ -38,6 +38,29 @@ function siteStation(dataDir: string): Station {
   });
 }
 
+/** Stations A (st-a) and B (st-b) started on a new site database, each linked to it. */
+async function stationsAandB() {
+  const site = await siteDatabase(pgc.cluster);
+  const [dirA, dirB] = [tempDir(), tempDir()];
+  const a = siteStation(dirA);
+  const b = siteStation(dirB);
+  await Promise.all([a.start(), b.start()]);
+  try {
+    for (const [s, id, name] of [
+      [a, 'st-a', 'Station A'],
+      [b, 'st-b', 'Station B'],
+    ] as const)
+      await call(s, 'site.configure', {
+        siteStore: { url: site.stationUrl, stationId: id, stationName: name },
+        password: STATION_PASSWORD,
+      });
+  } catch (error) {
+    await Promise.all([a.stop(), b.stop()]);
+    throw error;
+  }
+  return { site, a, b, dirA, dirB };
+}
+
 const printed = (dir: string) =>
   existsSync(join(dir, 'virtual-printer'))
     ? readdirSync(join(dir, 'virtual-printer')).filter((f) => f.endsWith('.zpl'))
@@ -111,21 +134,9 @@ describe('Station facade with a site store', () => {
   });
 
   it("a label bought at station A is found in station B's History (whole site) and reprinted there, audited site-wide", async () => {
-    const site = await siteDatabase(pgc.cluster);
-    const [dirA, dirB] = [tempDir(), tempDir()];
-    const a = siteStation(dirA);
-    const b = siteStation(dirB);
-    await Promise.all([a.start(), b.start()]);
+    const { site, a, b, dirB } = await stationsAandB();
     try {
       await call(a, 'settings.update', { userName: 'ana' });
-      for (const [s, id, name] of [
-        [a, 'st-a', 'Station A'],
-        [b, 'st-b', 'Station B'],
-      ] as const)
-        await call(s, 'site.configure', {
-          siteStore: { url: site.stationUrl, stationId: id, stationName: name },
-          password: STATION_PASSWORD,
-        });
       const heardAtB: unknown[] = [];
       b.onEvent((name, payload) => {
         if (name === 'site-changed') heardAtB.push(payload);
@@ -217,19 +228,8 @@ describe('Station facade with a site store', () => {
   });
 
   it('an order file is imported once for the site; every station can scan its orders', async () => {
-    const site = await siteDatabase(pgc.cluster);
-    const a = siteStation(tempDir());
-    const b = siteStation(tempDir());
-    await Promise.all([a.start(), b.start()]);
+    const { site, a, b } = await stationsAandB();
     try {
-      for (const [s, id, name] of [
-        [a, 'st-a', 'Station A'],
-        [b, 'st-b', 'Station B'],
-      ] as const)
-        await call(s, 'site.configure', {
-          siteStore: { url: site.stationUrl, stationId: id, stationName: name },
-          password: STATION_PASSWORD,
-        });
       const file = JSON.stringify([
         {
           orderNumber: 'SITE-9001',
@@ -277,20 +277,8 @@ describe('Station facade with a site store', () => {
   });
 
   it("every station's queues and needs-attention counts are visible from any station", async () => {
-    const site = await siteDatabase(pgc.cluster);
-    const a = siteStation(tempDir());
-    const b = siteStation(tempDir());
-    await Promise.all([a.start(), b.start()]);
+    const { a, b } = await stationsAandB();
     try {
-      for (const [s, id, name] of [
-        [a, 'st-a', 'Station A'],
-        [b, 'st-b', 'Station B'],
-      ] as const)
-        await call(s, 'site.configure', {
-          siteStore: { url: site.stationUrl, stationId: id, stationName: name },
-          password: STATION_PASSWORD,
-        });
-      // The platform is down for A's scan: the shipment waits in A's offline queue.
       // The platform is down for A's scan: the shipment waits in A's offline queue, and B sees
       // it there (the fault stays until then, so A cannot drain it first).
       shared.faults.add({ path: '/api/v1', kind: 'status', status: 503 });
