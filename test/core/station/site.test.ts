@@ -96,6 +96,33 @@ describe('Station facade with a site store', () => {
     }
   });
 
+  it("this station's History through site.labels keeps the date range asked for", async () => {
+    const s = siteStation(tempDir());
+    await s.start();
+    try {
+      await buy(s, 'LUM-10421');
+      const today = new Date().toISOString().slice(0, 10);
+      const all = await call(s, 'site.labels', { scope: 'station', from: today, to: today });
+      expect(all.labels.map((l) => l.orderNumber)).toEqual(['LUM-10421']);
+      const later = await call(s, 'site.labels', { scope: 'station', from: '2999-01-01' });
+      expect(later.labels).toEqual([]);
+      const byTracking = await call(s, 'site.labels', {
+        scope: 'station',
+        query: all.labels[0]!.trackingNumber,
+      });
+      expect(byTracking.labels.map((l) => l.orderNumber)).toEqual(['LUM-10421']);
+      expect(await s.dispatch('site.labels', { scope: 'station', from: 'yesterday' })).toEqual({
+        ok: false,
+        error: expect.objectContaining({
+          code: 'validation',
+          message: '"yesterday" is not a date; use YYYY-MM-DD.',
+        }),
+      });
+    } finally {
+      await s.stop();
+    }
+  });
+
   it('a bad address is refused in words; a wrong password is said in Settings and the header', async () => {
     const site = await siteDatabase(pgc.cluster);
     const s = siteStation(tempDir());

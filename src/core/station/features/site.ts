@@ -80,24 +80,14 @@ export function siteHandlers(ctx: StationContext): Partial<Handlers> {
   };
 
   /** This station's own labels, shaped as site labels (the offline fallback and scope 'station'). */
-  const localLabels = (q: {
-    query?: string | undefined;
-    limit: number;
-    tenantId?: string | undefined;
-  }) => {
+  const localLabels = (query: string | undefined, limit: number, filters: HistoryFilters) => {
     const r = rt();
-    const query = q.query?.trim();
-    const byOrder = r.workflow.labels.searchSummaries(r.scope, {
-      ...(query ? { orderNumber: query } : {}),
-      ...(q.tenantId ? { tenantId: q.tenantId } : {}),
-      limit: q.limit,
-    }).labels;
-    const found =
-      query && byOrder.length === 0
-        ? [r.workflow.labels.findByTracking(r.scope, query)].filter(
-            (l) => l !== null && l !== undefined,
-          )
-        : byOrder;
+    const typed = query?.trim();
+    const search = (by: { orderNumber?: string; trackingNumber?: string }) =>
+      r.workflow.labels.searchSummaries(r.scope, { ...filters, ...by, limit }).labels;
+    // What was typed is an order number, or else a tracking number.
+    let found = search(typed ? { orderNumber: typed } : {});
+    if (typed && found.length === 0) found = search({ trackingNumber: typed });
     const counts = r.reprints.counts(found.map((l) => l.id));
     const me = ctx.site?.config ?? { stationId: 'this-station', stationName: 'This station' };
     return found.map((l) =>
@@ -136,9 +126,14 @@ export function siteHandlers(ctx: StationContext): Partial<Handlers> {
     },
     'site.labels': async (q) => {
       const limit = Math.min(q.limit, 500);
+      const filters: HistoryFilters = {
+        ...(q.tenantId ? { tenantId: q.tenantId } : {}),
+        ...(q.from ? { from: dayStart(q.from, 'from') } : {}),
+        ...(q.to ? { to: dayStart(q.to, 'to', 1) } : {}),
+      };
       if (q.scope === 'station' || !ctx.site)
         return {
-          labels: localLabels({ query: q.query, limit, tenantId: q.tenantId }),
+          labels: localLabels(q.query, limit, filters),
           more: false,
           scope: 'station',
           note: ctx.site ? null : 'This station has no site store: its own labels only.',
@@ -148,16 +143,14 @@ export function siteHandlers(ctx: StationContext): Partial<Handlers> {
           ...(q.query ? { query: q.query } : {}),
           ...(q.stationId ? { stationId: q.stationId } : {}),
           ...(q.packer ? { packer: q.packer } : {}),
-          ...(q.tenantId ? { tenantId: q.tenantId } : {}),
-          ...(q.from ? { from: new Date(q.from).toISOString() } : {}),
-          ...(q.to ? { to: new Date(Date.parse(q.to) + 86_400_000).toISOString() } : {}),
+          ...filters,
           limit,
           offset: q.offset,
         });
         return { labels: page.labels.map(view), more: page.more, scope: 'site', note: null };
       } catch (error) {
         return {
-          labels: localLabels({ query: q.query, limit, tenantId: q.tenantId }),
+          labels: localLabels(q.query, limit, filters),
           more: false,
           scope: 'station',
           note: `Showing this station's labels only: ${(error as Error).message}`,
@@ -263,4 +256,23 @@ export function siteHandlers(ctx: StationContext): Partial<Handlers> {
       return { resolved: true };
     },
   };
+}
+
+/** What both History searches (site store, this station) narrow by: brand and days. */
+interface HistoryFilters {
+  tenantId?: string;
+  /** ISO, inclusive. */
+  from?: string;
+  /** ISO, exclusive: the day after the last day asked for. */
+  to?: string;
+}
+
+/** The start of a day typed in History (2026-11-23), `plusDays` later; a bad date is said so. */
+function dayStart(day: string, field: 'from' | 'to', plusDays = 0): string {
+  const at = Date.parse(day);
+  if (Number.isNaN(at))
+    throw new StationFailure('validation', `"${day}" is not a date; use YYYY-MM-DD.`, [
+      { field, message: 'not a date (YYYY-MM-DD)' },
+    ]);
+  return new Date(at + plusDays * 86_400_000).toISOString();
 }
