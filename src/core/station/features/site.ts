@@ -200,7 +200,7 @@ export function siteHandlers(ctx: StationContext): Partial<Handlers> {
         labelId: `${stationId}:${label.localId}`,
         orderReference: label.orderReference,
         reason,
-      } as never).job;
+      }).job;
       link.outbox.recordSiteReprint({
         label_station_id: stationId,
         label_local_id: label.localId,
