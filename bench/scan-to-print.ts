@@ -16,6 +16,7 @@ import { NetworkPrinter } from '../src/core/printing/drivers/network.js';
 import type { PrinterConfig } from '../src/core/printing/types.js';
 import { profileSchema } from '../src/core/profiles/profile-schema.js';
 import { report, round, summarize } from './harness.js';
+import { benchOrder } from './orders.js';
 import { lumen, lumenProfile } from './world.js';
 import { sandboxProcess, virtualPrinterProcess } from './processes.js';
 
@@ -107,32 +108,7 @@ export async function scanToPrintBench(
   spool.start();
   try {
     for (let i = 0; i < scans; i++) {
-      workflow.orders.upsert(
-        workflow.scope,
-        'tnt_lumen',
-        {
-          orderNumber: `B-${i}`,
-          shipTo: {
-            name: `Customer ${i}`,
-            addressLine1: '500 E 6th St',
-            city: 'Austin',
-            stateProvince: 'TX',
-            postalCode: '78701',
-            countryCode: 'US',
-            isResidential: true,
-          },
-          packages: [
-            {
-              weightLbs: 1 + (i % 15),
-              lengthIn: 10,
-              widthIn: 8,
-              heightIn: 4,
-              items: [{ sku: 'CANDLE-1', name: 'Candle', quantity: 1 }],
-            },
-          ],
-        },
-        'bench',
-      );
+      workflow.orders.upsert(workflow.scope, 'tnt_lumen', benchOrder(`B-${i}`, i), 'bench');
     }
     const whole: number[] = [];
     const overhead: number[] = [];

@@ -19,9 +19,11 @@ import {
 import { profileSchema } from '../src/core/profiles/profile-schema.js';
 import { SiteLink, type OrderClaims } from '../src/core/site/link.js';
 import pg from 'pg';
-import { connectionOf, SiteStore } from '../src/core/site/store.js';
+import { connectionOf } from '../src/core/site/connection.js';
+import { SiteStore } from '../src/core/site/store.js';
 import { removeCluster, startPostgres, SUPERUSER_PASSWORD } from '../test/support/postgres.js';
 import { report, round, summarize } from './harness.js';
+import { benchOrder } from './orders.js';
 import { lumen, lumenProfile } from './world.js';
 import { sandboxProcess } from './processes.js';
 
@@ -79,32 +81,7 @@ function addOrders(s: BenchStation, count: number): string[] {
   for (let i = 0; i < count; i++) {
     const orderNumber = `${s.id.toUpperCase()}-${i}`;
     numbers.push(orderNumber);
-    s.workflow.orders.upsert(
-      s.workflow.scope,
-      'tnt_lumen',
-      {
-        orderNumber,
-        shipTo: {
-          name: `Customer ${i}`,
-          addressLine1: '500 E 6th St',
-          city: 'Austin',
-          stateProvince: 'TX',
-          postalCode: '78701',
-          countryCode: 'US',
-          isResidential: true,
-        },
-        packages: [
-          {
-            weightLbs: 1 + (i % 15),
-            lengthIn: 10,
-            widthIn: 8,
-            heightIn: 4,
-            items: [{ sku: 'CANDLE-1', name: 'Candle', quantity: 1 }],
-          },
-        ],
-      },
-      'bench',
-    );
+    s.workflow.orders.upsert(s.workflow.scope, 'tnt_lumen', benchOrder(orderNumber, i), 'bench');
   }
   return numbers;
 }

@@ -149,46 +149,16 @@ async function upsertPurchase(
     case 'purchasing':
     case 'unknown':
       // Bought or maybe bought: hold the order if nobody does (an offline purchase catching up).
-      await c.query({
-        name: 'site-hold-claim',
-        text: `INSERT INTO site_order_claims (profile_id, environment, tenant_id, order_number, station_id,
-                 station_name, purchase_id, packer, state, claimed_at)
-               VALUES ($1,$2,$3,$4,$5,$6,$7,$8,'in-flight',$9)
-               ON CONFLICT (profile_id, environment, tenant_id, order_number) DO UPDATE
-                 SET station_id = EXCLUDED.station_id, station_name = EXCLUDED.station_name,
-                     purchase_id = EXCLUDED.purchase_id, packer = EXCLUDED.packer, state = 'in-flight',
-                     updated_at = now()
-                 WHERE site_order_claims.state = 'released'`,
-        values: [
-          ...key,
-          station.stationId,
-          station.stationName,
-          r.purchaseId,
-          r.packer,
-          r.createdAt,
-        ],
-      });
+      await holdClaim(c, station, r, 'in-flight', `site_order_claims.state = 'released'`);
       return;
     case 'purchased': {
-      const { rowCount } = await c.query({
-        name: 'site-purchased-claim',
-        text: `INSERT INTO site_order_claims (profile_id, environment, tenant_id, order_number, station_id,
-                 station_name, purchase_id, packer, state, claimed_at)
-               VALUES ($1,$2,$3,$4,$5,$6,$7,$8,'purchased',$9)
-               ON CONFLICT (profile_id, environment, tenant_id, order_number) DO UPDATE
-                 SET station_id = EXCLUDED.station_id, station_name = EXCLUDED.station_name,
-                     purchase_id = EXCLUDED.purchase_id, packer = EXCLUDED.packer, state = 'purchased',
-                     updated_at = now()
-                 WHERE site_order_claims.purchase_id = EXCLUDED.purchase_id OR site_order_claims.state = 'released'`,
-        values: [
-          ...key,
-          station.stationId,
-          station.stationName,
-          r.purchaseId,
-          r.packer,
-          r.createdAt,
-        ],
-      });
+      const { rowCount } = await holdClaim(
+        c,
+        station,
+        r,
+        'purchased',
+        `site_order_claims.purchase_id = EXCLUDED.purchase_id OR site_order_claims.state = 'released'`,
+      );
       if (rowCount === 1 || r.confirmedBy) return;
       // Another station holds this order: two labels may have been bought (offline purchase).
       const { rows } = await c.query<{
@@ -223,4 +193,40 @@ async function upsertPurchase(
       throw new Error(`unknown purchase state ${String(never)}`);
     }
   }
+}
+
+/**
+ * The claim of the order for this purchase, in `state`: taken when the order's current claim
+ * matches `takeOverWhen` (nobody holds it, or this purchase already did). rowCount 0: another
+ * station holds the order.
+ */
+function holdClaim(
+  c: pg.PoolClient,
+  station: SiteStation,
+  r: SitePurchaseRow,
+  state: 'in-flight' | 'purchased',
+  takeOverWhen: string,
+): Promise<pg.QueryResult> {
+  return c.query({
+    name: state === 'purchased' ? 'site-purchased-claim' : 'site-hold-claim',
+    text: `INSERT INTO site_order_claims (profile_id, environment, tenant_id, order_number, station_id,
+             station_name, purchase_id, packer, state, claimed_at)
+           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,'${state}',$9)
+           ON CONFLICT (profile_id, environment, tenant_id, order_number) DO UPDATE
+             SET station_id = EXCLUDED.station_id, station_name = EXCLUDED.station_name,
+                 purchase_id = EXCLUDED.purchase_id, packer = EXCLUDED.packer, state = '${state}',
+                 updated_at = now()
+             WHERE ${takeOverWhen}`,
+    values: [
+      r.profileId,
+      r.environment,
+      r.tenantId,
+      r.orderNumber,
+      station.stationId,
+      station.stationName,
+      r.purchaseId,
+      r.packer,
+      r.createdAt,
+    ],
+  });
 }

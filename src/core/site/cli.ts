@@ -3,7 +3,13 @@
 //   npm run site -- status  --url …
 //   npm run site -- offline-purchase allow|refuse --url …
 // The password comes from PGPASSWORD (or STATION_SECRET_SITE_STORE), never from the command line.
-import { describeSiteStore, SITE_PASSWORD_ENV } from './config.js';
+import {
+  describeSiteStore,
+  parseSiteStoreConfig,
+  SITE_PASSWORD_ENV,
+  SiteConfigError,
+  type SiteStoreConfig,
+} from './config.js';
 import { SiteStore } from './store.js';
 
 const args = process.argv.slice(2);
@@ -21,8 +27,17 @@ if (!command || !url) {
   console.error(usage);
   process.exit(2);
 }
+// The address is checked as a station checks its setting, so a typo is said in words.
+let config: SiteStoreConfig;
+try {
+  config = parseSiteStoreConfig({ url, stationId: 'site-cli', stationName: 'site IT' });
+} catch (error) {
+  if (!(error instanceof SiteConfigError)) throw error;
+  console.error(`${error.message.replace(/^siteStore\.url/, '--url')}\n${usage}`);
+  process.exit(2);
+}
 const store = new SiteStore({
-  config: { url, stationId: 'site-cli', stationName: 'site IT' },
+  config,
   password: process.env.PGPASSWORD ?? process.env[SITE_PASSWORD_ENV],
 });
 try {

@@ -22,7 +22,7 @@ export interface OrderClaims {
   }): Promise<ClaimResult>;
 }
 
-/** After a failed attempt, claims skip the store this long instead of waiting on it again. */
+/** After a failed attempt, claims, scans and imports skip the store this long instead of waiting on it. */
 const SKIP_AFTER_FAILURE_MS = 5000;
 
 /**
@@ -108,6 +108,20 @@ export class SiteLink {
       }));
   }
 
+  /**
+   * A store that just failed to answer is not asked again for a while: a packer's scan, claim
+   * or import must not wait out another connection timeout (the drainer keeps trying).
+   */
+  private throwIfRecentlyDown(): void {
+    const { problem, failedAt } = this.sync.status();
+    if (
+      problem?.kind === 'unreachable' &&
+      failedAt !== null &&
+      Date.now() - failedAt < SKIP_AFTER_FAILURE_MS
+    )
+      throw new SiteStoreError(problem);
+  }
+
   /** Where the store is, for Settings: never the password. */
   get where(): string {
     return describeSiteStore(this.config.url);
@@ -122,6 +136,7 @@ export class SiteLink {
   async claimFile(scope: StationScope, text: string, fileName: string): Promise<string | null> {
     const sha = createHash('sha256').update(text).digest('hex');
     try {
+      this.throwIfRecentlyDown();
       const claim = await this.store.claimImport(scope, sha, fileName);
       if (claim.claimed) return null;
       return `${fileName} was already imported for this site at ${claim.stationName} (${claim.at}${claim.fileName !== fileName ? `, as ${claim.fileName}` : ''}); its orders can be scanned at every station.`;
@@ -134,6 +149,7 @@ export class SiteLink {
   /** Orders of the site with this number, for a scan this station has no order for. */
   async findOrders(scope: StationScope, orderNumber: string): Promise<SiteOrderRow[]> {
     try {
+      this.throwIfRecentlyDown();
       return await this.store.findOrders(scope, orderNumber);
     } catch {
       return [];
@@ -147,13 +163,8 @@ export class SiteLink {
   claims(scope: StationScope): OrderClaims {
     return {
       claim: async (request) => {
-        const status = this.sync.status();
-        const recentlyDown =
-          status.problem?.kind === 'unreachable' &&
-          status.failedAt !== null &&
-          Date.now() - status.failedAt < SKIP_AFTER_FAILURE_MS;
         try {
-          if (recentlyDown) throw new SiteStoreError(status.problem!);
+          this.throwIfRecentlyDown();
           return await this.store.claimOrder(scope, request);
         } catch (error) {
           const problem = describeSiteError(error, this.config.url);

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { connectionOf } from './store.js';
+import { connectionOf } from './connection.js';
 
 /**
  * LISTEN site_changes on its own connection: every batch a station commits ends with a NOTIFY

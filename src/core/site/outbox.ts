@@ -98,9 +98,13 @@ export class SiteOutbox {
     })();
   }
 
-  /** No site store any more: the triggers stop; what waits is kept for when one comes back. */
-  disable(): void {
-    this.s.setEnabled.run(0);
+  /**
+   * No site store (any more): the triggers stop; what waits is kept for when one comes back.
+   * Static, one statement that writes nothing when already off: a station on its own runs it
+   * at every start and must not pay for an outbox it does not have.
+   */
+  static disable(db: Db): void {
+    db.prepare('UPDATE site_sync SET enabled = 0 WHERE id = 1 AND enabled = 1').run();
   }
 
   depth(): OutboxDepth {
@@ -192,41 +196,23 @@ export class SiteOutbox {
       }
       case 'reprint': {
         const x = this.s.reprint.get(Number(r.local_key));
-        if (!x) return null;
-        const row: SiteReprintRow = {
-          source: 'local',
-          localId: x.id,
-          labelStationId: this.stationId,
-          labelLocalId: x.label_id,
-          profileId: x.profile_id,
-          environment: x.environment,
-          tenantId: x.tenant_id,
-          stationUser: x.station_user,
-          reason: x.reason,
-          printerId: x.printer_id,
-          createdAt: x.created_at,
-        };
-        return { kind: 'reprint', row };
+        return x
+          ? reprintOf(x, {
+              source: 'local',
+              labelStationId: this.stationId,
+              labelLocalId: x.label_id,
+            })
+          : null;
       }
       case 'site-reprint': {
         const x = this.s.siteReprint.get(Number(r.local_key));
-        if (!x) return null;
-        return {
-          kind: 'reprint',
-          row: {
-            source: 'site',
-            localId: x.id,
-            labelStationId: x.label_station_id,
-            labelLocalId: x.label_local_id,
-            profileId: x.profile_id,
-            environment: x.environment,
-            tenantId: x.tenant_id,
-            stationUser: x.station_user,
-            reason: x.reason,
-            printerId: x.printer_id,
-            createdAt: x.created_at,
-          },
-        };
+        return x
+          ? reprintOf(x, {
+              source: 'site',
+              labelStationId: x.label_station_id,
+              labelLocalId: x.label_local_id,
+            })
+          : null;
       }
       default: {
         const never: never = r.entity;
@@ -342,5 +328,26 @@ function labelOf(l: LabelDbRow): SiteLabelRow {
     currency: l.currency,
     packer: l.station_user,
     createdAt: l.created_at,
+  };
+}
+
+/** A reprint for the site: of this station's label (`local`) or of another's (`site`). */
+function reprintOf(
+  x: Omit<ReprintDbRow, 'label_id'>,
+  label: Pick<SiteReprintRow, 'source' | 'labelStationId' | 'labelLocalId'>,
+): SiteChange {
+  return {
+    kind: 'reprint',
+    row: {
+      ...label,
+      localId: x.id,
+      profileId: x.profile_id,
+      environment: x.environment,
+      tenantId: x.tenant_id,
+      stationUser: x.station_user,
+      reason: x.reason,
+      printerId: x.printer_id,
+      createdAt: x.created_at,
+    },
   };
 }

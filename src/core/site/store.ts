@@ -2,6 +2,8 @@ import pg from 'pg';
 import type { SiteStoreConfig } from './config.js';
 import { describeSiteError, SiteStoreError } from './errors.js';
 import { applyChange } from './apply.js';
+import { SiteClaims } from './claims.js';
+import { connectionOf } from './connection.js';
 import { SiteReads } from './reads.js';
 import { siteMigrations, type SiteMigration } from './schema.js';
 import type {
@@ -13,15 +15,6 @@ import type {
   SiteOrderRow,
   SiteScope,
 } from './types.js';
-
-interface ClaimRow {
-  granted: boolean;
-  station_id: string;
-  station_name: string;
-  packer: string | null;
-  state: string;
-  claimed_at: Date;
-}
 
 /** A network printer of a station, as the site knows it. */
 export interface SitePrinter {
@@ -59,6 +52,7 @@ export interface SiteStoreOptions {
 export class SiteStore {
   readonly pool: pg.Pool;
   private readonly reads: SiteReads;
+  private readonly claims: SiteClaims;
   readonly config: SiteStoreConfig;
 
   constructor(options: SiteStoreOptions) {
@@ -75,6 +69,7 @@ export class SiteStore {
     // An idle client that loses its server must not crash the station: the next query says so.
     this.pool.on('error', () => {});
     this.reads = new SiteReads(this.pool, (work) => this.run(work));
+    this.claims = new SiteClaims(this.pool, (work) => this.run(work), options.config);
   }
 
   get stationId(): string {
@@ -215,96 +210,17 @@ export class SiteStore {
     );
   }
 
-  /**
-   * The order claim taken before POST /api/v1/labels, in one statement (one transaction): the
-   * order is this station's unless another station holds a label or an in-flight purchase for
-   * it. `confirmed`: the packer explicitly chose to buy another label.
-   */
-  async claimOrder(
+  /** See SiteClaims.claimOrder: the order claim taken before POST /api/v1/labels. */
+  claimOrder(
     scope: SiteScope,
-    claim: {
-      tenantId: string;
-      orderNumber: string;
-      purchaseId: string;
-      packer: string | null;
-      confirmed: boolean;
-    },
+    claim: Parameters<SiteClaims['claimOrder']>[1],
   ): Promise<ClaimResult> {
-    return this.run(async () => {
-      // Two stations claiming at the same instant: the second one's INSERT waits for the first
-      // and then conflicts, but its statement's snapshot predates the first's commit, so the
-      // holder is not visible to it yet. The same statement again (a new snapshot) sees it.
-      let row: ClaimRow | undefined;
-      for (let attempt = 0; !row; attempt++) {
-        if (attempt === 3) throw new Error('the order claim returned nothing');
-        const { rows } = await this.pool.query<ClaimRow>({
-          name: 'site-claim-order',
-          text: `WITH taken AS (
-                   INSERT INTO site_order_claims AS c (profile_id, environment, tenant_id, order_number,
-                     station_id, station_name, purchase_id, packer, state)
-                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'in-flight')
-                   ON CONFLICT (profile_id, environment, tenant_id, order_number) DO UPDATE
-                     SET station_id = EXCLUDED.station_id, station_name = EXCLUDED.station_name,
-                         purchase_id = EXCLUDED.purchase_id, packer = EXCLUDED.packer,
-                         state = 'in-flight', claimed_at = now(), updated_at = now()
-                     WHERE c.state = 'released' OR c.station_id = EXCLUDED.station_id OR $9::boolean
-                   RETURNING true AS granted, station_id, station_name, packer, state, claimed_at)
-                 SELECT * FROM taken
-                 UNION ALL
-                 SELECT false, station_id, station_name, packer, state, claimed_at
-                   FROM site_order_claims
-                  WHERE NOT EXISTS (SELECT 1 FROM taken)
-                    AND profile_id = $1 AND environment = $2 AND tenant_id = $3 AND order_number = $4`,
-          values: [
-            scope.profileId,
-            scope.environment,
-            claim.tenantId,
-            claim.orderNumber,
-            this.stationId,
-            this.config.stationName,
-            claim.purchaseId,
-            claim.packer,
-            claim.confirmed,
-          ],
-        });
-        row = rows[0];
-      }
-      if (row.granted) return { granted: true, mode: 'claimed' };
-      const at = clockTime(row.claimed_at);
-      const by = row.packer ? ` by ${row.packer}` : '';
-      return {
-        granted: false,
-        code: 'order-claimed-elsewhere',
-        message:
-          row.state === 'purchased'
-            ? `Order ${claim.orderNumber} was labelled at ${row.station_name} at ${at}${by} — reprint it here? Nothing was bought.`
-            : `Order ${claim.orderNumber} is being labelled at ${row.station_name} right now (since ${at}${by}). Nothing was bought here; find its label in History (whole site) to reprint it.`,
-        holder: {
-          stationId: row.station_id,
-          stationName: row.station_name,
-          packer: row.packer,
-          at: row.claimed_at.toISOString(),
-        },
-      };
-    });
+    return this.claims.claimOrder(scope, claim);
   }
 
   /** Releases claims this station holds for purchases it never committed (a crash in between). */
-  async releaseOrphanClaims(isKnown: (purchaseId: string) => boolean): Promise<number> {
-    return this.run(async () => {
-      const { rows } = await this.pool.query<{ purchase_id: string }>(
-        `SELECT purchase_id FROM site_order_claims WHERE station_id = $1 AND state = 'in-flight'`,
-        [this.stationId],
-      );
-      const orphans = rows.map((r) => r.purchase_id).filter((id) => !isKnown(id));
-      if (orphans.length === 0) return 0;
-      const res = await this.pool.query(
-        `UPDATE site_order_claims SET state = 'released', updated_at = now()
-          WHERE station_id = $1 AND state = 'in-flight' AND purchase_id = ANY($2)`,
-        [this.stationId, orphans],
-      );
-      return res.rowCount ?? 0;
-    });
+  releaseOrphanClaims(isKnown: (purchaseId: string) => boolean): Promise<number> {
+    return this.claims.releaseOrphanClaims(isKnown);
   }
 
   /**
@@ -440,42 +356,13 @@ export class SiteStore {
     });
   }
 
-  /**
-   * Claims an order file (by its content) for import: granted to exactly one station of the
-   * site; the others are told where and when it was imported.
-   */
-  async claimImport(
+  /** See SiteClaims.claimImport: an order file is imported by exactly one station. */
+  claimImport(
     scope: SiteScope,
     fileSha256: string,
     fileName: string,
-  ): Promise<
-    { claimed: true } | { claimed: false; stationName: string; fileName: string; at: string }
-  > {
-    return this.run(async () => {
-      const res = await this.pool.query(
-        `INSERT INTO site_import_claims (profile_id, environment, file_sha256, file_name, station_id)
-         VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-        [scope.profileId, scope.environment, fileSha256, fileName, this.stationId],
-      );
-      if ((res.rowCount ?? 0) === 1) return { claimed: true };
-      const { rows } = await this.pool.query<{
-        station_name: string;
-        file_name: string;
-        claimed_at: Date;
-      }>(
-        `SELECT COALESCE(s.station_name, c.station_id) AS station_name, c.file_name, c.claimed_at
-           FROM site_import_claims c LEFT JOIN site_stations s ON s.station_id = c.station_id
-          WHERE c.profile_id = $1 AND c.environment = $2 AND c.file_sha256 = $3`,
-        [scope.profileId, scope.environment, fileSha256],
-      );
-      const r = rows[0]!;
-      return {
-        claimed: false,
-        stationName: r.station_name,
-        fileName: r.file_name,
-        at: `${r.claimed_at.toISOString().slice(0, 10)} ${clockTime(r.claimed_at)}`,
-      };
-    });
+  ): ReturnType<SiteClaims['claimImport']> {
+    return this.claims.claimImport(scope, fileSha256, fileName);
   }
 
   /** Orders of the site with this number (any brand of the profile), for a scan at any station. */
@@ -506,35 +393,4 @@ export class SiteStore {
   async close(): Promise<void> {
     await this.pool.end().catch(() => {});
   }
-}
-
-/**
- * host, port, user and database from the URL; the password beside it (node-postgres lets a
- * connection string's missing password override the one given).
- */
-export function connectionOf(url: string, password: string | undefined): pg.ClientConfig {
-  const u = new URL(url);
-  // TLS as libpq spells it: require encrypts; verify-full also checks the server's certificate
-  // against the system's CAs (or NODE_EXTRA_CA_CERTS) and its name.
-  const sslmode = u.searchParams.get('sslmode');
-  const ssl =
-    sslmode === 'verify-full' || sslmode === 'verify-ca'
-      ? { rejectUnauthorized: true }
-      : sslmode === 'require'
-        ? { rejectUnauthorized: false }
-        : undefined;
-  return {
-    ...(ssl ? { ssl } : {}),
-    host: decodeURIComponent(u.hostname),
-    port: u.port ? Number(u.port) : 5432,
-    user: decodeURIComponent(u.username) || undefined,
-    database: decodeURIComponent(u.pathname.slice(1)) || undefined,
-    // Without a password the server's own refusal says what is wrong, not a client error.
-    password: password ?? '',
-  };
-}
-
-/** 10:42, the station's local time: what the packer reads on the floor clock. */
-function clockTime(at: Date): string {
-  return `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
 }

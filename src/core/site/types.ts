@@ -1,3 +1,4 @@
+import type { PurchaseState } from '../packing/types.js';
 import type { StationScope } from '../storage/scope.js';
 
 /** One row of the station's label_purchases, as the site store keeps it. */
@@ -8,7 +9,7 @@ export interface SitePurchaseRow {
   tenantId: string;
   orderNumber: string;
   orderReference: string;
-  state: 'purchasing' | 'purchased' | 'failed' | 'unknown' | 'not-bought';
+  state: PurchaseState;
   packer: string | null;
   failure: unknown;
   confirmedBy: string | null;

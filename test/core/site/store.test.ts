@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { SUPERUSER_PASSWORD } from '../../support/postgres.js';
 import { SiteStore } from '../../../src/core/site/store.js';
 import { siteMigrations } from '../../../src/core/site/schema.js';
-import { connectionOf } from '../../../src/core/site/store.js';
+import { connectionOf } from '../../../src/core/site/connection.js';
 import type { SitePurchaseRow, SiteLabelRow } from '../../../src/core/site/types.js';
 import { siteDatabase } from './support.js';
 import { usePostgres } from '../../support/use-postgres.js';
@@ -138,6 +138,23 @@ describe('site store on a real PostgreSQL', () => {
     ]);
     expect(await claim(loser, 'lp_x3', 'zed')).toEqual({ granted: true, mode: 'claimed' });
     await Promise.all([a.close(), b.close(), owner.close()]);
+  });
+
+  it('an order file claimed by a station that has not checked in yet is told by its name', async () => {
+    const { stationUrl } = await siteDb();
+    const a = station(stationUrl, 'st-a', 'Station A');
+    const b = station(stationUrl, 'st-b', 'Station B');
+    try {
+      const sha = 'f'.repeat(64);
+      expect(await a.claimImport(scope, sha, 'wave-12.json')).toEqual({ claimed: true });
+      expect(await b.claimImport(scope, sha, 'wave-12-copy.json')).toMatchObject({
+        claimed: false,
+        stationName: 'Station A',
+        fileName: 'wave-12.json',
+      });
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
   });
 
   it('replayed outbox batches change nothing; site-wide search finds labels of every station', async () => {
@@ -285,6 +302,30 @@ describe('site store on a real PostgreSQL', () => {
       /offlinePurchase is now refuse/,
     );
     expect((await cli('status')).stdout).toMatch(/offlinePurchase: refuse/);
+  });
+
+  it('npm run site with a bad address says what is wrong in words, not a stack trace', async () => {
+    const cli = promisify(execFile)(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(import.meta.dirname, '../../../src/core/site/cli.ts'),
+        'status',
+        '--url',
+        'db.site.local/shipping_site',
+      ],
+      { env: { ...process.env, PGPASSWORD: 'pw' } },
+    );
+    const failed = await cli.then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failed?.code).toBe(2);
+    expect(failed?.stderr).toMatch(
+      /^--url "db\.site\.local\/shipping_site" is not a database address; expected postgres:\/\/user@host:5432\/database\.\n/,
+    );
+    expect(failed?.stderr).not.toMatch(/TypeError|\n\s+at /);
   });
 
   it('reads host, port, user, database and TLS mode from the address; the password never comes from it', () => {

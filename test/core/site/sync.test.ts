@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { readdirSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { OrderHotFolder } from '../../../src/core/orders/hot-folder.js';
 import { tempDir } from '../../support/tmp.js';
@@ -41,6 +42,35 @@ async function siteStation(
 }
 
 describe('the station outbox drained into the site store', () => {
+  it('a store that just failed to answer is not waited on again by a scan of an unknown order', async () => {
+    // A "store" that accepts connections and never answers: every attempt waits for its timeout.
+    const attempts: Socket[] = [];
+    const silent = createServer((socket) => attempts.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    const station = await stationFor((p) => lumenProfile(sb.url, p));
+    const link = new SiteLink(
+      {
+        url: `postgres://station@127.0.0.1:${port}/site`,
+        stationId: 'st-9',
+        stationName: 'Station 9',
+      },
+      { db: station.db, password: STATION_PASSWORD, connectTimeoutMs: 200 },
+    );
+    link.start();
+    try {
+      await waitUntil(() => link.sync.status().state === 'unreachable');
+      const before = attempts.length;
+      expect(await link.findOrders(scope, 'LUM-99999')).toEqual([]);
+      expect(await link.claimFile(scope, '[]', 'wave.json')).toBeNull();
+      expect(attempts.length).toBe(before);
+    } finally {
+      await link.close();
+      attempts.forEach((s) => s.destroy());
+      silent.close();
+    }
+  });
+
   it('a station without a site store writes nothing to the outbox (as before issue 12)', async () => {
     const alone = await stationFor((p) => lumenProfile(sb.url, p));
     alone.importSamples();

@@ -38,6 +38,29 @@ function siteStation(dataDir: string): Station {
   });
 }
 
+/** Stations A (st-a) and B (st-b) started on a new site database, each linked to it. */
+async function stationsAandB() {
+  const site = await siteDatabase(pgc.cluster);
+  const [dirA, dirB] = [tempDir(), tempDir()];
+  const a = siteStation(dirA);
+  const b = siteStation(dirB);
+  await Promise.all([a.start(), b.start()]);
+  try {
+    for (const [s, id, name] of [
+      [a, 'st-a', 'Station A'],
+      [b, 'st-b', 'Station B'],
+    ] as const)
+      await call(s, 'site.configure', {
+        siteStore: { url: site.stationUrl, stationId: id, stationName: name },
+        password: STATION_PASSWORD,
+      });
+  } catch (error) {
+    await Promise.all([a.stop(), b.stop()]);
+    throw error;
+  }
+  return { site, a, b, dirA, dirB };
+}
+
 const printed = (dir: string) =>
   existsSync(join(dir, 'virtual-printer'))
     ? readdirSync(join(dir, 'virtual-printer')).filter((f) => f.endsWith('.zpl'))
@@ -67,6 +90,33 @@ describe('Station facade with a site store', () => {
       expect(page).toMatchObject({
         scope: 'station',
         note: 'This station has no site store: its own labels only.',
+      });
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it("this station's History through site.labels keeps the date range asked for", async () => {
+    const s = siteStation(tempDir());
+    await s.start();
+    try {
+      await buy(s, 'LUM-10421');
+      const today = new Date().toISOString().slice(0, 10);
+      const all = await call(s, 'site.labels', { scope: 'station', from: today, to: today });
+      expect(all.labels.map((l) => l.orderNumber)).toEqual(['LUM-10421']);
+      const later = await call(s, 'site.labels', { scope: 'station', from: '2999-01-01' });
+      expect(later.labels).toEqual([]);
+      const byTracking = await call(s, 'site.labels', {
+        scope: 'station',
+        query: all.labels[0]!.trackingNumber,
+      });
+      expect(byTracking.labels.map((l) => l.orderNumber)).toEqual(['LUM-10421']);
+      expect(await s.dispatch('site.labels', { scope: 'station', from: 'yesterday' })).toEqual({
+        ok: false,
+        error: expect.objectContaining({
+          code: 'validation',
+          message: '"yesterday" is not a date; use YYYY-MM-DD.',
+        }),
       });
     } finally {
       await s.stop();
@@ -111,21 +161,9 @@ describe('Station facade with a site store', () => {
   });
 
   it("a label bought at station A is found in station B's History (whole site) and reprinted there, audited site-wide", async () => {
-    const site = await siteDatabase(pgc.cluster);
-    const [dirA, dirB] = [tempDir(), tempDir()];
-    const a = siteStation(dirA);
-    const b = siteStation(dirB);
-    await Promise.all([a.start(), b.start()]);
+    const { site, a, b, dirB } = await stationsAandB();
     try {
       await call(a, 'settings.update', { userName: 'ana' });
-      for (const [s, id, name] of [
-        [a, 'st-a', 'Station A'],
-        [b, 'st-b', 'Station B'],
-      ] as const)
-        await call(s, 'site.configure', {
-          siteStore: { url: site.stationUrl, stationId: id, stationName: name },
-          password: STATION_PASSWORD,
-        });
       const heardAtB: unknown[] = [];
       b.onEvent((name, payload) => {
         if (name === 'site-changed') heardAtB.push(payload);
@@ -217,19 +255,8 @@ describe('Station facade with a site store', () => {
   });
 
   it('an order file is imported once for the site; every station can scan its orders', async () => {
-    const site = await siteDatabase(pgc.cluster);
-    const a = siteStation(tempDir());
-    const b = siteStation(tempDir());
-    await Promise.all([a.start(), b.start()]);
+    const { site, a, b } = await stationsAandB();
     try {
-      for (const [s, id, name] of [
-        [a, 'st-a', 'Station A'],
-        [b, 'st-b', 'Station B'],
-      ] as const)
-        await call(s, 'site.configure', {
-          siteStore: { url: site.stationUrl, stationId: id, stationName: name },
-          password: STATION_PASSWORD,
-        });
       const file = JSON.stringify([
         {
           orderNumber: 'SITE-9001',
@@ -277,20 +304,8 @@ describe('Station facade with a site store', () => {
   });
 
   it("every station's queues and needs-attention counts are visible from any station", async () => {
-    const site = await siteDatabase(pgc.cluster);
-    const a = siteStation(tempDir());
-    const b = siteStation(tempDir());
-    await Promise.all([a.start(), b.start()]);
+    const { a, b } = await stationsAandB();
     try {
-      for (const [s, id, name] of [
-        [a, 'st-a', 'Station A'],
-        [b, 'st-b', 'Station B'],
-      ] as const)
-        await call(s, 'site.configure', {
-          siteStore: { url: site.stationUrl, stationId: id, stationName: name },
-          password: STATION_PASSWORD,
-        });
-      // The platform is down for A's scan: the shipment waits in A's offline queue.
       // The platform is down for A's scan: the shipment waits in A's offline queue, and B sees
       // it there (the fault stays until then, so A cannot drain it first).
       shared.faults.add({ path: '/api/v1', kind: 'status', status: 503 });

@@ -1,167 +1,35 @@
-import type { IncomingOrder } from '../../orders/types.js';
-import { labelPrinterOf, tenantsOf } from '../../profiles/profile-schema.js';
+import { labelPrinterOf } from '../../profiles/profile-schema.js';
 import {
   parseSiteStoreConfig,
-  SITE_PASSWORD_ENV,
   SITE_PASSWORD_KEY,
   SiteConfigError,
   siteStorePassword,
   type SiteStoreConfig,
 } from '../../site/config.js';
-import { SiteLink } from '../../site/link.js';
-import { SiteOutbox } from '../../site/outbox.js';
-import type { SiteSyncStatus } from '../../site/sync.js';
 import type { SiteLabel } from '../../site/types.js';
 import type * as V from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
 import type { Handlers } from '../dispatch.js';
 import { StationFailure } from '../errors.js';
 import { brandName, printJobView } from '../map.js';
+import { openSite, SITE_SETTING, siteStoreSetting } from './site-link.js';
+import { siteHeader, siteLabelView } from './site-views.js';
 
-/** The station setting key (electron-store / settings.json) of the site store. */
-export const SITE_SETTING = 'siteStore';
-
-export function siteStoreSetting(ctx: StationContext): SiteStoreConfig | null {
-  const raw = ctx.options.settings.get(SITE_SETTING);
-  return raw ? parseSiteStoreConfig(raw) : null;
-}
-
-/**
- * Opens the site link when a site store is configured; without one the outbox triggers are
- * switched off, so the station behaves exactly as a station on its own.
- */
-export async function openSite(ctx: StationContext): Promise<void> {
-  await ctx.site?.close();
-  ctx.site = null;
-  let config: SiteStoreConfig | null;
-  try {
-    config = siteStoreSetting(ctx);
-  } catch (error) {
-    ctx.log(`site store: ${(error as Error).message}`);
-    config = null;
-  }
-  if (!config) {
-    new SiteOutbox(ctx.db, 'none').disable();
-    return;
-  }
-  const link = new SiteLink(config, {
-    db: ctx.db,
-    password: await siteStorePassword(ctx.options.vault, ctx.options.env),
-    log: ctx.log,
-    onChange: () => ctx.changed('status'),
-    onRemoteChange: (stationId) => ctx.events.emit('site-changed', { stationId }),
-    printers: () =>
-      (ctx.runtimeOrNull()?.profile.printers ?? [])
-        .filter((p) => p.kind === 'network' && p.host && (p.role ?? 'label') === 'label')
-        .map((p) => ({
-          printerId: p.id,
-          name: p.name,
-          host: p.host!,
-          port: p.port ?? 9100,
-          dpi: p.dpi ?? 203,
-        })),
-    queues: () => {
-      const rt = ctx.runtimeOrNull();
-      if (!rt) return { shipments: 0, printJobs: 0, needsAttention: 0 };
-      const q = rt.workflow.queue.counts(rt.scope);
-      return {
-        shipments: q.waiting,
-        printJobs: ctx.spool.list({ states: ['queued', 'sending'] }).length,
-        needsAttention:
-          rt.workflow.shipments.purchasesInState(rt.scope, 'unknown').length +
-          ctx.spool.list({ states: ['failed', 'unknown'] }).length +
-          q.needsAttention,
-      };
-    },
-  });
-  ctx.site = link;
-  link.start();
-}
-
-/**
- * A scan this station has no order for: the orders of that number imported at any station of
- * the site are fetched and stored here (source "site:…", so they are not sent back).
- */
-export async function pullSiteOrders(ctx: StationContext, scanned: string): Promise<boolean> {
-  const link = ctx.site;
-  const rt = ctx.runtimeOrNull();
-  if (!link || !rt) return false;
-  const allowed = tenantsOf(rt.profile);
-  let pulled = false;
-  for (const row of await link.findOrders(rt.scope, scanned.trim())) {
-    if (!allowed.includes(row.tenantId)) continue;
-    rt.workflow.orders.upsert(
-      rt.scope,
-      row.tenantId,
-      row.order as IncomingOrder,
-      `site:${row.source}`,
-    );
-    pulled = true;
-  }
-  return pulled;
-}
-
-/**
- * The provisioning file's optional top-level `siteStore` ({ url, stationId, stationName }):
- * checked like the setting and stored; a password in it is refused.
- */
-export function provisionSiteStore(ctx: StationContext, text: string): SiteStoreConfig | null {
-  let file: { siteStore?: unknown };
-  try {
-    file = JSON.parse(text) as { siteStore?: unknown };
-  } catch {
-    return null; // provisionProfiles has already said what is wrong with the file
-  }
-  if (!file || typeof file !== 'object' || file.siteStore === undefined) return null;
-  const config = parseSiteStoreConfig(file.siteStore);
-  ctx.options.settings.set(SITE_SETTING, config);
-  return config;
-}
-
-export function formatAge(ms: number): string {
-  if (ms < 60_000) return `${Math.max(1, Math.round(ms / 1000))} s`;
-  const min = Math.floor(ms / 60_000);
-  if (min < 60) return `${min} min`;
-  return `${Math.floor(min / 60)} h ${min % 60} min`;
-}
-
-export function siteHeader(status: SiteSyncStatus, now = Date.now()): V.SiteHeaderView {
-  const lagMs = status.oldestAt === null ? 0 : Math.max(0, now - status.oldestAt);
-  const waiting = `${status.depth} change${status.depth === 1 ? '' : 's'} waiting, ${formatAge(lagMs)}`;
-  const text =
-    status.state === 'synced'
-      ? 'Site: synced'
-      : status.state === 'waiting'
-        ? `Site: ${waiting}`
-        : `Site: not reachable${status.depth > 0 ? ` (${waiting})` : ''}`;
-  return {
-    state: status.state,
-    text,
-    depth: status.depth,
-    lagMs,
-    problem: status.problem?.message ?? null,
-  };
-}
+export { openSite, provisionSiteStore, pullSiteOrders } from './site-link.js';
+export { siteHeader } from './site-views.js';
 
 export function siteHandlers(ctx: StationContext): Partial<Handlers> {
   const rt = () => ctx.runtime();
-  const view = (l: SiteLabel): V.SiteLabelView => ({
-    stationId: l.stationId,
-    stationName: l.stationName,
-    labelId: String(l.localId),
-    orderNumber: l.orderNumber,
-    trackingNumber: l.trackingNumber,
-    carrier: l.carrier,
-    serviceLevel: l.serviceLevel,
-    cost: l.costCents / 100,
-    currency: l.currency,
-    tenantId: l.tenantId,
-    brandName: brandName(rt().profile, l.tenantId),
-    packer: l.packer,
-    createdAt: l.createdAt,
-    reprints: l.reprints,
-    here: l.stationId === ctx.site?.config.stationId,
-  });
+  const view = (l: SiteLabel): V.SiteLabelView =>
+    siteLabelView(l, {
+      stationId: l.stationId,
+      stationName: l.stationName,
+      labelId: String(l.localId),
+      brandName: brandName(rt().profile, l.tenantId),
+      packer: l.packer,
+      reprints: l.reprints,
+      here: l.stationId === ctx.site?.config.stationId,
+    });
 
   const status = async (): Promise<V.SiteStatusView> => {
     const link = ctx.site;
@@ -212,43 +80,27 @@ export function siteHandlers(ctx: StationContext): Partial<Handlers> {
   };
 
   /** This station's own labels, shaped as site labels (the offline fallback and scope 'station'). */
-  const localLabels = (q: {
-    query?: string | undefined;
-    limit: number;
-    tenantId?: string | undefined;
-  }) => {
+  const localLabels = (query: string | undefined, limit: number, filters: HistoryFilters) => {
     const r = rt();
-    const query = q.query?.trim();
-    const byOrder = r.workflow.labels.searchSummaries(r.scope, {
-      ...(query ? { orderNumber: query } : {}),
-      ...(q.tenantId ? { tenantId: q.tenantId } : {}),
-      limit: q.limit,
-    }).labels;
-    const found =
-      query && byOrder.length === 0
-        ? [r.workflow.labels.findByTracking(r.scope, query)].filter(
-            (l) => l !== null && l !== undefined,
-          )
-        : byOrder;
+    const typed = query?.trim();
+    const search = (by: { orderNumber?: string; trackingNumber?: string }) =>
+      r.workflow.labels.searchSummaries(r.scope, { ...filters, ...by, limit }).labels;
+    // What was typed is an order number, or else a tracking number.
+    let found = search(typed ? { orderNumber: typed } : {});
+    if (typed && found.length === 0) found = search({ trackingNumber: typed });
     const counts = r.reprints.counts(found.map((l) => l.id));
     const me = ctx.site?.config ?? { stationId: 'this-station', stationName: 'This station' };
-    return found.map((l): V.SiteLabelView => ({
-      stationId: me.stationId,
-      stationName: me.stationName,
-      labelId: String(l.id),
-      orderNumber: l.orderNumber,
-      trackingNumber: l.trackingNumber,
-      carrier: l.carrier,
-      serviceLevel: l.serviceLevel,
-      cost: l.costCents / 100,
-      currency: l.currency,
-      tenantId: l.tenantId,
-      brandName: brandName(r.profile, l.tenantId),
-      packer: null,
-      createdAt: l.createdAt,
-      reprints: counts.get(l.id) ?? 0,
-      here: true,
-    }));
+    return found.map((l) =>
+      siteLabelView(l, {
+        stationId: me.stationId,
+        stationName: me.stationName,
+        labelId: String(l.id),
+        brandName: brandName(r.profile, l.tenantId),
+        packer: null,
+        reprints: counts.get(l.id) ?? 0,
+        here: true,
+      }),
+    );
   };
 
   return {
@@ -274,9 +126,14 @@ export function siteHandlers(ctx: StationContext): Partial<Handlers> {
     },
     'site.labels': async (q) => {
       const limit = Math.min(q.limit, 500);
+      const filters: HistoryFilters = {
+        ...(q.tenantId ? { tenantId: q.tenantId } : {}),
+        ...(q.from ? { from: dayStart(q.from, 'from') } : {}),
+        ...(q.to ? { to: dayStart(q.to, 'to', 1) } : {}),
+      };
       if (q.scope === 'station' || !ctx.site)
         return {
-          labels: localLabels({ query: q.query, limit, tenantId: q.tenantId }),
+          labels: localLabels(q.query, limit, filters),
           more: false,
           scope: 'station',
           note: ctx.site ? null : 'This station has no site store: its own labels only.',
@@ -286,16 +143,14 @@ export function siteHandlers(ctx: StationContext): Partial<Handlers> {
           ...(q.query ? { query: q.query } : {}),
           ...(q.stationId ? { stationId: q.stationId } : {}),
           ...(q.packer ? { packer: q.packer } : {}),
-          ...(q.tenantId ? { tenantId: q.tenantId } : {}),
-          ...(q.from ? { from: new Date(q.from).toISOString() } : {}),
-          ...(q.to ? { to: new Date(Date.parse(q.to) + 86_400_000).toISOString() } : {}),
+          ...filters,
           limit,
           offset: q.offset,
         });
         return { labels: page.labels.map(view), more: page.more, scope: 'site', note: null };
       } catch (error) {
         return {
-          labels: localLabels({ query: q.query, limit, tenantId: q.tenantId }),
+          labels: localLabels(q.query, limit, filters),
           more: false,
           scope: 'station',
           note: `Showing this station's labels only: ${(error as Error).message}`,
@@ -345,7 +200,7 @@ export function siteHandlers(ctx: StationContext): Partial<Handlers> {
         labelId: `${stationId}:${label.localId}`,
         orderReference: label.orderReference,
         reason,
-      } as never).job;
+      }).job;
       link.outbox.recordSiteReprint({
         label_station_id: stationId,
         label_local_id: label.localId,
@@ -403,4 +258,21 @@ export function siteHandlers(ctx: StationContext): Partial<Handlers> {
   };
 }
 
-export { SITE_PASSWORD_ENV };
+/** What both History searches (site store, this station) narrow by: brand and days. */
+interface HistoryFilters {
+  tenantId?: string;
+  /** ISO, inclusive. */
+  from?: string;
+  /** ISO, exclusive: the day after the last day asked for. */
+  to?: string;
+}
+
+/** The start of a day typed in History (2026-11-23), `plusDays` later; a bad date is said so. */
+function dayStart(day: string, field: 'from' | 'to', plusDays = 0): string {
+  const at = Date.parse(day);
+  if (Number.isNaN(at))
+    throw new StationFailure('validation', `"${day}" is not a date; use YYYY-MM-DD.`, [
+      { field, message: 'not a date (YYYY-MM-DD)' },
+    ]);
+  return new Date(at + plusDays * 86_400_000).toISOString();
+}

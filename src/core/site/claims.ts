@@ -1,0 +1,170 @@
+import type pg from 'pg';
+import type { ClaimResult, SiteScope } from './types.js';
+
+interface ClaimRow {
+  granted: boolean;
+  station_id: string;
+  station_name: string;
+  packer: string | null;
+  state: string;
+  claimed_at: Date;
+}
+
+/**
+ * The site store's claims: an order before POST /api/v1/labels, an order file before its
+ * import. SiteStore delegates to it; `run` turns a pg error into words for site IT.
+ */
+export class SiteClaims {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly run: <T>(work: () => Promise<T>) => Promise<T>,
+    private readonly station: { stationId: string; stationName: string },
+  ) {}
+
+  /**
+   * The order claim taken before POST /api/v1/labels, in one statement (one transaction): the
+   * order is this station's unless another station holds a label or an in-flight purchase for
+   * it. `confirmed`: the packer explicitly chose to buy another label.
+   */
+  async claimOrder(
+    scope: SiteScope,
+    claim: {
+      tenantId: string;
+      orderNumber: string;
+      purchaseId: string;
+      packer: string | null;
+      confirmed: boolean;
+    },
+  ): Promise<ClaimResult> {
+    return this.run(async () => {
+      // Two stations claiming at the same instant: the second one's INSERT waits for the first
+      // and then conflicts, but its statement's snapshot predates the first's commit, so the
+      // holder is not visible to it yet. The same statement again (a new snapshot) sees it.
+      let row: ClaimRow | undefined;
+      for (let attempt = 0; !row; attempt++) {
+        if (attempt === 3) throw new Error('the order claim returned nothing');
+        const { rows } = await this.pool.query<ClaimRow>({
+          name: 'site-claim-order',
+          text: `WITH taken AS (
+                   INSERT INTO site_order_claims AS c (profile_id, environment, tenant_id, order_number,
+                     station_id, station_name, purchase_id, packer, state)
+                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'in-flight')
+                   ON CONFLICT (profile_id, environment, tenant_id, order_number) DO UPDATE
+                     SET station_id = EXCLUDED.station_id, station_name = EXCLUDED.station_name,
+                         purchase_id = EXCLUDED.purchase_id, packer = EXCLUDED.packer,
+                         state = 'in-flight', claimed_at = now(), updated_at = now()
+                     WHERE c.state = 'released' OR c.station_id = EXCLUDED.station_id OR $9::boolean
+                   RETURNING true AS granted, station_id, station_name, packer, state, claimed_at)
+                 SELECT * FROM taken
+                 UNION ALL
+                 SELECT false, station_id, station_name, packer, state, claimed_at
+                   FROM site_order_claims
+                  WHERE NOT EXISTS (SELECT 1 FROM taken)
+                    AND profile_id = $1 AND environment = $2 AND tenant_id = $3 AND order_number = $4`,
+          values: [
+            scope.profileId,
+            scope.environment,
+            claim.tenantId,
+            claim.orderNumber,
+            this.station.stationId,
+            this.station.stationName,
+            claim.purchaseId,
+            claim.packer,
+            claim.confirmed,
+          ],
+        });
+        row = rows[0];
+      }
+      if (row.granted) return { granted: true, mode: 'claimed' };
+      const at = clockTime(row.claimed_at);
+      const by = row.packer ? ` by ${row.packer}` : '';
+      return {
+        granted: false,
+        code: 'order-claimed-elsewhere',
+        message:
+          row.state === 'purchased'
+            ? `Order ${claim.orderNumber} was labelled at ${row.station_name} at ${at}${by} — reprint it here? Nothing was bought.`
+            : `Order ${claim.orderNumber} is being labelled at ${row.station_name} right now (since ${at}${by}). Nothing was bought here; find its label in History (whole site) to reprint it.`,
+        holder: {
+          stationId: row.station_id,
+          stationName: row.station_name,
+          packer: row.packer,
+          at: row.claimed_at.toISOString(),
+        },
+      };
+    });
+  }
+
+  /** Releases claims this station holds for purchases it never committed (a crash in between). */
+  async releaseOrphanClaims(isKnown: (purchaseId: string) => boolean): Promise<number> {
+    return this.run(async () => {
+      const { rows } = await this.pool.query<{ purchase_id: string }>(
+        `SELECT purchase_id FROM site_order_claims WHERE station_id = $1 AND state = 'in-flight'`,
+        [this.station.stationId],
+      );
+      const orphans = rows.map((r) => r.purchase_id).filter((id) => !isKnown(id));
+      if (orphans.length === 0) return 0;
+      const res = await this.pool.query(
+        `UPDATE site_order_claims SET state = 'released', updated_at = now()
+          WHERE station_id = $1 AND state = 'in-flight' AND purchase_id = ANY($2)`,
+        [this.station.stationId, orphans],
+      );
+      return res.rowCount ?? 0;
+    });
+  }
+
+  /**
+   * Claims an order file (by its content) for import: granted to exactly one station of the
+   * site; the others are told where and when it was imported.
+   */
+  async claimImport(
+    scope: SiteScope,
+    fileSha256: string,
+    fileName: string,
+  ): Promise<
+    { claimed: true } | { claimed: false; stationName: string; fileName: string; at: string }
+  > {
+    return this.run(async () => {
+      // The station is put on the site's list if its first check-in has not happened yet, so
+      // the others are told its name ("imported at Station A"), not its id.
+      const res = await this.pool.query(
+        `WITH known AS (
+           INSERT INTO site_stations (station_id, station_name) VALUES ($5, $6)
+           ON CONFLICT (station_id) DO NOTHING)
+         INSERT INTO site_import_claims (profile_id, environment, file_sha256, file_name, station_id)
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+        [
+          scope.profileId,
+          scope.environment,
+          fileSha256,
+          fileName,
+          this.station.stationId,
+          this.station.stationName,
+        ],
+      );
+      if ((res.rowCount ?? 0) === 1) return { claimed: true };
+      const { rows } = await this.pool.query<{
+        station_name: string;
+        file_name: string;
+        claimed_at: Date;
+      }>(
+        `SELECT COALESCE(s.station_name, c.station_id) AS station_name, c.file_name, c.claimed_at
+           FROM site_import_claims c LEFT JOIN site_stations s ON s.station_id = c.station_id
+          WHERE c.profile_id = $1 AND c.environment = $2 AND c.file_sha256 = $3`,
+        [scope.profileId, scope.environment, fileSha256],
+      );
+      const r = rows[0]!;
+      return {
+        claimed: false,
+        stationName: r.station_name,
+        fileName: r.file_name,
+        at: `${r.claimed_at.toISOString().slice(0, 10)} ${clockTime(r.claimed_at)}`,
+      };
+    });
+  }
+}
+
+/** 10:42, the station's local time: what the packer reads on the floor clock. */
+function clockTime(at: Date): string {
+  return `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
+}

@@ -1,0 +1,113 @@
+import type { IncomingOrder } from '../../orders/types.js';
+import { tenantsOf } from '../../profiles/profile-schema.js';
+import {
+  parseSiteStoreConfig,
+  siteStorePassword,
+  type SiteStoreConfig,
+} from '../../site/config.js';
+import { SiteLink } from '../../site/link.js';
+import { SiteOutbox } from '../../site/outbox.js';
+import type { StationContext } from '../context.js';
+
+// The station's side of its site link: the setting, opening the link, provisioning, and the
+// orders another station imported. The handlers are in site.ts.
+
+/** The station setting key (electron-store / settings.json) of the site store. */
+export const SITE_SETTING = 'siteStore';
+
+export function siteStoreSetting(ctx: StationContext): SiteStoreConfig | null {
+  const raw = ctx.options.settings.get(SITE_SETTING);
+  return raw ? parseSiteStoreConfig(raw) : null;
+}
+
+/**
+ * Opens the site link when a site store is configured; without one the outbox triggers are
+ * switched off, so the station behaves exactly as a station on its own.
+ */
+export async function openSite(ctx: StationContext): Promise<void> {
+  await ctx.site?.close();
+  ctx.site = null;
+  let config: SiteStoreConfig | null;
+  try {
+    config = siteStoreSetting(ctx);
+  } catch (error) {
+    ctx.log(`site store: ${(error as Error).message}`);
+    config = null;
+  }
+  if (!config) {
+    SiteOutbox.disable(ctx.db);
+    return;
+  }
+  const link = new SiteLink(config, {
+    db: ctx.db,
+    password: await siteStorePassword(ctx.options.vault, ctx.options.env),
+    log: ctx.log,
+    onChange: () => ctx.changed('status'),
+    onRemoteChange: (stationId) => ctx.events.emit('site-changed', { stationId }),
+    printers: () =>
+      (ctx.runtimeOrNull()?.profile.printers ?? [])
+        .filter((p) => p.kind === 'network' && p.host && (p.role ?? 'label') === 'label')
+        .map((p) => ({
+          printerId: p.id,
+          name: p.name,
+          host: p.host!,
+          port: p.port ?? 9100,
+          dpi: p.dpi ?? 203,
+        })),
+    queues: () => {
+      const rt = ctx.runtimeOrNull();
+      if (!rt) return { shipments: 0, printJobs: 0, needsAttention: 0 };
+      const q = rt.workflow.queue.counts(rt.scope);
+      return {
+        shipments: q.waiting,
+        printJobs: ctx.spool.list({ states: ['queued', 'sending'] }).length,
+        needsAttention:
+          rt.workflow.shipments.purchasesInState(rt.scope, 'unknown').length +
+          ctx.spool.list({ states: ['failed', 'unknown'] }).length +
+          q.needsAttention,
+      };
+    },
+  });
+  ctx.site = link;
+  link.start();
+}
+
+/**
+ * A scan this station has no order for: the orders of that number imported at any station of
+ * the site are fetched and stored here (source "site:…", so they are not sent back).
+ */
+export async function pullSiteOrders(ctx: StationContext, scanned: string): Promise<boolean> {
+  const link = ctx.site;
+  const rt = ctx.runtimeOrNull();
+  if (!link || !rt) return false;
+  const allowed = tenantsOf(rt.profile);
+  let pulled = false;
+  for (const row of await link.findOrders(rt.scope, scanned.trim())) {
+    if (!allowed.includes(row.tenantId)) continue;
+    rt.workflow.orders.upsert(
+      rt.scope,
+      row.tenantId,
+      row.order as IncomingOrder,
+      `site:${row.source}`,
+    );
+    pulled = true;
+  }
+  return pulled;
+}
+
+/**
+ * The provisioning file's optional top-level `siteStore` ({ url, stationId, stationName }):
+ * checked like the setting and stored; a password in it is refused.
+ */
+export function provisionSiteStore(ctx: StationContext, text: string): SiteStoreConfig | null {
+  let file: { siteStore?: unknown };
+  try {
+    file = JSON.parse(text) as { siteStore?: unknown };
+  } catch {
+    return null; // provisionProfiles has already said what is wrong with the file
+  }
+  if (!file || typeof file !== 'object' || file.siteStore === undefined) return null;
+  const config = parseSiteStoreConfig(file.siteStore);
+  ctx.options.settings.set(SITE_SETTING, config);
+  return config;
+}

@@ -1,0 +1,68 @@
+import type { SiteSyncStatus } from '../../site/sync.js';
+import type { SiteLabel } from '../../site/types.js';
+import type * as V from '../../../shared/views.js';
+
+export function formatAge(ms: number): string {
+  if (ms < 60_000) return `${Math.max(1, Math.round(ms / 1000))} s`;
+  const min = Math.floor(ms / 60_000);
+  if (min < 60) return `${min} min`;
+  return `${Math.floor(min / 60)} h ${min % 60} min`;
+}
+
+export function siteHeader(status: SiteSyncStatus, now = Date.now()): V.SiteHeaderView {
+  const lagMs = status.oldestAt === null ? 0 : Math.max(0, now - status.oldestAt);
+  const waiting = `${status.depth} change${status.depth === 1 ? '' : 's'} waiting, ${formatAge(lagMs)}`;
+  const text =
+    status.state === 'synced'
+      ? 'Site: synced'
+      : status.state === 'waiting'
+        ? `Site: ${waiting}`
+        : `Site: not reachable${status.depth > 0 ? ` (${waiting})` : ''}`;
+  return {
+    state: status.state,
+    text,
+    depth: status.depth,
+    lagMs,
+    problem: status.problem?.message ?? null,
+  };
+}
+
+/** What History shows of a label, the same whether it came from the site store or this station. */
+type LabelFacts = Pick<
+  SiteLabel,
+  | 'orderNumber'
+  | 'trackingNumber'
+  | 'carrier'
+  | 'serviceLevel'
+  | 'costCents'
+  | 'currency'
+  | 'tenantId'
+  | 'createdAt'
+>;
+
+/** A label row of site-wide History; `at` says which station bought it and what is known there. */
+export function siteLabelView(
+  l: LabelFacts,
+  at: Pick<
+    V.SiteLabelView,
+    'stationId' | 'stationName' | 'labelId' | 'brandName' | 'packer' | 'reprints' | 'here'
+  >,
+): V.SiteLabelView {
+  return {
+    stationId: at.stationId,
+    stationName: at.stationName,
+    labelId: at.labelId,
+    orderNumber: l.orderNumber,
+    trackingNumber: l.trackingNumber,
+    carrier: l.carrier,
+    serviceLevel: l.serviceLevel,
+    cost: l.costCents / 100,
+    currency: l.currency,
+    tenantId: l.tenantId,
+    brandName: at.brandName,
+    packer: at.packer,
+    createdAt: l.createdAt,
+    reprints: at.reprints,
+    here: at.here,
+  };
+}
