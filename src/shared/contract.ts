@@ -25,10 +25,12 @@ const text = (max = 500) => z.string().max(max);
 
 const environment = z.enum(['embedded-sandbox', 'sandbox', 'production']);
 /** History's search, of this station or of the whole site (which adds station and packer). */
+/** A day typed in History's date fields (2026-11-23); anything Date cannot read is refused by name. */
+const day = text(40).refine((s) => !Number.isNaN(Date.parse(s)), 'not a date (use YYYY-MM-DD)');
 const labelSearch = z.object({
   query: text(200).optional(),
-  from: text(40).optional(),
-  to: text(40).optional(),
+  from: day.optional(),
+  to: day.optional(),
   tenantId: text(200).optional(),
   limit: z.number().int().min(1).max(500).default(100),
   offset: z.number().int().min(0).default(0),

@@ -27,6 +27,20 @@ describe('the station contract', () => {
     expect(unknown).toMatchObject({ ok: false, error: { code: 'not-found' } });
   });
 
+  it('refuses a History date it cannot read, naming the field, before any search runs', async () => {
+    for (const name of ['labels.search', 'site.labels'] as const) {
+      const r = await dispatch(handlers, name, { from: 'yesterday' });
+      expect(r).toMatchObject({ ok: false, error: { code: 'validation' } });
+      expect(JSON.stringify(r)).toContain('not a date (use YYYY-MM-DD)');
+      expect(JSON.stringify(r)).toContain('from');
+    }
+    const fine = await dispatch(handlers, 'labels.search', {
+      from: '2026-11-23',
+      to: '2026-11-24',
+    });
+    expect(fine.ok).toBe(true);
+  });
+
   it('fills defaults and passes the parsed input', async () => {
     const r = await dispatch(handlers, 'orders.list', {});
     expect(r).toEqual({ ok: true, value: { name: 'orders.list', input: { limit: 100 } } });
