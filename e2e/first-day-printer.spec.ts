@@ -1,14 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   startVirtualPrinter,
   type VirtualPrinter,
 } from '../src/core/printing/virtual-printer/server.js';
 import {
+  startProvisionedStation,
   startSandboxProcess,
-  startStation,
   type RunningStation,
   type SandboxProcess,
 } from './station';
@@ -30,48 +28,14 @@ test.afterEach(async () => {
   await sandbox?.stop();
 });
 
-async function provisioned(outputDir: string, dpi: 203 | 300): Promise<RunningStation> {
-  const world = readFileSync(join(root, 'resources/fixtures/demo-world.json'), 'utf8');
-  const fixtures = join(mkdtempSync(join(tmpdir(), 'station-fixtures-')), 'world.json');
-  writeFileSync(fixtures, world);
-  sandbox = await startSandboxProcess(fixtures);
+async function provisioned(dpi: 203 | 300): Promise<RunningStation> {
+  sandbox = await startSandboxProcess();
   printer = await startVirtualPrinter({ port: 0, dpi });
-  const site = (
-    JSON.parse(world) as { shippingSites: { id: string; address: unknown }[] }
-  ).shippingSites.find((s) => s.id === 'site_lumen_chicago')!;
-  mkdirSync(outputDir, { recursive: true });
-  const file = join(outputDir, 'provision.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      format: 'shipping-station-profiles',
-      version: 1,
-      profiles: [
-        {
-          id: 'lumen-dock',
-          name: 'Lumen dock',
-          environment: 'sandbox',
-          baseUrl: sandbox.url,
-          clientId: 'demo-lumen-full',
-          tenantId: 'tnt_lumen',
-          shippingSiteId: site.id,
-          shipFrom: site.address,
-          printers: [
-            {
-              id: 'zd421',
-              name: 'ZD421',
-              kind: 'network',
-              host: '127.0.0.1',
-              port: printer.port,
-              dpi,
-            },
-          ],
-          clientSecretEnv: 'STATION_SECRET_E2E',
-        },
-      ],
-    }),
-  );
-  return startStation(['--provision', file], { STATION_SECRET_E2E: 'demo-lumen-full-secret' });
+  return startProvisionedStation({
+    baseUrl: sandbox.url,
+    printer: { port: printer.port, dpi },
+    profile: { id: 'lumen-dock', name: 'Lumen dock' },
+  });
 }
 
 async function importOrders(page: Page) {
@@ -90,7 +54,7 @@ for (const size of [
   test(`at ${size.width}×${size.height}, a label bought while the printer is out of paper is amber "bought — waiting for ZD421", then green once it prints`, async ({
     page,
   }, info) => {
-    station = await provisioned(info.outputDir, 203);
+    station = await provisioned(203);
     await page.setViewportSize(size);
     await page.goto(station.url);
     await expect(page.getByTestId('profile-name')).toHaveText('Lumen dock');
@@ -137,7 +101,7 @@ for (const size of [
 test('a 203-dpi label to a 300-dpi printer is said out loud on Pack and on a reprint from History', async ({
   page,
 }, info) => {
-  station = await provisioned(info.outputDir, 300);
+  station = await provisioned(300);
   await page.goto(station.url);
   await expect(page.getByTestId('profile-name')).toHaveText('Lumen dock');
   await importOrders(page);
@@ -166,7 +130,7 @@ test('a 203-dpi label to a 300-dpi printer is said out loud on Pack and on a rep
 test('Needs attention keeps its promise: a label that may not have printed can be marked printed, with a note', async ({
   page,
 }, info) => {
-  station = await provisioned(info.outputDir, 203);
+  station = await provisioned(203);
   await page.goto(station.url);
   await expect(page.getByTestId('profile-name')).toHaveText('Lumen dock');
   await importOrders(page);
