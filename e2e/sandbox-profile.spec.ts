@@ -129,7 +129,10 @@ test('a provisioned station imports orders, queues while the platform is down an
   printer.setFault(null);
   await expect.poll(() => printer.labels.length, { timeout: 30_000 }).toBe(1);
   await expect(page.getByTestId('printer-status')).toContainText('ready', { timeout: 15_000 });
-  await page.waitForTimeout(3000);
+  // The job has left the queue: nothing is left to print it a second time.
+  await expect(page.getByRole('heading', { name: 'Print jobs (0)' })).toBeVisible({
+    timeout: 15_000,
+  });
   expect(printer.labels.length).toBe(1);
   expect((await sandbox.ledger()).length).toBe(1);
   await page.screenshot({ path: info.outputPath('drained.png') });
