@@ -11,10 +11,10 @@ import {
   startSandboxProcess,
   type RunningStation,
   type SandboxProcess,
+  importOrders,
 } from './station';
 
 // Issue #10: what the packer sees while the platform is partly down or slow.
-const root = join(import.meta.dirname, '..');
 
 let sandbox: SandboxProcess;
 let printer: VirtualPrinter;
@@ -42,11 +42,7 @@ const lumenStation = () =>
 async function importSamples(page: Page) {
   // The printed address is traded for a cookie first (a redirect): wait for the station itself.
   await expect(page.getByTestId('profile-name')).toHaveText('Lumen faults');
-  await page.keyboard.press('Alt+7');
-  await page
-    .getByLabel('Import orders file')
-    .setInputFiles(join(root, 'resources/orders/sample-orders.csv'));
-  await expect(page.getByTestId('import-report')).toContainText(/\d+ imported/);
+  await importOrders(page);
   await page.keyboard.press('Alt+1');
 }
 

@@ -1,10 +1,10 @@
-import { expect, test, type Page } from '@playwright/test';
-import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
 import {
   startVirtualPrinter,
   type VirtualPrinter,
 } from '../src/core/printing/virtual-printer/server.js';
 import {
+  importOrders,
   startProvisionedStation,
   startSandboxProcess,
   type RunningStation,
@@ -15,7 +15,6 @@ import {
  * Issue 13, the packer and the printer: a station provisioned against a separately started
  * sandbox, printing to a TCP printer this test controls (out of paper, a 300-dpi head).
  */
-const root = join(import.meta.dirname, '..');
 
 let sandbox: SandboxProcess;
 let printer: VirtualPrinter;
@@ -38,15 +37,6 @@ async function provisioned(dpi: 203 | 300): Promise<RunningStation> {
   });
 }
 
-async function importOrders(page: Page) {
-  await page.keyboard.press('Alt+7');
-  await page
-    .getByLabel('Import orders file')
-    .setInputFiles(join(root, 'resources/orders/sample-orders.csv'));
-  await expect(page.getByTestId('import-report')).toContainText(/\d+ imported/);
-  await page.keyboard.press('Alt+1');
-}
-
 for (const size of [
   { width: 1366, height: 768 },
   { width: 1920, height: 1080 },
@@ -59,6 +49,7 @@ for (const size of [
     await page.goto(station.url);
     await expect(page.getByTestId('profile-name')).toHaveText('Lumen dock');
     await importOrders(page);
+    await page.keyboard.press('Alt+1');
 
     printer.setFault('paper-out');
     const header = page.getByTestId('printer-status');
@@ -105,6 +96,7 @@ test('a 203-dpi label to a 300-dpi printer is said out loud on Pack and on a rep
   await page.goto(station.url);
   await expect(page.getByTestId('profile-name')).toHaveText('Lumen dock');
   await importOrders(page);
+  await page.keyboard.press('Alt+1');
   await page.keyboard.type('LUM-10421');
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
@@ -134,6 +126,7 @@ test('Needs attention keeps its promise: a label that may not have printed can b
   await page.goto(station.url);
   await expect(page.getByTestId('profile-name')).toHaveText('Lumen dock');
   await importOrders(page);
+  await page.keyboard.press('Alt+1');
   // The printer takes the label, prints it, and drops the line before saying so.
   printer.dropAfterNextLabel();
   await page.keyboard.type('LUM-10423');

@@ -8,6 +8,7 @@ import {
   startStation,
   type RunningStation,
   type SandboxProcess,
+  importOrders,
 } from './station';
 
 /**
@@ -16,7 +17,6 @@ import {
  * project's virtual printer but a few lines of net.Server written here (it answers `~HS` like
  * a healthy Zebra, never `~HQES`, and can be switched off and on at the same port).
  */
-const root = join(import.meta.dirname, '..');
 
 /** A tiny thermal printer on a TCP port: collects labels, answers ~HS, ignores everything else. */
 class TinyPrinter {
@@ -93,13 +93,6 @@ async function provisioned(
     profile: { id: 'lumen-dock', name: 'Lumen dock', ...profile },
     secret,
   });
-}
-
-/** The sample order file, through Settings → Station, by keyboard; back to Pack. */
-async function importOrders(page: Page, file = join(root, 'resources/orders/sample-orders.csv')) {
-  await page.keyboard.press('Alt+7');
-  await page.getByLabel('Import orders file').setInputFiles(file);
-  await expect(page.getByTestId('import-report')).toContainText(/\d+ imported/);
 }
 
 async function scanAndBuy(page: Page, order: string) {

@@ -13,9 +13,8 @@ import {
   startStation,
   type RunningStation,
   type SandboxProcess,
+  importOrders,
 } from './station';
-
-const root = join(import.meta.dirname, '..');
 
 /** The demo world with a recognisable twist, so the test proves which sandbox it talks to. */
 function ownFixtures() {
@@ -91,11 +90,7 @@ test('a provisioned station imports orders, queues while the platform is down an
   await expect(page.getByTestId('printer-status')).toContainText('ready');
 
   // Importing orders from a file, with the report of what came in.
-  await page.keyboard.press('Alt+7');
-  await page
-    .getByLabel('Import orders file')
-    .setInputFiles(join(root, 'resources/orders/sample-orders.csv'));
-  await expect(page.getByTestId('import-report')).toContainText(/\d+ imported/);
+  await importOrders(page);
   await page.screenshot({ path: info.outputPath('import-report.png') });
 
   // The platform goes away: the shipment is queued, not failed.
@@ -152,11 +147,7 @@ test('a purchase whose answer is lost is never bought again by itself; a shift l
   station = await lumenStation();
   await page.goto(station.url);
   await expect(page.getByTestId('profile-name')).toHaveText('Lumen e2e');
-  await page.keyboard.press('Alt+7');
-  await page
-    .getByLabel('Import orders file')
-    .setInputFiles(join(root, 'resources/orders/sample-orders.csv'));
-  await expect(page.getByTestId('import-report')).toContainText(/\d+ imported/);
+  await importOrders(page);
   await page.keyboard.press('Alt+1');
 
   // The platform buys the label, then the connection drops before the answer arrives.

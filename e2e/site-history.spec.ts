@@ -1,5 +1,4 @@
 import { expect, test } from '@playwright/test';
-import { join } from 'node:path';
 import {
   startVirtualPrinter,
   type VirtualPrinter,
@@ -11,9 +10,8 @@ import {
   startSandboxProcess,
   type RunningStation,
   type SandboxProcess,
+  importOrders,
 } from './station';
-
-const root = join(import.meta.dirname, '..');
 
 let cluster: PostgresCluster;
 let sandbox: SandboxProcess;
@@ -65,11 +63,7 @@ test("a label bought at station A is found and reprinted from station B's Histor
   await pageA.goto(a.station.url);
   await expect(pageA.getByTestId('profile-name')).toHaveText('Lumen Chicago');
   await expect(pageA.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
-  await pageA.keyboard.press('Alt+7');
-  await pageA
-    .getByLabel('Import orders file')
-    .setInputFiles(join(root, 'resources/orders/sample-orders.csv'));
-  await expect(pageA.getByTestId('import-report')).toContainText(/\d+ imported/);
+  await importOrders(pageA);
   await pageA.keyboard.press('Alt+1');
   await pageA.keyboard.type('LUM-10421');
   await pageA.keyboard.press('Enter');

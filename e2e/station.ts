@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
-import { test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 
 export interface RunningStation {
   url: string;
@@ -223,3 +223,13 @@ export function stationPerTest(...args: Parameters<typeof startStation>): () => 
 /** The labels a virtual printer's output directory holds. */
 export const printedLabels = (dir: string): string[] =>
   existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.zpl')) : [];
+
+/** An order file (the sample orders by default) through Settings → Station, by keyboard; stays there. */
+export async function importOrders(
+  page: Page,
+  file = join(root, 'resources/orders/sample-orders.csv'),
+): Promise<void> {
+  await page.keyboard.press('Alt+7');
+  await page.getByLabel('Import orders file').setInputFiles(file);
+  await expect(page.getByTestId('import-report')).toContainText(/\d+ imported/);
+}
