@@ -1,27 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import type { LabelSummary } from '../../../src/shared/views.js';
-import { tempDir } from '../../support/tmp.js';
-import { call, demoStation, type Sandbox } from './support.js';
+import { call, demoStationsPerTest, scanOrder, type Sandbox } from './support.js';
 
-let station: Station | null = null;
-afterEach(async () => {
-  await station?.stop();
-  station = null;
-});
-
+const stations = demoStationsPerTest();
 async function started(): Promise<{ s: Station; sandbox: Sandbox }> {
-  const made = demoStation(tempDir());
-  station = made.station;
-  await station.start();
-  return { s: station, sandbox: made.sandbox() };
+  const { s, sandbox } = await stations.start();
+  return { s, sandbox: sandbox() };
 }
 
-async function orderId(s: Station, value: string): Promise<string> {
-  const scan = await call(s, 'pack.scan', { value });
-  if (scan.kind !== 'order') throw new Error(`${value} is not an order`);
-  return scan.order.id;
-}
+const orderId = async (s: Station, value: string): Promise<string> =>
+  (await scanOrder(s, value)).order.id;
 
 describe('small things a packer reads', () => {
   it('says once that a queued order is labelled when the platform answers again', async () => {
