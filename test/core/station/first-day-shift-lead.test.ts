@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Station } from '../../../src/core/station/index.js';
 import { startVirtualPrinter } from '../../../src/core/printing/virtual-printer/server.js';
 import { call, demoStationsPerTest, packOrder, rateOrder, until, type Sandbox } from './support.js';
 
@@ -104,19 +105,26 @@ describe('Needs attention keeps its promises (#13.16)', () => {
   });
 });
 
+/**
+ * The demo brand's FedEx connection is PENDING; a rule that excludes UPS and USPS refuses every
+ * rate the platform offers.
+ */
+async function refuseEveryRate(s: Station) {
+  await call(s, 'profiles.update', {
+    id: 'demo',
+    rateRule: {
+      strategy: 'cheapest',
+      preferredServiceLevels: [],
+      maxTransitDays: null,
+      excludedCarriers: ['UPS', 'USPS'],
+    },
+  });
+}
+
 describe('a failed rating is one entry per order, with the right code (#13.17)', () => {
   it('rating the same order three times without a fitting rate lists it once, and never as connection-not-authorized', async () => {
     const { s } = await station();
-    // The demo brand's FedEx connection is PENDING; UPS and USPS rate, and the rule refuses both.
-    await call(s, 'profiles.update', {
-      id: 'demo',
-      rateRule: {
-        strategy: 'cheapest',
-        preferredServiceLevels: [],
-        maxTransitDays: null,
-        excludedCarriers: ['UPS', 'USPS'],
-      },
-    });
+    await refuseEveryRate(s);
     for (let i = 0; i < 3; i++) {
       const r = await rateOrder(s, 'LUM-10421');
       expect(r).toMatchObject({
@@ -148,15 +156,7 @@ describe('a failed rating is one entry per order, with the right code (#13.17)',
 
   it('one dismissal clears every failed attempt of the order', async () => {
     const { s } = await station();
-    await call(s, 'profiles.update', {
-      id: 'demo',
-      rateRule: {
-        strategy: 'cheapest',
-        preferredServiceLevels: [],
-        maxTransitDays: null,
-        excludedCarriers: ['UPS', 'USPS'],
-      },
-    });
+    await refuseEveryRate(s);
     await rateOrder(s, 'LUM-10423');
     await rateOrder(s, 'LUM-10423');
     const [item] = await call(s, 'attention.list', {});
