@@ -5,6 +5,7 @@ import {
 } from '../src/core/printing/virtual-printer/server.js';
 import {
   importOrders,
+  scanAndBuy,
   startProvisionedStation,
   startSandboxProcess,
   type RunningStation,
@@ -59,10 +60,7 @@ for (const size of [
     const hb = (await header.boundingBox())!;
     expect(hb.x + hb.width).toBeLessThanOrEqual(size.width);
 
-    await page.keyboard.type('LUM-10422');
-    await page.keyboard.press('Enter');
-    await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
-    await page.keyboard.press('Control+Enter');
+    await scanAndBuy(page, 'LUM-10422');
     const result = page.getByTestId('result');
     await expect(result).toHaveAttribute('data-phase', 'waiting', { timeout: 30_000 });
     await expect(result).toContainText('BOUGHT — WAITING FOR PRINTER');
@@ -97,10 +95,7 @@ test('a 203-dpi label to a 300-dpi printer is said out loud on Pack and on a rep
   await expect(page.getByTestId('profile-name')).toHaveText('Lumen dock');
   await importOrders(page);
   await page.keyboard.press('Alt+1');
-  await page.keyboard.type('LUM-10421');
-  await page.keyboard.press('Enter');
-  await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
-  await page.keyboard.press('Control+Enter');
+  await scanAndBuy(page, 'LUM-10421');
   const warnings = page.getByTestId('result').getByTestId('print-warnings');
   await expect(warnings).toContainText('203-dpi');
   await expect(warnings).toContainText('300 dpi');
@@ -129,10 +124,7 @@ test('Needs attention keeps its promise: a label that may not have printed can b
   await page.keyboard.press('Alt+1');
   // The printer takes the label, prints it, and drops the line before saying so.
   printer.dropAfterNextLabel();
-  await page.keyboard.type('LUM-10423');
-  await page.keyboard.press('Enter');
-  await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
-  await page.keyboard.press('Control+Enter');
+  await scanAndBuy(page, 'LUM-10423');
   await expect(page.getByTestId('attention-count')).toContainText('1', { timeout: 30_000 });
 
   await page.keyboard.press('Alt+2');

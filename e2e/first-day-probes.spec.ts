@@ -9,6 +9,7 @@ import {
   type RunningStation,
   type SandboxProcess,
   importOrders,
+  scanAndBuy,
 } from './station';
 
 /**
@@ -93,13 +94,6 @@ async function provisioned(
     profile: { id: 'lumen-dock', name: 'Lumen dock', ...profile },
     secret,
   });
-}
-
-async function scanAndBuy(page: Page, order: string) {
-  await page.keyboard.type(order);
-  await page.keyboard.press('Enter');
-  await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
-  await page.keyboard.press('Control+Enter');
 }
 
 const wholeText = (page: Page, testId: string) =>

@@ -14,6 +14,7 @@ import {
   type RunningStation,
   type SandboxProcess,
   importOrders,
+  scanAndBuy,
 } from './station';
 
 /** The demo world with a recognisable twist, so the test proves which sandbox it talks to. */
@@ -158,10 +159,7 @@ test('a purchase whose answer is lost is never bought again by itself; a shift l
     after: true,
     times: 1,
   });
-  await page.keyboard.type('LUM-10423');
-  await page.keyboard.press('Enter');
-  await expect(page.getByTestId('rate-reason')).toBeVisible();
-  await page.keyboard.press('Control+Enter');
+  await scanAndBuy(page, 'LUM-10423');
   await expect(page.getByTestId('result')).toContainText('purchase-outcome-unknown', {
     timeout: 30_000,
   });

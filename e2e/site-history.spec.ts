@@ -11,6 +11,7 @@ import {
   type RunningStation,
   type SandboxProcess,
   importOrders,
+  scanAndBuy,
 } from './station';
 
 let cluster: PostgresCluster;
@@ -65,10 +66,7 @@ test("a label bought at station A is found and reprinted from station B's Histor
   await expect(pageA.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
   await importOrders(pageA);
   await pageA.keyboard.press('Alt+1');
-  await pageA.keyboard.type('LUM-10421');
-  await pageA.keyboard.press('Enter');
-  await expect(pageA.getByTestId('rate-reason')).toBeVisible();
-  await pageA.keyboard.press('Control+Enter');
+  await scanAndBuy(pageA, 'LUM-10421');
   await expect.poll(() => a.printer.labels.length, { timeout: 30_000 }).toBe(1);
   await expect(pageA.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
   await pageA.screenshot({ path: info.outputPath('station-a-bought.png') });

@@ -233,3 +233,11 @@ export async function importOrders(
   await page.getByLabel('Import orders file').setInputFiles(file);
   await expect(page.getByTestId('import-report')).toContainText(/\d+ imported/);
 }
+
+/** Types an order number as a scanner would, waits for its rates, and buys at the rule's choice. */
+export async function scanAndBuy(page: Page, order: string): Promise<void> {
+  await page.keyboard.type(order);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
+  await page.keyboard.press('Control+Enter');
+}
