@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import type { LabelSummary } from '../../../src/shared/views.js';
-import { call, demoStationsPerTest, scanOrder, type Sandbox } from './support.js';
+import { call, demoStationsPerTest, orderIdOf, type Sandbox } from './support.js';
 
 const stations = demoStationsPerTest();
 async function started(): Promise<{ s: Station; sandbox: Sandbox }> {
@@ -9,16 +9,13 @@ async function started(): Promise<{ s: Station; sandbox: Sandbox }> {
   return { s, sandbox: sandbox() };
 }
 
-const orderId = async (s: Station, value: string): Promise<string> =>
-  (await scanOrder(s, value)).order.id;
-
 describe('small things a packer reads', () => {
   it('says once that a queued order is labelled when the platform answers again', async () => {
     const { s, sandbox } = await started();
     sandbox.faults.add({ method: 'POST', path: '/api/v1/rates', kind: 'status', status: 503 });
     for (const order of ['LUM-10421', 'LUM-10422']) {
       const quote = await call(s, 'pack.rate', {
-        orderId: await orderId(s, order),
+        orderId: await orderIdOf(s, order),
         packages: [{ weightLbs: 2 }],
       });
       expect(quote.queued).toBe(true);
@@ -30,7 +27,7 @@ describe('small things a packer reads', () => {
 
   it("names the brand in an already-labelled order's details", async () => {
     const { s } = await started();
-    const id = await orderId(s, 'LUM-10421');
+    const id = await orderIdOf(s, 'LUM-10421');
     const quote = await call(s, 'pack.rate', { orderId: id, packages: [{ weightLbs: 1.8 }] });
     const bought = await call(s, 'pack.buy', { shipmentId: quote.shipmentId });
     expect(bought.label?.brandName).toBeTruthy();

@@ -122,6 +122,10 @@ export async function scanOrder(s: Station, number: string) {
   return scan;
 }
 
+/** The station's id of an order, found by scanning its number. */
+export const orderIdOf = async (s: Station, number: string): Promise<string> =>
+  (await scanOrder(s, number)).order.id;
+
 /** Rates an order at its file's weights (2 lb where it has none); the reply as it comes. */
 export async function rateOrder(s: Station, number: string) {
   const scan = await scanOrder(s, number);
