@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -7,24 +7,21 @@ import {
   type VirtualPrinter,
 } from '../src/core/printing/virtual-printer/server.js';
 import {
+  startProvisionedStation,
   startSandboxProcess,
-  startStation,
   type RunningStation,
   type SandboxProcess,
+  importOrders,
 } from './station';
 
 // Issue #10: what the packer sees while the platform is partly down or slow.
-const root = join(import.meta.dirname, '..');
-const world = JSON.parse(readFileSync(join(root, 'resources/fixtures/demo-world.json'), 'utf8'));
 
 let sandbox: SandboxProcess;
 let printer: VirtualPrinter;
 let station: RunningStation | null = null;
 
 test.beforeEach(async () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'station-fixtures-')), 'world.json');
-  writeFileSync(file, JSON.stringify(world));
-  sandbox = await startSandboxProcess(file);
+  sandbox = await startSandboxProcess();
   printer = await startVirtualPrinter({ port: 0 });
 });
 test.afterEach(async () => {
@@ -35,52 +32,17 @@ test.afterEach(async () => {
 });
 
 /** A station provisioned with one Lumen profile on this test's sandbox and printer. */
-async function lumenStation(): Promise<RunningStation> {
-  const site = world.shippingSites.find((s: { id: string }) => s.id === 'site_lumen_chicago');
-  const provision = join(mkdtempSync(join(tmpdir(), 'station-provision-')), 'provision.json');
-  writeFileSync(
-    provision,
-    JSON.stringify({
-      format: 'shipping-station-profiles',
-      version: 1,
-      profiles: [
-        {
-          id: 'lumen-faults',
-          name: 'Lumen faults',
-          environment: 'sandbox',
-          baseUrl: sandbox.url,
-          clientId: 'demo-lumen-full',
-          tenantId: 'tnt_lumen',
-          shippingSiteId: site.id,
-          shipFrom: site.address,
-          printers: [
-            {
-              id: 'zd421',
-              name: 'ZD421',
-              kind: 'network',
-              host: '127.0.0.1',
-              port: printer.port,
-              dpi: 203,
-            },
-          ],
-          clientSecretEnv: 'STATION_SECRET_E2E',
-        },
-      ],
-    }),
-  );
-  return startStation(['--provision', provision], {
-    STATION_SECRET_E2E: 'demo-lumen-full-secret',
+const lumenStation = () =>
+  startProvisionedStation({
+    baseUrl: sandbox.url,
+    printer: { port: printer.port },
+    profile: { id: 'lumen-faults', name: 'Lumen faults' },
   });
-}
 
 async function importSamples(page: Page) {
   // The printed address is traded for a cookie first (a redirect): wait for the station itself.
   await expect(page.getByTestId('profile-name')).toHaveText('Lumen faults');
-  await page.keyboard.press('Alt+7');
-  await page
-    .getByLabel('Import orders file')
-    .setInputFiles(join(root, 'resources/orders/sample-orders.csv'));
-  await expect(page.getByTestId('import-report')).toContainText(/\d+ imported/);
+  await importOrders(page);
   await page.keyboard.press('Alt+1');
 }
 

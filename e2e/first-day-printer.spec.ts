@@ -1,14 +1,13 @@
-import { expect, test, type Page } from '@playwright/test';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
 import {
   startVirtualPrinter,
   type VirtualPrinter,
 } from '../src/core/printing/virtual-printer/server.js';
 import {
+  importOrders,
+  scanAndBuy,
+  startProvisionedStation,
   startSandboxProcess,
-  startStation,
   type RunningStation,
   type SandboxProcess,
 } from './station';
@@ -17,7 +16,6 @@ import {
  * Issue 13, the packer and the printer: a station provisioned against a separately started
  * sandbox, printing to a TCP printer this test controls (out of paper, a 300-dpi head).
  */
-const root = join(import.meta.dirname, '..');
 
 let sandbox: SandboxProcess;
 let printer: VirtualPrinter;
@@ -30,57 +28,14 @@ test.afterEach(async () => {
   await sandbox?.stop();
 });
 
-async function provisioned(outputDir: string, dpi: 203 | 300): Promise<RunningStation> {
-  const world = readFileSync(join(root, 'resources/fixtures/demo-world.json'), 'utf8');
-  const fixtures = join(mkdtempSync(join(tmpdir(), 'station-fixtures-')), 'world.json');
-  writeFileSync(fixtures, world);
-  sandbox = await startSandboxProcess(fixtures);
+async function provisioned(dpi: 203 | 300): Promise<RunningStation> {
+  sandbox = await startSandboxProcess();
   printer = await startVirtualPrinter({ port: 0, dpi });
-  const site = (
-    JSON.parse(world) as { shippingSites: { id: string; address: unknown }[] }
-  ).shippingSites.find((s) => s.id === 'site_lumen_chicago')!;
-  mkdirSync(outputDir, { recursive: true });
-  const file = join(outputDir, 'provision.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      format: 'shipping-station-profiles',
-      version: 1,
-      profiles: [
-        {
-          id: 'lumen-dock',
-          name: 'Lumen dock',
-          environment: 'sandbox',
-          baseUrl: sandbox.url,
-          clientId: 'demo-lumen-full',
-          tenantId: 'tnt_lumen',
-          shippingSiteId: site.id,
-          shipFrom: site.address,
-          printers: [
-            {
-              id: 'zd421',
-              name: 'ZD421',
-              kind: 'network',
-              host: '127.0.0.1',
-              port: printer.port,
-              dpi,
-            },
-          ],
-          clientSecretEnv: 'STATION_SECRET_E2E',
-        },
-      ],
-    }),
-  );
-  return startStation(['--provision', file], { STATION_SECRET_E2E: 'demo-lumen-full-secret' });
-}
-
-async function importOrders(page: Page) {
-  await page.keyboard.press('Alt+7');
-  await page
-    .getByLabel('Import orders file')
-    .setInputFiles(join(root, 'resources/orders/sample-orders.csv'));
-  await expect(page.getByTestId('import-report')).toContainText(/\d+ imported/);
-  await page.keyboard.press('Alt+1');
+  return startProvisionedStation({
+    baseUrl: sandbox.url,
+    printer: { port: printer.port, dpi },
+    profile: { id: 'lumen-dock', name: 'Lumen dock' },
+  });
 }
 
 for (const size of [
@@ -90,11 +45,12 @@ for (const size of [
   test(`at ${size.width}×${size.height}, a label bought while the printer is out of paper is amber "bought — waiting for ZD421", then green once it prints`, async ({
     page,
   }, info) => {
-    station = await provisioned(info.outputDir, 203);
+    station = await provisioned(203);
     await page.setViewportSize(size);
     await page.goto(station.url);
     await expect(page.getByTestId('profile-name')).toHaveText('Lumen dock');
     await importOrders(page);
+    await page.keyboard.press('Alt+1');
 
     printer.setFault('paper-out');
     const header = page.getByTestId('printer-status');
@@ -104,10 +60,7 @@ for (const size of [
     const hb = (await header.boundingBox())!;
     expect(hb.x + hb.width).toBeLessThanOrEqual(size.width);
 
-    await page.keyboard.type('LUM-10422');
-    await page.keyboard.press('Enter');
-    await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
-    await page.keyboard.press('Control+Enter');
+    await scanAndBuy(page, 'LUM-10422');
     const result = page.getByTestId('result');
     await expect(result).toHaveAttribute('data-phase', 'waiting', { timeout: 30_000 });
     await expect(result).toContainText('BOUGHT — WAITING FOR PRINTER');
@@ -137,14 +90,12 @@ for (const size of [
 test('a 203-dpi label to a 300-dpi printer is said out loud on Pack and on a reprint from History', async ({
   page,
 }, info) => {
-  station = await provisioned(info.outputDir, 300);
+  station = await provisioned(300);
   await page.goto(station.url);
   await expect(page.getByTestId('profile-name')).toHaveText('Lumen dock');
   await importOrders(page);
-  await page.keyboard.type('LUM-10421');
-  await page.keyboard.press('Enter');
-  await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
-  await page.keyboard.press('Control+Enter');
+  await page.keyboard.press('Alt+1');
+  await scanAndBuy(page, 'LUM-10421');
   const warnings = page.getByTestId('result').getByTestId('print-warnings');
   await expect(warnings).toContainText('203-dpi');
   await expect(warnings).toContainText('300 dpi');
@@ -166,16 +117,14 @@ test('a 203-dpi label to a 300-dpi printer is said out loud on Pack and on a rep
 test('Needs attention keeps its promise: a label that may not have printed can be marked printed, with a note', async ({
   page,
 }, info) => {
-  station = await provisioned(info.outputDir, 203);
+  station = await provisioned(203);
   await page.goto(station.url);
   await expect(page.getByTestId('profile-name')).toHaveText('Lumen dock');
   await importOrders(page);
+  await page.keyboard.press('Alt+1');
   // The printer takes the label, prints it, and drops the line before saying so.
   printer.dropAfterNextLabel();
-  await page.keyboard.type('LUM-10423');
-  await page.keyboard.press('Enter');
-  await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
-  await page.keyboard.press('Control+Enter');
+  await scanAndBuy(page, 'LUM-10423');
   await expect(page.getByTestId('attention-count')).toContainText('1', { timeout: 30_000 });
 
   await page.keyboard.press('Alt+2');

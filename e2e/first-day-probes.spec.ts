@@ -1,10 +1,16 @@
 import { expect, test, type Page } from '@playwright/test';
-import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import { startStation, type RunningStation } from './station';
+import {
+  startProvisionedStation,
+  startSandboxProcess,
+  startStation,
+  type RunningStation,
+  type SandboxProcess,
+  importOrders,
+  scanAndBuy,
+} from './station';
 
 /**
  * Issue 13, items 7–22, probed the way a new user meets them: `npm run sandbox -- --port 0`
@@ -12,7 +18,6 @@ import { startStation, type RunningStation } from './station';
  * project's virtual printer but a few lines of net.Server written here (it answers `~HS` like
  * a healthy Zebra, never `~HQES`, and can be switched off and on at the same port).
  */
-const root = join(import.meta.dirname, '..');
 
 /** A tiny thermal printer on a TCP port: collects labels, answers ~HS, ignores everything else. */
 class TinyPrinter {
@@ -61,36 +66,7 @@ class TinyPrinter {
   }
 }
 
-interface Sandbox {
-  url: string;
-  stop(): Promise<void>;
-}
-
-/** `npm run sandbox -- --port 0`, its own process and its own (default) world. */
-async function startSandbox(): Promise<Sandbox> {
-  const child = spawn(
-    process.execPath,
-    [join(root, 'node_modules/tsx/dist/cli.mjs'), 'src/sandbox/cli.ts', '--port', '0'],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let err = '';
-  child.stderr!.on('data', (d) => (err += String(d)));
-  const first = await new Promise<string>((ok, ko) => {
-    createInterface({ input: child.stdout! }).once('line', ok);
-    child.once('exit', (code) => ko(new Error(`sandbox exited (${code}): ${err}`)));
-  });
-  const url = /sandbox listening on (\S+)/.exec(first)?.[1];
-  if (!url) throw new Error(`unexpected sandbox line: ${first}`);
-  return {
-    url,
-    async stop() {
-      child.kill('SIGTERM');
-      await new Promise((ok) => (child.exitCode !== null ? ok(null) : child.once('exit', ok)));
-    },
-  };
-}
-
-let sandbox: Sandbox | null = null;
+let sandbox: SandboxProcess | null = null;
 let printer: TinyPrinter | null = null;
 let station: RunningStation | null = null;
 
@@ -105,67 +81,19 @@ test.afterEach(async () => {
 
 /** A station provisioned for the separately started sandbox, printing to the tiny printer. */
 async function provisioned(
-  dir: string,
   dpi: 203 | 300 = 203,
   profile: Record<string, unknown> = {},
   secret = 'demo-lumen-full-secret',
 ): Promise<RunningStation> {
-  sandbox = await startSandbox();
+  sandbox = await startSandboxProcess();
   printer = new TinyPrinter();
   await printer.switchOn();
-  const world = JSON.parse(
-    readFileSync(join(root, 'resources/fixtures/demo-world.json'), 'utf8'),
-  ) as { shippingSites: { id: string; address: unknown }[] };
-  const siteId = (profile['shippingSiteId'] as string | undefined) ?? 'site_lumen_chicago';
-  const site = world.shippingSites.find((s) => s.id === siteId)!;
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, 'provision.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      format: 'shipping-station-profiles',
-      version: 1,
-      profiles: [
-        {
-          id: 'lumen-dock',
-          name: 'Lumen dock',
-          environment: 'sandbox',
-          baseUrl: sandbox.url,
-          clientId: 'demo-lumen-full',
-          tenantId: 'tnt_lumen',
-          shippingSiteId: site.id,
-          shipFrom: site.address,
-          printers: [
-            {
-              id: 'zd421',
-              name: 'ZD421',
-              kind: 'network',
-              host: '127.0.0.1',
-              port: printer.port,
-              dpi,
-            },
-          ],
-          clientSecretEnv: 'STATION_SECRET_PROBE',
-          ...profile,
-        },
-      ],
-    }),
-  );
-  return startStation(['--provision', file], { STATION_SECRET_PROBE: secret });
-}
-
-/** The sample order file, through Settings → Station, by keyboard; back to Pack. */
-async function importOrders(page: Page, file = join(root, 'resources/orders/sample-orders.csv')) {
-  await page.keyboard.press('Alt+7');
-  await page.getByLabel('Import orders file').setInputFiles(file);
-  await expect(page.getByTestId('import-report')).toContainText(/\d+ imported/);
-}
-
-async function scanAndBuy(page: Page, order: string) {
-  await page.keyboard.type(order);
-  await page.keyboard.press('Enter');
-  await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
-  await page.keyboard.press('Control+Enter');
+  return startProvisionedStation({
+    baseUrl: sandbox.url,
+    printer: { port: printer.port, dpi },
+    profile: { id: 'lumen-dock', name: 'Lumen dock', ...profile },
+    secret,
+  });
 }
 
 const wholeText = (page: Page, testId: string) =>
@@ -178,7 +106,7 @@ for (const size of [
   test(`#13.7/#13.9 at ${size.width}×${size.height}: a switched-off printer makes a two-package purchase amber "(not answering)"; switched on, both labels print and it turns green`, async ({
     page,
   }, info) => {
-    station = await provisioned(info.outputDir);
+    station = await provisioned();
     await page.setViewportSize(size);
     await page.goto(station.url);
     await expect(page.getByTestId('profile-name')).toHaveText('Lumen dock');
@@ -291,7 +219,7 @@ test('#13.10/#13.22 a hand-written order file: a bad row is named as a spreadshe
 test('#13.18 a connection that expires during the shift raises the EXPIRED banner by itself once the next order is rated, and Carrier accounts says so', async ({
   page,
 }, info) => {
-  station = await provisioned(info.outputDir);
+  station = await provisioned();
   await page.setViewportSize({ width: 1366, height: 768 });
   await page.goto(station.url);
   await expect(page.getByTestId('profile-name')).toHaveText('Lumen dock');
@@ -337,7 +265,6 @@ test("#13.12/#13.14/#13.18 a 3PL at 1366×768: its brands' labels in History wit
   page,
 }, info) => {
   station = await provisioned(
-    info.outputDir,
     203,
     {
       id: 'harbor-edison',
@@ -358,6 +285,7 @@ test("#13.12/#13.14/#13.18 a 3PL at 1366×768: its brands' labels in History wit
   await expect(page.getByTestId('profile-name')).toHaveText('Harbor Edison');
   // The brands' accounts ride on Harbor's UPS connection, which is EXPIRED: the banner names them.
   await expect(page.getByTestId('expired-banner')).toContainText('UPS', { timeout: 20_000 });
+  mkdirSync(info.outputDir, { recursive: true });
   const file = join(info.outputDir, 'brands.csv');
   writeFileSync(
     file,
@@ -406,7 +334,7 @@ test("#13.12/#13.14/#13.18 a 3PL at 1366×768: its brands' labels in History wit
 test('#13.19/#13.8 at 1366×768: a two-package purchase to a 300-dpi printer says the DPI warning, and the whole result still fits', async ({
   page,
 }, info) => {
-  station = await provisioned(info.outputDir, 300);
+  station = await provisioned(300);
   await page.setViewportSize({ width: 1366, height: 768 });
   await page.goto(station.url);
   await expect(page.getByTestId('printer-status')).toContainText('ZD421 ready', {
@@ -432,7 +360,7 @@ test('#13.19/#13.8 at 1366×768: a two-package purchase to a 300-dpi printer say
 test('#13.7 a printer switched off the moment before Buy (before the header noticed) still ends amber, never green "Sent to"', async ({
   page,
 }, info) => {
-  station = await provisioned(info.outputDir);
+  station = await provisioned();
   await page.goto(station.url);
   await expect(page.getByTestId('printer-status')).toContainText('ZD421 ready', {
     timeout: 20_000,

@@ -63,15 +63,16 @@ test('every view renders, and the carrier accounts show the PENDING authorizatio
 }, info) => {
   await page.goto(station().url);
   await expect(page.getByTestId('connectivity')).toContainText('online');
-  for (const [key, name] of [
-    ['2', 'attention'],
-    ['3', 'queue'],
-    ['5', 'tracking'],
-    ['6', 'carriers'],
-    ['7', 'settings'],
+  // Each view, once what it shows has arrived.
+  for (const [key, name, shown] of [
+    ['2', 'attention', page.getByRole('heading', { name: 'Needs attention' })],
+    ['3', 'queue', page.getByTestId('print-jobs')],
+    ['5', 'tracking', page.getByTestId('tracking-total').filter({ hasText: /\d+ shipments/ })],
+    ['6', 'carriers', page.getByTestId('carrier-accounts').locator('tbody tr').first()],
+    ['7', 'settings', page.getByRole('heading', { name: 'Profiles' })],
   ] as const) {
     await page.keyboard.press(`Alt+${key}`);
-    await page.waitForTimeout(800);
+    await expect(shown).toBeVisible();
     await page.screenshot({ path: info.outputPath(`view-${name}.png`) });
   }
   await page.keyboard.press('Alt+6');

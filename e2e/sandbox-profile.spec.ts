@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -7,68 +7,38 @@ import {
   type VirtualPrinter,
 } from '../src/core/printing/virtual-printer/server.js';
 import {
+  demoWorld,
+  startProvisionedStation,
   startSandboxProcess,
   startStation,
   type RunningStation,
   type SandboxProcess,
+  importOrders,
+  scanAndBuy,
 } from './station';
-
-const root = join(import.meta.dirname, '..');
 
 /** The demo world with a recognisable twist, so the test proves which sandbox it talks to. */
 function ownFixtures() {
-  const world = JSON.parse(readFileSync(join(root, 'resources/fixtures/demo-world.json'), 'utf8'));
+  const world = demoWorld();
   for (const t of world.tenants)
     if (t.tenantId === 'tnt_harbor') t.name = 'Harbor Fulfillment (e2e)';
   return world;
 }
 
-function provisionFile(outputDir: string): string {
-  mkdirSync(outputDir, { recursive: true });
-  const provision = join(outputDir, 'provision.json');
-  const site = world.shippingSites.find((s: { id: string }) => s.id === 'site_lumen_chicago');
-  writeFileSync(
-    provision,
-    JSON.stringify({
-      format: 'shipping-station-profiles',
-      version: 1,
-      profiles: [
-        {
-          id: 'lumen-e2e',
-          name: 'Lumen e2e',
-          environment: 'sandbox',
-          baseUrl: sandbox.url,
-          clientId: 'demo-lumen-full',
-          tenantId: 'tnt_lumen',
-          shippingSiteId: site.id,
-          shipFrom: site.address,
-          printers: [
-            {
-              id: 'zd421',
-              name: 'ZD421 e2e',
-              kind: 'network',
-              host: '127.0.0.1',
-              port: printer.port,
-              dpi: 203,
-            },
-          ],
-          clientSecretEnv: 'STATION_SECRET_E2E',
-        },
-      ],
-    }),
-  );
-  return provision;
-}
+/** A station provisioned with one Lumen profile on this test's sandbox and printer. */
+const lumenStation = () =>
+  startProvisionedStation({
+    baseUrl: sandbox.url,
+    printer: { port: printer.port, name: 'ZD421 e2e' },
+  });
 
 let sandbox: SandboxProcess;
-let world: ReturnType<typeof ownFixtures>;
 let printer: VirtualPrinter;
 let station: RunningStation | null = null;
 
 test.beforeEach(async () => {
-  world = ownFixtures();
   const file = join(mkdtempSync(join(tmpdir(), 'station-fixtures-')), 'world.json');
-  writeFileSync(file, JSON.stringify(world));
+  writeFileSync(file, JSON.stringify(ownFixtures()));
   sandbox = await startSandboxProcess(file);
   printer = await startVirtualPrinter({ port: 0 });
 });
@@ -115,20 +85,13 @@ test('a profile created against a separate sandbox fills its pickers from the AP
 test('a provisioned station imports orders, queues while the platform is down and drains when it returns; a printer out of paper prints the label once when fixed', async ({
   page,
 }, info) => {
-  const provision = provisionFile(info.outputDir);
-  station = await startStation(['--provision', provision], {
-    STATION_SECRET_E2E: 'demo-lumen-full-secret',
-  });
+  station = await lumenStation();
   await page.goto(station.url);
   await expect(page.getByTestId('profile-name')).toHaveText('Lumen e2e');
   await expect(page.getByTestId('printer-status')).toContainText('ready');
 
   // Importing orders from a file, with the report of what came in.
-  await page.keyboard.press('Alt+7');
-  await page
-    .getByLabel('Import orders file')
-    .setInputFiles(join(root, 'resources/orders/sample-orders.csv'));
-  await expect(page.getByTestId('import-report')).toContainText(/\d+ imported/);
+  await importOrders(page);
   await page.screenshot({ path: info.outputPath('import-report.png') });
 
   // The platform goes away: the shipment is queued, not failed.
@@ -162,7 +125,10 @@ test('a provisioned station imports orders, queues while the platform is down an
   printer.setFault(null);
   await expect.poll(() => printer.labels.length, { timeout: 30_000 }).toBe(1);
   await expect(page.getByTestId('printer-status')).toContainText('ready', { timeout: 15_000 });
-  await page.waitForTimeout(3000);
+  // The job has left the queue: nothing is left to print it a second time.
+  await expect(page.getByRole('heading', { name: 'Print jobs (0)' })).toBeVisible({
+    timeout: 15_000,
+  });
   expect(printer.labels.length).toBe(1);
   expect((await sandbox.ledger()).length).toBe(1);
   await page.screenshot({ path: info.outputPath('drained.png') });
@@ -179,16 +145,10 @@ test('a provisioned station imports orders, queues while the platform is down an
 test('a purchase whose answer is lost is never bought again by itself; a shift lead looks it up and the label prints', async ({
   page,
 }, info) => {
-  station = await startStation(['--provision', provisionFile(info.outputDir)], {
-    STATION_SECRET_E2E: 'demo-lumen-full-secret',
-  });
+  station = await lumenStation();
   await page.goto(station.url);
   await expect(page.getByTestId('profile-name')).toHaveText('Lumen e2e');
-  await page.keyboard.press('Alt+7');
-  await page
-    .getByLabel('Import orders file')
-    .setInputFiles(join(root, 'resources/orders/sample-orders.csv'));
-  await expect(page.getByTestId('import-report')).toContainText(/\d+ imported/);
+  await importOrders(page);
   await page.keyboard.press('Alt+1');
 
   // The platform buys the label, then the connection drops before the answer arrives.
@@ -199,10 +159,7 @@ test('a purchase whose answer is lost is never bought again by itself; a shift l
     after: true,
     times: 1,
   });
-  await page.keyboard.type('LUM-10423');
-  await page.keyboard.press('Enter');
-  await expect(page.getByTestId('rate-reason')).toBeVisible();
-  await page.keyboard.press('Control+Enter');
+  await scanAndBuy(page, 'LUM-10423');
   await expect(page.getByTestId('result')).toContainText('purchase-outcome-unknown', {
     timeout: 30_000,
   });

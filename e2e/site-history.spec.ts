@@ -1,7 +1,4 @@
 import { expect, test } from '@playwright/test';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   startVirtualPrinter,
   type VirtualPrinter,
@@ -9,14 +6,13 @@ import {
 import { removeCluster, startPostgres, type PostgresCluster } from '../test/support/postgres.js';
 import { siteDatabase, STATION_PASSWORD } from '../test/core/site/support.js';
 import {
+  startProvisionedStation,
   startSandboxProcess,
-  startStation,
   type RunningStation,
   type SandboxProcess,
+  importOrders,
+  scanAndBuy,
 } from './station';
-
-const root = join(import.meta.dirname, '..');
-const world = JSON.parse(readFileSync(join(root, 'resources/fixtures/demo-world.json'), 'utf8'));
 
 let cluster: PostgresCluster;
 let sandbox: SandboxProcess;
@@ -28,9 +24,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => removeCluster(cluster));
 test.beforeEach(async () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'site-fixtures-')), 'world.json');
-  writeFileSync(file, JSON.stringify(world));
-  sandbox = await startSandboxProcess(file);
+  sandbox = await startSandboxProcess();
 });
 test.afterEach(async () => {
   for (const s of stations.splice(0)) await s.stop();
@@ -40,50 +34,18 @@ test.afterEach(async () => {
 
 /** A provisioned station of the site: the Lumen profile, its own virtual printer, the site store. */
 async function siteStation(
-  outputDir: string,
   siteUrl: string,
   stationId: string,
   stationName: string,
 ): Promise<{ station: RunningStation; printer: VirtualPrinter }> {
-  mkdirSync(outputDir, { recursive: true });
   const printer = await startVirtualPrinter({ port: 0 });
   printers.push(printer);
-  const site = world.shippingSites.find((s: { id: string }) => s.id === 'site_lumen_chicago');
-  const provision = join(outputDir, `provision-${stationId}.json`);
-  writeFileSync(
-    provision,
-    JSON.stringify({
-      format: 'shipping-station-profiles',
-      version: 1,
-      siteStore: { url: siteUrl, stationId, stationName },
-      profiles: [
-        {
-          id: 'lumen-site',
-          name: 'Lumen Chicago',
-          environment: 'sandbox',
-          baseUrl: sandbox.url,
-          clientId: 'demo-lumen-full',
-          tenantId: 'tnt_lumen',
-          shippingSiteId: site.id,
-          shipFrom: site.address,
-          printers: [
-            {
-              id: 'zd421',
-              name: `ZD421 ${stationName}`,
-              kind: 'network',
-              host: '127.0.0.1',
-              port: printer.port,
-              dpi: 203,
-            },
-          ],
-          clientSecretEnv: 'STATION_SECRET_E2E',
-        },
-      ],
-    }),
-  );
-  const station = await startStation(['--provision', provision], {
-    STATION_SECRET_E2E: 'demo-lumen-full-secret',
-    STATION_SECRET_SITE_STORE: STATION_PASSWORD,
+  const station = await startProvisionedStation({
+    baseUrl: sandbox.url,
+    printer: { port: printer.port, name: `ZD421 ${stationName}` },
+    profile: { id: 'lumen-site', name: 'Lumen Chicago' },
+    file: { siteStore: { url: siteUrl, stationId, stationName } },
+    env: { STATION_SECRET_SITE_STORE: STATION_PASSWORD },
   });
   stations.push(station);
   return { station, printer };
@@ -93,8 +55,8 @@ test("a label bought at station A is found and reprinted from station B's Histor
   browser,
 }, info) => {
   const site = await siteDatabase(cluster);
-  const a = await siteStation(info.outputDir, site.stationUrl, 'chi-01', 'Station A');
-  const b = await siteStation(info.outputDir, site.stationUrl, 'chi-02', 'Station B');
+  const a = await siteStation(site.stationUrl, 'chi-01', 'Station A');
+  const b = await siteStation(site.stationUrl, 'chi-02', 'Station B');
   const pageA = await browser.newPage();
   const pageB = await browser.newPage();
 
@@ -102,16 +64,9 @@ test("a label bought at station A is found and reprinted from station B's Histor
   await pageA.goto(a.station.url);
   await expect(pageA.getByTestId('profile-name')).toHaveText('Lumen Chicago');
   await expect(pageA.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
-  await pageA.keyboard.press('Alt+7');
-  await pageA
-    .getByLabel('Import orders file')
-    .setInputFiles(join(root, 'resources/orders/sample-orders.csv'));
-  await expect(pageA.getByTestId('import-report')).toContainText(/\d+ imported/);
+  await importOrders(pageA);
   await pageA.keyboard.press('Alt+1');
-  await pageA.keyboard.type('LUM-10421');
-  await pageA.keyboard.press('Enter');
-  await expect(pageA.getByTestId('rate-reason')).toBeVisible();
-  await pageA.keyboard.press('Control+Enter');
+  await scanAndBuy(pageA, 'LUM-10421');
   await expect.poll(() => a.printer.labels.length, { timeout: 30_000 }).toBe(1);
   await expect(pageA.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
   await pageA.screenshot({ path: info.outputPath('station-a-bought.png') });

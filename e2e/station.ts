@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
-import { test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 
 export interface RunningStation {
   url: string;
@@ -64,11 +64,20 @@ export interface SandboxProcess {
   stop(): Promise<void>;
 }
 
-/** `npm run sandbox -- --fixtures FILE`, a separate process with its own world. */
-export async function startSandboxProcess(fixturesFile: string): Promise<SandboxProcess> {
+/**
+ * `npm run sandbox -- --port 0 [--fixtures FILE]`, a separate process with its own world (the
+ * demo world when no fixtures file is given).
+ */
+export async function startSandboxProcess(fixturesFile?: string): Promise<SandboxProcess> {
   const child = spawn(
     process.execPath,
-    [join(root, 'node_modules/tsx/dist/cli.mjs'), 'src/sandbox/cli.ts', '--fixtures', fixturesFile],
+    [
+      join(root, 'node_modules/tsx/dist/cli.mjs'),
+      'src/sandbox/cli.ts',
+      '--port',
+      '0',
+      ...(fixturesFile === undefined ? [] : ['--fixtures', fixturesFile]),
+    ],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let err = '';
@@ -105,6 +114,96 @@ export async function startSandboxProcess(fixturesFile: string): Promise<Sandbox
   };
 }
 
+/** The demo world the sandbox starts with (`resources/fixtures/demo-world.json`), a fresh copy. */
+export const demoWorld = (): {
+  shippingSites: { id: string; address: unknown }[];
+  tenants: { tenantId: string; name: string }[];
+} => JSON.parse(readFileSync(join(root, 'resources/fixtures/demo-world.json'), 'utf8'));
+
+export interface ProvisionedStationOptions {
+  /** The sandbox (or platform) the profile talks to. */
+  baseUrl: string;
+  /** The profile's one network printer on 127.0.0.1. */
+  printer: { port: number; dpi?: 203 | 300; name?: string };
+  /**
+   * Fields over the default profile (`lumen-e2e`, "Lumen e2e", demo-lumen-full on tnt_lumen at
+   * site_lumen_chicago); the ship-from address follows `shippingSiteId` in the demo world.
+   */
+  profile?: Record<string, unknown>;
+  /** The client secret, handed over in the STATION_SECRET_E2E variable the profile names. */
+  secret?: string;
+  /** Top-level fields of the provisioning file besides its profiles (e.g. `siteStore`). */
+  file?: Record<string, unknown>;
+  /** More environment variables (e.g. STATION_SECRET_SITE_STORE). */
+  env?: NodeJS.ProcessEnv;
+  /** More command-line arguments after `--provision FILE`. */
+  args?: string[];
+}
+
+/**
+ * `npm run web -- --provision FILE`: a station provisioned with one sandbox profile and its
+ * network printer, the secret given by environment variable as site IT would. The file is
+ * removed when the station stops.
+ */
+export async function startProvisionedStation(
+  options: ProvisionedStationOptions,
+): Promise<RunningStation> {
+  const siteId =
+    (options.profile?.['shippingSiteId'] as string | undefined) ?? 'site_lumen_chicago';
+  const site = demoWorld().shippingSites.find((s) => s.id === siteId);
+  if (!site) throw new Error(`no shipping site ${siteId} in the demo world`);
+  const dir = mkdtempSync(join(tmpdir(), 'station-provision-'));
+  const file = join(dir, 'provision.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      format: 'shipping-station-profiles',
+      version: 1,
+      ...options.file,
+      profiles: [
+        {
+          id: 'lumen-e2e',
+          name: 'Lumen e2e',
+          environment: 'sandbox',
+          baseUrl: options.baseUrl,
+          clientId: 'demo-lumen-full',
+          tenantId: 'tnt_lumen',
+          shippingSiteId: site.id,
+          shipFrom: site.address,
+          printers: [
+            {
+              id: 'zd421',
+              name: options.printer.name ?? 'ZD421',
+              kind: 'network',
+              host: '127.0.0.1',
+              port: options.printer.port,
+              dpi: options.printer.dpi ?? 203,
+            },
+          ],
+          clientSecretEnv: 'STATION_SECRET_E2E',
+          ...options.profile,
+        },
+      ],
+    }),
+  );
+  try {
+    const station = await startStation(['--provision', file, ...(options.args ?? [])], {
+      STATION_SECRET_E2E: options.secret ?? 'demo-lumen-full-secret',
+      ...options.env,
+    });
+    return {
+      ...station,
+      async stop() {
+        await station.stop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
 /** A station for each test of the file (started before it, stopped after it). */
 export function stationPerTest(...args: Parameters<typeof startStation>): () => RunningStation {
   let station: RunningStation | null = null;
@@ -124,3 +223,21 @@ export function stationPerTest(...args: Parameters<typeof startStation>): () => 
 /** The labels a virtual printer's output directory holds. */
 export const printedLabels = (dir: string): string[] =>
   existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.zpl')) : [];
+
+/** An order file (the sample orders by default) through Settings → Station, by keyboard; stays there. */
+export async function importOrders(
+  page: Page,
+  file = join(root, 'resources/orders/sample-orders.csv'),
+): Promise<void> {
+  await page.keyboard.press('Alt+7');
+  await page.getByLabel('Import orders file').setInputFiles(file);
+  await expect(page.getByTestId('import-report')).toContainText(/\d+ imported/);
+}
+
+/** Types an order number as a scanner would, waits for its rates, and buys at the rule's choice. */
+export async function scanAndBuy(page: Page, order: string): Promise<void> {
+  await page.keyboard.type(order);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
+  await page.keyboard.press('Control+Enter');
+}

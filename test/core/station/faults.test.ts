@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import type { StationStatus, TrackingBoard } from '../../../src/shared/views.js';
 import { tempDir } from '../../support/tmp.js';
-import { call, demoStation, type Sandbox } from './support.js';
+import { call, demoStation, orderIdOf, type Sandbox } from './support.js';
 
 async function withStation(work: (s: Station, sandbox: Sandbox) => Promise<void>): Promise<void> {
   const made = demoStation(tempDir());
@@ -13,12 +13,6 @@ async function withStation(work: (s: Station, sandbox: Sandbox) => Promise<void>
   } finally {
     await made.station.stop();
   }
-}
-
-async function orderIdOf(s: Station, orderNumber: string): Promise<string> {
-  const scan = await call(s, 'pack.scan', { value: orderNumber });
-  if (scan.kind !== 'order') throw new Error(`${orderNumber}: ${scan.kind}`);
-  return scan.order.id;
 }
 
 describe('a tracking outage', () => {

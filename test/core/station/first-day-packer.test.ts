@@ -1,57 +1,17 @@
 import { createServer } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  startVirtualPrinter,
-  type VirtualPrinter,
-} from '../../../src/core/printing/virtual-printer/server.js';
+import { describe, expect, it } from 'vitest';
+import { startVirtualPrinter } from '../../../src/core/printing/virtual-printer/server.js';
 import type { Station } from '../../../src/core/station/index.js';
 import type { PrinterConfig, ScanResult } from '../../../src/shared/views.js';
-import { tempDir } from '../../support/tmp.js';
-import { call, demoStation } from './support.js';
+import { call, demoStationsPerTest, packOrder, until } from './support.js';
 
 /**
  * Issue 13, what a packer and a shift lead hit on their first day, through the station's
  * contract: a demo station on its embedded sandbox, real SQLite, real TCP printers.
  */
 
-const open: Station[] = [];
-const printers: VirtualPrinter[] = [];
-afterEach(async () => {
-  for (const s of open.splice(0)) await s.stop();
-  for (const p of printers.splice(0)) await p.close();
-});
-
-async function station(): Promise<Station> {
-  const { station: s } = demoStation(tempDir());
-  open.push(s);
-  await s.start();
-  return s;
-}
-
-/** Polls until `check` holds; the test's timeout is the only bound. */
-async function until<T>(check: () => Promise<T | null | undefined | false>): Promise<T> {
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function order(s: Station, number: string) {
-  const scan = await call(s, 'pack.scan', { value: number });
-  if (scan.kind !== 'order') throw new Error(`${number} is not an order: ${scan.kind}`);
-  return scan;
-}
-
-/** Scan, rate at the order file's weights, buy at the rule's choice. */
-async function pack(s: Station, number: string) {
-  const scan = await order(s, number);
-  const quote = await call(s, 'pack.rate', {
-    orderId: scan.order.id,
-    packages: scan.order.packages.map((p) => ({ weightLbs: p.weightLbs ?? 2, boxId: null })),
-  });
-  return call(s, 'pack.buy', { shipmentId: quote.shipmentId });
-}
+const stations = demoStationsPerTest();
+const station = async (): Promise<Station> => (await stations.start()).s;
 
 /** A port nothing listens on: a network printer that is switched off. */
 async function deadPort(): Promise<number> {
@@ -86,7 +46,7 @@ describe('packer: bought but waiting for the printer (#13.7)', () => {
       const st = await call(s, 'station.status', {});
       return st.printer?.state === 'offline';
     });
-    const bought = await pack(s, 'LUM-10421');
+    const bought = await packOrder(s, 'LUM-10421');
     expect(bought.outcome).toBe('print-waiting');
     expect(bought.label?.trackingNumber).toBeTruthy();
     expect(bought.message).toBe(
@@ -97,7 +57,7 @@ describe('packer: bought but waiting for the printer (#13.7)', () => {
 
   it('still says "Sent to" when the printer answers', async () => {
     const s = await station();
-    const bought = await pack(s, 'LUM-10421');
+    const bought = await packOrder(s, 'LUM-10421');
     expect(bought.outcome).toBe('printing');
     expect(bought.message).toMatch(/Sent to Virtual printer\.$/);
   });
@@ -107,7 +67,7 @@ describe('packer: multi-package orders (#13.9)', () => {
   it('shows every package tracking number and reprints one package or all of them', async () => {
     const s = await station();
     const vp = await startVirtualPrinter({ dpi: 203 });
-    printers.push(vp);
+    stations.onEnd(() => vp.close());
     await usePrinter(s, {
       id: 'vp',
       name: 'Bench printer',
@@ -116,7 +76,7 @@ describe('packer: multi-package orders (#13.9)', () => {
       port: vp.port,
       dpi: 203,
     });
-    const bought = await pack(s, 'LUM-10424');
+    const bought = await packOrder(s, 'LUM-10424');
     const label = bought.label!;
     expect(label.packageTrackingNumbers).toHaveLength(2);
     expect(label.packageTrackingNumbers[0]).toBe(label.trackingNumber);
@@ -161,9 +121,9 @@ describe('packer: multi-package orders (#13.9)', () => {
 describe('shift lead: DPI warnings (#13.19)', () => {
   it('warns when a 203-dpi label is reprinted to a 300-dpi printer', async () => {
     const s = await station();
-    const bought = await pack(s, 'LUM-10421');
+    const bought = await packOrder(s, 'LUM-10421');
     const vp = await startVirtualPrinter({ dpi: 300 });
-    printers.push(vp);
+    stations.onEnd(() => vp.close());
     await usePrinter(s, {
       id: 'zd621',
       name: 'ZD621',
@@ -178,13 +138,13 @@ describe('shift lead: DPI warnings (#13.19)', () => {
     expect(job.warnings[0]).toMatch(/ZD621 .* 300 dpi/);
 
     // A new purchase to that printer says it too, before the packer walks to the printer.
-    const next = await pack(s, 'LUM-10422');
+    const next = await packOrder(s, 'LUM-10422');
     expect(next.printJob?.warnings).toEqual([expect.stringMatching(/203-dpi/)]);
   });
 
   it('gives no warning when the label fits the printer', async () => {
     const s = await station();
-    const bought = await pack(s, 'LUM-10421');
+    const bought = await packOrder(s, 'LUM-10421');
     const job = await call(s, 'labels.reprint', { id: bought.label!.id, reason: 'jammed' });
     expect(job.warnings).toEqual([]);
   });
@@ -193,7 +153,7 @@ describe('shift lead: DPI warnings (#13.19)', () => {
 describe('shift lead: orders list (#13.21)', () => {
   it('searches by order number and ship-to name, and says which orders are labelled', async () => {
     const s = await station();
-    await pack(s, 'LUM-10421');
+    await packOrder(s, 'LUM-10421');
     const all = await call(s, 'orders.list', {});
     expect(all.length).toBeGreaterThan(3);
     expect(all.find((o) => o.orderNumber === 'LUM-10421')?.status).toBe('labelled');

@@ -1,7 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
-import { tempDir } from '../../support/tmp.js';
-import { call, demoStation } from './support.js';
+import { call, demoStationsPerTest, packOrder, rateOrder } from './support.js';
 
 /**
  * Independent probes of issue 13 (items 7–22) through the station's contract, beyond what
@@ -9,17 +8,8 @@ import { call, demoStation } from './support.js';
  * numbers them, and History's paging of a search.
  */
 
-const open: Station[] = [];
-afterEach(async () => {
-  for (const s of open.splice(0)) await s.stop();
-});
-
-async function station(): Promise<Station> {
-  const { station: s } = demoStation(tempDir());
-  open.push(s);
-  await s.start();
-  return s;
-}
+const stations = demoStationsPerTest();
+const station = async (): Promise<Station> => (await stations.start()).s;
 
 const header =
   'order_number,ship_to_name,ship_to_address1,ship_to_city,ship_to_postal_code,ship_to_country,weight_lbs';
@@ -68,25 +58,10 @@ describe('import errors name the row a spreadsheet shows (#13.22)', () => {
   });
 });
 
-async function rate(s: Station, number: string) {
-  const scan = await call(s, 'pack.scan', { value: number });
-  if (scan.kind !== 'order') throw new Error(`${number} is not an order`);
-  return s.dispatch('pack.rate', {
-    orderId: scan.order.id,
-    packages: scan.order.packages.map((p) => ({ weightLbs: p.weightLbs ?? 2, boxId: null })),
-  });
-}
-
-async function pack(s: Station, number: string) {
-  const quote = await rate(s, number);
-  if (!quote.ok) throw new Error(quote.error.message);
-  return call(s, 'pack.buy', { shipmentId: (quote.value as { shipmentId: string }).shipmentId });
-}
-
 describe('History pages a search, not only the whole list (#13.13)', () => {
   it('a brand filter that matches several labels pages with offset and keeps its own total', async () => {
     const s = await station();
-    for (const n of ['LUM-10421', 'LUM-10422', 'LUM-10423', 'LUM-10425']) await pack(s, n);
+    for (const n of ['LUM-10421', 'LUM-10422', 'LUM-10423', 'LUM-10425']) await packOrder(s, n);
     const first = await call(s, 'labels.search', { tenantId: 'tnt_lumen', limit: 3, offset: 0 });
     const second = await call(s, 'labels.search', { tenantId: 'tnt_lumen', limit: 3, offset: 3 });
     expect([first.total, second.total]).toEqual([4, 4]);
@@ -103,9 +78,7 @@ describe('History pages a search, not only the whole list (#13.13)', () => {
 
 describe('a failed rating is one Needs-attention entry per order (#13.17)', () => {
   it('the platform refusing the same order three times lists it once, with its code', async () => {
-    const { station: s, sandbox } = demoStation(tempDir());
-    open.push(s);
-    await s.start();
+    const { s, sandbox } = await stations.start();
     sandbox().faults.add({
       method: 'POST',
       path: '/api/v1/rates',
@@ -114,7 +87,7 @@ describe('a failed rating is one Needs-attention entry per order (#13.17)', () =
       times: 3,
     });
     for (let i = 0; i < 3; i++) {
-      const r = await rate(s, 'LUM-10425');
+      const r = await rateOrder(s, 'LUM-10425');
       expect(r.ok).toBe(false);
     }
     const failed = (await call(s, 'attention.list', {})).filter(

@@ -1,66 +1,22 @@
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { JsonFileSettingsStore } from '../../../src/core/profiles/settings-store.js';
-import { MemorySecretVault } from '../../../src/core/profiles/secret-vault.js';
-import { createStation } from '../../../src/core/station/index.js';
-import { startSandbox } from '../../../src/sandbox/index.js';
-import {
-  startVirtualPrinter,
-  type VirtualPrinter,
-} from '../../../src/core/printing/virtual-printer/server.js';
+import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
-import { tempDir } from '../../support/tmp.js';
-import { call, demoStation, type Sandbox } from './support.js';
+import { startVirtualPrinter } from '../../../src/core/printing/virtual-printer/server.js';
+import { call, demoStationsPerTest, packOrder, rateOrder, until, type Sandbox } from './support.js';
 
 /**
  * Issue 13, what a shift lead hits on the first day, through the station's contract: a demo
  * station on its embedded sandbox, real SQLite, real TCP printers.
  */
 
-const open: Station[] = [];
-const printers: VirtualPrinter[] = [];
-afterEach(async () => {
-  for (const s of open.splice(0)) await s.stop();
-  for (const p of printers.splice(0)) await p.close();
-});
-
-async function station(): Promise<{ s: Station; sandbox: () => Sandbox; dataDir: string }> {
-  const dataDir = tempDir();
-  const made = demoStation(dataDir);
-  open.push(made.station);
-  await made.station.start();
-  return { s: made.station, sandbox: made.sandbox, dataDir };
-}
-
-async function until<T>(check: () => Promise<T | null | undefined | false>): Promise<T> {
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function rate(s: Station, number: string) {
-  const scan = await call(s, 'pack.scan', { value: number });
-  if (scan.kind !== 'order') throw new Error(`${number} is not an order`);
-  return s.dispatch('pack.rate', {
-    orderId: scan.order.id,
-    packages: scan.order.packages.map((p) => ({ weightLbs: p.weightLbs ?? 2, boxId: null })),
-  });
-}
-
-async function pack(s: Station, number: string) {
-  const quote = await rate(s, number);
-  if (!quote.ok) throw new Error(quote.error.message);
-  return call(s, 'pack.buy', { shipmentId: (quote.value as { shipmentId: string }).shipmentId });
-}
+const stations = demoStationsPerTest();
+const station = () => stations.start();
 
 const demoOrders = ['LUM-10421', 'LUM-10422', 'LUM-10423', 'LUM-10424', 'LUM-10425'];
 
 describe('History pages with a real total (#13.13)', () => {
   it('counts every match and pages through them with offset', async () => {
     const { s } = await station();
-    for (const n of demoOrders) await pack(s, n);
+    for (const n of demoOrders) await packOrder(s, n);
 
     const first = await call(s, 'labels.search', { limit: 2, offset: 0 });
     expect(first.total).toBe(5);
@@ -89,7 +45,7 @@ describe('Needs attention keeps its promises (#13.16)', () => {
   it('offers "mark it printed" for a print job that may not have printed, and does it', async () => {
     const { s } = await station();
     const vp = await startVirtualPrinter({ dpi: 203 });
-    printers.push(vp);
+    stations.onEnd(() => vp.close());
     await call(s, 'profiles.update', {
       id: 'demo',
       printers: [
@@ -98,7 +54,7 @@ describe('Needs attention keeps its promises (#13.16)', () => {
       defaultPrinterId: 'vp',
     });
     vp.dropAfterNextLabel();
-    await pack(s, 'LUM-10421');
+    await packOrder(s, 'LUM-10421');
     const item = await until(async () =>
       (await call(s, 'attention.list', {})).find((i) => i.kind === 'print-failed'),
     );
@@ -149,21 +105,28 @@ describe('Needs attention keeps its promises (#13.16)', () => {
   });
 });
 
+/**
+ * The demo brand's FedEx connection is PENDING; a rule that excludes UPS and USPS refuses every
+ * rate the platform offers.
+ */
+async function refuseEveryRate(s: Station) {
+  await call(s, 'profiles.update', {
+    id: 'demo',
+    rateRule: {
+      strategy: 'cheapest',
+      preferredServiceLevels: [],
+      maxTransitDays: null,
+      excludedCarriers: ['UPS', 'USPS'],
+    },
+  });
+}
+
 describe('a failed rating is one entry per order, with the right code (#13.17)', () => {
   it('rating the same order three times without a fitting rate lists it once, and never as connection-not-authorized', async () => {
     const { s } = await station();
-    // The demo brand's FedEx connection is PENDING; UPS and USPS rate, and the rule refuses both.
-    await call(s, 'profiles.update', {
-      id: 'demo',
-      rateRule: {
-        strategy: 'cheapest',
-        preferredServiceLevels: [],
-        maxTransitDays: null,
-        excludedCarriers: ['UPS', 'USPS'],
-      },
-    });
+    await refuseEveryRate(s);
     for (let i = 0; i < 3; i++) {
-      const r = await rate(s, 'LUM-10421');
+      const r = await rateOrder(s, 'LUM-10421');
       expect(r).toMatchObject({
         ok: false,
         error: { code: 'no-rates', message: expect.stringMatching(/fits the rule/) },
@@ -185,7 +148,7 @@ describe('a failed rating is one entry per order, with the right code (#13.17)',
         excludedCarriers: [],
       },
     });
-    expect((await rate(s, 'LUM-10421')).ok).toBe(true);
+    expect((await rateOrder(s, 'LUM-10421')).ok).toBe(true);
     expect(
       (await call(s, 'attention.list', {})).filter((i) => i.kind === 'purchase-failed'),
     ).toEqual([]);
@@ -193,17 +156,9 @@ describe('a failed rating is one entry per order, with the right code (#13.17)',
 
   it('one dismissal clears every failed attempt of the order', async () => {
     const { s } = await station();
-    await call(s, 'profiles.update', {
-      id: 'demo',
-      rateRule: {
-        strategy: 'cheapest',
-        preferredServiceLevels: [],
-        maxTransitDays: null,
-        excludedCarriers: ['UPS', 'USPS'],
-      },
-    });
-    await rate(s, 'LUM-10423');
-    await rate(s, 'LUM-10423');
+    await refuseEveryRate(s);
+    await rateOrder(s, 'LUM-10423');
+    await rateOrder(s, 'LUM-10423');
     const [item] = await call(s, 'attention.list', {});
     await call(s, 'attention.resolve', { id: item!.id, action: 'dismiss' });
     expect(await call(s, 'attention.list', {})).toEqual([]);
@@ -227,7 +182,7 @@ describe('carrier accounts during a shift (#13.18)', () => {
 
     await setConnection(sandbox(), 'conn_lumen_ups', 'EXPIRED');
     // The packer rates the next order; the platform says UPS could not rate (EXPIRED).
-    await rate(s, 'LUM-10421');
+    await rateOrder(s, 'LUM-10421');
     const status = await until(async () => {
       const st = await call(s, 'station.status', {});
       return st.expiredAccounts.length ? st : null;
@@ -289,28 +244,8 @@ describe('carrier accounts during a shift (#13.18)', () => {
 describe('label retention (#13.20)', () => {
   it('drops the ZPL of labels older than labelRetentionDays when the station runs, keeping the record', async () => {
     // A platform whose clock is 40 days behind: the labels it sells are 40 days old here.
-    const dataDir = tempDir();
-    const s = createStation({
-      dataDir,
-      host: 'web',
-      settings: new JsonFileSettingsStore(join(dataDir, 'settings.json')),
-      vault: new MemorySecretVault(),
-      resourcesDir: join(import.meta.dirname, '../../../resources'),
-      startSandbox: async () => {
-        const sb = await startSandbox({ startTime: Date.now() - 40 * 86_400_000 });
-        const c = sb.fixtures.apiClients.find((x) => x.clientId === 'demo-lumen-full')!;
-        return {
-          baseUrl: sb.url,
-          clientId: c.clientId,
-          clientSecret: c.clientSecret,
-          tenantId: c.tenantId,
-          close: () => sb.close(),
-        };
-      },
-    });
-    open.push(s);
-    await s.start();
-    const bought = await pack(s, 'LUM-10421');
+    const { s } = await stations.start({}, { startTime: Date.now() - 40 * 86_400_000 });
+    const bought = await packOrder(s, 'LUM-10421');
     expect((await call(s, 'labels.get', { id: bought.label!.id })).zpl).toContain('^XA');
 
     // Site IT sets 30 days; the running station applies it as soon as the profile reopens.
@@ -330,7 +265,7 @@ describe('label retention (#13.20)', () => {
 
   it('keeps every label when no retention is set', async () => {
     const { s } = await station();
-    const bought = await pack(s, 'LUM-10421');
+    const bought = await packOrder(s, 'LUM-10421');
     expect(s.context.runtime().applyRetention(new Date(Date.now() + 3650 * 86_400_000))).toBe(0);
     expect((await call(s, 'labels.get', { id: bought.label!.id })).zpl).toContain('^XA');
   });

@@ -1,10 +1,9 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import type { ProfileView } from '../../../src/shared/views.js';
 import { startPlainZebra } from '../../support/plain-zebra.js';
-import { tempDir } from '../../support/tmp.js';
-import { call, demoStation } from './support.js';
+import { call, demoStationsPerTest, until } from './support.js';
 
 /** A plain TCP listener on port 0 that keeps every byte a client sends (not the virtual printer). */
 async function rawPrinter(): Promise<{
@@ -32,30 +31,15 @@ async function rawPrinter(): Promise<{
   };
 }
 
-async function until(check: () => boolean) {
-  while (!check()) await new Promise((r) => setTimeout(r, 50));
-}
-
-let station: Station | null = null;
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await station?.stop();
-  station = null;
-  for (const c of closers.splice(0)) await c();
-});
-
-async function started(): Promise<Station> {
-  station = demoStation(tempDir()).station;
-  await station.start();
-  return station;
-}
+const stations = demoStationsPerTest();
+const started = async (): Promise<Station> => (await stations.start()).s;
 
 describe('Settings → Printers: add by address, test print, remove (site IT)', () => {
   it('adds a network printer by host and port, test-prints to it, and removes it', async () => {
     const s = await started();
     // Not the project's virtual printer: it answers ~HS only, as older firmware does.
     const printer = await startPlainZebra();
-    closers.push(printer.close);
+    stations.onEnd(printer.close);
 
     const view = await call(s, 'printers.add', {
       name: 'ZD421 dock 2',
@@ -92,7 +76,7 @@ describe('Settings → Printers: add by address, test print, remove (site IT)', 
   it('adds a receipt printer whose test print is an ESC/POS slip, not ZPL', async () => {
     const s = await started();
     const receipt = await rawPrinter();
-    closers.push(receipt.close);
+    stations.onEnd(receipt.close);
     const view = await call(s, 'printers.add', {
       name: 'TM-m30',
       host: '127.0.0.1',

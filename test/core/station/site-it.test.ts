@@ -1,28 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
-import { startPlainZebra, type PlainZebra } from '../../support/plain-zebra.js';
-import { tempDir } from '../../support/tmp.js';
+import { startPlainZebra } from '../../support/plain-zebra.js';
 import { provisionProfiles } from '../../../src/core/profiles/provisioning.js';
-import { call, demoStation, type Sandbox } from './support.js';
+import { call, demoStationsPerTest, scanOrder, until, type Sandbox } from './support.js';
 
 const root = join(import.meta.dirname, '../../..');
 
-let station: Station | null = null;
-let zebra: PlainZebra | null = null;
-afterEach(async () => {
-  await station?.stop();
-  station = null;
-  await zebra?.close();
-  zebra = null;
-});
-
+const stations = demoStationsPerTest();
 async function started(env: NodeJS.ProcessEnv = {}): Promise<{ s: Station; sandbox: Sandbox }> {
-  const made = demoStation(tempDir(), { env });
-  station = made.station;
-  await station.start();
-  return { s: station, sandbox: made.sandbox() };
+  const { s, sandbox } = await stations.start({ env });
+  return { s, sandbox: sandbox() };
 }
 
 /** The demo profile as a provisioning file, for the test to change. */
@@ -34,14 +23,38 @@ async function exported(s: Station) {
   return { demo, file, profile: file.profiles[0]! };
 }
 
-async function until(check: () => Promise<boolean>) {
-  while (!(await check())) await new Promise((r) => setTimeout(r, 100));
+/**
+ * The demo profile provisioned again from the command line as "Lumen dock 2", its client secret
+ * in the STATION_SECRET_LUMEN variable of `env`, made active with one order (LUM-10421) in it.
+ */
+async function onEnvSecret(s: Station, sandbox: Sandbox, env: NodeJS.ProcessEnv): Promise<string> {
+  const { profile, file } = await exported(s);
+  Object.assign(profile, {
+    id: 'lumen-env',
+    name: 'Lumen dock 2',
+    environment: 'sandbox',
+    baseUrl: sandbox.url,
+    clientSecretEnv: 'STATION_SECRET_LUMEN',
+  });
+  // clientSecretEnv is taken only from a file given on the command line (--provision).
+  await provisionProfiles(s.context.profiles, JSON.stringify(file), {
+    source: 'command-line',
+    env,
+  });
+  await call(s, 'profiles.activate', { id: 'lumen-env' });
+  const csv = readFileSync(join(root, 'resources/orders/sample-orders.csv'), 'utf8')
+    .split('\n')
+    .slice(0, 2)
+    .join('\n');
+  await call(s, 'orders.import', { fileName: 'one.csv', content: `${csv}\n` });
+  return (await scanOrder(s, 'LUM-10421')).order.id;
 }
 
 describe('provisioning the active profile (site IT)', () => {
   it('takes effect at once: a printer the file adds is the header printer without switching profiles', async () => {
     const { s } = await started();
-    zebra = await startPlainZebra();
+    const zebra = await startPlainZebra();
+    stations.onEnd(zebra.close);
     const { profile, file } = await exported(s);
     profile.printers = [
       ...(profile.printers as unknown[]),
@@ -73,28 +86,7 @@ describe('a profile without its client secret (site IT, packer)', () => {
   it('says "no client secret" and where to set it, instead of queueing the order for the platform', async () => {
     const env: NodeJS.ProcessEnv = {};
     const { s, sandbox } = await started(env);
-    const { profile, file } = await exported(s);
-    Object.assign(profile, {
-      id: 'lumen-env',
-      name: 'Lumen dock 2',
-      environment: 'sandbox',
-      baseUrl: sandbox.url,
-      clientSecretEnv: 'STATION_SECRET_LUMEN',
-    });
-    // clientSecretEnv is taken only from a file given on the command line (--provision).
-    await provisionProfiles(s.context.profiles, JSON.stringify(file), {
-      source: 'command-line',
-      env,
-    });
-    await call(s, 'profiles.activate', { id: 'lumen-env' });
-    const csv = readFileSync(join(root, 'resources/orders/sample-orders.csv'), 'utf8')
-      .split('\n')
-      .slice(0, 2)
-      .join('\n');
-    await call(s, 'orders.import', { fileName: 'one.csv', content: `${csv}\n` });
-    const scan = await call(s, 'pack.scan', { value: 'LUM-10421' });
-    expect(scan.kind).toBe('order');
-    const orderId = scan.kind === 'order' ? scan.order.id : '';
+    const orderId = await onEnvSecret(s, sandbox, env);
 
     const rated = await s.dispatch('pack.rate', { orderId, packages: [{ weightLbs: 1.8 }] });
     expect(rated).toMatchObject({ ok: false, error: { code: 'secret-missing' } });
@@ -115,27 +107,7 @@ describe('a queued shipment whose profile lost its secret (shift lead)', () => {
     const { s, sandbox } = await started(env);
     const key = sandbox.fixtures.apiClients.find((c) => c.clientId === 'demo-lumen-full')!;
     env.STATION_SECRET_LUMEN = key.clientSecret;
-    const { profile, file } = await exported(s);
-    Object.assign(profile, {
-      id: 'lumen-env',
-      name: 'Lumen dock 2',
-      environment: 'sandbox',
-      baseUrl: sandbox.url,
-      clientSecretEnv: 'STATION_SECRET_LUMEN',
-    });
-    // clientSecretEnv is taken only from a file given on the command line (--provision).
-    await provisionProfiles(s.context.profiles, JSON.stringify(file), {
-      source: 'command-line',
-      env,
-    });
-    await call(s, 'profiles.activate', { id: 'lumen-env' });
-    const csv = readFileSync(join(root, 'resources/orders/sample-orders.csv'), 'utf8')
-      .split('\n')
-      .slice(0, 2)
-      .join('\n');
-    await call(s, 'orders.import', { fileName: 'one.csv', content: `${csv}\n` });
-    const scan = await call(s, 'pack.scan', { value: 'LUM-10421' });
-    const orderId = scan.kind === 'order' ? scan.order.id : '';
+    const orderId = await onEnvSecret(s, sandbox, env);
     // The platform is down while the packer rates: the shipment is queued.
     sandbox.faults.add({ method: 'POST', path: '/api/v1/tokens/m2m', kind: 'status', status: 503 });
     const quote = await call(s, 'pack.rate', { orderId, packages: [{ weightLbs: 1.8 }] });

@@ -1,26 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import type { LabelSummary } from '../../../src/shared/views.js';
-import { tempDir } from '../../support/tmp.js';
-import { call, demoStation, type Sandbox } from './support.js';
+import { call, demoStationsPerTest, orderIdOf, type Sandbox } from './support.js';
 
-let station: Station | null = null;
-afterEach(async () => {
-  await station?.stop();
-  station = null;
-});
-
+const stations = demoStationsPerTest();
 async function started(): Promise<{ s: Station; sandbox: Sandbox }> {
-  const made = demoStation(tempDir());
-  station = made.station;
-  await station.start();
-  return { s: station, sandbox: made.sandbox() };
-}
-
-async function orderId(s: Station, value: string): Promise<string> {
-  const scan = await call(s, 'pack.scan', { value });
-  if (scan.kind !== 'order') throw new Error(`${value} is not an order`);
-  return scan.order.id;
+  const { s, sandbox } = await stations.start();
+  return { s, sandbox: sandbox() };
 }
 
 describe('small things a packer reads', () => {
@@ -29,7 +15,7 @@ describe('small things a packer reads', () => {
     sandbox.faults.add({ method: 'POST', path: '/api/v1/rates', kind: 'status', status: 503 });
     for (const order of ['LUM-10421', 'LUM-10422']) {
       const quote = await call(s, 'pack.rate', {
-        orderId: await orderId(s, order),
+        orderId: await orderIdOf(s, order),
         packages: [{ weightLbs: 2 }],
       });
       expect(quote.queued).toBe(true);
@@ -41,7 +27,7 @@ describe('small things a packer reads', () => {
 
   it("names the brand in an already-labelled order's details", async () => {
     const { s } = await started();
-    const id = await orderId(s, 'LUM-10421');
+    const id = await orderIdOf(s, 'LUM-10421');
     const quote = await call(s, 'pack.rate', { orderId: id, packages: [{ weightLbs: 1.8 }] });
     const bought = await call(s, 'pack.buy', { shipmentId: quote.shipmentId });
     expect(bought.label?.brandName).toBeTruthy();

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import {
   createStation,
   type Station,
@@ -6,18 +7,23 @@ import {
 } from '../../../src/core/station/index.js';
 import { MemorySecretVault } from '../../../src/core/profiles/secret-vault.js';
 import { JsonFileSettingsStore } from '../../../src/core/profiles/settings-store.js';
-import { startSandbox } from '../../../src/sandbox/index.js';
+import { startSandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
 import type { Input, Output } from '../../../src/shared/contract.js';
 import type { CallName } from '../../../src/shared/names.js';
 import type { Result } from '../../../src/shared/result.js';
+import { tempDir } from '../../support/tmp.js';
 
 const root = join(import.meta.dirname, '../../..');
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
-/** A station on the demo profile; `sandbox()` is the embedded sandbox it started last. */
+/**
+ * A station on the demo profile; `sandbox()` is the embedded sandbox it started last (started
+ * with `sandboxOptions`, e.g. a clock of its own).
+ */
 export function demoStation(
   dataDir: string,
   extra: Partial<StationOptions> = {},
+  sandboxOptions: SandboxOptions = {},
 ): { station: Station; sandbox: () => Sandbox } {
   let last: Sandbox | null = null;
   const station = createStation({
@@ -28,7 +34,7 @@ export function demoStation(
     vault: new MemorySecretVault(),
     resourcesDir: join(root, 'resources'),
     startSandbox: async () => {
-      const s = await startSandbox();
+      const s = await startSandbox(sandboxOptions);
       last = s;
       const c = s.fixtures.apiClients.find((x) => x.clientId === 'demo-lumen-full')!;
       return {
@@ -62,4 +68,79 @@ export async function call<K extends CallName>(
   input: Input<K>,
 ): Promise<Output<K>> {
   return value(await s.dispatch(name, input)) as Output<K>;
+}
+
+export interface StartedDemoStation {
+  s: Station;
+  /** The embedded sandbox the station started last. */
+  sandbox: () => Sandbox;
+  dataDir: string;
+}
+
+/**
+ * Call once at the top of a test file: `start()` gives a started demo station in a fresh data
+ * directory; after each test its stations stop, then whatever `onEnd` was handed (printers…).
+ */
+export function demoStationsPerTest(): {
+  start(
+    extra?: Partial<StationOptions>,
+    sandboxOptions?: SandboxOptions,
+  ): Promise<StartedDemoStation>;
+  onEnd(close: () => Promise<void>): void;
+} {
+  const stations: Station[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const s of stations.splice(0)) await s.stop();
+    for (const c of closers.splice(0)) await c();
+  });
+  return {
+    async start(extra = {}, sandboxOptions = {}) {
+      const dataDir = tempDir();
+      const made = demoStation(dataDir, extra, sandboxOptions);
+      stations.push(made.station);
+      await made.station.start();
+      return { s: made.station, sandbox: made.sandbox, dataDir };
+    },
+    onEnd: (close) => void closers.push(close),
+  };
+}
+
+/** Polls until `check` gives something truthy and returns it; the test's timeout is the only bound. */
+export async function until<T>(check: () => T | Promise<T>): Promise<NonNullable<T>> {
+  for (;;) {
+    const v = await check();
+    if (v) return v as NonNullable<T>;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Scans an order number as a scanner would; throws unless it is an order. */
+export async function scanOrder(s: Station, number: string) {
+  const scan = await call(s, 'pack.scan', { value: number });
+  if (scan.kind !== 'order') throw new Error(`${number} is not an order: ${scan.kind}`);
+  return scan;
+}
+
+/** The station's id of an order, found by scanning its number. */
+export const orderIdOf = async (s: Station, number: string): Promise<string> =>
+  (await scanOrder(s, number)).order.id;
+
+/** Rates an order at its file's weights (2 lb where it has none); the reply as it comes. */
+export async function rateOrder(s: Station, number: string) {
+  const scan = await scanOrder(s, number);
+  return s.dispatch('pack.rate', {
+    orderId: scan.order.id,
+    packages: scan.order.packages.map((p) => ({ weightLbs: p.weightLbs ?? 2, boxId: null })),
+  });
+}
+
+/** Scan, rate at the order file's weights, buy at the rule's choice. */
+export async function packOrder(s: Station, number: string) {
+  const scan = await scanOrder(s, number);
+  const quote = await call(s, 'pack.rate', {
+    orderId: scan.order.id,
+    packages: scan.order.packages.map((p) => ({ weightLbs: p.weightLbs ?? 2, boxId: null })),
+  });
+  return call(s, 'pack.buy', { shipmentId: quote.shipmentId });
 }
