@@ -115,7 +115,7 @@ describe('Station facade with a site store', () => {
         ok: false,
         error: expect.objectContaining({
           code: 'validation',
-          message: '"yesterday" is not a date; use YYYY-MM-DD.',
+          message: 'from: not a date (use YYYY-MM-DD)',
         }),
       });
     } finally {
