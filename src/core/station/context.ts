@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { UsbBus } from '../devices/index.js';
+import type { HidPort } from '../devices/index.js';
 import { createPrinterDriver } from '../printing/drivers/index.js';
 import { PrintSpool } from '../printing/spool/print-spool.js';
 import { ProfileStore } from '../profiles/profile-store.js';
@@ -41,8 +41,8 @@ export interface StationOptions {
   hotFolderRoots?: string[];
   /** Electron: a native folder dialog, the only way the app sets a hot folder. */
   chooseFolder?: () => Promise<string | null>;
-  /** The USB bus scales are looked for on; the machine's when omitted (tests pass a fake). */
-  usbBus?: UsbBus | (() => Promise<UsbBus>);
+  /** node-hid, where scales are looked for; the machine's when omitted (tests pass a fake). */
+  hid?: HidPort | (() => Promise<HidPort>);
 }
 
 const defaultSettings: StationSettings = {
