@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { createStation, defaultDataDir, type Station } from '../core/station/index.js';
 import { CALL_CHANNEL, EVENT_CHANNEL } from '../shared/names.js';
 import { startSandbox } from '../sandbox/index.js';
-import { electronSettings } from './settings.js';
+import { openSettingsStore } from '../core/profiles/settings-store.js';
 import { SafeStorageVault } from './vault.js';
 import { makePrivateDir } from '../core/storage/private-files.js';
 import { contentSecurityPolicy } from '../shared/csp.js';
@@ -118,7 +118,8 @@ function createWindow(): void {
 }
 
 async function startStation(): Promise<void> {
-  const settings = electronSettings(dataDir);
+  // The same conf-backed store and file as the web host (src/core/profiles/settings-store.ts).
+  const settings = openSettingsStore(dataDir);
   const nativeBinding = electronSqliteBinding();
   station = createStation({
     dataDir,

@@ -11,7 +11,7 @@ import { createStation, defaultDataDir } from '../core/station/index.js';
 import { parseArgs, usage } from './args.js';
 import { embeddedSandbox } from './embedded-sandbox.js';
 import { startWebHost } from './server.js';
-import { JsonFileSettingsStore } from '../core/profiles/settings-store.js';
+import { openSettingsStore } from '../core/profiles/settings-store.js';
 import { MemorySecretVault, type SecretVault } from '../core/profiles/secret-vault.js';
 import { detectOsKeychain } from '../core/profiles/os-keychain-vault.js';
 
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   const station = createStation({
     dataDir,
     host: 'web',
-    settings: new JsonFileSettingsStore(join(dataDir, 'settings.json')),
+    settings: openSettingsStore(dataDir),
     vault,
     startSandbox: embeddedSandbox(root),
     resourcesDir: join(root, 'resources'),

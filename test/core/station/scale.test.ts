@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createStation, type Station } from '../../../src/core/station/index.js';
 import type { HidPort } from '../../../src/core/devices/index.js';
 import { MemorySecretVault } from '../../../src/core/profiles/secret-vault.js';
-import { JsonFileSettingsStore } from '../../../src/core/profiles/settings-store.js';
+import { ConfSettingsStore } from '../../../src/core/profiles/settings-store.js';
 import { tempDir } from '../../support/tmp.js';
 import { FakeHid, FakeHidScale } from '../devices/fake-hid.js';
 import { call } from './support.js';
@@ -19,7 +19,7 @@ async function withStation(
   const s = createStation({
     dataDir,
     host: 'web',
-    settings: new JsonFileSettingsStore(join(dataDir, 'settings.json')),
+    settings: new ConfSettingsStore(join(dataDir, 'settings.json')),
     vault: new MemorySecretVault(),
     hid,
   });
