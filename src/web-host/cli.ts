@@ -14,9 +14,14 @@ import { startWebHost } from './server.js';
 import { openSettingsStore } from '../core/profiles/settings-store.js';
 import { MemorySecretVault, type SecretVault } from '../core/profiles/secret-vault.js';
 import { detectOsKeychain } from '../core/profiles/os-keychain-vault.js';
+import { openStationLog, rememberingVault } from '../core/logging/index.js';
+import { makePrivateDir } from '../core/storage/private-files.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const log = (line: string) => process.stderr.write(line.endsWith('\n') ? line : line + '\n');
+/** stderr until the data directory (and so the log file) is known. */
+const stderrLine = (line: string): void =>
+  void process.stderr.write(line.endsWith('\n') ? line : line + '\n');
+let log = stderrLine;
 
 async function main(): Promise<void> {
   let args;
@@ -48,6 +53,10 @@ async function main(): Promise<void> {
   }
 
   const dataDir = resolve(args.dataDir ?? defaultDataDir());
+  makePrivateDir(dataDir);
+  // From here on every line goes, redacted, to <dataDir>/logs/station.log and to stderr.
+  const stationLog = openStationLog({ dataDir, host: 'web', mirror: stderrLine });
+  log = stationLog.line;
   const version = (
     JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
   ).version;
@@ -69,7 +78,8 @@ async function main(): Promise<void> {
     dataDir,
     host: 'web',
     settings: openSettingsStore(dataDir),
-    vault,
+    // Every secret the station stores or reads is known to the log's redaction step.
+    vault: rememberingVault(vault, stationLog.redactor),
     startSandbox: embeddedSandbox(root),
     resourcesDir: join(root, 'resources'),
     ...(args.provision ? { provisionFile: resolve(args.provision) } : {}),
@@ -94,6 +104,7 @@ async function main(): Promise<void> {
     stopping = true;
     await host.close();
     await station.stop();
+    await stationLog.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());
