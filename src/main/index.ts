@@ -166,7 +166,7 @@ async function startStation(): Promise<void> {
       return r.canceled ? null : (r.filePaths[0] ?? null);
     },
     version: app.getVersion(),
-    log: stationLog.line,
+    stationLog,
   });
   // One channel for every call; the contract validates the name and the input.
   ipcMain.handle(CALL_CHANNEL, (event, name: unknown, input: unknown) => {

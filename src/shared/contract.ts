@@ -192,6 +192,8 @@ export const calls = {
   'printers.status': def<V.PrinterStatusView>()(z.object({ printerId: id })),
 
   'settings.get': def<V.StationSettings>()(none),
+  /** Writes a diagnostics folder for site IT (logs, versions, database stats; no secrets). */
+  'station.exportDiagnostics': def<V.DiagnosticsExportView>()(none),
   'settings.update': def<V.StationSettings>()(
     z.object({
       userName: text(100).min(1).optional(),

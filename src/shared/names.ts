@@ -41,6 +41,7 @@ export const callNames = [
   'printers.status',
   'settings.get',
   'settings.update',
+  'station.exportDiagnostics',
   'site.status',
   'site.configure',
   'site.labels',

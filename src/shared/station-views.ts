@@ -59,6 +59,12 @@ export interface DiscoveredPrinter {
   printer: Omit<PrinterConfig, 'id'>;
 }
 
+/** Where "Export diagnostics" wrote its folder, and what is in it. */
+export interface DiagnosticsExportView {
+  folder: string;
+  files: string[];
+}
+
 export interface StationSettings {
   userName: string;
   sounds: boolean;

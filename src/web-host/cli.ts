@@ -86,6 +86,7 @@ async function main(): Promise<void> {
     hotFolderRoots: args.hotFolderRoots.map((r) => resolve(r)),
     version,
     log,
+    stationLog,
   });
   await station.start();
   const host = await startWebHost({

@@ -1,3 +1,4 @@
+import { diagnosticsHandlers } from './features/diagnostics.js';
 import { readFileSync } from 'node:fs';
 import { callNames, type EventName } from '../../shared/names.js';
 import type { Result } from '../../shared/result.js';
@@ -64,6 +65,7 @@ export function createStation(options: StationOptions): Station {
     ...recordHandlers(ctx),
     ...deviceHandlers(ctx),
     ...siteHandlers(ctx),
+    ...diagnosticsHandlers(ctx),
   };
   const handlers = Object.fromEntries(
     callNames.map((name) => [
