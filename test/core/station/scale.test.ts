@@ -57,7 +57,7 @@ describe('Settings: the USB scale', () => {
     await withStation(new FakeHid(), async (s) => {
       const found = await call(s, 'devices.discoverScales', {});
       expect(found.scales).toEqual([]);
-      expect(found.note).toMatch(/No USB scale is plugged in/);
+      expect(found.note).toMatch(/^none is plugged in \(HID scales/);
     });
     const noModule = async (): Promise<HidPort> => {
       throw new Error("Cannot find module 'node-hid'");

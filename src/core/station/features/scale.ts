@@ -61,7 +61,7 @@ export function scaleHandlers(ctx: StationContext): Partial<Handlers> {
           })),
           note: found.length
             ? null
-            : 'No USB scale is plugged in (a HID scale: Dymo, Stamps.com, Mettler Toledo and others).',
+            : 'none is plugged in (HID scales: Dymo, Stamps.com, Mettler Toledo and others).',
         };
       } catch (error) {
         ctx.log(`scale discovery: ${(error as Error).message}`);
