@@ -56,6 +56,9 @@ export interface HidScaleOptions {
   maxReports?: number;
 }
 
+/** hidraw keeps 64 reports per reader; hidapi's own queue holds 30. */
+const MAX_QUEUED_REPORTS = 64;
+
 const bytesOf = (data: Buffer | Uint8Array | number[]) =>
   data instanceof Uint8Array ? data : Uint8Array.from(data);
 
@@ -111,38 +114,65 @@ export class HidScale {
     return this.opened;
   }
 
-  /** One report, parsed; null when it was not a scale data report. */
-  private async readOne(): Promise<ScaleReading | null> {
-    const o = await this.open();
-    if (!o) return { ...NO_READING, message: UNPLUGGED };
-    let data: Buffer | Uint8Array | number[] | undefined;
+  /**
+   * The next report within `timeoutMs` (undefined: none came), or the reading to give when the
+   * scale went away while it was read (hidapi: "could not read from HID device").
+   */
+  private async next(
+    o: { device: HidDeviceLike; path: string },
+    timeoutMs: number,
+  ): Promise<{ bytes: Uint8Array | undefined } | { gone: ScaleReading }> {
     try {
-      data = await o.device.read(this.options.readTimeoutMs ?? 1000);
+      const data = await o.device.read(timeoutMs);
+      return { bytes: data === undefined ? undefined : bytesOf(data) };
     } catch {
-      // Unplugged (hidapi: "could not read from HID device"): look it up again next time.
       this.opened = null;
       await o.device.close().catch(() => undefined);
       const still = (await (await this.getPort()).devicesAsync()).some((d) => d.path === o.path);
-      return still ? NO_READING : { ...NO_READING, message: UNPLUGGED };
+      return { gone: still ? NO_READING : { ...NO_READING, message: UNPLUGGED } };
     }
-    if (data === undefined) return NO_READING; // nothing within the timeout
-    return parseScaleReport(bytesOf(data));
   }
 
   /**
-   * Reads until the scale settles (stable or zero) or gives a definite answer (negative,
-   * overload, fault…), at most `maxReports` reports.
+   * hidapi (and the kernel's hidraw) queue the reports a scale sends while nobody reads: the
+   * newest one is the scale's state now. Empties the queue and returns that newest report.
+   */
+  private async newest(o: { device: HidDeviceLike; path: string }) {
+    let newest: Uint8Array | undefined;
+    for (let i = 0; i < MAX_QUEUED_REPORTS; i++) {
+      const got = await this.next(o, 0);
+      if ('gone' in got) return got;
+      if (got.bytes === undefined) break;
+      newest = got.bytes;
+    }
+    return { bytes: newest };
+  }
+
+  /**
+   * The scale's reading now: the newest queued report, then reports as they come until the
+   * scale settles (stable or zero) or gives a definite answer (negative, overload, fault…), at
+   * most `maxReports` reports. A scale that sends nothing within the read timeout gives the last
+   * reading it sent, or "no reading" — never 0 lb.
    */
   async read(): Promise<ScaleReading> {
+    const o = await this.open();
+    if (!o) return { ...NO_READING, message: UNPLUGGED };
     const max = this.options.maxReports ?? 25;
-    let last: ScaleReading = NO_READING;
+    const timeoutMs = this.options.readTimeoutMs ?? 1000;
+    let last: ScaleReading | null = null;
+    let got = await this.newest(o);
     for (let i = 0; i < max; i++) {
-      const reading = await this.readOne();
-      if (reading === null) continue;
+      if ('gone' in got) return got.gone;
+      if (got.bytes === undefined) got = await this.next(o, timeoutMs);
+      if ('gone' in got) return got.gone;
+      if (got.bytes === undefined) return last ?? NO_READING; // silent within the timeout
+      const reading = parseScaleReport(got.bytes);
+      got = { bytes: undefined };
+      if (reading === null) continue; // another report of the device
       last = reading;
       if (reading.state !== 'in-motion') return reading;
     }
-    return last;
+    return last ?? NO_READING;
   }
 
   async close(): Promise<void> {

@@ -4,12 +4,16 @@ import type { HidDeviceInfo, HidDeviceLike, HidPort } from '../../../src/core/de
 let nextPath = 0;
 
 /**
- * A HID scale shaped like node-hid's HIDAsync: `read(timeout)` resolves the next queued report
- * as a Buffer (report id first, as hidapi returns numbered reports), or undefined when nothing
- * is queued (hidapi's timeout); after an unplug `read` rejects as hidapi does.
+ * A HID scale shaped like node-hid's HIDAsync: `read(timeout)` resolves the oldest report in
+ * hidapi's queue as a Buffer (report id first, as hidapi returns numbered reports); with an
+ * empty queue, a read that may wait (timeout > 0) gets the next report the scale sends, and
+ * otherwise undefined (hidapi's timeout). After an unplug `read` rejects as hidapi does.
  */
 export class FakeHidScale extends EventEmitter implements HidDeviceLike {
+  /** Reports the scale already sent, waiting in hidapi's queue. */
   reports: number[][] = [];
+  /** Reports the scale sends later, one per read that waits for one. */
+  upcoming: number[][] = [];
   readonly calls: string[] = [];
   plugged = true;
   closed = false;
@@ -33,7 +37,7 @@ export class FakeHidScale extends EventEmitter implements HidDeviceLike {
   async read(timeOutMs?: number): Promise<Buffer | undefined> {
     this.calls.push(`read(${timeOutMs})`);
     if (!this.plugged || this.closed) throw new Error('could not read from HID device');
-    const next = this.reports.shift();
+    const next = this.reports.shift() ?? (timeOutMs ? this.upcoming.shift() : undefined);
     return next === undefined ? undefined : Buffer.from(next);
   }
 

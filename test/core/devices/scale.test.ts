@@ -101,13 +101,14 @@ describe('HID scale (node-hid)', () => {
 
   it('waits through motion and reports the stable weight (Dymo M10)', async () => {
     const { scale, reader } = setup(0x0922, 0x8003, 'M10 10 Kg Digital Postal Scale');
-    scale.reports.push(
+    scale.upcoming.push(
       [3, 3, OZ, 0xff, 0x10, 0x00],
       [3, 3, OZ, 0xff, 0x20, 0x01],
       [3, 4, OZ, 0xff, 0x2c, 0x01],
     );
     expect(await reader.read()).toMatchObject({ state: 'stable', weightLbs: 1.875 });
-    expect(scale.calls).toEqual(['open', 'read(1000)', 'read(1000)', 'read(1000)']);
+    // The queue is empty (read(0)), then it waits for each report the scale sends.
+    expect(scale.calls).toEqual(['open', 'read(0)', 'read(1000)', 'read(1000)', 'read(1000)']);
     expect(await reader.list()).toEqual([
       { model: 'Dymo M10', vendorId: 0x0922, productId: 0x8003 },
     ]);
@@ -136,9 +137,21 @@ describe('HID scale (node-hid)', () => {
 
   it('follows the packer switching the scale from ounces to grams (Dymo M25)', async () => {
     const { scale, reader } = setup(0x0922, 0x8004, 'M25 25 Lb Digital Postal Scale');
-    scale.reports.push([3, 4, OZ, 0xff, 0xa0, 0x00], [3, 4, G, 0x00, 0xc6, 0x01]);
+    scale.reports.push([3, 4, OZ, 0xff, 0xa0, 0x00]);
     expect(await reader.read()).toMatchObject({ unit: 'oz', value: 16, weightLbs: 1 });
+    scale.reports.push([3, 4, G, 0x00, 0xc6, 0x01]);
     expect(await reader.read()).toMatchObject({ unit: 'g', value: 454, weightLbs: 1.0009 });
+  });
+
+  it('reads the newest report, not one queued while nobody read (the parcel was swapped)', async () => {
+    const { scale, reader } = setup(0x0922, 0x8004, 'M25');
+    scale.reports.push(
+      [3, 4, LB, 0xfe, 0x64, 0x00], // 1 lb: the last parcel
+      [3, 3, LB, 0xfe, 0x2c, 0x01],
+      [3, 4, LB, 0xfe, 0xf4, 0x01], // 5 lb: the parcel on it now
+    );
+    expect(await reader.read()).toMatchObject({ state: 'stable', weightLbs: 5 });
+    expect(scale.reports).toEqual([]);
   });
 
   it('reads a Stamps.com scale and a Mettler Toledo PS60', async () => {
@@ -152,18 +165,16 @@ describe('HID scale (node-hid)', () => {
 
   it('below zero, overweight and zero come through as such, with no weight to ship', async () => {
     const { scale, reader } = setup(0x0eb8, 0xf000, 'PS60');
-    scale.reports.push(
-      [3, 5, KG, 0xfd, 0xf4, 0x01], // -0.5 kg
-      [3, 6, LB, 0xfe, 0xff, 0xff],
-      [3, 2, G, 0x00, 0x00, 0x00],
-    );
+    scale.reports.push([3, 5, KG, 0xfd, 0xf4, 0x01]); // -0.5 kg
     expect(await reader.read()).toMatchObject({
       state: 'negative',
       value: -0.5,
       unit: 'kg',
       weightLbs: null,
     });
+    scale.reports.push([3, 6, LB, 0xfe, 0xff, 0xff]);
     expect(await reader.read()).toMatchObject({ state: 'overload', weightLbs: null });
+    scale.reports.push([3, 2, G, 0x00, 0x00, 0x00]);
     expect(await reader.read()).toMatchObject({ state: 'zero', weightLbs: 0, unit: 'g' });
   });
 
@@ -187,11 +198,19 @@ describe('HID scale (node-hid)', () => {
     const hid = new FakeHid();
     const wobbly = new FakeHidScale(0x0922, 0x8003, 'M10');
     hid.plug(wobbly);
-    wobbly.reports.push(...Array.from({ length: 5 }, (_, i) => [3, 3, OZ, 0xff, 10 + i, 0]));
+    wobbly.upcoming.push(...Array.from({ length: 9 }, (_, i) => [3, 3, OZ, 0xff, 10 + i, 0]));
     expect(await new HidScale({ hid, maxReports: 5 }).read()).toMatchObject({
       state: 'in-motion',
       weightLbs: null,
+      message: expect.stringMatching(/Hold still/),
     });
+    expect(wobbly.upcoming).toHaveLength(4); // at most 5 reports were waited for
+    // Motion, then silence: still "hold still", not "no reading".
+    const quiet = new FakeHidScale(0x0922, 0x8003, 'M10');
+    hid.unplug(wobbly);
+    hid.plug(quiet);
+    quiet.upcoming.push([3, 3, OZ, 0xff, 0x10, 0x00]);
+    expect((await new HidScale({ hid }).read()).state).toBe('in-motion');
   });
 
   it('says "unplugged" on the first read after an unplug, and reads again once it is back', async () => {
