@@ -5,7 +5,7 @@
 import type { PrinterConfig } from './printers.js';
 import type { BoxPreset } from './order-views.js';
 import type { CarrierAccountView, ProfileView } from './profile-views.js';
-import type { SiteHeaderView } from './site-views.js';
+import type { SiteHeaderView } from './features/site.js';
 
 export type Connectivity = 'online' | 'offline' | 'unknown';
 

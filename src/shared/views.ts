@@ -9,7 +9,7 @@
 export type { PrinterConfig, PrinterRole, PrinterView } from './printers.js';
 export type * from './profile-views.js';
 export type * from './station-views.js';
-export type * from './site-views.js';
+export type * from './features/site.js';
 export type * from './order-views.js';
 export type * from './label-views.js';
 export type * from './purchase-views.js';
