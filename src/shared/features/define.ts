@@ -18,8 +18,7 @@ export const def =
   <O>() =>
   <I extends z.ZodType>(input: I): CallDef<I, O> => ({ input });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type CallMap = Record<string, CallDef<z.ZodType, any>>;
+export type CallMap = Record<string, CallDef<z.ZodType, unknown>>;
 
 /** Exactly one handler per call of the map, taking the parsed input, resolving to the output. */
 export type FeatureHandlers<M extends CallMap> = {
