@@ -3,15 +3,42 @@
  * src/core/station/features/devices.ts (printers.add and printers.remove from printers.ts).
  */
 import { z } from 'zod';
-import type * as V from '../views.js';
-import { networkPrinterInputSchema } from '../printers.js';
+import { networkPrinterInputSchema, type PrinterConfig } from '../printers.js';
 import { def, id, none } from './define.js';
+import type { ProfileView } from './profiles.js';
+import type { PrintJobView } from './records.js';
+
+export type PrinterState =
+  | 'ready'
+  | 'paper-out'
+  | 'ribbon-out'
+  | 'head-open'
+  | 'paused'
+  | 'buffer-full'
+  | 'offline'
+  | 'unknown';
+
+export interface PrinterStatusView {
+  printerId: string;
+  name: string;
+  state: PrinterState;
+  /** In words a packer understands: "ZD421 at 10.1.4.20 is out of paper". */
+  message: string;
+}
+
+export interface DiscoveredPrinter {
+  name: string;
+  /** Where it is, in words ("10.1.4.20:9100", "queue zebra1"). */
+  address: string;
+  /** Ready for `profiles.update` once given an id. */
+  printer: Omit<PrinterConfig, 'id'>;
+}
 
 export const printerCalls = {
-  'printers.discover': def<V.DiscoveredPrinter[]>()(none),
+  'printers.discover': def<DiscoveredPrinter[]>()(none),
   /** Settings → "Add printer by address": a network printer by host and port. */
-  'printers.add': def<V.ProfileView>()(networkPrinterInputSchema),
-  'printers.remove': def<V.ProfileView>()(z.object({ printerId: id })),
-  'printers.testPrint': def<V.PrintJobView>()(z.object({ printerId: id })),
-  'printers.status': def<V.PrinterStatusView>()(z.object({ printerId: id })),
+  'printers.add': def<ProfileView>()(networkPrinterInputSchema),
+  'printers.remove': def<ProfileView>()(z.object({ printerId: id })),
+  'printers.testPrint': def<PrintJobView>()(z.object({ printerId: id })),
+  'printers.status': def<PrinterStatusView>()(z.object({ printerId: id })),
 };

@@ -1,6 +1,5 @@
 /** The station's own settings: packer, sounds, boxes, scale. Handlers: src/core/station/features/settings.ts. */
 import { z } from 'zod';
-import type * as V from '../views.js';
 import { def, id, none, text } from './define.js';
 
 const boxPreset = z.object({
@@ -12,9 +11,32 @@ const boxPreset = z.object({
   heightIn: z.number().positive().max(200),
 });
 
+export interface StationSettings {
+  userName: string;
+  sounds: boolean;
+  boxes: BoxPreset[];
+  scale: { enabled: boolean; device: string | null };
+  /**
+   * Electron on Linux without a keychain (safeStorage's basic_text backend): secrets would be
+   * stored with a fixed key. Read only: true once the person at the station accepted it in the
+   * main process's own dialog (`settings.update` cannot set it).
+   */
+  acceptBasicTextSecrets: boolean;
+}
+
+export interface BoxPreset {
+  id: string;
+  name: string;
+  /** A barcode on the box station; scanning it selects the box. */
+  code: string;
+  lengthIn: number;
+  widthIn: number;
+  heightIn: number;
+}
+
 export const settingsCalls = {
-  'settings.get': def<V.StationSettings>()(none),
-  'settings.update': def<V.StationSettings>()(
+  'settings.get': def<StationSettings>()(none),
+  'settings.update': def<StationSettings>()(
     z.object({
       userName: text(100).min(1).optional(),
       sounds: z.boolean().optional(),

@@ -4,9 +4,8 @@
  * src/core/station/features/site.ts.
  */
 import { z } from 'zod';
-import type { PrintJobView } from '../views.js';
 import { def, id, none, text } from './define.js';
-import { labelSearch } from './records.js';
+import { labelSearch, type PrintJobView } from './records.js';
 
 /** "Site: synced" / "Site: 37 changes waiting, 4 min" / "Site: not reachable". */
 export interface SiteHeaderView {
