@@ -4,11 +4,12 @@ import { LOG_DIR, Redactor } from '../../logging/index.js';
 import { clientSecretKey } from '../../profiles/secret-vault.js';
 import { SITE_PASSWORD_KEY } from '../../site/config.js';
 import type { StationContext } from '../context.js';
-import type { Handlers } from '../dispatch.js';
+import type { FeatureHandlers } from '../../../shared/features/define.js';
+import type { diagnosticsCalls } from '../../../shared/features/diagnostics.js';
 import { SITE_SETTING } from './site-link.js';
 
 /** "Export diagnostics" (Settings → Station, both hosts): a folder for site IT, no secrets. */
-export function diagnosticsHandlers(ctx: StationContext): Partial<Handlers> {
+export function diagnosticsHandlers(ctx: StationContext): FeatureHandlers<typeof diagnosticsCalls> {
   return {
     'station.exportDiagnostics': async () => {
       const redactor = ctx.options.stationLog?.redactor ?? new Redactor(ctx.options.env);
