@@ -77,6 +77,23 @@ describe('the rotating log file', () => {
     expect(typeof first['time']).toBe('string');
   });
 
+  it('leaves ordinary lines alone (addresses, ports, words like "token" in a sentence)', () => {
+    const r = new Redactor({});
+    for (const line of [
+      'token request failed: 401 INVALID_CLIENT (correlationId 7f3a)',
+      'printer ZD421 at 10.1.4.20:9100 is out of paper',
+      'web host listening on http://127.0.0.1:7410/',
+      'site store station@db.site.local:5432/shipping_site unreachable',
+      'profile Dock 3: hasSecret true, secretSource the macOS keychain',
+    ])
+      expect(r.text(line)).toBe(line);
+    expect(r.value({ hasSecret: true, secretSource: 'keychain', clientId: 'c1' })).toEqual({
+      hasSecret: true,
+      secretSource: 'keychain',
+      clientId: 'c1',
+    });
+  });
+
   it('rotates by size and keeps only the given number of old files, private to the user', async () => {
     const dataDir = tempDir();
     const log = openStationLog({ dataDir, host: 'electron', maxSize: '2K', keep: 2 });
