@@ -16,6 +16,10 @@ export interface ZplLabelInput {
   packageCount: number;
   orderReference: string | null;
   createdAt: string;
+  /** The shipment's customMessage1..3, printed above the footer. */
+  messages?: string[] | undefined;
+  /** Options and handling marks (SIGNATURE, HAZMAT, RETURN (LABEL)…), printed under the service. */
+  marks?: string[] | undefined;
 }
 
 /** Field data may not contain the ZPL command prefixes; strip them and cap the length. */
@@ -66,7 +70,13 @@ export function zplForPackage(input: ZplLabelInput): string {
     `^FO40,775^BY2,3,200^BCN,200,Y,N,N^FD${fd(input.trackingNumber)}^FS`,
     '^FO20,1050^GB772,3,3^FS',
     `^FO30,1070^A0N,26,26^FDREF ${fd(input.orderReference ?? '', 48)}^FS`,
-    '^FO30,1120^A0N,24,24^FDSANDBOX LABEL - NOT VALID FOR SHIPPING^FS',
+    ...(input.marks?.length
+      ? [`^FO430,648^A0N,22,22^FD${fd(input.marks.join(' / '), 30)}^FS`]
+      : []),
+    ...(input.messages ?? [])
+      .slice(0, 3)
+      .map((m, i) => `^FO30,${1100 + i * 26}^A0N,22,22^FD${fd(m, 48)}^FS`),
+    `^FO30,${input.messages?.length ? 1180 : 1120}^A0N,24,24^FDSANDBOX LABEL - NOT VALID FOR SHIPPING^FS`,
     '^XZ',
   ];
   return lines.join('\n');
