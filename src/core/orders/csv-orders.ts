@@ -81,12 +81,12 @@ export function* ordersFromCsvSteps(
   // A file saved with semicolons (Excel in a European locale) writes 14,6 for 14.6.
   const decimalComma = delimiter !== ',';
   const list = new ProblemList(maxProblems);
-  let format: RecognisedFormat | undefined;
+  const recognised: { format?: RecognisedFormat | undefined } = {};
   const done = (orders: CsvOrders['orders']): CsvOrders => ({
     orders,
     problems: list.first,
     problemCount: list.count,
-    ...(format ? { format: format.name } : {}),
+    ...(recognised.format ? { format: recognised.format.name } : {}),
   });
   const problems = { push: (p: ImportProblem) => list.add(p) };
   for (const e of errors)
@@ -101,7 +101,8 @@ export function* ordersFromCsvSteps(
   const exact = new Map<string, number>();
   header.fields.forEach((name, i) => exact.set(name.trim(), i));
   const ownFormat = required.every((c) => index.has(c));
-  format = ownFormat ? undefined : recogniseHeader(header.fields, mappings);
+  const format = ownFormat ? undefined : recogniseHeader(header.fields, mappings);
+  recognised.format = format;
   const missing = format ? [] : required.filter((c) => !index.has(c));
   if (missing.length > 0) {
     problems.push({
