@@ -70,14 +70,16 @@ export function zplForPackage(input: ZplLabelInput): string {
     `^FO40,775^BY2,3,200^BCN,200,Y,N,N^FD${fd(input.trackingNumber)}^FS`,
     '^FO20,1050^GB772,3,3^FS',
     `^FO30,1070^A0N,26,26^FDREF ${fd(input.orderReference ?? '', 48)}^FS`,
-    ...(input.marks?.length
-      ? [`^FO430,648^A0N,22,22^FD${fd(input.marks.join(' / '), 30)}^FS`]
-      : []),
-    ...(input.messages ?? [])
-      .slice(0, 3)
-      .map((m, i) => `^FO30,${1100 + i * 26}^A0N,22,22^FD${fd(m, 48)}^FS`),
-    `^FO30,${input.messages?.length ? 1180 : 1120}^A0N,24,24^FDSANDBOX LABEL - NOT VALID FOR SHIPPING^FS`,
+    // Marks (SIGNATURE, HAZMAT, INCOTERM DAP, RETURN (LABEL)) and the custom messages, a line each.
+    ...extraLines(input).map((text, i) => `^FO30,${1100 + i * 24}^A0N,22,22^FD${fd(text, 56)}^FS`),
+    `^FO30,${1100 + extraLines(input).length * 24}^A0N,22,22^FDSANDBOX LABEL - NOT VALID FOR SHIPPING^FS`,
     '^XZ',
   ];
   return lines.join('\n');
+}
+
+/** At most 4 lines under the reference: the marks on one line, then up to three messages. */
+function extraLines(input: ZplLabelInput): string[] {
+  const lines = input.marks?.length ? [input.marks.join(' / ')] : [];
+  return [...lines, ...(input.messages ?? [])].slice(0, 4);
 }
