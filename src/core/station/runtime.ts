@@ -170,6 +170,7 @@ export class ProfileRuntime {
           allowedTenantIds: tenantsOf(this.profile),
         },
         onFile: () => this.deps.onChange('orders'),
+        mappings: this.profile.orderColumnMappings ?? [],
         ...(this.deps.claimOrderFile
           ? {
               claimFile: (text: string, name: string) =>

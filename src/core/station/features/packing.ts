@@ -1,4 +1,4 @@
-import { importOrdersInSlices, formatOf } from '../../orders/order-import.js';
+import { importOrdersInSlices, chosenFileFormatOf } from '../../orders/order-import.js';
 import type { ImportProblem, StoredOrder } from '../../orders/types.js';
 import type { ImportError } from '../../../shared/views.js';
 import { pullSiteOrders } from './site.js';
@@ -173,11 +173,11 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
     },
     'orders.import': async ({ fileName, content }) => {
       const r = rt();
-      const format = formatOf(fileName);
+      const format = chosenFileFormatOf(fileName);
       if (!format)
         throw new StationFailure(
           'validation',
-          `${fileName}: only .csv and .json order files can be imported.`,
+          `${fileName}: only .csv, .tsv, .txt (tab-separated) and .json order files can be imported.`,
         );
       // One import per file for the whole site (issue 12).
       const elsewhere = await ctx.site?.claimFile(r.scope, content, fileName);
@@ -188,7 +188,10 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
         r.scope,
         { defaultTenantId: r.profile.tenantId, allowedTenantIds: tenantsOf(r.profile) },
         { text: content, format, source: fileName },
-        { onProgress: (p) => ctx.events.emit('import-progress', { fileName, ...p }) },
+        {
+          onProgress: (p) => ctx.events.emit('import-progress', { fileName, ...p }),
+          mappings: r.profile.orderColumnMappings ?? [],
+        },
       );
       ctx.changed('orders');
       return {
