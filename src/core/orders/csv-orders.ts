@@ -47,6 +47,8 @@ export { csvColumns } from './csv-columns.js';
 export interface CsvOrders {
   /** The store export or saved mapping the header was read as; absent for the station's own. */
   format?: string | undefined;
+  /** The header of a file in no format the station knows (a mapping could read it). */
+  unmappedHeader?: string[] | undefined;
   orders: { order: IncomingOrder; rows: number[] }[];
   /** The first problems; `problemCount` counts them all. */
   problems: ImportProblem[];
@@ -81,12 +83,13 @@ export function* ordersFromCsvSteps(
   // A file saved with semicolons (Excel in a European locale) writes 14,6 for 14.6.
   const decimalComma = delimiter !== ',';
   const list = new ProblemList(maxProblems);
-  const recognised: { format?: RecognisedFormat | undefined } = {};
+  const recognised: { format?: RecognisedFormat | undefined; unmappedHeader?: string[] } = {};
   const done = (orders: CsvOrders['orders']): CsvOrders => ({
     orders,
     problems: list.first,
     problemCount: list.count,
     ...(recognised.format ? { format: recognised.format.name } : {}),
+    ...(recognised.unmappedHeader ? { unmappedHeader: recognised.unmappedHeader } : {}),
   });
   const problems = { push: (p: ImportProblem) => list.add(p) };
   for (const e of errors)
@@ -105,6 +108,7 @@ export function* ordersFromCsvSteps(
   recognised.format = format;
   const missing = format ? [] : required.filter((c) => !index.has(c));
   if (missing.length > 0) {
+    recognised.unmappedHeader = header.fields.map((f) => f.trim()).filter(Boolean);
     problems.push({
       row: 0,
       line: header.line,

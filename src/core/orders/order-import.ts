@@ -118,6 +118,7 @@ function* importOrderSteps(
   };
   const parsed = yield* parse(input.text, input.format, options.maxProblems, options.mappings);
   if (parsed.format) report.format = parsed.format;
+  if (parsed.unmappedHeader) report.unmappedHeader = parsed.unmappedHeader;
   problems.addAll(parsed.problems);
   // Problems the parser found beyond its list are counted, not kept.
   problems.count += parsed.problemCount - parsed.problems.length;
@@ -170,6 +171,7 @@ function* importOrderSteps(
 
 interface ParsedOrders {
   format?: string | undefined;
+  unmappedHeader?: string[] | undefined;
   orders: { order: IncomingOrder; row: number; line?: number | undefined }[];
   problems: ImportProblem[];
   problemCount: number;
@@ -187,6 +189,7 @@ function* parse(
       const { orders, problems, problemCount } = csv;
       return {
         ...(csv.format ? { format: csv.format } : {}),
+        ...(csv.unmappedHeader ? { unmappedHeader: csv.unmappedHeader } : {}),
         orders: orders.map((o) => ({ order: o.order, row: o.rows[0] ?? 0 })),
         problems,
         problemCount,

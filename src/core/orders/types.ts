@@ -125,6 +125,8 @@ export interface ImportReport {
   problemCount: number;
   /** The store export recognised by its header ("Shopify orders export"), or the saved mapping used. */
   format?: string | undefined;
+  /** The header of a CSV in no format the station knows: a saved mapping could read it. */
+  unmappedHeader?: string[] | undefined;
 }
 
 /** Where a long import is: reading the file, checking orders, storing them. */

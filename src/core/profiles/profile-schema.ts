@@ -94,7 +94,7 @@ export const profileSchema = z
       .array(
         z.object({
           name: z.string().trim().min(1, 'is empty').max(60),
-          columns: z.record(z.enum(csvColumns), z.string().trim().min(1).max(200)),
+          columns: z.partialRecord(z.enum(csvColumns), z.string().trim().min(1).max(200)),
         }),
       )
       .max(50)

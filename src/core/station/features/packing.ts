@@ -7,7 +7,11 @@ import { tenantsOf, type Profile } from '../../profiles/profile-schema.js';
 import type { ParsedInput } from '../../../shared/contract.js';
 import type { StationContext } from '../context.js';
 import type { FeatureHandlers } from '../../../shared/features/define.js';
-import type { packingCalls } from '../../../shared/features/packing.js';
+import {
+  REQUIRED_MAPPED_COLUMNS,
+  type packingCalls,
+} from '../../../shared/features/packing.js';
+import { optionsFromView } from '../map.js';
 import { StationFailure } from '../errors.js';
 import { brandName, labelView, orderView } from '../map.js';
 import { purchaseView, quoteView } from './pack-views.js';
@@ -46,6 +50,15 @@ export function importError(p: ImportProblem, format: 'csv' | 'json'): ImportErr
  * more. Rating keeps a shipment in state `rated`; buying buys that shipment (two platform round
  * trips per label).
  */
+/** What the person mapping columns sees for each required station column. */
+const MAPPED_COLUMN_WORDS: Record<(typeof REQUIRED_MAPPED_COLUMNS)[number], string> = {
+  order_number: 'the order number',
+  ship_to_address1: 'the street address',
+  ship_to_city: 'the city',
+  ship_to_postal_code: 'the postal code',
+  ship_to_country: 'the country',
+};
+
 export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof packingCalls> {
   const reprintCounts = (labelIds: number[]) => rt().reprints.counts(labelIds);
   const rt = () => ctx.runtime();
@@ -109,6 +122,7 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
               found.order,
               brandName(r.profile, found.order.tenantId),
               found.labels.length ? 'labelled' : 'open',
+              r.profile.shipFrom.countryCode,
             ),
             existingLabels: found.labels.map((l) =>
               labelView(l, brandName(r.profile, l.tenantId), counts.get(l.id) ?? 0),
@@ -145,6 +159,7 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
         packages: packed(input.packages),
         stationUser: ctx.stationSettings().userName,
         confirmAnotherLabel: input.confirmAnother,
+        ...(input.options ? { options: optionsFromView(input.options) } : {}),
       });
       if (result.outcome === 'queued') ctx.changed('queue');
       if (result.outcome === 'rated' || result.outcome === 'failed')
@@ -201,7 +216,24 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
         // Cleaned fields are listed too: the orders came in, but someone should fix the source.
         errors: [...report.problems, ...(report.cleaned ?? [])].map((p) => importError(p, format)),
         errorCount: report.problemCount + (report.cleaned?.length ?? 0),
+        format: report.format ?? null,
+        unmappedHeader: report.unmappedHeader ?? null,
       };
+    },
+    'orders.saveMapping': async ({ name, columns }) => {
+      const r = rt();
+      const missing = REQUIRED_MAPPED_COLUMNS.filter((c) => !columns[c]);
+      if (missing.length > 0)
+        throw new StationFailure(
+          'validation',
+          `The mapping needs a column for ${missing.map((c) => MAPPED_COLUMN_WORDS[c]).join(', ')}.`,
+        );
+      const others = (r.profile.orderColumnMappings ?? []).filter((m) => m.name !== name);
+      await ctx.saveProfile({
+        ...r.profile,
+        orderColumnMappings: [...others, { name, columns }],
+      });
+      return { saved: name };
     },
     'orders.list': async ({ search, limit }) => {
       const r = rt();
@@ -211,7 +243,12 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
         : r.workflow.orders.recent(r.scope, limit);
       const labelled = r.workflow.orders.labelledAmong(orders.map((o) => o.id));
       return orders.map((o) =>
-        orderView(o, brandName(r.profile, o.tenantId), labelled.has(o.id) ? 'labelled' : 'open'),
+        orderView(
+          o,
+          brandName(r.profile, o.tenantId),
+          labelled.has(o.id) ? 'labelled' : 'open',
+          r.profile.shipFrom.countryCode,
+        ),
       );
     },
   };
