@@ -89,7 +89,7 @@ export function optionsView(o: ShipmentOptions | undefined): V.ShipOptionsView {
     customMessage1: o?.customMessage1 ?? '',
     customMessage2: o?.customMessage2 ?? '',
     customMessage3: o?.customMessage3 ?? '',
-    incoTerm: o?.incoTerm ?? null,
+    incoTerm: (o?.incoTerm as V.ShipOptionsView['incoTerm'] | undefined) ?? null,
   };
 }
 

@@ -49,7 +49,7 @@ export interface ShipOptionsView {
   customMessage2: string;
   customMessage3: string;
   /** Incoterm of an international shipment (DAP, DDP, …). */
-  incoTerm: string | null;
+  incoTerm: (typeof INCOTERMS)[number] | null;
 }
 
 export const INCOTERMS = ['DAP', 'DDP', 'EXW', 'FCA', 'CPT', 'CIP', 'DPU', 'DDU'] as const;
