@@ -115,9 +115,13 @@ export function customsAndHazmatProblems(
     sentences.push(
       `Order ${order.orderNumber} goes to ${order.shipTo.countryCode}, and customs need: ${customs.join('; ')}.`,
     );
+  const inFile = hazmat.length > 0 || customs.length > (options.incoTerm || !international ? 0 : 1);
+  const fix = inFile
+    ? 'add them to the order file and import it again'
+    : 'pick the incoterm on Pack (Options, Alt+O) and buy again';
   return {
     code: hazmat.length > 0 ? 'hazmat-incomplete' : 'customs-missing',
-    message: `${sentences.join(' ')} Nothing was bought; add them to the order file and import it again.`,
+    message: `${sentences.join(' ')} Nothing was bought; ${fix}.`,
     errors,
   };
 }
