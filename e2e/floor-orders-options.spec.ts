@@ -119,7 +119,7 @@ test('options from the order and from the packer go into the rates and onto the 
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
   const options = page.getByTestId('ship-options');
-  await expect(options.getByRole('combobox', { name: 'Signature' })).toHaveValue('ADULT_SIGNATURE');
+  await expect(options.getByRole('radio', { name: 'Adult signature' })).toBeChecked();
   await expect(options.getByRole('textbox', { name: 'Label message 1' })).toHaveValue(
     'Gift: do not open',
   );
@@ -127,7 +127,7 @@ test('options from the order and from the packer go into the rates and onto the 
 
   // The packer adds Saturday delivery: Alt+O, Tab to it, Space; Enter goes back to Scan.
   await page.keyboard.press('Alt+O');
-  await expect(options.getByRole('combobox', { name: 'Signature' })).toBeFocused();
+  await expect(options.getByRole('radio', { name: 'Adult signature' })).toBeFocused();
   await page.keyboard.press('Tab');
   await page.keyboard.press('Space');
   await expect(options.getByRole('checkbox', { name: 'Saturday delivery' })).toBeChecked();

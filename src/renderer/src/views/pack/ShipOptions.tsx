@@ -16,7 +16,7 @@ export interface ShipOptionsHandle {
 export const ShipOptionsPanel = forwardRef<ShipOptionsHandle, { onDone: () => void }>(
   function ShipOptionsPanel({ onDone }, ref) {
     const s = useStation();
-    const first = useRef<HTMLSelectElement>(null);
+    const first = useRef<HTMLInputElement>(null);
     useImperativeHandle(ref, () => ({ focus: () => first.current?.focus() }));
     const o = s.shipOptions;
     const order = s.order;
@@ -31,26 +31,27 @@ export const ShipOptionsPanel = forwardRef<ShipOptionsHandle, { onDone: () => vo
     return (
       <div className="panel ship-options" data-testid="ship-options" onKeyDown={back}>
         <div className="opts-row">
-          <label>
+          <fieldset className="signature" aria-label="Signature">
             <span>Signature</span>
-            <select
-              ref={first}
-              aria-label="Signature"
-              value={o.deliveryConfirmation ?? ''}
-              onChange={(e) =>
-                s.setShipOptions({
-                  deliveryConfirmation:
-                    e.target.value === ''
-                      ? null
-                      : (e.target.value as 'SIGNATURE' | 'ADULT_SIGNATURE'),
-                })
-              }
-            >
-              <option value="">None</option>
-              <option value="SIGNATURE">Signature</option>
-              <option value="ADULT_SIGNATURE">Adult signature</option>
-            </select>
-          </label>
+            {(
+              [
+                [null, 'None'],
+                ['SIGNATURE', 'Signature'],
+                ['ADULT_SIGNATURE', 'Adult signature'],
+              ] as const
+            ).map(([value, words]) => (
+              <label key={words} className="check">
+                <input
+                  ref={o.deliveryConfirmation === value ? first : undefined}
+                  type="radio"
+                  name="signature"
+                  checked={o.deliveryConfirmation === value}
+                  onChange={() => s.setShipOptions({ deliveryConfirmation: value })}
+                />
+                {words}
+              </label>
+            ))}
+          </fieldset>
           <label className="check">
             <input
               type="checkbox"
