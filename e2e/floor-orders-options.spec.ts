@@ -161,6 +161,14 @@ test('international: refused without an incoterm (saying so), bought once the pa
     timeout: 20_000,
   });
   await page.screenshot({ path: info.outputPath('pack-international-refused.png') });
+  // Large text (Alt+L), readable from a metre: the page still does not scroll at 1366×768.
+  await page.keyboard.press('Alt+L');
+  await expect(page.locator('html')).toHaveClass(/large-text/);
+  await page.screenshot({ path: info.outputPath('pack-international-large.png') });
+  expect(await page.locator('html').evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(
+    true,
+  );
+  await page.keyboard.press('Alt+L');
 
   await page.keyboard.press('Alt+O');
   for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
@@ -168,6 +176,7 @@ test('international: refused without an incoterm (saying so), bought once the pa
   await expect(incoterm).toBeFocused();
   await page.keyboard.press('ArrowDown');
   await expect(incoterm).toHaveValue('DAP');
+  await expect(page.getByTestId('result')).not.toContainText('FAILED');
   await page.screenshot({ path: info.outputPath('pack-international-options.png') });
   await page.keyboard.press('Control+Enter');
   await expect(page.getByTestId('tracking-number')).toHaveText(/\w{10,}/, { timeout: 20_000 });

@@ -259,6 +259,8 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
       set({
         shipOptions: { ...current, ...patch },
         ...(get().quote ? { quote: null, selectedRateId: null } : {}),
+        // A refusal (no incoterm) may no longer hold: the next rating says.
+        ...(get().result?.kind === 'failure' ? { result: null } : {}),
       });
     },
 

@@ -181,7 +181,7 @@ export function PackView() {
           )}
         </div>
 
-        <ShipOptionsPanel ref={optionsRef} onDone={() => focusScan(true)} />
+        <ShipOptionsPanel key={s.order?.id ?? ''} ref={optionsRef} onDone={() => focusScan(true)} />
 
         <Packages
           ref={packagesRef}

@@ -1,4 +1,4 @@
-import { forwardRef, useImperativeHandle, useRef } from 'react';
+import { forwardRef, useImperativeHandle, useRef, useState } from 'react';
 import { INCOTERMS } from '../../../../shared/features/packing';
 import type { OrderItemView, OrderView } from '../../../../shared/views';
 import { useStation } from '../../store';
@@ -18,10 +18,15 @@ export const ShipOptionsPanel = forwardRef<ShipOptionsHandle, { onDone: () => vo
     const s = useStation();
     const first = useRef<HTMLInputElement>(null);
     useImperativeHandle(ref, () => ({ focus: () => first.current?.focus() }));
+    // The message row takes room the order panel needs: shown when the order has a message
+    // or the packer asks for it.
+    const [wantMessages, setWantMessages] = useState(false);
     const o = s.shipOptions;
     const order = s.order;
     if (!o || !order) return null;
     const international = order.international === true;
+    const showMessages =
+      wantMessages || Boolean(o.customMessage1 || o.customMessage2 || o.customMessage3);
     const back = (e: React.KeyboardEvent) => {
       if (e.key === 'Enter' && !e.ctrlKey && (e.target as HTMLElement).tagName !== 'SELECT') {
         e.preventDefault();
@@ -90,19 +95,26 @@ export const ShipOptionsPanel = forwardRef<ShipOptionsHandle, { onDone: () => vo
               </select>
             </label>
           ) : null}
+          {!showMessages ? (
+            <button type="button" className="link" onClick={() => setWantMessages(true)}>
+              + Label messages
+            </button>
+          ) : null}
         </div>
-        <div className="opts-row messages">
-          {(['customMessage1', 'customMessage2', 'customMessage3'] as const).map((key, i) => (
-            <input
-              key={key}
-              aria-label={`Label message ${i + 1}`}
-              placeholder={`Label message ${i + 1}`}
-              maxLength={35}
-              value={o[key]}
-              onChange={(e) => s.setShipOptions({ [key]: e.target.value })}
-            />
-          ))}
-        </div>
+        {showMessages ? (
+          <div className="opts-row messages">
+            {(['customMessage1', 'customMessage2', 'customMessage3'] as const).map((key, i) => (
+              <input
+                key={key}
+                aria-label={`Label message ${i + 1}`}
+                placeholder={`Label message ${i + 1}`}
+                maxLength={35}
+                value={o[key]}
+                onChange={(e) => s.setShipOptions({ [key]: e.target.value })}
+              />
+            ))}
+          </div>
+        ) : null}
       </div>
     );
   },
