@@ -7,10 +7,7 @@ import { tenantsOf, type Profile } from '../../profiles/profile-schema.js';
 import type { ParsedInput } from '../../../shared/contract.js';
 import type { StationContext } from '../context.js';
 import type { FeatureHandlers } from '../../../shared/features/define.js';
-import {
-  REQUIRED_MAPPED_COLUMNS,
-  type packingCalls,
-} from '../../../shared/features/packing.js';
+import { REQUIRED_MAPPED_COLUMNS, type packingCalls } from '../../../shared/features/packing.js';
 import { optionsFromView } from '../map.js';
 import { StationFailure } from '../errors.js';
 import { brandName, labelView, orderView } from '../map.js';
