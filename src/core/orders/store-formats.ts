@@ -94,6 +94,7 @@ const shopify: KnownFormat = {
   skipItem: (get) => get('Lineitem requires shipping').toLowerCase() === 'false',
 };
 
+/** ShipStation's orders export: one row per item; the order's weight in ounces. */
 const shipStation: KnownFormat = {
   name: 'ShipStation orders export',
   signature: ['Order - Number', 'Ship To - Address 1', 'Item - SKU'],
@@ -112,12 +113,21 @@ const shipStation: KnownFormat = {
     sku: col('Item - SKU'),
     item_name: col('Item - Name'),
     quantity: col('Item - Qty'),
-    unit_value_usd: col('Item - Unit Price'),
-    item_weight_lbs: col('Item - Weight'),
-    harmonized_code: col('Item - HS Code'),
-    country_of_origin: country('Item - Country of Origin'),
+    unit_value_usd: col('Item - Price'),
+    weight_lbs: {
+      label: 'Weight - TotalOz',
+      read: (get) => ounces(get('Weight - TotalOz')),
+    },
   },
 };
+
+/** Ounces as pounds (ShipStation weighs in ounces); '' stays ''. */
+function ounces(text: string): string {
+  const oz = Number(text.replace(',', '.'));
+  return text === '' || !Number.isFinite(oz) || oz <= 0
+    ? text
+    : String(Math.round((oz / 16) * 100) / 100);
+}
 
 /** The WooCommerce "Customer / Order / Coupon Export" CSV, one row per line item. */
 const wooCommerce: KnownFormat = {
