@@ -272,7 +272,10 @@ export function recogniseHeader(
     if (entries.length === 0 || !entries.every(([, h]) => present.has(h!.trim()))) continue;
     return {
       name: `saved mapping "${mapping.name}"`,
-      columns: Object.fromEntries(entries.map(([c, h]) => [c, col(h!.trim())])),
+      // A country name (Germany) is read as its code, as in the known exports.
+      columns: Object.fromEntries(
+        entries.map(([c, h]) => [c, c === 'ship_to_country' ? country(h!.trim()) : col(h!.trim())]),
+      ),
     };
   }
   return undefined;

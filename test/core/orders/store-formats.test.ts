@@ -191,9 +191,17 @@ describe('a saved column mapping', () => {
     ];
     const { report, order } = importFile('our-erp.csv', text, mappings as never);
     expect(report.format).toBe('saved mapping "Our ERP"');
-    // Germany is not a 2-letter code in this file: the mapping reads it as it is, and says so.
-    expect(report.imported).toEqual(['K-2']);
-    expect(report.problems).toEqual([
+    // A country name is read as its code; one the station does not know is named by column.
+    expect(report.imported).toEqual(['K-1', 'K-2']);
+    expect(report.problems).toEqual([]);
+    expect(order('K-1').shipTo.countryCode).toBe('DE');
+    const { report: odd } = importFile(
+      'our-erp.csv',
+      text.replace('Germany', 'Germania'),
+      mappings as never,
+    );
+    expect(odd.imported).toEqual(['K-2']);
+    expect(odd.problems).toEqual([
       expect.objectContaining({ orderNumber: 'K-1', field: 'Country', row: 1 }),
     ]);
     expect(order('K-2').packages[0]!.items[0]).toMatchObject({ sku: 'LUM-LAV-16', quantity: 1 });
