@@ -15,7 +15,7 @@ const words: Record<Column, string> = {
   ship_to_city: 'City',
   ship_to_state: 'State / province',
   ship_to_postal_code: 'Postal code',
-  ship_to_country: 'Country (2-letter code)',
+  ship_to_country: 'Country',
   ship_to_phone: 'Phone',
   ship_to_email: 'E-mail',
   sku: 'SKU',
