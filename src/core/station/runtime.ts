@@ -172,6 +172,7 @@ export class ProfileRuntime {
         },
         onFile: () => this.deps.onChange('orders'),
         log: this.deps.log,
+        mappings: this.profile.orderColumnMappings ?? [],
         ...(this.deps.claimOrderFile
           ? {
               claimFile: (text: string, name: string) =>
