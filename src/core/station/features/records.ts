@@ -5,7 +5,7 @@ import { labelPrinterOf } from '../../profiles/profile-schema.js';
 import type { AttentionItem, TrackerRow } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
 import type { Handlers } from '../dispatch.js';
-import { StationFailure } from '../errors.js';
+import { codeOf, StationFailure } from '../errors.js';
 import { brandName, carrierView, labelView, printJobView, trackingSync } from '../map.js';
 
 /** History (label cache, reprints), needs attention, queues, tracking and carrier accounts. */
@@ -313,7 +313,7 @@ async function lookUpOnPlatform(na: NeedsAttention, purchaseId: string, user: st
     if (!isPlatformError(error)) throw error;
     const ref = error.correlationId ? ` (ref ${error.correlationId})` : '';
     throw new StationFailure(
-      'platform-unreachable',
+      codeOf(`platform:${error.kind}`),
       `The platform's trackers could not be searched just now, so the purchase still needs attention: ${error.message.replace(/\.?\s*$/, '')}. Nothing was changed; check again in a moment${ref}.`,
       error.correlationId ? { correlationId: error.correlationId } : undefined,
     );
