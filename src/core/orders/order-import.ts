@@ -1,4 +1,4 @@
-import { parseJsonText } from '../profiles/json-text.js';
+import { parseJsonText } from '../storage/json-text.js';
 import { ordersFromCsvSteps } from './csv-orders.js';
 import { topLevelItems } from './json-items.js';
 import { parseIncomingOrder } from './order-schema.js';

@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { parseJsonText } from './json-text.js';
+import { parseJsonText } from '../storage/json-text.js';
 import { makePrivateDir } from '../storage/private-files.js';
 
 /** Key/value settings (JSON values). electron-store in Electron; a JSON file in Node. */
