@@ -138,9 +138,6 @@ export class ShipmentRefused extends Error {
   }
 }
 
-export const notAvailable = (what: string): StationFailure =>
-  new StationFailure('not-available', `${what} is not available in this build of the station yet.`);
-
 /** The kind of an error the core raised, from its class; null for anything else (a bug). */
 export function coreErrorKind(error: unknown): CoreErrorKind | null {
   if (isPlatformError(error)) return `platform:${error.kind}`;
