@@ -120,7 +120,7 @@ test('every view shows what a person would look for there, and the carrier accou
     ['Lumen UPS', 'UPS'],
     ['Lumen USPS', 'USPS'],
     ['Lumen FedEx', 'FEDEX'],
-  ])
+  ] as const)
     await expect(accounts.locator('tbody tr').filter({ hasText: name })).toContainText(carrier, {
       ignoreCase: true,
     });
