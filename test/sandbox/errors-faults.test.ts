@@ -239,23 +239,6 @@ describe('from the specification alone, on the conformance world (test/fixtures/
   }
 
   describe('the error envelope', () => {
-    it('malformed JSON is 400 in the envelope, with or without a token', async () => {
-      envelope(
-        await sb.api.req('POST', '/api/v1/tokens/m2m', {
-          headers: { 'content-type': 'application/json' },
-          raw: '{"grantType": "clientCredentials",',
-        }),
-        400,
-      );
-      envelope(
-        await sb.api.req('POST', '/api/v1/rates', {
-          headers: { ...(await bearer()), 'content-type': 'application/json' },
-          raw: '{shipment: nope}',
-        }),
-        400,
-      );
-    });
-
     it('wrong types are 400 listing each bad field', async () => {
       const res = await sb.api.req('POST', '/api/v1/carrierAccounts', {
         headers: await bearer(),
@@ -274,16 +257,6 @@ describe('from the specification alone, on the conformance world (test/fixtures/
         400,
       );
       envelope(await sb.api.req('POST', '/api/v1/tokens/m2m', { json: 'clientCredentials' }), 400);
-    });
-
-    it('an oversized body gets the envelope', async () => {
-      const huge = JSON.stringify({ shipment: { padding: 'x'.repeat(3 * 1024 * 1024) } });
-      const res = await sb.api.req('POST', '/api/v1/rates', {
-        headers: { ...(await bearer()), 'content-type': 'application/json' },
-        raw: huge,
-      });
-      expect(res.status).toBe(413);
-      envelope(res, 413);
     });
 
     it('a body that is not JSON gets the envelope', async () => {
@@ -320,73 +293,6 @@ describe('from the specification alone, on the conformance world (test/fixtures/
   });
 
   describe('admin routes', () => {
-    it('GET /sandbox/clock gives {now}; POST /sandbox/clock/advance moves it', async () => {
-      const before = await http(sb.sandbox.url, 'GET', '/sandbox/clock');
-      expect(before.status).toBe(200);
-      expect(Object.keys(before.body)).toContain('now');
-      const t0 = Date.parse(before.body.now);
-      const adv = await http(sb.sandbox.url, 'POST', '/sandbox/clock/advance', {
-        json: { seconds: 7200 },
-      });
-      expect(adv.status).toBe(200);
-      const after = await http(sb.sandbox.url, 'GET', '/sandbox/clock');
-      expect(Date.parse(after.body.now) - t0).toBeGreaterThanOrEqual(7200 * 1000);
-      sb.api.forget();
-      const bad = await http(sb.sandbox.url, 'POST', '/sandbox/clock/advance', {
-        json: { seconds: 'soon' },
-      });
-      envelope(bad, 400);
-    });
-
-    it('faults: status with times, then DELETE clears them', async () => {
-      const add = await http(sb.sandbox.url, 'POST', '/sandbox/faults', {
-        json: { method: 'POST', path: '/api/v1/rates', kind: 'status', status: 503, times: 1 },
-      });
-      expect(add.status).toBeLessThan(300);
-      const body = { shipment: shipment() };
-      envelope(await sb.api.as('solo', 'POST', '/api/v1/rates', body), 503);
-      expect((await sb.api.as('solo', 'POST', '/api/v1/rates', body)).status).toBe(200);
-      await http(sb.sandbox.url, 'POST', '/sandbox/faults', {
-        json: { method: 'GET', path: '/api/v1/carrier', kind: 'status', status: 500 },
-      });
-      envelope(await sb.api.as('solo', 'GET', '/api/v1/carrierAccounts'), 500);
-      envelope(await sb.api.as('solo', 'GET', '/api/v1/carrierAccounts'), 500);
-      // another method on the same path is not hit
-      expect((await sb.api.as('solo', 'POST', '/api/v1/rates', body)).status).toBe(200);
-      const clear = await http(sb.sandbox.url, 'DELETE', '/sandbox/faults');
-      expect(clear.status).toBeLessThan(300);
-      expect((await sb.api.as('solo', 'GET', '/api/v1/carrierAccounts')).status).toBe(200);
-    });
-
-    it('faults: delay, reset and hang', async () => {
-      await http(sb.sandbox.url, 'POST', '/sandbox/faults', {
-        json: { method: 'GET', path: '/api/v1/tenants', kind: 'delay', delayMs: 300, times: 1 },
-      });
-      const began = performance.now();
-      expect((await sb.api.as('solo', 'GET', '/api/v1/tenants')).status).toBe(200);
-      expect(performance.now() - began).toBeGreaterThanOrEqual(290);
-
-      await http(sb.sandbox.url, 'POST', '/sandbox/faults', {
-        json: { method: 'GET', path: '/api/v1/tenants', kind: 'reset', times: 1 },
-      });
-      await expect(sb.api.as('solo', 'GET', '/api/v1/tenants')).rejects.toThrow();
-
-      await http(sb.sandbox.url, 'POST', '/sandbox/faults', {
-        json: { method: 'GET', path: '/api/v1/tenants', kind: 'hang' },
-      });
-      const hung = fetch(`${sb.sandbox.url}/api/v1/tenants`, {
-        headers: await bearer(),
-        signal: AbortSignal.timeout(400),
-      });
-      await expect(hung).rejects.toThrow();
-      await http(sb.sandbox.url, 'DELETE', '/sandbox/faults');
-      expect((await sb.api.as('solo', 'GET', '/api/v1/tenants')).status).toBe(200);
-      const bad = await http(sb.sandbox.url, 'POST', '/sandbox/faults', {
-        json: { path: '/api/v1/rates', kind: 'explode' },
-      });
-      envelope(bad, 400);
-    });
-
     it('POST /sandbox/connections/{id}/status: EXPIRED stops rates for every account on it', async () => {
       const expire = await http(
         sb.sandbox.url,

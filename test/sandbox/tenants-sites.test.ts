@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../support/sandbox.js';
 import { call, expectEnvelope, labelBody } from './helpers.js';
-import { conformanceSandbox, envelope, fields } from './spec-world.js';
+import { conformanceSandbox } from './spec-world.js';
 
 const sbx = useSandbox();
 
@@ -146,42 +146,12 @@ describe('from the specification alone, on the conformance world (test/fixtures/
   const sb = conformanceSandbox();
 
   describe('tenants', () => {
-    it('lists the tenant with its children, recursively, and their types', async () => {
-      const res = await sb.api.as('orbit', 'GET', '/api/v1/tenants');
-      expect(res.status).toBe(200);
-      const text = JSON.stringify(res.body);
-      for (const id of ['cw-orbit', 'cw-keel', 'cw-fern', 'cw-quill']) expect(text).toContain(id);
-      for (const id of ['cw-mast', 'cw-tide', 'cw-solo']) expect(text).not.toContain(id);
-      const root = res.body.tenants[0];
-      expect(root).toMatchObject({ tenantId: 'cw-orbit', type: 'thirdPartyLogisticParent' });
-      expect(root.children[0]).toMatchObject({ tenantId: 'cw-keel', type: 'thirdPartyLogistic' });
-      const brands = root.children[0].children.map((c: { tenantId: string; type: string }) => [
-        c.tenantId,
-        c.type,
-      ]);
-      expect(brands).toEqual(
-        expect.arrayContaining([
-          ['cw-fern', 'brand'],
-          ['cw-quill', 'brand'],
-        ]),
-      );
-    });
-
     it('a brand sees only itself', async () => {
       const res = await sb.api.as('fern', 'GET', '/api/v1/tenants');
       const text = JSON.stringify(res.body);
       expect(text).toContain('cw-fern');
       expect(text).not.toContain('cw-quill');
       expect(text).not.toContain('"tenantId":"cw-keel"');
-    });
-
-    it('gets one tenant in scope; 404 outside it (parent, sibling, other tree, unknown)', async () => {
-      const fern = await sb.api.as('keel', 'GET', '/api/v1/tenants/cw-fern');
-      expect(fern.status).toBe(200);
-      expect(fern.body).toMatchObject({ tenantId: 'cw-fern', type: 'brand' });
-      for (const id of ['cw-orbit', 'cw-tide', 'cw-solo', 'cw-missing'])
-        envelope(await sb.api.as('keel', 'GET', `/api/v1/tenants/${id}`), 404);
-      envelope(await sb.api.as('fern', 'GET', '/api/v1/tenants/cw-quill'), 404);
     });
   });
 
@@ -209,20 +179,6 @@ describe('from the specification alone, on the conformance world (test/fixtures/
       expect(fern.body.shippingSites.map((s: { id: string }) => s.id)).not.toContain(
         created.body.id,
       );
-    });
-
-    it('a bad site is 400 listing each field; a read-only key cannot create one', async () => {
-      const bad = await sb.api.as('solo', 'POST', '/api/v1/shippingSites', {
-        name: 'X',
-        address: { city: 7 },
-      });
-      envelope(bad, 400);
-      expect(fields(bad)).toEqual(expect.arrayContaining(['name', 'address.city']));
-      const ro = await sb.api.as('soloViewer', 'POST', '/api/v1/shippingSites', {
-        name: 'Viewer site',
-        address: { addressLine1: '1 A St', city: 'Bangor', postalCode: '04401', countryCode: 'US' },
-      });
-      envelope(ro, 403);
     });
   });
 });

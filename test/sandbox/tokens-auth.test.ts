@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../support/sandbox.js';
 import { call, expectEnvelope } from './helpers.js';
-import { KEYS, conformanceSandbox, envelope, fields } from './spec-world.js';
+import { conformanceSandbox, envelope, fields } from './spec-world.js';
 
 const sbx = useSandbox({ tokenTtlSeconds: 600 });
 
@@ -23,15 +23,14 @@ describe('tokens', () => {
   });
 
   it('refuses a wrong secret and an unknown client with 401 INVALID_CLIENT', async () => {
-    expectEnvelope(
-      await tokenRequest({
-        grantType: 'clientCredentials',
-        clientId: 'demo-lumen-full',
-        clientSecret: 'nope',
-      }),
-      401,
-      'INVALID_CLIENT',
-    );
+    const wrongSecret = await tokenRequest({
+      grantType: 'clientCredentials',
+      clientId: 'demo-lumen-full',
+      clientSecret: 'nope',
+    });
+    expectEnvelope(wrongSecret, 401, 'INVALID_CLIENT');
+    // The refusal never quotes the key's real secret.
+    expect(JSON.stringify(wrongSecret.body)).not.toContain('demo-lumen-full-secret');
     expectEnvelope(
       await tokenRequest({ grantType: 'clientCredentials', clientId: 'ghost', clientSecret: 'x' }),
       401,
@@ -192,32 +191,6 @@ describe('from the specification alone, on the conformance world (test/fixtures/
       envelope(await sb.api.token('solo', 'cw-nobody'), 403); // unknown
     });
 
-    it('a token issued for a descendant acts for it and not for the key tenant', async () => {
-      const t = await sb.api.token('keel', 'cw-fern');
-      const call = (tenant: string) =>
-        sb.api.req('GET', '/api/v1/carrierAccounts', {
-          headers: { authorization: `Bearer ${t.body.accessToken}`, 'x-tenant-id': tenant },
-        });
-      expect((await call('cw-fern')).status).toBe(200);
-      envelope(await call('cw-keel'), 403);
-    });
-
-    it('bad credentials are 401 in the error envelope', async () => {
-      const wrongSecret = await sb.api.req('POST', '/api/v1/tokens/m2m', {
-        json: {
-          grantType: 'clientCredentials',
-          clientId: KEYS.solo.clientId,
-          clientSecret: 'not-the-secret',
-        },
-      });
-      envelope(wrongSecret, 401);
-      const unknown = await sb.api.req('POST', '/api/v1/tokens/m2m', {
-        json: { grantType: 'clientCredentials', clientId: 'cw-ghost', clientSecret: 'x' },
-      });
-      envelope(unknown, 401);
-      expect(wrongSecret.text).not.toContain('s0lo-adm1n-pass');
-    });
-
     it('a wrong grantType or missing fields are 400 listing each field', async () => {
       const res = await sb.api.req('POST', '/api/v1/tokens/m2m', {
         json: { grantType: 'password', clientSecret: 42 },
@@ -226,25 +199,6 @@ describe('from the specification alone, on the conformance world (test/fixtures/
       expect(fields(res)).toEqual(
         expect.arrayContaining(['grantType', 'clientId', 'clientSecret']),
       );
-    });
-
-    it('a token stops working when it expires on the sandbox clock; a new one works', async () => {
-      const first = await sb.api.token('fern');
-      const headers = {
-        authorization: `Bearer ${first.body.accessToken}`,
-        'x-tenant-id': 'cw-fern',
-      };
-      await sb.api.advance(3590);
-      // a newer token does not invalidate the old one: requests in flight still succeed
-      const second = await sb.api.token('fern');
-      expect((await sb.api.req('GET', '/api/v1/tenants', { headers })).status).toBe(200);
-      await sb.api.advance(11);
-      envelope(await sb.api.req('GET', '/api/v1/tenants', { headers }), 401);
-      const renewed = await sb.api.req('GET', '/api/v1/tenants', {
-        headers: { ...headers, authorization: `Bearer ${second.body.accessToken}` },
-      });
-      expect(renewed.status).toBe(200);
-      sb.api.forget();
     });
   });
 
@@ -306,12 +260,6 @@ describe('from the specification alone, on the conformance world (test/fixtures/
       const res = await sb.api.as('solo', method, path, method === 'GET' ? undefined : {}, null);
       expect([400, 403]).toContain(res.status);
       envelope(res, res.status);
-    });
-
-    it("the tenant list without x-tenant-id is the key's own tenant and its children", async () => {
-      const res = await sb.api.as('orbit', 'GET', '/api/v1/tenants', undefined, null);
-      expect(res.status).toBe(200);
-      expect(res.body.tenants.map((t: { tenantId: string }) => t.tenantId)).toEqual(['cw-orbit']);
     });
 
     it('webhook routes need only the bearer token', async () => {
