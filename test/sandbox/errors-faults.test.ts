@@ -195,7 +195,8 @@ describe('close', () => {
       req.on('error', (error) => resolve(`closed: ${error.message}`));
       req.end();
     });
-    await new Promise((r) => setTimeout(r, 100));
+    // Closed once the request is held by the hang fault (not after a guessed pause).
+    while (own.faults.list()[0]!.hits === 0) await new Promise((r) => setImmediate(r));
     await own.close();
     expect(await outcome).toMatch(/^closed/);
     await expect(fetch(`${own.url}/sandbox/clock`)).rejects.toThrow();
