@@ -53,9 +53,9 @@ const upward = (...layers) =>
  */
 const coreModuleRanks = [
   ['station'],
-  ['site'],
+  ['site', 'diagnostics'],
   ['packing'],
-  ['queue', 'labels', 'tracking'],
+  ['queue', 'labels', 'tracking', 'logging'],
   ['printing', 'profiles'],
   ['orders', 'platform', 'devices'],
   ['storage'],
@@ -86,8 +86,24 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
-  // One block per core module: plain Node, nothing above src/core, and no arrow back up the
-  // module graph (docs/core.md "Module graph").
+  {
+    // Every file of the core (src/core/cli-args.ts too): plain Node, nothing above src/core.
+    files: ['src/core/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: noElectron.paths,
+          patterns: [
+            ...noElectron.patterns,
+            ...upward('main', 'preload', 'renderer', 'web-host', 'sandbox'),
+          ],
+        },
+      ],
+    },
+  },
+  // One block per core module: the same, and no arrow back up the module graph (docs/core.md
+  // "Module graph"). test/lint/boundaries.test.ts fails for a module missing from the ranks.
   ...coreModuleRanks.flatMap((rank, r) =>
     rank.map((module) => ({
       files: [`src/core/${module}/**/*.{ts,tsx}`],

@@ -1,4 +1,5 @@
 // Issue 11 point 5: the layers are lint rules, and a violating import fails `npm run lint`.
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
@@ -58,6 +59,26 @@ describe('boundaries between core modules (no arrow back up)', () => {
     ['src/core/station/features/fixture.ts', '../../site/link.js'],
   ])('%s importing %s (downwards) is allowed', async (path, spec) => {
     expect(await restricted(path, use(spec))).toEqual([]);
+  });
+});
+
+describe('every core module has its place in the graph', () => {
+  const modules = readdirSync(join(root, 'src/core'), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .filter((name) => name !== 'station');
+  // A module left out of coreModuleRanks would get no boundary rule: it could import the facade.
+  it.each(modules)('src/core/%s may not import the station facade', async (module) => {
+    const messages = await restricted(`src/core/${module}/fixture.ts`, use('../station/index.js'));
+    expect(messages).toEqual([
+      expect.stringMatching(new RegExp(`src/core/${module} may not import src/core/station`)),
+    ]);
+  });
+
+  it('a file at the root of src/core still may not import electron', async () => {
+    expect(await restricted('src/core/fixture.ts', use('electron'))).toEqual([
+      expect.stringMatching(/plain Node/),
+    ]);
   });
 });
 
