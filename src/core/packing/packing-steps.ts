@@ -54,6 +54,8 @@ export interface PackingStepsDeps {
     shipmentId: number,
     label: StoredLabel,
   ): Promise<{ printJobId: number | null } | { failure: Failure }>;
+  /** A label is about to be bought: the label printer's connection may get ready meanwhile. */
+  prepareLabelPrinter?(): void;
 }
 
 const invalid = (code: string, message: string): Extract<ShipResult, { outcome: 'invalid' }> => ({
@@ -248,6 +250,8 @@ export class PackingSteps {
     confirmedBy: string | null,
   ): Promise<ShipResult> {
     const { shipments } = this.d;
+    // The printer's connection and status check happen while the platform answers.
+    this.d.prepareLabelPrinter?.();
     const bought = await this.d.purchaser.purchase(shipment, order, selection, confirmedBy);
     switch (bought.kind) {
       case 'rejected':

@@ -2,7 +2,7 @@ import { LabelRepository } from '../labels/label-repository.js';
 import type { LabelPrintQueue } from '../labels/print-queue.js';
 import type { StoredLabel } from '../labels/types.js';
 import { OrderRepository } from '../orders/order-repository.js';
-import type { Profile } from '../profiles/profile-schema.js';
+import { labelPrinterOf, type Profile } from '../profiles/profile-schema.js';
 import { OfflineQueueRepository } from '../queue/offline-queue-repository.js';
 import type { Db } from '../storage/database.js';
 import { systemClock, type Clock, type StationScope } from '../storage/scope.js';
@@ -85,6 +85,10 @@ export class PackingWorkflow {
       hooks: this.hooks,
       clock: this.clock,
       print: (shipmentId, label) => this.print(shipmentId, label),
+      prepareLabelPrinter: () => {
+        const printerId = labelPrinterOf(this.profile);
+        if (printerId) options.printQueue.prepare?.(printerId);
+      },
     });
   }
 

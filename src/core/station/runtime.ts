@@ -87,6 +87,7 @@ export class ProfileRuntime {
     const printQueue: LabelPrintQueue = {
       enqueue: (job) => spool.enqueue(job).job,
       existingLabelJob: (labelId: string) => spool.labelJob(labelId),
+      prepare: (printerId: string) => spool.prepare(printerId),
     };
     this.workflow = new PackingWorkflow({
       db: deps.db,

@@ -72,6 +72,20 @@ export class TcpLine {
     });
   }
 
+  /** False once the connection failed, closed or was closed by the station. */
+  get alive(): boolean {
+    return this.failure === null && !this.socket.destroyed;
+  }
+
+  /** Cancels what is waiting on this line when `signal` aborts (a line opened ahead of a job). */
+  watch(signal: AbortSignal | undefined): void {
+    if (!signal) return;
+    if (signal.aborted) return this.fail(new LineError('aborted', 'cancelled'));
+    const abort = () => this.fail(new LineError('aborted', 'cancelled'));
+    signal.addEventListener('abort', abort, { once: true });
+    this.socket.once('close', () => signal.removeEventListener('abort', abort));
+  }
+
   private fail(error: LineError) {
     if (!this.failure) this.failure = error;
     this.socket.destroy();
