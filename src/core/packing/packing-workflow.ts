@@ -12,7 +12,14 @@ import type { FailureClassifier, PackingPlatform } from './platform-port.js';
 import { sendLabelToPrinter } from './print-step.js';
 import { lookupScan } from './scan-lookup.js';
 import { ShipmentRepository } from './shipment-repository.js';
-import type { Failure, RateResult, ScanLookup, ShipResult } from './types.js';
+import type {
+  Failure,
+  PackedPackage,
+  PreRateOutcome,
+  RateResult,
+  ScanLookup,
+  ShipResult,
+} from './types.js';
 import type { OrderClaims } from '../site/link.js';
 
 export type { BuyOptions, RateOptions } from './packing-steps.js';
@@ -51,6 +58,8 @@ export class PackingWorkflow {
   private readonly hooks: PurchaseHooks;
   /** Orders being shipped right now: a double scan must not start a second purchase. */
   private readonly busyOrders = new Set<number>();
+  /** Background ratings (pre-rating) under way, by order id. */
+  private readonly backgroundRatings = new Map<number, Promise<PreRateOutcome>>();
   private readonly steps: PackingSteps;
 
   constructor(private readonly options: PackingWorkflowOptions) {
@@ -150,6 +159,28 @@ export class PackingWorkflow {
     return row.profileId === this.scope.profileId && row.environment === this.scope.environment;
   }
 
+  /**
+   * Rates an order in the background (pre-rating, see PreRater): skipped while a packer's call
+   * holds the order. A packer's call that comes meanwhile waits for this answer (already on
+   * its way) instead of asking again, and then finds the rates (reuseRates).
+   */
+  preRate(orderId: number, packages: PackedPackage[] | undefined): Promise<PreRateOutcome> {
+    if (this.busyOrders.has(orderId))
+      return Promise.resolve({ kind: 'skipped', why: 'a packer is on this order' });
+    const pending = this.backgroundRatings.get(orderId);
+    if (pending) return pending;
+    const rating = this.steps.preRate(orderId, packages).finally(() => {
+      this.backgroundRatings.delete(orderId);
+    });
+    this.backgroundRatings.set(orderId, rating);
+    return rating;
+  }
+
+  /** Whether a packer's call (rate, buy, ship) is under way on any order. */
+  get packerBusy(): boolean {
+    return this.busyOrders.size > 0;
+  }
+
   private async exclusively<T>(orderId: number, work: () => Promise<T>): Promise<T | Busy> {
     if (this.busyOrders.has(orderId))
       return {
@@ -161,6 +192,9 @@ export class PackingWorkflow {
       };
     this.busyOrders.add(orderId);
     try {
+      // A background rating of this order already on its way: its answer is the packer's.
+      const background = this.backgroundRatings.get(orderId);
+      if (background) await background.catch(() => undefined);
       return await work();
     } finally {
       this.busyOrders.delete(orderId);

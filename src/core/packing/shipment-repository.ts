@@ -75,11 +75,17 @@ export class ShipmentRepository {
       setSelection: db.prepare(
         `UPDATE shipments SET selection = @selection, updated_at = @now WHERE id = @id AND state = 'rated'`,
       ),
+      setStationUser: db.prepare(
+        `UPDATE shipments SET station_user = @stationUser, updated_at = @now WHERE id = @id`,
+      ),
       setShipment: db.prepare(
         `UPDATE shipments SET shipment = @shipment, updated_at = @now WHERE id = @id`,
       ),
       ratedAt: db.prepare<[number], { at: string }>(
         `SELECT at FROM shipment_events WHERE shipment_id = ? AND kind = 'rated' ORDER BY id DESC LIMIT 1`,
+      ),
+      lastEvent: db.prepare<[number], { kind: string; at: string }>(
+        `SELECT kind, at FROM shipment_events WHERE shipment_id = ? ORDER BY id DESC LIMIT 1`,
       ),
       setRates: db.prepare(`UPDATE shipments SET rates = @rates, updated_at = @now WHERE id = @id`),
       setFailed: db.prepare(
@@ -176,6 +182,11 @@ export class ShipmentRepository {
     return this.s.ratedAt.get(id)?.at ?? null;
   }
 
+  /** The newest event of a shipment (what happened to it last). */
+  lastEvent(id: number): { kind: string; at: string } | null {
+    return this.s.lastEvent.get(id) ?? null;
+  }
+
   /** The packer picked another of the stored rates: recorded with who and why. */
   setSelection(id: number, selection: RateSelection): void {
     this.s.setSelection.run({ id, selection: JSON.stringify(selection), now: this.now() });
@@ -185,6 +196,12 @@ export class ShipmentRepository {
       carrierAccountId: selection.rate.carrierAccount.id,
       serviceLevel: selection.rate.serviceLevel,
     });
+  }
+
+  /** A packer took over rates asked for in the background (pre-rating): recorded as theirs. */
+  reuseRates(id: number, stationUser: string | null): void {
+    if (stationUser !== null) this.s.setStationUser.run({ id, stationUser, now: this.now() });
+    this.event(id, 'rates-reused', { by: stationUser });
   }
 
   /** New packages for a shipment that has not been bought yet (a queued one re-weighed). */

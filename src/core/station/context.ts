@@ -205,6 +205,7 @@ export class StationContext {
       embeddedBaseUrl: async () => (await this.embeddedSandbox()).baseUrl,
       log: this.log,
       onChange: (what) => this.changed(what),
+      boxes: () => this.stationSettings().boxes,
       ...(this.site
         ? {
             orderClaims: this.site.claims.bind(this.site),
