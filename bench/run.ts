@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { humanSummary } from './harness.js';
 import { labelCacheBench } from './label-cache.js';
 import { trackerIngestBench } from './tracker-ingest.js';
-import { scanToPrintBench } from './scan-to-print.js';
+import { packBench, scanToPrintBench, tokenWaitsBench } from './scan-to-print.js';
 import { startupBench } from './startup.js';
 import { sandboxRatesBench } from './sandbox-rates.js';
 import { siteBench } from './site.js';
@@ -27,10 +27,15 @@ try {
   if (wants('sandbox')) await sandboxRatesBench(quick ? 200 : 1000);
   const scans = quick ? 50 : 200;
   if (wants('scan_to_print')) {
+    // Ours and the peer (bench/peer-station.ts), scan for scan, at each latency.
     await scanToPrintBench(dir, scans, 0);
     await scanToPrintBench(dir, scans, 100);
     // A token lifetime far shorter than the run: renewals must happen in the background.
-    await scanToPrintBench(dir, scans, 20, 5);
+    await tokenWaitsBench(dir, scans, 20, 5);
+  }
+  if (wants('pack')) {
+    await packBench(dir, quick ? 30 : 100, 0);
+    await packBench(dir, quick ? 30 : 100, 100);
   }
   const labels = quick ? 50_000 : 1_000_000;
   const dbFile = join(dir, 'station.db');
