@@ -32,6 +32,8 @@ export interface SendOptions {
    * for the send() that follows.
    */
   beforeSend?: boolean;
+  /** status() only: more questions follow shortly (a job being confirmed); keep the line open. */
+  keepOpen?: boolean;
 }
 
 export interface Printer {

@@ -22,6 +22,8 @@ export interface NetworkPrinterOptions {
   preparedFreshMs?: number;
   /** How long a connection opened ahead of a job is kept for it. Default 5 s. */
   preparedHoldMs?: number;
+  /** How long the connection a job went out on is kept for the status questions that follow. Default 1 s. */
+  idleHoldMs?: number;
 }
 
 /** A connection opened ahead of a job, with what the printer said on it. */
@@ -90,6 +92,7 @@ export class NetworkPrinter implements Printer {
   private readonly hqesTimeoutMs: number;
   private readonly preparedFreshMs: number;
   private readonly preparedHoldMs: number;
+  private readonly idleHoldMs: number;
   private prepared: PreparedLine | null = null;
   private preparing: Promise<unknown> | null = null;
 
@@ -108,6 +111,7 @@ export class NetworkPrinter implements Printer {
     this.answers = options.answers ?? stationPrinterAnswers;
     this.preparedFreshMs = options.preparedFreshMs ?? 2000;
     this.preparedHoldMs = options.preparedHoldMs ?? 5000;
+    this.idleHoldMs = options.idleHoldMs ?? 1000;
   }
 
   private get address() {
@@ -137,13 +141,24 @@ export class NetworkPrinter implements Printer {
 
   async send(data: Buffer, options: SendOptions = {}): Promise<void> {
     if (this.config.role === 'receipt') return this.sendEscPos(data);
-    const line = this.takePrepared() ?? (await this.open(options.signal));
-    line.watch(options.signal);
+    // A line kept open (prepare, the check before this job) is used as it is; one the printer
+    // has closed is not alive and a new one is opened. A drop while sending is the spool's to
+    // handle, as on a new line.
+    const kept = this.takePrepared();
+    if (kept) {
+      kept.watch(options.signal);
+      return this.sendOn(kept, data);
+    }
+    return this.sendOn(await this.open(options.signal), data);
+  }
+
+  private async sendOn(line: TcpLine, data: Buffer): Promise<void> {
     const cut = data.lastIndexOf(XZ);
     const head = cut >= 0 ? data.subarray(0, cut) : data;
     const tail = cut >= 0 ? data.subarray(cut) : Buffer.alloc(0);
     // With more than one format in the job, earlier ones may print before the hold-back point.
     const headMayPrint = cut < 0 || head.includes(XZ);
+    let sent = false;
     try {
       try {
         await line.write(Buffer.concat([head, HS]));
@@ -151,15 +166,19 @@ export class NetworkPrinter implements Printer {
       } catch (cause) {
         throw this.lineError(cause, headMayPrint);
       }
-      if (tail.length === 0) return;
-      try {
-        await line.write(Buffer.concat([tail, HS]));
-        await line.read((t) => framesLength(t, 3), this.answerTimeoutMs);
-      } catch (cause) {
-        throw this.lineError(cause, true);
+      if (tail.length > 0) {
+        try {
+          await line.write(Buffer.concat([tail, HS]));
+          await line.read((t) => framesLength(t, 3), this.answerTimeoutMs);
+        } catch (cause) {
+          throw this.lineError(cause, true);
+        }
       }
+      // The spool asks for status next (is it printed?): on this line, without a new connection.
+      this.keepLine(line, this.idleHoldMs);
+      sent = true;
     } finally {
-      line.close();
+      if (!sent) line.close();
     }
   }
 
@@ -208,15 +227,18 @@ export class NetworkPrinter implements Printer {
    * preparedHoldMs. Errors are left for the job's own check to find.
    */
   prepare(): void {
-    if (this.config.role === 'receipt' || this.preparing || this.prepared?.line.alive) return;
-    this.preparing = this.probe(undefined, true)
+    if (this.config.role === 'receipt' || this.preparing) return;
+    const ready = this.prepared;
+    if (ready?.line.alive && Date.now() - ready.at <= this.preparedFreshMs) return;
+    this.preparing = this.probe(undefined, this.preparedHoldMs)
       .catch(() => undefined)
       .finally(() => (this.preparing = null));
   }
 
   async status(options: SendOptions = {}): Promise<PrinterStatus | null> {
     if (this.config.role === 'receipt') return null;
-    if (!options.beforeSend) return this.probe(options.signal, false);
+    if (!options.beforeSend)
+      return this.probe(options.signal, options.keepOpen ? this.idleHoldMs : 0);
     if (this.preparing) await untilAborted(this.preparing, options.signal);
     const ready = this.prepared;
     if (ready?.line.alive && Date.now() - ready.at <= this.preparedFreshMs) {
@@ -225,17 +247,32 @@ export class NetworkPrinter implements Printer {
       return ready.status;
     }
     // An open line whose status is too old is asked again; no line: a new one, kept for send().
-    return this.probe(options.signal, true);
+    return this.probe(options.signal, this.preparedHoldMs);
   }
 
-  /** ~HS (and ~HQES where the printer answers it) on `keep`'s line or a new one. */
+  /**
+   * ~HS (and ~HQES where the printer answers it) on the line kept open, if any, or a new one.
+   * `holdMs` > 0 keeps the line open that long for what follows (0: closed at once). A kept line
+   * the printer closed meanwhile is replaced by a new one, once.
+   */
   private async probe(
     signal: AbortSignal | undefined,
-    keep: boolean,
+    holdMs: number,
   ): Promise<PrinterStatus | null> {
-    const reuse = keep ? this.takePrepared() : null;
-    const line = reuse ?? (await this.open(signal));
-    if (reuse) line.watch(signal);
+    const reuse = this.takePrepared();
+    if (reuse) {
+      reuse.watch(signal);
+      try {
+        return await this.probeOn(reuse, holdMs);
+      } catch (error) {
+        const lost = error instanceof PrinterError && error.cause instanceof LineError;
+        if (!lost || (error.cause as LineError).reason !== 'closed' || signal?.aborted) throw error;
+      }
+    }
+    return this.probeOn(await this.open(signal), holdMs);
+  }
+
+  private async probeOn(line: TcpLine, holdMs: number): Promise<PrinterStatus | null> {
     let kept = false;
     try {
       const askHqes = this.answers.answersHqes(this.address);
@@ -248,6 +285,7 @@ export class NetworkPrinter implements Printer {
         throw this.statusError(cause);
       }
       let hqesText = '';
+      let keep = holdMs > 0;
       if (askHqes !== false) {
         try {
           if (askHqes !== true) await line.write(HQES);
@@ -259,7 +297,7 @@ export class NetworkPrinter implements Printer {
         } catch (cause) {
           if (cause instanceof LineError && cause.reason === 'timeout') {
             this.answers.learnedHqes(this.address, false);
-            // An answer that comes after all would be read as the next job's: not this line.
+            // An answer that comes after all would be read as the next question's: not this line.
             keep = false;
           } else throw this.statusError(cause);
         }
@@ -270,7 +308,7 @@ export class NetworkPrinter implements Printer {
         hsText + hqesText,
       );
       if (keep) {
-        this.keepPrepared(line, status);
+        this.keepLine(line, holdMs, status);
         kept = true;
       }
       return status;
@@ -279,14 +317,20 @@ export class NetworkPrinter implements Printer {
     }
   }
 
-  private keepPrepared(line: TcpLine, status: PrinterStatus | null): void {
+  /** Keeps `line` open for `holdMs`; `status` (read on it just now) may answer the next check. */
+  private keepLine(line: TcpLine, holdMs: number, status?: PrinterStatus | null): void {
     this.dropPrepared();
-    const timer = setTimeout(() => this.dropPrepared(), this.preparedHoldMs);
+    const timer = setTimeout(() => this.dropPrepared(), holdMs);
     timer.unref();
-    this.prepared = { line, status, at: Date.now(), timer };
+    this.prepared = {
+      line,
+      status: status ?? null,
+      at: status === undefined ? Number.NEGATIVE_INFINITY : Date.now(),
+      timer,
+    };
   }
 
-  /** The open prepared line, now the caller's (null when there is none or it broke). */
+  /** The open kept line, now the caller's (null when there is none or it broke). */
   private takePrepared(): TcpLine | null {
     const ready = this.prepared;
     if (!ready) return null;

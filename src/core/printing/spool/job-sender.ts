@@ -176,7 +176,7 @@ export class JobSender {
     for (;;) {
       let after: PrinterStatus | null;
       try {
-        after = await driver.status({ signal });
+        after = await driver.status({ signal, keepOpen: true });
       } catch (error) {
         const why = signal.aborted
           ? 'The station stopped before the printer confirmed this label'
