@@ -30,6 +30,8 @@ interface Rate {
 export class PeerStation {
   /** The API round trips of the last scan, from just before fetch to the end of the body. */
   apiMs = 0;
+  /** process.cpuUsage (user + system, µs) when the last label was handed to the socket. */
+  cpuAtWrite = 0;
   private token = '';
   private readonly db: Database.Database;
   private readonly insert: Database.Statement;
@@ -115,7 +117,11 @@ export class PeerStation {
       new Date().toISOString(),
     );
     await new Promise<void>((resolve, reject) => {
-      const socket = connect(this.o.printer.port, this.o.printer.host, () => socket.end(zpl));
+      const socket = connect(this.o.printer.port, this.o.printer.host, () => {
+        const cpu = process.cpuUsage();
+        this.cpuAtWrite = cpu.user + cpu.system;
+        socket.end(zpl);
+      });
       socket.on('close', () => resolve()).on('error', reject);
     });
   }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PlatformClient } from '../src/core/platform/client.js';
 import { openDatabase } from '../src/core/storage/database.js';
+import { checkpointInBackground } from '../src/core/storage/checkpoints.js';
 import { PackingWorkflow } from '../src/core/packing/packing-workflow.js';
 import { PreRater, prePackedPackages } from '../src/core/packing/pre-rating.js';
 import {
@@ -105,7 +106,15 @@ async function rig(dir: string, name: string, latencyMs: number, tokenTtlSeconds
       prepare: (printerId) => spool.prepare(printerId),
     },
   });
+  /** CPU (ms) when each label job went to 'sending' (its first byte leaves right after). */
+  const cpuAtSending = new Map<number, number>();
+  spool.on('job', (job) => {
+    if (job.state === 'sending' && job.kind === 'label' && !cpuAtSending.has(job.id))
+      cpuAtSending.set(job.id, cpuMs());
+  });
   spool.start();
+  // As the station does (src/core/station/context.ts): WAL checkpoints while no scan is under way.
+  const stopCheckpoints = checkpointInBackground(db, { idle: () => !workflow.packerBusy });
   /** Resolves when the spool has the label job of `platformLabelId` printed (confirmed). */
   const printed = (platformLabelId: string) =>
     new Promise<void>((resolve, reject) => {
@@ -131,8 +140,10 @@ async function rig(dir: string, name: string, latencyMs: number, tokenTtlSeconds
     resetApi,
     workflow,
     printed,
+    cpuAtSending,
     async close() {
       await spool.stop();
+      stopCheckpoints();
       client.close();
       db.close();
       await tap.close();
@@ -163,8 +174,14 @@ export async function scanToPrintBench(
     for (let i = 0; i < scans; i++)
       r.workflow.orders.upsert(r.workflow.scope, 'tnt_lumen', benchOrder(`B-${i}`, i), 'bench');
     await peer.login();
-    const ours = { whole: [] as number[], overhead: [] as number[], cpu: [] as number[] };
-    const theirs = { whole: [] as number[], overhead: [] as number[], cpu: [] as number[] };
+    const series = () => ({
+      whole: [] as number[],
+      overhead: [] as number[],
+      cpu: [] as number[],
+      cpuFirst: [] as number[],
+    });
+    const ours = series();
+    const theirs = series();
     let firstScanMs = 0;
     let operations: string[] = [];
     let labelsSeen = 0;
@@ -183,12 +200,15 @@ export async function scanToPrintBench(
       const at = await r.firstByte(labelsSeen++);
       await r.printed(result.label.platformLabelId);
       const cpu = cpuMs() - c0;
+      const jobId = 'printJobId' in result ? result.printJobId : null;
+      const cpuToFirstByte = (jobId !== null ? r.cpuAtSending.get(jobId)! : Number.NaN) - c0;
       operations = r.api.operations;
       if (i === 0) firstScanMs = at - t0;
       else {
         ours.whole.push(at - t0);
         ours.overhead.push(at - t0 - apiMs);
         ours.cpu.push(cpu);
+        ours.cpuFirst.push(cpuToFirstByte);
       }
 
       // The peer: the same order, the same sandbox and printer.
@@ -198,6 +218,7 @@ export async function scanToPrintBench(
       const peerAt = await r.firstByte(labelsSeen++);
       const peerCpu = cpuMs() - p0;
       if (i > 0) {
+        theirs.cpuFirst.push(peer.cpuAtWrite / 1000 - p0);
         theirs.whole.push(peerAt - s0);
         theirs.overhead.push(peerAt - s0 - peer.apiMs);
         theirs.cpu.push(peerCpu);
@@ -237,6 +258,26 @@ export async function scanToPrintBench(
       unit: 'ms',
       p95: c.p95,
       what: 'CPU (user+system) of the station process from the scan until the spool confirmed the label printed',
+    });
+    const cf = summarize(ours.cpuFirst);
+    const pcf = summarize(theirs.cpuFirst);
+    report({
+      name: `scan_to_print.${tag}.station_cpu_to_first_byte_p50`,
+      value: cf.p50,
+      unit: 'ms',
+      what: 'CPU of the station process from the scan until the label job is sending (its first byte leaves next): the overhead without the waits of a loaded machine',
+    });
+    report({
+      name: `scan_to_print.${tag}.station_cpu_to_first_byte_p95`,
+      value: cf.p95,
+      unit: 'ms',
+    });
+    report({ name: `peer.${tag}.cpu_to_first_byte_p50`, value: pcf.p50, unit: 'ms' });
+    report({ name: `peer.${tag}.cpu_to_first_byte_p95`, value: pcf.p95, unit: 'ms' });
+    report({
+      name: `scan_to_print.${tag}.cpu_to_first_byte_ratio_to_peer_p50`,
+      value: round(cf.p50 / pcf.p50, 2),
+      unit: 'x',
     });
     report({ name: `peer.${tag}.whole_p50`, value: pw.p50, unit: 'ms', scans, latencyMs });
     report({ name: `peer.${tag}.whole_p95`, value: pw.p95, unit: 'ms', scans, latencyMs });
