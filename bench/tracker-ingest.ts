@@ -116,7 +116,8 @@ export async function trackerIngestBench(
       trackers: result.received,
       storeMs: round(storeMs, 1),
       what: 'CPU of the station process during the poll: requests, JSON, validation, SQLite',
-      ...(targets ? { target: { op: '<=' as const, value: 150 } } : {}),
+      // The target is issue 16's, for 10,000 trackers (the quick run's 2,000 has none).
+      ...(targets && count >= 10_000 ? { target: { op: '<=' as const, value: 150 } } : {}),
     });
 
     const board = new TrackerBoard(db);

@@ -77,13 +77,27 @@ export class TcpLine {
     return this.failure === null && !this.socket.destroyed;
   }
 
-  /** Cancels what is waiting on this line when `signal` aborts (a line opened ahead of a job). */
+  /**
+   * Cancels what is waiting on this line when `signal` aborts (a line kept open between calls:
+   * the latest caller's signal; one listener at a time, however often the line is reused).
+   */
   watch(signal: AbortSignal | undefined): void {
-    if (!signal) return;
+    if (!signal || this.watched?.signal === signal) return;
     if (signal.aborted) return this.fail(new LineError('aborted', 'cancelled'));
+    this.unwatch();
     const abort = () => this.fail(new LineError('aborted', 'cancelled'));
     signal.addEventListener('abort', abort, { once: true });
-    this.socket.once('close', () => signal.removeEventListener('abort', abort));
+    if (!this.closeHooked) this.socket.once('close', () => this.unwatch());
+    this.closeHooked = true;
+    this.watched = { signal, abort };
+  }
+
+  private watched: { signal: AbortSignal; abort: () => void } | null = null;
+  private closeHooked = false;
+
+  private unwatch(): void {
+    this.watched?.signal.removeEventListener('abort', this.watched.abort);
+    this.watched = null;
   }
 
   private fail(error: LineError) {
