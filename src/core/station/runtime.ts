@@ -121,6 +121,7 @@ export class ProfileRuntime {
     });
     this.health = new CarrierHealth(this.client, deps.db, this.trackingScope);
     this.drainer = new OfflineQueueDrainer(this.workflow, {
+      log: deps.log,
       onOutcome: (outcome) => {
         if (outcome.result !== 'queued')
           deps.log(
@@ -187,6 +188,7 @@ export class ProfileRuntime {
           this.preRater.wake();
           this.deps.onChange('orders');
         },
+        log: this.deps.log,
         ...(this.deps.claimOrderFile
           ? {
               claimFile: (text: string, name: string) =>
