@@ -11,7 +11,15 @@ import { sandboxRatesBench } from './sandbox-rates.js';
 import { siteBench } from './site.js';
 import { CliUsageError, parseCli } from '../src/core/cli-args.js';
 
-const BENCHES = ['sandbox', 'scan_to_print', 'label_cache', 'startup', 'tracker_ingest', 'site'];
+const BENCHES = [
+  'sandbox',
+  'scan_to_print',
+  'pack',
+  'label_cache',
+  'startup',
+  'tracker_ingest',
+  'site',
+];
 const usage = `usage: npm run bench -- [--quick] [--only name,name]\n  names: ${BENCHES.join(', ')}`;
 let values: { quick?: boolean; only?: string; help?: boolean };
 try {
