@@ -23,6 +23,7 @@ import {
   type Webhook,
   type WebhookEvent,
 } from './schemas.js';
+import { readTrackerPage } from './tracker-page.js';
 import { TokenManager, TokenStore } from './tokens.js';
 import { Transport, type Endpoint, type RequestObserver } from './transport.js';
 import {
@@ -358,7 +359,19 @@ export class PlatformClient {
   /** One page of trackers (a server that does not page answers one page with hasMore false). */
   listTrackers(query: TrackerQuery = {}, opts?: CallOptions): Promise<Page<Tracker>> {
     const what = 'the tracker list';
-    return this.get('listTrackers', what, 'api/v1/trackers', TrackerPage, opts, { ...query });
+    return this.call(
+      {
+        operation: 'listTrackers',
+        what,
+        method: 'GET',
+        path: 'api/v1/trackers',
+        schema: TrackerPage,
+        read: readTrackerPage,
+        idempotent: true,
+        query: { ...query },
+      },
+      opts,
+    );
   }
 
   listWebhookEvents(

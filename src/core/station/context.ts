@@ -8,6 +8,7 @@ import type { Profile, ProfileInput } from '../profiles/profile-schema.js';
 import { secretFromEnvironment, type SecretVault } from '../profiles/secret-vault.js';
 import type { SettingsStore } from '../profiles/settings-store.js';
 import { TokenStore } from '../platform/index.js';
+import { checkpointInBackground } from '../storage/checkpoints.js';
 import { openDatabase, type Db } from '../storage/database.js';
 import type { ProfileView, StationSettings } from '../../shared/views.js';
 import { profileView } from './map.js';
@@ -80,11 +81,16 @@ export class StationContext {
   handlersRef: Handlers | null = null;
   /** Stopped with the station: the embedded sandbox, the demo's virtual printer. */
   readonly closers: (() => Promise<void>)[] = [];
+  private readonly stopCheckpoints: () => void;
 
   constructor(readonly options: StationOptions) {
     this.log = options.log ?? options.stationLog?.line ?? (() => {});
     this.db = openDatabase(join(options.dataDir, 'station.db'), {
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    });
+    // Checkpoints while no packer's call is under way, not inside a purchase's commit.
+    this.stopCheckpoints = checkpointInBackground(this.db, {
+      idle: () => !this.current?.workflow.packerBusy,
     });
     this.profiles = new ProfileStore(options.settings, options.vault);
     this.spool = new PrintSpool({
@@ -209,6 +215,7 @@ export class StationContext {
       embeddedBaseUrl: async () => (await this.embeddedSandbox()).baseUrl,
       log: this.log,
       onChange: (what) => this.changed(what),
+      boxes: () => this.stationSettings().boxes,
       ...(this.site
         ? {
             orderClaims: this.site.claims.bind(this.site),
@@ -278,6 +285,7 @@ export class StationContext {
     await this.site?.close();
     this.site = null;
     for (const close of this.closers.reverse()) await close().catch(() => {});
+    this.stopCheckpoints();
     this.db.close();
   }
 }

@@ -3,6 +3,7 @@ import { LabelReprints } from '../labels/reprint.js';
 import { applyLabelRetention } from '../labels/retention.js';
 import { OrderHotFolder } from '../orders/hot-folder.js';
 import { PackingWorkflow } from '../packing/packing-workflow.js';
+import { PreRater, type BoxDimensions } from '../packing/pre-rating.js';
 import type { PackingPlatform } from '../packing/platform-port.js';
 import { PlatformClient, type TokenStore } from '../platform/index.js';
 import { tenantsOf, type Profile } from '../profiles/profile-schema.js';
@@ -35,6 +36,8 @@ export interface RuntimeDeps {
   onChange: (what: 'queue' | 'attention' | 'tracking' | 'carriers' | 'orders' | 'status') => void;
   /** The site store's order claim for a scope (issue 12); absent without a site store. */
   orderClaims?: (scope: StationScope) => OrderClaims;
+  /** The station's box presets, for pre-rating orders whose box code names one. */
+  boxes?: () => readonly BoxDimensions[];
   /** The site store's order-file claim (issue 12): a reason not to import, or null. */
   claimOrderFile?: (scope: StationScope, text: string, name: string) => Promise<string | null>;
 }
@@ -56,6 +59,8 @@ export class ProfileRuntime {
   readonly poller: TrackerPoller;
   readonly health: CarrierHealth;
   readonly drainer: OfflineQueueDrainer;
+  /** Rates imported orders in the background so a scan shows rates at once (issue 16). */
+  readonly preRater: PreRater;
   hotFolder: OrderHotFolder | null = null;
   /** Carrier accounts are read again this often during a shift (an expiry shows by itself). */
   static carrierRefreshMs = 60_000;
@@ -87,6 +92,7 @@ export class ProfileRuntime {
     const printQueue: LabelPrintQueue = {
       enqueue: (job) => spool.enqueue(job).job,
       existingLabelJob: (labelId: string) => spool.labelJob(labelId),
+      prepare: (printerId: string) => spool.prepare(printerId),
     };
     this.workflow = new PackingWorkflow({
       db: deps.db,
@@ -125,13 +131,20 @@ export class ProfileRuntime {
         deps.onChange('attention');
       },
     });
+    this.preRater = new PreRater({
+      workflow: this.workflow,
+      ...(deps.boxes ? { boxes: deps.boxes } : {}),
+    });
     // The header follows connectivity, and the queue drains as soon as the platform answers.
     let trackers = this.client.connectivity.capability('trackers').state;
     this.client.connectivity.onChange((snapshot) => {
       deps.onChange('status');
       if (snapshot.capabilities.trackers.state !== trackers) deps.onChange('tracking');
       trackers = snapshot.capabilities.trackers.state;
-      if (snapshot.state === 'online') this.drainer.wake();
+      if (snapshot.state === 'online') {
+        this.drainer.wake();
+        this.preRater.wake();
+      }
     });
   }
 
@@ -147,6 +160,7 @@ export class ProfileRuntime {
       .catch((e: unknown) => this.deps.log(`recover: ${(e as Error).message}`));
     this.poller.start();
     this.drainer.start();
+    this.preRater.start();
     void this.refreshCarriers().catch(() => {});
     this.timers.push(
       setInterval(
@@ -170,7 +184,10 @@ export class ProfileRuntime {
           defaultTenantId: this.profile.tenantId,
           allowedTenantIds: tenantsOf(this.profile),
         },
-        onFile: () => this.deps.onChange('orders'),
+        onFile: () => {
+          this.preRater.wake();
+          this.deps.onChange('orders');
+        },
         log: this.deps.log,
         mappings: this.profile.orderColumnMappings ?? [],
         ...(this.deps.claimOrderFile
@@ -245,6 +262,7 @@ export class ProfileRuntime {
   async close(): Promise<void> {
     for (const t of this.timers.splice(0)) clearInterval(t);
     await this.poller.stop();
+    await this.preRater.stop();
     await this.drainer.stop();
     await this.hotFolder?.stop();
     this.client.close();

@@ -207,6 +207,8 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
         },
       );
       ctx.changed('orders');
+      // Orders whose weight and box are known are rated in the background from now on.
+      r.preRater.wake();
       return {
         imported: report.imported.length + report.updated.length,
         skipped: report.unchanged.length,
