@@ -42,6 +42,11 @@ export const csvColumns = [
   'item_name',
   'quantity',
   'unit_value_usd',
+  // Issue 15: what the packer scans to verify an item (any one of them), and its picture.
+  'barcode',
+  'upc',
+  'ean',
+  'image_url',
 ] as const;
 type Column = (typeof csvColumns)[number];
 const required: Column[] = [
@@ -258,6 +263,8 @@ function buildOrder(
         name: itemName || sku,
         quantity: quantity ?? 1,
         valueCents: value === undefined ? undefined : Math.round(value * 100),
+        barcode: row.get('barcode') || row.get('upc') || row.get('ean') || undefined,
+        imageUrl: row.get('image_url') || undefined,
       };
       pkg.items.push(item);
     }
@@ -320,6 +327,8 @@ const itemColumns: Record<string, Column> = {
   name: 'item_name',
   quantity: 'quantity',
   valueCents: 'unit_value_usd',
+  barcode: 'barcode',
+  imageUrl: 'image_url',
 };
 
 /** Maps a schema path back to the CSV row and column a person has to fix. */

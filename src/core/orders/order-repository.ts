@@ -30,6 +30,8 @@ interface ItemRow {
   quantity: number;
   value_cents: number | null;
   weight_lbs: number | null;
+  barcode: string | null;
+  image_url: string | null;
 }
 
 export type UpsertOutcome = 'imported' | 'updated' | 'unchanged';
@@ -68,8 +70,8 @@ export class OrderRepository {
          VALUES (@orderId, @index, @box, @weightLbs, @lengthIn, @widthIn, @heightIn)`,
       ),
       insertItem: db.prepare(
-        `INSERT INTO order_items (order_id, package_index, line, sku, name, quantity, value_cents, weight_lbs)
-         VALUES (@orderId, @index, @line, @sku, @name, @quantity, @valueCents, @weightLbs)`,
+        `INSERT INTO order_items (order_id, package_index, line, sku, name, quantity, value_cents, weight_lbs, barcode, image_url)
+         VALUES (@orderId, @index, @line, @sku, @name, @quantity, @valueCents, @weightLbs, @barcode, @imageUrl)`,
       ),
       packages: db.prepare<[number], PackageRow>(
         `SELECT * FROM order_packages WHERE order_id = ? ORDER BY package_index`,
@@ -159,6 +161,8 @@ export class OrderRepository {
             quantity: item.quantity,
             valueCents: item.valueCents ?? null,
             weightLbs: item.weightLbs ?? null,
+            barcode: item.barcode ?? null,
+            imageUrl: item.imageUrl ?? null,
           }),
         );
       });
@@ -213,6 +217,8 @@ export class OrderRepository {
           quantity: i.quantity,
           valueCents: i.value_cents ?? undefined,
           weightLbs: i.weight_lbs ?? undefined,
+          ...(i.barcode ? { barcode: i.barcode } : {}),
+          ...(i.image_url ? { imageUrl: i.image_url } : {}),
         })),
     }));
     return {

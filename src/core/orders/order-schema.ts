@@ -51,6 +51,14 @@ export const itemSchema = z.object({
     .positive('must be at least 1'),
   valueCents: z.number().int().nonnegative('must not be negative').optional(),
   weightLbs: positive('lb').optional(),
+  barcode: optionalText(64).refine(
+    (v) => v === undefined || /^[\x21-\x7e]+$/.test(v),
+    'must be letters, digits or symbols without spaces',
+  ),
+  imageUrl: optionalText(1000).refine(
+    (v) => v === undefined || /^https:\/\/[^\s]+$/.test(v),
+    'must be an https:// address',
+  ),
 });
 
 export const packageSchema = z.object({

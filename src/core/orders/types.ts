@@ -21,6 +21,10 @@ export interface OrderItem {
   /** Declared value of one unit, in cents. */
   valueCents?: number | undefined;
   weightLbs?: number | undefined;
+  /** UPC/EAN or the warehouse's own barcode of the item, scanned to verify it (issue 15). */
+  barcode?: string | undefined;
+  /** A picture of the item (https only), shown while verifying. */
+  imageUrl?: string | undefined;
 }
 
 export interface OrderPackage {

@@ -12,6 +12,7 @@ import type { FailureClassifier, PackingPlatform } from './platform-port.js';
 import { sendLabelToPrinter } from './print-step.js';
 import { lookupScan } from './scan-lookup.js';
 import { ShipmentRepository } from './shipment-repository.js';
+import { ItemVerification } from './verification.js';
 import type { Failure, RateResult, ScanLookup, ShipResult } from './types.js';
 import type { OrderClaims } from '../site/link.js';
 
@@ -47,6 +48,8 @@ export class PackingWorkflow {
   readonly shipments: ShipmentRepository;
   readonly queue: OfflineQueueRepository;
   readonly purchaser: LabelPurchaser;
+  /** Issue 15.1: what the packer scanned into the box, per order. */
+  readonly verification: ItemVerification;
   private readonly clock: Clock;
   private readonly hooks: PurchaseHooks;
   /** Orders being shipped right now: a double scan must not start a second purchase. */
@@ -62,6 +65,7 @@ export class PackingWorkflow {
     this.labels = new LabelRepository(db, this.clock);
     this.shipments = new ShipmentRepository(db, this.clock);
     this.queue = new OfflineQueueRepository(db, this.clock);
+    this.verification = new ItemVerification(db, this.clock);
     this.purchaser = new LabelPurchaser({
       scope: this.scope,
       shipments: this.shipments,
@@ -82,6 +86,7 @@ export class PackingWorkflow {
       shipments: this.shipments,
       queue: this.queue,
       purchaser: this.purchaser,
+      verification: this.verification,
       hooks: this.hooks,
       clock: this.clock,
       print: (shipmentId, label) => this.print(shipmentId, label),
