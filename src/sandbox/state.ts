@@ -96,6 +96,8 @@ export interface LedgerEntry {
   trackingNumber: string;
   amount: number;
   currency: 'USD';
+  /** shipment.batchId of the request (labels bought in one batch run), or null. */
+  batchId: string | null;
   createdAt: string;
 }
 

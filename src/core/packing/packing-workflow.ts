@@ -30,8 +30,8 @@ export interface PackingWorkflowOptions {
   orderClaims?: OrderClaims;
 }
 
-/** ship() takes what rate() takes: the rule's choice is bought. */
-export type ShipOptions = RateOptions;
+/** ship() takes what rate() takes: the rule's choice is bought (in a batch: its batchId). */
+export type ShipOptions = RateOptions & { batchId?: string | undefined };
 
 type Busy = Extract<ShipResult, { outcome: 'invalid' }>;
 

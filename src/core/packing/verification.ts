@@ -170,10 +170,10 @@ export class ItemVerification {
         `SELECT * FROM order_verifications WHERE order_id IN (SELECT value FROM json_each(?))`,
       ),
       put: db.prepare(
-        `INSERT INTO order_verifications (order_id, order_version, counts, override_by, override_reason, override_at, updated_at)
-         VALUES (@orderId, @version, @counts, @overrideBy, @overrideReason, @overrideAt, @now)
+        `INSERT INTO order_verifications (order_id, order_version, counts, complete, override_by, override_reason, override_at, updated_at)
+         VALUES (@orderId, @version, @counts, @complete, @overrideBy, @overrideReason, @overrideAt, @now)
          ON CONFLICT (order_id) DO UPDATE SET order_version = excluded.order_version,
-           counts = excluded.counts, override_by = excluded.override_by,
+           counts = excluded.counts, complete = excluded.complete, override_by = excluded.override_by,
            override_reason = excluded.override_reason, override_at = excluded.override_at,
            updated_at = excluded.updated_at`,
       ),
@@ -287,7 +287,13 @@ export class ItemVerification {
       row?.override_by && row.override_reason && row.override_at
         ? { by: row.override_by, reason: row.override_reason, at: row.override_at }
         : null;
-    return { orderId: order.id, lines, complete, override, verified: complete || override !== null };
+    return {
+      orderId: order.id,
+      lines,
+      complete,
+      override,
+      verified: complete || override !== null,
+    };
   }
 
   private write(
@@ -300,6 +306,7 @@ export class ItemVerification {
       orderId: order.id,
       version: order.updatedAt,
       counts: JSON.stringify(counts),
+      complete: linesOf(order, counts).every((l) => l.scanned >= l.quantity) ? 1 : 0,
       overrideBy: override?.by ?? row?.override_by ?? null,
       overrideReason: override?.reason ?? row?.override_reason ?? null,
       overrideAt: override?.at ?? row?.override_at ?? null,

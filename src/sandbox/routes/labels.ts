@@ -166,6 +166,7 @@ export function labelRoutes(app: FastifyInstance, world: World): void {
       trackingNumber: first.trackingNumber,
       amount,
       currency: 'USD',
+      batchId: typeof shipment.batchId === 'string' ? shipment.batchId : null,
       createdAt,
     });
 

@@ -19,11 +19,16 @@ async function station(require = true) {
   const s = await stationFor((printers) =>
     lumenProfile(sb.url, printers, { requireItemVerification: require }),
   );
-  const report = importOrders(s.workflow.orders, s.workflow.scope, tenantPolicy(s.workflow.profile), {
-    text: csv,
-    format: 'csv',
-    source: 'verify.csv',
-  });
+  const report = importOrders(
+    s.workflow.orders,
+    s.workflow.scope,
+    tenantPolicy(s.workflow.profile),
+    {
+      text: csv,
+      format: 'csv',
+      source: 'verify.csv',
+    },
+  );
   expect(report.problems).toEqual([]);
   return s;
 }
@@ -45,7 +50,9 @@ describe('scan to verify (#15.1)', () => {
 
     const wrong = v.scan(order, 'CNDL-SEA-12', { stationUser: 'ana' });
     expect(wrong).toMatchObject({ kind: 'wrong-item', value: 'CNDL-SEA-12' });
-    expect(wrong.kind === 'wrong-item' && wrong.message).toMatch(/CNDL-SEA-12 is not in this order/);
+    expect(wrong.kind === 'wrong-item' && wrong.message).toMatch(
+      /CNDL-SEA-12 is not in this order/,
+    );
 
     expect(v.scan(order, 'cndl-amb-8')).toMatchObject({ kind: 'counted', line: { scanned: 2 } });
     const tooMany = v.scan(order, 'CNDL-AMB-8');
@@ -158,7 +165,10 @@ describe('matching scans to items', () => {
     expect(sameBarcode('ABC', 'abc')).toBe(false);
   });
   it('two lines of the same item fill in order', () => {
-    const lines = [line({ key: '0:0', quantity: 1 }), line({ key: '1:0', packageIndex: 1, quantity: 2 })];
+    const lines = [
+      line({ key: '0:0', quantity: 1 }),
+      line({ key: '1:0', packageIndex: 1, quantity: 2 }),
+    ];
     const r = countScan(lines, 'A', 2);
     expect(r.kind === 'counted' && r.lines.map((l) => l.scanned)).toEqual([1, 1]);
   });
