@@ -83,22 +83,24 @@ describe('batch printing (#15.8)', () => {
 
   it('pause stops between labels; stop leaves the rest unbought', async () => {
     const before = (await ledgerFor(sb.url, 'BAT-3')).length;
-    let runner: BatchRunner | undefined;
-    let id = '';
+    const ref: { runner?: BatchRunner; id: string } = { id: '' };
     const s = await station({
       hooks: {
         at: (step) => {
           // Pressed while the first label is being bought: that one finishes, nothing after it.
-          if (step === 'purchase-committed' && runner?.summary(id)?.bought === 0) runner.pause(id);
+          if (step === 'purchase-committed' && ref.runner?.summary(ref.id)?.bought === 0)
+            ref.runner.pause(ref.id);
         },
       },
     });
-    runner = new BatchRunner(s.workflow, s.db);
-    id = runner.create({
+    const runner = new BatchRunner(s.workflow, s.db);
+    ref.runner = runner;
+    const id = runner.create({
       orderIds: ['BAT-1', 'BAT-3'].map((n) => orderId(s, n)),
       description: 'two',
       createdBy: 'lee',
     }).id;
+    ref.id = id;
     const paused = await runner.run(id);
     expect(paused).toMatchObject({ state: 'paused', bought: 1, waiting: 1 });
     const stopped = runner.stop(id)!;
