@@ -67,6 +67,29 @@ const packedPackage = z.object({
   boxId: id.nullable().default(null),
 });
 
+/** The Orders view's filters (issue 15.2); a batch can take the same filters. */
+const orderFilter = z.object({
+  search: text(200).optional(),
+  statuses: z
+    .array(z.enum(['open', 'verified', 'labelled', 'queued', 'failed']))
+    .max(5)
+    .default([]),
+  tenantId: text(200).optional(),
+  singleItem: z.boolean().default(false),
+  weightKnown: z.boolean().default(false),
+});
+const endOfDayQuery = z.object({
+  from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day (YYYY-MM-DD)'),
+  to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day (YYYY-MM-DD)'),
+  /** The station's local time minus UTC, in minutes (the browser's -getTimezoneOffset()). */
+  utcOffsetMinutes: z
+    .number()
+    .int()
+    .min(-14 * 60)
+    .max(14 * 60)
+    .default(0),
+});
+
 export const calls = {
   'station.status': def<V.StationStatus>()(none),
 
@@ -91,6 +114,8 @@ export const calls = {
       printers: z.array(printerSchema).max(20).optional(),
       defaultPrinterId: id.nullable().optional(),
       hotFolder: text(1000).nullable().optional(),
+      /** Issue 15.1: no label until every item is scanned (or a shift lead overrides). */
+      requireItemVerification: z.boolean().optional(),
     }),
   ),
   'profiles.setSecret': def<{ stored: true }>()(z.object({ id, clientSecret: text(500).min(1) })),
@@ -234,6 +259,42 @@ export const calls = {
     }),
   ),
   'site.attention': def<V.SiteAttentionView>()(none),
+
+  // The packing floor (issue 15): Orders view, scan to verify, batches, end of day.
+  'orders.page': def<V.OrderPageView>()(
+    orderFilter.extend({
+      limit: z.number().int().min(1).max(200).default(50),
+      offset: z.number().int().min(0).default(0),
+    }),
+  ),
+  'verify.scan': def<V.VerifyScanView>()(
+    z.object({
+      orderId: id,
+      value: text(200).trim().min(1),
+      /** The quantity key: this many of the scanned item at once. */
+      quantity: z.number().int().min(1).max(999).default(1),
+    }),
+  ),
+  'verify.override': def<V.VerificationView>()(
+    z.object({ orderId: id, by: text(100).trim().min(1), reason: text(500).trim().min(3) }),
+  ),
+  'verify.reset': def<V.VerificationView>()(z.object({ orderId: id })),
+  /** The picked orders, or every order the filter matches (at most 500). */
+  'batch.start': def<V.BatchView>()(
+    z.object({
+      orderIds: z.array(id).max(500).optional(),
+      filter: orderFilter.optional(),
+      description: text(200).default(''),
+    }),
+  ),
+  'batch.control': def<V.BatchView>()(
+    z.object({ id, action: z.enum(['pause', 'resume', 'stop']) }),
+  ),
+  'batch.list': def<V.BatchView[]>()(none),
+  'endOfDay.summary': def<V.EndOfDayView>()(endOfDayQuery),
+  /** On the profile's receipt printer (role receipt), through the spool. */
+  'endOfDay.print': def<V.PrintJobView>()(endOfDayQuery),
+  'endOfDay.csv': def<{ fileName: string; csv: string }>()(endOfDayQuery),
   'site.resolveAttention': def<{ resolved: true }>()(
     z.object({ id, note: text(500).trim().min(3) }),
   ),
@@ -256,6 +317,8 @@ export interface Events {
   'import-progress': V.ImportProgressView;
   /** Another station of the site committed changes (the site store's NOTIFY). */
   'site-changed': { stationId: string };
+  /** A batch moved on (after every label, and on pause, stop, done). */
+  'batch-progress': V.BatchView;
 }
 
 // The names module is what the sandboxed preload imports (no zod there); these two lines

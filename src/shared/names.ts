@@ -47,6 +47,16 @@ export const callNames = [
   'site.reprint',
   'site.attention',
   'site.resolveAttention',
+  'orders.page',
+  'verify.scan',
+  'verify.override',
+  'verify.reset',
+  'batch.start',
+  'batch.control',
+  'batch.list',
+  'endOfDay.summary',
+  'endOfDay.print',
+  'endOfDay.csv',
 ] as const;
 
 export type CallName = (typeof callNames)[number];
@@ -61,6 +71,7 @@ export const eventNames = [
   'carriers-changed',
   'import-progress',
   'site-changed',
+  'batch-progress',
 ] as const;
 
 export type EventName = (typeof eventNames)[number];

@@ -3,6 +3,7 @@
  */
 import type { LabelSummary } from './label-views.js';
 import type { Address } from './profile-views.js';
+import type { VerificationView } from './floor-views.js';
 
 export interface OrderItemView {
   sku: string;
@@ -44,7 +45,13 @@ export interface BoxPreset {
 }
 
 export type ScanResult =
-  | { kind: 'order'; order: OrderView; existingLabels: LabelSummary[] }
+  | {
+      kind: 'order';
+      order: OrderView;
+      existingLabels: LabelSummary[];
+      /** What was scanned into the box so far (issue 15.1). */
+      verification: VerificationView;
+    }
   | { kind: 'label'; label: LabelSummary }
   | { kind: 'box'; box: BoxPreset }
   | { kind: 'not-found'; value: string };

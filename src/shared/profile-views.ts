@@ -60,6 +60,8 @@ export interface ProfileView {
   defaultPrinterId: string | null;
   rateRule: RateRule;
   hotFolder: string | null;
+  /** Issue 15.1: every item scanned before a label is bought. */
+  requireItemVerification: boolean;
 }
 
 export interface CarrierAccountView {

@@ -14,3 +14,4 @@ export type * from './order-views.js';
 export type * from './label-views.js';
 export type * from './purchase-views.js';
 export type * from './tracking-views.js';
+export type * from './floor-views.js';

@@ -152,7 +152,10 @@ export function renderEndOfDay(
   for (const d of days) {
     printer.drawLine();
     printer.bold(true);
-    printer.leftRight(d.day, `${d.labels} labels  $${dollars(d.costCents)}`);
+    printer.leftRight(
+      d.day,
+      `${d.labels} label${d.labels === 1 ? '' : 's'}  $${dollars(d.costCents)}`,
+    );
     printer.bold(false);
     for (const c of d.carriers) {
       printer.leftRight(

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { batchView } from './features/floor.js';
 import type { UsbBus } from '../devices/index.js';
 import { createPrinterDriver } from '../printing/drivers/index.js';
 import { PrintSpool } from '../printing/spool/print-spool.js';
@@ -205,6 +206,7 @@ export class StationContext {
       embeddedBaseUrl: async () => (await this.embeddedSandbox()).baseUrl,
       log: this.log,
       onChange: (what) => this.changed(what),
+      onBatch: (summary) => this.events.emit('batch-progress', batchView(summary)),
       ...(this.site
         ? {
             orderClaims: this.site.claims.bind(this.site),

@@ -9,6 +9,7 @@ import { printJobView } from './map.js';
 import type { StationEvents } from './events.js';
 import { deviceHandlers } from './features/devices.js';
 import { packingHandlers } from './features/packing.js';
+import { floorHandlers } from './features/floor.js';
 import { profileHandlers } from './features/profiles.js';
 import { recordHandlers } from './features/records.js';
 import { openSite, provisionSiteStore, siteHandlers } from './features/site.js';
@@ -61,6 +62,7 @@ export function createStation(options: StationOptions): Station {
     ...status.handlers(),
     ...profileHandlers(ctx),
     ...packingHandlers(ctx),
+    ...floorHandlers(ctx),
     ...recordHandlers(ctx),
     ...deviceHandlers(ctx),
     ...siteHandlers(ctx),

@@ -180,6 +180,8 @@ CREATE TABLE order_verifications (
         -- The order's updated_at when these counts began: a re-imported order starts again.
         order_version TEXT NOT NULL,
         counts TEXT NOT NULL,
+        -- Every line scanned to its quantity (the Orders view filters on it).
+        complete INTEGER NOT NULL DEFAULT 0 CHECK (complete IN (0, 1)),
         override_by TEXT,
         override_reason TEXT,
         override_at TEXT,

@@ -177,6 +177,7 @@ export function profileHandlers(ctx: StationContext): Partial<Handlers> {
             : undefined,
         hotFolder:
           input.hotFolder === undefined ? current.hotFolder : (input.hotFolder ?? undefined),
+        requireItemVerification: input.requireItemVerification ?? current.requireItemVerification,
       });
       return view(next);
     },
