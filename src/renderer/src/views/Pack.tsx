@@ -4,6 +4,7 @@ import { useStation } from '../store';
 import { Packages, type PackagesHandle } from './pack/Packages';
 import { RatesPanel } from './pack/Rates';
 import { PackResult } from './pack/Result';
+import { OverrideForm, VerifyTable } from './pack/Verify';
 import './pack/pack-layout.css';
 
 /**
@@ -17,6 +18,7 @@ export function PackView() {
   const packagesRef = useRef<PackagesHandle>(null);
   const [scan, setScan] = useState('');
   const [reprinting, setReprinting] = useState(false);
+  const [overriding, setOverriding] = useState(false);
   // Back to Scan after an action, unless the packer has since moved to another field on purpose
   // (the weight, a reprint reason): a late callback must never steal their typing.
   const focusScan = (force = false) =>
@@ -62,8 +64,12 @@ export function PackView() {
           (st.result?.kind === 'success' && st.result.purchase.label)
         )
           setReprinting(true);
+      } else if (e.altKey && (e.key === 'o' || e.code === 'KeyO')) {
+        e.preventDefault();
+        if (st.verification?.lines.length && !st.verification.verified) setOverriding(true);
       } else if (e.key === 'Escape') {
         setReprinting(false);
+        setOverriding(false);
         st.clearPack();
         setScan('');
         focusScan(true);
@@ -100,6 +106,7 @@ export function PackView() {
       const value = scan;
       setScan('');
       setReprinting(false);
+      setOverriding(false);
       void s.scan(value).then(() => focusScan());
     } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
@@ -113,7 +120,11 @@ export function PackView() {
     <div className="pack">
       <section className="pack-left">
         <label className="scan">
-          <span>Scan order, tracking number or box</span>
+          <span>
+            {order && s.verification?.lines.length && !s.existingLabels.length
+              ? 'Scan each item (5* before a scan counts 5), another order, or a box'
+              : 'Scan order, tracking number or box'}
+          </span>
           <input
             ref={scanRef}
             aria-label="Scan"
@@ -148,25 +159,38 @@ export function PackView() {
                     {order.shipTo.countryCode}
                   </div>
                 </address>
-                <table className="items">
-                  <thead>
-                    <tr>
-                      <th>Qty</th>
-                      <th>SKU</th>
-                      <th>Item</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {order.items.map((item, i) => (
-                      <tr key={i}>
-                        <td className="num">{item.quantity}</td>
-                        <td>{item.sku}</td>
-                        <td>{item.name}</td>
+                {s.verification?.lines.length && !s.existingLabels.length ? null : (
+                  <table className="items">
+                    <thead>
+                      <tr>
+                        <th>Qty</th>
+                        <th>SKU</th>
+                        <th>Item</th>
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
+                    </thead>
+                    <tbody>
+                      {order.items.map((item, i) => (
+                        <tr key={i}>
+                          <td className="num">{item.quantity}</td>
+                          <td>{item.sku}</td>
+                          <td>{item.name}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                )}
               </div>
+              {s.verification?.lines.length && !s.existingLabels.length ? (
+                <VerifyTable verification={s.verification} />
+              ) : null}
+              {overriding ? (
+                <OverrideForm
+                  onDone={() => {
+                    setOverriding(false);
+                    focusScan(true);
+                  }}
+                />
+              ) : null}
               <div className="muted">
                 {order.packages.length} package{order.packages.length === 1 ? '' : 's'}
               </div>
@@ -206,7 +230,7 @@ export function PackView() {
         <p className="shortcuts muted">
           <kbd>Enter</kbd> scan · <kbd>Alt+W</kbd> weight · <kbd>↑</kbd>
           <kbd>↓</kbd> rate · <kbd>Ctrl+Enter</kbd> buy & print · <kbd>Alt+R</kbd> reprint ·{' '}
-          <kbd>Alt+Z</kbd> zoom · <kbd>Esc</kbd> clear
+          <kbd>Alt+O</kbd> override · <kbd>Alt+Z</kbd> zoom · <kbd>Esc</kbd> clear
         </p>
       </section>
     </div>
