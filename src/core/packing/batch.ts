@@ -216,13 +216,15 @@ export class BatchRunner {
    * summary; a second call while it runs returns the same promise.
    */
   run(id: string): Promise<BatchSummary> {
-    const going = this.running.get(id);
-    if (going) return going;
     const row = this.s.batch.get(id, this.scope.profileId, this.scope.environment);
     if (!row) return Promise.reject(new RangeError(`no batch ${id} in this profile`));
     if (row.state === 'stopped' || row.state === 'done') return Promise.resolve(this.summary(id)!);
     if (row.state === 'paused') this.setState(id, 'running');
-    const loop = this.loop(id).finally(() => this.running.delete(id));
+    // Resumed while the label in hand is still being bought: that loop simply goes on (it
+    // leaves the map in the same step as it sees the batch is no longer running).
+    const going = this.running.get(id);
+    if (going) return going;
+    const loop = this.loop(id);
     this.running.set(id, loop);
     return loop;
   }
@@ -311,11 +313,24 @@ export class BatchRunner {
   }
 
   private async loop(id: string): Promise<BatchSummary> {
+    try {
+      return await this.steps(id);
+    } catch (e) {
+      this.running.delete(id);
+      throw e;
+    }
+  }
+
+  private async steps(id: string): Promise<BatchSummary> {
     for (;;) {
       const row = this.s.batch.get(id, this.scope.profileId, this.scope.environment)!;
-      if (row.state !== 'running') return this.summary(id)!;
+      if (row.state !== 'running') {
+        this.running.delete(id);
+        return this.summary(id)!;
+      }
       const next = this.s.next.get(id);
       if (!next) {
+        this.running.delete(id);
         this.setState(id, 'done');
         return this.summary(id)!;
       }
@@ -424,5 +439,7 @@ function settle(result: ShipResult): {
 }
 
 function withCorrelation(f: { message: string; correlationId?: string | undefined }): string {
-  return f.correlationId ? `${f.message} (correlation id ${f.correlationId})` : f.message;
+  return f.correlationId && !f.message.includes(f.correlationId)
+    ? `${f.message} (correlation id ${f.correlationId})`
+    : f.message;
 }

@@ -109,6 +109,31 @@ describe('batch printing (#15.8)', () => {
     expect(await ledgerFor(sb.url, 'BAT-3')).toHaveLength(before);
   });
 
+  it('resumed while the paused label is still being bought, the same run goes on to the end', async () => {
+    const ref: { runner?: BatchRunner; id: string; resumed?: Promise<unknown> } = { id: '' };
+    const s = await station({
+      hooks: {
+        at: (step) => {
+          if (step === 'purchase-committed' && ref.runner?.summary(ref.id)?.bought === 0) {
+            ref.runner.pause(ref.id);
+            ref.resumed = ref.runner.run(ref.id);
+          }
+        },
+      },
+    });
+    const runner = new BatchRunner(s.workflow, s.db);
+    ref.runner = runner;
+    ref.id = runner.create({
+      orderIds: ['BAT-1', 'BAT-3'].map((n) => orderId(s, n)),
+      description: 'resume',
+      createdBy: 'lee',
+    }).id;
+    const first = runner.run(ref.id);
+    expect(await first).toMatchObject({ state: 'done', bought: 2 });
+    expect(await ref.resumed).toMatchObject({ state: 'done', bought: 2 });
+    expect(runner.isRunning(ref.id)).toBe(false);
+  });
+
   it('a station that stops mid-batch never buys a label twice when the batch goes on', async () => {
     // The first station stops for good right after the label of BAT-1 is stored, before the
     // batch item is settled (its loop never resumes: as if the process was killed there).
