@@ -385,6 +385,8 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
       set({
         verification: v.verification,
         verifyAlert: { kind: v.outcome, text: v.message, lineKey: v.lineKey },
+        // A refusal shown earlier ("not verified") is out of date once items are scanned.
+        ...(get().result?.kind === 'failure' ? { result: null } : {}),
       });
     },
 

@@ -166,19 +166,6 @@ export function OrdersView() {
             />
             Weight known
           </label>
-          <label className="file import-here">
-            Import file…
-            <input
-              type="file"
-              aria-label="Import orders file here"
-              accept=".csv,.json,.tsv,.txt"
-              onChange={(e) => {
-                const f = e.target.files?.[0];
-                if (f) void importFile(f);
-                e.target.value = '';
-              }}
-            />
-          </label>
         </div>
         {imported ? (
           <p className="import-line" data-testid="orders-import">
@@ -259,6 +246,22 @@ export function OrdersView() {
         </div>
       </div>
       <aside className="orders-side">
+        <div className="panel import-panel">
+          <h2>Import orders</h2>
+          <label className="file import-here">
+            Import file…
+            <input
+              type="file"
+              aria-label="Import orders file here"
+              accept=".csv,.json,.tsv,.txt"
+              onChange={(e) => {
+                const f = e.target.files?.[0];
+                if (f) void importFile(f);
+                e.target.value = '';
+              }}
+            />
+          </label>
+        </div>
         <div className="panel batch-start">
           <h2>Batch printing</h2>
           <p>
@@ -291,10 +294,8 @@ function BatchPanel({ batch }: { batch: BatchView }) {
   const working = batch.items.find((i) => i.state === 'working');
   return (
     <div className={`panel batch batch-${batch.state}`} data-testid="batch">
-      <h2>
-        Batch {batch.state === 'done' ? 'done' : batch.state}
-        <span className="muted small"> · {batch.description}</span>
-      </h2>
+      <h2>Batch {batch.state}</h2>
+      <p className="muted batch-description">{batch.description}</p>
       <div
         className="progress"
         role="progressbar"
