@@ -8,7 +8,8 @@ import { slipPrinterOf, type Profile } from '../../profiles/profile-schema.js';
 import type { ParsedInput } from '../../../shared/contract.js';
 import type * as V from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
-import type { Handlers } from '../dispatch.js';
+import type { FeatureHandlers } from '../../../shared/features/define.js';
+import type { floorCalls } from '../../../shared/features/floor.js';
 import { StationFailure } from '../errors.js';
 import { brandName, printJobView } from '../map.js';
 import type { ProfileRuntime } from '../runtime.js';
@@ -72,7 +73,7 @@ const listQuery = (f: Filter): OrderListQuery => ({
  * The packing floor (issue 15): the Orders view, scan to verify, batch printing and the end of
  * day, as translations onto the core (OrderList, ItemVerification, BatchRunner, endOfDay).
  */
-export function floorHandlers(ctx: StationContext): Partial<Handlers> {
+export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floorCalls> {
   const rt = (): ProfileRuntime => ctx.runtime();
 
   function orderOf(r: ProfileRuntime, id: string): StoredOrder {
