@@ -93,6 +93,16 @@ export function matchesLine(lines: readonly VerifyLineView[], value: string): bo
   );
 }
 
+/**
+ * The item rows replace the order's item list while verifying: when the profile requires it, or
+ * once the packer has scanned an item (verification is optional otherwise).
+ */
+export function isVerifying(s: Pick<PackSlice, 'verification' | 'existingLabels'>): boolean {
+  const v = s.verification;
+  if (!v?.lines.length || s.existingLabels.length) return false;
+  return v.required || v.override !== null || v.lines.some((l) => l.scanned > 0);
+}
+
 /** "5*SKU" (or 5xSKU): the quantity key, that many of one item in one scan. */
 export function quantityScan(value: string): { quantity: number; value: string } | null {
   const m = /^(\d{1,3})\s*[*xX]\s*(\S.*)$/.exec(value.trim());
@@ -211,8 +221,14 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
         return;
       }
       const found = r.value;
-      // Nothing else either: a wrong item for the order in the box (recorded, red line, sound).
-      if (found.kind === 'not-found' && verifying && get().order?.id === order.id) {
+      // Nothing else either: a wrong item for the order in the box (recorded, red line, sound),
+      // once verifying is under way (required by the profile, or items already scanned).
+      if (
+        found.kind === 'not-found' &&
+        verifying &&
+        isVerifying(get()) &&
+        get().order?.id === order.id
+      ) {
         await get().verifyItem(code, 1);
         return;
       }

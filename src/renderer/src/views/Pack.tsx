@@ -5,6 +5,7 @@ import { Packages, type PackagesHandle } from './pack/Packages';
 import { RatesPanel } from './pack/Rates';
 import { PackResult } from './pack/Result';
 import { OverrideForm, VerifyTable } from './pack/Verify';
+import { isVerifying } from '../store/pack';
 import './pack/pack-layout.css';
 
 /**
@@ -121,7 +122,7 @@ export function PackView() {
       <section className="pack-left">
         <label className="scan">
           <span>
-            {order && s.verification?.lines.length && !s.existingLabels.length
+            {order && isVerifying(s)
               ? 'Scan each item (5* before a scan counts 5), another order, or a box'
               : 'Scan order, tracking number or box'}
           </span>
@@ -159,7 +160,7 @@ export function PackView() {
                     {order.shipTo.countryCode}
                   </div>
                 </address>
-                {s.verification?.lines.length && !s.existingLabels.length ? null : (
+                {isVerifying(s) ? null : (
                   <table className="items">
                     <thead>
                       <tr>
@@ -180,7 +181,7 @@ export function PackView() {
                   </table>
                 )}
               </div>
-              {s.verification?.lines.length && !s.existingLabels.length ? (
+              {isVerifying(s) && s.verification ? (
                 <VerifyTable verification={s.verification} />
               ) : null}
               {overriding ? (
