@@ -9,6 +9,7 @@ import { scanToPrintBench } from './scan-to-print.js';
 import { startupBench } from './startup.js';
 import { sandboxRatesBench } from './sandbox-rates.js';
 import { siteBench } from './site.js';
+import { ordersViewBench } from './orders-view.js';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -37,6 +38,7 @@ try {
   if (wants('label_cache') || wants('startup')) labelCacheBench(dbFile, labels);
   if (wants('startup')) await startupBench(dir, labels);
   if (wants('tracker_ingest')) await trackerIngestBench(dir, quick ? 2_000 : 10_000);
+  if (wants('orders_view')) ordersViewBench(dir, quick ? 5_000 : 20_000);
   if (wants('site'))
     await siteBench(dir, {
       stations: 20,

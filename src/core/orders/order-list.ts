@@ -86,28 +86,34 @@ export class OrderList {
     const limit = Math.min(Math.max(1, query.limit ?? 50), MAX_ORDER_PAGE);
     const offset = Math.max(0, query.offset ?? 0);
     const { sql, params } = this.matching(scope, query);
-    const statuses = query.statuses?.length ? query.statuses : null;
-    const byStatus = statuses ? `WHERE status IN (SELECT value FROM json_each(@statuses))` : '';
-    const all = { ...params, statuses: JSON.stringify(statuses ?? []) };
+    // One pass over the matching orders for their statuses (small rows: id and status), counted
+    // here; then the page's own rows. Each order's status is worked out once per page.
+    const statuses = query.statuses?.length ? new Set(query.statuses) : null;
     const counts = Object.fromEntries(orderStatuses.map((s) => [s, 0])) as Record<
       OrderStatus,
       number
     >;
-    for (const c of this.db
-      .prepare<typeof all, { status: OrderStatus; n: number }>(
-        `WITH m AS (${sql}) SELECT status, count(*) AS n FROM m GROUP BY status`,
+    const wanted: number[] = [];
+    for (const r of this.db
+      .prepare<Record<string, unknown>, { id: number; status: OrderStatus }>(
+        `SELECT id, status FROM (${sql}) ORDER BY id DESC`,
       )
-      .all(all))
-      counts[c.status] = c.n;
-    const total = statuses
-      ? statuses.reduce((n, s) => n + counts[s], 0)
-      : orderStatuses.reduce((n, s) => n + counts[s], 0);
+      .iterate(params)) {
+      counts[r.status]++;
+      if (!statuses || statuses.has(r.status)) wanted.push(r.id);
+    }
+    const ids = wanted.slice(offset, offset + limit);
     const rows = this.db
-      .prepare<typeof all & { limit: number; offset: number }, Row>(
-        `WITH m AS (${sql}) SELECT * FROM m ${byStatus} ORDER BY id DESC LIMIT @limit OFFSET @offset`,
+      .prepare<[string], Row>(
+        `SELECT o.id, o.tenant_id, o.order_number, o.ship_to, o.imported_at,
+           (SELECT count(*) FROM order_packages p WHERE p.order_id = o.id) AS package_count,
+           (SELECT coalesce(sum(i.quantity), 0) FROM order_items i WHERE i.order_id = o.id) AS unit_count,
+           NOT EXISTS (SELECT 1 FROM order_packages p WHERE p.order_id = o.id AND p.weight_lbs IS NULL) AS weight_known,
+           ${STATUS} AS status
+         FROM orders o WHERE o.id IN (SELECT value FROM json_each(?)) ORDER BY o.id DESC`,
       )
-      .all({ ...all, limit, offset });
-    return { rows: rows.map(toRow), total, offset, counts };
+      .all(JSON.stringify(ids));
+    return { rows: rows.map(toRow), total: wanted.length, offset, counts };
   }
 
   /** The ids of every order the query matches (newest first), at most `max`: a batch's orders. */
@@ -156,12 +162,22 @@ export class OrderList {
     const outer: string[] = [];
     if (query.singleItem) outer.push('package_count = 1 AND unit_count = 1');
     if (query.weightKnown) outer.push('weight_known = 1');
+    // The size columns only when a filter needs them: every column is worked out per order.
+    const sizes = [
+      ...(query.singleItem
+        ? [
+            '(SELECT count(*) FROM order_packages p WHERE p.order_id = o.id) AS package_count',
+            '(SELECT coalesce(sum(i.quantity), 0) FROM order_items i WHERE i.order_id = o.id) AS unit_count',
+          ]
+        : []),
+      ...(query.weightKnown
+        ? [
+            'NOT EXISTS (SELECT 1 FROM order_packages p WHERE p.order_id = o.id AND p.weight_lbs IS NULL) AS weight_known',
+          ]
+        : []),
+    ];
     const sql = `SELECT * FROM (
-        SELECT o.id, o.tenant_id, o.order_number, o.ship_to, o.imported_at,
-          (SELECT count(*) FROM order_packages p WHERE p.order_id = o.id) AS package_count,
-          (SELECT coalesce(sum(i.quantity), 0) FROM order_items i WHERE i.order_id = o.id) AS unit_count,
-          NOT EXISTS (SELECT 1 FROM order_packages p WHERE p.order_id = o.id AND p.weight_lbs IS NULL) AS weight_known,
-          ${STATUS} AS status
+        SELECT o.id, ${sizes.map((c) => `${c}, `).join('')}${STATUS} AS status
         FROM orders o WHERE ${where.join(' AND ')}
       ) ${outer.length ? `WHERE ${outer.join(' AND ')}` : ''}`;
     return { sql, params };
