@@ -204,6 +204,12 @@ test('Orders view filters and a batch of open single-item orders with a weight: 
   const csv = readFileSync(file, 'utf8').trimEnd().split('\r\n');
   expect(csv[0]).toBe('day,carrier,brand,tenant_id,labels,cost_usd');
   expect(csv.slice(1).reduce((n, l) => n + Number(l.split(',')[4]), 0)).toBe(3);
+  // Close out with the carrier (Alt+M): one manifest for the day's USPS labels.
+  await page.keyboard.press('Alt+m');
+  await expect(page.getByTestId('eod-manifest')).toContainText('1 of 1 manifest made.');
+  await expect(page.getByTestId('eod-manifest')).toContainText(
+    /USPS · Lumen Candle Works · 3 labels: Manifest mf_/,
+  );
   // No receipt printer in this profile: said in words.
   await page.keyboard.press('Alt+p');
   await expect(page.getByTestId('eod-line')).toContainText('no receipt printer');

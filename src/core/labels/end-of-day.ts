@@ -40,16 +40,7 @@ export function endOfDay(
   query: EndOfDayQuery,
   brandName: (tenantId: string) => string,
 ): DaySummary[] {
-  if (!DAY.test(query.from) || !DAY.test(query.to))
-    throw new RangeError('from and to must be days (YYYY-MM-DD)');
-  const offset = Math.trunc(query.utcOffsetMinutes ?? 0);
-  if (Math.abs(offset) > 14 * 60) throw new RangeError('utcOffsetMinutes must be within ±14 hours');
-  const shift = `${offset >= 0 ? '+' : '-'}${Math.abs(offset)} minutes`;
-  // The range in UTC: from local midnight of `from` to local midnight after `to`.
-  const fromUtc = new Date(Date.parse(`${query.from}T00:00:00Z`) - offset * 60_000).toISOString();
-  const toUtc = new Date(
-    Date.parse(`${query.to}T00:00:00Z`) + 86_400_000 - offset * 60_000,
-  ).toISOString();
+  const { fromUtc, toUtc, shift } = utcRange(query);
   const rows = db
     .prepare<
       { profileId: string; environment: string; fromUtc: string; toUtc: string; shift: string },
@@ -99,6 +90,49 @@ export function endOfDay(
     day.costCents += r.cost;
   }
   return [...days.values()];
+}
+
+/** The range in UTC of local days `from`..`to` (local midnight to the midnight after `to`). */
+function utcRange(query: EndOfDayQuery): { fromUtc: string; toUtc: string; shift: string } {
+  if (!DAY.test(query.from) || !DAY.test(query.to))
+    throw new RangeError('from and to must be days (YYYY-MM-DD)');
+  const offset = Math.trunc(query.utcOffsetMinutes ?? 0);
+  if (Math.abs(offset) > 14 * 60) throw new RangeError('utcOffsetMinutes must be within ±14 hours');
+  return {
+    fromUtc: new Date(Date.parse(`${query.from}T00:00:00Z`) - offset * 60_000).toISOString(),
+    toUtc: new Date(
+      Date.parse(`${query.to}T00:00:00Z`) + 86_400_000 - offset * 60_000,
+    ).toISOString(),
+    shift: `${offset >= 0 ? '+' : '-'}${Math.abs(offset)} minutes`,
+  };
+}
+
+/** The platform label ids of those days, per tenant and carrier: what a manifest closes out. */
+export function manifestGroups(
+  db: Db,
+  scope: StationScope,
+  query: EndOfDayQuery,
+): { tenantId: string; carrier: string; labelIds: string[] }[] {
+  const { fromUtc, toUtc } = utcRange(query);
+  const rows = db
+    .prepare<
+      { profileId: string; environment: string; fromUtc: string; toUtc: string },
+      { tenant_id: string; carrier: string; platform_label_id: string }
+    >(
+      `SELECT tenant_id, carrier, platform_label_id FROM labels
+       WHERE profile_id = @profileId AND environment = @environment
+         AND created_at >= @fromUtc AND created_at < @toUtc
+       ORDER BY tenant_id, carrier, id`,
+    )
+    .all({ ...scope, fromUtc, toUtc });
+  const groups = new Map<string, { tenantId: string; carrier: string; labelIds: string[] }>();
+  for (const r of rows) {
+    const key = `${r.tenant_id}\u0000${r.carrier}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { tenantId: r.tenant_id, carrier: r.carrier, labelIds: [] }));
+    g.labelIds.push(r.platform_label_id);
+  }
+  return [...groups.values()];
 }
 
 const dollars = (cents: number) => (cents / 100).toFixed(2);

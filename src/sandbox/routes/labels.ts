@@ -154,6 +154,8 @@ export function labelRoutes(app: FastifyInstance, world: World): void {
       packages,
       amount,
       zpl,
+      shippingSiteId: origin.site?.id ?? origin.shipFrom.siteId ?? null,
+      manifestId: null,
       createdAt,
     };
     state.labels.set(labelId, record);

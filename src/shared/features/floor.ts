@@ -127,6 +127,20 @@ const endOfDayQuery = z.object({
     .default(0),
 });
 
+/** Closing out with the carrier (POST /api/v1/manifests, not shown in the spec). */
+export interface ManifestResultView {
+  /** false: the platform has no manifest endpoint (it answered 404/405/501). */
+  offered: boolean;
+  message: string;
+  manifests: {
+    carrier: string;
+    brandName: string;
+    labels: number;
+    manifestId: string | null;
+    message: string;
+  }[];
+}
+
 export const floorCalls = {
   'orders.page': def<OrderPageView>()(
     orderFilter.extend({
@@ -160,4 +174,6 @@ export const floorCalls = {
   /** On the profile's receipt printer (role receipt), through the spool. */
   'endOfDay.print': def<PrintJobView>()(endOfDayQuery),
   'endOfDay.csv': def<{ fileName: string; csv: string }>()(endOfDayQuery),
+  /** One manifest per brand and carrier of those days' labels, at the profile's site. */
+  'endOfDay.manifest': def<ManifestResultView>()(endOfDayQuery),
 };

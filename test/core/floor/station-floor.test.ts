@@ -100,7 +100,8 @@ describe('the packing floor through the contract (#15)', () => {
   });
 
   it('a batch from a filter buys every open single-item order with a weight and reports progress', async () => {
-    const s = await started();
+    const { s, sandbox } = await stations.start();
+    await call(s, 'orders.import', { fileName: 'floor.csv', content: file });
     const heard: BatchView[] = [];
     s.onEvent((name, payload) => {
       if (name === 'batch-progress') heard.push(payload as BatchView);
@@ -129,6 +130,32 @@ describe('the packing floor through the contract (#15)', () => {
     expect(csv.csv.split('\r\n')[1]).toMatch(
       new RegExp(`^${today},[A-Z]+,.*,1,${done.cost.toFixed(2)}$`),
     );
+
+    // The manifest: one per brand and carrier; a second close-out has nothing new; a platform
+    // without the endpoint (404) is said in words, not as an error.
+    const manifest = await call(s, 'endOfDay.manifest', { from: today, to: today });
+    expect(manifest).toMatchObject({ offered: true, message: '1 of 1 manifest made.' });
+    expect(manifest.manifests[0]).toMatchObject({
+      labels: 1,
+      manifestId: expect.stringMatching(/^mf_/),
+    });
+    const again = await call(s, 'endOfDay.manifest', { from: today, to: today });
+    expect(again.manifests[0]).toMatchObject({
+      manifestId: null,
+      message: expect.stringMatching(
+        /nothing to manifest: every label asked for is already on a manifest/,
+      ),
+    });
+    sandbox().faults.add({
+      method: 'POST',
+      path: '/api/v1/manifests',
+      kind: 'status',
+      status: 404,
+    });
+    const absent = await call(s, 'endOfDay.manifest', { from: today, to: today });
+    expect(absent).toMatchObject({ offered: false, manifests: [] });
+    expect(absent.message).toMatch(/no manifest endpoint \(it answered 404\)/);
+    sandbox().faults.clear();
 
     const none = await s.dispatch('endOfDay.print', { from: today, to: today });
     expect(none).toMatchObject({

@@ -1,4 +1,5 @@
-import { endOfDay, endOfDayCsv, renderEndOfDay } from '../../labels/end-of-day.js';
+import { endOfDay, endOfDayCsv, manifestGroups, renderEndOfDay } from '../../labels/end-of-day.js';
+import { PlatformError } from '../../platform/errors.js';
 import type { OrderListQuery } from '../../orders/order-list.js';
 import type { StoredOrder } from '../../orders/types.js';
 import type { BatchSummary } from '../../packing/batch.js';
@@ -240,6 +241,72 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
       fileName: `end-of-day-${q.from}${q.to === q.from ? '' : `-to-${q.to}`}.csv`,
       csv: endOfDayCsv(days(rt(), q)),
     }),
+    'endOfDay.manifest': async (q) => {
+      const r = rt();
+      if (q.from > q.to)
+        throw new StationFailure(
+          'validation',
+          `The first day (${q.from}) is after the last (${q.to}).`,
+        );
+      const groups = manifestGroups(r.workflow.shipments.db, r.scope, q);
+      if (groups.length === 0)
+        return {
+          offered: true,
+          message: 'No labels on these days: nothing to manifest.',
+          manifests: [],
+        };
+      const manifests: V.ManifestResultView['manifests'] = [];
+      for (const g of groups) {
+        const brand = brandName(r.profile, g.tenantId) ?? g.tenantId;
+        const siteId =
+          r.profile.brandTenants.find((b) => b.tenantId === g.tenantId)?.shippingSiteId ??
+          r.profile.shippingSiteId;
+        const base = { carrier: g.carrier, brandName: brand, labels: g.labelIds.length };
+        if (!siteId) {
+          manifests.push({
+            ...base,
+            manifestId: null,
+            message: `No shipping site in the profile for ${brand}: a manifest needs one.`,
+          });
+          continue;
+        }
+        try {
+          const m = await r.client.createManifest(
+            { shippingSiteId: siteId, carrier: g.carrier, labelIds: g.labelIds },
+            { tenantId: g.tenantId },
+          );
+          manifests.push({
+            ...base,
+            labels: m.labelCount ?? m.labelIds?.length ?? g.labelIds.length,
+            manifestId: m.id,
+            message: `Manifest ${m.id}.`,
+          });
+        } catch (e) {
+          // The spec shows no manifest endpoint: a platform without one is not an error here.
+          if (
+            e instanceof PlatformError &&
+            [404, 405, 501].includes(e.status ?? 0) &&
+            manifests.every((x) => !x.manifestId)
+          )
+            return {
+              offered: false,
+              message: `This platform has no manifest endpoint (it answered ${e.status}). The end-of-day summary is the record: print it (Alt+P) or export it (Alt+E).`,
+              manifests: [],
+            };
+          manifests.push({
+            ...base,
+            manifestId: null,
+            message: e instanceof Error ? e.message : String(e),
+          });
+        }
+      }
+      const made = manifests.filter((m) => m.manifestId).length;
+      return {
+        offered: true,
+        message: `${made} of ${manifests.length} manifest${manifests.length === 1 ? '' : 's'} made.`,
+        manifests,
+      };
+    },
     'endOfDay.print': async (q) => {
       const r = rt();
       const printerId =

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import type { ManifestResultView } from '../../../shared/views';
 import { call } from '../bridge';
 import { useStation } from '../store';
 import { offsetMinutes } from '../store/floor';
@@ -19,6 +20,7 @@ export function EndOfDayView() {
   const [from, setFrom] = useState(localDay());
   const [to, setTo] = useState(localDay());
   const [line, setLine] = useState<string | null>(null);
+  const [manifest, setManifest] = useState<ManifestResultView | null>(null);
   const fromRef = useRef<HTMLInputElement>(null);
   const summary = s.endOfDay;
 
@@ -33,6 +35,12 @@ export function EndOfDayView() {
     const r = await call('endOfDay.print', { from, to, utcOffsetMinutes: offsetMinutes() });
     setLine(r.ok ? `Sent to ${r.value.printerName}.` : r.error.message);
     if (!r.ok) s.notify('error', r.error.message);
+  }
+  async function closeOut() {
+    setManifest(null);
+    const r = await call('endOfDay.manifest', { from, to, utcOffsetMinutes: offsetMinutes() });
+    if (r.ok) setManifest(r.value);
+    else s.notify('error', r.error.message);
   }
   async function exportCsv() {
     const r = await call('endOfDay.csv', { from, to, utcOffsetMinutes: offsetMinutes() });
@@ -56,6 +64,9 @@ export function EndOfDayView() {
       } else if (e.altKey && (e.key === 'e' || e.code === 'KeyE')) {
         e.preventDefault();
         void exportCsv();
+      } else if (e.altKey && (e.key === 'm' || e.code === 'KeyM')) {
+        e.preventDefault();
+        void closeOut();
       }
     };
     window.addEventListener('keydown', onKey);
@@ -91,12 +102,30 @@ export function EndOfDayView() {
         <button onClick={() => void exportCsv()}>
           Export CSV <kbd>Alt+E</kbd>
         </button>
+        <button onClick={() => void closeOut()}>
+          Manifest (close out) <kbd>Alt+M</kbd>
+        </button>
         {line ? (
           <span data-testid="eod-line" className="muted">
             {line}
           </span>
         ) : null}
       </div>
+      {manifest ? (
+        <div className="panel" data-testid="eod-manifest">
+          <b>{manifest.message}</b>
+          {manifest.manifests.length ? (
+            <ul>
+              {manifest.manifests.map((m) => (
+                <li key={`${m.brandName}-${m.carrier}`} className={m.manifestId ? '' : 'bad'}>
+                  {m.carrier} · {m.brandName} · {m.labels} label{m.labels === 1 ? '' : 's'}:{' '}
+                  {m.message}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      ) : null}
       {summary ? (
         <>
           <p className="eod-total" data-testid="eod-total">
