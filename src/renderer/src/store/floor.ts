@@ -118,12 +118,12 @@ export const createFloorSlice: Slice<FloorSlice> = (set, get) => {
 
 function describe(q: OrdersQuery): string {
   const parts = [
-    q.statuses.length ? q.statuses.join('/') : 'all',
-    q.singleItem ? 'single-item' : '',
-    q.weightKnown ? 'with weight' : '',
+    q.statuses.length ? `${q.statuses.join(' or ')} orders` : 'all orders',
+    q.singleItem ? 'single item' : '',
+    q.weightKnown ? 'weight known' : '',
     q.search.trim() ? `matching "${q.search.trim()}"` : '',
   ].filter(Boolean);
-  return `${parts.join(' ')} orders`;
+  return parts.join(' · ');
 }
 
 export { offsetMinutes };
