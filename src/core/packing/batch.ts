@@ -250,17 +250,15 @@ export class BatchRunner {
    */
   recover(): number {
     let settled = 0;
-    for (const batch of this.s.inState.all(
-      this.scope.profileId,
-      this.scope.environment,
-      'running',
-    )) {
-      for (const item of this.s.working.all(batch.id)) {
-        this.settleInterrupted(batch.id, item.position, item.order_id);
-        settled++;
+    // A batch paused while its label was in hand (the station was closing) may have one too.
+    for (const state of ['running', 'paused'] as const)
+      for (const batch of this.s.inState.all(this.scope.profileId, this.scope.environment, state)) {
+        for (const item of this.s.working.all(batch.id)) {
+          this.settleInterrupted(batch.id, item.position, item.order_id);
+          settled++;
+        }
+        if (state === 'running') this.setState(batch.id, 'paused');
       }
-      this.setState(batch.id, 'paused');
-    }
     return settled;
   }
 

@@ -152,6 +152,8 @@ describe('batch printing (#15.8)', () => {
     void r1.run(id);
     await until(async () => (await bought('BAT-1')) === before.one + 1);
     expect(r1.summary(id)!.items[0]!.state).toBe('working');
+    // The station was being closed: the batch was paused with the label in hand.
+    r1.pause(id);
 
     // The station starts again on the same database file.
     const second = await stationFor(
