@@ -10,6 +10,7 @@ import { startupBench } from './startup.js';
 import { sandboxRatesBench } from './sandbox-rates.js';
 import { siteBench } from './site.js';
 import { CliUsageError, parseCli } from '../src/core/cli-args.js';
+import { ordersViewBench } from './orders-view.js';
 
 const BENCHES = [
   'sandbox',
@@ -77,6 +78,7 @@ try {
     // A 3PL site (issue 16.3): reported, no target. Seeding 100,000 labels takes minutes.
     if (!quick) await trackerIngestBench(dir, 100_000, 'tracker_ingest_100k', false);
   }
+  if (wants('orders_view')) ordersViewBench(dir, quick ? 5_000 : 20_000);
   if (wants('site'))
     await siteBench(dir, {
       stations: 20,

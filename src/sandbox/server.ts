@@ -4,6 +4,7 @@ import { adminRoutes } from './admin.js';
 import { ApiError, type ErrorEnvelope, errorCodeForStatus } from './errors.js';
 import { carrierAccountRoutes } from './routes/carrierAccounts.js';
 import { labelRoutes } from './routes/labels.js';
+import { manifestRoutes } from './routes/manifests.js';
 import { rateRoutes } from './routes/rates.js';
 import { siteRoutes } from './routes/sites.js';
 import { tenantRoutes } from './routes/tenants.js';
@@ -173,6 +174,7 @@ export function buildServer(world: World): FastifyInstance {
   carrierAccountRoutes(app, world);
   rateRoutes(app, world);
   labelRoutes(app, world);
+  manifestRoutes(app, world);
   trackerRoutes(app, world);
   webhookRoutes(app, world);
   adminRoutes(app, world);

@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import type * as V from './views.js';
 import type { FeatureHandlers } from './features/define.js';
 import { packingCalls } from './features/packing.js';
+import { floorCalls } from './features/floor.js';
 import { printerCalls } from './features/printers.js';
 import { profileCalls } from './features/profiles.js';
 import { recordCalls } from './features/records.js';
@@ -25,6 +26,7 @@ export const calls = {
   ...stationCalls,
   ...profileCalls,
   ...packingCalls,
+  ...floorCalls,
   ...scaleCalls,
   ...recordCalls,
   ...printerCalls,
@@ -57,5 +59,7 @@ export interface Events {
   'import-progress': V.ImportProgressView;
   /** Another station of the site committed changes (the site store's NOTIFY). */
   'site-changed': { stationId: string };
+  /** A batch moved on (after every label, and on pause, stop, done; issue 15.8). */
+  'batch-progress': V.BatchView;
 }
 export type EventName = keyof Events;

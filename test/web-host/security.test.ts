@@ -33,6 +33,9 @@ describe('web host security', () => {
     expect(csp).toContain("object-src 'none'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain('ws://127.0.0.1:5000');
+    // Product pictures of an order (issue 15.1): https only.
+    expect(csp).toContain("img-src 'self' data: blob: https:;");
+    expect(csp).not.toMatch(/img-src[^;]*http:/);
   });
 });
 

@@ -13,6 +13,7 @@ import { findRate, ratesAreFresh, selectionFor } from './rate-choice.js';
 import { selectRate } from './rate-rule.js';
 import { carrierProblemsIn, rateShipment } from './rating.js';
 import type { ShipmentRepository } from './shipment-repository.js';
+import { notVerifiedMessage, type ItemVerification } from './verification.js';
 import type {
   CarrierAccountProblem,
   ChosenRate,
@@ -40,6 +41,8 @@ export interface BuyOptions {
   rate?: ChosenRate | undefined;
   stationUser?: string | undefined;
   confirmAnotherLabel?: boolean | undefined;
+  /** The batch this label belongs to (issue 15.8), sent as shipment.batchId. */
+  batchId?: string | undefined;
 }
 
 export interface PackingStepsDeps {
@@ -52,6 +55,7 @@ export interface PackingStepsDeps {
   shipments: ShipmentRepository;
   queue: OfflineQueueRepository;
   purchaser: LabelPurchaser;
+  verification: ItemVerification;
   hooks: PurchaseHooks;
   clock: Clock;
   print(
@@ -287,6 +291,11 @@ export class PackingSteps {
         : undefined;
     if (blocked) return blocked;
     const n = order.orderNumber;
+    // Issue 15.1: every item scanned into the box (or a shift lead's override) before buying.
+    if (this.d.profile().requireItemVerification) {
+      const verified = this.d.verification.state(order);
+      if (!verified.verified) return invalid('not-verified', notVerifiedMessage(order, verified));
+    }
     switch (shipment.state) {
       case 'rated':
       case 'ready':
@@ -351,7 +360,14 @@ export class PackingSteps {
       current = shipments.get(current.id)!;
     }
     const confirmedBy = options.confirmAnotherLabel ? (stationUser ?? 'station') : null;
-    return this.purchaseAndPrint(current, order, selection, carrierProblems, confirmedBy);
+    return this.purchaseAndPrint(
+      current,
+      order,
+      selection,
+      carrierProblems,
+      confirmedBy,
+      options.batchId,
+    );
   }
 
   /**
@@ -431,11 +447,18 @@ export class PackingSteps {
     selection: RateSelection,
     carrierProblems: CarrierAccountProblem[],
     confirmedBy: string | null,
+    batchId?: string,
   ): Promise<ShipResult> {
     const { shipments } = this.d;
     // The printer's connection and status check happen while the platform answers.
     this.d.prepareLabelPrinter?.();
-    const bought = await this.d.purchaser.purchase(shipment, order, selection, confirmedBy);
+    const bought = await this.d.purchaser.purchase(
+      shipment,
+      order,
+      selection,
+      confirmedBy,
+      batchId,
+    );
     switch (bought.kind) {
       case 'rejected':
         return {

@@ -12,6 +12,7 @@ import type { FailureClassifier, PackingPlatform } from './platform-port.js';
 import { sendLabelToPrinter } from './print-step.js';
 import { lookupScan } from './scan-lookup.js';
 import { ShipmentRepository } from './shipment-repository.js';
+import { ItemVerification } from './verification.js';
 import type {
   Failure,
   PackedPackage,
@@ -36,8 +37,8 @@ export interface PackingWorkflowOptions {
   orderClaims?: OrderClaims;
 }
 
-/** ship() takes what rate() takes: the rule's choice is bought. */
-export type ShipOptions = RateOptions;
+/** ship() takes what rate() takes: the rule's choice is bought (in a batch: its batchId). */
+export type ShipOptions = RateOptions & { batchId?: string | undefined };
 
 type Busy = Extract<ShipResult, { outcome: 'invalid' }>;
 
@@ -54,6 +55,8 @@ export class PackingWorkflow {
   readonly shipments: ShipmentRepository;
   readonly queue: OfflineQueueRepository;
   readonly purchaser: LabelPurchaser;
+  /** Issue 15.1: what the packer scanned into the box, per order. */
+  readonly verification: ItemVerification;
   private readonly clock: Clock;
   private readonly hooks: PurchaseHooks;
   /** Orders being shipped right now: a double scan must not start a second purchase. */
@@ -71,6 +74,7 @@ export class PackingWorkflow {
     this.labels = new LabelRepository(db, this.clock);
     this.shipments = new ShipmentRepository(db, this.clock);
     this.queue = new OfflineQueueRepository(db, this.clock);
+    this.verification = new ItemVerification(db, this.clock);
     this.purchaser = new LabelPurchaser({
       scope: this.scope,
       shipments: this.shipments,
@@ -91,6 +95,7 @@ export class PackingWorkflow {
       shipments: this.shipments,
       queue: this.queue,
       purchaser: this.purchaser,
+      verification: this.verification,
       hooks: this.hooks,
       clock: this.clock,
       print: (shipmentId, label) => this.print(shipmentId, label),

@@ -22,6 +22,8 @@ import {
   type Tracker,
   type Webhook,
   type WebhookEvent,
+  ManifestSchema,
+  type Manifest,
 } from './schemas.js';
 import { readTrackerPage } from './tracker-page.js';
 import { TokenManager, TokenStore } from './tokens.js';
@@ -206,6 +208,20 @@ export class PlatformClient {
   listShippingSites(opts?: CallOptions): Promise<ShippingSite[]> {
     const path = 'api/v1/shippingSites';
     return this.get('listShippingSites', 'the shipping site list', path, SiteList, opts);
+  }
+
+  // Manifests
+
+  /**
+   * Closes out labels for the carrier: `POST /api/v1/manifests`, which the spec names (a manifest
+   * needs a shippingSiteId) without showing. Sent once; a platform without it answers 404.
+   */
+  createManifest(
+    input: { shippingSiteId: string; carrier?: string; labelIds?: string[] },
+    opts?: CallOptions,
+  ): Promise<Manifest> {
+    const path = 'api/v1/manifests';
+    return this.change('POST', 'createManifest', 'the manifest', path, input, ManifestSchema, opts);
   }
 
   // Rates and labels

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { batchView } from './features/floor.js';
 import type { HidPort } from '../devices/index.js';
 import type { StationLog } from '../logging/index.js';
 import { createPrinterDriver } from '../printing/drivers/index.js';
@@ -216,6 +217,7 @@ export class StationContext {
       log: this.log,
       onChange: (what) => this.changed(what),
       boxes: () => this.stationSettings().boxes,
+      onBatch: (summary) => this.events.emit('batch-progress', batchView(summary)),
       ...(this.site
         ? {
             orderClaims: this.site.claims.bind(this.site),

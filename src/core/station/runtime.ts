@@ -4,6 +4,8 @@ import { applyLabelRetention } from '../labels/retention.js';
 import { OrderHotFolder } from '../orders/hot-folder.js';
 import { PackingWorkflow } from '../packing/packing-workflow.js';
 import { PreRater, type BoxDimensions } from '../packing/pre-rating.js';
+import { BatchRunner, type BatchSummary } from '../packing/batch.js';
+import { OrderList } from '../orders/order-list.js';
 import type { PackingPlatform } from '../packing/platform-port.js';
 import { PlatformClient, type TokenStore } from '../platform/index.js';
 import { tenantsOf, type Profile } from '../profiles/profile-schema.js';
@@ -40,6 +42,8 @@ export interface RuntimeDeps {
   boxes?: () => readonly BoxDimensions[];
   /** The site store's order-file claim (issue 12): a reason not to import, or null. */
   claimOrderFile?: (scope: StationScope, text: string, name: string) => Promise<string | null>;
+  /** A batch moved on (issue 15.8). */
+  onBatch?: (summary: BatchSummary) => void;
 }
 
 /**
@@ -61,6 +65,9 @@ export class ProfileRuntime {
   readonly drainer: OfflineQueueDrainer;
   /** Rates imported orders in the background so a scan shows rates at once (issue 16). */
   readonly preRater: PreRater;
+  /** Issue 15: the Orders view's list and batch printing. */
+  readonly orderList: OrderList;
+  readonly batches: BatchRunner;
   hotFolder: OrderHotFolder | null = null;
   /** Carrier accounts are read again this often during a shift (an expiry shows by itself). */
   static carrierRefreshMs = 60_000;
@@ -101,6 +108,14 @@ export class ProfileRuntime {
       classify: classifyPlatformError,
       printQueue,
       ...(deps.orderClaims ? { orderClaims: deps.orderClaims(this.scope) } : {}),
+    });
+    this.orderList = new OrderList(deps.db);
+    this.batches = new BatchRunner(this.workflow, deps.db, {
+      onProgress: (summary) => {
+        deps.onBatch?.(summary);
+        deps.onChange('orders');
+        deps.onChange('queue');
+      },
     });
     this.reprints = new LabelReprints(deps.db, this.workflow.labels, printQueue, {
       fetchZpl: (label) => this.platform.labelZpl(label.tenantId, label.platformLabelId),
@@ -158,6 +173,9 @@ export class ProfileRuntime {
     await this.workflow
       .recover()
       .catch((e: unknown) => this.deps.log(`recover: ${(e as Error).message}`));
+    // A batch that was running when the station stopped waits, paused, for a person.
+    const settled = this.batches.recover();
+    if (settled > 0) this.deps.log(`batches: ${settled} interrupted label(s) settled`);
     this.poller.start();
     this.drainer.start();
     this.preRater.start();
@@ -261,6 +279,8 @@ export class ProfileRuntime {
 
   async close(): Promise<void> {
     for (const t of this.timers.splice(0)) clearInterval(t);
+    // Another profile takes over: a running batch stops after the label in hand.
+    for (const b of this.batches.list(50)) if (b.state === 'running') this.batches.pause(b.id);
     await this.poller.stop();
     await this.preRater.stop();
     await this.drainer.stop();

@@ -10,6 +10,7 @@ import { deviceHandlers } from './features/devices.js';
 import { scaleHandlers } from './features/scale.js';
 import { settingsHandlers } from './features/settings.js';
 import { packingHandlers } from './features/packing.js';
+import { floorHandlers } from './features/floor.js';
 import { profileHandlers } from './features/profiles.js';
 import { recordHandlers } from './features/records.js';
 import { openSite, provisionSiteStore, siteHandlers } from './features/site.js';
@@ -65,6 +66,7 @@ export function createStation(options: StationOptions): Station {
     ...status.handlers(),
     ...profileHandlers(ctx),
     ...packingHandlers(ctx),
+    ...floorHandlers(ctx),
     ...scaleHandlers(ctx),
     ...recordHandlers(ctx),
     ...deviceHandlers(ctx),

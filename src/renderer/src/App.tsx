@@ -11,6 +11,8 @@ import { HistoryView } from './views/History';
 import { TrackingView } from './views/Tracking';
 import { CarriersView } from './views/Carriers';
 import { SettingsView } from './views/Settings';
+import { OrdersView } from './views/Orders';
+import { EndOfDayView } from './views/EndOfDay';
 
 export function App() {
   const view = useStation((s) => s.view);
@@ -37,6 +39,15 @@ export function App() {
       bridge.on('tracking-changed', () => {
         const st = useStation.getState();
         if (st.view === 'tracking') void st.loadTracking();
+      }),
+      bridge.on('batch-progress', (batch) => {
+        const st = useStation.getState();
+        st.setBatch(batch);
+        if (st.view === 'orders') void st.loadOrders();
+      }),
+      bridge.on('orders-changed', () => {
+        const st = useStation.getState();
+        if (st.view === 'orders') void st.loadOrders();
       }),
       bridge.on('print-job', () => {
         const st = useStation.getState();
@@ -109,6 +120,10 @@ function renderView(view: ViewId) {
       return <CarriersView />;
     case 'settings':
       return <SettingsView />;
+    case 'orders':
+      return <OrdersView />;
+    case 'endofday':
+      return <EndOfDayView />;
     default: {
       const never: never = view;
       return never;

@@ -12,6 +12,7 @@ import { optionsFromView } from '../map.js';
 import { StationFailure } from '../errors.js';
 import { brandName, labelView, orderView } from '../map.js';
 import { purchaseView, quoteView } from './pack-views.js';
+import { verificationView } from './floor.js';
 
 /**
  * An import problem as the person who wrote the file finds it: the core counts data rows from 1;
@@ -124,6 +125,7 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
             existingLabels: found.labels.map((l) =>
               labelView(l, brandName(r.profile, l.tenantId), counts.get(l.id) ?? 0),
             ),
+            verification: verificationView(r.workflow.verification.state(found.order), r.profile),
           };
         }
         case 'label':
