@@ -10,6 +10,7 @@ import { SiteOutbox } from './outbox.js';
 import { SiteStore, type SitePrinter, type StationQueues } from './store.js';
 import { SiteSync, type SiteSyncStatus } from './sync.js';
 import type { ClaimResult, SiteOrderRow } from './types.js';
+import { SiteTrackers, type SiteTrackersOptions } from './trackers.js';
 
 /** The port the label purchase asks before POST /api/v1/labels (see LabelPurchaser). */
 export interface OrderClaims {
@@ -34,6 +35,7 @@ export class SiteLink {
   readonly outbox: SiteOutbox;
   readonly sync: SiteSync;
   private readonly listener: SiteListener | null;
+  private readonly password: string | undefined;
 
   constructor(
     readonly config: SiteStoreConfig,
@@ -52,6 +54,7 @@ export class SiteLink {
       printers?: () => SitePrinter[];
     },
   ) {
+    this.password = options.password;
     this.store = new SiteStore({
       config,
       password: options.password,
@@ -78,6 +81,18 @@ export class SiteLink {
           onChange: options.onRemoteChange,
         })
       : null;
+  }
+
+  /** The site's one tracker poller for a scope (see SiteTrackers); the caller starts it. */
+  trackers(
+    o: Omit<SiteTrackersOptions, 'url' | 'password' | 'stationId'>,
+  ): SiteTrackers {
+    return new SiteTrackers({
+      ...o,
+      url: this.config.url,
+      password: this.password,
+      stationId: this.config.stationId,
+    });
   }
 
   start(): void {

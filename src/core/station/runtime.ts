@@ -21,6 +21,12 @@ import { classifyPlatformError, packingPlatformFrom } from '../packing/platform-
 import { OfflineQueueDrainer } from '../queue/offline-drainer.js';
 import type { OrderClaims } from '../site/link.js';
 
+/** The site's one tracker poller (issue 14), as the runtime sees it. */
+export interface SiteTrackerService {
+  start(): void;
+  stop(): Promise<void>;
+}
+
 export interface RuntimeDeps {
   db: Db;
   /** Why the profile's hot folder may not be watched (the data directory), or null. */
@@ -37,6 +43,17 @@ export interface RuntimeDeps {
   orderClaims?: (scope: StationScope) => OrderClaims;
   /** The site store's order-file claim (issue 12): a reason not to import, or null. */
   claimOrderFile?: (scope: StationScope, text: string, name: string) => Promise<string | null>;
+  /**
+   * With a site store: one station of the site polls trackers (advisory lock) and the others
+   * copy its results (issue 14). Absent: this station polls its own trackers.
+   */
+  siteTrackers?: (o: {
+    scope: TrackingScope;
+    poller: TrackerPoller;
+    trackers: TrackerStore;
+    intervalMs: number;
+    onChanges: () => void;
+  }) => SiteTrackerService;
 }
 
 /**
@@ -56,6 +73,10 @@ export class ProfileRuntime {
   readonly poller: TrackerPoller;
   readonly health: CarrierHealth;
   readonly drainer: OfflineQueueDrainer;
+  /** The site's tracker leadership, when there is a site store. */
+  siteTrackers: SiteTrackerService | null = null;
+  /** Between tracker passes (the site's one poller keeps the same interval). */
+  static trackerIntervalMs = 15_000;
   hotFolder: OrderHotFolder | null = null;
   /** Carrier accounts are read again this often during a shift (an expiry shows by itself). */
   static carrierRefreshMs = 60_000;
@@ -105,7 +126,7 @@ export class ProfileRuntime {
       client: this.client,
       store: this.trackers,
       scope: this.trackingScope,
-      intervalMs: 15_000,
+      intervalMs: ProfileRuntime.trackerIntervalMs,
     });
     this.poller.onChanges(() => deps.onChange('tracking'));
     // A failing tracker poll is "tracking delayed" on the header and the board, never an outage.
@@ -144,7 +165,16 @@ export class ProfileRuntime {
     await this.workflow
       .recover()
       .catch((e: unknown) => this.deps.log(`recover: ${(e as Error).message}`));
-    this.poller.start();
+    if (this.deps.siteTrackers) {
+      this.siteTrackers = this.deps.siteTrackers({
+        scope: this.trackingScope,
+        poller: this.poller,
+        trackers: this.trackers,
+        intervalMs: ProfileRuntime.trackerIntervalMs,
+        onChanges: () => this.deps.onChange('tracking'),
+      });
+      this.siteTrackers.start();
+    } else this.poller.start();
     this.drainer.start();
     void this.refreshCarriers().catch(() => {});
     this.timers.push(
@@ -241,6 +271,7 @@ export class ProfileRuntime {
 
   async close(): Promise<void> {
     for (const t of this.timers.splice(0)) clearInterval(t);
+    await this.siteTrackers?.stop();
     await this.poller.stop();
     await this.drainer.stop();
     await this.hotFolder?.stop();
