@@ -9,6 +9,7 @@ import { scanToPrintBench } from './scan-to-print.js';
 import { startupBench } from './startup.js';
 import { sandboxRatesBench } from './sandbox-rates.js';
 import { siteBench } from './site.js';
+import { siteTrackersBench } from './site-trackers.js';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -44,6 +45,12 @@ try {
       searchLabels: quick ? 200_000 : 10_000_000,
       // An hour of a busy station (one label every 6 s); the quick run packs a quarter of it.
       offlineLabels: quick ? 150 : 600,
+    });
+  if (wants('site') || wants('site_trackers'))
+    await siteTrackersBench(dir, {
+      counts: [1, 5, 20],
+      intervalMs: quick ? 300 : 1000,
+      intervals: quick ? 5 : 10,
     });
   console.log(humanSummary());
 } finally {

@@ -29,6 +29,8 @@ export interface RateOptions {
   stationUser?: string | undefined;
   /** The packer confirmed buying another label for an order that already has one. */
   confirmAnotherLabel?: boolean | undefined;
+  /** Who approved buying another label (a shift lead, issue 14); the packer when absent. */
+  confirmedBy?: string | undefined;
 }
 
 export interface BuyOptions {
@@ -36,6 +38,8 @@ export interface BuyOptions {
   rate?: ChosenRate | undefined;
   stationUser?: string | undefined;
   confirmAnotherLabel?: boolean | undefined;
+  /** Who approved buying another label (a shift lead, issue 14); the packer when absent. */
+  confirmedBy?: string | undefined;
 }
 
 export interface PackingStepsDeps {
@@ -235,7 +239,9 @@ export class PackingSteps {
       shipments.setSelection(current.id, selection);
       current = shipments.get(current.id)!;
     }
-    const confirmedBy = options.confirmAnotherLabel ? (stationUser ?? 'station') : null;
+    const confirmedBy = options.confirmAnotherLabel
+      ? (options.confirmedBy ?? stationUser ?? 'station')
+      : null;
     return this.purchaseAndPrint(current, order, selection, carrierProblems, confirmedBy);
   }
 

@@ -2,7 +2,13 @@
 //   npm run site -- migrate --url postgres://site_owner@db.site.local/shipping_site
 //   npm run site -- status  --url …
 //   npm run site -- offline-purchase allow|refuse --url …
-// The password comes from PGPASSWORD (or STATION_SECRET_SITE_STORE), never from the command line.
+//   npm run site -- users list --url …
+//   npm run site -- users add <user id> --name "Ana Ruiz" --role packer|lead [--badge] [--pin] --url …
+//   npm run site -- users disable <user id> --url …
+//   npm run site -- setting <key> [<json value> | --clear] --url …   (issue 14's site settings)
+// The users commands take --station-dir <data dir> instead of --url for a station alone.
+// The password comes from PGPASSWORD (or STATION_SECRET_SITE_STORE), never from the command line;
+// a badge code and a PIN are read from standard input (never arguments: they show in `ps`).
 import {
   describeSiteStore,
   parseSiteStoreConfig,
@@ -11,6 +17,7 @@ import {
   type SiteStoreConfig,
 } from './config.js';
 import { SiteStore } from './store.js';
+import { runUsersCommand, runSettingCommand, SITE_SETTING_KEYS } from './cli-users.js';
 
 const args = process.argv.slice(2);
 const command = args[0];
@@ -21,8 +28,18 @@ const flag = (name: string): string | undefined => {
 const url = flag('url') ?? process.env.SITE_STORE_URL;
 const usage =
   'usage: npm run site -- migrate|status|offline-purchase <allow|refuse> --url postgres://user@host:5432/database\n' +
+  '       npm run site -- users list|add <id> --name <name> --role packer|lead [--badge] [--pin]|disable <id> (--url … | --station-dir <dir>)\n' +
+  `       npm run site -- setting <${SITE_SETTING_KEYS.join('|')}> [<json value> | --clear] --url …\n` +
   `The password is read from PGPASSWORD or ${SITE_PASSWORD_ENV}.`;
 
+if (command === 'users' && flag('station-dir')) {
+  process.exitCode = await runUsersCommand(
+    args.slice(1),
+    { stationDir: flag('station-dir')! },
+    usage,
+  );
+  process.exit();
+}
 if (!command || !url) {
   console.error(usage);
   process.exit(2);
@@ -67,6 +84,12 @@ try {
       console.log(`offlinePurchase is now ${value} for every station of the site.`);
       break;
     }
+    case 'users':
+      process.exitCode = await runUsersCommand(args.slice(1), { store }, usage);
+      break;
+    case 'setting':
+      process.exitCode = await runSettingCommand(args.slice(1), store, usage);
+      break;
     default:
       throw new Error(usage);
   }

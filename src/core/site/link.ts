@@ -50,8 +50,11 @@ export class SiteLink {
       afterApply?: (applied: number) => void | Promise<void>;
       /** Another station committed changes (LISTEN/NOTIFY); absent: no listening connection. */
       onRemoteChange?: (stationId: string) => void;
+      /** A station's heartbeat changed (LISTEN site_console): the console refreshes. */
+      onConsole?: (stationId: string) => void;
       queues?: () => StationQueues;
       printers?: () => SitePrinter[];
+      atCheckIn?: (store: SiteStore) => Promise<void>;
     },
   ) {
     this.password = options.password;
@@ -70,6 +73,7 @@ export class SiteLink {
       ...(options.afterApply ? { afterApply: options.afterApply } : {}),
       ...(options.queues ? { queues: options.queues } : {}),
       ...(options.printers ? { printers: options.printers } : {}),
+      ...(options.atCheckIn ? { atCheckIn: options.atCheckIn } : {}),
       ...(options.log ? { log: options.log } : {}),
       ...(options.onChange ? { onChange: options.onChange } : {}),
     });
@@ -79,14 +83,13 @@ export class SiteLink {
           password: options.password,
           stationId: config.stationId,
           onChange: options.onRemoteChange,
+          ...(options.onConsole ? { onConsole: options.onConsole } : {}),
         })
       : null;
   }
 
   /** The site's one tracker poller for a scope (see SiteTrackers); the caller starts it. */
-  trackers(
-    o: Omit<SiteTrackersOptions, 'url' | 'password' | 'stationId'>,
-  ): SiteTrackers {
+  trackers(o: Omit<SiteTrackersOptions, 'url' | 'password' | 'stationId'>): SiteTrackers {
     return new SiteTrackers({
       ...o,
       url: this.config.url,

@@ -254,8 +254,6 @@ export const siteMigrations: readonly SiteMigration[] = [
         updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
       );
 
-      -- Shift-lead approvals (buy another, mark not bought, reprint beyond the site's count).
-      ALTER TABLE site_purchases ADD COLUMN approved_by TEXT;
 
       INSERT INTO site_settings (key, value) VALUES ('reprintsWithoutLead', '2') ON CONFLICT DO NOTHING;
 

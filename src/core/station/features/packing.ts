@@ -6,6 +6,7 @@ import type { PackedPackage } from '../../packing/types.js';
 import { tenantsOf, type Profile } from '../../profiles/profile-schema.js';
 import type { ParsedInput } from '../../../shared/contract.js';
 import type { StationContext } from '../context.js';
+import { actor, leadFor } from './users.js';
 import type { Handlers } from '../dispatch.js';
 import { StationFailure } from '../errors.js';
 import { brandName, labelView, orderView } from '../map.js';
@@ -142,7 +143,7 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
       const order = orderOf(input.orderId);
       const result = await r.workflow.rate(order.id, {
         packages: packed(input.packages),
-        stationUser: ctx.stationSettings().userName,
+        stationUser: actor(ctx),
         confirmAnotherLabel: input.confirmAnother,
       });
       if (result.outcome === 'queued') ctx.changed('queue');
@@ -156,10 +157,21 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
       const shipmentId = Number(input.shipmentId);
       if (!Number.isSafeInteger(shipmentId))
         throw new StationFailure('not-found', `No shipment ${input.shipmentId} in this profile.`);
+      const stationUser = actor(ctx);
+      // Another label for an order that has one needs a shift lead (issue 14).
+      const lead = input.confirmAnother
+        ? leadFor(ctx, {
+            kind: 'buy-another',
+            orderNumber:
+              r.workflow.orders.get(r.workflow.shipments.get(shipmentId)?.orderId ?? -1)
+                ?.orderNumber ?? input.shipmentId,
+          })
+        : null;
       const result = await r.workflow.buy(shipmentId, {
         rate: input.rate ?? undefined,
-        stationUser: ctx.stationSettings().userName,
+        stationUser,
         confirmAnotherLabel: input.confirmAnother,
+        ...(lead ? { confirmedBy: lead } : {}),
       });
       ctx.changed('queue');
       ctx.changed('attention');
