@@ -25,6 +25,8 @@ export interface CarrierConnectionRow {
   carrierAccountId: string;
   carrier: string;
   authorizationStatus: string;
+  /** When the station read it from the platform: an older reading never replaces a newer one. */
+  checkedAt: string;
 }
 
 /** The shift-lead console's picture of the site, read in one round of queries. */
@@ -87,11 +89,13 @@ export async function publishCarriers(
   await pool.query(
     `INSERT INTO site_carrier_health (profile_id, environment, tenant_id, carrier_account_id,
        carrier, authorization_status, station_id, updated_at)
-     SELECT $1, $2, t.tenant, t.account, t.carrier, t.status, $3, now()
-       FROM unnest($4::text[], $5::text[], $6::text[], $7::text[]) AS t(tenant, account, carrier, status)
+     SELECT $1, $2, t.tenant, t.account, t.carrier, t.status, $3, t.checked
+       FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])
+            AS t(tenant, account, carrier, status, checked)
      ON CONFLICT (profile_id, environment, tenant_id, carrier_account_id) DO UPDATE SET
        carrier = EXCLUDED.carrier, authorization_status = EXCLUDED.authorization_status,
-       station_id = EXCLUDED.station_id, updated_at = now()`,
+       station_id = EXCLUDED.station_id, updated_at = EXCLUDED.updated_at
+     WHERE EXCLUDED.updated_at > site_carrier_health.updated_at`,
     [
       scope.profileId,
       scope.environment,
@@ -100,6 +104,7 @@ export async function publishCarriers(
       rows.map((r) => r.carrierAccountId),
       rows.map((r) => r.carrier),
       rows.map((r) => r.authorizationStatus),
+      rows.map((r) => r.checkedAt),
     ],
   );
   await pool.query('SELECT pg_notify($1, $2)', [CONSOLE_CHANNEL, stationId]);

@@ -17,7 +17,14 @@ import type { EmbeddedSandbox, StartSandbox } from './ports.js';
 import { ProfileRuntime } from './runtime.js';
 import type { SiteLink } from '../site/link.js';
 import { LocalUsers } from '../users/local.js';
-import { siteValue, sourceOf, withSiteSettings } from '../site/settings.js';
+import {
+  SITE_SETTING_KEYS,
+  siteValue,
+  sourceOf,
+  withSiteSettings,
+  type SettingSource,
+  type SiteSettingKey,
+} from '../site/settings.js';
 import { SITE_SETTINGS_CACHE } from './features/site-link.js';
 import { StationSession } from '../users/session.js';
 import type { PrinterStatusView } from '../../shared/station-views.js';
@@ -117,6 +124,15 @@ export class StationContext {
   siteOverrides(): string[] {
     const o = this.options.settings.get('siteOverrides');
     return Array.isArray(o) ? o.filter((x): x is string => typeof x === 'string') : [];
+  }
+
+  /** Where each site setting this station uses comes from (Settings shows the marker). */
+  siteSettingSources(): Record<SiteSettingKey, SettingSource> {
+    const site = this.siteSettings();
+    const overrides = this.siteOverrides();
+    return Object.fromEntries(
+      SITE_SETTING_KEYS.map((k) => [k, sourceOf(site, overrides, k)]),
+    ) as Record<SiteSettingKey, SettingSource>;
   }
 
   stationSettings(): StationSettings {

@@ -75,6 +75,7 @@ function checkInExtras(ctx: StationContext): (store: SiteStore) => Promise<void>
         carrierAccountId: h.carrierAccountId,
         carrier: h.carrier ?? h.name ?? h.carrierAccountId,
         authorizationStatus: h.authorizationStatus,
+        checkedAt: h.checkedAt,
       }));
       const json = JSON.stringify(rows);
       if (json !== lastCarriers) {
