@@ -56,7 +56,10 @@ export interface ConsoleSnapshot {
     labels: number;
   }[];
   /** Carrier connections of the site's tenants that are not AUTHORIZED, as stations last read them. */
-  carriersNotAuthorized: (CarrierConnectionRow & { stationId: string; updatedAt: string })[];
+  carriersNotAuthorized: (Omit<CarrierConnectionRow, 'checkedAt'> & {
+    stationId: string;
+    updatedAt: string;
+  })[];
 }
 
 /** A station that has not checked in for this long is shown offline (check-in is every 2 s). */
