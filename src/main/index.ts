@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createStation, defaultDataDir, type Station } from '../core/station/index.js';
-import { CALL_CHANNEL, EVENT_CHANNEL } from '../shared/names.js';
+import { CALL_CHANNEL, EVENT_CHANNEL } from '../shared/bridge.js';
 import { startSandbox } from '../sandbox/index.js';
 import { electronSettings } from './settings.js';
 import { SafeStorageVault } from './vault.js';

@@ -12,9 +12,6 @@ export class StationFailure extends Error {
   }
 }
 
-export const notAvailable = (what: string): StationFailure =>
-  new StationFailure('not-available', `${what} is not available in this build of the station yet.`);
-
 // PlatformError classes (issue 3) onto contract codes.
 const platformClass: Record<string, ErrorCode> = {
   validation: 'platform-rejected',

@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { callNames, type EventName } from '../../shared/names.js';
+import type { EventName } from '../../shared/contract.js';
 import type { Result } from '../../shared/result.js';
 import { StationContext, type StationOptions } from './context.js';
 import { dispatch, type Handlers } from './dispatch.js';
-import { notAvailable } from './errors.js';
 import { acquireDataDirLock } from './lock.js';
 import { printJobView } from './map.js';
 import type { StationEvents } from './events.js';
 import { deviceHandlers } from './features/devices.js';
+import { scaleHandlers } from './features/scale.js';
+import { settingsHandlers } from './features/settings.js';
 import { packingHandlers } from './features/packing.js';
 import { profileHandlers } from './features/profiles.js';
 import { recordHandlers } from './features/records.js';
@@ -57,20 +58,18 @@ export function createStation(options: StationOptions): Station {
     if (job.state === 'failed' || job.state === 'unknown') ctx.changed('attention');
   });
 
-  const implemented: Partial<Handlers> = {
+  // One entry per feature module of src/shared/features; a call without its handler does not
+  // compile (each feature's handlers are typed as exactly its calls, and the join as all of them).
+  const handlers = {
     ...status.handlers(),
     ...profileHandlers(ctx),
     ...packingHandlers(ctx),
+    ...scaleHandlers(ctx),
     ...recordHandlers(ctx),
     ...deviceHandlers(ctx),
+    ...settingsHandlers(ctx),
     ...siteHandlers(ctx),
-  };
-  const handlers = Object.fromEntries(
-    callNames.map((name) => [
-      name,
-      implemented[name] ?? (() => Promise.reject(notAvailable(`"${name}"`))),
-    ]),
-  ) as Handlers;
+  } satisfies Handlers;
   ctx.handlersRef = handlers;
 
   return {

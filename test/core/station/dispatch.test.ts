@@ -1,8 +1,10 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { dispatch, type Handlers } from '../../../src/core/station/dispatch.js';
 import { StationFailure, toStationError } from '../../../src/core/station/errors.js';
 import { calls } from '../../../src/shared/contract.js';
-import { callNames } from '../../../src/shared/names.js';
 import { defaultDataDir } from '../../../src/core/station/data-dir.js';
 
 const handlers = new Proxy({} as Handlers, {
@@ -15,8 +17,24 @@ const handlers = new Proxy({} as Handlers, {
 });
 
 describe('the station contract', () => {
-  it('names every call it declares, once', () => {
-    expect([...callNames].sort()).toEqual(Object.keys(calls).sort());
+  it('joins every feature module’s calls, none declared by two features', async () => {
+    // Each module in src/shared/features exports its map as `…Calls`; the contract must join
+    // them all (a map left out would have no host), and a name in two maps would be overwritten.
+    const dir = fileURLToPath(new URL('../../../src/shared/features/', import.meta.url));
+    const modules = await Promise.all(
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => import(join(dir, f)) as Promise<Record<string, unknown>>),
+    );
+    const maps = modules.flatMap((m) =>
+      Object.entries(m)
+        .filter(([name]) => name.endsWith('Calls'))
+        .map(([, map]) => map as object),
+    );
+    expect(maps.length).toBeGreaterThanOrEqual(8);
+    const names = maps.flatMap((m) => Object.keys(m));
+    expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
+    expect(names.sort()).toEqual(Object.keys(calls).sort());
   });
 
   it('validates input with the call’s schema before any handler runs', async () => {

@@ -8,8 +8,7 @@ import {
 import { MemorySecretVault } from '../../../src/core/profiles/secret-vault.js';
 import { JsonFileSettingsStore } from '../../../src/core/profiles/settings-store.js';
 import { startSandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
-import type { Input, Output } from '../../../src/shared/contract.js';
-import type { CallName } from '../../../src/shared/names.js';
+import type { CallName, Input, Output } from '../../../src/shared/contract.js';
 import type { Result } from '../../../src/shared/result.js';
 import { tempDir } from '../../support/tmp.js';
 

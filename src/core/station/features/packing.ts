@@ -7,7 +7,8 @@ import { tenantsOf, type Profile } from '../../profiles/profile-schema.js';
 import type { ParsedInput } from '../../../shared/contract.js';
 import type { StationContext } from '../context.js';
 import { actor, leadFor } from './users.js';
-import type { Handlers } from '../dispatch.js';
+import type { FeatureHandlers } from '../../../shared/features/define.js';
+import type { packingCalls } from '../../../shared/features/packing.js';
 import { StationFailure } from '../errors.js';
 import { brandName, labelView, orderView } from '../map.js';
 import { purchaseView, quoteView } from './pack-views.js';
@@ -46,7 +47,7 @@ export function importError(p: ImportProblem, format: 'csv' | 'json'): ImportErr
  * more. Rating keeps a shipment in state `rated`; buying buys that shipment (two platform round
  * trips per label).
  */
-export function packingHandlers(ctx: StationContext): Partial<Handlers> {
+export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof packingCalls> {
   const reprintCounts = (labelIds: number[]) => rt().reprints.counts(labelIds);
   const rt = () => ctx.runtime();
   /**

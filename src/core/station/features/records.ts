@@ -5,12 +5,13 @@ import { labelPrinterOf } from '../../profiles/profile-schema.js';
 import type { AttentionItem, TrackerRow } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
 import { actor, leadFor, reprintsWithoutLead } from './users.js';
-import type { Handlers } from '../dispatch.js';
+import type { FeatureHandlers } from '../../../shared/features/define.js';
+import type { recordCalls } from '../../../shared/features/records.js';
 import { StationFailure } from '../errors.js';
 import { brandName, carrierView, labelView, printJobView, trackingSync } from '../map.js';
 
 /** History (label cache, reprints), needs attention, queues, tracking and carrier accounts. */
-export function recordHandlers(ctx: StationContext): Partial<Handlers> {
+export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof recordCalls> {
   const rt = () => ctx.runtime();
   const brand = (tenantId: string) => brandName(rt().profile, tenantId);
   const printerName = (id: string) => rt().profile.printers.find((p) => p.id === id)?.name ?? id;

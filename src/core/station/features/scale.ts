@@ -1,13 +1,14 @@
 import { UsbScale } from '../../devices/index.js';
 import { parseScaleDevice } from '../../../shared/boxes.js';
 import type { StationContext } from '../context.js';
-import type { Handlers } from '../dispatch.js';
+import type { FeatureHandlers } from '../../../shared/features/define.js';
+import type { scaleCalls } from '../../../shared/features/scale.js';
 
 /**
  * The USB scale: which one (Settings' choice, else the profile's, else the first known scale
  * found), reading it, and listing the scales this computer sees.
  */
-export function scaleHandlers(ctx: StationContext): Partial<Handlers> {
+export function scaleHandlers(ctx: StationContext): FeatureHandlers<typeof scaleCalls> {
   let open: { key: string; scale: UsbScale } | null = null;
   const bus = ctx.options.usbBus ? { bus: ctx.options.usbBus } : {};
 

@@ -9,7 +9,8 @@ import {
 import type { SiteLabel } from '../../site/types.js';
 import type * as V from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
-import type { Handlers } from '../dispatch.js';
+import type { FeatureHandlers } from '../../../shared/features/define.js';
+import type { siteCalls } from '../../../shared/features/site.js';
 import { StationFailure } from '../errors.js';
 import { brandName, printJobView } from '../map.js';
 import { openSite, SITE_SETTING, siteStoreSetting } from './site-link.js';
@@ -19,7 +20,7 @@ import { actor } from './users.js';
 export { openSite, provisionSiteStore, pullSiteOrders } from './site-link.js';
 export { siteHeader } from './site-views.js';
 
-export function siteHandlers(ctx: StationContext): Partial<Handlers> {
+export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCalls> {
   const rt = () => ctx.runtime();
   const view = (l: SiteLabel): V.SiteLabelView =>
     siteLabelView(l, {

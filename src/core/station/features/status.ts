@@ -7,7 +7,8 @@ import { printerStateWords } from '../../../shared/printers.js';
 import type { PrinterState, PrinterStatusView, StationStatus } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
 import { carrierView, profileView, trackingSync } from '../map.js';
-import type { Handlers } from '../dispatch.js';
+import type { FeatureHandlers } from '../../../shared/features/define.js';
+import type { stationCalls } from '../../../shared/features/station.js';
 import { siteHeader } from './site.js';
 
 /**
@@ -163,7 +164,7 @@ export class StatusFeature {
     };
   }
 
-  handlers(): Partial<Handlers> {
+  handlers(): FeatureHandlers<typeof stationCalls> {
     return { 'station.status': () => this.status() };
   }
 }

@@ -1,6 +1,5 @@
 import type { StationBridge } from '../../../shared/bridge';
-import type { CallName } from '../../../shared/names';
-import type { Input, Output } from '../../../shared/contract';
+import type { CallName, Input, Output } from '../../../shared/contract';
 import type { Result } from '../../../shared/result';
 import { connectWeb } from './web';
 

@@ -1,7 +1,11 @@
 /**
- * Views of the site store (issue 12): its header line, its Settings panel and the whole-site
- * History. Plain, serialisable, re-exported by views.ts.
+ * The site store (issue 12): its calls, and the views of its header line, its Settings panel and
+ * the whole-site History (plain, serialisable, re-exported by views.ts). Handlers:
+ * src/core/station/features/site.ts.
  */
+import { z } from 'zod';
+import { def, id, none, text } from './define.js';
+import { labelSearch, type PrintJobView } from './records.js';
 
 /** "Site: synced" / "Site: 37 changes waiting, 4 min" / "Site: not reachable". */
 export interface SiteHeaderView {
@@ -82,3 +86,39 @@ export interface SiteAttentionView {
     labels: SiteLabelView[];
   }[];
 }
+
+export const siteCalls = {
+  'site.status': def<SiteStatusView>()(none),
+  /** null removes the site store; the password is stored in the keychain, never returned. */
+  'site.configure': def<SiteStatusView>()(
+    z.object({
+      siteStore: z
+        .object({
+          url: text(500).min(1),
+          stationId: text(63).min(1),
+          stationName: text(100).min(1),
+        })
+        .nullable(),
+      password: text(500).min(1).optional(),
+    }),
+  ),
+  'site.labels': def<SiteLabelPage>()(
+    labelSearch.extend({
+      stationId: text(63).optional(),
+      packer: text(100).optional(),
+      scope: z.enum(['site', 'station']).default('site'),
+    }),
+  ),
+  'site.reprint': def<PrintJobView>()(
+    z.object({
+      stationId: text(63).min(1),
+      labelId: id,
+      reason: text(500).trim().min(3),
+      printerId: id.optional(),
+    }),
+  ),
+  'site.attention': def<SiteAttentionView>()(none),
+  'site.resolveAttention': def<{ resolved: true }>()(
+    z.object({ id, note: text(500).trim().min(3) }),
+  ),
+};

@@ -1,0 +1,159 @@
+/** Orders in, scan, rate, buy. Handlers: src/core/station/features/packing.ts. */
+import { z } from 'zod';
+import { def, id, text } from './define.js';
+import type { Address } from './profiles.js';
+import type { LabelSummary, PrintJobView } from './records.js';
+import type { BoxPreset } from './settings.js';
+
+const packedPackage = z.object({
+  /**
+   * Pounds; null when the package has not been weighed. Range and missing weights are checked
+   * by the core, which names the package ("Package 2 of 3 has no weight").
+   */
+  weightLbs: z.number().nullable(),
+  boxId: id.nullable().default(null),
+});
+
+export interface OrderItemView {
+  sku: string;
+  name: string;
+  quantity: number;
+}
+
+export interface PackageView {
+  index: number;
+  weightLbs: number | null;
+  /** The box code the order file gave this package (BOX-M), if any. */
+  box: string | null;
+  lengthIn: number | null;
+  widthIn: number | null;
+  heightIn: number | null;
+  items: OrderItemView[];
+}
+
+export interface OrderView {
+  id: string;
+  orderNumber: string;
+  tenantId: string | null;
+  brandName: string | null;
+  shipTo: Address;
+  items: OrderItemView[];
+  packages: PackageView[];
+  status: string;
+  importedAt: string;
+}
+
+export type ScanResult =
+  | { kind: 'order'; order: OrderView; existingLabels: LabelSummary[] }
+  | { kind: 'label'; label: LabelSummary }
+  | { kind: 'box'; box: BoxPreset }
+  | { kind: 'not-found'; value: string };
+
+export interface ImportReport {
+  imported: number;
+  skipped: number;
+  /** The first problems (500 at most), in file order. */
+  errors: ImportError[];
+  /** Every problem found, including those beyond `errors`. */
+  errorCount: number;
+}
+
+/** A long order import is under way (sent a few times a second while it runs). */
+export interface ImportProgressView {
+  fileName: string;
+  phase: 'reading' | 'checking' | 'storing';
+  done: number;
+  total: number;
+}
+
+/** One bad row of an order file, located the way the person who wrote the file sees it. */
+export interface ImportError {
+  /**
+   * CSV: the row number a spreadsheet shows (the header is row 1, so the first order is row 2).
+   * JSON: the order's position in the file (1 = first). 0: the whole file or its header.
+   */
+  row: number;
+  /** The order the row belongs to, when the row names one. */
+  orderNumber: string | null;
+  field: string;
+  reason: string;
+  /** "row 14 (order LUM-10424)", "order 3 in the file (LUM-7)", "the header". */
+  where: string;
+}
+
+export interface RateView {
+  id: string;
+  carrierAccountId: string;
+  carrierAccountName: string | null;
+  carrier: string;
+  serviceLevel: string;
+  amount: number;
+  currency: string;
+  transitDays: number | null;
+}
+
+export interface AccountIssue {
+  carrierAccountId: string;
+  name: string;
+  carrier: string;
+  status: string;
+  oauthUrl: string | null;
+}
+
+export interface RateQuote {
+  orderId: string;
+  orderNumber: string;
+  /** The rated shipment to buy with `pack.buy` (also set when it was queued). */
+  shipmentId: string;
+  /** When the rates were asked for; `pack.buy` asks again once they are stale (10 min). */
+  ratedAt: string | null;
+  rates: RateView[];
+  /** The rate the profile's rule picked; `reason` says why. */
+  chosenRateId: string | null;
+  reason: string;
+  accountIssues: AccountIssue[];
+  /** The platform is unreachable: the shipment was queued and will be rated and bought later. */
+  queued: boolean;
+}
+
+export interface PurchaseView {
+  outcome: 'printed' | 'printing' | 'print-waiting' | 'queued-offline';
+  label: LabelSummary | null;
+  printJob: PrintJobView | null;
+  message: string;
+}
+
+export const packingCalls = {
+  'orders.import': def<ImportReport>()(
+    z.object({ fileName: text(260).min(1), content: text(20_000_000) }),
+  ),
+  'orders.list': def<OrderView[]>()(
+    z.object({
+      search: text(200).optional(),
+      limit: z.number().int().min(1).max(500).default(100),
+    }),
+  ),
+
+  'pack.scan': def<ScanResult>()(z.object({ value: text(200).trim().min(1) })),
+  'pack.rate': def<RateQuote>()(
+    z.object({
+      orderId: id,
+      /** One entry per package of the order, in order: its weight (typed or weighed) and box. */
+      packages: z.array(packedPackage).min(1).max(100),
+      /** Buying another label for an order that already has one needs this. */
+      confirmAnother: z.boolean().default(false),
+    }),
+  ),
+  'pack.buy': def<PurchaseView>()(
+    z.object({
+      /** The rated shipment `pack.rate` returned. */
+      shipmentId: id,
+      /** Another of its rates than the rule's choice; null buys the rule's choice. */
+      rate: z
+        .object({ carrierAccountId: text(200).min(1), serviceLevel: text(100).min(1) })
+        .nullable()
+        .default(null),
+      confirmAnother: z.boolean().default(false),
+    }),
+  ),
+};
