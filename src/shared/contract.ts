@@ -16,6 +16,7 @@ import { recordCalls } from './features/records.js';
 import { scaleCalls } from './features/scale.js';
 import { settingsCalls } from './features/settings.js';
 import { siteCalls } from './features/site.js';
+import { siteServiceCalls } from './features/site-services.js';
 import { stationCalls } from './features/station.js';
 
 export type { CallDef } from './features/define.js';
@@ -29,6 +30,7 @@ export const calls = {
   ...printerCalls,
   ...settingsCalls,
   ...siteCalls,
+  ...siteServiceCalls,
 };
 
 export type Calls = typeof calls;

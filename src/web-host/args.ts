@@ -6,6 +6,8 @@ export interface WebHostArgs {
   provision: string | null;
   /** Folders under which a hot folder may be set from the page. */
   hotFolderRoots: string[];
+  /** The shift-lead console: the Site view only, for a screen with no printer or scanner. */
+  console: boolean;
   help: boolean;
 }
 
@@ -19,7 +21,9 @@ export const usage = `usage: npm run web -- [--port N] [--data-dir DIR] [--provi
   --data-dir DIR    the station's data directory (default: STATION_DATA_DIR, else the app's)
   --provision FILE  set up a profile from a provisioning file (see docs/core.md)
   --hot-folder-root DIR
-                    a hot folder set in the browser must lie under DIR (repeatable)`;
+                    a hot folder set in the browser must lie under DIR (repeatable)
+  --console         the shift-lead console: the Site view only (no packing, printer or scanner);
+                    the data directory's profile and site store say which site (docs/site.md)`;
 
 export function parseArgs(argv: readonly string[]): WebHostArgs {
   const args: WebHostArgs = {
@@ -28,6 +32,7 @@ export function parseArgs(argv: readonly string[]): WebHostArgs {
     dataDir: null,
     provision: null,
     hotFolderRoots: [],
+    console: false,
     help: false,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -54,6 +59,9 @@ export function parseArgs(argv: readonly string[]): WebHostArgs {
         break;
       case '--provision':
         args.provision = value();
+        break;
+      case '--console':
+        args.console = true;
         break;
       case '--hot-folder-root':
         args.hotFolderRoots.push(value());

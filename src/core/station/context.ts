@@ -53,6 +53,8 @@ export interface StationOptions {
   hotFolderRoots?: string[];
   /** Electron: a native folder dialog, the only way the app sets a hot folder. */
   chooseFolder?: () => Promise<string | null>;
+  /** `npm run web -- --console`: the shift-lead console, with no printer or scanner (issue 14). */
+  consoleOnly?: boolean;
   /** The USB bus scales are looked for on; the machine's when omitted (tests pass a fake). */
   usbBus?: UsbBus | (() => Promise<UsbBus>);
 }

@@ -8,6 +8,7 @@ export const views = [
   { id: 'tracking', label: 'Tracking', key: '5' },
   { id: 'carriers', label: 'Carrier accounts', key: '6' },
   { id: 'settings', label: 'Settings', key: '7' },
+  { id: 'site', label: 'Site', key: '8' },
 ] as const;
 
 export type ViewId = (typeof views)[number]['id'];
