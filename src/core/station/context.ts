@@ -295,6 +295,8 @@ export class StationContext {
   /** Coalesces bursts of changes into one status event. */
   changed(what: 'queue' | 'attention' | 'tracking' | 'carriers' | 'orders' | 'status'): void {
     const rt = this.current;
+    // A purchase or reprint was just committed: send it to the site now, not at the next poll.
+    if (what === 'queue' || what === 'attention') this.site?.sync.wake();
     if (what === 'tracking') this.events.emit('tracking-changed', { changed: 1 });
     if (what === 'orders') this.events.emit('orders-changed', { count: 1 });
     if (what === 'queue' && rt) {

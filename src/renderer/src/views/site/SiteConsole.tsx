@@ -85,19 +85,36 @@ export function SiteConsole() {
   useEffect(() => {
     let live = true;
     let pending: ReturnType<typeof setTimeout> | null = null;
-    const load = () =>
+    // One read at a time: a change that arrives during a read asks for one more after it,
+    // so an older answer never replaces a newer one.
+    let reading = false;
+    let again = false;
+    const load = (): void => {
+      if (reading) {
+        again = true;
+        return;
+      }
+      reading = true;
       void call('console.snapshot', {}).then((r) => {
-        if (!live || !r.ok) return;
-        setView(r.value);
-        setNow(Date.now());
+        reading = false;
+        if (!live) return;
+        if (r.ok) {
+          setView(r.value);
+          setNow(Date.now());
+        }
+        if (again) {
+          again = false;
+          load();
+        }
       });
+    };
     // Several stations committing at once: one reload for the burst.
     const soon = () => {
       if (pending) return;
       pending = setTimeout(() => {
         pending = null;
         load();
-      }, 100);
+      }, 50);
     };
     load();
     const off = getBridge().on('site-changed', soon);
