@@ -52,6 +52,13 @@ async function packingStation(siteUrl: string | null, stationId: string, station
 
 test("the console shows a second station's purchase within a second", async ({ browser }, info) => {
   const site = await siteDatabase(cluster);
+  // Box presets set once for the site (npm run site -- setting boxPresets '[…]').
+  await site.owner.setSetting(
+    'boxPresets',
+    JSON.stringify([
+      { id: 'site-10', name: 'Site 10×8×4', code: 'S10', lengthIn: 10, widthIn: 8, heightIn: 4 },
+    ]),
+  );
   // The console: a screen with no printer or scanner, on the same site store.
   const consoleStation = await startProvisionedStation({
     baseUrl: sandbox.url,
@@ -104,6 +111,15 @@ test("the console shows a second station's purchase within a second", async ({ b
   await expect(lead.getByTestId('console-by-packer')).toContainText('packer');
   await expect(lead.getByTestId('hour-chart')).toContainText('1');
   await lead.screenshot({ path: info.outputPath('console.png'), fullPage: true });
+
+  // Station B uses the site's box presets; it may keep its own, shown with a marker.
+  await pageB.keyboard.press('Alt+7');
+  const boxes = pageB.getByTestId('site-setting-boxPresets');
+  await expect(boxes).toContainText('from the site');
+  await boxes.getByRole('button', { name: /Keep this station/ }).click();
+  await expect(boxes).toContainText("this station's own (overrides the site)");
+  await boxes.scrollIntoViewIfNeeded();
+  await pageB.screenshot({ path: info.outputPath('site-settings-override.png') });
   await site.owner.close();
 });
 
