@@ -54,6 +54,8 @@ export class SiteTrackers {
   private nextPollAt = 0;
   private lastSeq = 0;
   private offlineSince: number | null = null;
+  /** After losing its connection a station lets the others take the lock first (one interval). */
+  private noLockUntil = 0;
   private currentRole: TrackerRole = 'offline';
   private readonly key: string;
   private readonly checkMs: number;
@@ -120,6 +122,7 @@ export class SiteTrackers {
   private lose(): void {
     const client = this.client;
     this.client = null;
+    if (this.leader) this.noLockUntil = Date.now() + this.o.intervalMs;
     this.leader = false;
     this.o.poller.setPageSink(null);
     client?.end().catch(() => {});
@@ -176,6 +179,10 @@ export class SiteTrackers {
     }
     const client = this.client;
     if (!this.leader) {
+      if (Date.now() < this.noLockUntil) {
+        await this.pull();
+        return;
+      }
       const { rows } = await client.query<{ got: boolean }>(
         'SELECT pg_try_advisory_lock($1, hashtext($2)) AS got',
         [TRACKER_LOCK_CLASS, this.key],

@@ -119,3 +119,62 @@ describe('one tracker poller per site (three station processes, one store, one s
     await Promise.all(stations.filter((x) => x.id !== first).map((x) => x.s.exited));
   }, 90_000);
 });
+
+describe('tracker leadership and its connection', () => {
+  it('a leader whose store connection is cut stops leading, and another station takes over', async () => {
+    const { openDatabase } = await import('../../../src/core/storage/database.js');
+    const { TrackerPoller, TrackerStore } = await import('../../../src/core/tracking/index.js');
+    const { SiteTrackers } = await import('../../../src/core/site/trackers.js');
+    const site = await siteDatabase(pgc.cluster);
+    const scope = {
+      profileId: 'lumen-chicago-1',
+      environment: 'sandbox' as const,
+      tenantId: 'tnt_lumen',
+    };
+    const roles = new Map<string, string>();
+    const made = ['st-a', 'st-b'].map((id) => {
+      const db = openDatabase(join(tempDir(), 'station.db'));
+      const { client } = clientFor(sb, DEMO.directBrand);
+      const trackers = new TrackerStore(db);
+      const poller = new TrackerPoller({
+        client: { listTrackers: client.listTrackers.bind(client), environment: 'sandbox' },
+        store: trackers,
+        scope,
+        intervalMs: 1000,
+        jitter: 0,
+      });
+      const t = new SiteTrackers({
+        url: site.stationUrl,
+        password: STATION_PASSWORD,
+        stationId: id,
+        scope,
+        poller,
+        trackers,
+        intervalMs: 1000,
+        onRole: (role) => roles.set(id, role),
+      });
+      t.start();
+      return { id, t, db };
+    });
+    const until = async (cond: () => boolean) => {
+      const end = Date.now() + 15_000;
+      while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+      return cond();
+    };
+    expect(await until(() => [...roles.values()].includes('leader'))).toBe(true);
+    const leader = [...roles.entries()].find(([, r]) => r === 'leader')![0];
+    const other = made.find((m) => m.id !== leader)!.id;
+    // Site IT (or the network) ends the leader's session: the lock goes with it.
+    const { rowCount } = await site.owner.pool.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`,
+      [`shipping-station ${leader} trackers`],
+    );
+    expect(rowCount).toBe(1);
+    expect(await until(() => roles.get(other) === 'leader')).toBe(true);
+    expect(roles.get(leader)).not.toBe('leader');
+    for (const m of made) {
+      await m.t.stop();
+      m.db.close();
+    }
+  }, 30_000);
+});

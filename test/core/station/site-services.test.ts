@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { startSandbox } from '../../../src/sandbox/index.js';
 import { tempDir } from '../../support/tmp.js';
 import { usePostgres } from '../../support/use-postgres.js';
 import { siteDatabase, STATION_PASSWORD, type SiteDatabase } from '../site/support.js';
+import { SUPERUSER_PASSWORD } from '../../support/postgres.js';
 import { call, scanOrder, until, type Sandbox } from './support.js';
 
 // Issue 14 with real PostgreSQL: site users, site settings and the console's picture, with two
@@ -189,5 +191,47 @@ describe('site services with a site store', () => {
       shared.setConnectionStatus('conn_lumen_fedex', 'AUTHORIZED');
       await stop();
     }
+  });
+
+  it('site IT sets site settings and adds site users with npm run site (checked before stored)', async () => {
+    const site = await siteDatabase(pgc.cluster);
+    const run = (args: string[], input = '') =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        const child = execFile(
+          process.execPath,
+          ['--import', 'tsx', 'src/core/site/cli.ts', ...args, '--url', site.ownerUrl],
+          { cwd: root, env: { ...process.env, PGPASSWORD: SUPERUSER_PASSWORD } },
+          (error, stdout, stderr) =>
+            resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+        );
+        child.stdin!.end(input);
+      });
+    expect(await run(['setting', 'rateRule', '{"strategy":"slowest"}'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('rateRule: strategy'),
+    });
+    expect(await run(['setting', 'reprintsWithoutLead', '3'])).toMatchObject({
+      code: 0,
+      stdout: 'reprintsWithoutLead is now set for every station of the site.\n',
+    });
+    expect(
+      await run(
+        ['users', 'add', 'bo', '--name', 'Bo Lindqvist', '--role', 'lead', '--badge'],
+        'BADGE-0042\n',
+      ),
+    ).toMatchObject({ code: 0, stdout: 'Bo Lindqvist (bo) is a shift lead.\n' });
+    expect((await site.owner.settings()).reprintsWithoutLead).toBe('3');
+    const users = await site.owner.users();
+    expect(users).toEqual([
+      expect.objectContaining({
+        userId: 'bo',
+        role: 'lead',
+        badgeSha256: badgeDigest('BADGE-0042'),
+      }),
+    ]);
+    expect(JSON.stringify(users)).not.toContain('BADGE-0042');
+    expect((await run(['users', 'list'])).stdout).toBe(
+      'bo\tBo Lindqvist\tlead\tbadge\t-\tactive\n',
+    );
   });
 });
