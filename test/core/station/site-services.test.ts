@@ -148,7 +148,8 @@ describe('site services with a site store', () => {
 
   it("the console's picture: stations with heartbeat, labels per hour, cost, carriers not AUTHORIZED", async () => {
     const site = await siteDatabase(pgc.cluster);
-    const { a, b, stop } = await twoStations(site);
+    const { a, b } = await twoStations(site);
+    let bStopped = false;
     try {
       const scan = await scanOrder(b, 'LUM-10422');
       const quote = await call(b, 'pack.rate', {
@@ -187,9 +188,20 @@ describe('site services with a site store', () => {
       expect(snap.carriersNotAuthorized.every((c) => c.authorizationStatus !== 'AUTHORIZED')).toBe(
         true,
       );
+      // A station that stopped checking in shows offline once its last heartbeat is 10 s old.
+      await b.stop();
+      bStopped = true;
+      await site.owner.pool.query(
+        `UPDATE site_stations SET last_seen_at = now() - interval '11 seconds' WHERE station_id = 'st-b'`,
+      );
+      const later = await consoleSnapshot(site.owner.pool, scope, midnight.toISOString(), offset);
+      expect(later.stations.map((s) => [s.stationId, s.online])).toEqual([
+        ['st-a', true],
+        ['st-b', false],
+      ]);
     } finally {
       shared.setConnectionStatus('conn_lumen_fedex', 'AUTHORIZED');
-      await stop();
+      await Promise.all([a.stop(), bStopped ? null : b.stop()]);
     }
   });
 
