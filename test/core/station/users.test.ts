@@ -148,6 +148,52 @@ describe('sign-in and roles at a station', () => {
     expect(labelsFor(sandbox, 'LUM-10421')).toBe(2);
   });
 
+  it('marking an unknown purchase as not bought needs a lead; the lead is recorded', async () => {
+    const { s, sandbox } = await stations.start();
+    await addUsers(s);
+    await s.context.session.signIn({ userId: 'ana', pin: ANA.pin });
+    const shipmentId = await rated(s, 'LUM-10422');
+    // The platform sells the label and the connection drops before its answer: unknown.
+    sandbox().faults.add({
+      method: 'POST',
+      path: '/api/v1/labels',
+      kind: 'reset',
+      after: true,
+      times: 1,
+    });
+    const lost = await s.dispatch('pack.buy', { shipmentId });
+    expect(lost).toMatchObject({ ok: false, error: { code: 'purchase-outcome-unknown' } });
+    const [item] = await call(s, 'attention.list', {});
+    const refused = await s.dispatch('attention.resolve', {
+      id: item!.id,
+      action: 'mark-not-bought',
+      note: 'no label on the printer',
+    });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: {
+        code: 'lead-required',
+        message: expect.stringContaining(
+          'A shift lead must approve marking the purchase for order LUM-10422 as not bought',
+        ),
+      },
+    });
+    expect(await call(s, 'attention.list', {})).toHaveLength(1);
+    await s.context.session.approve({ badge: BO.badge });
+    await call(s, 'attention.resolve', {
+      id: item!.id,
+      action: 'mark-not-bought',
+      note: 'no label on the printer',
+    });
+    expect(await call(s, 'attention.list', {})).toHaveLength(0);
+    const row = s.context.db
+      .prepare<[], { state: string; resolved_by: string }>(
+        'SELECT state, resolved_by FROM label_purchases',
+      )
+      .get();
+    expect(row).toEqual({ state: 'not-bought', resolved_by: `${BO.name} (for ${ANA.name})` });
+  });
+
   it('reprints beyond the allowed count need a lead; the approver is recorded', async () => {
     const { s } = await stations.start();
     await addUsers(s);
@@ -161,7 +207,9 @@ describe('sign-in and roles at a station', () => {
       ok: false,
       error: {
         code: 'lead-required',
-        message: expect.stringContaining('reprint 3 of order LUM-10421'),
+        message: expect.stringContaining(
+          'reprint 3 of order LUM-10421 (the site allows 2 without a lead)',
+        ),
       },
     });
     await s.context.session.approve({ userId: 'bo', pin: BO.pin });

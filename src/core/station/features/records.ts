@@ -79,7 +79,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
       if (done >= limit) {
         const lead = leadFor(ctx, {
           kind: 'reprint',
-          orderNumber: l.orderReference,
+          orderNumber: l.orderNumber,
           reprints: done,
           limit,
         });
@@ -174,7 +174,11 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
       if (kind === 'purchase' && (action === 'mark-not-bought' || action === 'buy-again')) {
         // Both decide about money already possibly spent: a shift lead approves (issue 14).
         const p = r.workflow.shipments.purchase(key);
-        const orderNumber = p?.orderReference ?? key;
+        const shipment = p ? r.workflow.shipments.get(p.shipmentId) : undefined;
+        const orderNumber =
+          (shipment && r.workflow.orders.get(shipment.orderId)?.orderNumber) ??
+          p?.orderReference ??
+          key;
         const lead = leadFor(ctx, {
           kind: action === 'buy-again' ? 'buy-another' : 'mark-not-bought',
           orderNumber,
