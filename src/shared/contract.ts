@@ -18,6 +18,7 @@ import { settingsCalls } from './features/settings.js';
 import { siteCalls } from './features/site.js';
 import { siteServiceCalls } from './features/site-services.js';
 import { stationCalls } from './features/station.js';
+import { diagnosticsCalls } from './features/diagnostics.js';
 
 export type { CallDef } from './features/define.js';
 
@@ -31,6 +32,7 @@ export const calls = {
   ...settingsCalls,
   ...siteCalls,
   ...siteServiceCalls,
+  ...diagnosticsCalls,
 };
 
 export type Calls = typeof calls;

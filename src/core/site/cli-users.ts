@@ -10,10 +10,14 @@ import { parseSiteSetting, SITE_SETTING_KEYS } from './settings.js';
 
 export { SITE_SETTING_KEYS };
 
-const flagOf = (args: string[], name: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-};
+/** The options of `npm run site` the users and setting commands read (parsed by site/cli.ts). */
+export interface UserOptions {
+  name?: string | undefined;
+  role?: string | undefined;
+  badge?: boolean | undefined;
+  pin?: boolean | undefined;
+  clear?: boolean | undefined;
+}
 
 /** Reads lines from standard input (a terminal or a pipe): the badge, then the PIN. */
 function lines(): () => Promise<string> {
@@ -31,6 +35,7 @@ function lines(): () => Promise<string> {
 
 export async function runUsersCommand(
   args: string[],
+  opts: UserOptions,
   where: { store: SiteStore } | { stationDir: string },
   usage: string,
 ): Promise<number> {
@@ -51,22 +56,22 @@ export async function runUsersCommand(
     }
     if (sub === 'add') {
       const userId = args[1] ?? '';
-      const name = flagOf(args, 'name')?.trim();
-      const role = flagOf(args, 'role');
+      const name = opts.name?.trim();
+      const role = opts.role;
       if (!USER_ID.test(userId) || !name || (role !== 'packer' && role !== 'lead')) {
         console.error(
           `A user needs an id (letters, digits, . - _), --name and --role packer|lead.\n${usage}`,
         );
         return 2;
       }
-      if (!args.includes('--badge') && !args.includes('--pin')) {
+      if (!opts.badge && !opts.pin) {
         console.error(`Give the user a --badge, a --pin or both.\n${usage}`);
         return 2;
       }
       const read = lines();
       let badgeSha256: string | null = null;
       let pinHash: string | null = null;
-      if (args.includes('--badge')) {
+      if (opts.badge) {
         process.stderr.write('Scan the badge (then Enter): ');
         const code = (await read()).trim();
         if (!code) {
@@ -75,7 +80,7 @@ export async function runUsersCommand(
         }
         badgeSha256 = badgeDigest(code);
       }
-      if (args.includes('--pin')) {
+      if (opts.pin) {
         process.stderr.write('PIN (4 to 12 digits, then Enter): ');
         const pin = (await read()).trim();
         const problem = pinProblem(pin);
@@ -116,6 +121,7 @@ export async function runUsersCommand(
 
 export async function runSettingCommand(
   args: string[],
+  opts: UserOptions,
   store: SiteStore,
   usage: string,
 ): Promise<number> {
@@ -124,7 +130,7 @@ export async function runSettingCommand(
     console.error(usage);
     return 2;
   }
-  if (args.includes('--clear')) {
+  if (opts.clear) {
     await store.clearSetting(key);
     console.log(`${key} is no longer set for the site; each station uses its own.`);
     return 0;

@@ -6,7 +6,7 @@ import { consoleSnapshot } from '../../../src/core/site/console.js';
 import { connectionOf } from '../../../src/core/site/connection.js';
 import { createStation, type Station } from '../../../src/core/station/index.js';
 import { MemorySecretVault } from '../../../src/core/profiles/secret-vault.js';
-import { JsonFileSettingsStore } from '../../../src/core/profiles/settings-store.js';
+import { ConfSettingsStore } from '../../../src/core/profiles/settings-store.js';
 import { badgeDigest, hashPin } from '../../../src/core/users/pin.js';
 import { startSandbox } from '../../../src/sandbox/index.js';
 import { tempDir } from '../../support/tmp.js';
@@ -32,7 +32,7 @@ function siteStation(dataDir: string): Station {
     dataDir,
     host: 'web',
     version: '0.14.0',
-    settings: new JsonFileSettingsStore(join(dataDir, 'settings.json')),
+    settings: new ConfSettingsStore(join(dataDir, 'settings.json')),
     vault: new MemorySecretVault(),
     resourcesDir: join(root, 'resources'),
     startSandbox: async () => ({
