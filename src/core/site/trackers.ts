@@ -196,6 +196,15 @@ export class SiteTrackers {
     // Alive connection = leadership still ours (the lock is the session's).
     await client.query('SELECT 1');
     if (Date.now() < this.nextPollAt) return;
+    // The pass's start is written first: a leader killed mid-pass has still spent this interval,
+    // and the next leader waits from here.
+    await client.query(
+      `INSERT INTO site_tracker_sync (profile_id, environment, scope_tenant_id, last_poll_at, leader_station_id)
+       VALUES ($1, $2, $3, now(), $4)
+       ON CONFLICT (profile_id, environment, scope_tenant_id) DO UPDATE SET
+         last_poll_at = now(), leader_station_id = EXCLUDED.leader_station_id`,
+      [this.o.scope.profileId, this.o.scope.environment, this.o.scope.tenantId, this.o.stationId],
+    );
     let error: Error | null = null;
     try {
       await this.o.poller.pollNow();
@@ -210,7 +219,6 @@ export class SiteTrackers {
        VALUES ($1, $2, $3, $4, now(), CASE WHEN $5::text IS NULL THEN now() END, $5, $6)
        ON CONFLICT (profile_id, environment, scope_tenant_id) DO UPDATE SET
          watermark_ms = GREATEST(site_tracker_sync.watermark_ms, EXCLUDED.watermark_ms),
-         last_poll_at = now(),
          last_success_at = COALESCE(EXCLUDED.last_success_at, site_tracker_sync.last_success_at),
          last_error = EXCLUDED.last_error, leader_station_id = EXCLUDED.leader_station_id`,
       [
