@@ -9,6 +9,7 @@ import { packBench, scanToPrintBench, tokenWaitsBench } from './scan-to-print.js
 import { startupBench } from './startup.js';
 import { sandboxRatesBench } from './sandbox-rates.js';
 import { siteBench } from './site.js';
+import { siteTrackersBench } from './site-trackers.js';
 import { CliUsageError, parseCli } from '../src/core/cli-args.js';
 import { ordersViewBench } from './orders-view.js';
 
@@ -20,6 +21,7 @@ const BENCHES = [
   'startup',
   'tracker_ingest',
   'site',
+  'site_trackers',
 ];
 const usage = `usage: npm run bench -- [--quick] [--only name,name]\n  names: ${BENCHES.join(', ')}`;
 let values: { quick?: boolean; only?: string; help?: boolean };
@@ -86,6 +88,12 @@ try {
       searchLabels: quick ? 200_000 : 10_000_000,
       // An hour of a busy station (one label every 6 s); the quick run packs a quarter of it.
       offlineLabels: quick ? 150 : 600,
+    });
+  if (wants('site') || wants('site_trackers'))
+    await siteTrackersBench(dir, {
+      counts: [1, 5, 20],
+      intervalMs: quick ? 300 : 1000,
+      intervals: quick ? 5 : 10,
     });
   console.log(humanSummary());
 } finally {

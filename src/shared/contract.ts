@@ -17,6 +17,7 @@ import { recordCalls } from './features/records.js';
 import { scaleCalls } from './features/scale.js';
 import { settingsCalls } from './features/settings.js';
 import { siteCalls } from './features/site.js';
+import { siteServiceCalls } from './features/site-services.js';
 import { stationCalls } from './features/station.js';
 import { diagnosticsCalls } from './features/diagnostics.js';
 
@@ -32,6 +33,7 @@ export const calls = {
   ...printerCalls,
   ...settingsCalls,
   ...siteCalls,
+  ...siteServiceCalls,
   ...diagnosticsCalls,
 };
 

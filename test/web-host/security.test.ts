@@ -49,8 +49,10 @@ describe('npm run web arguments', () => {
       dataDir: '/tmp/x',
       provision: '/tmp/p.json',
       hotFolderRoots: [],
+      console: false,
       help: false,
     });
+    expect(parseArgs(['--console'])).toMatchObject({ console: true });
   });
   it('listens on the documented fixed port 7410 unless --port is given', () => {
     expect(parseArgs([])).toMatchObject({ port: 7410, portGiven: false });

@@ -34,6 +34,8 @@ export interface RateOptions {
   confirmAnotherLabel?: boolean | undefined;
   /** Options as the packer set them (signature, Saturday, messages, incoterm); the order's when omitted. */
   options?: ShipmentOptions | undefined;
+  /** Who approved buying another label (a shift lead, issue 14); the packer when absent. */
+  confirmedBy?: string | undefined;
 }
 
 export interface BuyOptions {
@@ -43,6 +45,8 @@ export interface BuyOptions {
   confirmAnotherLabel?: boolean | undefined;
   /** The batch this label belongs to (issue 15.8), sent as shipment.batchId. */
   batchId?: string | undefined;
+  /** Who approved buying another label (a shift lead, issue 14); the packer when absent. */
+  confirmedBy?: string | undefined;
 }
 
 export interface PackingStepsDeps {
@@ -359,7 +363,9 @@ export class PackingSteps {
       shipments.setSelection(current.id, selection);
       current = shipments.get(current.id)!;
     }
-    const confirmedBy = options.confirmAnotherLabel ? (stationUser ?? 'station') : null;
+    const confirmedBy = options.confirmAnotherLabel
+      ? (options.confirmedBy ?? stationUser ?? 'station')
+      : null;
     return this.purchaseAndPrint(
       current,
       order,

@@ -24,6 +24,12 @@ import { classifyPlatformError, packingPlatformFrom } from '../packing/platform-
 import { OfflineQueueDrainer } from '../packing/offline-drainer.js';
 import type { OrderClaims } from '../site/link.js';
 
+/** The site's one tracker poller (issue 14), as the runtime sees it. */
+export interface SiteTrackerService {
+  start(): void;
+  stop(): Promise<void>;
+}
+
 export interface RuntimeDeps {
   db: Db;
   /** Why the profile's hot folder may not be watched (the data directory), or null. */
@@ -44,6 +50,17 @@ export interface RuntimeDeps {
   claimOrderFile?: (scope: StationScope, text: string, name: string) => Promise<string | null>;
   /** A batch moved on (issue 15.8). */
   onBatch?: (summary: BatchSummary) => void;
+  /**
+   * With a site store: one station of the site polls trackers (advisory lock) and the others
+   * copy its results (issue 14). Absent: this station polls its own trackers.
+   */
+  siteTrackers?: (o: {
+    scope: TrackingScope;
+    poller: TrackerPoller;
+    trackers: TrackerStore;
+    intervalMs: number;
+    onChanges: () => void;
+  }) => SiteTrackerService;
 }
 
 /**
@@ -68,6 +85,10 @@ export class ProfileRuntime {
   /** Issue 15: the Orders view's list and batch printing. */
   readonly orderList: OrderList;
   readonly batches: BatchRunner;
+  /** The site's tracker leadership, when there is a site store. */
+  siteTrackers: SiteTrackerService | null = null;
+  /** Between tracker passes (the site's one poller keeps the same interval). */
+  static trackerIntervalMs = 15_000;
   hotFolder: OrderHotFolder | null = null;
   /** Carrier accounts are read again this often during a shift (an expiry shows by itself). */
   static carrierRefreshMs = 60_000;
@@ -126,7 +147,7 @@ export class ProfileRuntime {
       client: this.client,
       store: this.trackers,
       scope: this.trackingScope,
-      intervalMs: 15_000,
+      intervalMs: ProfileRuntime.trackerIntervalMs,
     });
     this.poller.onChanges(() => deps.onChange('tracking'));
     // A failing tracker poll is "tracking delayed" on the header and the board, never an outage.
@@ -176,7 +197,16 @@ export class ProfileRuntime {
     // A batch that was running when the station stopped waits, paused, for a person.
     const settled = this.batches.recover();
     if (settled > 0) this.deps.log(`batches: ${settled} interrupted label(s) settled`);
-    this.poller.start();
+    if (this.deps.siteTrackers) {
+      this.siteTrackers = this.deps.siteTrackers({
+        scope: this.trackingScope,
+        poller: this.poller,
+        trackers: this.trackers,
+        intervalMs: ProfileRuntime.trackerIntervalMs,
+        onChanges: () => this.deps.onChange('tracking'),
+      });
+      this.siteTrackers.start();
+    } else this.poller.start();
     this.drainer.start();
     this.preRater.start();
     void this.refreshCarriers().catch(() => {});
@@ -281,6 +311,7 @@ export class ProfileRuntime {
     for (const t of this.timers.splice(0)) clearInterval(t);
     // Another profile takes over: a running batch stops after the label in hand.
     for (const b of this.batches.list(50)) if (b.state === 'running') this.batches.pause(b.id);
+    await this.siteTrackers?.stop();
     await this.poller.stop();
     await this.preRater.stop();
     await this.drainer.stop();

@@ -15,6 +15,7 @@ import { profileHandlers } from './features/profiles.js';
 import { recordHandlers } from './features/records.js';
 import { openSite, provisionSiteStore, siteHandlers } from './features/site.js';
 import { StatusFeature } from './features/status.js';
+import { siteServiceHandlers } from './features/site-services.js';
 import { diagnosticsHandlers } from './features/diagnostics.js';
 import { DEMO_PROFILE_ID, openDemoProfile } from './first-run.js';
 import { provisionProfiles } from '../profiles/provisioning.js';
@@ -72,6 +73,7 @@ export function createStation(options: StationOptions): Station {
     ...deviceHandlers(ctx),
     ...settingsHandlers(ctx),
     ...siteHandlers(ctx),
+    ...siteServiceHandlers(ctx),
     ...diagnosticsHandlers(ctx),
   } satisfies Handlers;
   ctx.handlersRef = handlers;

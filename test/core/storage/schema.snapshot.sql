@@ -1,4 +1,4 @@
--- schema version 6
+-- schema version 7
 
 -- trigger site_outbox_label_insert
 CREATE TRIGGER site_outbox_label_insert AFTER INSERT ON labels WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1
@@ -309,6 +309,18 @@ CREATE TABLE site_sync (
         offline_purchase TEXT NOT NULL DEFAULT 'allow' CHECK (offline_purchase IN ('allow', 'refuse')),
         last_synced_at TEXT,
         last_error TEXT
+      ) STRICT;
+
+-- table station_users
+CREATE TABLE station_users (
+        user_id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('packer', 'lead')),
+        badge_sha256 TEXT UNIQUE,
+        pin_hash TEXT,
+        active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)),
+        origin TEXT NOT NULL CHECK (origin IN ('local', 'site')),
+        updated_at TEXT NOT NULL
       ) STRICT;
 
 -- table tracker_sync

@@ -10,6 +10,7 @@ export const views = [
   { id: 'settings', label: 'Settings', key: '7' },
   { id: 'orders', label: 'Orders', key: '8' },
   { id: 'endofday', label: 'End of day', key: '9' },
+  { id: 'site', label: 'Site', key: '0' },
 ] as const;
 
 export type ViewId = (typeof views)[number]['id'];
