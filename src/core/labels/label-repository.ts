@@ -38,6 +38,8 @@ interface LabelRow {
 }
 
 const MAX_PAGE = 500;
+/** Beyond this many labels skipped, a brand/date page is found through the per-day counts. */
+const DEEP_OFFSET = 2000;
 
 /** The label columns plus every package's tracking number, in one row (no query per label). */
 const LABEL_COLUMNS = `l.*, (SELECT json_group_array(tracking_number ORDER BY package_index)
@@ -55,6 +57,7 @@ export class LabelRepository {
   /** Search statements, prepared once per combination of filters. */
   private readonly searches = new Map<string, Statement<unknown[], LabelRow>>();
   private readonly counts = new Map<string, Statement<unknown[], { n: number }>>();
+  private readonly days = new Map<string, Statement<unknown[], { day: string; n: number }>>();
 
   constructor(
     private readonly db: Db,
@@ -166,6 +169,13 @@ export class LabelRepository {
 
   /** How many labels match the filters of `query` (its cursor, offset and limit aside). */
   count(scope: StationScope, query: LabelSearch = {}): number {
+    // By brand and date only (what History opens on): from the per-day counts (migration 005),
+    // not by walking millions of index entries.
+    if (!query.orderNumber && !query.trackingNumber) return this.countByDays(scope, query);
+    return this.countRows(scope, query);
+  }
+
+  private countRows(scope: StationScope, query: LabelSearch): number {
     const { where, params } = this.filters(scope, query);
     const sql = `SELECT count(*) AS n FROM labels l WHERE ${where.join(' AND ')}`;
     let statement = this.counts.get(sql);
@@ -174,6 +184,74 @@ export class LabelRepository {
       this.counts.set(sql, statement);
     }
     return statement.get(...params)?.n ?? 0;
+  }
+
+  /**
+   * The labels of a brand (or all) in [from, to): the days' counts of every day touched, less
+   * the labels of the first day before `from` and of the last day from `to` on (each counted in
+   * the index, one day at most). Exact, as created_at and the day compare as text.
+   */
+  private countByDays(scope: StationScope, query: LabelSearch): number {
+    const { from, to, tenantId } = query;
+    if (from && to && from >= to) return 0;
+    let n = this.dayCounts(scope, {
+      tenantId,
+      fromDay: from?.slice(0, 10),
+      toDay: to?.slice(0, 10),
+    }).reduce((sum, d) => sum + d.n, 0);
+    if (from) n -= this.countRows(scope, { tenantId, from: from.slice(0, 10), to: from });
+    if (to) n -= this.countRows(scope, { tenantId, from: to, to: nextDay(to.slice(0, 10)) });
+    return n;
+  }
+
+  /** The per-day counts (all brands summed unless one is given), newest day first. */
+  private dayCounts(
+    scope: StationScope,
+    r: { tenantId?: string | undefined; fromDay?: string | undefined; toDay?: string | undefined },
+  ): { day: string; n: number }[] {
+    const where = ['profile_id = ?', 'environment = ?'];
+    const params: unknown[] = [scope.profileId, scope.environment];
+    if (r.tenantId) (where.push('tenant_id = ?'), params.push(r.tenantId));
+    if (r.fromDay) (where.push('day >= ?'), params.push(r.fromDay));
+    if (r.toDay) (where.push('day <= ?'), params.push(r.toDay));
+    const sql = `SELECT day, sum(n) AS n FROM label_day_counts WHERE ${where.join(' AND ')}
+      GROUP BY day HAVING sum(n) > 0 ORDER BY day DESC`;
+    let statement = this.days.get(sql);
+    if (!statement) {
+      statement = this.db.prepare<unknown[], { day: string; n: number }>(sql);
+      this.days.set(sql, statement);
+    }
+    return statement.all(...params);
+  }
+
+  /**
+   * A page far down a brand/date list (offset > DEEP_OFFSET): the per-day counts find the day
+   * the page starts in, and the query starts at the end of that day with the offset left
+   * within it, so the cost is that of one day's labels, not of every label skipped.
+   */
+  private seekDeep(
+    scope: StationScope,
+    query: LabelSearch,
+    offset: number,
+  ): { to: string | undefined; offset: number } {
+    const { from, to, tenantId } = query;
+    let skipped = 0;
+    let end = to;
+    for (const d of this.dayCounts(scope, {
+      tenantId,
+      fromDay: from?.slice(0, 10),
+      toDay: to?.slice(0, 10),
+    })) {
+      // The newest day touched may end before `to`'s day does: only its labels before `to`.
+      const inDay =
+        to && d.day === to.slice(0, 10)
+          ? d.n - this.countRows(scope, { tenantId, from: to, to: nextDay(d.day) })
+          : d.n;
+      if (skipped + inDay > offset) break;
+      skipped += inDay;
+      end = d.day;
+    }
+    return { to: end, offset: offset - skipped };
   }
 
   private filters(scope: StationScope, query: LabelSearch): { where: string[]; params: unknown[] } {
@@ -208,7 +286,16 @@ export class LabelRepository {
       where.push('(l.created_at, l.id) < (?, ?)');
       params.push(cursor.createdAt, cursor.id);
     }
-    const offset = cursor ? 0 : Math.max(0, Math.floor(query.offset ?? 0));
+    let offset = cursor ? 0 : Math.max(0, Math.floor(query.offset ?? 0));
+    if (offset > DEEP_OFFSET && !query.orderNumber && !query.trackingNumber) {
+      const seek = this.seekDeep(scope, query, offset);
+      if (seek.to !== query.to) {
+        const { where: w, params: p } = this.filters(scope, { ...query, to: seek.to });
+        where.splice(0, where.length, ...w);
+        params.splice(0, params.length, ...p);
+        offset = seek.offset;
+      }
+    }
     const sql = `SELECT ${LABEL_COLUMNS} FROM labels l WHERE ${where.join(' AND ')}
       ORDER BY l.created_at DESC, l.id DESC LIMIT ? OFFSET ?`;
     let statement = this.searches.get(sql);
@@ -282,6 +369,11 @@ export class LabelRepository {
       storedAt: row.stored_at,
     };
   }
+}
+
+/** The day after `day` (YYYY-MM-DD), as text. */
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);
 }
 
 function encodeCursor(createdAt: string, id: number): string {
