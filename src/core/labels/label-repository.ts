@@ -211,9 +211,14 @@ export class LabelRepository {
   ): { day: string; n: number }[] {
     const where = ['profile_id = ?', 'environment = ?'];
     const params: unknown[] = [scope.profileId, scope.environment];
-    if (r.tenantId) (where.push('tenant_id = ?'), params.push(r.tenantId));
-    if (r.fromDay) (where.push('day >= ?'), params.push(r.fromDay));
-    if (r.toDay) (where.push('day <= ?'), params.push(r.toDay));
+    const add = (condition: string, value: string | undefined) => {
+      if (!value) return;
+      where.push(condition);
+      params.push(value);
+    };
+    add('tenant_id = ?', r.tenantId);
+    add('day >= ?', r.fromDay);
+    add('day <= ?', r.toDay);
     const sql = `SELECT day, sum(n) AS n FROM label_day_counts WHERE ${where.join(' AND ')}
       GROUP BY day HAVING sum(n) > 0 ORDER BY day DESC`;
     let statement = this.days.get(sql);
