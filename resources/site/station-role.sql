@@ -23,3 +23,7 @@ GRANT INSERT, UPDATE ON site_stations, site_purchases, site_labels, site_order_c
   site_attention, site_orders, site_printers TO shipping_station;
 GRANT INSERT ON site_reprints, site_import_claims TO shipping_station;
 GRANT USAGE ON SEQUENCE site_attention_id_seq TO shipping_station;
+
+-- Site migration 2: an outbox batch in one round trip (SECURITY INVOKER: it writes only what
+-- the grants above allow).
+GRANT EXECUTE ON FUNCTION site_apply_batch(TEXT, TEXT, JSONB) TO shipping_station;
