@@ -78,7 +78,12 @@ async function historyView(
   for (let i = 0; i < 20 + 700; i++) {
     const k = Math.floor(random() * (labels - 1000));
     const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-    const monthStart = Date.parse('2025-11-21') - Math.floor(random() * 700) * 86_400_000;
+    // A month somewhere in the labels' span: the older labels (one every 30 s) before
+    // 2025-11-21, the write path's year after it.
+    const olderDays = Math.floor((olderLabels * 30) / 86_400);
+    const monthStart =
+      Date.parse('2025-11-21') +
+      (Math.floor(random() * (olderDays + 335)) - olderDays) * 86_400_000;
     const [kind, q] = (
       [
         ['first', {}],

@@ -260,7 +260,11 @@ export class LabelRepository {
   }
 
   private filters(scope: StationScope, query: LabelSearch): { where: string[]; params: unknown[] } {
-    const where = ['l.profile_id = ?', 'l.environment = ?'];
+    // By tracking number, the few labels with it are looked up through label_packages: the
+    // unary + keeps SQLite from walking every label of the profile in labels_by_date instead
+    // (it did, testing each against the tracking number: seconds at 10,000,000 labels).
+    const scoped = query.trackingNumber ? '+l.' : 'l.';
+    const where = [`${scoped}profile_id = ?`, `${scoped}environment = ?`];
     const params: unknown[] = [scope.profileId, scope.environment];
     const filters: [string, string | undefined][] = [
       [

@@ -313,6 +313,19 @@ describe('label cache', () => {
           .join(' | ');
         expect(details, ran[0]).not.toMatch(/SCAN (l|labels|p|label_packages)\b(?! USING)/);
       }
+      // By tracking number: from label_packages to the few labels, never every label of the
+      // profile tested one by one (the walk took seconds at 10,000,000 labels); the count too.
+      for (const run of [
+        () => repo.searchSummaries(harbor, { trackingNumber: '1ZB-2' }),
+        () => repo.count(harbor, { trackingNumber: '1ZB-2' }),
+      ]) {
+        ran.length = 0;
+        run();
+        const plan = (traced.prepare(`EXPLAIN QUERY PLAN ${ran[0]}`).all() as { detail: string }[])
+          .map((r) => r.detail)
+          .join(' | ');
+        expect(plan).toMatch(/SEARCH l USING INTEGER PRIMARY KEY/);
+      }
       ran.length = 0;
       const dw2 = repo.searchSummaries(harbor, { orderNumber: 'DW-2' }).labels[0]!;
       expect(dw2).not.toHaveProperty('zpl');
