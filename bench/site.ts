@@ -149,7 +149,9 @@ export function seeded(seed: number): () => number {
 interface StationProcess {
   id: string;
   child: ChildProcess;
-  next(key: 'ready' | 'done'): Promise<{ claimMs?: number[]; packingMs?: number }>;
+  next(
+    key: 'ready' | 'done',
+  ): Promise<{ claimMs?: number[]; packingMs?: number; notBought?: number }>;
 }
 
 function stationProcess(args: StationProcessArgs): StationProcess {
@@ -178,7 +180,12 @@ function stationProcess(args: StationProcessArgs): StationProcess {
     async next(key) {
       for (;;) {
         const i = messages.findIndex((m) => key in m);
-        if (i >= 0) return messages.splice(i, 1)[0] as { claimMs?: number[]; packingMs?: number };
+        if (i >= 0)
+          return messages.splice(i, 1)[0] as {
+            claimMs?: number[];
+            packingMs?: number;
+            notBought?: number;
+          };
         await Promise.race([new Promise<void>((r) => waiting.push(r)), exited]);
       }
     },
@@ -327,19 +334,21 @@ export async function siteBench(
 
     // 2. 20 stations packing at once, each its own process (as each is its own computer).
     const obs = await observer(siteUrl);
-    for (let k = 1; k <= sizes.stations; k++)
-      children.push(
-        stationProcess({
-          dir,
-          sandboxUrl: sandbox.url,
-          siteUrl,
-          password: SUPERUSER_PASSWORD,
-          n: k,
-          orders: sizes.perStation,
-          warmup: WARMUP,
-        }),
-      );
-    await Promise.all(children.map((c) => c.next('ready')));
+    // Started one after the other: 20 processes starting and warming up at once on a small
+    // machine starve the sandbox into timeouts before anything is measured.
+    for (let k = 1; k <= sizes.stations; k++) {
+      const c = stationProcess({
+        dir,
+        sandboxUrl: sandbox.url,
+        siteUrl,
+        password: SUPERUSER_PASSWORD,
+        n: k,
+        orders: sizes.perStation,
+        warmup: WARMUP,
+      });
+      children.push(c);
+      await c.next('ready');
+    }
     const t0 = performance.now();
     children.forEach((c) => c.child.stdin!.write('go\n'));
     const results = await Promise.all(children.map((c) => c.next('done')));
@@ -357,9 +366,11 @@ export async function siteBench(
     const lag = summarize(lags.visible);
     const storeLag = summarize(lags.storeCommit);
     const claim = summarize(results.flatMap((r) => r.claimMs ?? []));
+    const notBought = results.reduce((n, r) => n + (r.notBought ?? 0), 0);
     const extra = {
       stations: sizes.stations,
-      labels: total,
+      labels: total - notBought,
+      platformTimeouts: notBought,
       stationsAs: 'processes',
       packingSeconds: round(packingS, 1),
       labelsInStore: n,
@@ -384,7 +395,7 @@ export async function siteBench(
     });
     report({
       name: 'site.labels_per_second',
-      value: round(total / packingS, 1),
+      value: round((total - notBought) / packingS, 1),
       unit: 'labels/s',
       ...extra,
     });
@@ -406,9 +417,10 @@ export async function siteBench(
     );
     const obs2 = await observer(siteUrl);
     const t1 = performance.now();
+    let notBoughtHere = 0;
     await Promise.all(
       work.map(async ({ s, orders }) => {
-        for (const o of orders) await ship(s, o);
+        for (const o of orders) if (!(await ship(s, o))) notBoughtHere++;
       }),
     );
     const oneProcessS = (performance.now() - t1) / 1000;
@@ -428,7 +440,8 @@ export async function siteBench(
     const inProcessClaim = summarize(stations.flatMap((s) => s.claimMs));
     const oneProcess = {
       stations: sizes.stations,
-      labels: total,
+      labels: total - notBoughtHere,
+      platformTimeouts: notBoughtHere,
       stationsAs: 'one process',
       packingSeconds: round(oneProcessS, 1),
     };
@@ -449,7 +462,7 @@ export async function siteBench(
     });
     report({
       name: 'site.labels_per_second_one_process',
-      value: round(total / oneProcessS, 1),
+      value: round((total - notBoughtHere) / oneProcessS, 1),
       unit: 'labels/s',
       ...oneProcess,
     });
