@@ -57,7 +57,7 @@ export class LabelRepository {
   /** Search statements, prepared once per combination of filters. */
   private readonly searches = new Map<string, Statement<unknown[], LabelRow>>();
   private readonly counts = new Map<string, Statement<unknown[], { n: number }>>();
-  private readonly days = new Map<string, Statement<unknown[], { day: string; n: number }>>();
+  private readonly days = new Map<string, Statement<unknown[], unknown>>();
 
   constructor(
     private readonly db: Db,
@@ -194,21 +194,37 @@ export class LabelRepository {
   private countByDays(scope: StationScope, query: LabelSearch): number {
     const { from, to, tenantId } = query;
     if (from && to && from >= to) return 0;
-    let n = this.dayCounts(scope, {
+    let n = this.dayTotal(scope, {
       tenantId,
       fromDay: from?.slice(0, 10),
       toDay: to?.slice(0, 10),
-    }).reduce((sum, d) => sum + d.n, 0);
+    });
     if (from) n -= this.countRows(scope, { tenantId, from: from.slice(0, 10), to: from });
     if (to) n -= this.countRows(scope, { tenantId, from: to, to: nextDay(to.slice(0, 10)) });
     return n;
   }
 
+  /** The labels of the days from fromDay to toDay (all brands unless one is given). */
+  private dayTotal(scope: StationScope, r: DayRange): number {
+    const { statement, params } = this.dayStatement(scope, r, 'SELECT coalesce(sum(n), 0)', '');
+    return statement.get(...params) as number;
+  }
+
   /** The per-day counts (all brands summed unless one is given), newest day first. */
   private dayCounts(
     scope: StationScope,
-    r: { tenantId?: string | undefined; fromDay?: string | undefined; toDay?: string | undefined },
-  ): { day: string; n: number }[] {
+    r: DayRange,
+  ): IterableIterator<{ day: string; n: number }> {
+    const { statement, params } = this.dayStatement(
+      scope,
+      r,
+      'SELECT day, sum(n) AS n',
+      'GROUP BY day HAVING sum(n) > 0 ORDER BY day DESC',
+    );
+    return statement.iterate(...params) as IterableIterator<{ day: string; n: number }>;
+  }
+
+  private dayStatement(scope: StationScope, r: DayRange, select: string, rest: string) {
     const where = ['profile_id = ?', 'environment = ?'];
     const params: unknown[] = [scope.profileId, scope.environment];
     const add = (condition: string, value: string | undefined) => {
@@ -219,14 +235,14 @@ export class LabelRepository {
     add('tenant_id = ?', r.tenantId);
     add('day >= ?', r.fromDay);
     add('day <= ?', r.toDay);
-    const sql = `SELECT day, sum(n) AS n FROM label_day_counts WHERE ${where.join(' AND ')}
-      GROUP BY day HAVING sum(n) > 0 ORDER BY day DESC`;
+    const sql = `${select} FROM label_day_counts WHERE ${where.join(' AND ')} ${rest}`;
     let statement = this.days.get(sql);
     if (!statement) {
-      statement = this.db.prepare<unknown[], { day: string; n: number }>(sql);
+      statement = this.db.prepare<unknown[], unknown>(sql);
+      if (!rest) statement.pluck();
       this.days.set(sql, statement);
     }
-    return statement.all(...params);
+    return { statement, params };
   }
 
   /**
@@ -242,16 +258,12 @@ export class LabelRepository {
     const { from, to, tenantId } = query;
     let skipped = 0;
     let end = to;
-    for (const d of this.dayCounts(scope, {
-      tenantId,
-      fromDay: from?.slice(0, 10),
-      toDay: to?.slice(0, 10),
-    })) {
-      // The newest day touched may end before `to`'s day does: only its labels before `to`.
-      const inDay =
-        to && d.day === to.slice(0, 10)
-          ? d.n - this.countRows(scope, { tenantId, from: to, to: nextDay(d.day) })
-          : d.n;
+    const toDay = to?.slice(0, 10);
+    // The newest day touched may end before `to`'s day does: only its labels before `to`
+    // (counted first: no other statement may run while the days are being read).
+    const afterTo = to ? this.countRows(scope, { tenantId, from: to, to: nextDay(toDay!) }) : 0;
+    for (const d of this.dayCounts(scope, { tenantId, fromDay: from?.slice(0, 10), toDay })) {
+      const inDay = d.day === toDay ? d.n - afterTo : d.n;
       if (skipped + inDay > offset) break;
       skipped += inDay;
       end = d.day;
@@ -378,6 +390,12 @@ export class LabelRepository {
       storedAt: row.stored_at,
     };
   }
+}
+
+interface DayRange {
+  tenantId?: string | undefined;
+  fromDay?: string | undefined;
+  toDay?: string | undefined;
 }
 
 /** The day after `day` (YYYY-MM-DD), as text. */
