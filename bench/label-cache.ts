@@ -381,11 +381,14 @@ export function topUp(db: Db, count: number): void {
     )
     .get()!;
   const step = 1_000_000;
-  // A bulk load, not the station's commit path: no journal (the file is the benchmark's own
-  // and is thrown away if this fails), no fsync, no foreign-key look-ups for rows written
-  // together here. The station's own settings come back at the end.
+  // A bulk load, not the station's commit path: a rollback journal instead of the WAL (new
+  // pages are written once, not once to the WAL and again at the checkpoint; SQLite leaves WAL
+  // only for DELETE), no fsync (the file is the benchmark's own and thrown away if this fails),
+  // no foreign-key look-ups for rows written together here. The station's settings come back
+  // at the end.
   db.pragma('foreign_keys = OFF');
-  db.pragma('journal_mode = OFF');
+  if ((db.pragma('journal_mode = DELETE', { simple: true }) as string) !== 'delete')
+    throw new Error('the label cache top-up could not leave WAL mode');
   db.pragma('synchronous = OFF');
   const cacheSize = db.pragma('cache_size', { simple: true }) as number;
   db.pragma('cache_size = -500000');
