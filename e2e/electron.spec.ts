@@ -26,6 +26,16 @@ test('Electron smoke: the app opens on the demo profile with a sandboxed, isolat
     expect(await win.evaluate(() => typeof (globalThis as { station?: unknown }).station)).toBe(
       'object',
     );
+    // The preload holds no list of names: a name the contract does not declare reaches the
+    // main process, which refuses it (dispatch: not-found) and runs nothing.
+    const unknown = await win.evaluate(() =>
+      (
+        globalThis as unknown as {
+          station: { call(name: string, input: unknown): Promise<unknown> };
+        }
+      ).station.call('fs.readFile', { path: '/etc/passwd' }),
+    );
+    expect(unknown).toMatchObject({ ok: false, error: { code: 'not-found' } });
   } finally {
     await app.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -1,10 +1,10 @@
 /**
  * The `station` bridge as the renderer sees it, whichever host serves it: the Electron preload
  * exposes it on `window.station`; in a browser the renderer builds it over the web host's
- * WebSocket. Both are generated from the contract's names, never written call by call.
+ * WebSocket. Both forward every call over one channel, typed here from the contract; the host
+ * (`dispatch`) refuses a name the contract does not declare. Never written call by call.
  */
-import type { Input, Output, Events } from './contract.js';
-import type { CallName, EventName } from './names.js';
+import type { CallName, EventName, Input, Output, Events } from './contract.js';
 import type { Result } from './result.js';
 
 export interface StationBridge {
@@ -12,6 +12,10 @@ export interface StationBridge {
   on<E extends EventName>(name: E, listener: (payload: Events[E]) => void): () => void;
   readonly host: 'electron' | 'web';
 }
+
+/** The one IPC channel for calls and the one for events (Electron host). */
+export const CALL_CHANNEL = 'station:call';
+export const EVENT_CHANNEL = 'station:event';
 
 /** The web host's WebSocket frames. */
 export type ClientFrame = { id: number; call: string; input: unknown };

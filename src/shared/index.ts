@@ -1,7 +1,6 @@
 export * from './result.js';
-export * from './names.js';
 export * from './contract.js';
 export * from './boxes.js';
 export * from './tracking.js';
 export type * from './views.js';
-export type * from './bridge.js';
+export * from './bridge.js';

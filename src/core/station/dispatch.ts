@@ -1,9 +1,8 @@
-import { calls, type Output, type ParsedInput } from '../../shared/contract.js';
-import { isCallName, type CallName } from '../../shared/names.js';
+import { calls, isCallName, type Handlers } from '../../shared/contract.js';
 import { fail, ok, type Result } from '../../shared/result.js';
 import { toStationError } from './errors.js';
 
-export type Handlers = { [K in CallName]: (input: ParsedInput<K>) => Promise<Output<K>> };
+export type { Handlers } from '../../shared/contract.js';
 
 /**
  * The one entry point both hosts use: look the call up in the contract, validate the input

@@ -1,6 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Events } from '../../shared/contract.js';
-import type { EventName } from '../../shared/names.js';
+import type { EventName, Events } from '../../shared/contract.js';
 
 /** The station's outgoing events, typed by the contract. Hosts forward every one of them. */
 export class StationEvents {

@@ -1,18 +1,22 @@
 import { readFileSync } from 'node:fs';
-import { callNames, type EventName } from '../../shared/names.js';
+import type { EventName } from '../../shared/contract.js';
 import type { Result } from '../../shared/result.js';
 import { StationContext, type StationOptions } from './context.js';
 import { dispatch, type Handlers } from './dispatch.js';
-import { notAvailable } from './errors.js';
 import { acquireDataDirLock } from './lock.js';
 import { printJobView } from './map.js';
 import type { StationEvents } from './events.js';
 import { deviceHandlers } from './features/devices.js';
+import { scaleHandlers } from './features/scale.js';
+import { settingsHandlers } from './features/settings.js';
 import { packingHandlers } from './features/packing.js';
+import { floorHandlers } from './features/floor.js';
 import { profileHandlers } from './features/profiles.js';
 import { recordHandlers } from './features/records.js';
 import { openSite, provisionSiteStore, siteHandlers } from './features/site.js';
 import { StatusFeature } from './features/status.js';
+import { siteServiceHandlers } from './features/site-services.js';
+import { diagnosticsHandlers } from './features/diagnostics.js';
 import { DEMO_PROFILE_ID, openDemoProfile } from './first-run.js';
 import { provisionProfiles } from '../profiles/provisioning.js';
 
@@ -57,20 +61,21 @@ export function createStation(options: StationOptions): Station {
     if (job.state === 'failed' || job.state === 'unknown') ctx.changed('attention');
   });
 
-  const implemented: Partial<Handlers> = {
+  // One entry per feature module of src/shared/features; a call without its handler does not
+  // compile (each feature's handlers are typed as exactly its calls, and the join as all of them).
+  const handlers = {
     ...status.handlers(),
     ...profileHandlers(ctx),
     ...packingHandlers(ctx),
+    ...floorHandlers(ctx),
+    ...scaleHandlers(ctx),
     ...recordHandlers(ctx),
     ...deviceHandlers(ctx),
+    ...settingsHandlers(ctx),
     ...siteHandlers(ctx),
-  };
-  const handlers = Object.fromEntries(
-    callNames.map((name) => [
-      name,
-      implemented[name] ?? (() => Promise.reject(notAvailable(`"${name}"`))),
-    ]),
-  ) as Handlers;
+    ...siteServiceHandlers(ctx),
+    ...diagnosticsHandlers(ctx),
+  } satisfies Handlers;
   ctx.handlersRef = handlers;
 
   return {

@@ -72,9 +72,24 @@ describe('site store on a real PostgreSQL', () => {
     await c.end();
     await expect(owner.migrate()).rejects.toThrow(
       new RegExp(
-        `set up by a newer version of Shipping Station \\(schema 99, this station knows ${n}\\).*left untouched`,
+        String.raw`set up by a newer version of Shipping Station \(schema 99, this station knows ${n}\).*left untouched`,
       ),
     );
+    await owner.close();
+  });
+
+  it('a site at schema 1 (issue 12) migrates forward to the site services schema', async () => {
+    const url = await pgc.cluster.createDatabase(`site_v1_${process.pid}`);
+    const owner = new SiteStore({
+      config: { url, stationId: 'site-it', stationName: 'Site IT' },
+      password: SUPERUSER_PASSWORD,
+    });
+    expect(await owner.migrate(siteMigrations.slice(0, 1))).toEqual({ from: 0, to: 1 });
+    expect(await owner.migrate()).toEqual({ from: 1, to: siteMigrations.length });
+    const { rows } = await owner.pool.query<{ t: string | null }>(
+      `SELECT to_regclass('site_trackers')::text AS t`,
+    );
+    expect(rows[0]!.t).toBe('site_trackers');
     await owner.close();
   });
 

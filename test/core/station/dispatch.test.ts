@@ -1,22 +1,48 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { dispatch, type Handlers } from '../../../src/core/station/dispatch.js';
 import { StationFailure, toStationError } from '../../../src/core/station/errors.js';
+import { PlatformError } from '../../../src/core/platform/errors.js';
 import { calls } from '../../../src/shared/contract.js';
-import { callNames } from '../../../src/shared/names.js';
 import { defaultDataDir } from '../../../src/core/station/data-dir.js';
 
 const handlers = new Proxy({} as Handlers, {
   get: (_t, name) => async (input: unknown) => {
     if (name === 'labels.get') throw new StationFailure('not-found', 'No label 9.');
     if (name === 'pack.buy')
-      throw Object.assign(new Error('maybe bought'), { kind: 'unknown-outcome' });
+      throw new PlatformError({
+        kind: 'unknown-outcome',
+        message: 'maybe bought',
+        operation: 'purchaseLabel',
+        method: 'POST',
+        path: '/api/v1/labels',
+        tenantId: 'tnt_lumen',
+      });
     return { name, input };
   },
 });
 
 describe('the station contract', () => {
-  it('names every call it declares, once', () => {
-    expect([...callNames].sort()).toEqual(Object.keys(calls).sort());
+  it('joins every feature module’s calls, none declared by two features', async () => {
+    // Each module in src/shared/features exports its map as `…Calls`; the contract must join
+    // them all (a map left out would have no host), and a name in two maps would be overwritten.
+    const dir = fileURLToPath(new URL('../../../src/shared/features/', import.meta.url));
+    const modules = await Promise.all(
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => import(join(dir, f)) as Promise<Record<string, unknown>>),
+    );
+    const maps = modules.flatMap((m) =>
+      Object.entries(m)
+        .filter(([name]) => name.endsWith('Calls'))
+        .map(([, map]) => map as object),
+    );
+    expect(maps.length).toBeGreaterThanOrEqual(8);
+    const names = maps.flatMap((m) => Object.keys(m));
+    expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
+    expect(names.sort()).toEqual(Object.keys(calls).sort());
   });
 
   it('validates input with the call’s schema before any handler runs', async () => {
@@ -53,8 +79,9 @@ describe('the station contract', () => {
     });
     const r = await dispatch(handlers, 'pack.buy', { shipmentId: '1' });
     expect(r).toMatchObject({ ok: false, error: { code: 'purchase-outcome-unknown' } });
+    // A bare system error is not guessed to be the platform's (test/core/station/error-path.test.ts).
     expect(toStationError(Object.assign(new Error('x'), { code: 'ECONNREFUSED' })).code).toBe(
-      'platform-unreachable',
+      'internal',
     );
     expect(toStationError(new Error('boom')).code).toBe('internal');
   });

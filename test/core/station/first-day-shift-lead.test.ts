@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import { startVirtualPrinter } from '../../../src/core/printing/virtual-printer/server.js';
-import { call, demoStationsPerTest, packOrder, rateOrder, until, type Sandbox } from './support.js';
+import {
+  call,
+  demoStationsPerTest,
+  packOrder,
+  rateOrder,
+  scanOrder,
+  until,
+  type Sandbox,
+} from './support.js';
 
 /**
  * Issue 13, what a shift lead hits on the first day, through the station's contract: a demo
@@ -181,8 +189,16 @@ describe('carrier accounts during a shift (#13.18)', () => {
     expect((await call(s, 'station.status', {})).expiredAccounts).toEqual([]);
 
     await setConnection(sandbox(), 'conn_lumen_ups', 'EXPIRED');
-    // The packer rates the next order; the platform says UPS could not rate (EXPIRED).
-    await rateOrder(s, 'LUM-10421');
+    // The packer weighs the next order (its file's weight was pre-rated before the expiry, so
+    // another weight makes a rating of its own); the platform says UPS could not rate (EXPIRED).
+    const scan = await scanOrder(s, 'LUM-10421');
+    await call(s, 'pack.rate', {
+      orderId: scan.order.id,
+      packages: scan.order.packages.map((p) => ({
+        weightLbs: (p.weightLbs ?? 2) + 0.5,
+        boxId: null,
+      })),
+    });
     const status = await until(async () => {
       const st = await call(s, 'station.status', {});
       return st.expiredAccounts.length ? st : null;

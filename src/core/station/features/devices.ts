@@ -1,15 +1,14 @@
 import { probePrinter } from './status.js';
 import type { StationContext } from '../context.js';
-import type { Handlers } from '../dispatch.js';
+import type { FeatureHandlers } from '../../../shared/features/define.js';
+import type { printerCalls } from '../../../shared/features/printers.js';
 import { StationFailure } from '../errors.js';
 import { printJobView, printerView } from '../map.js';
 import { printerSetupHandlers } from './printers.js';
 import { discoverPrinters } from '../../printing/discovery.js';
-import { scaleHandlers } from './scale.js';
-import { settingsHandlers } from './settings.js';
 
-/** Printers (discover, test print, status), the scale, and the station's own settings. */
-export function deviceHandlers(ctx: StationContext): Partial<Handlers> {
+/** Printers: discover, test print, status, and (printers.ts) add and remove. */
+export function deviceHandlers(ctx: StationContext): FeatureHandlers<typeof printerCalls> {
   const printer = (id: string) => {
     const p = ctx.runtime().profile.printers.find((x) => x.id === id);
     if (!p) throw new StationFailure('not-found', `No printer ${id} in this profile.`);
@@ -39,7 +38,5 @@ export function deviceHandlers(ctx: StationContext): Partial<Handlers> {
     },
     'printers.status': async ({ printerId }) => probePrinter(printer(printerId)),
     ...printerSetupHandlers(ctx),
-    ...scaleHandlers(ctx),
-    ...settingsHandlers(ctx),
   };
 }

@@ -1,4 +1,4 @@
-import { importOrdersInSlices, formatOf } from '../../orders/order-import.js';
+import { importOrdersInSlices, chosenFileFormatOf } from '../../orders/order-import.js';
 import type { ImportProblem, StoredOrder } from '../../orders/types.js';
 import type { ImportError } from '../../../shared/views.js';
 import { pullSiteOrders } from './site.js';
@@ -6,10 +6,14 @@ import type { PackedPackage } from '../../packing/types.js';
 import { tenantsOf, type Profile } from '../../profiles/profile-schema.js';
 import type { ParsedInput } from '../../../shared/contract.js';
 import type { StationContext } from '../context.js';
-import type { Handlers } from '../dispatch.js';
+import { actor, leadFor } from './users.js';
+import type { FeatureHandlers } from '../../../shared/features/define.js';
+import { REQUIRED_MAPPED_COLUMNS, type packingCalls } from '../../../shared/features/packing.js';
+import { optionsFromView } from '../map.js';
 import { StationFailure } from '../errors.js';
 import { brandName, labelView, orderView } from '../map.js';
 import { purchaseView, quoteView } from './pack-views.js';
+import { verificationView } from './floor.js';
 
 /**
  * An import problem as the person who wrote the file finds it: the core counts data rows from 1;
@@ -45,7 +49,16 @@ export function importError(p: ImportProblem, format: 'csv' | 'json'): ImportErr
  * more. Rating keeps a shipment in state `rated`; buying buys that shipment (two platform round
  * trips per label).
  */
-export function packingHandlers(ctx: StationContext): Partial<Handlers> {
+/** What the person mapping columns sees for each required station column. */
+const MAPPED_COLUMN_WORDS: Record<(typeof REQUIRED_MAPPED_COLUMNS)[number], string> = {
+  order_number: 'the order number',
+  ship_to_address1: 'the street address',
+  ship_to_city: 'the city',
+  ship_to_postal_code: 'the postal code',
+  ship_to_country: 'the country',
+};
+
+export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof packingCalls> {
   const reprintCounts = (labelIds: number[]) => rt().reprints.counts(labelIds);
   const rt = () => ctx.runtime();
   /**
@@ -108,10 +121,12 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
               found.order,
               brandName(r.profile, found.order.tenantId),
               found.labels.length ? 'labelled' : 'open',
+              r.profile.shipFrom.countryCode,
             ),
             existingLabels: found.labels.map((l) =>
               labelView(l, brandName(r.profile, l.tenantId), counts.get(l.id) ?? 0),
             ),
+            verification: verificationView(r.workflow.verification.state(found.order), r.profile),
           };
         }
         case 'label':
@@ -142,8 +157,9 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
       const order = orderOf(input.orderId);
       const result = await r.workflow.rate(order.id, {
         packages: packed(input.packages),
-        stationUser: ctx.stationSettings().userName,
+        stationUser: actor(ctx),
         confirmAnotherLabel: input.confirmAnother,
+        ...(input.options ? { options: optionsFromView(input.options) } : {}),
       });
       if (result.outcome === 'queued') ctx.changed('queue');
       if (result.outcome === 'rated' || result.outcome === 'failed')
@@ -156,10 +172,21 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
       const shipmentId = Number(input.shipmentId);
       if (!Number.isSafeInteger(shipmentId))
         throw new StationFailure('not-found', `No shipment ${input.shipmentId} in this profile.`);
+      const stationUser = actor(ctx);
+      // Another label for an order that has one needs a shift lead (issue 14).
+      const lead = input.confirmAnother
+        ? leadFor(ctx, {
+            kind: 'buy-another',
+            orderNumber:
+              r.workflow.orders.get(r.workflow.shipments.get(shipmentId)?.orderId ?? -1)
+                ?.orderNumber ?? input.shipmentId,
+          })
+        : null;
       const result = await r.workflow.buy(shipmentId, {
         rate: input.rate ?? undefined,
-        stationUser: ctx.stationSettings().userName,
+        stationUser,
         confirmAnotherLabel: input.confirmAnother,
+        ...(lead ? { confirmedBy: lead } : {}),
       });
       ctx.changed('queue');
       ctx.changed('attention');
@@ -173,11 +200,11 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
     },
     'orders.import': async ({ fileName, content }) => {
       const r = rt();
-      const format = formatOf(fileName);
+      const format = chosenFileFormatOf(fileName);
       if (!format)
         throw new StationFailure(
           'validation',
-          `${fileName}: only .csv and .json order files can be imported.`,
+          `${fileName}: only .csv, .tsv, .txt (tab-separated) and .json order files can be imported.`,
         );
       // One import per file for the whole site (issue 12).
       const elsewhere = await ctx.site?.claimFile(r.scope, content, fileName);
@@ -188,16 +215,38 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
         r.scope,
         { defaultTenantId: r.profile.tenantId, allowedTenantIds: tenantsOf(r.profile) },
         { text: content, format, source: fileName },
-        { onProgress: (p) => ctx.events.emit('import-progress', { fileName, ...p }) },
+        {
+          onProgress: (p) => ctx.events.emit('import-progress', { fileName, ...p }),
+          mappings: r.profile.orderColumnMappings ?? [],
+        },
       );
       ctx.changed('orders');
+      // Orders whose weight and box are known are rated in the background from now on.
+      r.preRater.wake();
       return {
         imported: report.imported.length + report.updated.length,
         skipped: report.unchanged.length,
         // Cleaned fields are listed too: the orders came in, but someone should fix the source.
         errors: [...report.problems, ...(report.cleaned ?? [])].map((p) => importError(p, format)),
         errorCount: report.problemCount + (report.cleaned?.length ?? 0),
+        format: report.format ?? null,
+        unmappedHeader: report.unmappedHeader ?? null,
       };
+    },
+    'orders.saveMapping': async ({ name, columns }) => {
+      const r = rt();
+      const missing = REQUIRED_MAPPED_COLUMNS.filter((c) => !columns[c]);
+      if (missing.length > 0)
+        throw new StationFailure(
+          'validation',
+          `The mapping needs a column for ${missing.map((c) => MAPPED_COLUMN_WORDS[c]).join(', ')}.`,
+        );
+      const others = (r.profile.orderColumnMappings ?? []).filter((m) => m.name !== name);
+      await ctx.saveProfile({
+        ...r.profile,
+        orderColumnMappings: [...others, { name, columns }],
+      });
+      return { saved: name };
     },
     'orders.list': async ({ search, limit }) => {
       const r = rt();
@@ -207,7 +256,12 @@ export function packingHandlers(ctx: StationContext): Partial<Handlers> {
         : r.workflow.orders.recent(r.scope, limit);
       const labelled = r.workflow.orders.labelledAmong(orders.map((o) => o.id));
       return orders.map((o) =>
-        orderView(o, brandName(r.profile, o.tenantId), labelled.has(o.id) ? 'labelled' : 'open'),
+        orderView(
+          o,
+          brandName(r.profile, o.tenantId),
+          labelled.has(o.id) ? 'labelled' : 'open',
+          r.profile.shipFrom.countryCode,
+        ),
       );
     },
   };

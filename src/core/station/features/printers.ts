@@ -1,7 +1,8 @@
 import { printerAddress, type PrinterConfig } from '../../../shared/printers.js';
 import { slipPrinterOf, type Profile } from '../../profiles/profile-schema.js';
 import type { StationContext } from '../context.js';
-import type { Handlers } from '../dispatch.js';
+import type { FeatureHandlers } from '../../../shared/features/define.js';
+import type { printerCalls } from '../../../shared/features/printers.js';
 import { StationFailure } from '../errors.js';
 
 const slug = (name: string) =>
@@ -15,7 +16,9 @@ const slug = (name: string) =>
  * Settings → Printers: site IT adds a network printer by host and port, or removes one, without
  * editing a profile file. The active profile is reopened so the header and spool see it at once.
  */
-export function printerSetupHandlers(ctx: StationContext): Partial<Handlers> {
+export function printerSetupHandlers(
+  ctx: StationContext,
+): Pick<FeatureHandlers<typeof printerCalls>, 'printers.add' | 'printers.remove'> {
   const activeProfile = (): Profile => {
     const p = ctx.runtime().profile;
     // The stored profile, not the runtime's copy: it is what is saved back.

@@ -6,7 +6,8 @@ import { secretProblem } from '../../profiles/secret-vault.js';
 import type { Profile } from '../../profiles/profile-schema.js';
 import type { TenantNode } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
-import type { Handlers } from '../dispatch.js';
+import type { FeatureHandlers } from '../../../shared/features/define.js';
+import type { profileCalls } from '../../../shared/features/profiles.js';
 import { StationFailure } from '../errors.js';
 
 type Creds = {
@@ -70,7 +71,7 @@ const slug = (name: string) =>
     .slice(0, 40) || 'profile';
 
 /** Profiles: create from the platform's own tenant and site lists, edit, export, provision. */
-export function profileHandlers(ctx: StationContext): Partial<Handlers> {
+export function profileHandlers(ctx: StationContext): FeatureHandlers<typeof profileCalls> {
   const view = (p: Profile) => ctx.view(p);
 
   function refuseHotFolder(folder: string, from: 'page' | 'dialog'): void {
@@ -177,6 +178,7 @@ export function profileHandlers(ctx: StationContext): Partial<Handlers> {
             : undefined,
         hotFolder:
           input.hotFolder === undefined ? current.hotFolder : (input.hotFolder ?? undefined),
+        requireItemVerification: input.requireItemVerification ?? current.requireItemVerification,
       });
       return view(next);
     },

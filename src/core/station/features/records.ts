@@ -4,12 +4,15 @@ import { isPlatformError } from '../../platform/index.js';
 import { labelPrinterOf } from '../../profiles/profile-schema.js';
 import type { AttentionItem, TrackerRow } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
-import type { Handlers } from '../dispatch.js';
-import { StationFailure } from '../errors.js';
+import { actor, leadFor, reprintsWithoutLead } from './users.js';
+import type { FeatureHandlers } from '../../../shared/features/define.js';
+import type { recordCalls } from '../../../shared/features/records.js';
+import { codeOf, StationFailure } from '../errors.js';
 import { brandName, carrierView, labelView, printJobView, trackingSync } from '../map.js';
+import { purchaseView } from './pack-views.js';
 
 /** History (label cache, reprints), needs attention, queues, tracking and carrier accounts. */
-export function recordHandlers(ctx: StationContext): Partial<Handlers> {
+export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof recordCalls> {
   const rt = () => ctx.runtime();
   const brand = (tenantId: string) => brandName(rt().profile, tenantId);
   const printerName = (id: string) => rt().profile.printers.find((p) => p.id === id)?.name ?? id;
@@ -48,10 +51,18 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
         limit: Math.min(q.limit, 500),
         offset: q.offset,
       });
-      // One query for the reprint counts of the whole page, not one per row.
+      // One query for the reprint counts of the whole page, not one per row; one for returns.
       const reprints = r.reprints.counts(page.labels.map((l) => l.id));
+      const returns = r.workflow.labels.returnsOf(page.labels.map((l) => l.id));
       return {
-        labels: page.labels.map((l) => labelView(l, brand(l.tenantId), reprints.get(l.id) ?? 0)),
+        labels: page.labels.map((l) =>
+          labelView(
+            l,
+            brand(l.tenantId),
+            reprints.get(l.id) ?? 0,
+            (returns.get(l.id) ?? []).map((x) => x.trackingNumber),
+          ),
+        ),
         total,
         offset: q.offset,
       };
@@ -70,10 +81,23 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
           'printer-offline',
           `Profile ${r.profile.name} has no label printer; add one in Settings.`,
         );
+      // Reprints beyond the site's count need a shift lead (issue 14); the approver is recorded.
+      let stationUser = actor(ctx);
+      const done = r.reprints.counts([l.id]).get(l.id) ?? 0;
+      const limit = reprintsWithoutLead(ctx);
+      if (done >= limit) {
+        const lead = leadFor(ctx, {
+          kind: 'reprint',
+          orderNumber: l.orderNumber,
+          reprints: done,
+          limit,
+        });
+        if (lead && lead !== stationUser) stationUser = `${stationUser} (approved by ${lead})`;
+      }
       const record = await r.reprints.reprint(r.scope, {
         labelId: l.id,
         printerId: target,
-        stationUser: ctx.stationSettings().userName,
+        stationUser,
         reason,
         packageIndex,
       });
@@ -89,6 +113,24 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
       const payload = ctx.spool.payload(job.id);
       const warnings = payload ? ctx.spool.checkLabel(job.printerId, payload) : [];
       return printJobView(job, printerName(job.printerId), warnings);
+    },
+    'labels.returnLabel': async ({ labelId, confirmAnother }) => {
+      const r = rt();
+      const l = label(labelId);
+      // Without a client secret nothing can be bought: said in words, as pack.rate does.
+      await ctx.profiles.clientSecret(r.profile, ctx.options.env ?? process.env);
+      const result = await r.workflow.returnLabel(l.id, {
+        stationUser: ctx.stationSettings().userName,
+        confirmAnotherLabel: confirmAnother,
+      });
+      ctx.changed('queue');
+      ctx.changed('attention');
+      if (result.outcome === 'already-labelled')
+        throw new StationFailure(
+          'already-labelled',
+          `A return label was already bought for ${l.trackingNumber} (${result.labels.map((x) => x.trackingNumber).join(', ')}). Confirm to buy another.`,
+        );
+      return purchaseView(ctx, r, result);
     },
     'labels.audit': async ({ labelId }) => {
       const r = rt();
@@ -154,8 +196,22 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
           'validation',
           `"${id}" is not an item of Needs attention; refresh the list and pick one.`,
         );
-      const user = ctx.stationSettings().userName;
+      let user = actor(ctx);
       const na = new NeedsAttention(r.workflow);
+      if (kind === 'purchase' && (action === 'mark-not-bought' || action === 'buy-again')) {
+        // Both decide about money already possibly spent: a shift lead approves (issue 14).
+        const p = r.workflow.shipments.purchase(key);
+        const shipment = p ? r.workflow.shipments.get(p.shipmentId) : undefined;
+        const orderNumber =
+          (shipment && r.workflow.orders.get(shipment.orderId)?.orderNumber) ??
+          p?.orderReference ??
+          key;
+        const lead = leadFor(ctx, {
+          kind: action === 'buy-again' ? 'buy-another' : 'mark-not-bought',
+          orderNumber,
+        });
+        if (lead && lead !== user) user = `${lead} (for ${user})`;
+      }
       if (kind === 'purchase') {
         if (action === 'check-trackers') {
           const found = await lookUpOnPlatform(na, key, user);
@@ -247,7 +303,7 @@ export function recordHandlers(ctx: StationContext): Partial<Handlers> {
       else {
         const entry = r.workflow.queue.get(Number(id));
         if (!entry) throw new StationFailure('not-found', `No queued shipment ${id}.`);
-        if (!r.workflow.cancelQueued(entry.shipmentId, ctx.stationSettings().userName))
+        if (!r.workflow.cancelQueued(entry.shipmentId, actor(ctx)))
           throw new StationFailure('conflict', 'That shipment is no longer waiting in the queue.');
       }
       ctx.changed('queue');
@@ -313,7 +369,7 @@ async function lookUpOnPlatform(na: NeedsAttention, purchaseId: string, user: st
     if (!isPlatformError(error)) throw error;
     const ref = error.correlationId ? ` (ref ${error.correlationId})` : '';
     throw new StationFailure(
-      'platform-unreachable',
+      codeOf(`platform:${error.kind}`),
       `The platform's trackers could not be searched just now, so the purchase still needs attention: ${error.message.replace(/\.?\s*$/, '')}. Nothing was changed; check again in a moment${ref}.`,
       error.correlationId ? { correlationId: error.correlationId } : undefined,
     );

@@ -1,13 +1,14 @@
 import { boxProblems, normalizeBoxes, SCALE_DEVICE_PATTERN } from '../../../shared/boxes.js';
 import type { StationContext } from '../context.js';
-import type { Handlers } from '../dispatch.js';
+import type { FeatureHandlers } from '../../../shared/features/define.js';
+import type { settingsCalls } from '../../../shared/features/settings.js';
 import { StationFailure } from '../errors.js';
 
 /**
  * The station's own settings (packer name, sounds, box presets, scale). What cannot be packed
  * with is refused whole, with every problem named: a half-saved list of boxes is worse than none.
  */
-export function settingsHandlers(ctx: StationContext): Partial<Handlers> {
+export function settingsHandlers(ctx: StationContext): FeatureHandlers<typeof settingsCalls> {
   return {
     'settings.get': async () => ctx.stationSettings(),
     'settings.update': async (patch) => {

@@ -7,7 +7,8 @@ import { printerStateWords } from '../../../shared/printers.js';
 import type { PrinterState, PrinterStatusView, StationStatus } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
 import { carrierView, profileView, trackingSync } from '../map.js';
-import type { Handlers } from '../dispatch.js';
+import type { FeatureHandlers } from '../../../shared/features/define.js';
+import type { stationCalls } from '../../../shared/features/station.js';
 import { siteHeader } from './site.js';
 
 /**
@@ -54,6 +55,7 @@ export class StatusFeature {
 
   constructor(private readonly ctx: StationContext) {
     ctx.printerIssue = (printerId) => this.issue(printerId);
+    ctx.printerView = () => this.printer;
     ctx.spool.on('printer', (notice) => {
       const rt = ctx.runtimeOrNull();
       const cfg = rt?.profile.printers.find((p) => p.id === notice.printerId);
@@ -162,7 +164,7 @@ export class StatusFeature {
     };
   }
 
-  handlers(): Partial<Handlers> {
+  handlers(): FeatureHandlers<typeof stationCalls> {
     return { 'station.status': () => this.status() };
   }
 }

@@ -6,9 +6,12 @@ import type {
   PurchaseView,
   RateQuote,
   RateView,
+  ShipOptionsView,
+  VerificationView,
+  VerifyLineView,
 } from '../../../shared/views';
 import { call } from '../bridge';
-import { playFailure, playSuccess } from '../lib/sounds';
+import { playCounted, playFailure, playSuccess, playWrongItem } from '../lib/sounds';
 import type { Slice } from './types';
 
 export type PackResult =
@@ -28,6 +31,8 @@ export interface PackSlice {
   scannedLabel: LabelSummary | null;
   /** One entry per package of the order. */
   packages: PackedEntry[];
+  /** Signature, Saturday, handling, messages, incoterm: the order's, as the packer left them. */
+  shipOptions: ShipOptionsView | null;
   /** The package the scale and a scanned box go to (the weight field last focused). */
   activePackage: number;
   quote: RateQuote | null;
@@ -38,10 +43,21 @@ export interface PackSlice {
   confirmAnother: boolean;
   /** The buy key was pressed while rating: buy as soon as the rates are in. */
   buyPending: boolean;
+  /** What was scanned into the box (issue 15.1). */
+  verification: VerificationView | null;
+  /** The last item scan: a red line for a wrong item or one too many. */
+  verifyAlert: {
+    kind: 'counted' | 'wrong-item' | 'too-many';
+    text: string;
+    lineKey: string | null;
+  } | null;
   scan(value: string): Promise<void>;
+  verifyItem(value: string, quantity: number): Promise<void>;
+  overrideVerification(by: string, reason: string): Promise<boolean>;
   setWeight(index: number, weight: string): void;
   setBox(index: number, box: BoxPreset | null): void;
   setActivePackage(index: number): void;
+  setShipOptions(patch: Partial<ShipOptionsView>): void;
   rate(): Promise<void>;
   moveSelection(delta: number): void;
   selectRate(id: string): void;
@@ -55,13 +71,49 @@ const cleared = {
   existingLabels: [],
   scannedLabel: null,
   packages: [],
+  shipOptions: null,
   activePackage: 0,
   quote: null,
   selectedRateId: null,
   result: null,
   confirmAnother: false,
   buyPending: false,
+  verification: null,
+  verifyAlert: null,
 } satisfies Partial<PackSlice>;
+
+/** Same rules as the station's (SKU in any case; UPC-A, EAN-13 and GTIN-14 of one item). */
+export function matchesLine(lines: readonly VerifyLineView[], value: string): boolean {
+  const v = value.trim();
+  const lower = v.toLowerCase();
+  const digits = /^\d{8,14}$/.test(v) ? v.replace(/^0+/, '') : null;
+  return lines.some(
+    (l) =>
+      l.sku.toLowerCase() === lower ||
+      (l.barcode !== null &&
+        (l.barcode === v ||
+          (digits !== null &&
+            /^\d{8,14}$/.test(l.barcode) &&
+            l.barcode.replace(/^0+/, '') === digits))),
+  );
+}
+
+/**
+ * The item rows replace the order's item list while verifying: when the profile requires it, or
+ * once the packer has scanned an item (verification is optional otherwise).
+ */
+export function isVerifying(s: Pick<PackSlice, 'verification' | 'existingLabels'>): boolean {
+  const v = s.verification;
+  if (!v?.lines.length || s.existingLabels.length) return false;
+  return v.required || v.override !== null || v.lines.some((l) => l.scanned > 0);
+}
+
+/** "5*SKU" (or 5xSKU): the quantity key, that many of one item in one scan. */
+export function quantityScan(value: string): { quantity: number; value: string } | null {
+  const m = /^(\d{1,3})\s*[*xX]\s*(\S.*)$/.exec(value.trim());
+  if (!m || Number(m[1]) < 1) return null;
+  return { quantity: Number(m[1]), value: m[2]! };
+}
 
 /** '' → not weighed (null); a decimal comma is accepted; anything else is not a number. */
 export function parseWeight(text: string): number | null | 'bad' {
@@ -89,7 +141,7 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
   };
 
   async function rateOnce() {
-    const { order, packages, confirmAnother, existingLabels } = get();
+    const { order, packages, confirmAnother, existingLabels, shipOptions } = get();
     if (!order || !packages.length || (existingLabels.length && !confirmAnother)) {
       set({ buyPending: false });
       return;
@@ -111,12 +163,17 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
         boxId: p.box?.id ?? null,
       })),
       confirmAnother,
+      options: shipOptions,
     });
     set({ busy: null });
-    // Asked again meanwhile, another order scanned, or a weight or box changed: not these rates.
+    // Asked again meanwhile, another order scanned, or a weight, box or option changed: not these rates.
     const now = get();
     if (again) return;
-    if (now.order?.id !== order.id || now.packages !== packages) {
+    if (
+      now.order?.id !== order.id ||
+      now.packages !== packages ||
+      now.shipOptions !== shipOptions
+    ) {
       // Nothing rates the changed packages by itself: a buy key pressed earlier is dropped.
       set({ buyPending: false });
       return;
@@ -156,6 +213,16 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
     async scan(value) {
       const code = value.trim();
       if (!code) return;
+      // An order on screen whose items are being verified: an item scan counts against it.
+      const { order, verification, existingLabels } = get();
+      const verifying = !!order && !!verification?.lines.length && !existingLabels.length;
+      const qty = quantityScan(code);
+      const isBox = (v: string) =>
+        (get().settings?.boxes ?? []).some((b) => b.code.toLowerCase() === v.toLowerCase());
+      if (verifying && (qty || matchesLine(verification.lines, code)) && !isBox(code)) {
+        await get().verifyItem(qty?.value ?? code, qty?.quantity ?? 1);
+        return;
+      }
       set({ busy: 'scan', buyPending: false, reprintWarnings: null });
       const r = await call('pack.scan', { value: code });
       set({ busy: null });
@@ -164,6 +231,17 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
         return;
       }
       const found = r.value;
+      // Nothing else either: a wrong item for the order in the box (recorded, red line, sound),
+      // once verifying is under way (required by the profile, or items already scanned).
+      if (
+        found.kind === 'not-found' &&
+        verifying &&
+        isVerifying(get()) &&
+        get().order?.id === order.id
+      ) {
+        await get().verifyItem(code, 1);
+        return;
+      }
       switch (found.kind) {
         case 'box': {
           const { order, activePackage } = get();
@@ -181,7 +259,9 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
             ...cleared,
             buyPending: get().buyPending,
             order: found.order,
+            shipOptions: found.order.options ?? null,
             existingLabels: found.existingLabels,
+            verification: found.verification,
             // What the order file says, on screen for each package: the packer checks or
             // replaces it; nothing is filled in behind their back.
             packages: found.order.packages.map((p) => ({
@@ -241,6 +321,17 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
         ...(get().quote ? { quote: null, selectedRateId: null } : {}),
       }),
     setActivePackage: (index) => set({ activePackage: index }),
+    // An option changes the price (and, for Saturday, the services): the rates on screen go.
+    setShipOptions: (patch) => {
+      const current = get().shipOptions;
+      if (!current) return;
+      set({
+        shipOptions: { ...current, ...patch },
+        ...(get().quote ? { quote: null, selectedRateId: null } : {}),
+        // A refusal (no incoterm) may no longer hold: the next rating says.
+        ...(get().result?.kind === 'failure' ? { result: null } : {}),
+      });
+    },
 
     // One rating at a time. A box scanned (or a weight read) while the order is still being
     // rated rates again once that answer is in, with what is on screen then; an answer for
@@ -312,6 +403,48 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
         set({ result: { kind: 'failure', error: r.error } });
       }
       void get().refreshStatus();
+    },
+
+    async verifyItem(value, quantity) {
+      const { order } = get();
+      if (!order) return;
+      const r = await call('verify.scan', { orderId: order.id, value, quantity });
+      if (get().order?.id !== order.id) return;
+      const sounds = get().settings?.sounds ?? true;
+      if (!r.ok) {
+        fail(r.error);
+        return;
+      }
+      const v = r.value;
+      if (v.outcome === 'counted') {
+        if (v.verification.complete) playSuccess(sounds);
+        else playCounted(sounds);
+      } else playWrongItem(sounds);
+      set({
+        verification: v.verification,
+        verifyAlert: { kind: v.outcome, text: v.message, lineKey: v.lineKey },
+        // A refusal shown earlier ("not verified") is out of date once items are scanned.
+        ...(get().result?.kind === 'failure' ? { result: null } : {}),
+      });
+    },
+
+    async overrideVerification(by, reason) {
+      const { order } = get();
+      if (!order) return false;
+      const r = await call('verify.override', { orderId: order.id, by, reason });
+      if (!r.ok) {
+        get().notify('error', r.error.message);
+        return false;
+      }
+      set({
+        verification: r.value,
+        verifyAlert: {
+          kind: 'counted',
+          text: `Verification overridden by ${by}: ${reason}`,
+          lineKey: null,
+        },
+      });
+      return true;
     },
 
     allowAnother() {

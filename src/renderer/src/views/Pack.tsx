@@ -4,6 +4,9 @@ import { useStation } from '../store';
 import { Packages, type PackagesHandle } from './pack/Packages';
 import { RatesPanel } from './pack/Rates';
 import { PackResult } from './pack/Result';
+import { OrderItems, ShipOptionsPanel, type ShipOptionsHandle } from './pack/ShipOptions';
+import { OverrideForm, VerifyTable } from './pack/Verify';
+import { isVerifying } from '../store/pack';
 import './pack/pack-layout.css';
 
 /**
@@ -15,8 +18,10 @@ export function PackView() {
   const s = useStation();
   const scanRef = useRef<HTMLInputElement>(null);
   const packagesRef = useRef<PackagesHandle>(null);
+  const optionsRef = useRef<ShipOptionsHandle>(null);
   const [scan, setScan] = useState('');
   const [reprinting, setReprinting] = useState(false);
+  const [overriding, setOverriding] = useState(false);
   // Back to Scan after an action, unless the packer has since moved to another field on purpose
   // (the weight, a reprint reason): a late callback must never steal their typing.
   const focusScan = (force = false) =>
@@ -51,6 +56,9 @@ export function PackView() {
       } else if (e.altKey && (e.key === 'w' || e.code === 'KeyW')) {
         e.preventDefault();
         packagesRef.current?.focusWeight();
+      } else if (e.altKey && (e.key === 'o' || e.code === 'KeyO')) {
+        e.preventDefault();
+        optionsRef.current?.focus();
       } else if (e.altKey && (e.key === 's' || e.code === 'KeyS')) {
         e.preventDefault();
         void readScale();
@@ -62,8 +70,12 @@ export function PackView() {
           (st.result?.kind === 'success' && st.result.purchase.label)
         )
           setReprinting(true);
+      } else if (e.altKey && (e.key === 'v' || e.code === 'KeyV')) {
+        e.preventDefault();
+        if (st.verification?.lines.length && !st.verification.verified) setOverriding(true);
       } else if (e.key === 'Escape') {
         setReprinting(false);
+        setOverriding(false);
         st.clearPack();
         setScan('');
         focusScan(true);
@@ -100,6 +112,7 @@ export function PackView() {
       const value = scan;
       setScan('');
       setReprinting(false);
+      setOverriding(false);
       void s.scan(value).then(() => focusScan());
     } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
@@ -113,7 +126,11 @@ export function PackView() {
     <div className="pack">
       <section className="pack-left">
         <label className="scan">
-          <span>Scan order, tracking number or box</span>
+          <span>
+            {order && isVerifying(s)
+              ? 'Scan each item (5* before a scan counts 5), another order, or a box'
+              : 'Scan order, tracking number or box'}
+          </span>
           <input
             ref={scanRef}
             aria-label="Scan"
@@ -136,6 +153,14 @@ export function PackView() {
               <h2>
                 Order <span data-testid="order-number">{order.orderNumber}</span>
                 {order.brandName ? <span className="chip">{order.brandName}</span> : null}
+                {order.international ? (
+                  <span className="chip warn" data-testid="international">
+                    To {order.shipTo.countryCode}: customs
+                  </span>
+                ) : null}
+                {order.items.some((i) => i.hazmat) ? (
+                  <span className="chip warn">HAZMAT</span>
+                ) : null}
               </h2>
               <div className="cols">
                 <address>
@@ -148,25 +173,19 @@ export function PackView() {
                     {order.shipTo.countryCode}
                   </div>
                 </address>
-                <table className="items">
-                  <thead>
-                    <tr>
-                      <th>Qty</th>
-                      <th>SKU</th>
-                      <th>Item</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {order.items.map((item, i) => (
-                      <tr key={i}>
-                        <td className="num">{item.quantity}</td>
-                        <td>{item.sku}</td>
-                        <td>{item.name}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                {isVerifying(s) ? null : <OrderItems order={order} />}
               </div>
+              {isVerifying(s) && s.verification ? (
+                <VerifyTable verification={s.verification} />
+              ) : null}
+              {overriding ? (
+                <OverrideForm
+                  onDone={() => {
+                    setOverriding(false);
+                    focusScan(true);
+                  }}
+                />
+              ) : null}
               <div className="muted">
                 {order.packages.length} package{order.packages.length === 1 ? '' : 's'}
               </div>
@@ -184,6 +203,8 @@ export function PackView() {
             </p>
           )}
         </div>
+
+        <ShipOptionsPanel key={s.order?.id ?? ''} ref={optionsRef} onDone={() => focusScan(true)} />
 
         <Packages
           ref={packagesRef}
@@ -204,9 +225,9 @@ export function PackView() {
           }}
         />
         <p className="shortcuts muted">
-          <kbd>Enter</kbd> scan · <kbd>Alt+W</kbd> weight · <kbd>↑</kbd>
+          <kbd>Enter</kbd> scan · <kbd>Alt+W</kbd> weight · <kbd>Alt+O</kbd> options · <kbd>↑</kbd>
           <kbd>↓</kbd> rate · <kbd>Ctrl+Enter</kbd> buy & print · <kbd>Alt+R</kbd> reprint ·{' '}
-          <kbd>Alt+Z</kbd> zoom · <kbd>Esc</kbd> clear
+          <kbd>Alt+V</kbd> override · <kbd>Alt+Z</kbd> zoom · <kbd>Esc</kbd> clear
         </p>
       </section>
     </div>

@@ -1,7 +1,13 @@
 import { useEffect, useState } from 'react';
 import { call, getBridge } from '../../bridge';
 import { useStation } from '../../store';
-import type { ImportProgressView, ImportReport, RateRule } from '../../../../shared/views';
+import type {
+  DiagnosticsExportView,
+  ImportProgressView,
+  ImportReport,
+  RateRule,
+} from '../../../../shared/views';
+import { ColumnMapping } from './ColumnMapping';
 
 const SHOWN_PROBLEMS = 50;
 
@@ -24,6 +30,8 @@ export function StationPanel() {
   const notify = useStation((s) => s.notify);
   const refreshStatus = useStation((s) => s.refreshStatus);
   const [report, setReport] = useState<ImportReport | null>(null);
+  // The file of the last import: imported again once its columns are mapped.
+  const [lastFile, setLastFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<ImportProgressView | null>(null);
   useEffect(() => getBridge().on('import-progress', setProgress), []);
   const [rule, setRule] = useState<RateRule | null>(profile?.rateRule ?? null);
@@ -31,19 +39,39 @@ export function StationPanel() {
 
   async function importFile(file: File) {
     setReport(null);
+    setLastFile(file);
     setProgress({ fileName: file.name, phase: 'reading', done: 0, total: 100 });
     const r = await call('orders.import', { fileName: file.name, content: await file.text() });
     setProgress(null);
     if (r.ok) {
       setReport(r.value);
-      notify('ok', `Imported ${r.value.imported} orders from ${file.name}.`);
+      notify(
+        'ok',
+        `Imported ${r.value.imported} orders from ${file.name}${r.value.format ? ` (${r.value.format})` : ''}.`,
+      );
     } else notify('error', r.error.message);
   }
-  async function saveProfile(patch: { rateRule?: RateRule; hotFolder?: string | null }) {
+  async function saveProfile(patch: {
+    rateRule?: RateRule;
+    hotFolder?: string | null;
+    requireItemVerification?: boolean;
+  }) {
     if (!profile) return;
     const r = await call('profiles.update', { id: profile.id, ...patch });
     notify(r.ok ? 'ok' : 'error', r.ok ? 'Saved.' : r.error.message);
     await refreshStatus();
+  }
+
+  const [exporting, setExporting] = useState(false);
+  const [exported, setExported] = useState<DiagnosticsExportView | null>(null);
+  async function exportDiagnostics() {
+    setExporting(true);
+    const r = await call('station.exportDiagnostics', {});
+    setExporting(false);
+    if (r.ok) {
+      setExported(r.value);
+      notify('ok', `Diagnostics written to ${r.value.folder}`);
+    } else notify('error', r.error.message);
   }
 
   async function chooseHotFolder() {
@@ -58,10 +86,10 @@ export function StationPanel() {
     <>
       <h1>Orders</h1>
       <label className="file">
-        Import orders (CSV or JSON)…
+        Import orders (CSV, a store export, Amazon .txt, or JSON)…
         <input
           type="file"
-          accept=".csv,.json,text/csv,application/json"
+          accept=".csv,.tsv,.txt,.json,text/csv,text/tab-separated-values,text/plain,application/json"
           aria-label="Import orders file"
           onChange={(e) => {
             const f = e.target.files?.[0];
@@ -81,6 +109,11 @@ export function StationPanel() {
             {report.imported} imported, {report.skipped} skipped, {report.errorCount} problems
             {report.errorCount > SHOWN_PROBLEMS ? ` (the first ${SHOWN_PROBLEMS} are listed)` : ''}
           </b>
+          {report.format ? (
+            <div className="muted" data-testid="import-format">
+              Read as: {report.format}
+            </div>
+          ) : null}
           <ul className="reasons">
             {report.errors.slice(0, SHOWN_PROBLEMS).map((e, i) => (
               <li key={i}>
@@ -89,6 +122,14 @@ export function StationPanel() {
             ))}
           </ul>
         </div>
+      ) : null}
+      {report?.unmappedHeader?.length && lastFile ? (
+        <ColumnMapping
+          key={lastFile.name}
+          fileName={lastFile.name}
+          header={report.unmappedHeader}
+          onSaved={() => void importFile(lastFile)}
+        />
       ) : null}
       {profile && useStation.getState().status?.host === 'electron' ? (
         <label>
@@ -168,6 +209,19 @@ export function StationPanel() {
             </label>
             <button onClick={() => void saveProfile({ rateRule: rule })}>Save rate rule</button>
           </div>
+          <h2>Scan to verify</h2>
+          <div className="panel form">
+            <label className="check">
+              <input
+                type="checkbox"
+                aria-label="Require every item scanned before a label is bought"
+                checked={profile?.requireItemVerification ?? false}
+                onChange={(e) => void saveProfile({ requireItemVerification: e.target.checked })}
+              />
+              Require every item scanned before a label is bought (a shift lead may override with a
+              reason)
+            </label>
+          </div>
         </>
       ) : null}
 
@@ -196,6 +250,23 @@ export function StationPanel() {
             Data directory: {useStation.getState().status?.dataDir} · host{' '}
             {useStation.getState().status?.host} · v{useStation.getState().status?.version}
           </p>
+          <h2>Diagnostics</h2>
+          <div className="panel form">
+            <p className="muted">
+              For site IT: a folder with the station's log, versions, database figures and profiles.
+              It holds no client secret, password or token.
+            </p>
+            <span className="row">
+              <button disabled={exporting} onClick={() => void exportDiagnostics()}>
+                {exporting ? 'Exporting…' : 'Export diagnostics'}
+              </button>
+            </span>
+            {exported ? (
+              <p role="status" data-testid="diagnostics-folder">
+                Written to <code>{exported.folder}</code> ({exported.files.length} files)
+              </p>
+            ) : null}
+          </div>
         </>
       ) : null}
     </>

@@ -1,0 +1,116 @@
+/** Site profiles: set-up from the platform, edit, secrets, export. Handlers: src/core/station/features/profiles.ts. */
+import { z } from 'zod';
+import { printerSchema, type PrinterView } from '../printers.js';
+import { def, id, none, text } from './define.js';
+
+const environment = z.enum(['embedded-sandbox', 'sandbox', 'production']);
+const rateRule = z.object({
+  strategy: z.enum(['cheapest', 'fastest']),
+  preferredServiceLevels: z.array(text(100)).max(50),
+  maxTransitDays: z.number().int().min(1).max(60).nullable(),
+  excludedCarriers: z.array(text(100)).max(50),
+});
+const credentials = z.object({
+  environment,
+  baseUrl: z.url().max(500),
+  clientId: text(200).min(1),
+  /** Typed once in the form; stored in the keychain by the host, never sent back. */
+  clientSecret: text(500).min(1),
+  tenantId: text(200).optional(),
+});
+
+export type Environment = 'embedded-sandbox' | 'sandbox' | 'production';
+
+export interface Address {
+  name?: string;
+  company?: string;
+  addressLine1: string;
+  addressLine2?: string;
+  city: string;
+  stateProvince?: string;
+  postalCode: string;
+  countryCode: string;
+  phone?: string;
+  email?: string;
+  isResidential?: boolean;
+}
+
+export interface TenantNode {
+  tenantId: string;
+  name: string;
+  type: string;
+  children: TenantNode[];
+}
+
+export interface ShippingSiteView {
+  id: string;
+  name: string;
+  address?: Address;
+}
+
+export interface RateRule {
+  strategy: 'cheapest' | 'fastest';
+  preferredServiceLevels: string[];
+  maxTransitDays: number | null;
+  excludedCarriers: string[];
+}
+
+export interface ProfileView {
+  id: string;
+  name: string;
+  environment: Environment;
+  baseUrl: string;
+  clientId: string;
+  tenantId: string;
+  tenantName: string | null;
+  brands: { tenantId: string; name: string }[];
+  shippingSiteId: string | null;
+  siteName: string | null;
+  /** The client secret is stored in the OS keychain; the renderer only learns that it is there. */
+  hasSecret: boolean;
+  /** Where its secret comes from, in words for site IT; null when it has none. */
+  secretSource: string | null;
+  active: boolean;
+  printers: PrinterView[];
+  defaultPrinterId: string | null;
+  rateRule: RateRule;
+  hotFolder: string | null;
+  /** Issue 15.1: every item scanned before a label is bought. */
+  requireItemVerification: boolean;
+}
+
+export const profileCalls = {
+  'profiles.list': def<ProfileView[]>()(none),
+  'profiles.tenants': def<TenantNode[]>()(credentials),
+  'profiles.sites': def<ShippingSiteView[]>()(credentials.extend({ tenantId: text(200).min(1) })),
+  'profiles.create': def<ProfileView>()(
+    credentials.extend({
+      name: text(100).min(2),
+      tenantId: text(200).min(1),
+      shippingSiteId: text(200).min(1),
+      brandTenantIds: z.array(text(200)).max(200).default([]),
+      activate: z.boolean().default(true),
+    }),
+  ),
+  'profiles.update': def<ProfileView>()(
+    z.object({
+      id,
+      name: text(100).min(2).optional(),
+      shippingSiteId: text(200).min(1).optional(),
+      rateRule: rateRule.optional(),
+      printers: z.array(printerSchema).max(20).optional(),
+      defaultPrinterId: id.nullable().optional(),
+      hotFolder: text(1000).nullable().optional(),
+      /** Issue 15.1: no label until every item is scanned (or a shift lead overrides). */
+      requireItemVerification: z.boolean().optional(),
+    }),
+  ),
+  'profiles.setSecret': def<{ stored: true }>()(z.object({ id, clientSecret: text(500).min(1) })),
+  'profiles.activate': def<ProfileView>()(z.object({ id })),
+  /** Electron: the main process shows a native folder dialog; the choice becomes the hot folder. */
+  'profiles.chooseHotFolder': def<ProfileView>()(z.object({ id })),
+  'profiles.export': def<{ fileName: string; json: string }>()(z.object({ id })),
+  'profiles.provision': def<ProfileView>()(
+    z.object({ json: text(200_000).min(2), clientSecret: text(500).optional() }),
+  ),
+};

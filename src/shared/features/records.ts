@@ -1,0 +1,217 @@
+/**
+ * What the station has done: Needs attention, the offline queue, labels (History, reprint,
+ * audit), the tracking board and carrier accounts. Handlers: src/core/station/features/records.ts.
+ */
+import { z } from 'zod';
+import { def, id, none, text } from './define.js';
+import type { PurchaseView } from './packing.js';
+
+/** A day typed in History's date fields (2026-11-23); anything Date cannot read is refused by name. */
+const day = text(40).refine((s) => !Number.isNaN(Date.parse(s)), 'not a date (use YYYY-MM-DD)');
+/** History's search, of this station or of the whole site (which adds station and packer). */
+export const labelSearch = z.object({
+  query: text(200).optional(),
+  from: day.optional(),
+  to: day.optional(),
+  tenantId: text(200).optional(),
+  limit: z.number().int().min(1).max(500).default(100),
+  offset: z.number().int().min(0).default(0),
+});
+
+export interface CarrierAccountView {
+  id: string;
+  name: string;
+  carrier: string;
+  ownershipType: string;
+  tenantId: string;
+  isActive: boolean;
+  status: string;
+  oauthUrl: string | null;
+  serviceLevels: string[];
+}
+
+export type AttentionKind = 'purchase-unknown' | 'purchase-failed' | 'print-failed';
+
+export interface AttentionItem {
+  id: string;
+  kind: AttentionKind;
+  orderNumber: string | null;
+  title: string;
+  detail: string;
+  reasons: string[];
+  createdAt: string;
+  actions: AttentionAction[];
+}
+
+export type AttentionAction =
+  | 'check-trackers'
+  | 'mark-not-bought'
+  | 'buy-again'
+  | 'retry'
+  | 'cancel'
+  | 'mark-printed'
+  | 'dismiss';
+
+export interface LabelSummary {
+  id: string;
+  orderNumber: string;
+  trackingNumber: string;
+  carrier: string;
+  serviceLevel: string;
+  cost: number;
+  currency: string;
+  tenantId: string | null;
+  brandName: string | null;
+  createdAt: string;
+  zplAvailable: boolean;
+  reprints: number;
+  /** One per package, in order; the first is `trackingNumber`. */
+  packageTrackingNumbers: string[];
+  /** A return label: the id of the label it returns (issue 15). */
+  returnOfLabelId?: string | null;
+  /** Return labels bought for this label (History lists them on its row). */
+  returnTrackingNumbers?: string[];
+}
+
+/** One page of History: `total` counts every label that matches, not only this page. */
+export interface LabelPage {
+  labels: LabelSummary[];
+  total: number;
+  /** Where this page starts among the `total` matches. */
+  offset: number;
+}
+
+export interface LabelDetail extends LabelSummary {
+  zpl: string | null;
+}
+
+export type PrintJobState = 'queued' | 'sending' | 'printed' | 'failed' | 'cancelled';
+
+export interface PrintJobView {
+  id: string;
+  labelId: string | null;
+  printerId: string;
+  printerName: string;
+  state: PrintJobState;
+  attempts: number;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+  description: string;
+  /**
+   * Said before it prints, for the person at the station: "This label is made for 203 dpi; on
+   * ZD621 (300 dpi) it comes out 2.7 x 4.1 in". Empty when the label fits the printer.
+   */
+  warnings: string[];
+}
+
+export interface QueuedShipmentView {
+  id: string;
+  orderNumber: string;
+  state: string;
+  attempts: number;
+  lastError: string | null;
+  createdAt: string;
+}
+
+export interface QueueView {
+  shipments: QueuedShipmentView[];
+  printJobs: PrintJobView[];
+}
+
+export interface ReprintAuditView {
+  id: string;
+  labelId: string;
+  trackingNumber: string;
+  orderNumber: string;
+  user: string;
+  reason: string;
+  at: string;
+}
+
+export type TrackingStatus =
+  'PRE_TRANSIT' | 'IN_TRANSIT' | 'OUT_FOR_DELIVERY' | 'DELIVERED' | 'EXCEPTION' | 'RETURNED';
+
+export interface TrackerRow {
+  id: string;
+  trackingNumber: string;
+  carrier: string;
+  status: string;
+  statusDetail: string | null;
+  orderReference: string | null;
+  tenantId: string | null;
+  estimatedDeliveryDate: string | null;
+  updatedAt: string;
+}
+
+export interface TrackingSync {
+  /** The last tracker poll failed: statuses may be behind. Packing is not affected. */
+  delayed: boolean;
+  /** Why, in words for the shift lead (with the platform's correlation id when it gave one). */
+  message: string | null;
+  /** ISO time of the last complete poll; null before the first one. */
+  lastSuccessAt: string | null;
+}
+
+export interface TrackingBoard {
+  rows: TrackerRow[];
+  total: number;
+  counts: Record<string, number>;
+  sync: TrackingSync;
+}
+
+export const recordCalls = {
+  'attention.list': def<AttentionItem[]>()(none),
+  'attention.resolve': def<{ resolved: true }>()(
+    z.object({
+      id,
+      action: z.enum([
+        'check-trackers',
+        'mark-not-bought',
+        'buy-again',
+        'retry',
+        'cancel',
+        'mark-printed',
+        'dismiss',
+      ]),
+      note: text(500).optional(),
+    }),
+  ),
+
+  'queue.list': def<QueueView>()(none),
+  'queue.retry': def<{ done: true }>()(z.object({ kind: z.enum(['shipment', 'print-job']), id })),
+  'queue.cancel': def<{ done: true }>()(z.object({ kind: z.enum(['shipment', 'print-job']), id })),
+  'queue.move': def<{ done: true }>()(z.object({ id, printerId: id })),
+
+  'labels.search': def<LabelPage>()(labelSearch),
+  'labels.get': def<LabelDetail>()(z.object({ id })),
+  'labels.reprint': def<PrintJobView>()(
+    z.object({
+      id,
+      reason: text(500).trim().min(3),
+      printerId: id.optional(),
+      /** One package of a multi-package label (0-based); every package when absent. */
+      packageIndex: z.number().int().min(0).max(99).optional(),
+    }),
+  ),
+  'labels.audit': def<ReprintAuditView[]>()(z.object({ labelId: id.optional() })),
+  /**
+   * History → Return label: buys a label with returnType LABEL for that shipment, from the
+   * customer back to the site; printed like any label and linked to it. A second one for the
+   * same label needs confirmAnother.
+   */
+  'labels.returnLabel': def<PurchaseView>()(
+    z.object({ labelId: id, confirmAnother: z.boolean().default(false) }),
+  ),
+
+  'tracking.board': def<TrackingBoard>()(
+    z.object({
+      status: text(40).optional(),
+      search: text(200).optional(),
+      offset: z.number().int().min(0).default(0),
+      limit: z.number().int().min(1).max(20_000).default(500),
+    }),
+  ),
+
+  'carriers.list': def<CarrierAccountView[]>()(z.object({ refresh: z.boolean().default(false) })),
+};

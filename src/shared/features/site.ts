@@ -1,0 +1,124 @@
+/**
+ * The site store (issue 12): its calls, and the views of its header line, its Settings panel and
+ * the whole-site History (plain, serialisable, re-exported by views.ts). Handlers:
+ * src/core/station/features/site.ts.
+ */
+import { z } from 'zod';
+import { def, id, none, text } from './define.js';
+import { labelSearch, type PrintJobView } from './records.js';
+
+/** "Site: synced" / "Site: 37 changes waiting, 4 min" / "Site: not reachable". */
+export interface SiteHeaderView {
+  state: 'synced' | 'waiting' | 'unreachable';
+  text: string;
+  depth: number;
+  /** How old the oldest waiting change is, in ms (the lag); 0 when synced. */
+  lagMs: number;
+  problem: string | null;
+}
+
+/** Settings → Site store: where it is, who this station is, and how it is doing. */
+export interface SiteStatusView {
+  configured: boolean;
+  /** user@host:port/database, never the password. */
+  where: string | null;
+  stationId: string | null;
+  stationName: string | null;
+  /** Whether a password is stored in the keychain or STATION_SECRET_SITE_STORE is set. */
+  hasPassword: boolean;
+  header: SiteHeaderView | null;
+  lastSyncedAt: string | null;
+  offlinePurchase: 'allow' | 'refuse';
+  /** Other stations' network printers a reprint can be sent to (`site.reprint` printerId). */
+  sitePrinters: { id: string; name: string }[];
+  /** Every station of the site: its outbox (waiting changes, lag) and its own queues. */
+  stations: {
+    stationId: string;
+    stationName: string;
+    lastSeenAt: string;
+    depth: number;
+    lagMs: number;
+    queuedShipments: number;
+    queuedPrintJobs: number;
+    needsAttention: number;
+  }[];
+}
+
+/** A label of any station of the site, as History lists it. */
+export interface SiteLabelView {
+  /** The station that bought it, and its label id there. */
+  stationId: string;
+  stationName: string;
+  labelId: string;
+  orderNumber: string;
+  trackingNumber: string;
+  carrier: string;
+  serviceLevel: string;
+  cost: number;
+  currency: string;
+  tenantId: string;
+  brandName: string | null;
+  packer: string | null;
+  createdAt: string;
+  reprints: number;
+  /** True for labels this station bought. */
+  here: boolean;
+}
+
+export interface SiteLabelPage {
+  labels: SiteLabelView[];
+  more: boolean;
+  /** What was searched: the whole site, or this station only. */
+  scope: 'site' | 'station';
+  /** Why the search is narrower than asked ("The site store does not answer: …"), or null. */
+  note: string | null;
+}
+
+export interface SiteAttentionView {
+  reachable: boolean;
+  note: string | null;
+  items: {
+    id: string;
+    kind: 'possible-double-label' | 'unknown-purchase';
+    orderNumber: string;
+    message: string;
+    since: string;
+    labels: SiteLabelView[];
+  }[];
+}
+
+export const siteCalls = {
+  'site.status': def<SiteStatusView>()(none),
+  /** null removes the site store; the password is stored in the keychain, never returned. */
+  'site.configure': def<SiteStatusView>()(
+    z.object({
+      siteStore: z
+        .object({
+          url: text(500).min(1),
+          stationId: text(63).min(1),
+          stationName: text(100).min(1),
+        })
+        .nullable(),
+      password: text(500).min(1).optional(),
+    }),
+  ),
+  'site.labels': def<SiteLabelPage>()(
+    labelSearch.extend({
+      stationId: text(63).optional(),
+      packer: text(100).optional(),
+      scope: z.enum(['site', 'station']).default('site'),
+    }),
+  ),
+  'site.reprint': def<PrintJobView>()(
+    z.object({
+      stationId: text(63).min(1),
+      labelId: id,
+      reason: text(500).trim().min(3),
+      printerId: id.optional(),
+    }),
+  ),
+  'site.attention': def<SiteAttentionView>()(none),
+  'site.resolveAttention': def<{ resolved: true }>()(
+    z.object({ id, note: text(500).trim().min(3) }),
+  ),
+};

@@ -1,0 +1,36 @@
+/** The station itself: the header's status line. Handlers: src/core/station/features/status.ts. */
+import { def, none } from './define.js';
+import type { PrinterStatusView } from './printers.js';
+import type { ProfileView } from './profiles.js';
+import type { CarrierAccountView } from './records.js';
+import type { SiteHeaderView } from './site.js';
+
+export type Connectivity = 'online' | 'offline' | 'unknown';
+
+export interface StationStatus {
+  profile: ProfileView | null;
+  /** Whether packing can reach the platform: its token, rates and labels (not trackers). */
+  connectivity: Connectivity;
+  connectivityDetail: string | null;
+  /**
+   * The tracker poll is failing: "Tracking delayed: …" for the header. Packing goes on; the
+   * Tracking board catches up when the tracker list answers again. null when tracking is fine.
+   */
+  trackingDelayed: string | null;
+  printer: PrinterStatusView | null;
+  queue: { shipments: number; printJobs: number };
+  needsAttention: number;
+  /** Carrier accounts whose connection is EXPIRED: the header raises a banner. */
+  expiredAccounts: CarrierAccountView[];
+  dataDir: string;
+  host: 'electron' | 'web';
+  /** Where client secrets typed in Settings are kept, in words for site IT. */
+  secretStorage: string;
+  version: string;
+  /** The site store line of the header; absent or null on a station without a site store. */
+  site?: SiteHeaderView | null;
+}
+
+export const stationCalls = {
+  'station.status': def<StationStatus>()(none),
+};
