@@ -189,8 +189,11 @@ function writer(db: Db) {
   };
 }
 
-/** Fills `file` with `count` labels and reports the label_cache figures. */
-export function labelCacheBench(file: string, count: number): void {
+/**
+ * Fills `file` with `count` labels through the station's write path (the write figures), tops
+ * it up to `total` with older labels written by SQL, and reports the read figures at `total`.
+ */
+export function labelCacheBench(file: string, count: number, total = count): void {
   const db = openDatabase(file);
   const w = writer(db);
 
@@ -266,8 +269,46 @@ export function labelCacheBench(file: string, count: number): void {
     averageZplBytes: Math.round(w.corpus.averageBytes),
   });
 
+  // The older labels: the years before, ZPL dropped by retention.
+  const bulk = total - count;
+  if (bulk > 0) {
+    const t1 = performance.now();
+    topUp(db, bulk);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    report({
+      name: 'label_cache.top_up_rate',
+      value: Math.round(bulk / ((performance.now() - t1) / 1000)),
+      unit: 'labels/s',
+      labels: bulk,
+      seconds: round((performance.now() - t1) / 1000, 1),
+      writes:
+        'order, shipment, purchase row, label, package tracking number; by SQL, 1,000,000 per statement',
+    });
+    report({
+      name: 'label_cache.database_bytes',
+      value: fileSize(file),
+      unit: 'bytes',
+      labels: total,
+    });
+  }
+  // What a station reads after a restart: the file from disk, not pages this process wrote.
+  db.close();
+  const read = openDatabase(file);
+  const labels = new LabelRepository(read);
+
   const random = rng(7);
-  const pick = () => Math.floor(random() * count);
+  // Half of the look-ups among the newest labels (the station's write path), half among all.
+  const pick = (): { order: string; tracking: string } => {
+    if (bulk === 0 || random() < 0.5) {
+      const k = Math.floor(random() * count);
+      return {
+        order: `ORD-${k.toString().padStart(8, '0')}`,
+        tracking: w.corpus.label(k).trackingNumber,
+      };
+    }
+    const k = Math.floor(random() * bulk);
+    return { order: older.orderNumber(k), tracking: older.trackingNumber(k) };
+  };
   const samples = 2000;
   const time = (fn: () => unknown): number => {
     const s = performance.now();
@@ -280,24 +321,17 @@ export function labelCacheBench(file: string, count: number): void {
   const byTracking: number[] = [];
   const byOrder: number[] = [];
   const page: number[] = [];
+  const spanDays = 365 + Math.ceil((bulk * 30) / 86_400);
   for (let k = 0; k < samples; k++) {
-    const i = pick();
-    byTracking.push(
-      time(() => w.labels.findByTracking(benchScope, w.corpus.label(i).trackingNumber)),
-    );
-    byOrder.push(
-      time(
-        () =>
-          w.labels.search(benchScope, { orderNumber: `ORD-${i.toString().padStart(8, '0')}` })
-            .labels,
-      ),
-    );
-    const from = new Date(START + Math.floor(random() * 300) * DAY_MS);
+    const one = pick();
+    byTracking.push(time(() => labels.findByTracking(benchScope, one.tracking)));
+    byOrder.push(time(() => labels.search(benchScope, { orderNumber: one.order }).labels));
+    const from = new Date(START + 335 * DAY_MS - Math.floor(random() * (spanDays - 30)) * DAY_MS);
     const to = new Date(from.getTime() + 30 * DAY_MS);
     page.push(
       time(
         () =>
-          w.labels.searchSummaries(benchScope, {
+          labels.searchSummaries(benchScope, {
             from: from.toISOString(),
             to: to.toISOString(),
             tenantId: brands[k % brands.length],
@@ -306,21 +340,94 @@ export function labelCacheBench(file: string, count: number): void {
       ),
     );
   }
-  for (const [name, values] of [
-    ['lookup_by_tracking', byTracking],
-    ['lookup_by_order', byOrder],
-    ['history_page', page],
+  for (const [name, values, target] of [
+    ['lookup_by_tracking', byTracking, 2],
+    ['lookup_by_order', byOrder, 2],
+    ['history_page', page, 10],
   ] as const) {
     const s = summarize(values);
-    report({ name: `label_cache.${name}_p50`, value: s.p50, unit: 'ms', labels: count });
+    report({ name: `label_cache.${name}_p50`, value: s.p50, unit: 'ms', labels: total });
     report({
       name: `label_cache.${name}_p95`,
       value: s.p95,
       unit: 'ms',
-      labels: count,
-      target: { op: '<=', value: 2 },
+      labels: total,
+      target: { op: '<=', value: target },
     });
   }
-  db.close();
+  read.close();
   void round;
+}
+
+/** The bulk labels' identities (label k of the top-up, 0-based), for the lookups. */
+export const older = {
+  orderNumber: (k: number) => `OLD-${k.toString().padStart(8, '0')}`,
+  trackingNumber: (k: number) => `1ZOLD${k.toString().padStart(13, '0')}`,
+};
+
+/**
+ * Tops the database up to `total` labels with `count` older ones (the years before the
+ * realistic fill, one label every 30 s going back from START), written by SQL in
+ * 1,000,000-row statements: for each, its order, shipment, purchase row, label and package
+ * tracking number, with the ZPL already dropped by retention (as a station's labels that old
+ * would be: the ZPL of the newest labels is kept, theirs is fetched again for a reprint).
+ * Print jobs are not written for them (no read of the label cache touches them).
+ */
+export function topUp(db: Db, count: number): void {
+  const ids = db
+    .prepare<[], { o: number; s: number; l: number }>(
+      `SELECT (SELECT coalesce(max(id), 0) FROM orders) AS o, (SELECT coalesce(max(id), 0) FROM shipments) AS s,
+              (SELECT coalesce(max(id), 0) FROM labels) AS l`,
+    )
+    .get()!;
+  const step = 1_000_000;
+  // A bulk load, not the station's commit path: a rollback journal instead of the WAL (new
+  // pages are written once, not once to the WAL and again at the checkpoint; SQLite leaves WAL
+  // only for DELETE), no fsync (the file is the benchmark's own and thrown away if this fails),
+  // no foreign-key look-ups for rows written together here. The station's settings come back
+  // at the end.
+  db.pragma('foreign_keys = OFF');
+  if ((db.pragma('journal_mode = DELETE', { simple: true }) as string) !== 'delete')
+    throw new Error('the label cache top-up could not leave WAL mode');
+  db.pragma('synchronous = OFF');
+  const cacheSize = db.pragma('cache_size', { simple: true }) as number;
+  db.pragma('cache_size = -500000');
+  const at = (k: string) =>
+    `strftime('%Y-%m-%dT%H:%M:%fZ', ${START / 1000} - (${k} + 1) * 30, 'unixepoch')`;
+  const tenant = (k: string) =>
+    `CASE ${k} % 3 ${brands.map((b, i) => `WHEN ${i} THEN '${b}'`).join(' ')} END`;
+  const order = (k: string) => `'OLD-' || printf('%08d', ${k})`;
+  for (let from = 0; from < count; from += step) {
+    const to = Math.min(count, from + step) - 1;
+    const series = `WITH RECURSIVE s(k) AS (SELECT ${from} UNION ALL SELECT k + 1 FROM s WHERE k < ${to})`;
+    db.transaction(() => {
+      db.exec(`${series}
+        INSERT INTO orders (id, profile_id, environment, tenant_id, order_number, ship_to, source, imported_at, updated_at)
+        SELECT ${ids.o + 1} + k, '${benchScope.profileId}', '${benchScope.environment}', ${tenant('k')}, ${order('k')},
+          '{"name":"Customer ' || k || '","addressLine1":"' || (100 + k % 9000) || ' Main Street","city":"Austin","stateProvince":"TX","postalCode":"73301","countryCode":"US"}',
+          'bench', ${at('k')}, ${at('k')} FROM s`);
+      db.exec(`${series}
+        INSERT INTO shipments (id, profile_id, environment, tenant_id, order_id, state, shipment, station_user, created_at, updated_at)
+        SELECT ${ids.s + 1} + k, '${benchScope.profileId}', '${benchScope.environment}', ${tenant('k')}, ${ids.o + 1} + k,
+          'print-queued', '{"packages":[{"weightLbs":2}],"orderReference":"' || ${order('k')} || '"}', 'bench', ${at('k')}, ${at('k')} FROM s`);
+      db.exec(`${series}
+        INSERT INTO label_purchases (id, shipment_id, profile_id, environment, tenant_id, order_reference, state, request, created_at, updated_at)
+        SELECT 'pur_old_' || k, ${ids.s + 1} + k, '${benchScope.profileId}', '${benchScope.environment}', ${tenant('k')},
+          ${order('k')} || '-1', 'purchased', '{"carrierAccountId":"ca_bench","serviceLevel":"UPS_GROUND"}', ${at('k')}, ${at('k')} FROM s`);
+      db.exec(`${series}
+        INSERT INTO labels (id, purchase_id, platform_label_id, profile_id, environment, tenant_id, order_id, order_number,
+          order_reference, tracking_number, tracker_id, carrier, service_level, carrier_account_id, cost_cents, currency,
+          zpl_dropped_at, created_at, stored_at)
+        SELECT ${ids.l + 1} + k, 'pur_old_' || k, 'lbl_old_' || k, '${benchScope.profileId}', '${benchScope.environment}', ${tenant('k')},
+          ${ids.o + 1} + k, ${order('k')}, ${order('k')} || '-1', '1ZOLD' || printf('%013d', k), 'trk_old_' || k, 'UPS',
+          'UPS_GROUND', 'ca_bench', 800 + k % 1500, 'USD', '${new Date(START).toISOString()}', ${at('k')}, ${at('k')} FROM s`);
+      db.exec(`${series}
+        INSERT INTO label_packages (label_id, package_index, tracking_number)
+        SELECT ${ids.l + 1} + k, 0, '1ZOLD' || printf('%013d', k) FROM s`);
+    })();
+  }
+  db.pragma(`cache_size = ${cacheSize}`);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
 }

@@ -25,3 +25,7 @@ GRANT INSERT, UPDATE ON site_stations, site_purchases, site_labels, site_order_c
 GRANT INSERT ON site_reprints, site_import_claims TO shipping_station;
 GRANT USAGE ON SEQUENCE site_attention_id_seq, site_trackers_seq_seq TO shipping_station;
 -- site_users is read (sign-in at any station) but only site IT adds or changes users.
+
+-- Site migration 3: an outbox batch in one round trip (SECURITY INVOKER: it writes only what
+-- the grants above allow).
+GRANT EXECUTE ON FUNCTION site_apply_batch(TEXT, TEXT, JSONB) TO shipping_station;

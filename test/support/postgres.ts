@@ -56,7 +56,10 @@ export interface PostgresCluster {
 }
 
 /** Starts a cluster; scram-sha-256 over TCP so wrong passwords are really refused. */
-export async function startPostgres(): Promise<PostgresCluster> {
+export async function startPostgres(
+  /** More server settings, as `-c name=value` flags (the benchmark gives the server memory). */
+  settings: Record<string, string> = {},
+): Promise<PostgresCluster> {
   const bin = binDir();
   const asRoot = process.getuid?.() === 0;
   const dir = mkdtempSync(join(tmpdir(), 'site-pg-'));
@@ -90,7 +93,11 @@ export async function startPostgres(): Promise<PostgresCluster> {
     'UTF8',
   ]);
   const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=32MB -c max_connections=200`;
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=32MB -c max_connections=200${Object.entries(
+    settings,
+  )
+    .map(([k, v]) => ` -c ${k}=${v}`)
+    .join('')}`;
   const start = () =>
     run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
   start();

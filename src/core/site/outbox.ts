@@ -15,6 +15,9 @@ export interface OutboxDepth {
   oldestAt: number | null;
 }
 
+/** Who to wake when this connection writes an outbox row (see SiteOutbox.onRow). */
+const wakers = new WeakMap<Db, Set<() => void>>();
+
 /**
  * The station's side of the outbox (migration 004): SQLite triggers fill it in the same
  * transaction as each change; this reads batches in order, as the rows are now, and drops
@@ -29,6 +32,21 @@ export class SiteOutbox {
     private readonly stationId: string,
   ) {
     this.orders = new OrderRepository(db);
+    // Wake the drainer the moment this station's own connection writes an outbox row (the
+    // persistent triggers fill it in the purchase's transaction; this fires with them). A TEMP
+    // trigger lives only on this connection, so the function it calls exists wherever it runs:
+    // any other connection to the file (a tool, the sqlite3 shell) writes the tables as before,
+    // and its rows are found by the drainer's poll.
+    if (!wakers.has(db)) {
+      const listeners = new Set<() => void>();
+      wakers.set(db, listeners);
+      db.function('site_outbox_wake', { deterministic: false }, () => {
+        for (const listener of listeners) listener();
+        return null;
+      });
+      db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS site_outbox_wake AFTER INSERT ON main.site_outbox
+               BEGIN SELECT site_outbox_wake(); END`);
+    }
     this.s = {
       enabled: db.prepare<[], { enabled: number }>('SELECT enabled FROM site_sync WHERE id = 1'),
       setEnabled: db.prepare<[number]>('UPDATE site_sync SET enabled = ? WHERE id = 1'),
@@ -105,6 +123,17 @@ export class SiteOutbox {
    */
   static disable(db: Db): void {
     db.prepare('UPDATE site_sync SET enabled = 0 WHERE id = 1 AND enabled = 1').run();
+  }
+
+  /**
+   * Calls `listener` whenever this connection inserts an outbox row, inside the writing
+   * transaction: the listener must only schedule work (the drainer reads after the commit, as
+   * better-sqlite3 transactions are synchronous). Returns the unsubscribe.
+   */
+  onRow(listener: () => void): () => void {
+    const listeners = wakers.get(this.db)!;
+    listeners.add(listener);
+    return () => listeners.delete(listener);
   }
 
   depth(): OutboxDepth {

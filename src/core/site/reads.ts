@@ -2,6 +2,8 @@ import type pg from 'pg';
 import type { SiteAttentionItem, SiteLabel, SiteLabelSearch, SiteScope } from './types.js';
 
 const MAX_PAGE = 500;
+/** Up to this many labels matching a search are read through their indexes and sorted. */
+const SORT_MATCHES = 20_000;
 
 /**
  * The site store's site-wide reads: History search, one label, Needs attention. SiteStore
@@ -26,11 +28,22 @@ export class SiteReads {
       where.push(sql(`$${values.length}`));
     };
     const q = search.query?.trim();
+    // Newest first, by default along site_labels_by_time. A search by order or tracking number
+    // reads its matches through their indexes and sorts them instead, when they are few: the
+    // planner cannot know that one order-number prefix's labels were all bought in the same
+    // weeks (order numbers follow time), so it would walk the time index from the newest
+    // label, through millions, to find them (seconds at 10,000,000 labels; see
+    // docs/benchmarks.md). Only a prefix matching more than SORT_MATCHES labels (the first
+    // characters of every order) keeps the walk, where the matches are everywhere.
+    let newest = 'l.created_at DESC';
     if (q) {
-      values.push(q, `${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
+      const prefix = `${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+      values.push(q, prefix);
       const n = values.length;
       // Each side of the OR has its index (by_tracking, by_order text_pattern_ops).
       where.push(`(l.tracking_number = $${n - 1} OR l.order_number LIKE $${n})`);
+      if ((await this.orderMatches(scope, prefix)) <= SORT_MATCHES)
+        newest = `l.created_at + interval '0 seconds' DESC`;
     }
     if (search.stationId) add((n) => `l.station_id = ${n}`, search.stationId);
     if (search.packer) add((n) => `l.packer = ${n}`, search.packer);
@@ -43,11 +56,24 @@ export class SiteReads {
                      WHERE r.label_station_id = l.station_id AND r.label_local_id = l.local_id) AS reprints
                    FROM site_labels l LEFT JOIN site_stations s ON s.station_id = l.station_id
                   WHERE ${where.join(' AND ')}
-                  ORDER BY l.created_at DESC, l.station_id, l.local_id DESC
+                  ORDER BY ${newest}, l.station_id, l.local_id DESC
                   LIMIT $${values.length - 1} OFFSET $${values.length}`;
     return this.run(async () => {
       const { rows } = await this.pool.query<SiteLabelDbRow>(sql, values);
       return { labels: rows.slice(0, limit).map(siteLabelOf), more: rows.length > limit };
+    });
+  }
+
+  /** How many labels' order numbers start so (counted up to SORT_MATCHES + 1, in the index). */
+  private async orderMatches(scope: SiteScope, prefix: string): Promise<number> {
+    return this.run(async () => {
+      // Not a named statement: a generic plan of LIKE $3 could not use the prefix's index range.
+      const { rows } = await this.pool.query<{ n: number }>({
+        text: `SELECT count(*)::int AS n FROM (SELECT 1 FROM site_labels
+                WHERE profile_id = $1 AND environment = $2 AND order_number LIKE $3 LIMIT $4) m`,
+        values: [scope.profileId, scope.environment, prefix, SORT_MATCHES + 1],
+      });
+      return rows[0]!.n;
     });
   }
 

@@ -1,7 +1,6 @@
 import pg from 'pg';
 import type { SiteStoreConfig } from './config.js';
 import { describeSiteError, SiteStoreError } from './errors.js';
-import { applyChange } from './apply.js';
 import { SiteClaims } from './claims.js';
 import { connectionOf } from './connection.js';
 import { SiteReads } from './reads.js';
@@ -280,20 +279,20 @@ export class SiteStore {
   }
 
   /**
-   * One outbox batch, in order, in one transaction. Every statement is an upsert keyed by
-   * station id + local id, so a batch replayed after a crash or a reconnect changes nothing.
+   * One outbox batch, in order, in one transaction and one round trip: the batch goes as a
+   * JSON array to site_apply_batch (site migration 3), one statement that applies each change
+   * (upserts keyed by station id + local id, so a batch replayed after a crash or a reconnect
+   * changes nothing) and notifies the other stations.
    */
   async apply(changes: readonly SiteChange[]): Promise<void> {
     if (changes.length === 0) return;
-    await this.tx(async (c) => {
-      for (const change of changes)
-        await applyChange(
-          c,
-          { stationId: this.stationId, stationName: this.config.stationName },
-          change,
-        );
-      await c.query(`SELECT pg_notify('site_changes', $1)`, [this.stationId]);
-    });
+    await this.run(() =>
+      this.pool.query({
+        name: 'site-apply-batch',
+        text: 'SELECT site_apply_batch($1, $2, $3::jsonb)',
+        values: [this.stationId, this.config.stationName, JSON.stringify(changes)],
+      }),
+    );
   }
 
   /** Site-wide History: by order (or its start), tracking number, brand, date, station, packer. */

@@ -19,11 +19,14 @@ export interface SiteSyncStatus {
 export interface SiteSyncOptions {
   store: SiteStore;
   outbox: SiteOutbox;
-  /** How often an empty outbox is looked at (plain SQL triggers cannot wake the drainer). */
+  /**
+   * How often an empty outbox is looked at anyway. This station's own commits wake the drainer
+   * at once (SiteOutbox.onRow); the poll finds rows written by any other connection to the file.
+   */
   pollMs?: number;
   backoff?: { baseMs: number; maxMs: number };
   batchSize?: number;
-  /** Check in (depth, settings) at most this often while idle. */
+  /** Check in (depth, settings, printers) this often: on the first pass, then every checkInMs. */
   checkInMs?: number;
   onChange?: (status: SiteSyncStatus) => void;
   log?: (line: string) => void;
@@ -45,6 +48,7 @@ export interface SiteSyncOptions {
  */
 export class SiteSync {
   private running = false;
+  private unsubscribe: (() => void) | null = null;
   private loop: Promise<void> | null = null;
   private wakeUp: (() => void) | null = null;
   /** A wake-up that came while the loop was busy: it must not sleep before looking again. */
@@ -68,12 +72,15 @@ export class SiteSync {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.unsubscribe = this.o.outbox.onRow(() => this.wake());
     this.loop = this.run();
   }
 
   async stop(): Promise<void> {
     const wasRunning = this.running;
     this.running = false;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
     this.wake();
     await this.loop;
     this.loop = null;
@@ -142,7 +149,10 @@ export class SiteSync {
           outbox.ack(batch.upTo);
           wait = 0;
         }
-        if (!batch || Date.now() - this.lastCheckIn > (this.o.checkInMs ?? 2000)) {
+        // Not at every idle poll: a site of 50 stations would otherwise send the store
+        // hundreds of check-ins a second. The header's own state is local (status()); the
+        // site's view of this station is at most checkInMs old, and stop() reports the last.
+        if (this.lastCheckIn === 0 || Date.now() - this.lastCheckIn > (this.o.checkInMs ?? 2000)) {
           const d = outbox.depth();
           await store.checkIn(
             {

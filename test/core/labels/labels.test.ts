@@ -114,6 +114,67 @@ describe('label cache', () => {
     expect(seen).toEqual(['DW-3', 'PC-2', 'PC-1', 'DW-2', 'DW-1']);
   });
 
+  it('counts and pages far down a brand/date list exactly, through the per-day counts', () => {
+    const file = join(tempDir(), 'station.db');
+    const db = openDatabase(file);
+    const labels = new LabelRepository(db);
+    // 6,000 labels over 30 days, two brands, several at the same instant, at uneven times.
+    const rows = Array.from({ length: 6000 }, (_, i) => ({
+      orderNumber: `ORD-${i}`,
+      tenantId: i % 3 === 0 ? 'tnt_a' : 'tnt_b',
+      tracking: `1Z${i}`,
+      createdAt: new Date(
+        Date.parse('2026-01-01T00:00:00Z') + Math.floor(i / 3) * 1_296_000,
+      ).toISOString(),
+    }));
+    seedLabels(db, harbor, rows);
+    seedLabels(
+      db,
+      other,
+      rows.slice(0, 100).map((r) => ({ ...r, orderNumber: `X${r.orderNumber}` })),
+    );
+    const ids = seedLabels(db, harbor, [
+      {
+        orderNumber: 'LATE',
+        tenantId: 'tnt_a',
+        tracking: '1ZL',
+        createdAt: '2026-02-01T00:00:00.000Z',
+      },
+    ]);
+    // Brute force: every harbor label, newest first, as the repository orders them.
+    const all = db
+      .prepare<[], { id: number; tenant_id: string; created_at: string }>(
+        `SELECT id, tenant_id, created_at FROM labels WHERE profile_id = 'harbor-edison' AND environment = 'sandbox'
+          ORDER BY created_at DESC, id DESC`,
+      )
+      .all();
+    expect(all[0]!.id).toBe(ids[0]);
+    const cases: LabelSearch[] = [
+      {},
+      { tenantId: 'tnt_b' },
+      { from: '2026-01-05T13:17:00.000Z' },
+      { to: '2026-01-20T07:00:00.000Z', tenantId: 'tnt_a' },
+      { from: '2026-01-03T00:00:00.000Z', to: '2026-01-25T00:00:00.000Z' },
+      { from: '2026-01-10T12:00:00.000Z', to: '2026-01-10T18:00:00.000Z' },
+      { from: '2026-01-12T00:00:00.000Z', to: '2026-01-11T00:00:00.000Z' },
+    ];
+    for (const q of cases) {
+      const expected = all.filter(
+        (l) =>
+          (!q.tenantId || l.tenant_id === q.tenantId) &&
+          (!q.from || l.created_at >= q.from) &&
+          (!q.to || l.created_at < q.to),
+      );
+      expect(labels.count(harbor, q)).toBe(expected.length);
+      for (const offset of [0, 2001, 2500, 3999, expected.length - 10, expected.length + 5]) {
+        const page = labels.searchSummaries(harbor, { ...q, offset, limit: 50 });
+        expect(page.labels.map((l) => l.id)).toEqual(
+          expected.slice(Math.max(0, offset), Math.max(0, offset) + 50).map((l) => l.id),
+        );
+      }
+    }
+  });
+
   it('drops the ZPL of labels older than the retention date and keeps the record', () => {
     const { labels } = setup();
     expect(labels.dropZplBefore(harbor, '2026-11-03T00:00:00.000Z')).toBe(2);
@@ -251,6 +312,19 @@ describe('label cache', () => {
           .map((r) => r.detail)
           .join(' | ');
         expect(details, ran[0]).not.toMatch(/SCAN (l|labels|p|label_packages)\b(?! USING)/);
+      }
+      // By tracking number: from label_packages to the few labels, never every label of the
+      // profile tested one by one (the walk took seconds at 10,000,000 labels); the count too.
+      for (const run of [
+        () => repo.searchSummaries(harbor, { trackingNumber: '1ZB-2' }),
+        () => repo.count(harbor, { trackingNumber: '1ZB-2' }),
+      ]) {
+        ran.length = 0;
+        run();
+        const plan = (traced.prepare(`EXPLAIN QUERY PLAN ${ran[0]}`).all() as { detail: string }[])
+          .map((r) => r.detail)
+          .join(' | ');
+        expect(plan).toMatch(/SEARCH l USING INTEGER PRIMARY KEY/);
       }
       ran.length = 0;
       const dw2 = repo.searchSummaries(harbor, { orderNumber: 'DW-2' }).labels[0]!;

@@ -25,7 +25,7 @@ async function siteStation(
   site: SiteDatabase,
   stationId: string,
   stationName: string,
-  options: { url?: string; start?: boolean } = {},
+  options: { url?: string; start?: boolean; pollMs?: number } = {},
 ): Promise<TestStation & { link: SiteLink }> {
   // The station's claim port follows whichever link the test gives it (a.link = …).
   const box: { self?: TestStation & { link: SiteLink } } = {};
@@ -33,7 +33,7 @@ async function siteStation(
   const station = await stationFor((p) => lumenProfile(sb.url, p), { orderClaims: claims });
   const link = new SiteLink(
     { url: options.url ?? site.stationUrl, stationId, stationName },
-    { db: station.db, password: STATION_PASSWORD, pollMs: 20 },
+    { db: station.db, password: STATION_PASSWORD, pollMs: options.pollMs ?? 20 },
   );
   if (options.start !== false) link.start();
   station.importSamples();
@@ -93,6 +93,22 @@ describe('the station outbox drained into the site store', () => {
       raw.close();
     }
     expect(a.link.outbox.depth().depth).toBe(before + 1);
+    await a.link.close();
+  });
+
+  it("the station's own commit wakes the drainer at once: a label reaches the site with the idle poll an hour away", async () => {
+    const site = await siteDatabase(pgc.cluster);
+    const a = await siteStation(site, 'st-4', 'Station 4', { pollMs: 3_600_000 });
+    await waitUntil(() => a.link.sync.status().state === 'synced');
+    expect((await a.workflow.ship(orderId(a, 'LUM-10425'), { stationUser: 'ana' })).outcome).toBe(
+      'printed',
+    );
+    // Only the wake can deliver it within the test's timeout: the next poll is an hour away.
+    await waitUntil(
+      async () =>
+        (await site.owner.searchLabels(scope, { query: 'LUM-10425' })).labels.length === 1,
+    );
+    await waitUntil(() => a.link.sync.status().state === 'synced');
     await a.link.close();
   });
 

@@ -1,4 +1,29 @@
--- schema version 7
+-- schema version 8
+
+-- trigger label_day_counts_delete
+CREATE TRIGGER label_day_counts_delete AFTER DELETE ON labels BEGIN
+        UPDATE label_day_counts SET n = n - 1
+         WHERE profile_id = OLD.profile_id AND environment = OLD.environment
+           AND day = substr(OLD.created_at, 1, 10) AND tenant_id = OLD.tenant_id;
+      END;
+
+-- trigger label_day_counts_insert
+CREATE TRIGGER label_day_counts_insert AFTER INSERT ON labels BEGIN
+        INSERT INTO label_day_counts (profile_id, environment, day, tenant_id, n)
+        VALUES (NEW.profile_id, NEW.environment, substr(NEW.created_at, 1, 10), NEW.tenant_id, 1)
+        ON CONFLICT DO UPDATE SET n = n + 1;
+      END;
+
+-- trigger label_day_counts_update
+CREATE TRIGGER label_day_counts_update AFTER UPDATE OF profile_id, environment, tenant_id, created_at ON labels
+      BEGIN
+        UPDATE label_day_counts SET n = n - 1
+         WHERE profile_id = OLD.profile_id AND environment = OLD.environment
+           AND day = substr(OLD.created_at, 1, 10) AND tenant_id = OLD.tenant_id;
+        INSERT INTO label_day_counts (profile_id, environment, day, tenant_id, n)
+        VALUES (NEW.profile_id, NEW.environment, substr(NEW.created_at, 1, 10), NEW.tenant_id, 1)
+        ON CONFLICT DO UPDATE SET n = n + 1;
+      END;
 
 -- trigger site_outbox_label_insert
 CREATE TRIGGER site_outbox_label_insert AFTER INSERT ON labels WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1
@@ -73,6 +98,16 @@ CREATE TABLE carrier_account_health (
         checked_at TEXT NOT NULL,
         PRIMARY KEY (profile_id, environment, tenant_id, carrier_account_id)
       ) STRICT;
+
+-- table label_day_counts
+CREATE TABLE label_day_counts (
+        profile_id TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        day TEXT NOT NULL,
+        tenant_id TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        PRIMARY KEY (profile_id, environment, day, tenant_id)
+      ) STRICT, WITHOUT ROWID;
 
 -- table label_packages
 CREATE TABLE label_packages (

@@ -6,6 +6,7 @@ import { migration004 } from './004-site-outbox.js';
 import { migration005 } from './005-order-details.js';
 import { migration006 } from './006-packing-floor.js';
 import { migration007 } from './007-station-users.js';
+import { migration008 } from './008-label-day-counts.js';
 
 export interface Migration {
   /** 1-based; equals the migration's position in the list, stored in PRAGMA user_version. */
@@ -26,4 +27,5 @@ export const migrations: readonly Migration[] = [
   migration005,
   migration006,
   migration007,
+  migration008,
 ];
