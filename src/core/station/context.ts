@@ -9,7 +9,8 @@ import type { SettingsStore } from '../profiles/settings-store.js';
 import { TokenStore } from '../platform/index.js';
 import { openDatabase, type Db } from '../storage/database.js';
 import type { ProfileView, StationSettings } from '../../shared/views.js';
-import { profileView } from './map.js';
+import { carrierView, profileView, trackingSync } from './map.js';
+import { attentionOf, queueOf, trackerRow } from './snapshots.js';
 import { StationFailure } from './errors.js';
 import { hotFolderProblem } from '../orders/hot-folder-policy.js';
 import { StationEvents } from './events.js';
@@ -205,6 +206,8 @@ export class StationContext {
       embeddedBaseUrl: async () => (await this.embeddedSandbox()).baseUrl,
       log: this.log,
       onChange: (what) => this.changed(what),
+      onTrackers: (numbers) => this.trackersChanged(numbers),
+      onOrders: (fileName, imported) => this.ordersChanged(fileName, imported),
       ...(this.site
         ? {
             orderClaims: this.site.claims.bind(this.site),
@@ -235,29 +238,65 @@ export class StationContext {
   }
 
   private statusTimer: NodeJS.Timeout | null = null;
-  /** Coalesces bursts of changes into one status event. */
-  changed(what: 'queue' | 'attention' | 'tracking' | 'carriers' | 'orders' | 'status'): void {
-    const rt = this.current;
-    if (what === 'tracking') this.events.emit('tracking-changed', { changed: 1 });
-    if (what === 'orders') this.events.emit('orders-changed', { count: 1 });
-    if (what === 'queue' && rt) {
-      const c = rt.workflow.queue.counts(rt.scope);
-      const printJobs = this.spool.list({ states: ['queued', 'sending'] }).length;
-      this.events.emit('queue-changed', { shipments: c.waiting, printJobs });
-    }
-    if (what === 'carriers' && rt)
-      this.events.emit('carriers-changed', {
-        expired: rt.carriers().filter((h) => h.authorizationStatus === 'EXPIRED').length,
-      });
-    if (what === 'attention' && rt)
-      this.events.emit('attention-changed', {
-        count: rt.workflow.shipments.purchasesInState(rt.scope, 'unknown').length,
-      });
+  private readonly due = new Set<'queue' | 'attention' | 'carriers'>();
+  private readonly trackersDue = new Set<string>();
+  private trackingDue = false;
+  /**
+   * Something changed: within 100 ms (bursts coalesce) the renderer gets an event carrying the
+   * data as it is now (the queue, Needs attention, the changed trackers, the carrier accounts)
+   * and a new status for the header.
+   */
+  changed(what: 'queue' | 'attention' | 'tracking' | 'carriers' | 'status'): void {
+    if (what === 'tracking') this.trackingDue = true;
+    else if (what !== 'status') this.due.add(what);
     if (this.statusTimer) return;
-    this.statusTimer = setTimeout(() => {
-      this.statusTimer = null;
-      this.onStatusDue?.();
-    }, 100);
+    this.statusTimer = setTimeout(() => this.flush(), 100);
+  }
+
+  /** Trackers a poll stored (new or with a new status): their rows go out with the next event. */
+  trackersChanged(trackingNumbers: readonly string[]): void {
+    for (const n of trackingNumbers) this.trackersDue.add(n);
+    this.changed('tracking');
+  }
+
+  /** Orders came in from a file: said at once (the Pack view's list follows). */
+  ordersChanged(fileName: string, imported: number): void {
+    this.events.emit('orders-changed', { fileName, imported });
+    this.changed('status');
+  }
+
+  private flush(): void {
+    this.statusTimer = null;
+    const rt = this.current;
+    const due = new Set(this.due);
+    this.due.clear();
+    const numbers = [...this.trackersDue];
+    this.trackersDue.clear();
+    const tracking = this.trackingDue;
+    this.trackingDue = false;
+    if (rt) {
+      try {
+        if (due.has('queue')) this.events.emit('queue-changed', queueOf(this));
+        if (due.has('attention')) this.events.emit('attention-changed', { items: attentionOf(this) });
+        if (due.has('carriers'))
+          this.events.emit('carriers-changed', { accounts: rt.carriers().map(carrierView) });
+        if (tracking) {
+          const rows = numbers
+            .slice(0, 200)
+            .map((n) => rt.board.get(rt.trackingScope, n))
+            .filter((t) => t !== null)
+            .map(trackerRow);
+          this.events.emit('tracking-changed', {
+            rows,
+            more: Math.max(0, numbers.length - 200),
+            sync: trackingSync(rt),
+          });
+        }
+      } catch (error) {
+        this.log(`station events: ${(error as Error).message}`);
+      }
+    }
+    this.onStatusDue?.();
   }
   onStatusDue: (() => void) | null = null;
   /**

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { LabelPrintQueue } from '../labels/print-queue.js';
 import { LabelReprints } from '../labels/reprint.js';
 import { applyLabelRetention } from '../labels/retention.js';
@@ -32,7 +33,11 @@ export interface RuntimeDeps {
   /** The embedded sandbox's URL for an embedded-sandbox profile. */
   embeddedBaseUrl: () => Promise<string>;
   log: (line: string) => void;
-  onChange: (what: 'queue' | 'attention' | 'tracking' | 'carriers' | 'orders' | 'status') => void;
+  onChange: (what: 'queue' | 'attention' | 'tracking' | 'carriers' | 'status') => void;
+  /** Trackers a poll stored as new or changed, by tracking number. */
+  onTrackers: (trackingNumbers: string[]) => void;
+  /** A hot-folder file was imported: its name and how many orders were new or updated. */
+  onOrders: (fileName: string, imported: number) => void;
   /** The site store's order claim for a scope (issue 12); absent without a site store. */
   orderClaims?: (scope: StationScope) => OrderClaims;
   /** The site store's order-file claim (issue 12): a reason not to import, or null. */
@@ -107,7 +112,7 @@ export class ProfileRuntime {
       scope: this.trackingScope,
       intervalMs: 15_000,
     });
-    this.poller.onChanges(() => deps.onChange('tracking'));
+    this.poller.onChanges((changes) => deps.onTrackers(changes.map((c) => c.trackingNumber)));
     // A failing tracker poll is "tracking delayed" on the header and the board, never an outage.
     this.poller.onError(() => {
       deps.onChange('tracking');
@@ -169,7 +174,8 @@ export class ProfileRuntime {
           defaultTenantId: this.profile.tenantId,
           allowedTenantIds: tenantsOf(this.profile),
         },
-        onFile: () => this.deps.onChange('orders'),
+        onFile: ({ file, report }) =>
+          this.deps.onOrders(basename(file), report.imported.length + report.updated.length),
         ...(this.deps.claimOrderFile
           ? {
               claimFile: (text: string, name: string) =>

@@ -24,34 +24,25 @@ export function App() {
     void s.loadSettings();
     // The label renderer loads while the station opens, not after the first purchase.
     const warm = setTimeout(() => void warmZplRenderer(), 300);
+    // Every event carries what changed: the page shows it as it comes, nothing polls.
     const offs = [
       bridge.on('status', (status) => useStation.getState().setStatus(status)),
-      bridge.on('queue-changed', () => {
+      bridge.on('queue-changed', (queue) => useStation.setState({ queue })),
+      bridge.on('attention-changed', ({ items }) => useStation.setState({ attention: items })),
+      bridge.on('carriers-changed', ({ accounts }) => useStation.setState({ carriers: accounts })),
+      bridge.on('tracking-changed', (change) => {
         const st = useStation.getState();
-        if (st.view === 'queue') void st.loadQueue();
-      }),
-      bridge.on('attention-changed', () => {
-        const st = useStation.getState();
-        if (st.view === 'attention') void st.loadAttention();
-      }),
-      bridge.on('tracking-changed', () => {
-        const st = useStation.getState();
-        if (st.view === 'tracking') void st.loadTracking();
-      }),
-      bridge.on('print-job', () => {
-        const st = useStation.getState();
-        if (st.view === 'queue') void st.loadQueue();
+        if (st.view === 'tracking') void st.trackersChanged(change);
       }),
       onHostConnection((c) => {
         useStation.getState().setHostConnected(c);
-        if (c) void useStation.getState().refreshStatus();
+        // Back after a drop (the web host's socket): events sent meanwhile are lost, so the
+        // header and the page on screen are asked for once.
+        if (c) void refetchAfterReconnect();
       }),
     ];
-    // Belt and braces: the header stays right even if an event is missed.
-    const timer = setInterval(() => void useStation.getState().refreshStatus(), 5000);
     return () => {
       offs.forEach((off) => off());
-      clearInterval(timer);
       clearTimeout(warm);
     };
   }, []);
@@ -91,6 +82,18 @@ export function App() {
       </div>
     </div>
   );
+}
+
+/** What a missed event could have left stale: the header and the list on screen. */
+async function refetchAfterReconnect(): Promise<void> {
+  const st = useStation.getState();
+  await Promise.all([
+    st.refreshStatus(),
+    st.view === 'queue' ? st.loadQueue() : null,
+    st.view === 'attention' ? st.loadAttention() : null,
+    st.view === 'tracking' ? st.loadTracking() : null,
+    st.view === 'carriers' ? st.loadCarriers(false) : null,
+  ]);
 }
 
 function renderView(view: ViewId) {

@@ -147,6 +147,8 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
         confirmAnotherLabel: input.confirmAnother,
       });
       if (result.outcome === 'queued') ctx.changed('queue');
+      // A failed rating is listed under Needs attention; a new rating takes an old one off.
+      ctx.changed('attention');
       if (result.outcome === 'rated' || result.outcome === 'failed')
         r.noticeCarrierProblems(result.carrierProblems);
       return quoteView(input.orderId, order.orderNumber, result, r.profile);
@@ -191,7 +193,7 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
         { text: content, format, source: fileName },
         { onProgress: (p) => ctx.events.emit('import-progress', { fileName, ...p }) },
       );
-      ctx.changed('orders');
+      ctx.ordersChanged(fileName, report.imported.length + report.updated.length);
       return {
         imported: report.imported.length + report.updated.length,
         skipped: report.unchanged.length,

@@ -8,6 +8,7 @@ import {
 import { SiteLink } from '../../site/link.js';
 import { SiteOutbox } from '../../site/outbox.js';
 import type { StationContext } from '../context.js';
+import { countsOf } from '../snapshots.js';
 
 // The station's side of its site link: the setting, opening the link, provisioning, and the
 // orders another station imported. The handlers are in site.ts.
@@ -54,19 +55,7 @@ export async function openSite(ctx: StationContext): Promise<void> {
           port: p.port ?? 9100,
           dpi: p.dpi ?? 203,
         })),
-    queues: () => {
-      const rt = ctx.runtimeOrNull();
-      if (!rt) return { shipments: 0, printJobs: 0, needsAttention: 0 };
-      const q = rt.workflow.queue.counts(rt.scope);
-      return {
-        shipments: q.waiting,
-        printJobs: ctx.spool.list({ states: ['queued', 'sending'] }).length,
-        needsAttention:
-          rt.workflow.shipments.purchasesInState(rt.scope, 'unknown').length +
-          ctx.spool.list({ states: ['failed', 'unknown'] }).length +
-          q.needsAttention,
-      };
-    },
+    queues: () => countsOf(ctx),
   });
   ctx.site = link;
   link.start();

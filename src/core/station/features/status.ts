@@ -2,7 +2,7 @@ import { createPrinterDriver, NetworkPrinter } from '../../printing/drivers/inde
 import { describeStatus } from '../../printing/zebra-status.js';
 import { describePrinter, type PrinterConfig, type PrinterStatus } from '../../printing/types.js';
 import { labelPrinterOf } from '../../profiles/profile-schema.js';
-import { failedOrders } from '../../packing/failed-ratings.js';
+import { countsOf } from '../snapshots.js';
 import { printerStateWords } from '../../../shared/printers.js';
 import type { PrinterState, PrinterStatusView, StationStatus } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
@@ -134,11 +134,7 @@ export class StatusFeature {
         version: o.version ?? '0.0.0',
       };
     const conn = rt.client.connectivity.snapshot();
-    const queue = rt.workflow.queue.counts(rt.scope);
-    const jobs = ctx.spool.list({ states: ['queued', 'sending'] }).length;
-    const stuckJobs = ctx.spool.list({ states: ['failed', 'unknown'] }).length;
-    const unknown = rt.workflow.shipments.purchasesInState(rt.scope, 'unknown').length;
-    const failed = failedOrders(rt.workflow).length;
+    const counts = countsOf(ctx);
     const expired = rt.carriers().filter((h) => h.authorizationStatus === 'EXPIRED');
     const secret = await ctx.secretState(rt.profile);
     const hasSecret = secret.hasSecret;
@@ -152,8 +148,8 @@ export class StatusFeature {
           : null,
       trackingDelayed: trackingSync(rt).message,
       printer: this.printer,
-      queue: { shipments: queue.waiting, printJobs: jobs },
-      needsAttention: unknown + stuckJobs + failed + queue.needsAttention,
+      queue: { shipments: counts.shipments, printJobs: counts.printJobs },
+      needsAttention: counts.needsAttention,
       expiredAccounts: expired.map(carrierView),
       dataDir: o.dataDir,
       host: o.host,
