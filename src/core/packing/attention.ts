@@ -75,9 +75,7 @@ export function workCounts(
 }
 
 export type DismissResult =
-  | { dismissed: number }
-  | { problem: 'not-found' }
-  | { problem: 'not-failed'; state: string };
+  { dismissed: number } | { problem: 'not-found' } | { problem: 'not-failed'; state: string };
 
 /**
  * Dismisses a failed order under Needs attention: every failed attempt of that order is

@@ -277,7 +277,8 @@ export class StationContext {
     if (rt) {
       try {
         if (due.has('queue')) this.events.emit('queue-changed', queueOf(this));
-        if (due.has('attention')) this.events.emit('attention-changed', { items: attentionOf(this) });
+        if (due.has('attention'))
+          this.events.emit('attention-changed', { items: attentionOf(this) });
         if (due.has('carriers'))
           this.events.emit('carriers-changed', { accounts: rt.carriers().map(carrierView) });
         if (tracking) {
