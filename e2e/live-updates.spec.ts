@@ -1,0 +1,83 @@
+import { expect, test } from '@playwright/test';
+import {
+  startVirtualPrinter,
+  type VirtualPrinter,
+} from '../src/core/printing/virtual-printer/server.js';
+import {
+  importOrders,
+  startProvisionedStation,
+  startSandboxProcess,
+  type RunningStation,
+  type SandboxProcess,
+} from './station';
+
+// Issue 11 point 3: the pages follow the station's events; nothing in the renderer polls.
+
+let sandbox: SandboxProcess;
+let printer: VirtualPrinter;
+let station: RunningStation | null = null;
+
+test.beforeEach(async () => {
+  sandbox = await startSandboxProcess();
+  printer = await startVirtualPrinter({ port: 0 });
+});
+test.afterEach(async () => {
+  await station?.stop();
+  station = null;
+  await printer.close();
+  await sandbox.stop();
+});
+
+test('the Queue page and the header follow a shipment from queued to printed without a timer in the page', async ({
+  page,
+}, info) => {
+  // Every setInterval the page starts is recorded: the app must start none.
+  await page.addInitScript(() => {
+    const w = window as unknown as { intervals: string[] };
+    w.intervals = [];
+    const original = window.setInterval.bind(window);
+    window.setInterval = ((handler: TimerHandler, ms?: number, ...args: unknown[]) => {
+      w.intervals.push(`${ms ?? 0} ms: ${String(handler).slice(0, 80)}`);
+      return original(handler, ms, ...args);
+    }) as typeof window.setInterval;
+  });
+  station = await startProvisionedStation({
+    baseUrl: sandbox.url,
+    printer: { port: printer.port },
+    profile: { id: 'lumen-live', name: 'Lumen live' },
+  });
+  await page.goto(station.url);
+  await expect(page.getByTestId('profile-name')).toHaveText('Lumen live');
+  await importOrders(page);
+
+  // The platform goes away: the shipment is queued.
+  await sandbox.addFault({ path: '/api/v1', kind: 'status', status: 503 });
+  await page.keyboard.press('Alt+1');
+  await expect(page.getByRole('textbox', { name: 'Scan' })).toBeFocused();
+  await page.keyboard.type('LUM-10422');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('order-number')).toHaveText('LUM-10422');
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('result')).toContainText('QUEUED', { timeout: 30_000 });
+  await expect(page.getByTestId('queue-count')).toContainText('1');
+
+  // On the Queue page the person does nothing; the platform comes back and the station drains
+  // its queue on its own. The page and the header show it from the station's events alone.
+  await page.keyboard.press('Alt+3');
+  await expect(page.getByTestId('queued-shipments')).toContainText('LUM-10422');
+  await page.screenshot({ path: info.outputPath('queue-waiting.png') });
+  await sandbox.clearFaults();
+  await expect(page.getByTestId('queued-shipments')).not.toContainText('LUM-10422', {
+    timeout: 60_000,
+  });
+  await expect(page.getByTestId('queue-count')).toContainText('0');
+  await expect.poll(() => printer.labels.length, { timeout: 30_000 }).toBe(1);
+  await expect(page.getByRole('heading', { name: 'Print jobs (0)' })).toBeVisible({
+    timeout: 15_000,
+  });
+  await page.screenshot({ path: info.outputPath('queue-drained.png') });
+
+  expect(
+    await page.evaluate(() => (window as unknown as { intervals: string[] }).intervals),
+  ).toEqual([]);
+});
