@@ -32,15 +32,14 @@ test('the Queue page and the header follow a shipment from queued to printed wit
   page,
 }, info) => {
   // Every setInterval the page starts is recorded: the app must start none.
-  await page.addInitScript(() => {
-    const w = window as unknown as { intervals: string[] };
-    w.intervals = [];
+  await page.addInitScript(`
+    window.intervals = [];
     const original = window.setInterval.bind(window);
-    window.setInterval = ((handler: TimerHandler, ms?: number, ...args: unknown[]) => {
-      w.intervals.push(`${ms ?? 0} ms: ${String(handler).slice(0, 80)}`);
+    window.setInterval = (handler, ms, ...args) => {
+      window.intervals.push(String(ms ?? 0) + ' ms: ' + String(handler).slice(0, 80));
       return original(handler, ms, ...args);
-    }) as typeof window.setInterval;
-  });
+    };
+  `);
   station = await startProvisionedStation({
     baseUrl: sandbox.url,
     printer: { port: printer.port },
@@ -77,7 +76,5 @@ test('the Queue page and the header follow a shipment from queued to printed wit
   });
   await page.screenshot({ path: info.outputPath('queue-drained.png') });
 
-  expect(
-    await page.evaluate(() => (window as unknown as { intervals: string[] }).intervals),
-  ).toEqual([]);
+  expect(await page.evaluate('window.intervals')).toEqual([]);
 });

@@ -31,6 +31,8 @@ export interface QueueCounts {
 
 interface Row {
   id: number;
+  profile_id: string;
+  environment: string;
   shipment_id: number;
   tenant_id: string;
   state: QueueEntryState;
@@ -106,6 +108,14 @@ export class OfflineQueueRepository {
   get(id: number): QueueEntry | undefined {
     const row = this.s.get.get(id);
     return row ? toEntry(row) : undefined;
+  }
+
+  /** An entry of this profile and environment; another's id is not found. */
+  getInScope(scope: StationScope, id: number): QueueEntry | undefined {
+    const row = this.s.get.get(id);
+    return row && row.profile_id === scope.profileId && row.environment === scope.environment
+      ? toEntry(row)
+      : undefined;
   }
 
   forShipment(shipmentId: number): QueueEntry | undefined {

@@ -1,6 +1,9 @@
 import { basename } from 'node:path';
 import type { LabelPrintQueue } from '../labels/print-queue.js';
+import { LabelRepository } from '../labels/label-repository.js';
 import { LabelReprints } from '../labels/reprint.js';
+import { OrderRepository } from '../orders/order-repository.js';
+import { OfflineQueueRepository } from '../queue/offline-queue-repository.js';
 import { applyLabelRetention } from '../labels/retention.js';
 import { OrderHotFolder } from '../orders/hot-folder.js';
 import { PackingWorkflow } from '../packing/packing-workflow.js';
@@ -55,6 +58,14 @@ export class ProfileRuntime {
   readonly client: PlatformClient;
   readonly platform: PackingPlatform;
   readonly workflow: PackingWorkflow;
+  /**
+   * The orders, labels and offline-queue repositories, shared with the workflow: what the
+   * facade reads for the pages. The workflow's own shipments and purchases are changed only
+   * through the workflow and the packing module (needs attention, dismissals).
+   */
+  readonly orders: OrderRepository;
+  readonly labels: LabelRepository;
+  readonly queue: OfflineQueueRepository;
   readonly reprints: LabelReprints;
   readonly trackers: TrackerStore;
   readonly board: TrackerBoard;
@@ -93,15 +104,19 @@ export class ProfileRuntime {
       enqueue: (job) => spool.enqueue(job).job,
       existingLabelJob: (labelId: string) => spool.labelJob(labelId),
     };
+    this.orders = new OrderRepository(deps.db);
+    this.labels = new LabelRepository(deps.db);
+    this.queue = new OfflineQueueRepository(deps.db);
     this.workflow = new PackingWorkflow({
       db: deps.db,
+      repositories: { orders: this.orders, labels: this.labels, queue: this.queue },
       profile,
       platform: this.platform,
       classify: classifyPlatformError,
       printQueue,
       ...(deps.orderClaims ? { orderClaims: deps.orderClaims(this.scope) } : {}),
     });
-    this.reprints = new LabelReprints(deps.db, this.workflow.labels, printQueue, {
+    this.reprints = new LabelReprints(deps.db, this.labels, printQueue, {
       fetchZpl: (label) => this.platform.labelZpl(label.tenantId, label.platformLabelId),
     });
     this.trackers = new TrackerStore(deps.db);
@@ -168,7 +183,7 @@ export class ProfileRuntime {
     else if (this.profile.hotFolder) {
       this.hotFolder = new OrderHotFolder({
         folder: this.profile.hotFolder,
-        orders: this.workflow.orders,
+        orders: this.orders,
         scope: this.scope,
         tenants: {
           defaultTenantId: this.profile.tenantId,
@@ -233,7 +248,7 @@ export class ProfileRuntime {
     const days = this.profile.labelRetentionDays;
     if (!days) return 0;
     try {
-      const dropped = applyLabelRetention(this.workflow.labels, this.scope, days, now);
+      const dropped = applyLabelRetention(this.labels, this.scope, days, now);
       if (dropped)
         this.deps.log(
           `label retention: dropped the ZPL of ${dropped} label(s) older than ${days} days`,

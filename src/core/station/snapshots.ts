@@ -19,7 +19,7 @@ function printerName(ctx: StationContext, id: string): string {
 /** The Queue page: shipments waiting for the platform and print jobs not yet done. */
 export function queueOf(ctx: StationContext): V.QueueView {
   const r = ctx.runtime();
-  const shipments = r.workflow.queue.pending(r.scope, 200).map((q) => ({
+  const shipments = r.queue.pending(r.scope, 200).map((q) => ({
     id: String(q.id),
     orderNumber: q.orderNumber,
     state: q.state,

@@ -60,7 +60,7 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
 
   function orderOf(id: string): StoredOrder {
     const r = rt();
-    const order = r.workflow.orders.get(Number(id));
+    const order = r.orders.get(Number(id));
     if (
       !order ||
       order.profileId !== r.scope.profileId ||
@@ -187,7 +187,7 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
       if (elsewhere) throw new StationFailure('conflict', elsewhere);
       // In slices: a 100,000-order file must not hold up the packer's scans meanwhile.
       const report = await importOrdersInSlices(
-        r.workflow.orders,
+        r.orders,
         r.scope,
         { defaultTenantId: r.profile.tenantId, allowedTenantIds: tenantsOf(r.profile) },
         { text: content, format, source: fileName },
@@ -205,10 +205,8 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
     'orders.list': async ({ search, limit }) => {
       const r = rt();
       const term = search?.trim();
-      const orders = term
-        ? r.workflow.orders.search(r.scope, term, limit)
-        : r.workflow.orders.recent(r.scope, limit);
-      const labelled = r.workflow.orders.labelledAmong(orders.map((o) => o.id));
+      const orders = term ? r.orders.search(r.scope, term, limit) : r.orders.recent(r.scope, limit);
+      const labelled = r.orders.labelledAmong(orders.map((o) => o.id));
       return orders.map((o) =>
         orderView(o, brandName(r.profile, o.tenantId), labelled.has(o.id) ? 'labelled' : 'open'),
       );

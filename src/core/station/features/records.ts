@@ -17,7 +17,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
   const printerName = (id: string) => rt().profile.printers.find((p) => p.id === id)?.name ?? id;
   const label = (id: string) => {
     const r = rt();
-    const l = r.workflow.labels.get(Number(id));
+    const l = r.labels.get(Number(id));
     if (!l || l.profileId !== r.scope.profileId || l.environment !== r.scope.environment)
       throw new StationFailure('not-found', `Label ${id} is not in this profile.`);
     return l;
@@ -27,7 +27,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
     'labels.search': async (q) => {
       const r = rt();
       const { filter, total } = typedLabelSearch(
-        r.workflow.labels,
+        r.labels,
         r.scope,
         q.query,
         {
@@ -35,9 +35,9 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
           ...(q.from ? { from: new Date(q.from).toISOString() } : {}),
           ...(q.to ? { to: new Date(Date.parse(q.to) + 86_400_000).toISOString() } : {}),
         },
-        (typed) => r.workflow.orders.findByNumber(r.scope, typed).length > 0,
+        (typed) => r.orders.findByNumber(r.scope, typed).length > 0,
       );
-      const page = r.workflow.labels.searchSummaries(r.scope, {
+      const page = r.labels.searchSummaries(r.scope, {
         ...filter,
         limit: Math.min(q.limit, 500),
         offset: q.offset,
@@ -152,9 +152,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
       if (kind === 'print-job') ctx.spool.retry(printJobId(id));
       else {
         const r = rt();
-        const entry = r.workflow.queue.get(Number(id));
-        const shipment = entry && r.workflow.shipments.get(entry.shipmentId);
-        if (!entry || !shipment || shipment.profileId !== r.scope.profileId)
+        if (!r.queue.getInScope(r.scope, Number(id)))
           throw new StationFailure('not-found', `No queued shipment ${id}.`);
         void r.drainer.drain(true);
       }
@@ -165,7 +163,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
       const r = rt();
       if (kind === 'print-job') ctx.spool.cancel(printJobId(id));
       else {
-        const entry = r.workflow.queue.get(Number(id));
+        const entry = r.queue.getInScope(r.scope, Number(id));
         if (!entry) throw new StationFailure('not-found', `No queued shipment ${id}.`);
         if (!r.workflow.cancelQueued(entry.shipmentId, ctx.stationSettings().userName))
           throw new StationFailure('conflict', 'That shipment is no longer waiting in the queue.');

@@ -73,12 +73,7 @@ export async function pullSiteOrders(ctx: StationContext, scanned: string): Prom
   let pulled = false;
   for (const row of await link.findOrders(rt.scope, scanned.trim())) {
     if (!allowed.includes(row.tenantId)) continue;
-    rt.workflow.orders.upsert(
-      rt.scope,
-      row.tenantId,
-      row.order as IncomingOrder,
-      `site:${row.source}`,
-    );
+    rt.orders.upsert(rt.scope, row.tenantId, row.order as IncomingOrder, `site:${row.source}`);
     pulled = true;
   }
   return pulled;
