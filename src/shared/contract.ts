@@ -54,6 +54,11 @@ export interface Events {
   'print-job': V.PrintJobView;
   /** Orders came in from a file (import, hot folder): which file and how many were new or updated. */
   'orders-changed': { fileName: string; imported: number };
+  /**
+   * Labels this station stored since the last such event (bought, drained from the offline
+   * queue, or found on the platform by a shift lead): History asks for the page on screen again.
+   */
+  'labels-changed': { labels: V.LabelSummary[] };
   /** The Queue page as it is now. */
   'queue-changed': V.QueueView;
   /** Needs attention as it is now (the header counts these plus the queue's). */

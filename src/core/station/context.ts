@@ -9,7 +9,7 @@ import type { SettingsStore } from '../profiles/settings-store.js';
 import { TokenStore } from '../platform/index.js';
 import { openDatabase, type Db } from '../storage/database.js';
 import type { ProfileView, StationSettings } from '../../shared/views.js';
-import { carrierView, profileView, trackingSync } from './map.js';
+import { brandName, carrierView, labelView, profileView, trackingSync } from './map.js';
 import { attentionOf, queueOf, trackerRow } from './snapshots.js';
 import { StationFailure } from './errors.js';
 import { hotFolderProblem } from '../orders/hot-folder-policy.js';
@@ -207,6 +207,7 @@ export class StationContext {
       log: this.log,
       onChange: (what) => this.changed(what),
       onTrackers: (numbers) => this.trackersChanged(numbers),
+      onLabel: (purchaseId) => this.labelStored(purchaseId),
       onOrders: (fileName, imported) => this.ordersChanged(fileName, imported),
       ...(this.site
         ? {
@@ -240,6 +241,7 @@ export class StationContext {
   private statusTimer: NodeJS.Timeout | null = null;
   private readonly due = new Set<'queue' | 'attention' | 'carriers'>();
   private readonly trackersDue = new Set<string>();
+  private readonly labelsDue = new Set<string>();
   private trackingDue = false;
   /**
    * Something changed: within 100 ms (bursts coalesce) the renderer gets an event carrying the
@@ -259,6 +261,13 @@ export class StationContext {
     this.changed('tracking');
   }
 
+  /** A label was stored, by its purchase id: it goes out with the next labels-changed. */
+  labelStored(purchaseId: string): void {
+    this.labelsDue.add(purchaseId);
+    if (this.statusTimer) return;
+    this.statusTimer = setTimeout(() => this.flush(), 100);
+  }
+
   /** Orders came in from a file: said at once (the Pack view's list follows). */
   ordersChanged(fileName: string, imported: number): void {
     this.events.emit('orders-changed', { fileName, imported });
@@ -272,6 +281,8 @@ export class StationContext {
     this.due.clear();
     const numbers = [...this.trackersDue];
     this.trackersDue.clear();
+    const purchases = [...this.labelsDue];
+    this.labelsDue.clear();
     const tracking = this.trackingDue;
     this.trackingDue = false;
     if (rt) {
@@ -281,6 +292,13 @@ export class StationContext {
           this.events.emit('attention-changed', { items: attentionOf(this) });
         if (due.has('carriers'))
           this.events.emit('carriers-changed', { accounts: rt.carriers().map(carrierView) });
+        if (purchases.length) {
+          const labels = purchases
+            .map((id) => rt.labels.getByPurchase(id))
+            .filter((l) => l !== undefined)
+            .map((l) => labelView(l, brandName(rt.profile, l.tenantId), 0));
+          if (labels.length) this.events.emit('labels-changed', { labels });
+        }
         if (tracking) {
           const rows = numbers
             .slice(0, 200)

@@ -39,6 +39,8 @@ export interface RuntimeDeps {
   onChange: (what: 'queue' | 'attention' | 'tracking' | 'carriers' | 'status') => void;
   /** Trackers a poll stored as new or changed, by tracking number. */
   onTrackers: (trackingNumbers: string[]) => void;
+  /** A label was stored (bought, or found on the platform), by its purchase id. */
+  onLabel: (purchaseId: string) => void;
   /** A hot-folder file was imported: its name and how many orders were new or updated. */
   onOrders: (fileName: string, imported: number) => void;
   /** The site store's order claim for a scope (issue 12); absent without a site store. */
@@ -110,6 +112,13 @@ export class ProfileRuntime {
     this.workflow = new PackingWorkflow({
       db: deps.db,
       repositories: { orders: this.orders, labels: this.labels, queue: this.queue },
+      // History follows new labels: the purchase's own steps say when one is stored and printed.
+      hooks: {
+        at: (step, { purchaseId }) => {
+          if (purchaseId && (step === 'label-stored' || step === 'print-enqueued'))
+            deps.onLabel(purchaseId);
+        },
+      },
       profile,
       platform: this.platform,
       classify: classifyPlatformError,

@@ -30,6 +30,11 @@ export function App() {
       bridge.on('queue-changed', (queue) => useStation.setState({ queue })),
       bridge.on('attention-changed', ({ items }) => useStation.setState({ attention: items })),
       bridge.on('carriers-changed', ({ accounts }) => useStation.setState({ carriers: accounts })),
+      bridge.on('labels-changed', () => {
+        const st = useStation.getState();
+        // Only the page on screen is asked for again, where it starts now.
+        if (st.view === 'history') void st.searchLabels(st.history.offset);
+      }),
       bridge.on('tracking-changed', (change) => {
         const st = useStation.getState();
         if (st.view === 'tracking') void st.trackersChanged(change);

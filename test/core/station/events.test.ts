@@ -72,11 +72,14 @@ describe('events carry what changed', () => {
     expect(status.queue.shipments).toBe(1);
   });
 
-  it('tracking-changed carries the trackers a poll changed and the sync state, not the board', async () => {
+  it('labels-changed carries a bought label; tracking-changed the trackers a poll changed and the sync state, not the board', async () => {
     const { s } = await stations.start();
     const events = heard(s);
     const bought = await packOrder(s, 'LUM-10423');
     const trackingNumber = bought.label!.trackingNumber;
+    // The new label itself, as History lists it.
+    const { labels } = await events.next('labels-changed');
+    expect(labels).toEqual((await call(s, 'labels.search', { query: 'LUM-10423' })).labels);
     await s.context.runtime().poller.pollNow();
 
     const change = await events.next('tracking-changed', (c) =>
