@@ -1,32 +1,9 @@
 import { expect, test } from '@playwright/test';
-import {
-  startVirtualPrinter,
-  type VirtualPrinter,
-} from '../src/core/printing/virtual-printer/server.js';
-import {
-  importOrders,
-  startProvisionedStation,
-  startSandboxProcess,
-  type RunningStation,
-  type SandboxProcess,
-} from './station';
+import { importOrders, provisionedPerTest } from './station';
 
 // Issue 11 point 3: the pages follow the station's events; nothing in the renderer polls.
 
-let sandbox: SandboxProcess;
-let printer: VirtualPrinter;
-let station: RunningStation | null = null;
-
-test.beforeEach(async () => {
-  sandbox = await startSandboxProcess();
-  printer = await startVirtualPrinter({ port: 0 });
-});
-test.afterEach(async () => {
-  await station?.stop();
-  station = null;
-  await printer.close();
-  await sandbox.stop();
-});
+const platform = provisionedPerTest({ id: 'lumen-live', name: 'Lumen live' });
 
 test('the Queue page and the header follow a shipment from queued to printed without a timer in the page', async ({
   page,
@@ -40,17 +17,13 @@ test('the Queue page and the header follow a shipment from queued to printed wit
       return original(handler, ms, ...args);
     };
   `);
-  station = await startProvisionedStation({
-    baseUrl: sandbox.url,
-    printer: { port: printer.port },
-    profile: { id: 'lumen-live', name: 'Lumen live' },
-  });
+  const station = await platform.lumen();
   await page.goto(station.url);
   await expect(page.getByTestId('profile-name')).toHaveText('Lumen live');
   await importOrders(page);
 
   // The platform goes away: the shipment is queued.
-  await sandbox.addFault({ path: '/api/v1', kind: 'status', status: 503 });
+  await platform.sandbox().addFault({ path: '/api/v1', kind: 'status', status: 503 });
   await page.keyboard.press('Alt+1');
   await expect(page.getByRole('textbox', { name: 'Scan' })).toBeFocused();
   await page.keyboard.type('LUM-10422');
@@ -65,12 +38,12 @@ test('the Queue page and the header follow a shipment from queued to printed wit
   await page.keyboard.press('Alt+3');
   await expect(page.getByTestId('queued-shipments')).toContainText('LUM-10422');
   await page.screenshot({ path: info.outputPath('queue-waiting.png') });
-  await sandbox.clearFaults();
+  await platform.sandbox().clearFaults();
   await expect(page.getByTestId('queued-shipments')).not.toContainText('LUM-10422', {
     timeout: 60_000,
   });
   await expect(page.getByTestId('queue-count')).toContainText('0');
-  await expect.poll(() => printer.labels.length, { timeout: 30_000 }).toBe(1);
+  await expect.poll(() => platform.printer().labels.length, { timeout: 30_000 }).toBe(1);
   await expect(page.getByRole('heading', { name: 'Print jobs (0)' })).toBeVisible({
     timeout: 15_000,
   });

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { EventName, Events } from '../../../src/shared/contract.js';
 import type { Station } from '../../../src/core/station/index.js';
-import { call, demoStationsPerTest, packOrder, rateOrder, until } from './support.js';
+import {
+  call,
+  demoStationsPerTest,
+  packOrder,
+  rateOrder,
+  refuseEveryRate,
+  until,
+} from './support.js';
 
 /**
  * Issue 11 point 3: every event says what changed (the list as it is now, or the rows that
@@ -32,15 +39,7 @@ describe('events carry what changed', () => {
   it('attention-changed carries the items the page lists, the status event the same count', async () => {
     const { s } = await stations.start();
     const events = heard(s);
-    await call(s, 'profiles.update', {
-      id: 'demo',
-      rateRule: {
-        strategy: 'cheapest',
-        preferredServiceLevels: [],
-        maxTransitDays: null,
-        excludedCarriers: ['UPS', 'USPS'],
-      },
-    });
+    await refuseEveryRate(s);
     expect(await rateOrder(s, 'LUM-10421')).toMatchObject({ ok: false });
 
     const { items } = await events.next('attention-changed', (p) => p.items.length > 0);
