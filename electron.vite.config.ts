@@ -5,8 +5,8 @@ import { resolve } from 'node:path';
 export default defineConfig({
   main: {
     build: {
-      // electron-store is ESM-only: bundle it into main instead of requiring it at runtime.
-      externalizeDeps: { exclude: ['electron-store'] },
+      // conf (the settings store) is ESM-only: bundle it into main instead of requiring it.
+      externalizeDeps: { exclude: ['conf'] },
       rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },
     },
   },

@@ -9,11 +9,34 @@ import { scanToPrintBench } from './scan-to-print.js';
 import { startupBench } from './startup.js';
 import { sandboxRatesBench } from './sandbox-rates.js';
 import { siteBench } from './site.js';
+import { CliUsageError, parseCli } from '../src/core/cli-args.js';
 
-const args = process.argv.slice(2);
-const quick = args.includes('--quick');
-const onlyArg = args[args.indexOf('--only') + 1];
-const only = args.includes('--only') && onlyArg ? new Set(onlyArg.split(',')) : null;
+const BENCHES = ['sandbox', 'scan_to_print', 'label_cache', 'startup', 'tracker_ingest', 'site'];
+const usage = `usage: npm run bench -- [--quick] [--only name,name]\n  names: ${BENCHES.join(', ')}`;
+let values: { quick?: boolean; only?: string; help?: boolean };
+try {
+  ({ values } = parseCli(
+    {
+      options: {
+        quick: { type: 'boolean' },
+        only: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    },
+    usage,
+  ));
+  const unknown = values.only?.split(',').filter((n) => !BENCHES.includes(n)) ?? [];
+  if (unknown.length) throw new CliUsageError(`--only: no benchmark ${unknown.join(', ')}`, usage);
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(2);
+}
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
+const quick = values.quick ?? false;
+const only = values.only ? new Set(values.only.split(',')) : null;
 const wants = (name: string) => !only || only.has(name);
 
 const dir = mkdtempSync(join(tmpdir(), 'station-bench-'));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startSandbox } from '../src/sandbox/index.js';
 import { createStation } from '../src/core/station/index.js';
-import { JsonFileSettingsStore } from '../src/core/profiles/settings-store.js';
+import { ConfSettingsStore } from '../src/core/profiles/settings-store.js';
 import { MemorySecretVault } from '../src/core/profiles/secret-vault.js';
 import { ProfileStore } from '../src/core/profiles/profile-store.js';
 import { benchScope } from './label-cache.js';
@@ -14,7 +14,7 @@ import { lumen, lumenProfile } from './world.js';
 /** `dataDir` must hold station.db (filled by labelCacheBench) for profile benchScope. */
 export async function startupBench(dataDir: string, labels: number, runs = 5): Promise<void> {
   const sandbox = await startSandbox({ port: 0 });
-  const settings = new JsonFileSettingsStore(join(dataDir, 'settings.json'));
+  const settings = new ConfSettingsStore(join(dataDir, 'settings.json'));
   const vault = new MemorySecretVault();
   const profiles = new ProfileStore(settings, vault);
   profiles.save(lumenProfile(benchScope.profileId, sandbox.url));

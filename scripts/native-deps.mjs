@@ -12,11 +12,18 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, copyFileSync } from
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 
 const require = createRequire(import.meta.url);
 // `--require` (used by `npm run dist`): a package without the Electron build would not open its
 // database, so there a skip is an error.
-const required = process.argv.includes('--require');
+let required;
+try {
+  required = parseArgs({ options: { require: { type: 'boolean' } } }).values.require ?? false;
+} catch (error) {
+  console.error(`native-deps: ${error.message}\n\nusage: node scripts/native-deps.mjs [--require]`);
+  process.exit(2);
+}
 const skip = (why) => {
   if (required) {
     console.error(

@@ -15,9 +15,10 @@ import { pathToFileURL } from 'node:url';
 import { createStation, defaultDataDir, type Station } from '../core/station/index.js';
 import { CALL_CHANNEL, EVENT_CHANNEL } from '../shared/bridge.js';
 import { startSandbox } from '../sandbox/index.js';
-import { electronSettings } from './settings.js';
+import { openSettingsStore } from '../core/profiles/settings-store.js';
 import { SafeStorageVault } from './vault.js';
 import { makePrivateDir } from '../core/storage/private-files.js';
+import { openStationLog, rememberingVault } from '../core/logging/index.js';
 import { contentSecurityPolicy } from '../shared/csp.js';
 import {
   appMenuTemplate,
@@ -38,6 +39,12 @@ const dataDir = resolve(argValue('--data-dir') ?? defaultDataDir());
 makePrivateDir(dataDir);
 /** Site IT's provisioning file: the only way to name STATION_SECRET_* variables. */
 const provisionFile = argValue('--provision');
+/** <dataDir>/logs/station.log for site IT, redacted; also on stderr when not packaged. */
+const stationLog = openStationLog({
+  dataDir,
+  host: 'electron',
+  ...(app.isPackaged ? {} : { mirror: (line: string) => console.error(line) }),
+});
 app.setPath('userData', dataDir);
 
 const CSP = contentSecurityPolicy();
@@ -118,13 +125,17 @@ function createWindow(): void {
 }
 
 async function startStation(): Promise<void> {
-  const settings = electronSettings(dataDir);
+  // The same conf-backed store and file as the web host (src/core/profiles/settings-store.ts).
+  const settings = openSettingsStore(dataDir);
   const nativeBinding = electronSqliteBinding();
   station = createStation({
     dataDir,
     host: 'electron',
     settings,
-    vault: new SafeStorageVault(settings, safeStorage, confirmBasicTextSecrets),
+    vault: rememberingVault(
+      new SafeStorageVault(settings, safeStorage, confirmBasicTextSecrets),
+      stationLog.redactor,
+    ),
     ...(nativeBinding ? { nativeBinding } : {}),
     startSandbox: async () => {
       const s = await startSandbox({
@@ -155,7 +166,7 @@ async function startStation(): Promise<void> {
       return r.canceled ? null : (r.filePaths[0] ?? null);
     },
     version: app.getVersion(),
-    log: (line) => console.error(line),
+    stationLog,
   });
   // One channel for every call; the contract validates the name and the input.
   ipcMain.handle(CALL_CHANNEL, (event, name: unknown, input: unknown) => {
@@ -179,6 +190,7 @@ async function startStation(): Promise<void> {
 // A packaged station never runs with a debugger attached (see forbiddenSwitch).
 const refusedSwitch = forbiddenSwitch(app.isPackaged, (s) => app.commandLine.hasSwitch(s));
 if (refusedSwitch) {
+  stationLog.error(`Shipping Station does not start with --${refusedSwitch}.`);
   console.error(`Shipping Station does not start with --${refusedSwitch}.`);
   app.exit(1);
 }
@@ -208,6 +220,7 @@ void app.whenReady().then(async () => {
     const hint = /NODE_MODULE_VERSION|better_sqlite3\.node/.test(message)
       ? "\n\nThe database module has no build for Electron yet. In the app folder run:\n  node scripts/native-deps.mjs\n(it needs internet once to fetch Electron's headers), then start again."
       : '';
+    stationLog.error('Shipping Station cannot start', { err: error });
     dialog.showErrorBox('Shipping Station cannot start', message + hint);
     app.exit(1);
     return;
@@ -221,6 +234,9 @@ app.on('before-quit', (event) => {
   // Services stop with the app: the spool and poller finish what they are doing first.
   event.preventDefault();
   quitting = true;
-  void station.stop().finally(() => app.quit());
+  void station
+    .stop()
+    .then(() => stationLog.close())
+    .finally(() => app.quit());
 });
 app.on('window-all-closed', () => app.quit());

@@ -17,6 +17,7 @@ import { scaleCalls } from './features/scale.js';
 import { settingsCalls } from './features/settings.js';
 import { siteCalls } from './features/site.js';
 import { stationCalls } from './features/station.js';
+import { diagnosticsCalls } from './features/diagnostics.js';
 
 export type { CallDef } from './features/define.js';
 
@@ -29,6 +30,7 @@ export const calls = {
   ...printerCalls,
   ...settingsCalls,
   ...siteCalls,
+  ...diagnosticsCalls,
 };
 
 export type Calls = typeof calls;

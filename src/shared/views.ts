@@ -15,3 +15,4 @@ export type * from './features/records.js';
 export type * from './features/printers.js';
 export type * from './features/settings.js';
 export type * from './features/site.js';
+export type * from './features/diagnostics.js';

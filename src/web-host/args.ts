@@ -1,3 +1,5 @@
+import { intOption, parseCli } from '../core/cli-args.js';
+
 export interface WebHostArgs {
   port: number;
   /** --port was given: a taken port is then an error, not a reason to pick another. */
@@ -22,49 +24,26 @@ export const usage = `usage: npm run web -- [--port N] [--data-dir DIR] [--provi
                     a hot folder set in the browser must lie under DIR (repeatable)`;
 
 export function parseArgs(argv: readonly string[]): WebHostArgs {
-  const args: WebHostArgs = {
-    port: DEFAULT_PORT,
-    portGiven: false,
-    dataDir: null,
-    provision: null,
-    hotFolderRoots: [],
-    help: false,
+  const { values } = parseCli(
+    {
+      args: [...argv],
+      options: {
+        port: { type: 'string' },
+        'data-dir': { type: 'string' },
+        provision: { type: 'string' },
+        'hot-folder-root': { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+      },
+    },
+    usage,
+  );
+  const port = intOption('port', values.port, { min: 0, max: 65535 }, usage);
+  return {
+    port: port ?? DEFAULT_PORT,
+    portGiven: port !== undefined,
+    dataDir: values['data-dir'] ?? null,
+    provision: values.provision ?? null,
+    hotFolderRoots: values['hot-folder-root'] ?? [],
+    help: values.help ?? false,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const [flag, inline] = arg.includes('=')
-      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
-      : [arg, undefined];
-    const value = () => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || v === '') throw new Error(`${flag} needs a value\n\n${usage}`);
-      return v;
-    };
-    switch (flag) {
-      case '--port': {
-        const n = Number(value());
-        if (!Number.isInteger(n) || n < 0 || n > 65535)
-          throw new Error(`--port must be 0..65535\n\n${usage}`);
-        args.port = n;
-        args.portGiven = true;
-        break;
-      }
-      case '--data-dir':
-        args.dataDir = value();
-        break;
-      case '--provision':
-        args.provision = value();
-        break;
-      case '--hot-folder-root':
-        args.hotFolderRoots.push(value());
-        break;
-      case '-h':
-      case '--help':
-        args.help = true;
-        break;
-      default:
-        throw new Error(`unknown option ${arg}\n\n${usage}`);
-    }
-  }
-  return args;
 }

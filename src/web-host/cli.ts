@@ -11,12 +11,17 @@ import { createStation, defaultDataDir } from '../core/station/index.js';
 import { parseArgs, usage } from './args.js';
 import { embeddedSandbox } from './embedded-sandbox.js';
 import { startWebHost } from './server.js';
-import { JsonFileSettingsStore } from '../core/profiles/settings-store.js';
+import { openSettingsStore } from '../core/profiles/settings-store.js';
 import { MemorySecretVault, type SecretVault } from '../core/profiles/secret-vault.js';
 import { detectOsKeychain } from '../core/profiles/os-keychain-vault.js';
+import { openStationLog, rememberingVault } from '../core/logging/index.js';
+import { makePrivateDir } from '../core/storage/private-files.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const log = (line: string) => process.stderr.write(line.endsWith('\n') ? line : line + '\n');
+/** stderr until the data directory (and so the log file) is known. */
+const stderrLine = (line: string): void =>
+  void process.stderr.write(line.endsWith('\n') ? line : line + '\n');
+let log = stderrLine;
 
 async function main(): Promise<void> {
   let args;
@@ -48,6 +53,10 @@ async function main(): Promise<void> {
   }
 
   const dataDir = resolve(args.dataDir ?? defaultDataDir());
+  makePrivateDir(dataDir);
+  // From here on every line goes, redacted, to <dataDir>/logs/station.log and to stderr.
+  const stationLog = openStationLog({ dataDir, host: 'web', mirror: stderrLine });
+  log = stationLog.line;
   const version = (
     JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
   ).version;
@@ -68,14 +77,16 @@ async function main(): Promise<void> {
   const station = createStation({
     dataDir,
     host: 'web',
-    settings: new JsonFileSettingsStore(join(dataDir, 'settings.json')),
-    vault,
+    settings: openSettingsStore(dataDir),
+    // Every secret the station stores or reads is known to the log's redaction step.
+    vault: rememberingVault(vault, stationLog.redactor),
     startSandbox: embeddedSandbox(root),
     resourcesDir: join(root, 'resources'),
     ...(args.provision ? { provisionFile: resolve(args.provision) } : {}),
     hotFolderRoots: args.hotFolderRoots.map((r) => resolve(r)),
     version,
     log,
+    stationLog,
   });
   await station.start();
   const host = await startWebHost({
@@ -94,6 +105,7 @@ async function main(): Promise<void> {
     stopping = true;
     await host.close();
     await station.stop();
+    await stationLog.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());

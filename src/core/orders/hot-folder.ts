@@ -25,6 +25,8 @@ export interface HotFolderOptions {
    * this file, which is then left where it is for that station to move; null to import it.
    */
   claimFile?: (text: string, name: string) => Promise<string | null>;
+  /** The station's log (the rotating file); stderr when omitted. */
+  log?: (line: string) => void;
 }
 
 export interface HotFolderFileResult {
@@ -96,7 +98,9 @@ export class OrderHotFolder {
       try {
         await this.processFile(path);
       } catch (error) {
-        console.error(`hot folder: could not process ${path}: ${(error as Error).message}`);
+        (this.options.log ?? console.error)(
+          `hot folder: could not process ${path}: ${(error as Error).message}`,
+        );
       }
     });
   }

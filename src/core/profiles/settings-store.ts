@@ -1,9 +1,9 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import Conf from 'conf';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { parseJsonText } from './json-text.js';
 import { makePrivateDir } from '../storage/private-files.js';
 
-/** Key/value settings (JSON values). electron-store in Electron; a JSON file in Node. */
+/** Key/value settings (JSON values): ConfSettingsStore in both hosts, memory in some tests. */
 export interface SettingsStore {
   get(key: string): unknown;
   set(key: string, value: unknown): void;
@@ -21,41 +21,64 @@ export class SettingsError extends Error {
   }
 }
 
-/**
- * Settings in one JSON file, written atomically (temp file, fsync, rename) so a crash leaves
- * the old or the new file, never half of one. A file that cannot be read as JSON is reported
- * and left as it is: the store refuses to write over it.
- */
-export class JsonFileSettingsStore implements SettingsStore {
-  private values: Record<string, unknown>;
+/** The settings file in a station's data directory, the same for both hosts. */
+export const SETTINGS_FILE = 'settings.json';
 
-  constructor(readonly file: string) {
-    this.values = this.read();
+/**
+ * Settings through `conf` (the store electron-store is built on), shared by the Electron and the
+ * web host: one JSON object in `<dataDir>/settings.json`, written atomically (conf writes a temp
+ * file and renames it) with mode 0600. Keys are taken literally (no dot paths), so the file
+ * reads exactly as the earlier electron-store and JSON-file stores wrote it: an upgrade keeps
+ * every value. A file that cannot be read as a JSON object is reported and left as it is: the
+ * store refuses to write over it.
+ */
+export class ConfSettingsStore implements SettingsStore {
+  readonly file: string;
+  private readonly conf: Conf<Record<string, unknown>>;
+
+  /** `file`: the settings file (normally `<dataDir>/settings.json`). */
+  constructor(file: string) {
+    this.file = resolve(file);
+    const dir = dirname(this.file);
+    makePrivateDir(dir);
+    const name = basename(this.file);
+    const extension = extname(name);
+    this.conf = this.guard(
+      () =>
+        new Conf<Record<string, unknown>>({
+          cwd: dir,
+          configName: extension ? name.slice(0, -extension.length) : name,
+          fileExtension: extension.replace(/^\./, ''),
+          accessPropertiesByDotNotation: false,
+          clearInvalidConfig: false,
+          // Private to the user running the station (conf's default is 0666 minus the umask).
+          configFileMode: 0o600,
+          serialize: (value) => `${JSON.stringify(value, null, 2)}\n`,
+          deserialize: (text) => this.parse(text),
+        }),
+    );
+  }
+
+  /** Every key and value (for migration checks and diagnostics; callers redact what they show). */
+  all(): Record<string, unknown> {
+    return this.guard(() => ({ ...this.conf.store }));
   }
 
   get(key: string): unknown {
-    return this.values[key];
+    return this.guard(() => this.conf.get(key));
   }
 
   set(key: string, value: unknown): void {
-    this.values = { ...this.values, [key]: value };
-    this.write();
+    // conf refuses undefined; a JSON file never held it either: it is the key's absence.
+    if (value === undefined) return this.delete(key);
+    this.guard(() => this.conf.set(key, value));
   }
 
   delete(key: string): void {
-    const { [key]: _gone, ...rest } = this.values;
-    this.values = rest;
-    this.write();
+    this.guard(() => this.conf.delete(key));
   }
 
-  private read(): Record<string, unknown> {
-    let text: string;
-    try {
-      text = readFileSync(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-      throw error;
-    }
+  private parse(text: string): Record<string, unknown> {
     const parsed = parseJsonText(text);
     if (!parsed.ok)
       throw new SettingsError(
@@ -71,18 +94,24 @@ export class JsonFileSettingsStore implements SettingsStore {
     return data as Record<string, unknown>;
   }
 
-  private write(): void {
-    makePrivateDir(dirname(this.file));
-    const temp = `${this.file}.${process.pid}.tmp`;
-    const fd = openSync(temp, 'w', 0o600);
+  /** conf's own failures (a file it cannot read or write) as the store's error, with the file. */
+  private guard<T>(work: () => T): T {
     try {
-      writeSync(fd, `${JSON.stringify(this.values, null, 2)}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+      return work();
+    } catch (error) {
+      if (error instanceof SettingsError) throw error;
+      const message = (error as Error).message;
+      throw new SettingsError(`The settings file ${this.file} cannot be used: ${message}`, {
+        file: this.file,
+        issues: [{ path: '(file)', message }],
+      });
     }
-    renameSync(temp, this.file);
   }
+}
+
+/** The station's settings in its data directory. */
+export function openSettingsStore(dataDir: string): ConfSettingsStore {
+  return new ConfSettingsStore(join(dataDir, SETTINGS_FILE));
 }
 
 /** For tests and for hosts that keep settings elsewhere. */

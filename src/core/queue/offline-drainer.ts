@@ -18,6 +18,8 @@ export interface OfflineDrainerOptions {
   random?: () => number;
   now?: () => Date;
   onOutcome?: (outcome: DrainOutcome) => void;
+  /** The station's log (the rotating file); stderr when omitted. */
+  log?: (line: string) => void;
 }
 
 /**
@@ -29,8 +31,8 @@ export class OfflineQueueDrainer {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<DrainOutcome[]> | undefined;
   private stopped = true;
-  private readonly o: Required<Omit<OfflineDrainerOptions, 'onOutcome'>> &
-    Pick<OfflineDrainerOptions, 'onOutcome'>;
+  private readonly o: Required<Omit<OfflineDrainerOptions, 'onOutcome' | 'log'>> &
+    Pick<OfflineDrainerOptions, 'onOutcome'> & { log: (line: string) => void };
 
   constructor(
     private readonly workflow: PackingWorkflow,
@@ -43,6 +45,7 @@ export class OfflineQueueDrainer {
       random: options.random ?? Math.random,
       now: options.now ?? (() => new Date()),
       onOutcome: options.onOutcome,
+      log: options.log ?? ((line) => console.error(line)),
     };
   }
 
@@ -88,7 +91,7 @@ export class OfflineQueueDrainer {
       void this.drain().then(
         () => this.scheduleNext(),
         (error: unknown) => {
-          console.error(`offline queue: ${(error as Error).message}`);
+          this.o.log(`offline queue: ${(error as Error).message}`);
           this.scheduleNext();
         },
       );

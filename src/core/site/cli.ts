@@ -11,20 +11,41 @@ import {
   type SiteStoreConfig,
 } from './config.js';
 import { SiteStore } from './store.js';
+import { CliUsageError, parseCli } from '../cli-args.js';
 
-const args = process.argv.slice(2);
-const command = args[0];
-const flag = (name: string): string | undefined => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const url = flag('url') ?? process.env.SITE_STORE_URL;
 const usage =
   'usage: npm run site -- migrate|status|offline-purchase <allow|refuse> --url postgres://user@host:5432/database\n' +
-  `The password is read from PGPASSWORD or ${SITE_PASSWORD_ENV}.`;
+  `The password is read from PGPASSWORD or ${SITE_PASSWORD_ENV}; --url defaults to SITE_STORE_URL.`;
 
-if (!command || !url) {
-  console.error(usage);
+const COMMANDS: Record<string, number> = { migrate: 0, status: 0, 'offline-purchase': 1 };
+let command: string;
+let url: string;
+let positionals: string[];
+try {
+  const parsed = parseCli(
+    {
+      options: { url: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+    },
+    usage,
+  );
+  if (parsed.values.help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  positionals = parsed.positionals;
+  command = positionals[0] ?? '';
+  if (!command)
+    throw new CliUsageError('which command: migrate, status or offline-purchase?', usage);
+  if (!(command in COMMANDS)) throw new CliUsageError(`unknown command ${command}`, usage);
+  if (positionals.length > 1 + COMMANDS[command]!)
+    throw new CliUsageError(`unexpected argument ${positionals[1 + COMMANDS[command]!]}`, usage);
+  const given = parsed.values.url ?? process.env.SITE_STORE_URL;
+  if (!given) throw new CliUsageError('--url is needed (or SITE_STORE_URL)', usage);
+  url = given;
+} catch (error) {
+  if (!(error instanceof CliUsageError)) throw error;
+  console.error(error.message);
   process.exit(2);
 }
 // The address is checked as a station checks its setting, so a typo is said in words.
@@ -61,7 +82,7 @@ try {
       break;
     }
     case 'offline-purchase': {
-      const value = args[1];
+      const value = positionals[1];
       if (value !== 'allow' && value !== 'refuse') throw new Error(usage);
       await store.setSetting('offlinePurchase', value);
       console.log(`offlinePurchase is now ${value} for every station of the site.`);

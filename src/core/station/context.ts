@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import type { UsbBus } from '../devices/index.js';
+import type { HidPort } from '../devices/index.js';
+import type { StationLog } from '../logging/index.js';
 import { createPrinterDriver } from '../printing/drivers/index.js';
 import { PrintSpool } from '../printing/spool/print-spool.js';
 import { ProfileStore } from '../profiles/profile-store.js';
@@ -33,7 +34,10 @@ export interface StationOptions {
   /** Where `resources/` lives (sample orders). */
   resourcesDir?: string;
   version?: string;
+  /** One line for the station's log; the log file's `line` when omitted and there is one. */
   log?: (line: string) => void;
+  /** The rotating log file (src/core/logging): its folder and redactor serve diagnostics. */
+  stationLog?: Pick<StationLog, 'dir' | 'redactor' | 'line'>;
   env?: NodeJS.ProcessEnv;
   /**
    * Web host: the folders under which a hot folder typed in the page may lie (--hot-folder-root).
@@ -42,8 +46,8 @@ export interface StationOptions {
   hotFolderRoots?: string[];
   /** Electron: a native folder dialog, the only way the app sets a hot folder. */
   chooseFolder?: () => Promise<string | null>;
-  /** The USB bus scales are looked for on; the machine's when omitted (tests pass a fake). */
-  usbBus?: UsbBus | (() => Promise<UsbBus>);
+  /** node-hid, where scales are looked for; the machine's when omitted (tests pass a fake). */
+  hid?: HidPort | (() => Promise<HidPort>);
 }
 
 const defaultSettings: StationSettings = {
@@ -79,7 +83,7 @@ export class StationContext {
   readonly closers: (() => Promise<void>)[] = [];
 
   constructor(readonly options: StationOptions) {
-    this.log = options.log ?? (() => {});
+    this.log = options.log ?? options.stationLog?.line ?? (() => {});
     this.db = openDatabase(join(options.dataDir, 'station.db'), {
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     });

@@ -144,6 +144,7 @@ export class ProfileRuntime {
     });
     this.health = new CarrierHealth(this.client, deps.db, this.trackingScope);
     this.drainer = new OfflineQueueDrainer(this.workflow, {
+      log: deps.log,
       onOutcome: (outcome) => {
         if (outcome.result !== 'queued')
           deps.log(
@@ -200,6 +201,7 @@ export class ProfileRuntime {
         },
         onFile: ({ file, report }) =>
           this.deps.onOrders(basename(file), report.imported.length + report.updated.length),
+        log: this.deps.log,
         ...(this.deps.claimOrderFile
           ? {
               claimFile: (text: string, name: string) =>

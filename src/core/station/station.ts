@@ -14,6 +14,7 @@ import { profileHandlers } from './features/profiles.js';
 import { recordHandlers } from './features/records.js';
 import { openSite, provisionSiteStore, siteHandlers } from './features/site.js';
 import { StatusFeature } from './features/status.js';
+import { diagnosticsHandlers } from './features/diagnostics.js';
 import { DEMO_PROFILE_ID, openDemoProfile } from './first-run.js';
 import { provisionProfiles } from '../profiles/provisioning.js';
 
@@ -69,6 +70,7 @@ export function createStation(options: StationOptions): Station {
     ...deviceHandlers(ctx),
     ...settingsHandlers(ctx),
     ...siteHandlers(ctx),
+    ...diagnosticsHandlers(ctx),
   } satisfies Handlers;
   ctx.handlersRef = handlers;
 

@@ -5,7 +5,7 @@ import { slipPrinterOf, type ProfileInput } from '../../../src/core/profiles/pro
 import { ProfileStore } from '../../../src/core/profiles/profile-store.js';
 import { exportProfiles, provisionProfiles } from '../../../src/core/profiles/provisioning.js';
 import { MemorySecretVault } from '../../../src/core/profiles/secret-vault.js';
-import { JsonFileSettingsStore, SettingsError } from '../../../src/core/profiles/settings-store.js';
+import { ConfSettingsStore, SettingsError } from '../../../src/core/profiles/settings-store.js';
 import { tempDir } from '../../support/tmp.js';
 
 const lumen: ProfileInput = {
@@ -32,7 +32,7 @@ const lumen: ProfileInput = {
 function stores() {
   const file = join(tempDir(), 'settings', 'station.json');
   const vault = new MemorySecretVault();
-  return { file, vault, store: new ProfileStore(new JsonFileSettingsStore(file), vault) };
+  return { file, vault, store: new ProfileStore(new ConfSettingsStore(file), vault) };
 }
 
 describe('site profiles', () => {
@@ -43,7 +43,7 @@ describe('site profiles', () => {
     store.setActive('lumen-chicago');
     const text = readFileSync(file, 'utf8');
     expect(text).not.toContain('s3cret-value');
-    const reopened = new ProfileStore(new JsonFileSettingsStore(file), vault);
+    const reopened = new ProfileStore(new ConfSettingsStore(file), vault);
     expect(reopened.active()).toMatchObject({ id: 'lumen-chicago', tenantId: 'tnt_lumen' });
     expect(await reopened.hasClientSecret('lumen-chicago')).toBe(true);
     expect(await reopened.clientSecret(reopened.active()!, {})).toBe('s3cret-value');
@@ -98,10 +98,10 @@ describe('site profiles', () => {
 
   it('reports a settings file that is not JSON and never writes over it', () => {
     const { file, vault } = stores();
-    const store = new ProfileStore(new JsonFileSettingsStore(file), vault);
+    const store = new ProfileStore(new ConfSettingsStore(file), vault);
     store.save(lumen);
     writeFileSync(file, '{ "profiles": [ broken');
-    expect(() => new JsonFileSettingsStore(file)).toThrow(/not valid JSON.*left untouched/);
+    expect(() => new ConfSettingsStore(file)).toThrow(/not valid JSON.*left untouched/);
     expect(readFileSync(file, 'utf8')).toBe('{ "profiles": [ broken');
   });
 
@@ -109,7 +109,7 @@ describe('site profiles', () => {
     const { file, vault } = stores();
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, JSON.stringify({ profiles: [{ ...lumen, environment: 'staging' }] }));
-    const store = new ProfileStore(new JsonFileSettingsStore(file), vault);
+    const store = new ProfileStore(new ConfSettingsStore(file), vault);
     expect(() => store.list()).toThrow(/profiles\[0\]\.environment/);
     expect(JSON.parse(readFileSync(file, 'utf8')).profiles).toHaveLength(1);
   });
@@ -196,7 +196,7 @@ describe('provisioning file', () => {
     writeFileSync(file, `{ "profiles": [], "note": ${secret} }`);
     const settings = (() => {
       try {
-        new JsonFileSettingsStore(file);
+        new ConfSettingsStore(file);
         return undefined;
       } catch (e) {
         return e as SettingsError;

@@ -5,7 +5,7 @@ import type { ProfileInput } from '../../../src/core/profiles/profile-schema.js'
 import { ProfileStore } from '../../../src/core/profiles/profile-store.js';
 import { provisionProfiles } from '../../../src/core/profiles/provisioning.js';
 import { MemorySecretVault } from '../../../src/core/profiles/secret-vault.js';
-import { JsonFileSettingsStore, SettingsError } from '../../../src/core/profiles/settings-store.js';
+import { ConfSettingsStore, SettingsError } from '../../../src/core/profiles/settings-store.js';
 import { tempDir } from '../../support/tmp.js';
 
 const base: ProfileInput = {
@@ -28,7 +28,7 @@ const base: ProfileInput = {
 function stores() {
   const file = join(tempDir(), 'settings.json');
   const vault = new MemorySecretVault();
-  return { file, vault, store: new ProfileStore(new JsonFileSettingsStore(file), vault) };
+  return { file, vault, store: new ProfileStore(new ConfSettingsStore(file), vault) };
 }
 
 const file = (profile: Record<string, unknown>) =>
@@ -79,7 +79,7 @@ describe('1. a stored secret is bound to (environment, baseUrl, clientId)', () =
     const raw = JSON.parse(readFileSync(settingsFile, 'utf8'));
     raw.profiles[0].baseUrl = 'https://attacker.example';
     writeFileSync(settingsFile, JSON.stringify(raw));
-    const reopened = new ProfileStore(new JsonFileSettingsStore(settingsFile), vault);
+    const reopened = new ProfileStore(new ConfSettingsStore(settingsFile), vault);
     expect(await reopened.hasClientSecret('reno-3')).toBe(false);
     await expect(reopened.clientSecret(reopened.get('reno-3')!)).rejects.toThrow(
       /no client secret/i,

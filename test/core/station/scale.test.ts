@@ -1,27 +1,27 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createStation, type Station } from '../../../src/core/station/index.js';
-import type { UsbBus } from '../../../src/core/devices/index.js';
+import type { HidPort } from '../../../src/core/devices/index.js';
 import { MemorySecretVault } from '../../../src/core/profiles/secret-vault.js';
-import { JsonFileSettingsStore } from '../../../src/core/profiles/settings-store.js';
+import { ConfSettingsStore } from '../../../src/core/profiles/settings-store.js';
 import { tempDir } from '../../support/tmp.js';
-import { FakeUsbBus, FakeUsbScale } from '../devices/fake-usb.js';
+import { FakeHid, FakeHidScale } from '../devices/fake-hid.js';
 import { call } from './support.js';
 
 const OZ = 11;
 
-/** A station on a real data directory whose USB bus is the one given. */
+/** A station on a real data directory whose node-hid is the one given. */
 async function withStation(
-  usbBus: UsbBus | (() => Promise<UsbBus>),
+  hid: HidPort | (() => Promise<HidPort>),
   work: (s: Station) => Promise<void>,
 ) {
   const dataDir = tempDir();
   const s = createStation({
     dataDir,
     host: 'web',
-    settings: new JsonFileSettingsStore(join(dataDir, 'settings.json')),
+    settings: new ConfSettingsStore(join(dataDir, 'settings.json')),
     vault: new MemorySecretVault(),
-    usbBus,
+    hid,
   });
   try {
     await work(s);
@@ -31,9 +31,9 @@ async function withStation(
 }
 
 function twoScales() {
-  const bus = new FakeUsbBus();
-  const m10 = new FakeUsbScale(0x0922, 0x8003, 'M10 10 Lb Digital Postal Scale');
-  const m25 = new FakeUsbScale(0x0922, 0x8004, 'M25 25 Lb Digital Postal Scale');
+  const bus = new FakeHid();
+  const m10 = new FakeHidScale(0x0922, 0x8003, 'M10 10 Lb Digital Postal Scale');
+  const m25 = new FakeHidScale(0x0922, 0x8004, 'M25 25 Lb Digital Postal Scale');
   bus.plug(m10);
   bus.plug(m25);
   return { bus, m10, m25 };
@@ -53,29 +53,38 @@ describe('Settings: the USB scale', () => {
     });
   });
 
-  it('says why there is none: nothing plugged in, or no USB bus at all', async () => {
-    await withStation(new FakeUsbBus(), async (s) => {
+  it('says why there is none: nothing plugged in, no HID module, or no permission', async () => {
+    await withStation(new FakeHid(), async (s) => {
       const found = await call(s, 'devices.discoverScales', {});
       expect(found.scales).toEqual([]);
-      expect(found.note).toMatch(/No known USB scale is plugged in/);
+      expect(found.note).toMatch(/^none is plugged in \(HID scales/);
     });
-    const noBus = async (): Promise<UsbBus> => {
-      throw new Error('getDevices error: /sys/bus/usb/devices/ not found (errno 2)');
+    const noModule = async (): Promise<HidPort> => {
+      throw new Error("Cannot find module 'node-hid'");
     };
-    await withStation(noBus, async (s) => {
+    await withStation(noModule, async (s) => {
       const found = await call(s, 'devices.discoverScales', {});
       expect(found.scales).toEqual([]);
-      expect(found.note).toMatch(/USB devices cannot be listed on this computer \(no USB bus/);
+      expect(found.note).toMatch(/HID devices cannot be listed on this computer \(the HID module/);
       expect(await call(s, 'pack.readScale', {})).toMatchObject({
         weightLbs: null,
         stable: false,
-        message: expect.stringMatching(/could not be read \(no USB bus.*type the weight/),
+        message: expect.stringMatching(/could not be read \(the HID module.*type the weight/),
       });
+    });
+    // A scale the user may not open (Linux without the udev rule): hidapi's open fails.
+    const locked = new FakeHid();
+    const m10 = new FakeHidScale(0x0922, 0x8003, 'M10');
+    locked.devices.push({ info: m10.info });
+    await withStation(locked, async (s) => {
+      expect((await call(s, 'pack.readScale', {})).message).toMatch(
+        process.platform === 'linux' ? /udev rule/ : /another program has the scale open/,
+      );
     });
   });
 
   it('saves enabled and the chosen device, and refuses a device id that is not one', async () => {
-    await withStation(new FakeUsbBus(), async (s) => {
+    await withStation(new FakeHid(), async (s) => {
       const saved = await call(s, 'settings.update', {
         scale: { enabled: true, device: '0922:8004' },
       });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createStation, type Station } from '../../../src/core/station/index.js';
 import { MemorySecretVault } from '../../../src/core/profiles/secret-vault.js';
-import { JsonFileSettingsStore } from '../../../src/core/profiles/settings-store.js';
+import { ConfSettingsStore } from '../../../src/core/profiles/settings-store.js';
 import type { BoxPreset } from '../../../src/shared/views.js';
 import { tempDir } from '../../support/tmp.js';
 import { call, demoStation } from './support.js';
@@ -22,7 +22,7 @@ function station(dataDir: string): Station {
   return createStation({
     dataDir,
     host: 'web',
-    settings: new JsonFileSettingsStore(join(dataDir, 'settings.json')),
+    settings: new ConfSettingsStore(join(dataDir, 'settings.json')),
     vault: new MemorySecretVault(),
   });
 }

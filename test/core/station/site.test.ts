@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStation, type Station } from '../../../src/core/station/index.js';
 import { MemorySecretVault } from '../../../src/core/profiles/secret-vault.js';
-import { JsonFileSettingsStore } from '../../../src/core/profiles/settings-store.js';
+import { ConfSettingsStore } from '../../../src/core/profiles/settings-store.js';
 import { startSandbox } from '../../../src/sandbox/index.js';
 import type { Output } from '../../../src/shared/contract.js';
 import { tempDir } from '../../support/tmp.js';
@@ -25,7 +25,7 @@ function siteStation(dataDir: string): Station {
   return createStation({
     dataDir,
     host: 'web',
-    settings: new JsonFileSettingsStore(join(dataDir, 'settings.json')),
+    settings: new ConfSettingsStore(join(dataDir, 'settings.json')),
     vault: new MemorySecretVault(),
     resourcesDir: join(root, 'resources'),
     startSandbox: async () => ({

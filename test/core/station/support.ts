@@ -6,7 +6,7 @@ import {
   type StationOptions,
 } from '../../../src/core/station/index.js';
 import { MemorySecretVault } from '../../../src/core/profiles/secret-vault.js';
-import { JsonFileSettingsStore } from '../../../src/core/profiles/settings-store.js';
+import { ConfSettingsStore } from '../../../src/core/profiles/settings-store.js';
 import { startSandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
 import type { CallName, Input, Output } from '../../../src/shared/contract.js';
 import type { Result } from '../../../src/shared/result.js';
@@ -29,7 +29,7 @@ export function demoStation(
     dataDir,
     host: 'web',
     ...extra,
-    settings: new JsonFileSettingsStore(join(dataDir, 'settings.json')),
+    settings: new ConfSettingsStore(join(dataDir, 'settings.json')),
     vault: new MemorySecretVault(),
     resourcesDir: join(root, 'resources'),
     startSandbox: async () => {

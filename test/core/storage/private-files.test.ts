@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/core/storage/database.js';
 import { acquireDataDirLock } from '../../../src/core/station/lock.js';
-import { JsonFileSettingsStore } from '../../../src/core/profiles/settings-store.js';
+import { ConfSettingsStore } from '../../../src/core/profiles/settings-store.js';
 import { tempDir } from '../../support/tmp.js';
 
 const mode = (path: string) => statSync(path).mode & 0o777;
@@ -44,7 +44,7 @@ describe.runIf(process.platform !== 'win32')('the data directory is private to i
 
   it('settings.json is written 0600 in a directory created 0700', () => {
     const dir = join(tempDir(), 'fresh');
-    new JsonFileSettingsStore(join(dir, 'settings.json')).set('a', 1);
+    new ConfSettingsStore(join(dir, 'settings.json')).set('a', 1);
     expect(mode(dir)).toBe(0o700);
     expect(mode(join(dir, 'settings.json'))).toBe(0o600);
   });

@@ -13,8 +13,10 @@
  *   quit                                         stop (so do Ctrl-C and SIGTERM)
  */
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
+import { CliUsageError, intOption, parseCli } from '../../cli-args.js';
 import { startVirtualPrinter } from './server.js';
+
+const usage = 'usage: npm run virtual-printer -- [--port N] [--out DIR] [--dpi 203|300|600]';
 
 const faults = ['paper-out', 'head-open', 'paused', 'ribbon-out'] as const;
 
@@ -23,23 +25,25 @@ const faults = ['paper-out', 'head-open', 'paused', 'ribbon-out'] as const;
 process.stdout.on('error', () => undefined);
 
 async function main() {
-  const { values } = parseArgs({
-    options: {
-      port: { type: 'string', default: '9100' },
-      out: { type: 'string' },
-      dpi: { type: 'string', default: '203' },
-      help: { type: 'boolean', short: 'h' },
+  const { values } = parseCli(
+    {
+      options: {
+        port: { type: 'string', default: '9100' },
+        out: { type: 'string' },
+        dpi: { type: 'string', default: '203' },
+        help: { type: 'boolean', short: 'h' },
+      },
     },
-  });
+    usage,
+  );
   if (values.help) {
-    console.log('usage: npm run virtual-printer -- [--port N] [--out DIR] [--dpi 203|300|600]');
+    console.log(usage);
     return;
   }
-  const port = Number(values.port);
+  const port = intOption('port', values.port, { min: 0, max: 65535 }, usage)!;
   const dpi = Number(values.dpi);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`bad --port ${values.port}`);
-  if (![203, 300, 600].includes(dpi)) throw new Error(`bad --dpi ${values.dpi} (203, 300 or 600)`);
+  if (![203, 300, 600].includes(dpi))
+    throw new CliUsageError(`--dpi must be 203, 300 or 600, got "${values.dpi}"`, usage);
 
   const printer = await startVirtualPrinter({
     port,
@@ -97,5 +101,5 @@ async function main() {
 
 main().catch((error: unknown) => {
   console.error(`virtual printer: ${(error as Error).message}`);
-  process.exit(1);
+  process.exit(error instanceof CliUsageError ? 2 : 1);
 });

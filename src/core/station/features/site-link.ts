@@ -13,7 +13,7 @@ import { countsOf } from '../snapshots.js';
 // The station's side of its site link: the setting, opening the link, provisioning, and the
 // orders another station imported. The handlers are in site.ts.
 
-/** The station setting key (electron-store / settings.json) of the site store. */
+/** The station setting key (settings.json, ConfSettingsStore) of the site store. */
 export const SITE_SETTING = 'siteStore';
 
 export function siteStoreSetting(ctx: StationContext): SiteStoreConfig | null {

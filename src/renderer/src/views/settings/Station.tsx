@@ -1,7 +1,12 @@
 import { useEffect, useState } from 'react';
 import { call, getBridge } from '../../bridge';
 import { useStation } from '../../store';
-import type { ImportProgressView, ImportReport, RateRule } from '../../../../shared/views';
+import type {
+  DiagnosticsExportView,
+  ImportProgressView,
+  ImportReport,
+  RateRule,
+} from '../../../../shared/views';
 
 const SHOWN_PROBLEMS = 50;
 
@@ -44,6 +49,18 @@ export function StationPanel() {
     const r = await call('profiles.update', { id: profile.id, ...patch });
     notify(r.ok ? 'ok' : 'error', r.ok ? 'Saved.' : r.error.message);
     await refreshStatus();
+  }
+
+  const [exporting, setExporting] = useState(false);
+  const [exported, setExported] = useState<DiagnosticsExportView | null>(null);
+  async function exportDiagnostics() {
+    setExporting(true);
+    const r = await call('station.exportDiagnostics', {});
+    setExporting(false);
+    if (r.ok) {
+      setExported(r.value);
+      notify('ok', `Diagnostics written to ${r.value.folder}`);
+    } else notify('error', r.error.message);
   }
 
   async function chooseHotFolder() {
@@ -196,6 +213,23 @@ export function StationPanel() {
             Data directory: {useStation.getState().status?.dataDir} · host{' '}
             {useStation.getState().status?.host} · v{useStation.getState().status?.version}
           </p>
+          <h2>Diagnostics</h2>
+          <div className="panel form">
+            <p className="muted">
+              For site IT: a folder with the station's log, versions, database figures and profiles.
+              It holds no client secret, password or token.
+            </p>
+            <span className="row">
+              <button disabled={exporting} onClick={() => void exportDiagnostics()}>
+                {exporting ? 'Exporting…' : 'Export diagnostics'}
+              </button>
+            </span>
+            {exported ? (
+              <p role="status" data-testid="diagnostics-folder">
+                Written to <code>{exported.folder}</code> ({exported.files.length} files)
+              </p>
+            ) : null}
+          </div>
         </>
       ) : null}
     </>
