@@ -100,6 +100,9 @@ export class StatusFeature {
       } else {
         this.setPrinter(await probePrinter(cfg));
       }
+      // The header's site line says how long changes have waited ("3 changes waiting, 40 s"):
+      // the station sends it again while they wait, so the page needs no timer of its own.
+      if (this.ctx.site && this.ctx.site.sync.status().depth > 0) this.ctx.changed('status');
       if (this.probe === null) return;
       this.probe = setTimeout(
         () => void tick(),
