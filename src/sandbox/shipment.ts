@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ApiError, type FieldError, validationError } from './errors.js';
 import { type Address, SERVICE_LEVEL_PATTERN, addressSchema } from './fixtures.js';
 import { type SandboxState, type ShippingSite } from './state.js';
+import { shipmentExtrasRules } from './rates/shipment-extras.js';
 
 const requestAddress = addressSchema.loose();
 
@@ -161,4 +162,44 @@ export function addressRules(
     }
   }
   return errors;
+}
+
+/**
+ * Options, hazmat and customs rules of a raw rate or label body (shipment-extras.ts), with
+ * "international" judged against the resolved origin: shipTo in another country than shipFrom.
+ */
+export function extrasRules(
+  state: SandboxState,
+  tenantId: string,
+  raw: Record<string, unknown>,
+): FieldError[] {
+  return shipmentExtrasRules(raw, internationalRaw(state, tenantId, raw));
+}
+
+function internationalRaw(
+  state: SandboxState,
+  tenantId: string,
+  raw: Record<string, unknown>,
+): boolean {
+  const shipment = raw.shipment;
+  if (shipment === null || typeof shipment !== 'object' || Array.isArray(shipment)) return false;
+  const { shipTo, shipFrom } = shipment as Record<string, unknown>;
+  const to = (shipTo as Address | undefined)?.countryCode;
+  if (typeof to !== 'string') return false;
+  try {
+    const from = (shipFrom ?? {}) as Address;
+    const alias = typeof raw.shippingSiteId === 'string' ? raw.shippingSiteId : undefined;
+    const siteId = typeof from.siteId === 'string' ? from.siteId : undefined;
+    const origin = resolveOrigin(state, tenantId, { ...from, siteId }, alias);
+    return isInternational(origin.shipFrom, { countryCode: to } as Address);
+  } catch {
+    return false;
+  }
+}
+
+/** shipTo in another country than shipFrom (a country missing on either side: domestic). */
+export function isInternational(shipFrom: Address, shipTo: Address): boolean {
+  const from = shipFrom.countryCode?.trim().toUpperCase();
+  const to = shipTo.countryCode?.trim().toUpperCase();
+  return Boolean(from && to && from !== to);
 }

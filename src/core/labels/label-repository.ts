@@ -35,6 +35,7 @@ interface LabelRow {
   label_url: string | null;
   created_at: string;
   stored_at: string;
+  return_of_label_id: number | null;
 }
 
 const MAX_PAGE = 500;
@@ -64,10 +65,10 @@ export class LabelRepository {
       insert: db.prepare(
         `INSERT INTO labels (purchase_id, platform_label_id, profile_id, environment, tenant_id, order_id,
            order_number, order_reference, tracking_number, tracker_id, carrier, service_level,
-           carrier_account_id, cost_cents, currency, label_url, created_at, stored_at)
+           carrier_account_id, cost_cents, currency, label_url, created_at, stored_at, return_of_label_id)
          VALUES (@purchaseId, @platformLabelId, @profileId, @environment, @tenantId, @orderId,
            @orderNumber, @orderReference, @trackingNumber, @trackerId, @carrier, @serviceLevel,
-           @carrierAccountId, @costCents, @currency, @labelUrl, @createdAt, @storedAt)`,
+           @carrierAccountId, @costCents, @currency, @labelUrl, @createdAt, @storedAt, @returnOfLabelId)`,
       ),
       insertZpl: db.prepare<[number, string]>(
         `INSERT INTO label_zpl (label_id, zpl) VALUES (?, ?)
@@ -95,6 +96,13 @@ export class LabelRepository {
          RETURNING id`,
       ),
       deleteZpl: db.prepare<[number]>(`DELETE FROM label_zpl WHERE label_id = ?`),
+      returnsOf: db.prepare<
+        [string],
+        { return_of_label_id: number; id: number; tracking_number: string }
+      >(
+        `SELECT return_of_label_id, id, tracking_number FROM labels
+         WHERE return_of_label_id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+      ),
       markZplBack: db.prepare<[number]>(`UPDATE labels SET zpl_dropped_at = NULL WHERE id = ?`),
     };
   }
@@ -104,6 +112,7 @@ export class LabelRepository {
     const id = Number(
       this.s.insert.run({
         ...label,
+        returnOfLabelId: label.returnOfLabelId ?? null,
         profileId: scope.profileId,
         environment: scope.environment,
         storedAt: this.clock().toISOString(),
@@ -121,6 +130,17 @@ export class LabelRepository {
   get(id: number): StoredLabel | undefined {
     const row = this.s.byId.get(id);
     return row ? this.hydrate(row) : undefined;
+  }
+
+  /** The return labels bought for each of these labels (one query for a whole page). */
+  returnsOf(labelIds: readonly number[]): Map<number, { id: number; trackingNumber: string }[]> {
+    const out = new Map<number, { id: number; trackingNumber: string }[]>();
+    for (const r of this.s.returnsOf.all(JSON.stringify(labelIds))) {
+      const list = out.get(r.return_of_label_id) ?? [];
+      list.push({ id: r.id, trackingNumber: r.tracking_number });
+      out.set(r.return_of_label_id, list);
+    }
+    return out;
   }
 
   getByPurchase(purchaseId: string): StoredLabel | undefined {
@@ -280,6 +300,7 @@ export class LabelRepository {
       labelUrl: row.label_url,
       createdAt: row.created_at,
       storedAt: row.stored_at,
+      returnOfLabelId: row.return_of_label_id,
     };
   }
 }

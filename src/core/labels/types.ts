@@ -18,6 +18,8 @@ interface LabelFacts {
   labelUrl: string | null;
   /** When the platform created it. */
   createdAt: string;
+  /** A return label (returnType): the station's id of the label it returns. */
+  returnOfLabelId?: number | null | undefined;
 }
 
 /** A label as a history list shows it: everything but the ZPL. */

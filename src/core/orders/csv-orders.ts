@@ -1,4 +1,10 @@
 import { parseCsvSteps } from './csv.js';
+import { csvColumns, requiredColumns as required, type Column } from './csv-columns.js';
+import {
+  recogniseHeader,
+  type RecognisedFormat,
+  type SavedColumnMapping,
+} from './store-formats.js';
 import { incomingOrderSchema, restoreZipZeros } from './order-schema.js';
 import { runAtOnce, type Steps } from './slices.js';
 import {
@@ -11,68 +17,61 @@ import {
   type OrderPackage,
 } from './types.js';
 
-/**
- * The order CSV: one row per item (or per package when a package has no items). Rows with the
- * same order_number (and tenant_id) form one order; the `package` column (1, 2, …) says which
- * parcel of the order a row belongs to. Address columns are read from the order's first row;
- * later rows may repeat them or leave them blank.
- */
-export const csvColumns = [
-  'order_number',
-  'tenant_id',
-  'ship_to_name',
-  'ship_to_company',
-  'ship_to_address1',
-  'ship_to_address2',
-  'ship_to_city',
-  'ship_to_state',
-  'ship_to_postal_code',
-  'ship_to_country',
-  'ship_to_phone',
-  'ship_to_email',
-  'residential',
-  'service_levels',
-  'package',
-  'box',
-  'weight_lbs',
-  'length_in',
-  'width_in',
-  'height_in',
-  'sku',
-  'item_name',
-  'quantity',
-  'unit_value_usd',
-] as const;
-type Column = (typeof csvColumns)[number];
-const required: Column[] = [
-  'order_number',
-  'ship_to_address1',
-  'ship_to_city',
-  'ship_to_postal_code',
-  'ship_to_country',
-];
-
 interface Row {
   row: number;
   line: number;
   get(column: Column): string;
+  /** The file's column a station column comes from (itself in the station's own format). */
+  label(column: Column): string;
 }
 
+/** Columns that describe an item rather than the order or the package. */
+const itemOnlyColumns = new Set<Column>([
+  'sku',
+  'item_name',
+  'quantity',
+  'unit_value_usd',
+  'item_description',
+  'item_weight_lbs',
+  'harmonized_code',
+  'country_of_origin',
+  'hazmat',
+  'hazmat_un_number',
+  'hazmat_class',
+  'hazmat_packing_group',
+  'hazmat_proper_shipping_name',
+]);
+
+export { csvColumns } from './csv-columns.js';
+
 export interface CsvOrders {
+  /** The store export or saved mapping the header was read as; absent for the station's own. */
+  format?: string | undefined;
+  /** The header of a file in no format the station knows (a mapping could read it). */
+  unmappedHeader?: string[] | undefined;
   orders: { order: IncomingOrder; rows: number[] }[];
   /** The first problems; `problemCount` counts them all. */
   problems: ImportProblem[];
   problemCount: number;
 }
 
-export function ordersFromCsv(text: string, maxProblems?: number): CsvOrders {
-  return runAtOnce(ordersFromCsvSteps(text, maxProblems));
+export function ordersFromCsv(
+  text: string,
+  maxProblems?: number,
+  mappings?: readonly SavedColumnMapping[],
+): CsvOrders {
+  return runAtOnce(ordersFromCsvSteps(text, maxProblems, mappings));
 }
 
-/** ordersFromCsv, yielding its progress at safe points (see slices.ts). */
+/**
+ * ordersFromCsv, yielding its progress at safe points (see slices.ts). A file whose header is
+ * not the station's own is read as the store export it is (store-formats.ts) or through the
+ * first of `mappings` (saved in the profile) that fits it.
+ */
 export function* ordersFromCsvSteps(
   text: string,
   maxProblems?: number,
+  mappings?: readonly SavedColumnMapping[],
 ): Steps<ImportProgress, CsvOrders> {
   const reading = parseCsvSteps(text);
   let read = reading.next();
@@ -84,10 +83,13 @@ export function* ordersFromCsvSteps(
   // A file saved with semicolons (Excel in a European locale) writes 14,6 for 14.6.
   const decimalComma = delimiter !== ',';
   const list = new ProblemList(maxProblems);
+  const recognised: { format?: RecognisedFormat | undefined; unmappedHeader?: string[] } = {};
   const done = (orders: CsvOrders['orders']): CsvOrders => ({
     orders,
     problems: list.first,
     problemCount: list.count,
+    ...(recognised.format ? { format: recognised.format.name } : {}),
+    ...(recognised.unmappedHeader ? { unmappedHeader: recognised.unmappedHeader } : {}),
   });
   const problems = { push: (p: ImportProblem) => list.add(p) };
   for (const e of errors)
@@ -99,8 +101,14 @@ export function* ordersFromCsvSteps(
   }
   const index = new Map<string, number>();
   header.fields.forEach((name, i) => index.set(name.trim().toLowerCase(), i));
-  const missing = required.filter((c) => !index.has(c));
+  const exact = new Map<string, number>();
+  header.fields.forEach((name, i) => exact.set(name.trim(), i));
+  const ownFormat = required.every((c) => index.has(c));
+  const format = ownFormat ? undefined : recogniseHeader(header.fields, mappings);
+  recognised.format = format;
+  const missing = format ? [] : required.filter((c) => !index.has(c));
   if (missing.length > 0) {
+    recognised.unmappedHeader = header.fields.map((f) => f.trim()).filter(Boolean);
     problems.push({
       row: 0,
       line: header.line,
@@ -112,7 +120,8 @@ export function* ordersFromCsvSteps(
   const unknown = header.fields.filter(
     (f) => f.trim() !== '' && !(csvColumns as readonly string[]).includes(f.trim().toLowerCase()),
   );
-  if (unknown.length > 0)
+  // A store export has dozens of columns the station has no use for: not a problem.
+  if (unknown.length > 0 && !format)
     problems.push({
       row: 0,
       line: header.line,
@@ -126,14 +135,22 @@ export function* ordersFromCsvSteps(
   const brokenOrders = new Set<string>();
   for (let i = 0; i < records.length; i++) {
     const record = records[i]!;
+    const raw = (name: string) => {
+      const at = exact.get(name);
+      return at === undefined ? '' : (record.fields[at] ?? '').trim();
+    };
+    const reader = format?.columns;
     const row: Row = {
       // Data rows count from 1 under a header on row 1 (importError adds the header back).
       row: record.row - 1,
       line: record.line,
-      get: (c) => {
-        const at = index.get(c);
-        return at === undefined ? '' : (record.fields[at] ?? '').trim();
-      },
+      get: reader
+        ? (c) => reader[c]?.read(raw).trim() ?? ''
+        : (c) => {
+            const at = index.get(c);
+            return at === undefined ? '' : (record.fields[at] ?? '').trim();
+          },
+      label: (c) => reader?.[c]?.label ?? c,
     };
     if (i % STEP_ROWS === 0) yield { phase: 'checking', done: i, total: records.length };
     if (record.fields.length !== header.fields.length) {
@@ -148,9 +165,40 @@ export function* ordersFromCsvSteps(
       continue;
     }
     const key = `${row.get('tenant_id')}\u0000${row.get('order_number')}`;
-    const group = groups.get(key) ?? [];
+    const group = {
+      push: (r: Row) => {
+        const rows = groups.get(key) ?? [];
+        rows.push(r);
+        groups.set(key, rows);
+      },
+    };
+    if (format?.skipItem?.(raw)) {
+      // Not an item to ship (a gift card); the order's address may still be on this row.
+      group.push({ ...row, get: (c) => (itemOnlyColumns.has(c) ? '' : row.get(c)) });
+      continue;
+    }
+    const expanded = format?.expandItems?.(raw);
+    if (expanded && 'error' in expanded) {
+      brokenOrders.add(row.get('order_number'));
+      problems.push({
+        row: row.row,
+        line: row.line,
+        orderNumber: row.get('order_number') || undefined,
+        field: 'Product Details',
+        reason: expanded.error,
+      });
+      continue;
+    }
+    if (expanded && expanded.length > 0) {
+      for (const item of expanded)
+        group.push({
+          ...row,
+          get: (c) => (c in item ? (item[c as keyof typeof item] ?? '').trim() : row.get(c)),
+          label: (c) => (c in item ? 'Product Details' : row.label(c)),
+        });
+      continue;
+    }
     group.push(row);
-    groups.set(key, group);
   }
 
   const orders: CsvOrders['orders'] = [];
@@ -179,7 +227,13 @@ function buildOrder(
   const orderNumber = first.get('order_number');
   const problems: ImportProblem[] = [];
   const problem = (row: Row, field: string, reason: string) =>
-    problems.push({ row: row.row, line: row.line, orderNumber, field, reason });
+    problems.push({
+      row: row.row,
+      line: row.line,
+      orderNumber,
+      field: (csvColumns as readonly string[]).includes(field) ? row.label(field as Column) : field,
+      reason,
+    });
 
   const number = (row: Row, column: Column): number | undefined => {
     const raw = row.get(column);
@@ -194,12 +248,25 @@ function buildOrder(
     return value;
   };
 
-  const residentialRaw = first.get('residential').toLowerCase();
-  let isResidential: boolean | undefined;
-  if (['true', 'yes', 'y', '1'].includes(residentialRaw)) isResidential = true;
-  else if (['false', 'no', 'n', '0'].includes(residentialRaw)) isResidential = false;
-  else if (residentialRaw !== '')
-    problem(first, 'residential', `"${residentialRaw}" is not yes/no/true/false`);
+  const yesNo = (row: Row, column: Column): boolean | undefined => {
+    const raw = row.get(column).toLowerCase();
+    if (['true', 'yes', 'y', '1'].includes(raw)) return true;
+    if (['false', 'no', 'n', '0'].includes(raw)) return false;
+    if (raw !== '') problem(row, column, `"${raw}" is not yes/no/true/false`);
+    return undefined;
+  };
+  const isResidential = yesNo(first, 'residential');
+  const optionText = (column: Column) => first.get(column) || undefined;
+  const options = {
+    deliveryConfirmation: optionText('delivery_confirmation'),
+    deliveryOption: yesNo(first, 'saturday_delivery') ? 'SATURDAY_DELIVERY' : undefined,
+    additionalHandling: yesNo(first, 'additional_handling'),
+    customMessage1: optionText('custom_message_1'),
+    customMessage2: optionText('custom_message_2'),
+    customMessage3: optionText('custom_message_3'),
+    incoTerm: optionText('incoterm'),
+  };
+  const hasOptions = Object.values(options).some((v) => v !== undefined);
 
   const shipTo: Address = {
     name: first.get('ship_to_name'),
@@ -253,11 +320,28 @@ function buildOrder(
     const quantity = number(row, 'quantity');
     const value = number(row, 'unit_value_usd');
     if (sku !== '' || itemName !== '' || quantity !== undefined) {
+      const itemWeight = number(row, 'item_weight_lbs');
+      const hazmat = yesNo(row, 'hazmat');
       const item: OrderItem = {
-        sku,
+        // A store export may leave the SKU empty (a custom item): its name stands in.
+        sku: sku || itemName,
         name: itemName || sku,
         quantity: quantity ?? 1,
         valueCents: value === undefined ? undefined : Math.round(value * 100),
+        ...(itemWeight === undefined ? {} : { weightLbs: itemWeight }),
+        ...(row.get('item_description') ? { description: row.get('item_description') } : {}),
+        ...(row.get('harmonized_code') ? { harmonizedCode: row.get('harmonized_code') } : {}),
+        ...(row.get('country_of_origin') ? { countryOfOrigin: row.get('country_of_origin') } : {}),
+        ...(hazmat
+          ? {
+              hazmat: {
+                unNumber: row.get('hazmat_un_number').toUpperCase().replace(/\s+/g, ''),
+                hazardClass: row.get('hazmat_class'),
+                packingGroup: row.get('hazmat_packing_group').toUpperCase(),
+                properShippingName: row.get('hazmat_proper_shipping_name'),
+              },
+            }
+          : {}),
       };
       pkg.items.push(item);
     }
@@ -279,6 +363,7 @@ function buildOrder(
     tenantId: first.get('tenant_id'),
     shipTo,
     serviceLevels: serviceLevels.length > 0 ? serviceLevels : undefined,
+    ...(hasOptions ? { options } : {}),
     packages: numbers.map((n) => packages.get(n)!),
   };
   const parsed = incomingOrderSchema.safeParse(candidate);
@@ -320,6 +405,25 @@ const itemColumns: Record<string, Column> = {
   name: 'item_name',
   quantity: 'quantity',
   valueCents: 'unit_value_usd',
+  weightLbs: 'item_weight_lbs',
+  description: 'item_description',
+  harmonizedCode: 'harmonized_code',
+  countryOfOrigin: 'country_of_origin',
+};
+const hazmatColumns: Record<string, Column> = {
+  unNumber: 'hazmat_un_number',
+  hazardClass: 'hazmat_class',
+  packingGroup: 'hazmat_packing_group',
+  properShippingName: 'hazmat_proper_shipping_name',
+};
+const optionColumns: Record<string, Column> = {
+  deliveryConfirmation: 'delivery_confirmation',
+  deliveryOption: 'saturday_delivery',
+  additionalHandling: 'additional_handling',
+  customMessage1: 'custom_message_1',
+  customMessage2: 'custom_message_2',
+  customMessage3: 'custom_message_3',
+  incoTerm: 'incoterm',
 };
 
 /** Maps a schema path back to the CSV row and column a person has to fix. */
@@ -334,6 +438,7 @@ function csvLocation(
   if (path[0] === 'orderNumber') return { row: first, column: 'order_number' };
   if (path[0] === 'tenantId') return { row: first, column: 'tenant_id' };
   if (path[0] === 'serviceLevels') return { row: first, column: 'service_levels' };
+  if (path[0] === 'options') return { row: first, column: optionColumns[path[1]!] ?? 'options' };
   if (path[0] === 'packages' && Number.isInteger(at.packageIndex)) {
     const packageNumber = packageNumbers[at.packageIndex];
     const packageRows = rows.filter((r) => (Number(r.get('package')) || 1) === packageNumber);
@@ -343,7 +448,10 @@ function csvLocation(
       );
       return {
         row: itemRows[at.itemIndex] ?? packageRows[0] ?? first,
-        column: itemColumns[path[4]!] ?? 'sku',
+        column:
+          path[4] === 'hazmat'
+            ? (hazmatColumns[path[5]!] ?? 'hazmat')
+            : (itemColumns[path[4]!] ?? 'sku'),
       };
     }
     const column = packageColumns[path[2]!] ?? 'package';

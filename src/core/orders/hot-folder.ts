@@ -1,3 +1,4 @@
+import type { SavedColumnMapping } from './store-formats.js';
 import { watch, type FSWatcher } from 'chokidar';
 import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -16,6 +17,8 @@ export interface HotFolderOptions {
   orders: OrderRepository;
   scope: StationScope;
   tenants: TenantPolicy;
+  /** The profile's saved column mappings (orderColumnMappings), for CSVs in no known format. */
+  mappings?: readonly SavedColumnMapping[];
   /** Called after each file, with where it was moved. */
   onFile?: (result: HotFolderFileResult) => void;
   /** How long a file must stop growing before it is read (a copy in progress). */
@@ -124,6 +127,7 @@ export class OrderHotFolder {
         this.options.scope,
         this.options.tenants,
         { text, format, source: `hot-folder:${name}` },
+        { mappings: this.options.mappings ?? [] },
       );
       const outcome = report.problems.length === 0 ? 'processed' : 'failed';
       const stamp = new Date().toISOString().replaceAll(':', '-');

@@ -1,5 +1,6 @@
 import { parseJsonText } from '../profiles/json-text.js';
 import { ordersFromCsvSteps } from './csv-orders.js';
+import type { SavedColumnMapping } from './store-formats.js';
 import { topLevelItems } from './json-items.js';
 import { parseIncomingOrder } from './order-schema.js';
 import { cleanOrderText, cleanedReport } from './control-characters.js';
@@ -25,7 +26,8 @@ export interface TenantPolicy {
 
 export function formatOf(fileName: string): OrderFileFormat | undefined {
   const lower = fileName.toLowerCase();
-  if (lower.endsWith('.csv')) return 'csv';
+  // .tsv: tab-separated (the separator is read from the header either way).
+  if (lower.endsWith('.csv') || lower.endsWith('.tsv')) return 'csv';
   if (lower.endsWith('.json')) return 'json';
   return undefined;
 }
@@ -46,6 +48,15 @@ export function decodeOrderFile(bytes: Uint8Array): string {
   }
 }
 
+/**
+ * The format of a file a person picked to import: formatOf, and also .txt, which is how Amazon
+ * Seller Central saves its tab-separated order reports (the hot folder leaves .txt files alone:
+ * a folder of notes must not be read as orders).
+ */
+export function chosenFileFormatOf(fileName: string): OrderFileFormat | undefined {
+  return formatOf(fileName) ?? (fileName.toLowerCase().endsWith('.txt') ? 'csv' : undefined);
+}
+
 export interface ImportInput {
   text: string;
   format: OrderFileFormat;
@@ -58,7 +69,7 @@ export function importOrders(
   scope: StationScope,
   tenants: TenantPolicy,
   input: ImportInput,
-  options: { maxProblems?: number } = {},
+  options: { maxProblems?: number; mappings?: readonly SavedColumnMapping[] } = {},
 ): ImportReport {
   return runAtOnce(importOrderSteps(orders, scope, tenants, input, options));
 }
@@ -74,7 +85,12 @@ export function importOrdersInSlices(
   scope: StationScope,
   tenants: TenantPolicy,
   input: ImportInput,
-  options: { maxProblems?: number; onProgress?: (progress: ImportProgress) => void } = {},
+  options: {
+    maxProblems?: number;
+    onProgress?: (progress: ImportProgress) => void;
+    /** Column mappings saved in the profile, for CSV files in no known format. */
+    mappings?: readonly SavedColumnMapping[];
+  } = {},
 ): Promise<ImportReport> {
   return runInSlices(importOrderSteps(orders, scope, tenants, input, options), {
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
@@ -89,7 +105,7 @@ function* importOrderSteps(
   scope: StationScope,
   tenants: TenantPolicy,
   input: ImportInput,
-  options: { maxProblems?: number },
+  options: { maxProblems?: number; mappings?: readonly SavedColumnMapping[] | undefined },
 ): Steps<ImportProgress, ImportReport> {
   const problems = new ProblemList(options.maxProblems);
   const report: ImportReport = {
@@ -100,7 +116,9 @@ function* importOrderSteps(
     problems: problems.first,
     problemCount: 0,
   };
-  const parsed = yield* parse(input.text, input.format, options.maxProblems);
+  const parsed = yield* parse(input.text, input.format, options.maxProblems, options.mappings);
+  if (parsed.format) report.format = parsed.format;
+  if (parsed.unmappedHeader) report.unmappedHeader = parsed.unmappedHeader;
   problems.addAll(parsed.problems);
   // Problems the parser found beyond its list are counted, not kept.
   problems.count += parsed.problemCount - parsed.problems.length;
@@ -152,6 +170,8 @@ function* importOrderSteps(
 }
 
 interface ParsedOrders {
+  format?: string | undefined;
+  unmappedHeader?: string[] | undefined;
   orders: { order: IncomingOrder; row: number; line?: number | undefined }[];
   problems: ImportProblem[];
   problemCount: number;
@@ -161,11 +181,15 @@ function* parse(
   text: string,
   format: OrderFileFormat,
   maxProblems: number | undefined,
+  mappings: readonly SavedColumnMapping[] | undefined,
 ): Steps<ImportProgress, ParsedOrders> {
   switch (format) {
     case 'csv': {
-      const { orders, problems, problemCount } = yield* ordersFromCsvSteps(text, maxProblems);
+      const csv = yield* ordersFromCsvSteps(text, maxProblems, mappings);
+      const { orders, problems, problemCount } = csv;
       return {
+        ...(csv.format ? { format: csv.format } : {}),
+        ...(csv.unmappedHeader ? { unmappedHeader: csv.unmappedHeader } : {}),
         orders: orders.map((o) => ({ order: o.order, row: o.rows[0] ?? 0 })),
         problems,
         problemCount,

@@ -1,7 +1,7 @@
 import type { Db } from '../storage/database.js';
 import type { Clock, StationScope } from '../storage/scope.js';
 import { systemClock } from '../storage/scope.js';
-import type { IncomingOrder, OrderPackage, StoredOrder } from './types.js';
+import type { IncomingOrder, OrderItem, OrderPackage, StoredOrder } from './types.js';
 
 interface OrderRow {
   id: number;
@@ -11,6 +11,7 @@ interface OrderRow {
   order_number: string;
   ship_to: string;
   service_levels: string | null;
+  options: string | null;
   source: string;
   imported_at: string;
   updated_at: string;
@@ -30,6 +31,17 @@ interface ItemRow {
   quantity: number;
   value_cents: number | null;
   weight_lbs: number | null;
+  details: string | null;
+}
+
+/** Customs and hazmat fields of an item, kept as JSON in order_items.details. */
+type ItemDetails = Pick<OrderItem, 'description' | 'harmonizedCode' | 'countryOfOrigin' | 'hazmat'>;
+
+/** A JSON column of an object without its undefined fields; NULL when nothing is left. */
+function jsonOrNull(value: object | undefined): string | null {
+  if (!value) return null;
+  const defined = Object.entries(value).filter(([, v]) => v !== undefined);
+  return defined.length > 0 ? JSON.stringify(Object.fromEntries(defined)) : null;
 }
 
 export type UpsertOutcome = 'imported' | 'updated' | 'unchanged';
@@ -51,11 +63,11 @@ export class OrderRepository {
       ),
       byId: db.prepare<[number], OrderRow>(`SELECT * FROM orders WHERE id = ?`),
       insert: db.prepare(
-        `INSERT INTO orders (profile_id, environment, tenant_id, order_number, ship_to, service_levels, source, imported_at, updated_at)
-         VALUES (@profileId, @environment, @tenantId, @orderNumber, @shipTo, @serviceLevels, @source, @now, @now)`,
+        `INSERT INTO orders (profile_id, environment, tenant_id, order_number, ship_to, service_levels, options, source, imported_at, updated_at)
+         VALUES (@profileId, @environment, @tenantId, @orderNumber, @shipTo, @serviceLevels, @options, @source, @now, @now)`,
       ),
       update: db.prepare(
-        `UPDATE orders SET ship_to = @shipTo, service_levels = @serviceLevels, source = @source, updated_at = @now WHERE id = @id`,
+        `UPDATE orders SET ship_to = @shipTo, service_levels = @serviceLevels, options = @options, source = @source, updated_at = @now WHERE id = @id`,
       ),
       hasPurchase: db.prepare<[number], { n: number }>(
         `SELECT count(*) AS n FROM label_purchases p JOIN shipments s ON s.id = p.shipment_id
@@ -68,8 +80,8 @@ export class OrderRepository {
          VALUES (@orderId, @index, @box, @weightLbs, @lengthIn, @widthIn, @heightIn)`,
       ),
       insertItem: db.prepare(
-        `INSERT INTO order_items (order_id, package_index, line, sku, name, quantity, value_cents, weight_lbs)
-         VALUES (@orderId, @index, @line, @sku, @name, @quantity, @valueCents, @weightLbs)`,
+        `INSERT INTO order_items (order_id, package_index, line, sku, name, quantity, value_cents, weight_lbs, details)
+         VALUES (@orderId, @index, @line, @sku, @name, @quantity, @valueCents, @weightLbs, @details)`,
       ),
       packages: db.prepare<[number], PackageRow>(
         `SELECT * FROM order_packages WHERE order_id = ? ORDER BY package_index`,
@@ -112,6 +124,7 @@ export class OrderRepository {
       const fields = {
         shipTo: JSON.stringify(order.shipTo),
         serviceLevels: order.serviceLevels ? JSON.stringify(order.serviceLevels) : null,
+        options: jsonOrNull(order.options),
         source,
         now,
       };
@@ -159,6 +172,14 @@ export class OrderRepository {
             quantity: item.quantity,
             valueCents: item.valueCents ?? null,
             weightLbs: item.weightLbs ?? null,
+            details: jsonOrNull({
+              description: item.description,
+              harmonizedCode: item.harmonizedCode,
+              countryOfOrigin: item.countryOfOrigin,
+              hazmat: item.hazmat
+                ? (JSON.parse(jsonOrNull(item.hazmat) ?? '{}') as object)
+                : undefined,
+            } satisfies ItemDetails),
           }),
         );
       });
@@ -213,6 +234,7 @@ export class OrderRepository {
           quantity: i.quantity,
           valueCents: i.value_cents ?? undefined,
           weightLbs: i.weight_lbs ?? undefined,
+          ...(i.details ? (JSON.parse(i.details) as ItemDetails) : {}),
         })),
     }));
     return {
@@ -223,6 +245,7 @@ export class OrderRepository {
       orderNumber: row.order_number,
       shipTo: JSON.parse(row.ship_to) as StoredOrder['shipTo'],
       serviceLevels: row.service_levels ? (JSON.parse(row.service_levels) as string[]) : null,
+      ...(row.options ? { options: JSON.parse(row.options) as StoredOrder['options'] } : {}),
       packages,
       source: row.source,
       importedAt: row.imported_at,

@@ -42,6 +42,22 @@ export const addressSchema = z.object({
   isResidential: z.boolean().optional(),
 }) satisfies z.ZodType<Address>;
 
+export const hazmatSchema = z.object({
+  unNumber: optionalText(10).pipe(
+    z
+      .string()
+      .regex(/^UN\d{4}$/, 'must be UN followed by 4 digits, such as UN1223')
+      .optional(),
+  ),
+  hazardClass: optionalText(10),
+  packingGroup: optionalText(3).pipe(
+    z.enum(['I', 'II', 'III'], { error: 'must be I, II or III' }).optional(),
+  ),
+  properShippingName: optionalText(200),
+  packingInstruction: optionalText(60),
+  liquidVolumeOz: positive('oz').optional(),
+});
+
 export const itemSchema = z.object({
   sku: text(100),
   name: text(200),
@@ -51,6 +67,52 @@ export const itemSchema = z.object({
     .positive('must be at least 1'),
   valueCents: z.number().int().nonnegative('must not be negative').optional(),
   weightLbs: positive('lb').optional(),
+  description: optionalText(200),
+  harmonizedCode: optionalText(20).pipe(
+    z
+      .string()
+      .regex(
+        /^\d{4}(\.?\d{2}){1,3}$/,
+        'must be a harmonized code of 6 to 10 digits, such as 3406.00',
+      )
+      .optional(),
+  ),
+  countryOfOrigin: optionalText(2).pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z]{2}$/, 'must be a 2-letter country code such as US')
+      .transform((v) => v.toUpperCase())
+      .optional(),
+  ),
+  hazmat: hazmatSchema.optional(),
+});
+
+export const DELIVERY_CONFIRMATIONS = ['SIGNATURE', 'ADULT_SIGNATURE', 'NO_SIGNATURE'] as const;
+export const INCOTERMS = ['EXW', 'FCA', 'CPT', 'CIP', 'DAP', 'DPU', 'DDP', 'DDU'] as const;
+
+const upperOptional = (max: number) =>
+  optionalText(max).transform((v) =>
+    v === undefined ? v : v.toUpperCase().replace(/[\s-]+/g, '_'),
+  );
+
+export const shipmentOptionsSchema = z.object({
+  deliveryConfirmation: upperOptional(30).pipe(
+    z
+      .enum(DELIVERY_CONFIRMATIONS, {
+        error: `must be one of ${DELIVERY_CONFIRMATIONS.join(', ')}`,
+      })
+      .optional(),
+  ),
+  deliveryOption: upperOptional(30).pipe(
+    z.enum(['SATURDAY_DELIVERY'], { error: 'must be SATURDAY_DELIVERY' }).optional(),
+  ),
+  additionalHandling: z.boolean().optional(),
+  customMessage1: optionalText(35),
+  customMessage2: optionalText(35),
+  customMessage3: optionalText(35),
+  incoTerm: upperOptional(3).pipe(
+    z.enum(INCOTERMS, { error: `must be one of ${INCOTERMS.join(', ')}` }).optional(),
+  ),
 });
 
 export const packageSchema = z.object({
@@ -72,6 +134,7 @@ export const incomingOrderSchema = z.object({
   tenantId: optionalText(100),
   shipTo: addressSchema,
   serviceLevels: z.array(serviceLevel).optional(),
+  options: shipmentOptionsSchema.optional(),
   packages: z.array(packageSchema).min(1, 'an order needs at least one package').max(50),
 });
 
@@ -127,12 +190,38 @@ function normalizeJsonOrder(raw: unknown): unknown {
         ...p,
         items: (p as { items: unknown[] }).items.map((item) => {
           if (!item || typeof item !== 'object') return item;
-          const { valueUsd, ...rest } = item as Record<string, unknown>;
+          const { valueUsd, ...rest } = platformHazmat(item as Record<string, unknown>);
           if (typeof valueUsd === 'number' && rest.valueCents === undefined)
             return { ...rest, valueCents: Math.round(valueUsd * 100) };
           return valueUsd === undefined ? rest : { ...rest, valueCents: valueUsd };
         }),
       };
     }),
+  };
+}
+
+/** An item written with the platform's own hazmat fields (isHazmat, hazmatUnNumber, …). */
+function platformHazmat(item: Record<string, unknown>): Record<string, unknown> {
+  if (item.isHazmat !== true || item.hazmat !== undefined) return item;
+  const {
+    isHazmat: _flag,
+    hazmatUnNumber,
+    hazmatTransportationRegulatoryClass,
+    hazmatPackingGroup,
+    hazmatProperShippingName,
+    hazmatPackingInstruction,
+    hazmatLiquidVolumeOz,
+    ...rest
+  } = item;
+  return {
+    ...rest,
+    hazmat: {
+      unNumber: hazmatUnNumber,
+      hazardClass: hazmatTransportationRegulatoryClass,
+      packingGroup: hazmatPackingGroup,
+      properShippingName: hazmatProperShippingName,
+      packingInstruction: hazmatPackingInstruction,
+      liquidVolumeOz: hazmatLiquidVolumeOz,
+    },
   };
 }

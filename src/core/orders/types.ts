@@ -2,13 +2,52 @@ import type { Address } from '../../shared/features/profiles.js';
 /** Where a package goes (or comes from): defined once, with the views. */
 export type { Address } from '../../shared/features/profiles.js';
 
+/** A dangerous-goods item as the order names it (the platform's hazmat* fields of an Item). */
+export interface ItemHazmat {
+  /** UN followed by digits, e.g. UN1223. */
+  unNumber?: string | undefined;
+  /** Transportation regulatory class, e.g. 3 or 9. */
+  hazardClass?: string | undefined;
+  /** I, II or III. */
+  packingGroup?: string | undefined;
+  properShippingName?: string | undefined;
+  packingInstruction?: string | undefined;
+  liquidVolumeOz?: number | undefined;
+}
+
 export interface OrderItem {
   sku: string;
   name: string;
   quantity: number;
   /** Declared value of one unit, in cents. */
   valueCents?: number | undefined;
+  /** Weight of one unit, in pounds. */
   weightLbs?: number | undefined;
+  /** Customs description (what it is, for a customs officer); the name when absent. */
+  description?: string | undefined;
+  /** Harmonized System code for customs, e.g. 3406.00. */
+  harmonizedCode?: string | undefined;
+  /** 2-letter code of the country where it was made. */
+  countryOfOrigin?: string | undefined;
+  /** Present when the item is dangerous goods (isHazmat). */
+  hazmat?: ItemHazmat | undefined;
+}
+
+/**
+ * Shipment options as the platform names them (Options of platform-api.md), from the order or
+ * set by the packer.
+ */
+export interface ShipmentOptions {
+  /** SIGNATURE, ADULT_SIGNATURE or NO_SIGNATURE. */
+  deliveryConfirmation?: string | undefined;
+  /** SATURDAY_DELIVERY. */
+  deliveryOption?: string | undefined;
+  additionalHandling?: boolean | undefined;
+  customMessage1?: string | undefined;
+  customMessage2?: string | undefined;
+  customMessage3?: string | undefined;
+  /** Incoterm of an international shipment (DAP, DDP, …). */
+  incoTerm?: string | undefined;
 }
 
 export interface OrderPackage {
@@ -29,6 +68,8 @@ export interface IncomingOrder {
   shipTo: Address;
   /** Service levels the merchant asked for (e.g. UPS_GROUND); narrows the rate rule. */
   serviceLevels?: string[] | undefined;
+  /** Options the order asks for (signature, Saturday delivery, messages, incoterm). */
+  options?: ShipmentOptions | undefined;
   packages: OrderPackage[];
 }
 
@@ -40,6 +81,8 @@ export interface StoredOrder {
   orderNumber: string;
   shipTo: Address;
   serviceLevels: string[] | null;
+  /** Options the order asks for; absent when it asks for none. */
+  options?: ShipmentOptions | undefined;
   packages: OrderPackage[];
   source: string;
   importedAt: string;
@@ -68,6 +111,10 @@ export interface ImportReport {
   cleaned?: ImportProblem[];
   /** Every problem found, including those beyond the list. */
   problemCount: number;
+  /** The store export recognised by its header ("Shopify orders export"), or the saved mapping used. */
+  format?: string | undefined;
+  /** The header of a CSV in no format the station knows: a saved mapping could read it. */
+  unmappedHeader?: string[] | undefined;
 }
 
 /** Where a long import is: reading the file, checking orders, storing them. */

@@ -1,7 +1,8 @@
 import { weightLbs } from '../orders/order-schema.js';
-import type { StoredOrder } from '../orders/types.js';
+import type { ShipmentOptions, StoredOrder } from '../orders/types.js';
 import type { Profile } from '../profiles/profile-schema.js';
-import type { PlatformShipment } from './platform-port.js';
+import { customsAndHazmatProblems, isInternational, platformItem } from './shipment-checks.js';
+import type { PlatformOptions, PlatformShipment } from './platform-port.js';
 import type { Failure, PackedPackage } from './types.js';
 
 /**
@@ -13,6 +14,8 @@ export function buildShipment(
   profile: Profile,
   order: StoredOrder,
   packed: readonly PackedPackage[] | undefined,
+  /** The packer's options; the order's own when omitted (the screen starts from those). */
+  chosenOptions?: ShipmentOptions,
 ): { shipment: PlatformShipment } | { failure: Failure } {
   const count = order.packages.length;
   if (packed && packed.length !== count)
@@ -23,6 +26,9 @@ export function buildShipment(
       },
     };
   const errors: { field: string; message: string }[] = [];
+  const shipFrom = profile.shipFrom;
+  const international = isInternational(shipFrom, order.shipTo);
+  const options = chosenOptions ?? order.options ?? {};
   const packages = order.packages.map((pkg, i) => {
     const given = packed?.[i];
     // Packages given by the packer carry their own weight: no fallback to the order file's, so
@@ -47,13 +53,9 @@ export function buildShipment(
       heightIn: given?.heightIn ?? pkg.heightIn,
       type: 'box',
       externalPackageId: `${order.orderNumber}-${i + 1}`,
-      items: pkg.items.map((item) => ({
-        sku: item.sku,
-        name: item.name,
-        description: item.name,
-        quantity: item.quantity,
-        ...(item.valueCents === undefined ? {} : { value: item.valueCents / 100 }),
-      })),
+      items: pkg.items.map((item) => platformItem(item, international)),
+      ...(international ? { contentsType: 'merchandise' } : {}),
+      ...(pkg.items.some((item) => item.hazmat) ? { isHazmat: true } : {}),
     };
   });
   if (errors.length > 0)
@@ -64,14 +66,36 @@ export function buildShipment(
         errors,
       },
     };
+  const refused = customsAndHazmatProblems(order, options, international);
+  if (refused) return { failure: refused };
   const siteId =
     profile.brandTenants.find((b) => b.tenantId === order.tenantId)?.shippingSiteId ??
     profile.shippingSiteId;
+  const platformOptions = optionsToSend(options, international);
   return {
     shipment: {
       shipTo: order.shipTo,
-      shipFrom: { ...profile.shipFrom, ...(siteId ? { siteId } : {}) },
+      shipFrom: { ...shipFrom, ...(siteId ? { siteId } : {}) },
       packages,
+      ...(platformOptions ? { options: platformOptions } : {}),
     },
   };
+}
+
+/** The options as the platform names them; the incoterm only abroad; nothing when empty. */
+function optionsToSend(
+  options: ShipmentOptions,
+  international: boolean,
+): PlatformOptions | undefined {
+  const sent: PlatformOptions = {};
+  if (options.deliveryConfirmation && options.deliveryConfirmation !== 'NO_SIGNATURE')
+    sent.deliveryConfirmation = options.deliveryConfirmation;
+  if (options.deliveryOption) sent.deliveryOption = options.deliveryOption;
+  if (options.additionalHandling) sent.additionalHandling = true;
+  for (const key of ['customMessage1', 'customMessage2', 'customMessage3'] as const) {
+    const message = options[key]?.trim();
+    if (message) sent[key] = message;
+  }
+  if (international && options.incoTerm) sent.incoTerm = options.incoTerm;
+  return Object.keys(sent).length > 0 ? sent : undefined;
 }

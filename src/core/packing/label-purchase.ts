@@ -213,6 +213,7 @@ export class LabelPurchaser {
         zpl,
         labelUrl: bought.labelUrl ?? null,
         createdAt: bought.createdAt,
+        returnOfLabelId: shipment.returnOfLabelId ?? null,
       });
       shipments.setPurchaseState(purchaseId, 'purchased');
       shipments.setState(shipment.id, 'purchased', {

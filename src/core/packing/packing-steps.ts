@@ -1,7 +1,7 @@
 import type { LabelRepository } from '../labels/label-repository.js';
 import type { StoredLabel } from '../labels/types.js';
 import type { OrderRepository } from '../orders/order-repository.js';
-import type { StoredOrder } from '../orders/types.js';
+import type { ShipmentOptions, StoredOrder } from '../orders/types.js';
 import type { Profile } from '../profiles/profile-schema.js';
 import type { OfflineQueueRepository } from '../queue/offline-queue-repository.js';
 import type { Clock, StationScope } from '../storage/scope.js';
@@ -29,6 +29,8 @@ export interface RateOptions {
   stationUser?: string | undefined;
   /** The packer confirmed buying another label for an order that already has one. */
   confirmAnotherLabel?: boolean | undefined;
+  /** Options as the packer set them (signature, Saturday, messages, incoterm); the order's when omitted. */
+  options?: ShipmentOptions | undefined;
 }
 
 export interface BuyOptions {
@@ -91,7 +93,7 @@ export class PackingSteps {
     if (blocked) return blocked;
     const waiting = shipments.forOrder(order.id).find((s) => s.state === 'queued');
     if (waiting && !options.packages) return alreadyQueued(this.d, order, waiting, null);
-    const built = buildShipment(this.d.profile(), order, options.packages);
+    const built = buildShipment(this.d.profile(), order, options.packages, options.options);
     if ('failure' in built) return { outcome: 'invalid', failure: built.failure };
     if (waiting) return alreadyQueued(this.d, order, waiting, built.shipment);
 
@@ -169,7 +171,11 @@ export class PackingSteps {
     const { shipments } = this.d;
     const shipment = shipments.get(shipmentId)!;
     const order = this.d.orders.get(shipment.orderId)!;
-    const blocked = this.blockers(order, options.confirmAnotherLabel === true);
+    // A return label is bought for an order that has its label: returnLabel checked its own.
+    const blocked =
+      shipment.returnOfLabelId === undefined
+        ? this.blockers(order, options.confirmAnotherLabel === true)
+        : undefined;
     if (blocked) return blocked;
     const n = order.orderNumber;
     switch (shipment.state) {
@@ -237,6 +243,76 @@ export class PackingSteps {
     }
     const confirmedBy = options.confirmAnotherLabel ? (stationUser ?? 'station') : null;
     return this.purchaseAndPrint(current, order, selection, carrierProblems, confirmedBy);
+  }
+
+  /**
+   * A return label for a bought label (returnType LABEL): the original shipment with its
+   * addresses swapped (from the customer back to the site that shipped it), rated by the rule
+   * and bought through the same crash-safe purchase, printed like any label. A second return
+   * label for the same label needs `confirmAnotherLabel`.
+   */
+  async returnLabel(
+    labelId: number,
+    options: { stationUser?: string | undefined; confirmAnotherLabel?: boolean | undefined },
+  ): Promise<ShipResult> {
+    const { shipments, labels, scope } = this.d;
+    const label = labels.get(labelId);
+    if (!label || label.profileId !== scope.profileId || label.environment !== scope.environment)
+      return invalid('label-not-found', `No label ${labelId} in this profile.`);
+    if (label.returnOfLabelId)
+      return invalid(
+        'is-a-return-label',
+        `Label ${label.trackingNumber} is itself a return label; make the return label from the original shipment's label.`,
+      );
+    const order = this.d.orders.get(label.orderId)!;
+    const mine = shipments.forOrder(order.id).filter((s) => s.returnOfLabelId === label.id);
+    const open = mine.flatMap((s) =>
+      shipments
+        .purchasesForShipment(s.id)
+        .filter((p) => p.state === 'unknown' || p.state === 'purchasing'),
+    );
+    if (open.length > 0) return { outcome: 'needs-attention', purchases: open };
+    const earlier = (labels.returnsOf([label.id]).get(label.id) ?? []).map((r) =>
+      labels.get(r.id)!,
+    );
+    if (earlier.length > 0 && options.confirmAnotherLabel !== true)
+      return { outcome: 'already-labelled', labels: earlier };
+    const purchase = shipments.purchase(label.purchaseId);
+    const original = purchase && shipments.get(purchase.shipmentId);
+    if (!original)
+      return invalid(
+        'original-shipment-missing',
+        `The shipment of label ${label.trackingNumber} is no longer stored; a return label cannot be made from it.`,
+      );
+    const { siteId, ...warehouse } = original.shipment.shipFrom;
+    const { deliveryOption: _saturday, ...options_ } = original.shipment.options ?? {};
+    for (const s of mine)
+      if (s.state === 'ready' || s.state === 'rated')
+        shipments.setState(s.id, 'cancelled', { why: 'superseded by a new return label' });
+    const shipment = shipments.create(scope, {
+      tenantId: label.tenantId,
+      orderId: order.id,
+      state: 'ready',
+      stationUser: options.stationUser ?? null,
+      returnOfLabelId: label.id,
+      shipment: {
+        // From the customer, back to the site the parcel left from (its siteId stays: the
+        // return belongs to that site's account).
+        shipTo: warehouse,
+        shipFrom: { ...original.shipment.shipTo, ...(siteId ? { siteId } : {}) },
+        packages: original.shipment.packages,
+        returnType: 'LABEL',
+        ...(Object.keys(options_).length > 0 ? { options: options_ } : {}),
+      },
+    });
+    await this.d.hooks.at?.('shipment-created', { shipmentId: shipment.id });
+    const rated = await this.rateStored(shipment, order);
+    if (rated.outcome !== 'rated') return rated;
+    return this.buyShipment(
+      shipment.id,
+      { stationUser: options.stationUser, confirmAnotherLabel: options.confirmAnotherLabel },
+      rated.carrierProblems,
+    );
   }
 
   /** The crash-safe purchase (LabelPurchaser), then the print spool. */

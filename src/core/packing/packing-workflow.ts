@@ -151,6 +151,23 @@ export class PackingWorkflow {
     return this.exclusively(shipment.orderId, () => this.steps.buyShipment(shipmentId, options));
   }
 
+  /**
+   * Buys a return label (returnType LABEL) for a bought label: recorded, crash-safe and printed
+   * like any purchase, linked to the original (labels.return_of_label_id).
+   */
+  async returnLabel(
+    labelId: number,
+    options: { stationUser?: string | undefined; confirmAnotherLabel?: boolean | undefined } = {},
+  ): Promise<ShipResult> {
+    const label = this.labels.get(labelId);
+    if (!label || !this.inScope(label))
+      return {
+        outcome: 'invalid',
+        failure: { code: 'label-not-found', message: `No label ${labelId} in this profile.` },
+      };
+    return this.exclusively(label.orderId, () => this.steps.returnLabel(labelId, options));
+  }
+
   private inScope(row: { profileId: string; environment: string }): boolean {
     return row.profileId === this.scope.profileId && row.environment === this.scope.environment;
   }
@@ -206,7 +223,9 @@ export class PackingWorkflow {
     if (!shipment || shipment.state !== 'queued' || !this.inScope(shipment))
       return this.notQueued(shipmentId);
     const order = this.orders.get(shipment.orderId)!;
-    const blocked = this.steps.blockers(order, false);
+    // A queued return label is for an order that has its label: that is no reason to stop.
+    const blocked =
+      shipment.returnOfLabelId === undefined ? this.steps.blockers(order, false) : undefined;
     if (blocked) {
       this.shipments.setState(shipment.id, 'cancelled', { why: blocked.outcome });
       return blocked;

@@ -12,9 +12,42 @@ export interface PlatformPackage {
   heightIn?: number | undefined;
   type?: string | undefined;
   externalPackageId?: string | undefined;
-  items?:
-    | { sku: string; name: string; description?: string; quantity: number; value?: number }[]
-    | undefined;
+  items?: PlatformItem[] | undefined;
+  /** Package contents for customs (value seen: merchandise); sent for international shipments. */
+  contentsType?: string | undefined;
+  isHazmat?: boolean | undefined;
+}
+
+/** An Item of platform-api.md: customs fields and the hazmat fields it names. */
+export interface PlatformItem {
+  sku: string;
+  name: string;
+  description?: string | undefined;
+  quantity: number;
+  /** Value of one unit, in dollars. */
+  value?: number | undefined;
+  /** Weight of one unit, in pounds. */
+  weightLbs?: number | undefined;
+  harmonizedCode?: string | undefined;
+  countryOfOrigin?: string | undefined;
+  isHazmat?: boolean | undefined;
+  hazmatUnNumber?: string | undefined;
+  hazmatTransportationRegulatoryClass?: string | undefined;
+  hazmatPackingGroup?: string | undefined;
+  hazmatProperShippingName?: string | undefined;
+  hazmatPackingInstruction?: string | undefined;
+  hazmatLiquidVolumeOz?: number | undefined;
+}
+
+/** Options of platform-api.md, on the shipment. */
+export interface PlatformOptions {
+  customMessage1?: string | undefined;
+  customMessage2?: string | undefined;
+  customMessage3?: string | undefined;
+  deliveryConfirmation?: string | undefined;
+  deliveryOption?: string | undefined;
+  additionalHandling?: boolean | undefined;
+  incoTerm?: string | undefined;
 }
 
 export interface PlatformShipment {
@@ -23,6 +56,7 @@ export interface PlatformShipment {
   packages: PlatformPackage[];
   orderReference?: string | undefined;
   returnType?: string | undefined;
+  options?: PlatformOptions | undefined;
 }
 
 export interface RateRequest {

@@ -100,6 +100,8 @@ function queuePackingSlip(
   const slips = deps.profile.packingSlips;
   const printerId = slipPrinterOf(deps.profile);
   if (!slips || !printerId || !deps.orders) return;
+  // A return label goes in the customer's box later: no packing slip for it.
+  if (label.returnOfLabelId) return;
   try {
     const order = deps.orders.get(label.orderId);
     if (!order) throw new Error(`order ${label.orderNumber} is no longer stored`);

@@ -25,6 +25,7 @@ interface ShipmentRow {
   station_user: string | null;
   created_at: string;
   updated_at: string;
+  return_of_label_id: number | null;
 }
 
 interface PurchaseRow {
@@ -58,8 +59,8 @@ export class ShipmentRepository {
   ) {
     this.s = {
       insert: db.prepare(
-        `INSERT INTO shipments (profile_id, environment, tenant_id, order_id, state, shipment, station_user, created_at, updated_at)
-         VALUES (@profileId, @environment, @tenantId, @orderId, @state, @shipment, @stationUser, @now, @now)`,
+        `INSERT INTO shipments (profile_id, environment, tenant_id, order_id, state, shipment, station_user, created_at, updated_at, return_of_label_id)
+         VALUES (@profileId, @environment, @tenantId, @orderId, @state, @shipment, @stationUser, @now, @now, @returnOfLabelId)`,
       ),
       get: db.prepare<[number], ShipmentRow>(`SELECT * FROM shipments WHERE id = ?`),
       forOrder: db.prepare<[number], ShipmentRow>(
@@ -128,11 +129,14 @@ export class ShipmentRepository {
       state: 'ready' | 'queued';
       shipment: PlatformShipment;
       stationUser: string | null;
+      /** A return label's shipment: the label it returns. */
+      returnOfLabelId?: number | undefined;
     },
   ): Shipment {
     const id = Number(
       this.s.insert.run({
         ...input,
+        returnOfLabelId: input.returnOfLabelId ?? null,
         shipment: JSON.stringify(input.shipment),
         profileId: scope.profileId,
         environment: scope.environment,
@@ -271,6 +275,7 @@ function toShipment(row: ShipmentRow): Shipment {
     stationUser: row.station_user,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    ...(row.return_of_label_id === null ? {} : { returnOfLabelId: row.return_of_label_id }),
   };
 }
 

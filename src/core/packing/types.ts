@@ -58,6 +58,8 @@ export interface Shipment {
   stationUser: string | null;
   createdAt: string;
   updatedAt: string;
+  /** A return label's shipment (returnType): the station's id of the label it returns. */
+  returnOfLabelId?: number | undefined;
 }
 
 export interface LabelPurchase {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { csvColumns } from '../orders/csv-columns.js';
 import { environments } from '../storage/scope.js';
 import { addressSchema } from '../orders/order-schema.js';
 import { baseUrlProblem } from './base-url.js';
@@ -85,6 +86,19 @@ export const profileSchema = z
     labelRetentionDays: z.number().int().positive().optional(),
     /** Environment variable that holds the client secret (provisioning). */
     clientSecretEnv: envVarName.optional(),
+    /**
+     * Column mappings for order CSVs in no known format (issue 15): station column → the
+     * file's header. The first whose headers are all in a file reads it.
+     */
+    orderColumnMappings: z
+      .array(
+        z.object({
+          name: z.string().trim().min(1, 'is empty').max(60),
+          columns: z.partialRecord(z.enum(csvColumns), z.string().trim().min(1).max(200)),
+        }),
+      )
+      .max(50)
+      .optional(),
   })
   .superRefine((p, ctx) => {
     if (p.environment !== 'embedded-sandbox' && !p.baseUrl)

@@ -181,6 +181,8 @@ export class SiteOutbox {
               orderNumber: o.orderNumber,
               shipTo: o.shipTo,
               ...(o.serviceLevels ? { serviceLevels: o.serviceLevels } : {}),
+              // Options and each item's customs and hazmat go to the other stations too.
+              ...(o.options ? { options: o.options } : {}),
               packages: o.packages,
             },
           },

@@ -1,5 +1,5 @@
 import type { LabelSummary as CoreLabelSummary, StoredLabel } from '../labels/types.js';
-import type { StoredOrder } from '../orders/types.js';
+import type { OrderItem, ShipmentOptions, StoredOrder } from '../orders/types.js';
 import type { PrintJob } from '../printing/spool/print-spool.js';
 import type { PrinterConfig as CorePrinter } from '../printing/types.js';
 import type { Profile } from '../profiles/profile-schema.js';
@@ -56,10 +56,63 @@ export function brandName(profile: Profile, tenantId: string): string | null {
   return null;
 }
 
-export function orderView(o: StoredOrder, brandName: string | null, status: string): V.OrderView {
-  const items = o.packages.flatMap((p) =>
-    p.items.map((i) => ({ sku: i.sku, name: i.name, quantity: i.quantity })),
-  );
+/** An item as Pack shows it: customs and hazmat fields where the order gives them. */
+function itemView(i: OrderItem): V.OrderItemView {
+  return {
+    sku: i.sku,
+    name: i.name,
+    quantity: i.quantity,
+    description: i.description ?? null,
+    valueUsd: i.valueCents === undefined ? null : i.valueCents / 100,
+    weightLbs: i.weightLbs ?? null,
+    harmonizedCode: i.harmonizedCode ?? null,
+    countryOfOrigin: i.countryOfOrigin ?? null,
+    hazmat: i.hazmat
+      ? {
+          unNumber: i.hazmat.unNumber ?? null,
+          hazardClass: i.hazmat.hazardClass ?? null,
+          packingGroup: i.hazmat.packingGroup ?? null,
+          properShippingName: i.hazmat.properShippingName ?? null,
+        }
+      : null,
+  };
+}
+
+/** The order's options as Pack shows them (and sends them back with pack.rate). */
+export function optionsView(o: ShipmentOptions | undefined): V.ShipOptionsView {
+  const confirmation = o?.deliveryConfirmation;
+  return {
+    deliveryConfirmation:
+      confirmation === 'SIGNATURE' || confirmation === 'ADULT_SIGNATURE' ? confirmation : null,
+    saturdayDelivery: o?.deliveryOption === 'SATURDAY_DELIVERY',
+    additionalHandling: o?.additionalHandling === true,
+    customMessage1: o?.customMessage1 ?? '',
+    customMessage2: o?.customMessage2 ?? '',
+    customMessage3: o?.customMessage3 ?? '',
+    incoTerm: (o?.incoTerm as V.ShipOptionsView['incoTerm'] | undefined) ?? null,
+  };
+}
+
+/** The packer's options as the core takes them. */
+export function optionsFromView(v: V.ShipOptionsView): ShipmentOptions {
+  return {
+    ...(v.deliveryConfirmation ? { deliveryConfirmation: v.deliveryConfirmation } : {}),
+    ...(v.saturdayDelivery ? { deliveryOption: 'SATURDAY_DELIVERY' } : {}),
+    ...(v.additionalHandling ? { additionalHandling: true } : {}),
+    ...(v.customMessage1.trim() ? { customMessage1: v.customMessage1.trim() } : {}),
+    ...(v.customMessage2.trim() ? { customMessage2: v.customMessage2.trim() } : {}),
+    ...(v.customMessage3.trim() ? { customMessage3: v.customMessage3.trim() } : {}),
+    ...(v.incoTerm ? { incoTerm: v.incoTerm } : {}),
+  };
+}
+
+export function orderView(
+  o: StoredOrder,
+  brandName: string | null,
+  status: string,
+  shipFromCountry?: string,
+): V.OrderView {
+  const items = o.packages.flatMap((p) => p.items.map(itemView));
   return {
     id: String(o.id),
     orderNumber: o.orderNumber,
@@ -74,10 +127,14 @@ export function orderView(o: StoredOrder, brandName: string | null, status: stri
       lengthIn: p.lengthIn ?? null,
       widthIn: p.widthIn ?? null,
       heightIn: p.heightIn ?? null,
-      items: p.items.map((i) => ({ sku: i.sku, name: i.name, quantity: i.quantity })),
+      items: p.items.map(itemView),
     })),
     status,
     importedAt: o.importedAt,
+    options: optionsView(o.options),
+    international:
+      shipFromCountry !== undefined &&
+      shipFromCountry.toUpperCase() !== o.shipTo.countryCode.toUpperCase(),
   };
 }
 
@@ -114,6 +171,7 @@ export function labelView(
   l: StoredLabel | CoreLabelSummary,
   brandName: string | null,
   reprints: number,
+  returnTrackingNumbers: string[] = [],
 ): V.LabelSummary {
   return {
     id: String(l.id),
@@ -125,6 +183,8 @@ export function labelView(
     packageTrackingNumbers: l.packageTrackingNumbers.length
       ? l.packageTrackingNumbers
       : [l.trackingNumber],
+    returnOfLabelId: l.returnOfLabelId ? String(l.returnOfLabelId) : null,
+    returnTrackingNumbers,
   };
 }
 

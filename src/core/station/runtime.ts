@@ -202,6 +202,7 @@ export class ProfileRuntime {
         onFile: ({ file, report }) =>
           this.deps.onOrders(basename(file), report.imported.length + report.updated.length),
         log: this.deps.log,
+        mappings: this.profile.orderColumnMappings ?? [],
         ...(this.deps.claimOrderFile
           ? {
               claimFile: (text: string, name: string) =>

@@ -16,6 +16,10 @@ export interface ZplLabelInput {
   packageCount: number;
   orderReference: string | null;
   createdAt: string;
+  /** The shipment's customMessage1..3, printed above the footer. */
+  messages?: string[] | undefined;
+  /** Options and handling marks (SIGNATURE, HAZMAT, RETURN (LABEL)…), printed under the service. */
+  marks?: string[] | undefined;
 }
 
 /** Field data may not contain the ZPL command prefixes; strip them and cap the length. */
@@ -66,8 +70,16 @@ export function zplForPackage(input: ZplLabelInput): string {
     `^FO40,775^BY2,3,200^BCN,200,Y,N,N^FD${fd(input.trackingNumber)}^FS`,
     '^FO20,1050^GB772,3,3^FS',
     `^FO30,1070^A0N,26,26^FDREF ${fd(input.orderReference ?? '', 48)}^FS`,
-    '^FO30,1120^A0N,24,24^FDSANDBOX LABEL - NOT VALID FOR SHIPPING^FS',
+    // Marks (SIGNATURE, HAZMAT, INCOTERM DAP, RETURN (LABEL)) and the custom messages, a line each.
+    ...extraLines(input).map((text, i) => `^FO30,${1100 + i * 24}^A0N,22,22^FD${fd(text, 56)}^FS`),
+    `^FO30,${1100 + extraLines(input).length * 24}^A0N,22,22^FDSANDBOX LABEL - NOT VALID FOR SHIPPING^FS`,
     '^XZ',
   ];
   return lines.join('\n');
+}
+
+/** At most 4 lines under the reference: the marks on one line, then up to three messages. */
+function extraLines(input: ZplLabelInput): string[] {
+  const lines = input.marks?.length ? [input.marks.join(' / ')] : [];
+  return [...lines, ...(input.messages ?? [])].slice(0, 4);
 }

@@ -4,6 +4,8 @@
  * postal-code zones and the residential flag, and on nothing else.
  */
 
+import { INTERNATIONAL_EXTRA_DAYS, INTERNATIONAL_FACTOR } from './shipment-extras.js';
+
 export type ServiceTier =
   'overnight' | 'express' | 'twoDay' | 'threeDay' | 'priority' | 'economy' | 'ground';
 
@@ -120,6 +122,10 @@ export interface PriceInput {
   fromPostal: string | undefined;
   toPostal: string | undefined;
   residential: boolean;
+  /** Another country than the origin's: INTERNATIONAL_FACTOR on the price, longer transit. */
+  international?: boolean | undefined;
+  /** Per package, in dollars: options, hazmat, customs clearance (shipment-extras.ts). */
+  surcharges?: readonly number[] | undefined;
 }
 
 export interface Price {
@@ -177,14 +183,19 @@ export function price(input: PriceInput): Price {
         : 1.1;
   let total = 0;
   let billable = 0;
-  for (const pkg of input.packages) {
+  const international = input.international === true;
+  input.packages.forEach((pkg, i) => {
     const lbs = billableWeight(pkg);
     billable += lbs;
-    total += (base + perLb * (lbs - 1)) * factor * zoneFactor + residentialFee;
-  }
+    const carriage = (base + perLb * (lbs - 1)) * factor * zoneFactor;
+    total +=
+      (international ? carriage * INTERNATIONAL_FACTOR : carriage) +
+      residentialFee +
+      (input.surcharges?.[i] ?? 0);
+  });
   return {
     amount: Math.round(total * 100) / 100,
-    transitDays: transitDaysFor(tier, zone),
+    transitDays: transitDaysFor(tier, zone) + (international ? INTERNATIONAL_EXTRA_DAYS : 0),
     billableWeightLbs: billable,
     zone,
   };

@@ -5,7 +5,15 @@ import { SERVICE_LEVEL_PATTERN } from '../fixtures.js';
 import { zplForPackage } from '../labels/zpl.js';
 import { TrackingNumbers } from '../labels/trackingNumbers.js';
 import { billableWeight, price, serviceLevelName } from '../rates/pricing.js';
-import { addressRules, rateOptionsSchema, resolveOrigin, shipmentSchema } from '../shipment.js';
+import { optionsOf, packageSurcharges } from '../rates/shipment-extras.js';
+import {
+  addressRules,
+  extrasRules,
+  isInternational,
+  rateOptionsSchema,
+  resolveOrigin,
+  shipmentSchema,
+} from '../shipment.js';
 import { type LabelRecord, newId } from '../state.js';
 import { parseBodyWithRules } from '../validation.js';
 import { type World, baseUrlOf } from '../world.js';
@@ -38,7 +46,10 @@ export function labelRoutes(app: FastifyInstance, world: World): void {
     const full = ['addressLine1', 'city', 'postalCode', 'countryCode'] as const;
     // Every bad field at once: the schema, the addresses, and what the named account offers.
     const body = parseBodyWithRules(labelRequest, request.body, (raw) => {
-      const errors = addressRules(state, ctx.tenantId, raw, full, true);
+      const errors = [
+        ...addressRules(state, ctx.tenantId, raw, full, true),
+        ...extrasRules(state, ctx.tenantId, raw),
+      ];
       const named = typeof raw.carrierAccountId === 'string' ? raw.carrierAccountId : undefined;
       const found = named ? state.accounts.get(named) : undefined;
       if (!found || found.tenantId !== ctx.tenantId) return errors;
@@ -96,12 +107,17 @@ export function labelRoutes(app: FastifyInstance, world: World): void {
       quote.expiresAtMs > now
         ? quote
         : undefined;
+    const international = isInternational(origin.shipFrom, shipment.shipTo);
     const computed = price({
       serviceLevel: body.serviceLevel,
       packages: shipment.packages,
       fromPostal: origin.shipFrom.postalCode,
       toPostal: shipment.shipTo.postalCode,
       residential: shipment.shipTo.isResidential === true,
+      international,
+      surcharges: shipment.packages.map(
+        (pkg) => packageSurcharges(shipment, pkg, international).amount,
+      ),
     });
     const amount = quoted?.amount ?? computed.amount;
     const transitDays = quoted?.transitDays ?? computed.transitDays;
@@ -138,6 +154,7 @@ export function labelRoutes(app: FastifyInstance, world: World): void {
           packageCount: shipment.packages.length,
           orderReference,
           createdAt,
+          ...labelExtras(shipment, pkg, international),
         }),
       );
     });
@@ -186,6 +203,7 @@ export function labelRoutes(app: FastifyInstance, world: World): void {
       ...(inline ? { labelData: Buffer.from(zpl, 'utf8').toString('base64') } : {}),
       labelUrl: `${baseUrlOf(request)}/api/v1/labels/${labelId}/zpl`,
       packages,
+      ...(shipment.returnType ? { returnType: shipment.returnType } : {}),
       mode: body.mode ?? 'TEST',
       createdAt,
     });
@@ -199,4 +217,21 @@ export function labelRoutes(app: FastifyInstance, world: World): void {
     }
     return reply.type('text/plain; charset=utf-8').send(label.zpl);
   });
+}
+
+/** What a label prints beyond the addresses: messages, options, hazmat, customs, return. */
+function labelExtras(
+  shipment: Record<string, unknown>,
+  pkg: Record<string, unknown>,
+  international: boolean,
+): { messages: string[]; marks: string[] } {
+  const options = optionsOf(shipment, pkg);
+  const messages = ['customMessage1', 'customMessage2', 'customMessage3']
+    .map((k) => options[k])
+    .filter((m): m is string => typeof m === 'string' && m.trim() !== '');
+  const marks = packageSurcharges(shipment, pkg, international).names.map((n) => n.toUpperCase());
+  if (international && typeof options.incoTerm === 'string')
+    marks.push(`INCOTERM ${options.incoTerm}`);
+  if (typeof shipment.returnType === 'string') marks.unshift(`RETURN (${shipment.returnType})`);
+  return { messages, marks };
 }

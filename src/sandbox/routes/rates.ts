@@ -1,8 +1,16 @@
 import { type FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ApiError, type FieldError } from '../errors.js';
-import { price, serviceLevelName } from '../rates/pricing.js';
-import { addressRules, rateOptionsSchema, resolveOrigin, shipmentSchema } from '../shipment.js';
+import { price, serviceLevelName, tierOf } from '../rates/pricing.js';
+import { offersSaturday, optionsOf, packageSurcharges } from '../rates/shipment-extras.js';
+import {
+  addressRules,
+  extrasRules,
+  isInternational,
+  rateOptionsSchema,
+  resolveOrigin,
+  shipmentSchema,
+} from '../shipment.js';
 import { type CarrierAccount, newId } from '../state.js';
 import { parseBodyWithRules } from '../validation.js';
 import { type World } from '../world.js';
@@ -29,11 +37,19 @@ export function rateRoutes(app: FastifyInstance, world: World): void {
   app.post('/api/v1/rates', async (request) => {
     const ctx = world.auth(request, { tenantHeader: 'required' });
     // Every bad field at once: the schema's problems and the postal codes a rate needs.
-    const body = parseBodyWithRules(rateRequest, request.body, (raw) =>
-      addressRules(state, ctx.tenantId, raw, ['postalCode', 'countryCode'], false),
-    );
+    const body = parseBodyWithRules(rateRequest, request.body, (raw) => [
+      ...addressRules(state, ctx.tenantId, raw, ['postalCode', 'countryCode'], false),
+      ...extrasRules(state, ctx.tenantId, raw),
+    ]);
     const { shipment } = body;
     const origin = resolveOrigin(state, ctx.tenantId, shipment.shipFrom, body.shippingSiteId);
+    const international = isInternational(origin.shipFrom, shipment.shipTo);
+    const surcharges = shipment.packages.map(
+      (pkg) => packageSurcharges(shipment, pkg, international).amount,
+    );
+    const saturday = shipment.packages.some(
+      (pkg) => optionsOf(shipment, pkg).deliveryOption === 'SATURDAY_DELIVERY',
+    );
 
     // An empty list is taken as "not given": every account available to the tenant.
     const named = body.options?.carrierAccountIds;
@@ -116,12 +132,15 @@ export function rateRoutes(app: FastifyInstance, world: World): void {
       }
       for (const serviceLevel of account.serviceLevels) {
         if (wantedSet && !wantedSet.has(serviceLevel)) continue;
+        if (saturday && !offersSaturday(tierOf(serviceLevel))) continue;
         const p = price({
           serviceLevel,
           packages: shipment.packages,
           fromPostal: origin.shipFrom.postalCode,
           toPostal: shipment.shipTo.postalCode,
           residential,
+          international,
+          surcharges,
         });
         const rateQuoteId = newId('rq');
         state.addQuote({

@@ -18,7 +18,51 @@ export interface OrderItemView {
   sku: string;
   name: string;
   quantity: number;
+  /** Customs data of an item (issue 15), where the order gives it. */
+  description?: string | null;
+  /** Value of one unit, in dollars. */
+  valueUsd?: number | null;
+  /** Weight of one unit, in pounds. */
+  weightLbs?: number | null;
+  harmonizedCode?: string | null;
+  countryOfOrigin?: string | null;
+  /** Dangerous goods: what the order says about it (any field may be missing). */
+  hazmat?: HazmatView | null;
 }
+
+export interface HazmatView {
+  unNumber: string | null;
+  hazardClass: string | null;
+  packingGroup: string | null;
+  properShippingName: string | null;
+}
+
+/**
+ * Shipment options as the platform names them (issue 15): from the order, or set by the packer
+ * on Pack and sent with `pack.rate`.
+ */
+export interface ShipOptionsView {
+  deliveryConfirmation: 'SIGNATURE' | 'ADULT_SIGNATURE' | null;
+  saturdayDelivery: boolean;
+  additionalHandling: boolean;
+  customMessage1: string;
+  customMessage2: string;
+  customMessage3: string;
+  /** Incoterm of an international shipment (DAP, DDP, …). */
+  incoTerm: (typeof INCOTERMS)[number] | null;
+}
+
+export const INCOTERMS = ['DAP', 'DDP', 'EXW', 'FCA', 'CPT', 'CIP', 'DPU', 'DDU'] as const;
+
+export const shipOptions = z.object({
+  deliveryConfirmation: z.enum(['SIGNATURE', 'ADULT_SIGNATURE']).nullable().default(null),
+  saturdayDelivery: z.boolean().default(false),
+  additionalHandling: z.boolean().default(false),
+  customMessage1: text(35).default(''),
+  customMessage2: text(35).default(''),
+  customMessage3: text(35).default(''),
+  incoTerm: z.enum(INCOTERMS).nullable().default(null),
+});
 
 export interface PackageView {
   index: number;
@@ -41,6 +85,10 @@ export interface OrderView {
   packages: PackageView[];
   status: string;
   importedAt: string;
+  /** The options the order asks for (the Pack screen starts from these). */
+  options?: ShipOptionsView;
+  /** Ship-to is in another country than the station ships from: customs and an incoterm. */
+  international?: boolean;
 }
 
 export type ScanResult =
@@ -56,7 +104,41 @@ export interface ImportReport {
   errors: ImportError[];
   /** Every problem found, including those beyond `errors`. */
   errorCount: number;
+  /** The store export or saved mapping the file was read as ("Shopify orders export"). */
+  format?: string | null;
+  /**
+   * The file's header when it was not recognised (no station columns, no known export, no
+   * saved mapping): Settings offers to map these columns once and save the mapping.
+   */
+  unmappedHeader?: string[] | null;
 }
+
+/** Station CSV columns a saved mapping can fill (the file's header for each). */
+export const MAPPABLE_COLUMNS = [
+  'order_number',
+  'ship_to_name',
+  'ship_to_company',
+  'ship_to_address1',
+  'ship_to_address2',
+  'ship_to_city',
+  'ship_to_state',
+  'ship_to_postal_code',
+  'ship_to_country',
+  'ship_to_phone',
+  'ship_to_email',
+  'sku',
+  'item_name',
+  'quantity',
+  'unit_value_usd',
+  'weight_lbs',
+] as const;
+export const REQUIRED_MAPPED_COLUMNS = [
+  'order_number',
+  'ship_to_address1',
+  'ship_to_city',
+  'ship_to_postal_code',
+  'ship_to_country',
+] as const;
 
 /** A long order import is under way (sent a few times a second while it runs). */
 export interface ImportProgressView {
@@ -127,6 +209,16 @@ export const packingCalls = {
   'orders.import': def<ImportReport>()(
     z.object({ fileName: text(260).min(1), content: text(20_000_000) }),
   ),
+  /**
+   * Settings → Orders → Map columns: saves a column mapping in the active profile (replacing one
+   * of the same name), so files with that header import without asking again.
+   */
+  'orders.saveMapping': def<{ saved: string }>()(
+    z.object({
+      name: text(60).trim().min(1),
+      columns: z.partialRecord(z.enum(MAPPABLE_COLUMNS), text(200).trim().min(1)),
+    }),
+  ),
   'orders.list': def<OrderView[]>()(
     z.object({
       search: text(200).optional(),
@@ -142,6 +234,8 @@ export const packingCalls = {
       packages: z.array(packedPackage).min(1).max(100),
       /** Buying another label for an order that already has one needs this. */
       confirmAnother: z.boolean().default(false),
+      /** Options as set on Pack; null: the order's own. */
+      options: shipOptions.nullable().default(null),
     }),
   ),
   'pack.buy': def<PurchaseView>()(

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { def, id, none, text } from './define.js';
+import type { PurchaseView } from './packing.js';
 
 /** A day typed in History's date fields (2026-11-23); anything Date cannot read is refused by name. */
 const day = text(40).refine((s) => !Number.isNaN(Date.parse(s)), 'not a date (use YYYY-MM-DD)');
@@ -66,6 +67,10 @@ export interface LabelSummary {
   reprints: number;
   /** One per package, in order; the first is `trackingNumber`. */
   packageTrackingNumbers: string[];
+  /** A return label: the id of the label it returns (issue 15). */
+  returnOfLabelId?: string | null;
+  /** Return labels bought for this label (History lists them on its row). */
+  returnTrackingNumbers?: string[];
 }
 
 /** One page of History: `total` counts every label that matches, not only this page. */
@@ -193,6 +198,14 @@ export const recordCalls = {
     }),
   ),
   'labels.audit': def<ReprintAuditView[]>()(z.object({ labelId: id.optional() })),
+  /**
+   * History → Return label: buys a label with returnType LABEL for that shipment, from the
+   * customer back to the site; printed like any label and linked to it. A second one for the
+   * same label needs confirmAnother.
+   */
+  'labels.returnLabel': def<PurchaseView>()(
+    z.object({ labelId: id, confirmAnother: z.boolean().default(false) }),
+  ),
 
   'tracking.board': def<TrackingBoard>()(
     z.object({

@@ -142,6 +142,64 @@ describe('a station killed with SIGKILL during a purchase, then restarted', () =
   });
 });
 
+describe('a station killed with SIGKILL while buying a return label, then restarted', () => {
+  const returnSteps: PurchaseStep[] = [
+    'purchase-committed',
+    'label-received',
+    'label-stored',
+    'print-job-stored',
+  ];
+  it.each(returnSteps)(
+    'killed itself at %s: one return label on the platform, kept, linked and printed once',
+    async (step) => {
+      sb.clearFaults();
+      const dbFile = join(tempDir(), 'station.db');
+      const orderNumber = `CRASH-RETURN-${step}`.toUpperCase();
+      const restarted = await stationFor((p) => lumenProfile(sb.url, p), {
+        dbFile,
+        startSpool: false,
+      });
+      const run = await runChild({
+        STATION_DB: dbFile,
+        SANDBOX_URL: sb.url,
+        PRINTER_PORT: String(restarted.printer.port),
+        ORDER_NUMBER: orderNumber,
+        CRASH_AT: step,
+        CRASH_HOW: 'self',
+        RETURN_LABEL: '1',
+      });
+      expect(run.signal, run.stderr).toBe('SIGKILL');
+      // The original, and the return label unless the station died before sending for it.
+      const soldBefore = (await ledgerFor(sb.url, orderNumber)).length;
+      expect(soldBefore).toBe(step === 'purchase-committed' ? 1 : 2);
+
+      const { workflow, attention, spool, printer } = restarted;
+      await workflow.recover();
+      spool.start();
+      for (const item of attention.list()) {
+        const found = await attention.lookUp(item.purchase.id, 'shift-lead');
+        if (!found.found) attention.markNotBought(item.purchase.id, 'shift-lead');
+      }
+      const lookup = workflow.lookup(orderNumber);
+      if (lookup.kind !== 'order') throw new Error(`order ${orderNumber} not found after restart`);
+      const original = workflow.labels.forOrder(lookup.order.id).find((l) => !l.returnOfLabelId)!;
+      // Asked again after the restart: the return label bought before the crash is the one;
+      // one that was never sent is bought now.
+      const again = await workflow.returnLabel(original.id, { stationUser: 'packer' });
+      expect(again.outcome).toBe(soldBefore === 2 ? 'already-labelled' : 'printed');
+      const sold = await ledgerFor(sb.url, orderNumber);
+      expect(sold).toHaveLength(2);
+      const returns = workflow.labels.returnsOf([original.id]).get(original.id) ?? [];
+      expect(returns).toHaveLength(1);
+      const tracking = returns[0]!.trackingNumber;
+      expect(sold.map((e) => e.trackingNumber)).toContain(tracking);
+      await waitUntil(() => printer.labels.some((l) => l.zpl.includes(tracking)));
+      await waitUntil(() => spool.list({ states: ['queued', 'sending'] }).length === 0);
+      expect(printer.labels.filter((l) => l.zpl.includes(tracking))).toHaveLength(1);
+    },
+  );
+});
+
 describe('a print job stored before its shipment moved on (a station from before the fix)', () => {
   it('recovery sees the job and does not queue the label a second time', async () => {
     sb.clearFaults();

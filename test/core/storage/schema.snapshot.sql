@@ -1,4 +1,4 @@
--- schema version 4
+-- schema version 5
 
 -- trigger site_outbox_label_insert
 CREATE TRIGGER site_outbox_label_insert AFTER INSERT ON labels WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1
@@ -102,7 +102,7 @@ CREATE TABLE labels (
         zpl_dropped_at TEXT,
         label_url TEXT,
         created_at TEXT NOT NULL,
-        stored_at TEXT NOT NULL,
+        stored_at TEXT NOT NULL, return_of_label_id INTEGER REFERENCES labels (id),
         UNIQUE (profile_id, environment, platform_label_id)
       ) STRICT;
 
@@ -130,7 +130,7 @@ CREATE TABLE order_items (
         name TEXT NOT NULL,
         quantity INTEGER NOT NULL CHECK (quantity > 0),
         value_cents INTEGER,
-        weight_lbs REAL,
+        weight_lbs REAL, details TEXT,
         PRIMARY KEY (order_id, package_index, line),
         FOREIGN KEY (order_id, package_index)
           REFERENCES order_packages (order_id, package_index) ON DELETE CASCADE
@@ -159,7 +159,7 @@ CREATE TABLE orders (
         service_levels TEXT,
         source TEXT NOT NULL,
         imported_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL, options TEXT,
         -- Also the scan index: a scanned order number is looked up across the profile's brands.
         UNIQUE (profile_id, environment, order_number, tenant_id)
       ) STRICT;
@@ -234,7 +234,7 @@ CREATE TABLE shipments (
         station_user TEXT,
         created_at TEXT NOT NULL,
         updated_at TEXT NOT NULL
-      ) STRICT;
+      , return_of_label_id INTEGER REFERENCES labels (id)) STRICT;
 
 -- table site_outbox
 CREATE TABLE site_outbox (
@@ -327,6 +327,9 @@ CREATE INDEX labels_by_order ON labels (profile_id, environment, order_number, c
 
 -- index labels_by_order_id
 CREATE INDEX labels_by_order_id ON labels (order_id);
+
+-- index labels_by_return_of
+CREATE INDEX labels_by_return_of ON labels (return_of_label_id) WHERE return_of_label_id IS NOT NULL;
 
 -- index labels_by_tenant_date
 CREATE INDEX labels_by_tenant_date ON labels (profile_id, environment, tenant_id, created_at, id);

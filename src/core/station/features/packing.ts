@@ -1,4 +1,4 @@
-import { importOrdersInSlices, formatOf } from '../../orders/order-import.js';
+import { importOrdersInSlices, chosenFileFormatOf } from '../../orders/order-import.js';
 import type { ImportProblem, StoredOrder } from '../../orders/types.js';
 import type { ImportError } from '../../../shared/views.js';
 import { pullSiteOrders } from './site.js';
@@ -7,7 +7,8 @@ import { tenantsOf, type Profile } from '../../profiles/profile-schema.js';
 import type { ParsedInput } from '../../../shared/contract.js';
 import type { StationContext } from '../context.js';
 import type { FeatureHandlers } from '../../../shared/features/define.js';
-import type { packingCalls } from '../../../shared/features/packing.js';
+import { REQUIRED_MAPPED_COLUMNS, type packingCalls } from '../../../shared/features/packing.js';
+import { optionsFromView } from '../map.js';
 import { StationFailure } from '../errors.js';
 import { brandName, labelView, orderView } from '../map.js';
 import { purchaseView, quoteView } from './pack-views.js';
@@ -46,6 +47,15 @@ export function importError(p: ImportProblem, format: 'csv' | 'json'): ImportErr
  * more. Rating keeps a shipment in state `rated`; buying buys that shipment (two platform round
  * trips per label).
  */
+/** What the person mapping columns sees for each required station column. */
+const MAPPED_COLUMN_WORDS: Record<(typeof REQUIRED_MAPPED_COLUMNS)[number], string> = {
+  order_number: 'the order number',
+  ship_to_address1: 'the street address',
+  ship_to_city: 'the city',
+  ship_to_postal_code: 'the postal code',
+  ship_to_country: 'the country',
+};
+
 export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof packingCalls> {
   const reprintCounts = (labelIds: number[]) => rt().reprints.counts(labelIds);
   const rt = () => ctx.runtime();
@@ -109,6 +119,7 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
               found.order,
               brandName(r.profile, found.order.tenantId),
               found.labels.length ? 'labelled' : 'open',
+              r.profile.shipFrom.countryCode,
             ),
             existingLabels: found.labels.map((l) =>
               labelView(l, brandName(r.profile, l.tenantId), counts.get(l.id) ?? 0),
@@ -145,6 +156,7 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
         packages: packed(input.packages),
         stationUser: ctx.stationSettings().userName,
         confirmAnotherLabel: input.confirmAnother,
+        ...(input.options ? { options: optionsFromView(input.options) } : {}),
       });
       if (result.outcome === 'queued') ctx.changed('queue');
       // A failed rating is listed under Needs attention; a new rating takes an old one off.
@@ -176,11 +188,11 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
     },
     'orders.import': async ({ fileName, content }) => {
       const r = rt();
-      const format = formatOf(fileName);
+      const format = chosenFileFormatOf(fileName);
       if (!format)
         throw new StationFailure(
           'validation',
-          `${fileName}: only .csv and .json order files can be imported.`,
+          `${fileName}: only .csv, .tsv, .txt (tab-separated) and .json order files can be imported.`,
         );
       // One import per file for the whole site (issue 12).
       const elsewhere = await ctx.site?.claimFile(r.scope, content, fileName);
@@ -191,7 +203,10 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
         r.scope,
         { defaultTenantId: r.profile.tenantId, allowedTenantIds: tenantsOf(r.profile) },
         { text: content, format, source: fileName },
-        { onProgress: (p) => ctx.events.emit('import-progress', { fileName, ...p }) },
+        {
+          onProgress: (p) => ctx.events.emit('import-progress', { fileName, ...p }),
+          mappings: r.profile.orderColumnMappings ?? [],
+        },
       );
       ctx.ordersChanged(fileName, report.imported.length + report.updated.length);
       return {
@@ -200,7 +215,24 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
         // Cleaned fields are listed too: the orders came in, but someone should fix the source.
         errors: [...report.problems, ...(report.cleaned ?? [])].map((p) => importError(p, format)),
         errorCount: report.problemCount + (report.cleaned?.length ?? 0),
+        format: report.format ?? null,
+        unmappedHeader: report.unmappedHeader ?? null,
       };
+    },
+    'orders.saveMapping': async ({ name, columns }) => {
+      const r = rt();
+      const missing = REQUIRED_MAPPED_COLUMNS.filter((c) => !columns[c]);
+      if (missing.length > 0)
+        throw new StationFailure(
+          'validation',
+          `The mapping needs a column for ${missing.map((c) => MAPPED_COLUMN_WORDS[c]).join(', ')}.`,
+        );
+      const others = (r.profile.orderColumnMappings ?? []).filter((m) => m.name !== name);
+      await ctx.saveProfile({
+        ...r.profile,
+        orderColumnMappings: [...others, { name, columns }],
+      });
+      return { saved: name };
     },
     'orders.list': async ({ search, limit }) => {
       const r = rt();
@@ -208,7 +240,12 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
       const orders = term ? r.orders.search(r.scope, term, limit) : r.orders.recent(r.scope, limit);
       const labelled = r.orders.labelledAmong(orders.map((o) => o.id));
       return orders.map((o) =>
-        orderView(o, brandName(r.profile, o.tenantId), labelled.has(o.id) ? 'labelled' : 'open'),
+        orderView(
+          o,
+          brandName(r.profile, o.tenantId),
+          labelled.has(o.id) ? 'labelled' : 'open',
+          r.profile.shipFrom.countryCode,
+        ),
       );
     },
   };

@@ -9,6 +9,7 @@ import type { recordCalls } from '../../../shared/features/records.js';
 import { StationFailure } from '../errors.js';
 import { brandName, carrierView, labelView, printJobView, trackingSync } from '../map.js';
 import { attentionOf, queueOf, trackerRow } from '../snapshots.js';
+import { purchaseView } from './pack-views.js';
 
 /** History (label cache, reprints), needs attention, queues, tracking and carrier accounts. */
 export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof recordCalls> {
@@ -42,10 +43,18 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
         limit: Math.min(q.limit, 500),
         offset: q.offset,
       });
-      // One query for the reprint counts of the whole page, not one per row.
+      // One query for the reprint counts of the whole page, not one per row; one for returns.
       const reprints = r.reprints.counts(page.labels.map((l) => l.id));
+      const returns = r.labels.returnsOf(page.labels.map((l) => l.id));
       return {
-        labels: page.labels.map((l) => labelView(l, brand(l.tenantId), reprints.get(l.id) ?? 0)),
+        labels: page.labels.map((l) =>
+          labelView(
+            l,
+            brand(l.tenantId),
+            reprints.get(l.id) ?? 0,
+            (returns.get(l.id) ?? []).map((x) => x.trackingNumber),
+          ),
+        ),
         total,
         offset: q.offset,
       };
@@ -83,6 +92,24 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
       const payload = ctx.spool.payload(job.id);
       const warnings = payload ? ctx.spool.checkLabel(job.printerId, payload) : [];
       return printJobView(job, printerName(job.printerId), warnings);
+    },
+    'labels.returnLabel': async ({ labelId, confirmAnother }) => {
+      const r = rt();
+      const l = label(labelId);
+      // Without a client secret nothing can be bought: said in words, as pack.rate does.
+      await ctx.profiles.clientSecret(r.profile, ctx.options.env ?? process.env);
+      const result = await r.workflow.returnLabel(l.id, {
+        stationUser: ctx.stationSettings().userName,
+        confirmAnotherLabel: confirmAnother,
+      });
+      ctx.changed('queue');
+      ctx.changed('attention');
+      if (result.outcome === 'already-labelled')
+        throw new StationFailure(
+          'already-labelled',
+          `A return label was already bought for ${l.trackingNumber} (${result.labels.map((x) => x.trackingNumber).join(', ')}). Confirm to buy another.`,
+        );
+      return purchaseView(ctx, r, result);
     },
     'labels.audit': async ({ labelId }) => {
       const r = rt();

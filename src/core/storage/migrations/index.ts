@@ -3,6 +3,7 @@ import { migration001 } from './001-station.js';
 import { migration002 } from './002-print-spool.js';
 import { migration003 } from './003-tracking.js';
 import { migration004 } from './004-site-outbox.js';
+import { migration005 } from './005-order-details.js';
 
 export interface Migration {
   /** 1-based; equals the migration's position in the list, stored in PRAGMA user_version. */
@@ -20,4 +21,5 @@ export const migrations: readonly Migration[] = [
   migration002,
   migration003,
   migration004,
+  migration005,
 ];

@@ -6,6 +6,7 @@ import type {
   PurchaseView,
   RateQuote,
   RateView,
+  ShipOptionsView,
 } from '../../../shared/views';
 import { call } from '../bridge';
 import { playFailure, playSuccess } from '../lib/sounds';
@@ -28,6 +29,8 @@ export interface PackSlice {
   scannedLabel: LabelSummary | null;
   /** One entry per package of the order. */
   packages: PackedEntry[];
+  /** Signature, Saturday, handling, messages, incoterm: the order's, as the packer left them. */
+  shipOptions: ShipOptionsView | null;
   /** The package the scale and a scanned box go to (the weight field last focused). */
   activePackage: number;
   quote: RateQuote | null;
@@ -42,6 +45,7 @@ export interface PackSlice {
   setWeight(index: number, weight: string): void;
   setBox(index: number, box: BoxPreset | null): void;
   setActivePackage(index: number): void;
+  setShipOptions(patch: Partial<ShipOptionsView>): void;
   rate(): Promise<void>;
   moveSelection(delta: number): void;
   selectRate(id: string): void;
@@ -55,6 +59,7 @@ const cleared = {
   existingLabels: [],
   scannedLabel: null,
   packages: [],
+  shipOptions: null,
   activePackage: 0,
   quote: null,
   selectedRateId: null,
@@ -89,7 +94,7 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
   };
 
   async function rateOnce() {
-    const { order, packages, confirmAnother, existingLabels } = get();
+    const { order, packages, confirmAnother, existingLabels, shipOptions } = get();
     if (!order || !packages.length || (existingLabels.length && !confirmAnother)) {
       set({ buyPending: false });
       return;
@@ -111,12 +116,17 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
         boxId: p.box?.id ?? null,
       })),
       confirmAnother,
+      options: shipOptions,
     });
     set({ busy: null });
-    // Asked again meanwhile, another order scanned, or a weight or box changed: not these rates.
+    // Asked again meanwhile, another order scanned, or a weight, box or option changed: not these rates.
     const now = get();
     if (again) return;
-    if (now.order?.id !== order.id || now.packages !== packages) {
+    if (
+      now.order?.id !== order.id ||
+      now.packages !== packages ||
+      now.shipOptions !== shipOptions
+    ) {
       // Nothing rates the changed packages by itself: a buy key pressed earlier is dropped.
       set({ buyPending: false });
       return;
@@ -181,6 +191,7 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
             ...cleared,
             buyPending: get().buyPending,
             order: found.order,
+            shipOptions: found.order.options ?? null,
             existingLabels: found.existingLabels,
             // What the order file says, on screen for each package: the packer checks or
             // replaces it; nothing is filled in behind their back.
@@ -241,6 +252,17 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
         ...(get().quote ? { quote: null, selectedRateId: null } : {}),
       }),
     setActivePackage: (index) => set({ activePackage: index }),
+    // An option changes the price (and, for Saturday, the services): the rates on screen go.
+    setShipOptions: (patch) => {
+      const current = get().shipOptions;
+      if (!current) return;
+      set({
+        shipOptions: { ...current, ...patch },
+        ...(get().quote ? { quote: null, selectedRateId: null } : {}),
+        // A refusal (no incoterm) may no longer hold: the next rating says.
+        ...(get().result?.kind === 'failure' ? { result: null } : {}),
+      });
+    },
 
     // One rating at a time. A box scanned (or a weight read) while the order is still being
     // rated rates again once that answer is in, with what is on screen then; an answer for

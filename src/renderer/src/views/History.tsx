@@ -3,6 +3,7 @@ import { useStation } from '../store';
 import { HISTORY_PAGE } from '../store/lists';
 import { LabelPreview } from '../components/LabelPreview';
 import { ReprintForm } from '../components/ReprintForm';
+import { ReturnLabelForm } from '../components/ReturnLabelForm';
 import { BrandSelect } from '../components/BrandSelect';
 import { LabelTable, type LabelColumn } from '../components/LabelTable';
 import type { LabelSummary } from '../../../shared/views';
@@ -25,7 +26,21 @@ const columns: LabelColumn<LabelSummary>[] = [
     cell: (l) => when(l.createdAt),
     title: (l) => new Date(l.createdAt).toLocaleString(),
   },
-  { head: 'Order', col: 'c-order', cell: (l) => l.orderNumber, title: (l) => l.orderNumber },
+  {
+    head: 'Order',
+    col: 'c-order',
+    // A return label is marked ↩; an original with a return label gets a ↩ after it.
+    cell: (l) =>
+      l.returnOfLabelId
+        ? `↩ ${l.orderNumber}`
+        : `${l.orderNumber}${l.returnTrackingNumbers?.length ? ' ↩' : ''}`,
+    title: (l) =>
+      l.returnOfLabelId
+        ? `${l.orderNumber}: return label`
+        : l.returnTrackingNumbers?.length
+          ? `${l.orderNumber}: return label ${l.returnTrackingNumbers.join(', ')}`
+          : l.orderNumber,
+  },
   {
     head: 'Tracking',
     col: 'c-tracking',
@@ -62,6 +77,7 @@ export function HistoryView() {
   const searchRef = useRef<HTMLInputElement>(null);
   const rows = useRef<(HTMLTableRowElement | null)[]>([]);
   const [reprinting, setReprinting] = useState(false);
+  const [returning, setReturning] = useState(false);
   useEffect(() => {
     void useStation
       .getState()
@@ -72,6 +88,8 @@ export function HistoryView() {
   const brands = s.status?.profile?.brands ?? [];
   const sel = s.selectedLabel;
   const { labels, total, offset } = s.history;
+  // The row of the selected label: it carries the return links (labels.get does not).
+  const row = labels.find((l) => l.id === sel?.id) ?? null;
 
   // The preview pane always shows something when there is something to show.
   function selectFirst() {
@@ -84,6 +102,7 @@ export function HistoryView() {
     const l = labels[i];
     if (!l) return;
     setReprinting(false);
+    setReturning(false);
     void s.selectLabel(l.id);
     if (focus) rows.current[i]?.focus();
   }
@@ -107,6 +126,11 @@ export function HistoryView() {
       e.preventDefault();
       if (sel?.id !== labels[i]?.id) select(i, false);
       setReprinting(true);
+    } else if ((e.key === 't' || e.key === 'T') && !e.ctrlKey && !e.altKey) {
+      e.preventDefault();
+      if (sel?.id !== labels[i]?.id) select(i, false);
+      setReprinting(false);
+      setReturning(true);
     } else if (e.key === 'PageDown') {
       e.preventDefault();
       void page(offset + HISTORY_PAGE);
@@ -207,7 +231,7 @@ export function HistoryView() {
           </button>
           <span className="muted keys">
             <kbd>↓</kbd> from search · <kbd>↑</kbd>
-            <kbd>↓</kbd> move · <kbd>R</kbd> reprint
+            <kbd>↓</kbd> move · <kbd>R</kbd> reprint · <kbd>T</kbd> return label
           </span>
         </div>
         <div className="history-rows">
@@ -256,11 +280,38 @@ export function HistoryView() {
                   requestAnimationFrame(() => rows.current[i]?.focus());
                 }}
               />
+            ) : returning && row ? (
+              <ReturnLabelForm
+                label={row}
+                onDone={(bought) => {
+                  setReturning(false);
+                  const i = labels.findIndex((l) => l.id === sel.id);
+                  const back = () => requestAnimationFrame(() => rows.current[i]?.focus());
+                  if (bought) void s.searchLabels(offset).then(back);
+                  else back();
+                }}
+              />
             ) : (
-              <button onClick={() => setReprinting(true)}>
-                Reprint… <kbd>R</kbd>
-              </button>
+              <div className="detail-actions">
+                <button onClick={() => setReprinting(true)}>
+                  Reprint… <kbd>R</kbd>
+                </button>
+                {row && !row.returnOfLabelId ? (
+                  <button onClick={() => setReturning(true)}>
+                    Return label… <kbd>T</kbd>
+                  </button>
+                ) : null}
+              </div>
             )}
+            {row?.returnOfLabelId ? (
+              <p className="return-note" data-testid="return-note">
+                ↩ Return label of order {row.orderNumber}
+              </p>
+            ) : row?.returnTrackingNumbers?.length ? (
+              <p className="return-note" data-testid="return-note">
+                ↩ Return label: <span className="mono">{row.returnTrackingNumbers.join(', ')}</span>
+              </p>
+            ) : null}
             {s.reprintWarnings?.labelId === sel.id && s.reprintWarnings.warnings.length ? (
               <ul className="print-warnings" data-testid="print-warnings">
                 {s.reprintWarnings.warnings.map((w, i) => (

@@ -4,6 +4,7 @@ import { useStation } from '../store';
 import { Packages, type PackagesHandle } from './pack/Packages';
 import { RatesPanel } from './pack/Rates';
 import { PackResult } from './pack/Result';
+import { OrderItems, ShipOptionsPanel, type ShipOptionsHandle } from './pack/ShipOptions';
 import './pack/pack-layout.css';
 
 /**
@@ -15,6 +16,7 @@ export function PackView() {
   const s = useStation();
   const scanRef = useRef<HTMLInputElement>(null);
   const packagesRef = useRef<PackagesHandle>(null);
+  const optionsRef = useRef<ShipOptionsHandle>(null);
   const [scan, setScan] = useState('');
   const [reprinting, setReprinting] = useState(false);
   // Back to Scan after an action, unless the packer has since moved to another field on purpose
@@ -51,6 +53,9 @@ export function PackView() {
       } else if (e.altKey && (e.key === 'w' || e.code === 'KeyW')) {
         e.preventDefault();
         packagesRef.current?.focusWeight();
+      } else if (e.altKey && (e.key === 'o' || e.code === 'KeyO')) {
+        e.preventDefault();
+        optionsRef.current?.focus();
       } else if (e.altKey && (e.key === 's' || e.code === 'KeyS')) {
         e.preventDefault();
         void readScale();
@@ -136,6 +141,14 @@ export function PackView() {
               <h2>
                 Order <span data-testid="order-number">{order.orderNumber}</span>
                 {order.brandName ? <span className="chip">{order.brandName}</span> : null}
+                {order.international ? (
+                  <span className="chip warn" data-testid="international">
+                    To {order.shipTo.countryCode}: customs
+                  </span>
+                ) : null}
+                {order.items.some((i) => i.hazmat) ? (
+                  <span className="chip warn">HAZMAT</span>
+                ) : null}
               </h2>
               <div className="cols">
                 <address>
@@ -148,24 +161,7 @@ export function PackView() {
                     {order.shipTo.countryCode}
                   </div>
                 </address>
-                <table className="items">
-                  <thead>
-                    <tr>
-                      <th>Qty</th>
-                      <th>SKU</th>
-                      <th>Item</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {order.items.map((item, i) => (
-                      <tr key={i}>
-                        <td className="num">{item.quantity}</td>
-                        <td>{item.sku}</td>
-                        <td>{item.name}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <OrderItems order={order} />
               </div>
               <div className="muted">
                 {order.packages.length} package{order.packages.length === 1 ? '' : 's'}
@@ -184,6 +180,8 @@ export function PackView() {
             </p>
           )}
         </div>
+
+        <ShipOptionsPanel key={s.order?.id ?? ''} ref={optionsRef} onDone={() => focusScan(true)} />
 
         <Packages
           ref={packagesRef}
@@ -204,7 +202,7 @@ export function PackView() {
           }}
         />
         <p className="shortcuts muted">
-          <kbd>Enter</kbd> scan · <kbd>Alt+W</kbd> weight · <kbd>↑</kbd>
+          <kbd>Enter</kbd> scan · <kbd>Alt+W</kbd> weight · <kbd>Alt+O</kbd> options · <kbd>↑</kbd>
           <kbd>↓</kbd> rate · <kbd>Ctrl+Enter</kbd> buy & print · <kbd>Alt+R</kbd> reprint ·{' '}
           <kbd>Alt+Z</kbd> zoom · <kbd>Esc</kbd> clear
         </p>

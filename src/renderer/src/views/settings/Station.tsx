@@ -7,6 +7,7 @@ import type {
   ImportReport,
   RateRule,
 } from '../../../../shared/views';
+import { ColumnMapping } from './ColumnMapping';
 
 const SHOWN_PROBLEMS = 50;
 
@@ -29,6 +30,8 @@ export function StationPanel() {
   const notify = useStation((s) => s.notify);
   const refreshStatus = useStation((s) => s.refreshStatus);
   const [report, setReport] = useState<ImportReport | null>(null);
+  // The file of the last import: imported again once its columns are mapped.
+  const [lastFile, setLastFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<ImportProgressView | null>(null);
   useEffect(() => getBridge().on('import-progress', setProgress), []);
   const [rule, setRule] = useState<RateRule | null>(profile?.rateRule ?? null);
@@ -36,12 +39,16 @@ export function StationPanel() {
 
   async function importFile(file: File) {
     setReport(null);
+    setLastFile(file);
     setProgress({ fileName: file.name, phase: 'reading', done: 0, total: 100 });
     const r = await call('orders.import', { fileName: file.name, content: await file.text() });
     setProgress(null);
     if (r.ok) {
       setReport(r.value);
-      notify('ok', `Imported ${r.value.imported} orders from ${file.name}.`);
+      notify(
+        'ok',
+        `Imported ${r.value.imported} orders from ${file.name}${r.value.format ? ` (${r.value.format})` : ''}.`,
+      );
     } else notify('error', r.error.message);
   }
   async function saveProfile(patch: { rateRule?: RateRule; hotFolder?: string | null }) {
@@ -75,10 +82,10 @@ export function StationPanel() {
     <>
       <h1>Orders</h1>
       <label className="file">
-        Import orders (CSV or JSON)…
+        Import orders (CSV, a store export, Amazon .txt, or JSON)…
         <input
           type="file"
-          accept=".csv,.json,text/csv,application/json"
+          accept=".csv,.tsv,.txt,.json,text/csv,text/tab-separated-values,text/plain,application/json"
           aria-label="Import orders file"
           onChange={(e) => {
             const f = e.target.files?.[0];
@@ -98,6 +105,11 @@ export function StationPanel() {
             {report.imported} imported, {report.skipped} skipped, {report.errorCount} problems
             {report.errorCount > SHOWN_PROBLEMS ? ` (the first ${SHOWN_PROBLEMS} are listed)` : ''}
           </b>
+          {report.format ? (
+            <div className="muted" data-testid="import-format">
+              Read as: {report.format}
+            </div>
+          ) : null}
           <ul className="reasons">
             {report.errors.slice(0, SHOWN_PROBLEMS).map((e, i) => (
               <li key={i}>
@@ -106,6 +118,14 @@ export function StationPanel() {
             ))}
           </ul>
         </div>
+      ) : null}
+      {report?.unmappedHeader?.length && lastFile ? (
+        <ColumnMapping
+          key={lastFile.name}
+          fileName={lastFile.name}
+          header={report.unmappedHeader}
+          onSaved={() => void importFile(lastFile)}
+        />
       ) : null}
       {profile && useStation.getState().status?.host === 'electron' ? (
         <label>

@@ -1,0 +1,58 @@
+/**
+ * The order CSV: one row per item (or per package when a package has no items). Rows with the
+ * same order_number (and tenant_id) form one order; the `package` column (1, 2, …) says which
+ * parcel of the order a row belongs to. Address columns are read from the order's first row;
+ * later rows may repeat them or leave them blank.
+ */
+export const csvColumns = [
+  'order_number',
+  'tenant_id',
+  'ship_to_name',
+  'ship_to_company',
+  'ship_to_address1',
+  'ship_to_address2',
+  'ship_to_city',
+  'ship_to_state',
+  'ship_to_postal_code',
+  'ship_to_country',
+  'ship_to_phone',
+  'ship_to_email',
+  'residential',
+  'service_levels',
+  'package',
+  'box',
+  'weight_lbs',
+  'length_in',
+  'width_in',
+  'height_in',
+  'sku',
+  'item_name',
+  'quantity',
+  'unit_value_usd',
+  // Options of the order (issue 15), read from its first row.
+  'delivery_confirmation',
+  'saturday_delivery',
+  'additional_handling',
+  'custom_message_1',
+  'custom_message_2',
+  'custom_message_3',
+  'incoterm',
+  // Customs and hazmat data of an item.
+  'item_description',
+  'item_weight_lbs',
+  'harmonized_code',
+  'country_of_origin',
+  'hazmat',
+  'hazmat_un_number',
+  'hazmat_class',
+  'hazmat_packing_group',
+  'hazmat_proper_shipping_name',
+] as const;
+export type Column = (typeof csvColumns)[number];
+export const requiredColumns: Column[] = [
+  'order_number',
+  'ship_to_address1',
+  'ship_to_city',
+  'ship_to_postal_code',
+  'ship_to_country',
+];

@@ -1,0 +1,282 @@
+/**
+ * Order exports people actually have (issue 15): recognised by their header, mapped onto the
+ * station's own CSV columns (csv-columns.ts) without asking anything. Anything else can be read
+ * through a column mapping saved in the profile (`orderColumnMappings`).
+ *
+ * Each format names the file's columns it reads; columns it does not name are ignored (an
+ * export has dozens: taxes, payment, marketing). The column sets follow the platforms'
+ * exports as of 2025 (docs/core.md, "Store exports"); samples are in test/fixtures/orders/.
+ */
+import { countryCodeOf } from './countries.js';
+import type { Column } from './csv-columns.js';
+
+/** How one station column is read from a record of the file. */
+export interface ColumnReader {
+  /** The file's column(s) it comes from, for problems ("Shipping Zip"). */
+  label: string;
+  read(get: (header: string) => string): string;
+}
+
+/** One item of a record that lists several (BigCommerce's "Product Details"). */
+export interface ExpandedItem {
+  sku: string;
+  item_name: string;
+  quantity: string;
+  unit_value_usd: string;
+  item_weight_lbs: string;
+}
+
+export interface RecognisedFormat {
+  /** What the person sees: "Shopify orders export", or the saved mapping's name. */
+  name: string;
+  columns: Partial<Record<Column, ColumnReader>>;
+  /** Rows that are not items to ship (Shopify's gift cards, "requires shipping" false). */
+  skipItem?(get: (header: string) => string): boolean;
+  /** A record that carries several items in one cell. */
+  expandItems?(get: (header: string) => string): ExpandedItem[] | { error: string };
+}
+
+/** A mapping saved in the profile: station column → the file's header. */
+export interface SavedColumnMapping {
+  name: string;
+  columns: Partial<Record<Column, string>>;
+}
+
+const col = (header: string): ColumnReader => ({ label: header, read: (get) => get(header) });
+/** The first of several headers that has a value. */
+const first = (...headers: string[]): ColumnReader => ({
+  label: headers.join(' / '),
+  read: (get) => headers.map((h) => get(h)).find((v) => v !== '') ?? '',
+});
+const joined = (...headers: string[]): ColumnReader => ({
+  label: headers.join(' + '),
+  read: (get) =>
+    headers
+      .map((h) => get(h))
+      .filter(Boolean)
+      .join(' '),
+});
+const country = (header: string): ColumnReader => ({
+  label: header,
+  read: (get) => countryCodeOf(get(header)),
+});
+/** Shopify writes a ZIP as '02134 so that spreadsheets keep its zero. */
+const zip = (header: string): ColumnReader => ({
+  label: header,
+  read: (get) => get(header).replace(/^'/, ''),
+});
+
+interface KnownFormat extends RecognisedFormat {
+  /** Headers that together say "this is that export". */
+  signature: string[];
+}
+
+const shopify: KnownFormat = {
+  name: 'Shopify orders export',
+  signature: ['Name', 'Lineitem quantity', 'Lineitem name', 'Shipping Zip'],
+  columns: {
+    order_number: col('Name'),
+    ship_to_name: col('Shipping Name'),
+    ship_to_company: col('Shipping Company'),
+    ship_to_address1: col('Shipping Address1'),
+    ship_to_address2: col('Shipping Address2'),
+    ship_to_city: col('Shipping City'),
+    ship_to_state: col('Shipping Province'),
+    ship_to_postal_code: zip('Shipping Zip'),
+    ship_to_country: country('Shipping Country'),
+    ship_to_phone: first('Shipping Phone', 'Phone'),
+    ship_to_email: col('Email'),
+    sku: col('Lineitem sku'),
+    item_name: col('Lineitem name'),
+    quantity: col('Lineitem quantity'),
+    unit_value_usd: col('Lineitem price'),
+  },
+  skipItem: (get) => get('Lineitem requires shipping').toLowerCase() === 'false',
+};
+
+/** ShipStation's orders export: one row per item; the order's weight in ounces. */
+const shipStation: KnownFormat = {
+  name: 'ShipStation orders export',
+  signature: ['Order - Number', 'Ship To - Address 1', 'Item - SKU'],
+  columns: {
+    order_number: col('Order - Number'),
+    ship_to_name: col('Ship To - Name'),
+    ship_to_company: col('Ship To - Company'),
+    ship_to_address1: col('Ship To - Address 1'),
+    ship_to_address2: joined('Ship To - Address 2', 'Ship To - Address 3'),
+    ship_to_city: col('Ship To - City'),
+    ship_to_state: col('Ship To - State'),
+    ship_to_postal_code: col('Ship To - Postal Code'),
+    ship_to_country: country('Ship To - Country'),
+    ship_to_phone: col('Ship To - Phone'),
+    ship_to_email: col('Customer - Email'),
+    sku: col('Item - SKU'),
+    item_name: col('Item - Name'),
+    quantity: col('Item - Qty'),
+    unit_value_usd: col('Item - Price'),
+    weight_lbs: {
+      label: 'Weight - TotalOz',
+      read: (get) => ounces(get('Weight - TotalOz')),
+    },
+  },
+};
+
+/** Ounces as pounds (ShipStation weighs in ounces); '' stays ''. */
+function ounces(text: string): string {
+  const oz = Number(text.replace(',', '.'));
+  return text === '' || !Number.isFinite(oz) || oz <= 0
+    ? text
+    : String(Math.round((oz / 16) * 100) / 100);
+}
+
+/** The WooCommerce "Customer / Order / Coupon Export" CSV, one row per line item. */
+const wooCommerce: KnownFormat = {
+  name: 'WooCommerce order export',
+  signature: ['order_number', 'shipping_address_1', 'shipping_postcode', 'item_quantity'],
+  columns: {
+    order_number: first('order_number_formatted', 'order_number'),
+    ship_to_name: first('shipping_full_name'),
+    ship_to_company: col('shipping_company'),
+    ship_to_address1: col('shipping_address_1'),
+    ship_to_address2: col('shipping_address_2'),
+    ship_to_city: col('shipping_city'),
+    ship_to_state: first('shipping_state_code', 'shipping_state'),
+    ship_to_postal_code: col('shipping_postcode'),
+    ship_to_country: country('shipping_country'),
+    ship_to_phone: col('billing_phone'),
+    ship_to_email: col('billing_email'),
+    sku: col('item_sku'),
+    item_name: col('item_name'),
+    quantity: col('item_quantity'),
+    unit_value_usd: {
+      label: 'item_subtotal / item_quantity',
+      read: (get) => perUnit(get('item_subtotal'), get('item_quantity')),
+    },
+  },
+};
+// WooCommerce leaves shipping_full_name empty on some stores: first + last name then.
+wooCommerce.columns.ship_to_name = {
+  label: 'shipping_full_name / shipping_first_name + shipping_last_name',
+  read: (get) =>
+    get('shipping_full_name') ||
+    [get('shipping_first_name'), get('shipping_last_name')].filter(Boolean).join(' '),
+};
+
+/** BigCommerce's default export template: one row per order, its products in one cell. */
+const bigCommerce: KnownFormat = {
+  name: 'BigCommerce orders export',
+  signature: ['Order ID', 'Shipping Street 1', 'Shipping Zip', 'Product Details'],
+  columns: {
+    order_number: col('Order ID'),
+    ship_to_name: joined('Shipping First Name', 'Shipping Last Name'),
+    ship_to_company: col('Shipping Company'),
+    ship_to_address1: col('Shipping Street 1'),
+    ship_to_address2: col('Shipping Street 2'),
+    ship_to_city: col('Shipping Suburb'),
+    ship_to_state: col('Shipping State'),
+    ship_to_postal_code: col('Shipping Zip'),
+    ship_to_country: country('Shipping Country'),
+    ship_to_phone: col('Shipping Phone'),
+    ship_to_email: first('Shipping Email', 'Customer Email'),
+  },
+  expandItems: (get) => bigCommerceProducts(get('Product Details')),
+};
+
+/** Amazon Seller Central's Unshipped Orders report (tab-separated), one row per order item. */
+const amazon: KnownFormat = {
+  name: 'Amazon unshipped orders report',
+  signature: ['order-id', 'order-item-id', 'ship-postal-code', 'sku'],
+  columns: {
+    order_number: col('order-id'),
+    ship_to_name: col('recipient-name'),
+    ship_to_address1: col('ship-address-1'),
+    ship_to_address2: joined('ship-address-2', 'ship-address-3'),
+    ship_to_city: col('ship-city'),
+    ship_to_state: col('ship-state'),
+    ship_to_postal_code: col('ship-postal-code'),
+    ship_to_country: country('ship-country'),
+    ship_to_phone: first('ship-phone-number', 'buyer-phone-number'),
+    ship_to_email: col('buyer-email'),
+    sku: col('sku'),
+    item_name: col('product-name'),
+    // What is left to ship; the order report (no quantity-to-ship) has only what was bought.
+    quantity: first('quantity-to-ship', 'quantity-purchased'),
+    // item-price is the price of the whole line (all its units).
+    unit_value_usd: {
+      label: 'item-price / quantity-purchased',
+      read: (get) => perUnit(get('item-price'), get('quantity-purchased')),
+    },
+  },
+  skipItem: (get) => get('quantity-to-ship') === '0',
+};
+
+export const knownFormats: readonly KnownFormat[] = [
+  shopify,
+  shipStation,
+  wooCommerce,
+  bigCommerce,
+  amazon,
+];
+
+/** A line total over its quantity, in the file's own decimals; '' when either is missing. */
+function perUnit(total: string, quantity: string): string {
+  const t = Number(total.replace(',', '.'));
+  const q = Number(quantity);
+  if (total === '' || !Number.isFinite(t)) return total;
+  if (!Number.isInteger(q) || q < 1) return total;
+  return String(Math.round((t / q) * 100) / 100);
+}
+
+/**
+ * BigCommerce's "Product Details": products separated by `|`, each `Key: value` pairs
+ * separated by `, ` (Product ID, Product Qty, Product SKU, Product Name, Product Weight,
+ * Product Variation Details, Product Unit Price, Product Total Price).
+ */
+export function bigCommerceProducts(cell: string): ExpandedItem[] | { error: string } {
+  if (cell.trim() === '') return [];
+  const items: ExpandedItem[] = [];
+  for (const [i, product] of cell.split('|').entries()) {
+    const fields = new Map<string, string>();
+    for (const m of product.matchAll(
+      /(Product [A-Za-z ]+?):\s*(.*?)(?=,\s*Product [A-Za-z ]+?:|$)/g,
+    ))
+      fields.set(m[1]!.trim(), m[2]!.trim());
+    if (!fields.has('Product Qty') || !(fields.has('Product SKU') || fields.has('Product Name')))
+      return {
+        error: `product ${i + 1} is not in the form "Product Qty: 1, Product SKU: …, Product Name: …"`,
+      };
+    items.push({
+      sku: fields.get('Product SKU') ?? '',
+      item_name: fields.get('Product Name') ?? '',
+      quantity: fields.get('Product Qty') ?? '',
+      unit_value_usd: fields.get('Product Unit Price') ?? '',
+      item_weight_lbs: fields.get('Product Weight') ?? '',
+    });
+  }
+  return items;
+}
+
+/**
+ * The format of a header that is not the station's own: a known export (every column of its
+ * signature present), else the first saved mapping whose columns are all in the file.
+ */
+export function recogniseHeader(
+  header: readonly string[],
+  saved: readonly SavedColumnMapping[] = [],
+): RecognisedFormat | undefined {
+  const present = new Set(header.map((h) => h.trim()));
+  const known = knownFormats.find((f) => f.signature.every((h) => present.has(h)));
+  if (known) return known;
+  for (const mapping of saved) {
+    const entries = Object.entries(mapping.columns).filter(([, h]) => h && h.trim() !== '');
+    if (entries.length === 0 || !entries.every(([, h]) => present.has(h!.trim()))) continue;
+    return {
+      name: `saved mapping "${mapping.name}"`,
+      // A country name (Germany) is read as its code, as in the known exports.
+      columns: Object.fromEntries(
+        entries.map(([c, h]) => [c, c === 'ship_to_country' ? country(h!.trim()) : col(h!.trim())]),
+      ),
+    };
+  }
+  return undefined;
+}

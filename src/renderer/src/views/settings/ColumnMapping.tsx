@@ -1,0 +1,131 @@
+import { useEffect, useRef, useState } from 'react';
+import { MAPPABLE_COLUMNS, REQUIRED_MAPPED_COLUMNS } from '../../../../shared/features/packing';
+import { call } from '../../bridge';
+import { useStation } from '../../store';
+import './column-mapping.css';
+
+type Column = (typeof MAPPABLE_COLUMNS)[number];
+
+const words: Record<Column, string> = {
+  order_number: 'Order number',
+  ship_to_name: 'Name',
+  ship_to_company: 'Company',
+  ship_to_address1: 'Street address',
+  ship_to_address2: 'Address line 2',
+  ship_to_city: 'City',
+  ship_to_state: 'State / province',
+  ship_to_postal_code: 'Postal code',
+  ship_to_country: 'Country',
+  ship_to_phone: 'Phone',
+  ship_to_email: 'E-mail',
+  sku: 'SKU',
+  item_name: 'Item name',
+  quantity: 'Quantity',
+  unit_value_usd: 'Unit price ($)',
+  weight_lbs: 'Package weight (lb)',
+};
+
+/** Hints that often name a column: a first guess the person checks (nothing is saved unseen). */
+const hints: Record<Column, RegExp> = {
+  order_number: /^(order|ref|reference|order ?(no|number|#|id))$/i,
+  ship_to_name: /^(name|customer|recipient|ship ?to ?name)$/i,
+  ship_to_company: /company/i,
+  ship_to_address1: /^(street|address|address ?1|address line 1)$/i,
+  ship_to_address2: /^(address ?2|address line 2|apt|suite)$/i,
+  ship_to_city: /^(city|town)$/i,
+  ship_to_state: /^(state|province|region)$/i,
+  ship_to_postal_code: /^(zip|post ?code|postal ?code|zip ?code)$/i,
+  ship_to_country: /^country/i,
+  ship_to_phone: /phone/i,
+  ship_to_email: /mail/i,
+  sku: /^(sku|article|item ?(no|number|code))$/i,
+  item_name: /^(item|product|description|item name|product name)$/i,
+  quantity: /^(qty|quantity|pieces|units)$/i,
+  unit_value_usd: /price|value/i,
+  weight_lbs: /weight/i,
+};
+
+/**
+ * Map the columns of a file the station does not know, once: each station column picks one of
+ * the file's headers; saved in the profile, so the next file with that header imports without
+ * asking. Then the file is imported again.
+ */
+export function ColumnMapping(props: { fileName: string; header: string[]; onSaved(): void }) {
+  const notify = useStation((s) => s.notify);
+  const [name, setName] = useState(props.fileName.replace(/\.[^.]+$/, ''));
+  const [columns, setColumns] = useState<Partial<Record<Column, string>>>(() =>
+    Object.fromEntries(
+      MAPPABLE_COLUMNS.map((c) => [c, props.header.find((h) => hints[c].test(h.trim()))]).filter(
+        ([, h]) => h,
+      ),
+    ),
+  );
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => first.current?.focus(), []);
+  const missing = REQUIRED_MAPPED_COLUMNS.filter((c) => !columns[c]);
+  const save = async () => {
+    if (missing.length) return;
+    const r = await call('orders.saveMapping', { name: name.trim() || props.fileName, columns });
+    if (!r.ok) {
+      notify('error', r.error.message);
+      return;
+    }
+    notify('ok', `Saved the column mapping "${r.value.saved}".`);
+    props.onSaved();
+  };
+  return (
+    <form
+      className="panel column-mapping"
+      data-testid="column-mapping"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <h2>Map the columns of {props.fileName}</h2>
+      <p className="muted">
+        The station does not know this file&apos;s columns. Pick the column for each field once; the
+        mapping is saved in this profile and used for every file with these columns.
+      </p>
+      <label>
+        Mapping name
+        <input
+          ref={first}
+          aria-label="Mapping name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+        />
+      </label>
+      <div className="mapping-grid">
+        {MAPPABLE_COLUMNS.map((c) => (
+          <label key={c}>
+            <span>
+              {words[c]}
+              {(REQUIRED_MAPPED_COLUMNS as readonly string[]).includes(c) ? ' *' : ''}
+            </span>
+            <select
+              aria-label={words[c]}
+              value={columns[c] ?? ''}
+              onChange={(e) =>
+                setColumns({ ...columns, [c]: e.target.value === '' ? undefined : e.target.value })
+              }
+            >
+              <option value="">—</option>
+              {props.header.map((h) => (
+                <option key={h} value={h}>
+                  {h}
+                </option>
+              ))}
+            </select>
+          </label>
+        ))}
+      </div>
+      <button type="submit" disabled={missing.length > 0}>
+        Save mapping and import <kbd>Enter</kbd>
+      </button>
+      {missing.length ? (
+        <span className="muted"> Still needed: {missing.map((c) => words[c]).join(', ')}</span>
+      ) : null}
+    </form>
+  );
+}

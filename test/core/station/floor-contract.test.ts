@@ -1,0 +1,126 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { call, demoStationsPerTest, scanOrder } from './support.js';
+
+/** Issue 15 points 3–6 through the facade: what Pack, History and Settings call. */
+const stations = demoStationsPerTest();
+const fixture = (name: string) =>
+  readFileSync(join(import.meta.dirname, '../../fixtures/orders', name), 'utf8');
+
+describe('orders from store exports and saved mappings', () => {
+  it('says which export a file was read as; an unknown header comes back to be mapped, and a saved mapping reads it', async () => {
+    const { s } = await stations.start();
+    const shopify = await call(s, 'orders.import', {
+      fileName: 'orders_export.csv',
+      content: fixture('shopify-orders-export.csv'),
+    });
+    expect(shopify).toMatchObject({ imported: 3, errorCount: 0, format: 'Shopify orders export' });
+    const amazon = await call(s, 'orders.import', {
+      fileName: 'unshipped.txt',
+      content: fixture('amazon-unshipped-orders.txt'),
+    });
+    expect(amazon).toMatchObject({ imported: 2, format: 'Amazon unshipped orders report' });
+
+    const unknown = await call(s, 'orders.import', {
+      fileName: 'erp.csv',
+      content: fixture('unknown-erp.csv'),
+    });
+    expect(unknown.imported).toBe(0);
+    expect(unknown.unmappedHeader).toEqual([
+      'Ref',
+      'Customer',
+      'Street',
+      'Town',
+      'Region',
+      'Post code',
+      'Country',
+      'Article',
+      'Pieces',
+    ]);
+    const incomplete = await s.dispatch('orders.saveMapping', {
+      name: 'ERP',
+      columns: { order_number: 'Ref', ship_to_address1: 'Street' },
+    });
+    expect(incomplete).toMatchObject({
+      ok: false,
+      error: {
+        code: 'validation',
+        message: 'The mapping needs a column for the city, the postal code, the country.',
+      },
+    });
+    await call(s, 'orders.saveMapping', {
+      name: 'ERP',
+      columns: {
+        order_number: 'Ref',
+        ship_to_name: 'Customer',
+        ship_to_address1: 'Street',
+        ship_to_city: 'Town',
+        ship_to_state: 'Region',
+        ship_to_postal_code: 'Post code',
+        ship_to_country: 'Country',
+        sku: 'Article',
+        quantity: 'Pieces',
+      },
+    });
+    const mapped = await call(s, 'orders.import', {
+      fileName: 'erp.csv',
+      content: fixture('unknown-erp.csv'),
+    });
+    expect(mapped).toMatchObject({ imported: 2, errorCount: 0, format: 'saved mapping "ERP"' });
+    expect((await scanOrder(s, 'ERP-501')).order.items.map((i) => i.sku)).toEqual([
+      'LUM-CEDAR-8',
+      'LUM-TRIM-1',
+    ]);
+  });
+});
+
+describe('options, customs and returns', () => {
+  it('Pack sees the order options and customs; the packer options reach the label; a return label is linked in History', async () => {
+    const { s } = await stations.start();
+    await call(s, 'orders.import', {
+      fileName: 'lumen-options.csv',
+      content: fixture('lumen-options.csv'),
+    });
+    const abroad = (await scanOrder(s, 'LUM-20002')).order;
+    expect(abroad.international).toBe(true);
+    expect(abroad.items[0]).toMatchObject({
+      harmonizedCode: '3406.00',
+      countryOfOrigin: 'US',
+      valueUsd: 24,
+      weightLbs: 0.9,
+      description: 'Soy wax candle in a glass jar',
+    });
+    const refused = await s.dispatch('pack.rate', {
+      orderId: abroad.id,
+      packages: [{ weightLbs: 2.5 }],
+    });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'validation' } });
+    expect(!refused.ok && refused.error.message).toContain('no incoterm');
+    const quote = await call(s, 'pack.rate', {
+      orderId: abroad.id,
+      packages: [{ weightLbs: 2.5 }],
+      options: { ...abroad.options!, incoTerm: 'DDP' },
+    });
+    const bought = await call(s, 'pack.buy', { shipmentId: quote.shipmentId });
+    const detail = await call(s, 'labels.get', { id: bought.label!.id });
+    expect(detail.zpl).toContain('INCOTERM DDP');
+
+    const signed = (await scanOrder(s, 'LUM-20001')).order;
+    expect(signed.options).toMatchObject({
+      deliveryConfirmation: 'ADULT_SIGNATURE',
+      customMessage1: 'Gift: do not open',
+      saturdayDelivery: false,
+    });
+
+    const back = await call(s, 'labels.returnLabel', { labelId: bought.label!.id });
+    expect(back.label?.returnOfLabelId).toBe(bought.label!.id);
+    const again = await s.dispatch('labels.returnLabel', { labelId: bought.label!.id });
+    expect(again).toMatchObject({ ok: false, error: { code: 'already-labelled' } });
+    const page = await call(s, 'labels.search', { query: 'LUM-20002', limit: 50, offset: 0 });
+    expect(page.labels.map((l) => [l.returnOfLabelId, l.returnTrackingNumbers])).toEqual([
+      [bought.label!.id, []],
+      [null, [back.label!.trackingNumber]],
+    ]);
+  });
+});
