@@ -46,6 +46,21 @@ const upward = (...layers) =>
     message: `Dependencies point downwards only (see DESIGN.md): this file may not import from src/${layer}.`,
   }));
 
+/**
+ * The core modules from the top of the graph down. A module may import modules in lower ranks
+ * only: never one in its own rank or above (printing never imports profiles, queue never
+ * imports packing). Derived from the imports of issue 11; docs/core.md "Module graph".
+ */
+const coreModuleRanks = [
+  ['station'],
+  ['site', 'diagnostics'],
+  ['packing'],
+  ['queue', 'labels', 'tracking', 'logging'],
+  ['printing', 'profiles'],
+  ['orders', 'platform', 'devices'],
+  ['storage'],
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -72,6 +87,7 @@ export default tseslint.config(
     },
   },
   {
+    // Every file of the core (src/core/cli-args.ts too): plain Node, nothing above src/core.
     files: ['src/core/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [
@@ -81,6 +97,69 @@ export default tseslint.config(
           patterns: [
             ...noElectron.patterns,
             ...upward('main', 'preload', 'renderer', 'web-host', 'sandbox'),
+          ],
+        },
+      ],
+    },
+  },
+  // One block per core module: the same, and no arrow back up the module graph (docs/core.md
+  // "Module graph"). test/lint/boundaries.test.ts fails for a module missing from the ranks.
+  ...coreModuleRanks.flatMap((rank, r) =>
+    rank.map((module) => ({
+      files: [`src/core/${module}/**/*.{ts,tsx}`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            paths: noElectron.paths,
+            patterns: [
+              ...noElectron.patterns,
+              ...upward('main', 'preload', 'renderer', 'web-host', 'sandbox'),
+              ...coreModuleRanks
+                .slice(0, r + 1)
+                .flat()
+                .filter((other) => other !== module)
+                .map((other) => ({
+                  regex: `^(\\.\\./)+${other}(/|$)`,
+                  message: `src/core/${module} may not import src/core/${other}: core modules import only modules below them (docs/core.md "Module graph").`,
+                })),
+            ],
+          },
+        ],
+      },
+    })),
+  ),
+  {
+    // Electron's main process: the station facade and the hosts' own files, never a page's code.
+    files: ['src/main/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(renderer|preload|web-host)(/|$)',
+              message:
+                'src/main never imports the renderer, the preload script or the web host: it talks to pages over IPC only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The preload script is the bridge's one door: electron's ipcRenderer and the contract's names.
+    files: ['src/preload/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!electron$|\\./|(\\.\\./)+shared/)',
+              message:
+                'The preload script imports only electron and src/shared (the contract): everything else stays in the main process.',
+            },
           ],
         },
       ],

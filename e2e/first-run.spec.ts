@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
 import { stationPerTest, printedLabels } from './station';
 
@@ -58,29 +59,89 @@ test('first run opens the demo profile, and a keyboard-only scan prints a label 
   await page.screenshot({ path: info.outputPath('history.png') });
 });
 
-test('every view renders, and the carrier accounts show the PENDING authorization link', async ({
+test('every view shows what a person would look for there, and the carrier accounts show the PENDING authorization link', async ({
   page,
 }, info) => {
   await page.goto(station().url);
   await expect(page.getByTestId('connectivity')).toContainText('online');
-  // Each view, once what it shows has arrived.
-  for (const [key, name, shown] of [
-    ['2', 'attention', page.getByRole('heading', { name: 'Needs attention' })],
-    ['3', 'queue', page.getByTestId('print-jobs')],
-    ['5', 'tracking', page.getByTestId('tracking-total').filter({ hasText: /\d+ shipments/ })],
-    ['6', 'carriers', page.getByTestId('carrier-accounts').locator('tbody tr').first()],
-    ['7', 'settings', page.getByRole('heading', { name: 'Profiles' })],
-  ] as const) {
-    await page.keyboard.press(`Alt+${key}`);
-    await expect(shown).toBeVisible();
-    await page.screenshot({ path: info.outputPath(`view-${name}.png`) });
-  }
+  // One label first, so the Queue and History have something of their own to show.
+  await page.keyboard.type('LUM-10421');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toContainText('cheapest');
+  await page.keyboard.press('Control+Enter');
+  const trackingNumber = page.getByTestId('tracking-number');
+  await expect(trackingNumber).toHaveText(/\w{10,}/, { timeout: 20_000 });
+  const tracking = (await trackingNumber.textContent())!.trim();
+  const shot = (name: string) => page.screenshot({ path: info.outputPath(`view-${name}.png`) });
+
+  // Pack: the scan box has the keyboard, and the order just bought is still on screen.
+  await page.keyboard.press('Alt+1');
+  await expect(page.getByRole('textbox', { name: 'Scan' })).toBeFocused();
+  await expect(page.getByTestId('order-number')).toHaveText('LUM-10421');
+  await shot('pack');
+
+  // Needs attention: nothing, said in words (not an empty page).
+  await page.keyboard.press('Alt+2');
+  await expect(page.getByRole('heading', { name: 'Needs attention' })).toBeVisible();
+  await expect(page.getByText('Nothing needs attention.')).toBeVisible();
+  await shot('attention');
+
+  // Queue: nothing waits; the label printed, so its job has left the list (the count says so).
+  await page.keyboard.press('Alt+3');
+  await expect(
+    page.getByRole('heading', { name: 'Shipments waiting for the platform (0)' }),
+  ).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Print jobs (0)' })).toBeVisible();
+  await expect(page.getByTestId('print-jobs').locator('tbody tr')).toHaveCount(0);
+  await shot('queue');
+
+  // History: the one label, by its tracking number, and the count says one.
+  await page.keyboard.press('Alt+4');
+  const rows = page.getByTestId('history-table').locator('tbody tr');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(tracking);
+  await expect(page.getByTestId('history-pager')).toContainText('1–1 of 1 label');
+  await shot('history');
+
+  // Tracking: the board has loaded (a count, not "loading…"), and "All" agrees with it.
+  await page.keyboard.press('Alt+5');
+  await expect(page.getByRole('heading', { name: 'Tracking' })).toBeVisible();
+  const total = page.getByTestId('tracking-total');
+  await expect(total).toHaveText(/^\d+ shipments$/);
+  const n = Number((await total.textContent())!.split(' ')[0]);
+  await expect(page.getByRole('button', { name: `All ${n}` })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Search trackers' })).toBeVisible();
+  await shot('tracking');
+
+  // Carriers: the brand's three accounts, each with its carrier and connection state.
   await page.keyboard.press('Alt+6');
-  await expect(page.getByTestId('carrier-accounts')).toContainText('PENDING');
+  const accounts = page.getByTestId('carrier-accounts');
+  for (const [name, carrier] of [
+    ['Lumen UPS', 'UPS'],
+    ['Lumen USPS', 'USPS'],
+    ['Lumen FedEx', 'FEDEX'],
+  ] as const)
+    await expect(accounts.locator('tbody tr').filter({ hasText: name })).toContainText(carrier, {
+      ignoreCase: true,
+    });
+  await expect(accounts).toContainText('PENDING');
   await expect(page.getByRole('link', { name: /authorization page/ })).toHaveAttribute(
     'href',
     /^https?:\/\//,
   );
+  await shot('carriers');
+
+  // Settings: the demo profile, active, and its printer.
+  await page.keyboard.press('Alt+7');
+  const profiles = page.getByTestId('profiles').locator('tbody tr');
+  await expect(profiles).toHaveCount(1);
+  await expect(profiles.first()).toContainText('Demo station (embedded sandbox)');
+  await expect(profiles.first()).toContainText('active');
+  await expect(profiles.first()).toContainText('embedded-sandbox');
+  const printer = page.getByTestId('printers').locator('tbody tr').first();
+  await expect(printer).toContainText('Virtual printer');
+  await expect(printer).toContainText(/127\.0\.0\.1:\d+ · labels/);
+  await shot('settings');
 });
 
 test('the printed address opens the station once: a second browser gets a page saying how to open it, and no socket', async ({
@@ -121,8 +182,13 @@ test('the printed address opens the station once: a second browser gets a page s
   } finally {
     await other.close();
   }
-  const misdirected = await fetch(`http://127.0.0.1:${port}/ws`, {
-    headers: { Host: 'evil.example' },
-  }).catch(() => null);
-  expect(misdirected?.status ?? 421).not.toBe(200);
+  // Another Host header (DNS rebinding) is answered 421, never with the station. (fetch cannot
+  // set Host: it always sends the real one, so node:http does.)
+  const misdirected = await new Promise<number | undefined>((ok, ko) =>
+    httpGet({ host: '127.0.0.1', port, path: '/', headers: { Host: 'evil.example' } }, (res) => {
+      res.resume();
+      ok(res.statusCode);
+    }).on('error', ko),
+  );
+  expect(misdirected).toBe(421);
 });

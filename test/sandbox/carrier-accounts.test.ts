@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../support/sandbox.js';
 import { call, expectEnvelope } from './helpers.js';
+import { conformanceSandbox, envelope, fields, shipment } from './spec-world.js';
 
 const sbx = useSandbox();
 
@@ -406,6 +407,14 @@ describe('carrier accounts', () => {
       'READ_ONLY_KEY',
     );
     expectEnvelope(
+      await call(sbx.url, 'PUT', '/api/v1/carrierAccounts/ca_lumen_usps', {
+        headers: ro,
+        body: { name: 'Renamed' },
+      }),
+      403,
+      'READ_ONLY_KEY',
+    );
+    expectEnvelope(
       await call(sbx.url, 'DELETE', '/api/v1/carrierAccounts/ca_lumen_usps', { headers: ro }),
       403,
       'READ_ONLY_KEY',
@@ -474,5 +483,163 @@ describe('carrier accounts', () => {
     });
     expect(brand.body.carrierAccountConnection.authorizationStatus).toBe('AUTHORIZED');
     expectEnvelope(await call(sbx.url, 'GET', '/sandbox/oauth/conn_nope'), 404, 'NOT_FOUND');
+  });
+});
+
+/**
+ * Conformance: carrier accounts and connections (spec parts 2-4, issue 2 "Carrier accounts").
+ */
+describe('from the specification alone, on the conformance world (test/fixtures/conformance-world.json)', () => {
+  const sb = conformanceSandbox();
+
+  const zippyConnection = (overrides: Record<string, unknown> = {}) => ({
+    name: 'Zippy direct',
+    ownershipType: 'BRAND',
+    connectionDetails: { carrier: 'ZIPPY', accountNumber: 'ZP-5005' },
+    ...overrides,
+  });
+
+  describe('carrier account resource', () => {
+    it('GET one carries every field of the spec with the connection', async () => {
+      const res = await sb.api.as('solo', 'GET', '/api/v1/carrierAccounts/cw-ca-solo-acme');
+      expect(res.status).toBe(200);
+      const a = res.body;
+      expect(a).toMatchObject({
+        id: 'cw-ca-solo-acme',
+        name: 'Solo Acme',
+        tenantId: 'cw-solo',
+        carrier: 'ACME',
+        ownershipType: 'BRAND',
+        carrierAccountConnectionId: 'cw-conn-solo-acme',
+        serviceLevels: ['ACME_OVERNIGHT', 'ACME_GROUND'],
+        isActive: true,
+      });
+      expect(Array.isArray(a.locationIds)).toBe(true);
+      expect(Array.isArray(a.allowedLocationIds)).toBe(true);
+      for (const ts of [a.createdAt, a.updatedAt]) expect(ts).toMatch(/^\d{4}-\d\d-\d\dT.*Z$/);
+      expect(a.carrierAccountConnection).toMatchObject({
+        id: 'cw-conn-solo-acme',
+        authorizationStatus: 'AUTHORIZED',
+        authorizationDetails: { type: 'APIKEY', status: 'AUTHORIZED' },
+      });
+      expect(JSON.stringify(a)).not.toContain('AC-1001x');
+    });
+  });
+
+  describe('POST /api/v1/carrierAccounts validation', () => {
+    it('ownershipType must be BRAND or PARTNER; connectionDetails needs carrier + accountNumber', async () => {
+      const res = await sb.api.as('solo', 'POST', '/api/v1/carrierAccounts', {
+        name: 'Bad connection',
+        carrierAccountConnection: { name: 'Bad', ownershipType: 'OWNER', connectionDetails: {} },
+      });
+      envelope(res, 400);
+      expect(fields(res)).toEqual(
+        expect.arrayContaining([
+          'carrierAccountConnection.ownershipType',
+          'carrierAccountConnection.connectionDetails.carrier',
+          'carrierAccountConnection.connectionDetails.accountNumber',
+        ]),
+      );
+      const missing = await sb.api.as('solo', 'POST', '/api/v1/carrierAccounts', {
+        name: 'No details',
+        carrierAccountConnection: { name: 'No details', ownershipType: 'BRAND' },
+      });
+      expect(fields(envelope(missing, 400) && missing)).toContain(
+        'carrierAccountConnection.connectionDetails',
+      );
+    });
+
+    it('a carrier that needs contactInfo and billingAddress rejects a request without them', async () => {
+      const without = await sb.api.as('solo', 'POST', '/api/v1/carrierAccounts', {
+        name: 'FedEx direct',
+        carrierAccountConnection: {
+          name: 'FedEx direct',
+          ownershipType: 'BRAND',
+          connectionDetails: { carrier: 'FEDEX', accountNumber: '510087' },
+        },
+      });
+      envelope(without, 400);
+      expect(fields(without)).toEqual(
+        expect.arrayContaining([
+          'carrierAccountConnection.connectionDetails.contactInfo',
+          'carrierAccountConnection.connectionDetails.billingAddress',
+        ]),
+      );
+      const withThem = await sb.api.as('solo', 'POST', '/api/v1/carrierAccounts', {
+        name: 'FedEx direct',
+        carrierAccountConnection: {
+          name: 'FedEx direct',
+          ownershipType: 'BRAND',
+          connectionDetails: {
+            carrier: 'FEDEX',
+            accountNumber: '510087',
+            contactInfo: { name: 'Solo Ops', email: 'ops@solo.example', phone: '2075550100' },
+            billingAddress: {
+              addressLine1: '88 Kiln Street',
+              city: 'Portland',
+              postalCode: '04101',
+              countryCode: 'US',
+            },
+          },
+        },
+      });
+      expect(withThem.status).toBeLessThan(300);
+    });
+
+    it('a 400 lists every bad field at once', async () => {
+      const res = await sb.api.as('solo', 'POST', '/api/v1/carrierAccounts', {
+        name: 'x',
+        isActive: 'yes',
+      });
+      envelope(res, 400);
+      expect(fields(res)).toEqual(expect.arrayContaining(['name', 'isActive']));
+      expect(fields(res).some((f) => f.startsWith('carrierAccountConnection'))).toBe(true);
+    });
+  });
+
+  describe('connections and their authorization', () => {
+    it('an API-key carrier connection becomes AUTHORIZED and the account rates at once', async () => {
+      const res = await sb.api.as('solo', 'POST', '/api/v1/carrierAccounts', {
+        name: 'Zippy second line',
+        carrierAccountConnection: zippyConnection({
+          connectionDetails: { carrier: 'ZIPPY', accountNumber: 'ZP-2' },
+        }),
+        serviceLevels: ['ZIPPY_GROUND'],
+      });
+      expect(res.status).toBeLessThan(300);
+      expect(res.body).toMatchObject({
+        tenantId: 'cw-solo',
+        carrier: 'ZIPPY',
+        ownershipType: 'BRAND',
+      });
+      expect(res.body.carrierAccountConnection).toMatchObject({
+        authorizationStatus: 'AUTHORIZED',
+        authorizationDetails: { type: 'APIKEY', status: 'AUTHORIZED' },
+      });
+      expect(res.body.carrierAccountConnectionId).toBe(res.body.carrierAccountConnection.id);
+      expect(JSON.stringify(res.body)).not.toContain('connectionDetails');
+      const rates = await sb.api.as('solo', 'POST', '/api/v1/rates', {
+        shipment: shipment(),
+        options: { carrierAccountIds: [res.body.id] },
+      });
+      expect(rates.status).toBe(200);
+    });
+
+    it('a custom carrier that authorizes by OAuth in the fixtures starts PENDING too', async () => {
+      const res = await sb.api.as('solo', 'POST', '/api/v1/carrierAccounts', {
+        name: 'Comet second account',
+        carrierAccountConnection: {
+          name: 'Comet second',
+          ownershipType: 'BRAND',
+          connectionDetails: { carrier: 'COMET', accountNumber: 'CM-6' },
+        },
+        serviceLevels: ['COMET_EXPRESS_9'],
+      });
+      expect(res.status).toBeLessThan(300);
+      expect(res.body.carrierAccountConnection.authorizationDetails).toMatchObject({
+        type: 'OAUTH2',
+        status: 'PENDING',
+      });
+    });
   });
 });

@@ -2,6 +2,14 @@ import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../support/sandbox.js';
 import { call, expectEnvelope, labelBody, rateBody } from './helpers.js';
+import {
+  conformanceSandbox,
+  envelope,
+  fields,
+  http,
+  labelRequest,
+  shipment,
+} from './spec-world.js';
 
 const sbx = useSandbox();
 
@@ -187,7 +195,8 @@ describe('close', () => {
       req.on('error', (error) => resolve(`closed: ${error.message}`));
       req.end();
     });
-    await new Promise((r) => setTimeout(r, 100));
+    // Closed once the request is held by the hang fault (not after a guessed pause).
+    while (own.faults.list()[0]!.hits === 0) await new Promise((r) => setImmediate(r));
     await own.close();
     expect(await outcome).toMatch(/^closed/);
     await expect(fetch(`${own.url}/sandbox/clock`)).rejects.toThrow();
@@ -213,5 +222,187 @@ describe('clock', () => {
       400,
       'VALIDATION_ERROR',
     );
+  });
+});
+
+/**
+ * Conformance: the error envelope on every error (spec part 7, issue 2 "Errors") and the admin
+ * routes under /sandbox exactly as issue 2 part 5 lists them.
+ */
+describe('from the specification alone, on the conformance world (test/fixtures/conformance-world.json)', () => {
+  const sb = conformanceSandbox();
+
+  async function bearer(): Promise<Record<string, string>> {
+    return {
+      authorization: `Bearer ${await sb.api.bearer('solo')}`,
+      'x-tenant-id': 'cw-solo',
+    };
+  }
+
+  describe('the error envelope', () => {
+    it('wrong types are 400 listing each bad field', async () => {
+      const res = await sb.api.req('POST', '/api/v1/carrierAccounts', {
+        headers: await bearer(),
+        json: { name: 12, carrierAccountConnectionId: ['x'], isActive: 'true' },
+      });
+      envelope(res, 400);
+      expect(fields(res)).toEqual(
+        expect.arrayContaining(['name', 'carrierAccountConnectionId', 'isActive']),
+      );
+      for (const e of res.body.errors) expect(typeof e.message).toBe('string');
+    });
+
+    it('a body that is not an object is 400', async () => {
+      envelope(
+        await sb.api.req('POST', '/api/v1/rates', { headers: await bearer(), json: [1, 2, 3] }),
+        400,
+      );
+      envelope(await sb.api.req('POST', '/api/v1/tokens/m2m', { json: 'clientCredentials' }), 400);
+    });
+
+    it('a body that is not JSON gets the envelope', async () => {
+      const res = await sb.api.req('POST', '/api/v1/tokens/m2m', {
+        headers: { 'content-type': 'text/plain' },
+        raw: 'grantType=clientCredentials',
+      });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      envelope(res, res.status);
+    });
+
+    it.each([
+      ['GET', '/api/v1/nothing'],
+      ['GET', '/api/v2/rates'],
+      ['GET', '/'],
+      ['POST', '/api/v1/tenants'],
+      ['DELETE', '/api/v1/rates'],
+      ['GET', '/api/v1/sandbox/clock'],
+    ])('unknown route %s %s is 404 in the envelope', async (method, path) => {
+      envelope(await sb.api.req(method, path, { headers: await bearer() }), 404);
+    });
+
+    it('an unknown item is 404 in the envelope', async () => {
+      envelope(await sb.api.as('solo', 'GET', '/api/v1/carrierAccounts/cw-ca-none'), 404);
+      envelope(await sb.api.as('solo', 'GET', '/api/v1/webhooks/wh-none', undefined, null), 404);
+    });
+
+    it('correlation ids differ per request', async () => {
+      const a = envelope(await sb.api.req('GET', '/api/v1/nothing'), 404);
+      const b = envelope(await sb.api.req('GET', '/api/v1/nothing'), 404);
+      expect(a.correlationId).not.toBe(b.correlationId);
+    });
+  });
+
+  describe('admin routes', () => {
+    it('POST /sandbox/connections/{id}/status: EXPIRED stops rates for every account on it', async () => {
+      const expire = await http(
+        sb.sandbox.url,
+        'POST',
+        '/sandbox/connections/cw-conn-keel-zippy/status',
+        {
+          json: { authorizationStatus: 'EXPIRED' },
+        },
+      );
+      expect(expire.status).toBe(200);
+      for (const [tenant, account] of [
+        ['cw-fern', 'cw-ca-fern-zippy'],
+        ['cw-quill', 'cw-ca-quill-zippy'],
+        ['cw-keel', 'cw-ca-keel-zippy'],
+      ]) {
+        const res = await sb.api.as(
+          'keel',
+          'POST',
+          '/api/v1/rates',
+          { shipment: shipment(), options: { carrierAccountIds: [account] } },
+          tenant,
+        );
+        expect(envelope(res, 400).message).toContain('EXPIRED');
+        const got = await sb.api.as(
+          'keel',
+          'GET',
+          `/api/v1/carrierAccounts/${account}`,
+          undefined,
+          tenant,
+        );
+        expect(got.body.carrierAccountConnection.authorizationStatus).toBe('EXPIRED');
+      }
+      const fernLabel = await sb.api.as(
+        'fern',
+        'POST',
+        '/api/v1/labels',
+        labelRequest('cw-ca-fern-zippy', 'ZIPPY_GROUND'),
+      );
+      envelope(fernLabel, 400);
+      await http(sb.sandbox.url, 'POST', '/sandbox/connections/cw-conn-keel-zippy/status', {
+        json: { authorizationStatus: 'AUTHORIZED' },
+      });
+      const back = await sb.api.as('fern', 'POST', '/api/v1/rates', { shipment: shipment() });
+      expect(back.status).toBe(200);
+      envelope(
+        await http(sb.sandbox.url, 'POST', '/sandbox/connections/cw-conn-none/status', {
+          json: { authorizationStatus: 'AUTHORIZED' },
+        }),
+        404,
+      );
+      envelope(
+        await http(sb.sandbox.url, 'POST', '/sandbox/connections/cw-conn-keel-zippy/status', {
+          json: { authorizationStatus: 'FINE' },
+        }),
+        400,
+      );
+    });
+
+    it('GET /sandbox/oauth/{connectionId} is a page with an Authorize button that authorizes', async () => {
+      const page = await http(sb.sandbox.url, 'GET', '/sandbox/oauth/cw-conn-solo-comet');
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toMatch(/text\/html/);
+      expect(page.text).toMatch(/<button[^>]*>\s*Authorize/i);
+      const action = /<form[^>]*action="([^"]+)"/.exec(page.text)![1]!;
+      const done = await http(sb.sandbox.url, 'POST', action, {
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        raw: '',
+      });
+      expect(done.status).toBe(200);
+      const account = await sb.api.as('solo', 'GET', '/api/v1/carrierAccounts/cw-ca-solo-comet');
+      expect(account.body.carrierAccountConnection.authorizationStatus).toBe('AUTHORIZED');
+      const rates = await sb.api.as('solo', 'POST', '/api/v1/rates', {
+        shipment: shipment(),
+        options: { carrierAccountIds: ['cw-ca-solo-comet'] },
+      });
+      expect(rates.status).toBe(200);
+      expect(rates.body.shipmentRates[0].serviceLevel).toBe('COMET_EXPRESS_9');
+      envelope(await http(sb.sandbox.url, 'GET', '/sandbox/oauth/cw-conn-none'), 404);
+    });
+
+    it('GET /sandbox/ledger/labels, /sandbox/webhook-deliveries and /sandbox/outbox answer lists', async () => {
+      const bought = await sb.api.as(
+        'solo',
+        'POST',
+        '/api/v1/labels',
+        labelRequest('cw-ca-solo-acme', 'ACME_GROUND', { orderReference: 'CW-LEDGER' }),
+      );
+      expect(bought.status).toBeLessThan(300);
+      const ledger = await http(sb.sandbox.url, 'GET', '/sandbox/ledger/labels');
+      const entry = ledger.body.labels.find(
+        (l: { orderReference: string }) => l.orderReference === 'CW-LEDGER',
+      );
+      for (const key of [
+        'id',
+        'tenantId',
+        'carrierAccountId',
+        'serviceLevel',
+        'orderReference',
+        'trackingNumber',
+        'createdAt',
+      ])
+        expect(entry).toHaveProperty(key);
+      expect(entry.trackingNumber).toBe(bought.body.trackingNumber);
+      const deliveries = await http(sb.sandbox.url, 'GET', '/sandbox/webhook-deliveries');
+      expect(deliveries.status).toBe(200);
+      expect(Array.isArray(deliveries.body.deliveries)).toBe(true);
+      const outbox = await http(sb.sandbox.url, 'GET', '/sandbox/outbox');
+      expect(outbox.status).toBe(200);
+      expect(Array.isArray(outbox.body.emails)).toBe(true);
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../support/sandbox.js';
 import { call, expectEnvelope, labelBody } from './helpers.js';
+import { conformanceSandbox } from './spec-world.js';
 
 const sbx = useSandbox();
 
@@ -137,5 +138,47 @@ describe('shipping sites', () => {
       403,
       'READ_ONLY_KEY',
     );
+  });
+});
+
+/** Conformance: tenants and shipping sites (spec parts 2 and 4), written from the spec alone. */
+describe('from the specification alone, on the conformance world (test/fixtures/conformance-world.json)', () => {
+  const sb = conformanceSandbox();
+
+  describe('tenants', () => {
+    it('a brand sees only itself', async () => {
+      const res = await sb.api.as('fern', 'GET', '/api/v1/tenants');
+      const text = JSON.stringify(res.body);
+      expect(text).toContain('cw-fern');
+      expect(text).not.toContain('cw-quill');
+      expect(text).not.toContain('"tenantId":"cw-keel"');
+    });
+  });
+
+  describe('shipping sites', () => {
+    it('creates a site (the response carries id) and lists it, per tenant', async () => {
+      const created = await sb.api.as('keel', 'POST', '/api/v1/shippingSites', {
+        name: 'Keel Reno Annex',
+        address: {
+          addressLine1: '9 Sierra Way',
+          city: 'Reno',
+          stateProvince: 'NV',
+          postalCode: '89502',
+          countryCode: 'US',
+        },
+      });
+      expect(created.status).toBeLessThan(300);
+      expect(typeof created.body.id).toBe('string');
+      const keel = await sb.api.as('keel', 'GET', '/api/v1/shippingSites');
+      const ids = keel.body.shippingSites.map((s: { id: string }) => s.id);
+      expect(ids).toEqual(expect.arrayContaining([created.body.id, 'cw-site-keel-memphis']));
+      const solo = await sb.api.as('solo', 'GET', '/api/v1/shippingSites');
+      const soloIds = solo.body.shippingSites.map((s: { id: string }) => s.id);
+      expect(soloIds).toEqual(['cw-site-solo-portland']);
+      const fern = await sb.api.as('fern', 'GET', '/api/v1/shippingSites');
+      expect(fern.body.shippingSites.map((s: { id: string }) => s.id)).not.toContain(
+        created.body.id,
+      );
+    });
   });
 });

@@ -4,6 +4,15 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import { useSandbox } from '../support/sandbox.js';
 import { call, expectEnvelope, labelBody } from './helpers.js';
 import { startReceiver } from './receiver.js';
+import {
+  type KeyName,
+  conformanceSandbox,
+  envelope,
+  fields,
+  http,
+  labelRequest,
+  receiver as specReceiver,
+} from './spec-world.js';
 
 const sbx = useSandbox({ allowHttpWebhooks: true });
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -60,7 +69,7 @@ describe('webhook subscriptions', () => {
     const res = await subscribe('demo-lumen-full', {
       uri: receiver.url('/create'),
       secret: SECRET,
-      credentials: { username: 'hook', password: 'pw' },
+      credentials: { username: 'hook', password: 'hook-pass-123' },
       customHeader: { key: 'X-Station', value: 'lumen-1' },
     });
     expect(res.status).toBe(201);
@@ -75,6 +84,7 @@ describe('webhook subscriptions', () => {
     });
     expect(JSON.stringify(res.body)).not.toContain(SECRET);
     expect(JSON.stringify(res.body)).not.toContain('lumen-1');
+    expect(JSON.stringify(res.body)).not.toContain('hook-pass-123');
     expect(res.body).not.toHaveProperty('secret');
     expect(Date.parse(res.body.expirationDate) - Date.parse(res.body.createdAt)).toBe(
       120 * 86_400_000,
@@ -256,6 +266,7 @@ describe('webhook subscriptions', () => {
     });
     expect(changed.status).toBe(200);
     expect(changed.body).toMatchObject({ hasSecret: true, hasCustomHeader: false });
+    expect(JSON.stringify(changed.body)).not.toContain('rotated-secret-2');
 
     const tn = await buyLabel();
     await setStatus(tn, 'IN_TRANSIT');
@@ -393,5 +404,136 @@ describe('webhook delivery', () => {
     for (const sub of subs.filter((s: { uri: string }) => /\/(slow|moved)$/.test(s.uri))) {
       await call(sbx.url, 'DELETE', `/api/v1/webhooks/${sub.id}`, { headers });
     }
+  });
+});
+
+/**
+ * Conformance: webhook subscriptions and tracking.updated delivery (spec parts 2-3, 5-6, 8;
+ * issue 2 "Webhooks"), against a real local receiver.
+ */
+describe('from the specification alone, on the conformance world (test/fixtures/conformance-world.json)', () => {
+  const sb = conformanceSandbox({ allowHttpWebhooks: true, startTime: '2031-05-10T08:00:00.000Z' });
+
+  let rx: Awaited<ReturnType<typeof specReceiver>>;
+  beforeAll(async () => {
+    rx = await specReceiver((path) => {
+      if (path.startsWith('/fail')) return { status: 500 };
+      return { status: 200 };
+    });
+  });
+  afterAll(async () => {
+    await rx.close();
+  });
+
+  const SECRET = 'whsec-conformance-1';
+
+  function subscribe(key: KeyName, path: string, extra: object = {}, tenant?: string | null) {
+    return sb.api.as(
+      key,
+      'POST',
+      '/api/v1/webhooks',
+      {
+        uri: rx.url(path),
+        email: `alerts+${path.replace(/\W/g, '')}@example.com`,
+        registeredEvents: ['tracking.updated'],
+        secret: SECRET,
+        ...extra,
+      },
+      tenant === undefined ? null : tenant,
+    );
+  }
+
+  async function label(key: KeyName, account: string, level: string, tenant?: string) {
+    const res = await sb.api.as(
+      key,
+      'POST',
+      '/api/v1/labels',
+      labelRequest(account, level),
+      tenant,
+    );
+    expect(res.status).toBeLessThan(300);
+    return res.body.trackingNumber as string;
+  }
+
+  const soloLabel = () => label('solo', 'cw-ca-solo-zippy', 'ZIPPY_GROUND');
+
+  async function setStatus(trackingNumber: string, status: string) {
+    const res = await http(sb.sandbox.url, 'POST', `/sandbox/trackers/${trackingNumber}/events`, {
+      json: { status },
+    });
+    expect(res.status).toBe(200);
+  }
+
+  describe('subscriptions', () => {
+    it('secret or credentials is required; a 400 lists every bad field', async () => {
+      const res = await sb.api.as(
+        'solo',
+        'POST',
+        '/api/v1/webhooks',
+        {
+          uri: 'http://hooks.solo.example/x',
+          email: 'not-an-email',
+          registeredEvents: ['order.created'],
+        },
+        null,
+      );
+      envelope(res, 400);
+      const f = fields(res);
+      expect(f).toEqual(expect.arrayContaining(['uri', 'email']));
+      expect(f.some((x) => x.startsWith('registeredEvents'))).toBe(true);
+      expect(f.some((x) => x === 'secret' || x === 'credentials')).toBe(true);
+    });
+
+    it('any non-empty secret is accepted (the spec sets no minimum length)', async () => {
+      const res = await subscribe('solo', '/short-secret', { secret: 's3cret' });
+      expect(res.status).toBeLessThan(300);
+      expect(res.body.hasSecret).toBe(true);
+      const empty = await subscribe('solo', '/empty-secret', { secret: '' });
+      envelope(empty, 400);
+      await sb.api.as('solo', 'DELETE', `/api/v1/webhooks/${res.body.id}`, undefined, null);
+    });
+
+    it('a PATCH 400 lists every bad field at once', async () => {
+      const created = await subscribe('solo', '/patch-400');
+      const res = await sb.api.as(
+        'solo',
+        'PATCH',
+        `/api/v1/webhooks/${created.body.id}`,
+        { email: 'nope', secret: 'another-secret', uri: 'http://hooks.solo.example/x' },
+        null,
+      );
+      envelope(res, 400);
+      expect(fields(res)).toEqual(expect.arrayContaining(['email', 'updateSecret', 'uri']));
+      await sb.api.as('solo', 'DELETE', `/api/v1/webhooks/${created.body.id}`, undefined, null);
+    });
+  });
+
+  describe('delivery', () => {
+    it('retries after 30, 60, 120 and 240 s of sandbox time: 5 attempts with the same event id', async () => {
+      const sub = await subscribe('solo', '/fail-retry');
+      const tn = await soloLabel();
+      await setStatus(tn, 'IN_TRANSIT');
+      const count = () => rx.at('/fail-retry').length;
+      expect(count()).toBe(1);
+      for (const [wait, expected] of [
+        [29, 1],
+        [1, 2],
+        [59, 2],
+        [1, 3],
+        [119, 3],
+        [1, 4],
+        [239, 4],
+        [1, 5],
+        [3600, 5],
+      ] as const) {
+        await sb.api.advance(wait);
+        expect(count()).toBe(expected);
+      }
+      const ids = new Set(rx.at('/fail-retry').map((h) => h.headers['x-service-event-id']));
+      expect(ids.size).toBe(1);
+      const bodies = new Set(rx.at('/fail-retry').map((h) => h.raw));
+      expect(bodies.size).toBe(1);
+      await sb.api.as('solo', 'DELETE', `/api/v1/webhooks/${sub.body.id}`, undefined, null);
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { parseJsonText } from '../profiles/json-text.js';
+import { parseJsonText } from '../storage/json-text.js';
 import { ordersFromCsvSteps } from './csv-orders.js';
 import type { SavedColumnMapping } from './store-formats.js';
 import { topLevelItems } from './json-items.js';

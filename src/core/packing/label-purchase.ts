@@ -11,7 +11,7 @@ import type {
   PurchasedLabel,
 } from './platform-port.js';
 import type { ShipmentRepository } from './shipment-repository.js';
-import type { OrderClaims } from '../site/link.js';
+import type { OrderClaims } from './order-claims.js';
 import type { Failure, LabelPurchase, RateSelection, Shipment } from './types.js';
 
 /** Points where a test (or a crash) can stop the purchase; see test/core/packing/fixtures. */

@@ -13,7 +13,7 @@ import { sendLabelToPrinter } from './print-step.js';
 import { lookupScan } from './scan-lookup.js';
 import { ShipmentRepository } from './shipment-repository.js';
 import type { Failure, RateResult, ScanLookup, ShipResult } from './types.js';
-import type { OrderClaims } from '../site/link.js';
+import type { OrderClaims } from './order-claims.js';
 
 export type { BuyOptions, RateOptions } from './packing-steps.js';
 

@@ -1,7 +1,7 @@
 import { issuesOf, profileSchema, type Profile, type SettingsIssue } from './profile-schema.js';
 import type { ProfileStore } from './profile-store.js';
 import { SettingsError } from './settings-store.js';
-import { parseJsonText } from './json-text.js';
+import { parseJsonText } from '../storage/json-text.js';
 import { isAbsolute } from 'node:path';
 
 export const PROVISIONING_FORMAT = 'shipping-station-profiles';

@@ -1,6 +1,6 @@
 import Conf from 'conf';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { parseJsonText } from './json-text.js';
+import { parseJsonText } from '../storage/json-text.js';
 import { makePrivateDir } from '../storage/private-files.js';
 
 /** Key/value settings (JSON values): ConfSettingsStore in both hosts, memory in some tests. */

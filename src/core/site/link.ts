@@ -9,18 +9,10 @@ import { SiteListener } from './listener.js';
 import { SiteOutbox } from './outbox.js';
 import { SiteStore, type SitePrinter, type StationQueues } from './store.js';
 import { SiteSync, type SiteSyncStatus } from './sync.js';
-import type { ClaimResult, SiteOrderRow } from './types.js';
+import type { OrderClaims } from '../packing/order-claims.js';
+import type { SiteOrderRow } from './types.js';
 
-/** The port the label purchase asks before POST /api/v1/labels (see LabelPurchaser). */
-export interface OrderClaims {
-  claim(request: {
-    tenantId: string;
-    orderNumber: string;
-    purchaseId: string;
-    packer: string | null;
-    confirmed: boolean;
-  }): Promise<ClaimResult>;
-}
+export type { OrderClaims } from '../packing/order-claims.js';
 
 /** After a failed attempt, claims, scans and imports skip the store this long instead of waiting on it. */
 const SKIP_AFTER_FAILURE_MS = 5000;

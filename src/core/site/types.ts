@@ -101,14 +101,7 @@ export interface SiteLabelSearch {
   offset?: number;
 }
 
-export type ClaimResult =
-  | { granted: true; mode: 'claimed' | 'offline' }
-  | {
-      granted: false;
-      code: 'order-claimed-elsewhere' | 'site-store-unreachable';
-      message: string;
-      holder?: { stationId: string; stationName: string; packer: string | null; at: string };
-    };
+export type { ClaimResult } from '../packing/order-claims.js';
 
 /** A site-wide needs-attention item. */
 export type SiteAttentionItem =

@@ -22,7 +22,7 @@ import {
   type TrackingScope,
 } from '../tracking/index.js';
 import { classifyPlatformError, packingPlatformFrom } from '../packing/platform-adapter.js';
-import { OfflineQueueDrainer } from '../queue/offline-drainer.js';
+import { OfflineQueueDrainer } from '../packing/offline-drainer.js';
 import type { OrderClaims } from '../site/link.js';
 
 export interface RuntimeDeps {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { OfflineQueueDrainer } from '../../../src/core/queue/offline-drainer.js';
+import { OfflineQueueDrainer } from '../../../src/core/packing/offline-drainer.js';
 import { useSandbox } from '../../support/sandbox.js';
 import { tempDir } from '../../support/tmp.js';
 import { waitForLabels, waitUntil } from '../../support/virtual-printer.js';

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { dispatch, type Handlers } from '../../../src/core/station/dispatch.js';
 import { StationFailure, toStationError } from '../../../src/core/station/errors.js';
+import { PlatformError } from '../../../src/core/platform/errors.js';
 import { calls } from '../../../src/shared/contract.js';
 import { defaultDataDir } from '../../../src/core/station/data-dir.js';
 
@@ -11,7 +12,14 @@ const handlers = new Proxy({} as Handlers, {
   get: (_t, name) => async (input: unknown) => {
     if (name === 'labels.get') throw new StationFailure('not-found', 'No label 9.');
     if (name === 'pack.buy')
-      throw Object.assign(new Error('maybe bought'), { kind: 'unknown-outcome' });
+      throw new PlatformError({
+        kind: 'unknown-outcome',
+        message: 'maybe bought',
+        operation: 'purchaseLabel',
+        method: 'POST',
+        path: '/api/v1/labels',
+        tenantId: 'tnt_lumen',
+      });
     return { name, input };
   },
 });
@@ -71,8 +79,9 @@ describe('the station contract', () => {
     });
     const r = await dispatch(handlers, 'pack.buy', { shipmentId: '1' });
     expect(r).toMatchObject({ ok: false, error: { code: 'purchase-outcome-unknown' } });
+    // A bare system error is not guessed to be the platform's (test/core/station/error-path.test.ts).
     expect(toStationError(Object.assign(new Error('x'), { code: 'ECONNREFUSED' })).code).toBe(
-      'platform-unreachable',
+      'internal',
     );
     expect(toStationError(new Error('boom')).code).toBe('internal');
   });

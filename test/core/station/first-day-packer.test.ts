@@ -2,8 +2,8 @@ import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startVirtualPrinter } from '../../../src/core/printing/virtual-printer/server.js';
 import type { Station } from '../../../src/core/station/index.js';
-import type { PrinterConfig, ScanResult } from '../../../src/shared/views.js';
-import { call, demoStationsPerTest, packOrder, until } from './support.js';
+import type { PrinterConfig } from '../../../src/shared/views.js';
+import { call, demoStationsPerTest, packOrder, scanOrder, until } from './support.js';
 
 /**
  * Issue 13, what a packer and a shift lead hit on their first day, through the station's
@@ -86,10 +86,7 @@ describe('packer: multi-package orders (#13.9)', () => {
     // History and a rescan carry both numbers too.
     const page = await call(s, 'labels.search', { query: 'LUM-10424' });
     expect(page.labels[0]!.packageTrackingNumbers).toEqual(label.packageTrackingNumbers);
-    const rescan = (await call(s, 'pack.scan', { value: 'LUM-10424' })) as Extract<
-      ScanResult,
-      { kind: 'order' }
-    >;
+    const rescan = await scanOrder(s, 'LUM-10424');
     expect(rescan.existingLabels[0]!.packageTrackingNumbers).toEqual(label.packageTrackingNumbers);
 
     // Package 2 alone: one label out, with the second tracking number on it.

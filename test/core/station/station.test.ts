@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import { tempDir } from '../../support/tmp.js';
-import { demoStation, value, type Sandbox } from './support.js';
+import { call, demoStation, scanOrder, type Sandbox } from './support.js';
 
 const root = join(import.meta.dirname, '../../..');
 
@@ -32,28 +32,20 @@ describe('Station facade, first run', () => {
     const s = station(dataDir);
     await s.start();
     try {
-      const status = value(await s.dispatch('station.status', {})) as {
-        profile: { environment: string };
-      };
-      expect(status.profile.environment).toBe('embedded-sandbox');
+      const status = await call(s, 'station.status', {});
+      expect(status.profile?.environment).toBe('embedded-sandbox');
 
-      const scan = value(await s.dispatch('pack.scan', { value: 'LUM-10421' })) as {
-        kind: string;
-        order: { id: string };
-      };
-      expect(scan.kind).toBe('order');
-      const quote = value(
-        await s.dispatch('pack.rate', {
-          orderId: scan.order.id,
-          packages: [{ weightLbs: 1.8, boxId: null }],
-        }),
-      ) as { shipmentId: string; chosenRateId: string | null; reason: string };
+      const scan = await scanOrder(s, 'LUM-10421');
+      const quote = await call(s, 'pack.rate', {
+        orderId: scan.order.id,
+        packages: [{ weightLbs: 1.8, boxId: null }],
+      });
       expect(quote.chosenRateId).not.toBeNull();
       expect(quote.reason).toMatch(/cheapest/);
 
-      const bought = value(await s.dispatch('pack.buy', { shipmentId: quote.shipmentId })) as {
-        label: { id: string; trackingNumber: string };
-      };
+      const bought = await call(s, 'pack.buy', { shipmentId: quote.shipmentId });
+      expect(bought.label?.trackingNumber).toMatch(/\w/);
+      const label = bought.label!;
       await until(() => labelsIn(join(dataDir, 'virtual-printer')).length === 1);
 
       const again = await s.dispatch('pack.buy', { shipmentId: quote.shipmentId });
@@ -64,18 +56,14 @@ describe('Station facade, first run', () => {
       });
       expect(rerate).toMatchObject({ ok: false, error: { code: 'already-labelled' } });
 
-      const byTracking = value(
-        await s.dispatch('pack.scan', { value: bought.label.trackingNumber }),
-      ) as { kind: string };
+      const byTracking = await call(s, 'pack.scan', { value: label.trackingNumber });
       expect(byTracking.kind).toBe('label');
 
-      const noReason = await s.dispatch('labels.reprint', { id: bought.label.id, reason: '' });
+      const noReason = await s.dispatch('labels.reprint', { id: label.id, reason: '' });
       expect(noReason).toMatchObject({ ok: false, error: { code: 'validation' } });
-      value(await s.dispatch('labels.reprint', { id: bought.label.id, reason: 'torn' }));
+      await call(s, 'labels.reprint', { id: label.id, reason: 'torn' });
       await until(() => labelsIn(join(dataDir, 'virtual-printer')).length === 2);
-      const audit = value(await s.dispatch('labels.audit', { labelId: bought.label.id })) as {
-        reason: string;
-      }[];
+      const audit = await call(s, 'labels.audit', { labelId: label.id });
       expect(audit.map((a) => a.reason)).toEqual(['torn']);
     } finally {
       await s.stop();
@@ -85,9 +73,7 @@ describe('Station facade, first run', () => {
     const again = station(dataDir);
     await again.start();
     try {
-      const found = value(await again.dispatch('labels.search', { query: 'LUM-10421' })) as {
-        labels: unknown[];
-      };
+      const found = await call(again, 'labels.search', { query: 'LUM-10421' });
       expect(found.labels).toHaveLength(1);
     } finally {
       await again.stop();
@@ -101,9 +87,7 @@ describe('Station facade, needs attention', () => {
     const s = station(dataDir);
     await s.start();
     try {
-      const scan = value(await s.dispatch('pack.scan', { value: 'LUM-10422' })) as {
-        order: { id: string };
-      };
+      const scan = await scanOrder(s, 'LUM-10422');
       lastSandbox().faults.add({
         method: 'POST',
         path: '/api/v1/labels',
@@ -111,17 +95,14 @@ describe('Station facade, needs attention', () => {
         after: true,
         times: 1,
       });
-      const quote = value(
-        await s.dispatch('pack.rate', { orderId: scan.order.id, packages: [{ weightLbs: 3.4 }] }),
-      ) as { shipmentId: string };
+      const quote = await call(s, 'pack.rate', {
+        orderId: scan.order.id,
+        packages: [{ weightLbs: 3.4 }],
+      });
       const lost = await s.dispatch('pack.buy', { shipmentId: quote.shipmentId });
       expect(lost).toMatchObject({ ok: false, error: { code: 'purchase-outcome-unknown' } });
 
-      const items = value(await s.dispatch('attention.list', {})) as {
-        id: string;
-        kind: string;
-        actions: string[];
-      }[];
+      const items = await call(s, 'attention.list', {});
       expect(items).toHaveLength(1);
       expect(items[0]!.kind).toBe('purchase-unknown');
       expect(items[0]!.actions).toContain('check-trackers');
@@ -134,11 +115,9 @@ describe('Station facade, needs attention', () => {
       });
       expect(rerated).toMatchObject({ ok: false, error: { code: 'purchase-outcome-unknown' } });
 
-      value(await s.dispatch('attention.resolve', { id: items[0]!.id, action: 'check-trackers' }));
-      expect(value(await s.dispatch('attention.list', {}))).toEqual([]);
-      const found = value(await s.dispatch('labels.search', { query: 'LUM-10422' })) as {
-        labels: unknown[];
-      };
+      await call(s, 'attention.resolve', { id: items[0]!.id, action: 'check-trackers' });
+      expect(await call(s, 'attention.list', {})).toEqual([]);
+      const found = await call(s, 'labels.search', { query: 'LUM-10422' });
       expect(found.labels).toHaveLength(1);
       expect(lastSandbox().ledger()).toHaveLength(1);
     } finally {
@@ -155,7 +134,7 @@ describe('Station facade, settings that restart services', () => {
     const s = station(dataDir, { hotFolderRoots: [hot] });
     await s.start();
     try {
-      value(await s.dispatch('profiles.update', { id: 'demo', hotFolder: hot }));
+      await call(s, 'profiles.update', { id: 'demo', hotFolder: hot });
       const header = readFileSync(join(root, 'resources/orders/sample-orders.csv'), 'utf8').split(
         /\r?\n/,
       )[0]!;
@@ -169,13 +148,10 @@ describe('Station facade, settings that restart services', () => {
       let scan = { kind: 'not-found' };
       while (scan.kind !== 'order') {
         await new Promise((r) => setTimeout(r, 100));
-        scan = value(await s.dispatch('pack.scan', { value: 'HOT-1' })) as { kind: string };
+        scan = await call(s, 'pack.scan', { value: 'HOT-1' });
       }
       expect(scan.kind).toBe('order');
-      const profiles = value(await s.dispatch('profiles.list', {})) as {
-        id: string;
-        hotFolder: string | null;
-      }[];
+      const profiles = await call(s, 'profiles.list', {});
       expect(profiles.find((p) => p.id === 'demo')?.hotFolder).toBe(hot);
     } finally {
       await s.stop();

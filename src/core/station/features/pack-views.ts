@@ -1,8 +1,7 @@
 import type { RateResult, ShipResult } from '../../packing/types.js';
-import type { ErrorCode } from '../../../shared/result.js';
 import type { PurchaseView, RateQuote } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
-import { StationFailure } from '../errors.js';
+import { ShipmentRefused, type ShipmentRefusal } from '../errors.js';
 import { brandName, labelView, printJobView } from '../map.js';
 import type { ProfileRuntime } from '../runtime.js';
 import type { Profile } from '../../profiles/profile-schema.js';
@@ -12,10 +11,13 @@ type Refusal = Extract<
   { outcome: 'already-labelled' | 'needs-attention' | 'invalid' | 'failed' | 'unknown' }
 >;
 
-/** Why nothing was rated or bought, as the contract's stable error codes. */
+/**
+ * Why nothing was rated or bought, as a core kind (`ShipmentRefused`); the one table in
+ * ../errors.ts turns it into the contract's code.
+ */
 export function refuse(result: Refusal, profile?: Profile): never {
-  const fail = (code: ErrorCode, message: string, details?: unknown): never => {
-    throw new StationFailure(code, message, details);
+  const fail = (refusal: ShipmentRefusal, message: string, details?: unknown): never => {
+    throw new ShipmentRefused(refusal, message, details);
   };
   switch (result.outcome) {
     case 'already-labelled':
@@ -30,25 +32,12 @@ export function refuse(result: Refusal, profile?: Profile): never {
       );
     case 'needs-attention':
       return fail(
-        'purchase-outcome-unknown',
+        'needs-attention',
         'An earlier purchase of this order has an unknown outcome. A shift lead must resolve it under Needs attention before buying again.',
       );
     case 'invalid': {
       const { code, message, errors } = result.failure;
-      switch (code) {
-        case 'order-not-found':
-        case 'shipment-not-found':
-          return fail('not-found', message);
-        case 'order-busy':
-        case 'rates-superseded':
-        case 'already-bought':
-          return fail('conflict', message);
-        case 'order-claimed-elsewhere':
-        case 'site-store-unreachable':
-          return fail(code, message);
-        default:
-          return fail('validation', message, errors);
-      }
+      return fail(invalidRefusal[code] ?? 'invalid', message, errors);
     }
     case 'failed': {
       const notAuthorized =
@@ -60,7 +49,7 @@ export function refuse(result: Refusal, profile?: Profile): never {
           ? 'connection-not-authorized'
           : result.failure.code === 'no-usable-rate' || result.failure.code === 'no-rate-fits-rule'
             ? 'no-rates'
-            : 'purchase-failed',
+            : 'failed',
         result.failure.message,
         {
           errors: result.failure.errors ?? [],
@@ -70,13 +59,24 @@ export function refuse(result: Refusal, profile?: Profile): never {
       );
     }
     case 'unknown':
-      return fail('purchase-outcome-unknown', result.failure.message);
+      return fail('outcome-unknown', result.failure.message);
     default: {
       const never: never = result;
       throw new Error(`unexpected ${JSON.stringify(never)}`);
     }
   }
 }
+
+/** The workflow's `invalid` codes that are not "fix the input" (the rest are `invalid`). */
+const invalidRefusal: Partial<Record<string, ShipmentRefusal>> = {
+  'order-not-found': 'not-found',
+  'shipment-not-found': 'not-found',
+  'order-busy': 'conflict',
+  'rates-superseded': 'conflict',
+  'already-bought': 'conflict',
+  'order-claimed-elsewhere': 'claimed-elsewhere',
+  'site-store-unreachable': 'site-store-unreachable',
+};
 
 /** A rated (or queued) shipment as the Pack screen shows it. */
 export function quoteView(

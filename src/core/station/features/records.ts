@@ -6,7 +6,7 @@ import { labelPrinterOf } from '../../profiles/profile-schema.js';
 import type { StationContext } from '../context.js';
 import type { FeatureHandlers } from '../../../shared/features/define.js';
 import type { recordCalls } from '../../../shared/features/records.js';
-import { StationFailure } from '../errors.js';
+import { codeOf, StationFailure } from '../errors.js';
 import { brandName, carrierView, labelView, printJobView, trackingSync } from '../map.js';
 import { attentionOf, queueOf, trackerRow } from '../snapshots.js';
 import { purchaseView } from './pack-views.js';
@@ -238,7 +238,7 @@ async function lookUpOnPlatform(na: NeedsAttention, purchaseId: string, user: st
     if (!isPlatformError(error)) throw error;
     const ref = error.correlationId ? ` (ref ${error.correlationId})` : '';
     throw new StationFailure(
-      'platform-unreachable',
+      codeOf(`platform:${error.kind}`),
       `The platform's trackers could not be searched just now, so the purchase still needs attention: ${error.message.replace(/\.?\s*$/, '')}. Nothing was changed; check again in a moment${ref}.`,
       error.correlationId ? { correlationId: error.correlationId } : undefined,
     );

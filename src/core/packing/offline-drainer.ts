@@ -1,6 +1,6 @@
-import type { PackingWorkflow } from '../packing/packing-workflow.js';
-import type { ShipResult } from '../packing/types.js';
-import type { QueueCounts, QueueEntry } from './offline-queue-repository.js';
+import type { PackingWorkflow } from './packing-workflow.js';
+import type { ShipResult } from './types.js';
+import type { QueueCounts, QueueEntry } from '../queue/offline-queue-repository.js';
 
 export interface DrainOutcome {
   entry: QueueEntry;

@@ -7,14 +7,10 @@ import { type IncomingHttpHeaders, createServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect } from 'vitest';
-import {
-  type RunningSandbox,
-  type SandboxOptions,
-  startSandbox,
-} from '../../../src/sandbox/index.js';
+import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 
 export const WORLD_FILE = fileURLToPath(
-  new URL('../../fixtures/conformance-world.json', import.meta.url),
+  new URL('../fixtures/conformance-world.json', import.meta.url),
 );
 
 export const KEYS = {

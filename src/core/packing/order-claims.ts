@@ -1,0 +1,23 @@
+/**
+ * The port the label purchase asks before POST /api/v1/labels (see LabelPurchaser): may this
+ * station buy for this order? The site store implements it (src/core/site/link.ts); packing
+ * only knows this shape, so it never imports the site module.
+ */
+export interface OrderClaims {
+  claim(request: {
+    tenantId: string;
+    orderNumber: string;
+    purchaseId: string;
+    packer: string | null;
+    confirmed: boolean;
+  }): Promise<ClaimResult>;
+}
+
+export type ClaimResult =
+  | { granted: true; mode: 'claimed' | 'offline' }
+  | {
+      granted: false;
+      code: 'order-claimed-elsewhere' | 'site-store-unreachable';
+      message: string;
+      holder?: { stationId: string; stationName: string; packer: string | null; at: string };
+    };
