@@ -1,6 +1,7 @@
 import { NeedsAttention } from '../../packing/needs-attention.js';
 import { dismissFailedOrder } from '../../packing/attention.js';
 import { typedLabelSearch } from '../../labels/typed-search.js';
+import { looksLikeTrackingNumber } from '../../tracking/numbers.js';
 import { isPlatformError } from '../../platform/index.js';
 import { labelPrinterOf } from '../../profiles/profile-schema.js';
 import type { StationContext } from '../context.js';
@@ -36,7 +37,10 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
           ...(q.from ? { from: new Date(q.from).toISOString() } : {}),
           ...(q.to ? { to: new Date(Date.parse(q.to) + 86_400_000).toISOString() } : {}),
         },
-        (typed) => r.orders.findByNumber(r.scope, typed).length > 0,
+        {
+          isOrderNumber: (typed) => r.orders.findByNumber(r.scope, typed).length > 0,
+          looksLikeTrackingNumber,
+        },
       );
       const page = r.labels.searchSummaries(r.scope, {
         ...filter,
