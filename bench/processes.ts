@@ -1,11 +1,13 @@
 // The platform and the printer are other machines: the benchmarks run them as their own
 // processes (through the same CLIs a person uses), so their CPU is not counted as the station's.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { createInterface, type Interface } from 'node:readline';
 
 interface Child {
   /** What the CLI's first stdout line announced (`http://…` or `tcp://…`). */
   address: string;
+  /** Every later stdout line. */
+  lines: Interface;
   close(): Promise<void>;
 }
 
@@ -14,14 +16,16 @@ async function startCli(script: string, args: string[], firstLine: RegExp): Prom
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
+  const lines = createInterface({ input: child.stdout! });
   const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
+    lines.once('line', resolve);
     child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before listening`)));
   });
   const address = firstLine.exec(line)?.[1];
   if (!address) throw new Error(`unexpected first line from ${script}: ${line}`);
   return {
     address,
+    lines,
     close: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -60,4 +64,30 @@ export async function virtualPrinterProcess(): Promise<{ port: number; close(): 
     /^virtual printer listening on (tcp:\/\/\S+)$/,
   );
   return { port: Number(new URL(child.address).port), close: child.close };
+}
+
+/**
+ * The label tap (bench/label-tap.ts) in front of the printer at `targetPort`, in its own
+ * process: `onFirstByte(ms)` hears, on the process.hrtime clock in milliseconds (see
+ * `monotonicMs`), when the start of each label reached it.
+ */
+export async function labelTapProcess(
+  targetPort: number,
+  onFirstByte: (ms: number) => void,
+): Promise<{ port: number; close(): Promise<void> }> {
+  const child = await startCli(
+    'bench/label-tap.ts',
+    ['--target', String(targetPort)],
+    /^tap listening on (tcp:\/\/\S+)$/,
+  );
+  child.lines.on('line', (line) => {
+    const ns = /^first-byte (\d+)$/.exec(line)?.[1];
+    if (ns) onFirstByte(Number(BigInt(ns)) / 1e6);
+  });
+  return { port: Number(new URL(child.address).port), close: child.close };
+}
+
+/** process.hrtime in milliseconds: CLOCK_MONOTONIC, the same clock in every local process. */
+export function monotonicMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
 }

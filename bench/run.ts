@@ -5,13 +5,24 @@ import { join } from 'node:path';
 import { humanSummary } from './harness.js';
 import { labelCacheBench } from './label-cache.js';
 import { trackerIngestBench } from './tracker-ingest.js';
-import { scanToPrintBench } from './scan-to-print.js';
+import { packBench, scanToPrintBench, tokenWaitsBench } from './scan-to-print.js';
 import { startupBench } from './startup.js';
 import { sandboxRatesBench } from './sandbox-rates.js';
 import { siteBench } from './site.js';
+import { siteTrackersBench } from './site-trackers.js';
 import { CliUsageError, parseCli } from '../src/core/cli-args.js';
+import { ordersViewBench } from './orders-view.js';
 
-const BENCHES = ['sandbox', 'scan_to_print', 'label_cache', 'startup', 'tracker_ingest', 'site'];
+const BENCHES = [
+  'sandbox',
+  'scan_to_print',
+  'pack',
+  'label_cache',
+  'startup',
+  'tracker_ingest',
+  'site',
+  'site_trackers',
+];
 const usage = `usage: npm run bench -- [--quick] [--only name,name]\n  names: ${BENCHES.join(', ')}`;
 let values: { quick?: boolean; only?: string; help?: boolean };
 try {
@@ -50,16 +61,26 @@ try {
   if (wants('sandbox')) await sandboxRatesBench(quick ? 200 : 1000);
   const scans = quick ? 50 : 200;
   if (wants('scan_to_print')) {
+    // Ours and the peer (bench/peer-station.ts), scan for scan, at each latency.
     await scanToPrintBench(dir, scans, 0);
     await scanToPrintBench(dir, scans, 100);
     // A token lifetime far shorter than the run: renewals must happen in the background.
-    await scanToPrintBench(dir, scans, 20, 5);
+    await tokenWaitsBench(dir, scans, 20, 5);
+  }
+  if (wants('pack')) {
+    await packBench(dir, quick ? 30 : 100, 0);
+    await packBench(dir, quick ? 30 : 100, 100);
   }
   const labels = quick ? 50_000 : 1_000_000;
   const dbFile = join(dir, 'station.db');
   if (wants('label_cache') || wants('startup')) labelCacheBench(dbFile, labels);
   if (wants('startup')) await startupBench(dir, labels);
-  if (wants('tracker_ingest')) await trackerIngestBench(dir, quick ? 2_000 : 10_000);
+  if (wants('tracker_ingest')) {
+    await trackerIngestBench(dir, quick ? 2_000 : 10_000);
+    // A 3PL site (issue 16.3): reported, no target. Seeding 100,000 labels takes minutes.
+    if (!quick) await trackerIngestBench(dir, 100_000, 'tracker_ingest_100k', false);
+  }
+  if (wants('orders_view')) ordersViewBench(dir, quick ? 5_000 : 20_000);
   if (wants('site'))
     await siteBench(dir, {
       stations: 20,
@@ -67,6 +88,12 @@ try {
       searchLabels: quick ? 200_000 : 10_000_000,
       // An hour of a busy station (one label every 6 s); the quick run packs a quarter of it.
       offlineLabels: quick ? 150 : 600,
+    });
+  if (wants('site') || wants('site_trackers'))
+    await siteTrackersBench(dir, {
+      counts: [1, 5, 20],
+      intervalMs: quick ? 300 : 1000,
+      intervals: quick ? 5 : 10,
     });
   console.log(humanSummary());
 } finally {

@@ -20,6 +20,8 @@ GRANT USAGE ON SCHEMA public TO shipping_station;
 
 GRANT SELECT ON ALL TABLES IN SCHEMA public TO shipping_station;
 GRANT INSERT, UPDATE ON site_stations, site_purchases, site_labels, site_order_claims,
-  site_attention, site_orders, site_printers TO shipping_station;
+  site_attention, site_orders, site_printers, site_trackers, site_tracker_sync,
+  site_carrier_health TO shipping_station;
 GRANT INSERT ON site_reprints, site_import_claims TO shipping_station;
-GRANT USAGE ON SEQUENCE site_attention_id_seq TO shipping_station;
+GRANT USAGE ON SEQUENCE site_attention_id_seq, site_trackers_seq_seq TO shipping_station;
+-- site_users is read (sign-in at any station) but only site IT adds or changes users.

@@ -44,6 +44,8 @@ export interface RunningSandbox {
   faults: { add(spec: FaultSpec): Fault; clear(): void; list(): Fault[] };
   /** Every label bought, in order. */
   ledger(): LedgerEntry[];
+  /** API requests received (method, path without query, epoch ms), oldest first; the last 100,000. */
+  requests(): { method: string; path: string; at: number }[];
   /** Sets a connection's authorizationStatus, as `POST /sandbox/connections/{id}/status` does. */
   setConnectionStatus(
     connectionId: string,
@@ -86,6 +88,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     webhooks,
     options: worldOptions,
     internalErrors: [],
+    requests: [],
     auth: makeAuth(state, clock),
   };
   const app = buildServer(world);
@@ -114,6 +117,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       list: () => faults.list(),
     },
     ledger: () => state.ledger.map((entry) => ({ ...entry })),
+    requests: () => world.requests.map((r) => ({ ...r })),
     setConnectionStatus(connectionId, status) {
       const conn = state.connections.get(connectionId);
       if (!conn) throw new Error(`unknown connection "${connectionId}"`);

@@ -4,6 +4,7 @@ import { adminRoutes } from './admin.js';
 import { ApiError, type ErrorEnvelope, errorCodeForStatus } from './errors.js';
 import { carrierAccountRoutes } from './routes/carrierAccounts.js';
 import { labelRoutes } from './routes/labels.js';
+import { manifestRoutes } from './routes/manifests.js';
 import { rateRoutes } from './routes/rates.js';
 import { siteRoutes } from './routes/sites.js';
 import { tenantRoutes } from './routes/tenants.js';
@@ -107,6 +108,8 @@ export function buildServer(world: World): FastifyInstance {
     reply.header('x-correlation-id', request.id);
     const path = request.url.split('?', 1)[0] ?? request.url;
     if (path.startsWith('/sandbox')) return;
+    world.requests.push({ method: request.method, path, at: Date.now() });
+    if (world.requests.length > 100_000) world.requests.splice(0, 10_000);
     const fault = world.faults.take(request.method, path, false);
     if (fault && (await world.faults.apply(fault, request, reply))) return reply;
     if (world.options.latencyMs > 0 && path.startsWith('/api/v1')) {
@@ -173,6 +176,7 @@ export function buildServer(world: World): FastifyInstance {
   carrierAccountRoutes(app, world);
   rateRoutes(app, world);
   labelRoutes(app, world);
+  manifestRoutes(app, world);
   trackerRoutes(app, world);
   webhookRoutes(app, world);
   adminRoutes(app, world);

@@ -84,6 +84,21 @@ export interface LabelRecord {
   packages: { trackingNumber: string; trackerId: string }[];
   amount: number;
   zpl: string;
+  /** The shipping site it ships from (a manifest is per site), when the origin had one. */
+  shippingSiteId: string | null;
+  /** The manifest it is on (POST /api/v1/manifests), once it is. */
+  manifestId: string | null;
+  createdAt: string;
+}
+
+/** A close-out of labels for the carrier (the spec names the endpoint without showing it). */
+export interface ManifestRecord {
+  id: string;
+  tenantId: string;
+  shippingSiteId: string;
+  carrier: string | null;
+  labelIds: string[];
+  trackingNumbers: string[];
   createdAt: string;
 }
 
@@ -96,6 +111,8 @@ export interface LedgerEntry {
   trackingNumber: string;
   amount: number;
   currency: 'USD';
+  /** shipment.batchId of the request (labels bought in one batch run), or null. */
+  batchId: string | null;
   createdAt: string;
 }
 
@@ -120,6 +137,7 @@ export class SandboxState {
   readonly tokens = new Map<string, AccessToken>();
   readonly quotes = new Map<string, RateQuote>();
   readonly labels = new Map<string, LabelRecord>();
+  readonly manifests = new Map<string, ManifestRecord>();
   readonly ledger: LedgerEntry[] = [];
   /** How each carrier of the fixtures authorizes (OAUTH2 when any of its connections does). */
   readonly carrierAuthorization = new Map<string, 'OAUTH2' | 'APIKEY'>();

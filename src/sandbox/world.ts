@@ -22,6 +22,8 @@ export interface World {
   options: WorldOptions;
   /** Unexpected errors, kept for debugging (the sandbox never prints unless asked). */
   internalErrors: unknown[];
+  /** Every API request (method, path, wall-clock ms), for tests that count calls (bounded). */
+  requests: { method: string; path: string; at: number }[];
   auth(request: FastifyRequest, options: AuthOptions): CallContext;
 }
 

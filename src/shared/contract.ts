@@ -10,12 +10,14 @@ import type { z } from 'zod';
 import type * as V from './views.js';
 import type { FeatureHandlers } from './features/define.js';
 import { packingCalls } from './features/packing.js';
+import { floorCalls } from './features/floor.js';
 import { printerCalls } from './features/printers.js';
 import { profileCalls } from './features/profiles.js';
 import { recordCalls } from './features/records.js';
 import { scaleCalls } from './features/scale.js';
 import { settingsCalls } from './features/settings.js';
 import { siteCalls } from './features/site.js';
+import { siteServiceCalls } from './features/site-services.js';
 import { stationCalls } from './features/station.js';
 import { diagnosticsCalls } from './features/diagnostics.js';
 
@@ -25,11 +27,13 @@ export const calls = {
   ...stationCalls,
   ...profileCalls,
   ...packingCalls,
+  ...floorCalls,
   ...scaleCalls,
   ...recordCalls,
   ...printerCalls,
   ...settingsCalls,
   ...siteCalls,
+  ...siteServiceCalls,
   ...diagnosticsCalls,
 };
 
@@ -54,8 +58,12 @@ export function isCallName(value: unknown): value is CallName {
 export interface Events {
   status: V.StationStatus;
   'print-job': V.PrintJobView;
-  /** Orders came in from a file (import, hot folder): which file and how many were new or updated. */
-  'orders-changed': { fileName: string; imported: number };
+  /**
+   * Orders came in from a file (import, hot folder: which file, how many were new or updated),
+   * or the state of these orders changed (scan to verify, an override): the Orders view asks for
+   * its page again.
+   */
+  'orders-changed': { fileName: string | null; imported: number; orderIds: string[] };
   /**
    * Labels this station stored since the last such event (bought, drained from the offline
    * queue, or found on the platform by a shift lead): History asks for the page on screen again.
@@ -75,5 +83,7 @@ export interface Events {
   'import-progress': V.ImportProgressView;
   /** Another station of the site committed changes (the site store's NOTIFY). */
   'site-changed': { stationId: string };
+  /** A batch moved on (after every label, and on pause, stop, done; issue 15.8). */
+  'batch-progress': V.BatchView;
 }
 export type EventName = keyof Events;

@@ -9,7 +9,9 @@ export function contentSecurityPolicy(connectSrc: readonly string[] = []): strin
     // zpl-renderer-js is a WebAssembly module: compiling it needs 'wasm-unsafe-eval' (not 'unsafe-eval').
     "script-src 'self' 'wasm-unsafe-eval'",
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    // https: product pictures named by the order file (issue 15.1, scan to verify); never http:.
+    // Images cannot run code; the renderer loads them without a referrer.
+    "img-src 'self' data: blob: https:",
     ["connect-src 'self'", ...connectSrc].join(' '),
     "worker-src 'self' blob:",
     "object-src 'none'",

@@ -25,6 +25,10 @@ export const errorCodes = [
   'conflict',
   'order-claimed-elsewhere',
   'site-store-unreachable',
+  /** Users are set up and nobody is signed in at this station (issue 14). */
+  'sign-in-required',
+  /** The action needs a shift lead: a lead scans their badge at this station to approve. */
+  'lead-required',
   'internal',
 ] as const;
 

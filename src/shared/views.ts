@@ -16,3 +16,4 @@ export type * from './features/printers.js';
 export type * from './features/settings.js';
 export type * from './features/site.js';
 export type * from './features/diagnostics.js';
+export type * from './features/floor.js';

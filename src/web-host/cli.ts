@@ -1,5 +1,5 @@
 /**
- * `npm run web -- [--port N] [--data-dir DIR] [--provision FILE]`: the station in any browser.
+ * `npm run web -- [--port N] [--data-dir DIR] [--provision FILE] [--console]`: the station in any browser.
  * The first line on stdout is exactly `station ui at http://127.0.0.1:PORT/?token=TOKEN`;
  * everything else goes to stderr, so scripts and tests can read that line.
  */
@@ -84,6 +84,7 @@ async function main(): Promise<void> {
     resourcesDir: join(root, 'resources'),
     ...(args.provision ? { provisionFile: resolve(args.provision) } : {}),
     hotFolderRoots: args.hotFolderRoots.map((r) => resolve(r)),
+    ...(args.console ? { consoleOnly: true } : {}),
     version,
     log,
     stationLog,

@@ -33,6 +33,9 @@ describe('web host security', () => {
     expect(csp).toContain("object-src 'none'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain('ws://127.0.0.1:5000');
+    // Product pictures of an order (issue 15.1): https only.
+    expect(csp).toContain("img-src 'self' data: blob: https:;");
+    expect(csp).not.toMatch(/img-src[^;]*http:/);
   });
 });
 
@@ -46,8 +49,10 @@ describe('npm run web arguments', () => {
       dataDir: '/tmp/x',
       provision: '/tmp/p.json',
       hotFolderRoots: [],
+      console: false,
       help: false,
     });
+    expect(parseArgs(['--console'])).toMatchObject({ console: true });
   });
   it('listens on the documented fixed port 7410 unless --port is given', () => {
     expect(parseArgs([])).toMatchObject({ port: 7410, portGiven: false });

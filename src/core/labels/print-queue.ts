@@ -28,6 +28,11 @@ export interface LabelPrintQueue {
    * to the printer asks first, so a label whose job exists is never queued a second time.
    */
   existingLabelJob?(labelId: string): unknown;
+  /**
+   * A label for this printer is being bought: the spool may get the printer's connection and
+   * status ready so the job does not wait for them (PrintSpool.prepare). Best effort.
+   */
+  prepare?(printerId: string): void;
 }
 
 /** The spool's job id (an integer, print_jobs.id) when it returned one. */

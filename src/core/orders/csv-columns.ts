@@ -47,6 +47,11 @@ export const csvColumns = [
   'hazmat_class',
   'hazmat_packing_group',
   'hazmat_proper_shipping_name',
+  // What the packer scans to verify an item (any one of them), and its picture.
+  'barcode',
+  'upc',
+  'ean',
+  'image_url',
 ] as const;
 export type Column = (typeof csvColumns)[number];
 export const requiredColumns: Column[] = [

@@ -40,6 +40,10 @@ const itemOnlyColumns = new Set<Column>([
   'hazmat_class',
   'hazmat_packing_group',
   'hazmat_proper_shipping_name',
+  'barcode',
+  'upc',
+  'ean',
+  'image_url',
 ]);
 
 export { csvColumns } from './csv-columns.js';
@@ -342,6 +346,8 @@ function buildOrder(
               },
             }
           : {}),
+        barcode: row.get('barcode') || row.get('upc') || row.get('ean') || undefined,
+        imageUrl: row.get('image_url') || undefined,
       };
       pkg.items.push(item);
     }
@@ -409,6 +415,8 @@ const itemColumns: Record<string, Column> = {
   description: 'item_description',
   harmonizedCode: 'harmonized_code',
   countryOfOrigin: 'country_of_origin',
+  barcode: 'barcode',
+  imageUrl: 'image_url',
 };
 const hazmatColumns: Record<string, Column> = {
   unNumber: 'hazmat_un_number',

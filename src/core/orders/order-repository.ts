@@ -31,6 +31,8 @@ interface ItemRow {
   quantity: number;
   value_cents: number | null;
   weight_lbs: number | null;
+  barcode: string | null;
+  image_url: string | null;
   details: string | null;
 }
 
@@ -80,8 +82,8 @@ export class OrderRepository {
          VALUES (@orderId, @index, @box, @weightLbs, @lengthIn, @widthIn, @heightIn)`,
       ),
       insertItem: db.prepare(
-        `INSERT INTO order_items (order_id, package_index, line, sku, name, quantity, value_cents, weight_lbs, details)
-         VALUES (@orderId, @index, @line, @sku, @name, @quantity, @valueCents, @weightLbs, @details)`,
+        `INSERT INTO order_items (order_id, package_index, line, sku, name, quantity, value_cents, weight_lbs, details, barcode, image_url)
+         VALUES (@orderId, @index, @line, @sku, @name, @quantity, @valueCents, @weightLbs, @details, @barcode, @imageUrl)`,
       ),
       packages: db.prepare<[number], PackageRow>(
         `SELECT * FROM order_packages WHERE order_id = ? ORDER BY package_index`,
@@ -180,6 +182,8 @@ export class OrderRepository {
                 ? (JSON.parse(jsonOrNull(item.hazmat) ?? '{}') as object)
                 : undefined,
             } satisfies ItemDetails),
+            barcode: item.barcode ?? null,
+            imageUrl: item.imageUrl ?? null,
           }),
         );
       });
@@ -235,6 +239,8 @@ export class OrderRepository {
           valueCents: i.value_cents ?? undefined,
           weightLbs: i.weight_lbs ?? undefined,
           ...(i.details ? (JSON.parse(i.details) as ItemDetails) : {}),
+          ...(i.barcode ? { barcode: i.barcode } : {}),
+          ...(i.image_url ? { imageUrl: i.image_url } : {}),
         })),
     }));
     return {

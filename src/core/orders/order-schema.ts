@@ -67,6 +67,14 @@ export const itemSchema = z.object({
     .positive('must be at least 1'),
   valueCents: z.number().int().nonnegative('must not be negative').optional(),
   weightLbs: positive('lb').optional(),
+  barcode: optionalText(64).refine(
+    (v) => v === undefined || /^[\x21-\x7e]+$/.test(v),
+    'must be letters, digits or symbols without spaces',
+  ),
+  imageUrl: optionalText(1000).refine(
+    (v) => v === undefined || /^https:\/\/[^\s]+$/.test(v),
+    'must be an https:// address',
+  ),
   description: optionalText(200),
   harmonizedCode: optionalText(20).pipe(
     z

@@ -23,6 +23,10 @@ export interface OrderItem {
   valueCents?: number | undefined;
   /** Weight of one unit, in pounds. */
   weightLbs?: number | undefined;
+  /** UPC/EAN or the warehouse's own barcode of the item, scanned to verify it (issue 15). */
+  barcode?: string | undefined;
+  /** A picture of the item (https only), shown while verifying. */
+  imageUrl?: string | undefined;
   /** Customs description (what it is, for a customs officer); the name when absent. */
   description?: string | undefined;
   /** Harmonized System code for customs, e.g. 3406.00. */

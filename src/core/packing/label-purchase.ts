@@ -74,6 +74,8 @@ export class LabelPurchaser {
     order: StoredOrder,
     selection: RateSelection,
     confirmedBy: string | null,
+    /** The batch this label is bought in (issue 15.8); sent as shipment.batchId. */
+    batchId?: string,
   ): Promise<PurchaseOutcome> {
     const { shipments, platform, classify, scope } = this.deps;
     const id = `lp_${randomUUID().replaceAll('-', '')}`;
@@ -85,7 +87,12 @@ export class LabelPurchaser {
       carrierAccountId: rate.carrierAccount.id,
       rateQuoteId: rate.rateQuoteId,
       orderReference,
-      shipment: { ...shipment.shipment, orderReference, externalOrderId: order.orderNumber },
+      shipment: {
+        ...shipment.shipment,
+        orderReference,
+        externalOrderId: order.orderNumber,
+        ...(batchId ? { batchId } : {}),
+      },
       labelOptions: { type: 'ZPL', size: '4x6', inline: true },
       ...(scope.environment === 'production' ? {} : { mode: 'TEST' as const }),
     };

@@ -2,7 +2,7 @@ import { LabelRepository } from '../labels/label-repository.js';
 import type { LabelPrintQueue } from '../labels/print-queue.js';
 import type { StoredLabel } from '../labels/types.js';
 import { OrderRepository } from '../orders/order-repository.js';
-import type { Profile } from '../profiles/profile-schema.js';
+import { labelPrinterOf, type Profile } from '../profiles/profile-schema.js';
 import { OfflineQueueRepository } from '../queue/offline-queue-repository.js';
 import type { Db } from '../storage/database.js';
 import { systemClock, type Clock, type StationScope } from '../storage/scope.js';
@@ -12,7 +12,15 @@ import type { FailureClassifier, PackingPlatform } from './platform-port.js';
 import { sendLabelToPrinter } from './print-step.js';
 import { lookupScan } from './scan-lookup.js';
 import { ShipmentRepository } from './shipment-repository.js';
-import type { Failure, RateResult, ScanLookup, ShipResult } from './types.js';
+import { ItemVerification } from './verification.js';
+import type {
+  Failure,
+  PackedPackage,
+  PreRateOutcome,
+  RateResult,
+  ScanLookup,
+  ShipResult,
+} from './types.js';
 import type { OrderClaims } from './order-claims.js';
 
 export type { BuyOptions, RateOptions } from './packing-steps.js';
@@ -38,8 +46,8 @@ export interface PackingWorkflowOptions {
   };
 }
 
-/** ship() takes what rate() takes: the rule's choice is bought. */
-export type ShipOptions = RateOptions;
+/** ship() takes what rate() takes: the rule's choice is bought (in a batch: its batchId). */
+export type ShipOptions = RateOptions & { batchId?: string | undefined };
 
 type Busy = Extract<ShipResult, { outcome: 'invalid' }>;
 
@@ -56,10 +64,14 @@ export class PackingWorkflow {
   readonly shipments: ShipmentRepository;
   readonly queue: OfflineQueueRepository;
   readonly purchaser: LabelPurchaser;
+  /** Issue 15.1: what the packer scanned into the box, per order. */
+  readonly verification: ItemVerification;
   private readonly clock: Clock;
   private readonly hooks: PurchaseHooks;
   /** Orders being shipped right now: a double scan must not start a second purchase. */
   private readonly busyOrders = new Set<number>();
+  /** Background ratings (pre-rating) under way, by order id. */
+  private readonly backgroundRatings = new Map<number, Promise<PreRateOutcome>>();
   private readonly steps: PackingSteps;
 
   constructor(private readonly options: PackingWorkflowOptions) {
@@ -71,6 +83,7 @@ export class PackingWorkflow {
     this.labels = options.repositories?.labels ?? new LabelRepository(db, this.clock);
     this.shipments = new ShipmentRepository(db, this.clock);
     this.queue = options.repositories?.queue ?? new OfflineQueueRepository(db, this.clock);
+    this.verification = new ItemVerification(db, this.clock);
     this.purchaser = new LabelPurchaser({
       scope: this.scope,
       shipments: this.shipments,
@@ -91,9 +104,14 @@ export class PackingWorkflow {
       shipments: this.shipments,
       queue: this.queue,
       purchaser: this.purchaser,
+      verification: this.verification,
       hooks: this.hooks,
       clock: this.clock,
       print: (shipmentId, label) => this.print(shipmentId, label),
+      prepareLabelPrinter: () => {
+        const printerId = labelPrinterOf(this.profile);
+        if (printerId) options.printQueue.prepare?.(printerId);
+      },
     });
   }
 
@@ -172,6 +190,28 @@ export class PackingWorkflow {
     return row.profileId === this.scope.profileId && row.environment === this.scope.environment;
   }
 
+  /**
+   * Rates an order in the background (pre-rating, see PreRater): skipped while a packer's call
+   * holds the order. A packer's call that comes meanwhile waits for this answer (already on
+   * its way) instead of asking again, and then finds the rates (reuseRates).
+   */
+  preRate(orderId: number, packages: PackedPackage[] | undefined): Promise<PreRateOutcome> {
+    if (this.busyOrders.has(orderId))
+      return Promise.resolve({ kind: 'skipped', why: 'a packer is on this order' });
+    const pending = this.backgroundRatings.get(orderId);
+    if (pending) return pending;
+    const rating = this.steps.preRate(orderId, packages).finally(() => {
+      this.backgroundRatings.delete(orderId);
+    });
+    this.backgroundRatings.set(orderId, rating);
+    return rating;
+  }
+
+  /** Whether a packer's call (rate, buy, ship) is under way on any order. */
+  get packerBusy(): boolean {
+    return this.busyOrders.size > 0;
+  }
+
   private async exclusively<T>(orderId: number, work: () => Promise<T>): Promise<T | Busy> {
     if (this.busyOrders.has(orderId))
       return {
@@ -183,6 +223,9 @@ export class PackingWorkflow {
       };
     this.busyOrders.add(orderId);
     try {
+      // A background rating of this order already on its way: its answer is the packer's.
+      const background = this.backgroundRatings.get(orderId);
+      if (background) await background.catch(() => undefined);
       return await work();
     } finally {
       this.busyOrders.delete(orderId);

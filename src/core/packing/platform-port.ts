@@ -94,7 +94,11 @@ export interface LabelRequest {
   carrierAccountId: string;
   rateQuoteId?: string | undefined;
   orderReference: string;
-  shipment: PlatformShipment & { externalOrderId?: string | undefined };
+  shipment: PlatformShipment & {
+    externalOrderId?: string | undefined;
+    /** Labels bought in one batch run (issue 15.8). */
+    batchId?: string | undefined;
+  };
   labelOptions: { type: 'ZPL'; size: '4x6'; inline: boolean };
   mode?: 'TEST' | undefined;
 }

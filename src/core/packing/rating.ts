@@ -24,7 +24,7 @@ export async function rateShipment(
   platform: PackingPlatform,
   classify: FailureClassifier,
   profile: Profile,
-  shipment: Shipment,
+  shipment: Pick<Shipment, 'tenantId' | 'shipment'>,
   order: StoredOrder,
 ): Promise<Rating> {
   let rates: RateResponse;

@@ -76,11 +76,17 @@ export class ShipmentRepository {
       setSelection: db.prepare(
         `UPDATE shipments SET selection = @selection, updated_at = @now WHERE id = @id AND state = 'rated'`,
       ),
+      setStationUser: db.prepare(
+        `UPDATE shipments SET station_user = @stationUser, updated_at = @now WHERE id = @id`,
+      ),
       setShipment: db.prepare(
         `UPDATE shipments SET shipment = @shipment, updated_at = @now WHERE id = @id`,
       ),
       ratedAt: db.prepare<[number], { at: string }>(
         `SELECT at FROM shipment_events WHERE shipment_id = ? AND kind = 'rated' ORDER BY id DESC LIMIT 1`,
+      ),
+      lastEvent: db.prepare<[number], { kind: string; at: string }>(
+        `SELECT kind, at FROM shipment_events WHERE shipment_id = ? ORDER BY id DESC LIMIT 1`,
       ),
       setRates: db.prepare(`UPDATE shipments SET rates = @rates, updated_at = @now WHERE id = @id`),
       setFailed: db.prepare(
@@ -121,6 +127,14 @@ export class ShipmentRepository {
     return this.clock().toISOString();
   }
 
+  /**
+   * A row and its event in one transaction: one commit (one WAL write) instead of two, and
+   * never a state without its event. Inside a caller's transaction it is a savepoint.
+   */
+  private atomically<T>(work: () => T): T {
+    return this.db.transaction(work)();
+  }
+
   create(
     scope: StationScope,
     input: {
@@ -133,17 +147,20 @@ export class ShipmentRepository {
       returnOfLabelId?: number | undefined;
     },
   ): Shipment {
-    const id = Number(
-      this.s.insert.run({
-        ...input,
-        returnOfLabelId: input.returnOfLabelId ?? null,
-        shipment: JSON.stringify(input.shipment),
-        profileId: scope.profileId,
-        environment: scope.environment,
-        now: this.now(),
-      }).lastInsertRowid,
-    );
-    this.event(id, 'created', { state: input.state });
+    const id = this.atomically(() => {
+      const inserted = Number(
+        this.s.insert.run({
+          ...input,
+          returnOfLabelId: input.returnOfLabelId ?? null,
+          shipment: JSON.stringify(input.shipment),
+          profileId: scope.profileId,
+          environment: scope.environment,
+          now: this.now(),
+        }).lastInsertRowid,
+      );
+      this.event(inserted, 'created', { state: input.state });
+      return inserted;
+    });
     return this.get(id)!;
   }
 
@@ -161,18 +178,22 @@ export class ShipmentRepository {
   }
 
   setState(id: number, state: ShipmentState, detail?: unknown): void {
-    this.s.setState.run({ id, state, now: this.now() });
-    this.event(id, state, detail);
+    this.atomically(() => {
+      this.s.setState.run({ id, state, now: this.now() });
+      this.event(id, state, detail);
+    });
   }
 
   setRated(id: number, rates: unknown, selection: RateSelection): void {
-    this.s.setRated.run({
-      id,
-      rates: JSON.stringify(rates),
-      selection: JSON.stringify(selection),
-      now: this.now(),
+    this.atomically(() => {
+      this.s.setRated.run({
+        id,
+        rates: JSON.stringify(rates),
+        selection: JSON.stringify(selection),
+        now: this.now(),
+      });
+      this.event(id, 'rated', { reason: selection.reason });
     });
-    this.event(id, 'rated', { reason: selection.reason });
   }
 
   /** When the stored rates were asked for (the last `rated` event), or null if never. */
@@ -180,21 +201,38 @@ export class ShipmentRepository {
     return this.s.ratedAt.get(id)?.at ?? null;
   }
 
+  /** The newest event of a shipment (what happened to it last). */
+  lastEvent(id: number): { kind: string; at: string } | null {
+    return this.s.lastEvent.get(id) ?? null;
+  }
+
   /** The packer picked another of the stored rates: recorded with who and why. */
   setSelection(id: number, selection: RateSelection): void {
-    this.s.setSelection.run({ id, selection: JSON.stringify(selection), now: this.now() });
-    this.event(id, 'rate-chosen', {
-      by: selection.chosenBy ?? null,
-      reason: selection.reason,
-      carrierAccountId: selection.rate.carrierAccount.id,
-      serviceLevel: selection.rate.serviceLevel,
+    this.atomically(() => {
+      this.s.setSelection.run({ id, selection: JSON.stringify(selection), now: this.now() });
+      this.event(id, 'rate-chosen', {
+        by: selection.chosenBy ?? null,
+        reason: selection.reason,
+        carrierAccountId: selection.rate.carrierAccount.id,
+        serviceLevel: selection.rate.serviceLevel,
+      });
+    });
+  }
+
+  /** A packer took over rates asked for in the background (pre-rating): recorded as theirs. */
+  reuseRates(id: number, stationUser: string | null): void {
+    this.atomically(() => {
+      if (stationUser !== null) this.s.setStationUser.run({ id, stationUser, now: this.now() });
+      this.event(id, 'rates-reused', { by: stationUser });
     });
   }
 
   /** New packages for a shipment that has not been bought yet (a queued one re-weighed). */
   setShipment(id: number, shipment: PlatformShipment): void {
-    this.s.setShipment.run({ id, shipment: JSON.stringify(shipment), now: this.now() });
-    this.event(id, 'repacked', { packages: shipment.packages.map((p) => p.weightLbs) });
+    this.atomically(() => {
+      this.s.setShipment.run({ id, shipment: JSON.stringify(shipment), now: this.now() });
+      this.event(id, 'repacked', { packages: shipment.packages.map((p) => p.weightLbs) });
+    });
   }
 
   setRates(id: number, rates: unknown): void {
@@ -202,8 +240,10 @@ export class ShipmentRepository {
   }
 
   setFailed(id: number, state: 'failed' | 'unknown', failure: Failure): void {
-    this.s.setFailed.run({ id, state, failure: JSON.stringify(failure), now: this.now() });
-    this.event(id, state, failure);
+    this.atomically(() => {
+      this.s.setFailed.run({ id, state, failure: JSON.stringify(failure), now: this.now() });
+      this.event(id, state, failure);
+    });
   }
 
   createPurchase(

@@ -91,6 +91,15 @@ export interface CarrierAccountProblem {
 }
 
 /** What the packer typed or weighed for each package of the order. */
+/** What one background rating (pre-rating) of an order came to. */
+export type PreRateOutcome =
+  | { kind: 'rated'; shipmentId: number }
+  /** Not rated: the order has a label, a purchase, a queue entry or a packer on it, or is gone. */
+  | { kind: 'skipped'; why: string }
+  /** The platform refused or the rule found nothing: a packer's own scan will say why. */
+  | { kind: 'failed'; failure: Failure }
+  | { kind: 'unreachable'; failure: Failure };
+
 export interface PackedPackage {
   /** null: not weighed yet; the shipment is refused, naming the package. */
   weightLbs: number | null;

@@ -22,7 +22,10 @@ import {
   type Tracker,
   type Webhook,
   type WebhookEvent,
+  ManifestSchema,
+  type Manifest,
 } from './schemas.js';
+import { readTrackerPage } from './tracker-page.js';
 import { TokenManager, TokenStore } from './tokens.js';
 import { Transport, type Endpoint, type RequestObserver } from './transport.js';
 import {
@@ -207,6 +210,20 @@ export class PlatformClient {
     return this.get('listShippingSites', 'the shipping site list', path, SiteList, opts);
   }
 
+  // Manifests
+
+  /**
+   * Closes out labels for the carrier: `POST /api/v1/manifests`, which the spec names (a manifest
+   * needs a shippingSiteId) without showing. Sent once; a platform without it answers 404.
+   */
+  createManifest(
+    input: { shippingSiteId: string; carrier?: string; labelIds?: string[] },
+    opts?: CallOptions,
+  ): Promise<Manifest> {
+    const path = 'api/v1/manifests';
+    return this.change('POST', 'createManifest', 'the manifest', path, input, ManifestSchema, opts);
+  }
+
   // Rates and labels
 
   /** Rating changes nothing on the platform, so it is retried like a read. */
@@ -358,7 +375,19 @@ export class PlatformClient {
   /** One page of trackers (a server that does not page answers one page with hasMore false). */
   listTrackers(query: TrackerQuery = {}, opts?: CallOptions): Promise<Page<Tracker>> {
     const what = 'the tracker list';
-    return this.get('listTrackers', what, 'api/v1/trackers', TrackerPage, opts, { ...query });
+    return this.call(
+      {
+        operation: 'listTrackers',
+        what,
+        method: 'GET',
+        path: 'api/v1/trackers',
+        schema: TrackerPage,
+        read: readTrackerPage,
+        idempotent: true,
+        query: { ...query },
+      },
+      opts,
+    );
   }
 
   listWebhookEvents(

@@ -248,3 +248,18 @@ export function pageOf<T extends z.ZodType>(key: string, item: T) {
     ])
     .transform((p): Page<z.output<T>> => p);
 }
+
+/**
+ * A manifest (POST /api/v1/manifests): not shown in the spec. Only `id` is relied on; the rest
+ * is read when present (the sandbox's shape: shippingSiteId, carrier, labelIds, labelCount,
+ * trackingNumbers, alreadyManifested, createdAt).
+ */
+export const ManifestSchema = z.looseObject({
+  id: str.min(1),
+  shippingSiteId: optStr,
+  carrier: optStr,
+  labelCount: z.number().nullish(),
+  labelIds: z.array(str).nullish(),
+  createdAt: optStr,
+});
+export type Manifest = z.infer<typeof ManifestSchema>;

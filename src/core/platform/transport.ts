@@ -45,6 +45,11 @@ export interface Endpoint<T> {
   body?: unknown;
   /** Schema of a 2xx JSON body; omitted: the body is ignored (DELETE → 204). */
   schema?: z.ZodType<T>;
+  /**
+   * A faster reading of a valid body that gives exactly what `schema` would, or undefined to
+   * let the schema decide (large lists: the tracker poll).
+   */
+  read?: (body: unknown) => T | undefined;
   /** Read the 2xx body as text instead of JSON (the ZPL of a label). */
   text?: boolean;
   /** Safe to send again after a network error or 5xx (GET, rates, the token request). */
@@ -298,6 +303,8 @@ export class Transport {
     if (!ep.schema) return undefined as T;
 
     const body = parseJson(answer.text);
+    const read = body === undefined ? undefined : ep.read?.(body);
+    if (read !== undefined) return read;
     const parsed = body === undefined ? null : ep.schema.safeParse(body);
     if (parsed?.success) return parsed.data;
     throw unreadableAnswer(

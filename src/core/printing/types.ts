@@ -26,6 +26,14 @@ export interface PrinterStatus {
 
 export interface SendOptions {
   signal?: AbortSignal;
+  /**
+   * status() only: the check right before a job is sent. A driver may answer it from a status
+   * read moments ago on the connection the job will go out on, and keep that connection open
+   * for the send() that follows.
+   */
+  beforeSend?: boolean;
+  /** status() only: more questions follow shortly (a job being confirmed); keep the line open. */
+  keepOpen?: boolean;
 }
 
 export interface Printer {
@@ -37,6 +45,11 @@ export interface Printer {
    * OS queues); throws a `PrinterError` with code 'printer-offline' when it cannot be reached.
    */
   status(options?: SendOptions): Promise<PrinterStatus | null>;
+  /**
+   * A job for this printer is on its way (a label being bought): open the connection and ask
+   * the printer's status now, so the job finds both ready. Best effort; never throws.
+   */
+  prepare?(): void;
   /** Print head resolution as the printer reports it, where it can say (Zebra SGD). */
   readDpi?(options?: SendOptions): Promise<number | null>;
   close(): Promise<void>;

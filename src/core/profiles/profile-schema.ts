@@ -84,6 +84,11 @@ export const profileSchema = z
     hotFolder: z.string().min(1).optional(),
     /** Drop the ZPL of labels older than this many days (records are kept). */
     labelRetentionDays: z.number().int().positive().optional(),
+    /**
+     * Issue 15.1: a label is bought only once every item of the order was scanned into the box
+     * (or a shift lead overrode it with a reason). Off when absent.
+     */
+    requireItemVerification: z.boolean().optional(),
     /** Environment variable that holds the client secret (provisioning). */
     clientSecretEnv: envVarName.optional(),
     /**

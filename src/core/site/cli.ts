@@ -2,7 +2,13 @@
 //   npm run site -- migrate --url postgres://site_owner@db.site.local/shipping_site
 //   npm run site -- status  --url …
 //   npm run site -- offline-purchase allow|refuse --url …
-// The password comes from PGPASSWORD (or STATION_SECRET_SITE_STORE), never from the command line.
+//   npm run site -- users list --url …
+//   npm run site -- users add <user id> --name "Ana Ruiz" --role packer|lead [--badge] [--pin] --url …
+//   npm run site -- users disable <user id> --url …
+//   npm run site -- setting <key> [<json value> | --clear] --url …   (issue 14's site settings)
+// The users commands take --station-dir <data dir> instead of --url for a station alone.
+// The password comes from PGPASSWORD (or STATION_SECRET_SITE_STORE), never from the command line;
+// a badge code and a PIN are read from standard input (never arguments: they show in `ps`).
 import {
   describeSiteStore,
   parseSiteStoreConfig,
@@ -12,19 +18,45 @@ import {
 } from './config.js';
 import { SiteStore } from './store.js';
 import { CliUsageError, parseCli } from '../cli-args.js';
+import { runSettingCommand, runUsersCommand, SITE_SETTING_KEYS } from './cli-users.js';
 
 const usage =
   'usage: npm run site -- migrate|status|offline-purchase <allow|refuse> --url postgres://user@host:5432/database\n' +
+  '       npm run site -- users list|add <id> --name <name> --role packer|lead [--badge] [--pin]|disable <id> (--url … | --station-dir <dir>)\n' +
+  `       npm run site -- setting <${SITE_SETTING_KEYS.join('|')}> [<json value> | --clear] --url …\n` +
   `The password is read from PGPASSWORD or ${SITE_PASSWORD_ENV}; --url defaults to SITE_STORE_URL.`;
 
-const COMMANDS: Record<string, number> = { migrate: 0, status: 0, 'offline-purchase': 1 };
+const COMMANDS: Record<string, number> = {
+  migrate: 0,
+  status: 0,
+  'offline-purchase': 1,
+  users: 2,
+  setting: 2,
+};
 let command: string;
 let url: string;
 let positionals: string[];
+let options: {
+  name?: string;
+  role?: string;
+  badge?: boolean;
+  pin?: boolean;
+  clear?: boolean;
+  'station-dir'?: string;
+};
 try {
   const parsed = parseCli(
     {
-      options: { url: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        url: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        name: { type: 'string' },
+        role: { type: 'string' },
+        badge: { type: 'boolean' },
+        pin: { type: 'boolean' },
+        clear: { type: 'boolean' },
+        'station-dir': { type: 'string' },
+      },
       allowPositionals: true,
     },
     usage,
@@ -34,12 +66,27 @@ try {
     process.exit(0);
   }
   positionals = parsed.positionals;
+  options = parsed.values;
   command = positionals[0] ?? '';
   if (!command)
-    throw new CliUsageError('which command: migrate, status or offline-purchase?', usage);
+    throw new CliUsageError(
+      'which command: migrate, status, offline-purchase, users or setting?',
+      usage,
+    );
   if (!(command in COMMANDS)) throw new CliUsageError(`unknown command ${command}`, usage);
   if (positionals.length > 1 + COMMANDS[command]!)
     throw new CliUsageError(`unexpected argument ${positionals[1 + COMMANDS[command]!]}`, usage);
+  // A station alone keeps its users in its own SQLite: no store needed.
+  if (command === 'users' && options['station-dir']) {
+    process.exit(
+      await runUsersCommand(
+        positionals.slice(1),
+        options,
+        { stationDir: options['station-dir'] },
+        usage,
+      ),
+    );
+  }
   const given = parsed.values.url ?? process.env.SITE_STORE_URL;
   if (!given) throw new CliUsageError('--url is needed (or SITE_STORE_URL)', usage);
   url = given;
@@ -88,6 +135,12 @@ try {
       console.log(`offlinePurchase is now ${value} for every station of the site.`);
       break;
     }
+    case 'users':
+      process.exitCode = await runUsersCommand(positionals.slice(1), options, { store }, usage);
+      break;
+    case 'setting':
+      process.exitCode = await runSettingCommand(positionals.slice(1), options, store, usage);
+      break;
     default:
       throw new Error(usage);
   }

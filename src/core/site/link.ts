@@ -11,6 +11,7 @@ import { SiteStore, type SitePrinter, type StationQueues } from './store.js';
 import { SiteSync, type SiteSyncStatus } from './sync.js';
 import type { OrderClaims } from '../packing/order-claims.js';
 import type { SiteOrderRow } from './types.js';
+import { SiteTrackers, type SiteTrackersOptions } from './trackers.js';
 
 export type { OrderClaims } from '../packing/order-claims.js';
 
@@ -26,6 +27,7 @@ export class SiteLink {
   readonly outbox: SiteOutbox;
   readonly sync: SiteSync;
   private readonly listener: SiteListener | null;
+  private readonly password: string | undefined;
 
   constructor(
     readonly config: SiteStoreConfig,
@@ -40,10 +42,14 @@ export class SiteLink {
       afterApply?: (applied: number) => void | Promise<void>;
       /** Another station committed changes (LISTEN/NOTIFY); absent: no listening connection. */
       onRemoteChange?: (stationId: string) => void;
+      /** A station's heartbeat changed (LISTEN site_console): the console refreshes. */
+      onConsole?: (stationId: string) => void;
       queues?: () => StationQueues;
       printers?: () => SitePrinter[];
+      atCheckIn?: (store: SiteStore) => Promise<void>;
     },
   ) {
+    this.password = options.password;
     this.store = new SiteStore({
       config,
       password: options.password,
@@ -59,6 +65,7 @@ export class SiteLink {
       ...(options.afterApply ? { afterApply: options.afterApply } : {}),
       ...(options.queues ? { queues: options.queues } : {}),
       ...(options.printers ? { printers: options.printers } : {}),
+      ...(options.atCheckIn ? { atCheckIn: options.atCheckIn } : {}),
       ...(options.log ? { log: options.log } : {}),
       ...(options.onChange ? { onChange: options.onChange } : {}),
     });
@@ -68,8 +75,19 @@ export class SiteLink {
           password: options.password,
           stationId: config.stationId,
           onChange: options.onRemoteChange,
+          ...(options.onConsole ? { onConsole: options.onConsole } : {}),
         })
       : null;
+  }
+
+  /** The site's one tracker poller for a scope (see SiteTrackers); the caller starts it. */
+  trackers(o: Omit<SiteTrackersOptions, 'url' | 'password' | 'stationId'>): SiteTrackers {
+    return new SiteTrackers({
+      ...o,
+      url: this.config.url,
+      password: this.password,
+      stationId: this.config.stationId,
+    });
   }
 
   start(): void {

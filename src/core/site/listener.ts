@@ -19,6 +19,8 @@ export class SiteListener {
       password: string | undefined;
       stationId: string;
       onChange: (fromStationId: string) => void;
+      /** A station's heartbeat or carrier connections changed (site_console, issue 14). */
+      onConsole?: (fromStationId: string) => void;
     },
   ) {}
 
@@ -62,10 +64,12 @@ export class SiteListener {
     client.on('notification', (n) => {
       if (n.channel === 'site_changes' && n.payload && n.payload !== this.o.stationId)
         this.o.onChange(n.payload);
+      if (n.channel === 'site_console' && n.payload) this.o.onConsole?.(n.payload);
     });
     try {
       await client.connect();
       await client.query('LISTEN site_changes');
+      if (this.o.onConsole) await client.query('LISTEN site_console');
       if (!this.running) {
         await client.end();
         return;

@@ -6,6 +6,7 @@ import { SiteClaims } from './claims.js';
 import { connectionOf } from './connection.js';
 import { SiteReads } from './reads.js';
 import { siteMigrations, type SiteMigration } from './schema.js';
+import type { UserRecord, UserRole } from '../users/types.js';
 import type {
   ClaimResult,
   SiteAttentionItem,
@@ -200,7 +201,62 @@ export class SiteStore {
     });
   }
 
-  async setSetting(key: 'offlinePurchase', value: 'allow' | 'refuse'): Promise<void> {
+  /** Every site setting (issue 14: box presets, rate rule, packing slip, …), as stored (text). */
+  async settings(): Promise<Record<string, string>> {
+    return this.run(async () => {
+      const { rows } = await this.pool.query<{ key: string; value: string }>({
+        name: 'site-settings',
+        text: 'SELECT key, value FROM site_settings',
+      });
+      return Object.fromEntries(rows.map((r) => [r.key, r.value]));
+    });
+  }
+
+  /** Removes a site setting (site IT; stations then use their own). */
+  async clearSetting(key: string): Promise<boolean> {
+    return this.run(async () => {
+      const res = await this.pool.query('DELETE FROM site_settings WHERE key = $1', [key]);
+      return (res.rowCount ?? 0) > 0;
+    });
+  }
+
+  /** The site's users (active and not), for sign-in at any station. Hashes only. */
+  async users(): Promise<UserRecord[]> {
+    return this.run(async () => {
+      const { rows } = await this.pool.query<{
+        user_id: string;
+        name: string;
+        role: UserRole;
+        badge_sha256: string | null;
+        pin_hash: string | null;
+        active: boolean;
+      }>({ name: 'site-users', text: 'SELECT * FROM site_users ORDER BY name' });
+      return rows.map((r) => ({
+        userId: r.user_id,
+        name: r.name,
+        role: r.role,
+        badgeSha256: r.badge_sha256,
+        pinHash: r.pin_hash,
+        active: r.active,
+      }));
+    });
+  }
+
+  /** Adds or changes a site user (site IT's role: the station role cannot write users). */
+  async saveUser(user: UserRecord): Promise<void> {
+    await this.run(() =>
+      this.pool.query(
+        `INSERT INTO site_users (user_id, name, role, badge_sha256, pin_hash, active, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, now())
+         ON CONFLICT (user_id) DO UPDATE SET name = EXCLUDED.name, role = EXCLUDED.role,
+           badge_sha256 = EXCLUDED.badge_sha256, pin_hash = EXCLUDED.pin_hash,
+           active = EXCLUDED.active, updated_at = now()`,
+        [user.userId, user.name, user.role, user.badgeSha256, user.pinHash, user.active],
+      ),
+    );
+  }
+
+  async setSetting(key: string, value: string): Promise<void> {
     await this.run(() =>
       this.pool.query(
         `INSERT INTO site_settings (key, value, updated_at) VALUES ($1, $2, now())

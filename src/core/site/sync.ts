@@ -33,6 +33,8 @@ export interface SiteSyncOptions {
   queues?: () => StationQueues;
   /** The station's network printers, registered at each check-in for site-wide reprints. */
   printers?: () => SitePrinter[];
+  /** More to do at each check-in (issue 14: heartbeat, site settings, users). */
+  atCheckIn?: (store: SiteStore) => Promise<void>;
 }
 
 /**
@@ -150,6 +152,7 @@ export class SiteSync {
             this.o.queues?.(),
           );
           outbox.rememberOfflinePurchase(await store.setting('offlinePurchase'));
+          await this.o.atCheckIn?.(store);
           if (this.o.printers) {
             await store.registerPrinters(this.o.printers());
             this.sitePrinters = await store.printers();

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { batchView } from './features/floor.js';
 import type { HidPort } from '../devices/index.js';
 import type { StationLog } from '../logging/index.js';
 import { createPrinterDriver } from '../printing/drivers/index.js';
@@ -8,6 +9,7 @@ import type { Profile, ProfileInput } from '../profiles/profile-schema.js';
 import { secretFromEnvironment, type SecretVault } from '../profiles/secret-vault.js';
 import type { SettingsStore } from '../profiles/settings-store.js';
 import { TokenStore } from '../platform/index.js';
+import { checkpointInBackground } from '../storage/checkpoints.js';
 import { openDatabase, type Db } from '../storage/database.js';
 import type { ProfileView, StationSettings } from '../../shared/views.js';
 import { brandName, carrierView, labelView, profileView, trackingSync } from './map.js';
@@ -18,6 +20,18 @@ import { StationEvents } from './events.js';
 import type { EmbeddedSandbox, StartSandbox } from './ports.js';
 import { ProfileRuntime } from './runtime.js';
 import type { SiteLink } from '../site/link.js';
+import { LocalUsers } from '../users/local.js';
+import {
+  SITE_SETTING_KEYS,
+  siteValue,
+  sourceOf,
+  withSiteSettings,
+  type SettingSource,
+  type SiteSettingKey,
+} from '../site/settings.js';
+import { SITE_SETTINGS_CACHE } from './features/site-link.js';
+import { StationSession } from '../users/session.js';
+import type { PrinterStatusView } from '../../shared/station-views.js';
 import type { Handlers } from './dispatch.js';
 
 export interface StationOptions {
@@ -46,6 +60,8 @@ export interface StationOptions {
   hotFolderRoots?: string[];
   /** Electron: a native folder dialog, the only way the app sets a hot folder. */
   chooseFolder?: () => Promise<string | null>;
+  /** `npm run web -- --console`: the shift-lead console, with no printer or scanner (issue 14). */
+  consoleOnly?: boolean;
   /** node-hid, where scales are looked for; the machine's when omitted (tests pass a fake). */
   hid?: HidPort | (() => Promise<HidPort>);
 }
@@ -77,17 +93,28 @@ export class StationContext {
   private sandboxStarting: Promise<EmbeddedSandbox> | null = null;
   /** The site store link (issue 12); null on a station on its own. */
   site: SiteLink | null = null;
+  /** The station's users (a station alone) or the copy of the site's (issue 14). */
+  readonly users: LocalUsers;
+  /** Who is packing here, and a shift lead's approvals (issue 14). */
+  readonly session: StationSession;
   /** The facade's handlers, for features that delegate to another call. */
   handlersRef: Handlers | null = null;
   /** Stopped with the station: the embedded sandbox, the demo's virtual printer. */
   readonly closers: (() => Promise<void>)[] = [];
+  private readonly stopCheckpoints: () => void;
 
   constructor(readonly options: StationOptions) {
     this.log = options.log ?? options.stationLog?.line ?? (() => {});
     this.db = openDatabase(join(options.dataDir, 'station.db'), {
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     });
+    // Checkpoints while no packer's call is under way, not inside a purchase's commit.
+    this.stopCheckpoints = checkpointInBackground(this.db, {
+      idle: () => !this.current?.workflow.packerBusy,
+    });
     this.profiles = new ProfileStore(options.settings, options.vault);
+    this.users = new LocalUsers(this.db);
+    this.session = new StationSession({ users: this.users });
     this.spool = new PrintSpool({
       db: this.db,
       printers: () => [
@@ -101,10 +128,39 @@ export class StationContext {
     });
   }
 
+  /** The site settings as last read from the store (issue 14); undefined without a site. */
+  siteSettings(): Record<string, string> | undefined {
+    if (!this.options.settings.get('siteStore')) return undefined;
+    return this.options.settings.get(SITE_SETTINGS_CACHE) as Record<string, string> | undefined;
+  }
+
+  /** The site settings this station keeps its own value for (shown with a marker). */
+  siteOverrides(): string[] {
+    const o = this.options.settings.get('siteOverrides');
+    return Array.isArray(o) ? o.filter((x): x is string => typeof x === 'string') : [];
+  }
+
+  /** Where each site setting this station uses comes from (Settings shows the marker). */
+  siteSettingSources(): Record<SiteSettingKey, SettingSource> {
+    const site = this.siteSettings();
+    const overrides = this.siteOverrides();
+    return Object.fromEntries(
+      SITE_SETTING_KEYS.map((k) => [k, sourceOf(site, overrides, k)]),
+    ) as Record<SiteSettingKey, SettingSource>;
+  }
+
   stationSettings(): StationSettings {
+    const own =
+      (this.options.settings.get('station') as Partial<StationSettings> | undefined) ?? {};
+    const site = this.siteSettings();
+    const siteBoxes =
+      sourceOf(site, this.siteOverrides(), 'boxPresets') === 'site'
+        ? siteValue<StationSettings['boxes']>(site, 'boxPresets')
+        : undefined;
     return {
       ...defaultSettings,
-      ...((this.options.settings.get('station') as Partial<StationSettings> | undefined) ?? {}),
+      ...own,
+      ...(siteBoxes ? { boxes: siteBoxes } : {}),
       // Read-only here: only the Electron main process's own dialog sets it.
       acceptBasicTextSecrets: this.options.settings.get('secretStorageAcceptedBasicText') === true,
     };
@@ -201,25 +257,35 @@ export class StationContext {
     await this.current?.close();
     this.current = null;
     this.profiles.setActive(profile.id);
-    const runtime = await ProfileRuntime.open(profile, {
-      db: this.db,
-      hotFolderProblem: (folder) => hotFolderProblem(folder, { dataDir: this.options.dataDir }),
-      clientSecret: (p) => this.profiles.clientSecret(p, this.options.env ?? process.env),
-      spool: this.spool,
-      tokenStore: this.tokenStore,
-      embeddedBaseUrl: async () => (await this.embeddedSandbox()).baseUrl,
-      log: this.log,
-      onChange: (what) => this.changed(what),
-      onTrackers: (numbers) => this.trackersChanged(numbers),
-      onLabel: (purchaseId) => this.labelStored(purchaseId),
-      onOrders: (fileName, imported) => this.ordersChanged(fileName, imported),
-      ...(this.site
-        ? {
-            orderClaims: this.site.claims.bind(this.site),
-            claimOrderFile: this.site.claimFile.bind(this.site),
-          }
-        : {}),
-    });
+    // The site's rate rule and packing-slip settings, unless this station overrides them (issue 14).
+    const runtime = await ProfileRuntime.open(
+      withSiteSettings(profile, this.siteSettings(), this.siteOverrides()),
+      {
+        db: this.db,
+        hotFolderProblem: (folder) => hotFolderProblem(folder, { dataDir: this.options.dataDir }),
+        clientSecret: (p) => this.profiles.clientSecret(p, this.options.env ?? process.env),
+        spool: this.spool,
+        tokenStore: this.tokenStore,
+        embeddedBaseUrl: async () => (await this.embeddedSandbox()).baseUrl,
+        log: this.log,
+        onChange: (what) => this.changed(what),
+        onTrackers: (numbers) => this.trackersChanged(numbers),
+        onLabel: (purchaseId) => this.labelStored(purchaseId),
+        onOrders: (fileName, imported) => this.ordersChanged({ fileName, imported }),
+        boxes: () => this.stationSettings().boxes,
+        onBatch: (summary) => this.events.emit('batch-progress', batchView(summary)),
+        ...(this.site
+          ? {
+              orderClaims: this.site.claims.bind(this.site),
+              claimOrderFile: this.site.claimFile.bind(this.site),
+              siteTrackers: (o) => {
+                const site = this.site!;
+                return site.trackers({ ...o, onChanges: o.onChanges, log: this.log });
+              },
+            }
+          : {}),
+      },
+    );
     this.current = runtime;
     await runtime.start();
     this.changed('status');
@@ -253,6 +319,8 @@ export class StationContext {
    * and a new status for the header.
    */
   changed(what: 'queue' | 'attention' | 'tracking' | 'carriers' | 'status'): void {
+    // A purchase or reprint was just committed: send it to the site now, not at the next poll.
+    if (what === 'queue' || what === 'attention') this.site?.sync.wake();
     if (what === 'tracking') this.trackingDue = true;
     else if (what !== 'status') this.due.add(what);
     if (this.statusTimer) return;
@@ -272,9 +340,16 @@ export class StationContext {
     this.statusTimer = setTimeout(() => this.flush(), 100);
   }
 
-  /** Orders came in from a file: said at once (the Pack view's list follows). */
-  ordersChanged(fileName: string, imported: number): void {
-    this.events.emit('orders-changed', { fileName, imported });
+  /**
+   * Orders came in from a file, or these orders' state changed (verified, overridden): said at
+   * once, with what changed (the Orders view follows).
+   */
+  ordersChanged(change: { fileName?: string; imported?: number; orderIds?: string[] }): void {
+    this.events.emit('orders-changed', {
+      fileName: change.fileName ?? null,
+      imported: change.imported ?? 0,
+      orderIds: change.orderIds ?? [],
+    });
     this.changed('status');
   }
 
@@ -327,6 +402,8 @@ export class StationContext {
    * the last thing the station heard of it; null when it is ready or nothing is known.
    */
   printerIssue: (printerId: string) => string | null = () => null;
+  /** The label printer as the header last saw it (the heartbeat publishes it for the console). */
+  printerView: () => PrinterStatusView | null = () => null;
 
   async close(): Promise<void> {
     if (this.statusTimer) clearTimeout(this.statusTimer);
@@ -336,6 +413,7 @@ export class StationContext {
     await this.site?.close();
     this.site = null;
     for (const close of this.closers.reverse()) await close().catch(() => {});
+    this.stopCheckpoints();
     this.db.close();
   }
 }

@@ -42,6 +42,7 @@ export function profileView(
       excludedCarriers: p.rateRule.excludedCarriers,
     },
     hotFolder: p.hotFolder ?? null,
+    requireItemVerification: p.requireItemVerification === true,
   };
 }
 

@@ -7,6 +7,9 @@ import { OfflineQueueRepository } from '../queue/offline-queue-repository.js';
 import { applyLabelRetention } from '../labels/retention.js';
 import { OrderHotFolder } from '../orders/hot-folder.js';
 import { PackingWorkflow } from '../packing/packing-workflow.js';
+import { PreRater, type BoxDimensions } from '../packing/pre-rating.js';
+import { BatchRunner, type BatchSummary } from '../packing/batch.js';
+import { OrderList } from '../orders/order-list.js';
 import type { PackingPlatform } from '../packing/platform-port.js';
 import { PlatformClient, type TokenStore } from '../platform/index.js';
 import { tenantsOf, type Profile } from '../profiles/profile-schema.js';
@@ -19,11 +22,18 @@ import {
   TrackerPoller,
   TrackerStore,
   type CarrierAccountHealth,
+  type TrackerChange,
   type TrackingScope,
 } from '../tracking/index.js';
 import { classifyPlatformError, packingPlatformFrom } from '../packing/platform-adapter.js';
 import { OfflineQueueDrainer } from '../packing/offline-drainer.js';
 import type { OrderClaims } from '../site/link.js';
+
+/** The site's one tracker poller (issue 14), as the runtime sees it. */
+export interface SiteTrackerService {
+  start(): void;
+  stop(): Promise<void>;
+}
 
 export interface RuntimeDeps {
   db: Db;
@@ -45,8 +55,23 @@ export interface RuntimeDeps {
   onOrders: (fileName: string, imported: number) => void;
   /** The site store's order claim for a scope (issue 12); absent without a site store. */
   orderClaims?: (scope: StationScope) => OrderClaims;
+  /** The station's box presets, for pre-rating orders whose box code names one. */
+  boxes?: () => readonly BoxDimensions[];
   /** The site store's order-file claim (issue 12): a reason not to import, or null. */
   claimOrderFile?: (scope: StationScope, text: string, name: string) => Promise<string | null>;
+  /** A batch moved on (issue 15.8). */
+  onBatch?: (summary: BatchSummary) => void;
+  /**
+   * With a site store: one station of the site polls trackers (advisory lock) and the others
+   * copy its results (issue 14). Absent: this station polls its own trackers.
+   */
+  siteTrackers?: (o: {
+    scope: TrackingScope;
+    poller: TrackerPoller;
+    trackers: TrackerStore;
+    intervalMs: number;
+    onChanges: (changes: TrackerChange[]) => void;
+  }) => SiteTrackerService;
 }
 
 /**
@@ -74,6 +99,15 @@ export class ProfileRuntime {
   readonly poller: TrackerPoller;
   readonly health: CarrierHealth;
   readonly drainer: OfflineQueueDrainer;
+  /** Rates imported orders in the background so a scan shows rates at once (issue 16). */
+  readonly preRater: PreRater;
+  /** Issue 15: the Orders view's list and batch printing. */
+  readonly orderList: OrderList;
+  readonly batches: BatchRunner;
+  /** The site's tracker leadership, when there is a site store. */
+  siteTrackers: SiteTrackerService | null = null;
+  /** Between tracker passes (the site's one poller keeps the same interval). */
+  static trackerIntervalMs = 15_000;
   hotFolder: OrderHotFolder | null = null;
   /** Carrier accounts are read again this often during a shift (an expiry shows by itself). */
   static carrierRefreshMs = 60_000;
@@ -105,6 +139,7 @@ export class ProfileRuntime {
     const printQueue: LabelPrintQueue = {
       enqueue: (job) => spool.enqueue(job).job,
       existingLabelJob: (labelId: string) => spool.labelJob(labelId),
+      prepare: (printerId: string) => spool.prepare(printerId),
     };
     this.orders = new OrderRepository(deps.db);
     this.labels = new LabelRepository(deps.db);
@@ -125,6 +160,13 @@ export class ProfileRuntime {
       printQueue,
       ...(deps.orderClaims ? { orderClaims: deps.orderClaims(this.scope) } : {}),
     });
+    this.orderList = new OrderList(deps.db);
+    this.batches = new BatchRunner(this.workflow, deps.db, {
+      onProgress: (summary) => {
+        deps.onBatch?.(summary);
+        deps.onChange('queue');
+      },
+    });
     this.reprints = new LabelReprints(deps.db, this.labels, printQueue, {
       fetchZpl: (label) => this.platform.labelZpl(label.tenantId, label.platformLabelId),
     });
@@ -134,7 +176,7 @@ export class ProfileRuntime {
       client: this.client,
       store: this.trackers,
       scope: this.trackingScope,
-      intervalMs: 15_000,
+      intervalMs: ProfileRuntime.trackerIntervalMs,
     });
     this.poller.onChanges((changes) => deps.onTrackers(changes.map((c) => c.trackingNumber)));
     // A failing tracker poll is "tracking delayed" on the header and the board, never an outage.
@@ -154,13 +196,20 @@ export class ProfileRuntime {
         deps.onChange('attention');
       },
     });
+    this.preRater = new PreRater({
+      workflow: this.workflow,
+      ...(deps.boxes ? { boxes: deps.boxes } : {}),
+    });
     // The header follows connectivity, and the queue drains as soon as the platform answers.
     let trackers = this.client.connectivity.capability('trackers').state;
     this.client.connectivity.onChange((snapshot) => {
       deps.onChange('status');
       if (snapshot.capabilities.trackers.state !== trackers) deps.onChange('tracking');
       trackers = snapshot.capabilities.trackers.state;
-      if (snapshot.state === 'online') this.drainer.wake();
+      if (snapshot.state === 'online') {
+        this.drainer.wake();
+        this.preRater.wake();
+      }
     });
   }
 
@@ -174,8 +223,21 @@ export class ProfileRuntime {
     await this.workflow
       .recover()
       .catch((e: unknown) => this.deps.log(`recover: ${(e as Error).message}`));
-    this.poller.start();
+    // A batch that was running when the station stopped waits, paused, for a person.
+    const settled = this.batches.recover();
+    if (settled > 0) this.deps.log(`batches: ${settled} interrupted label(s) settled`);
+    if (this.deps.siteTrackers) {
+      this.siteTrackers = this.deps.siteTrackers({
+        scope: this.trackingScope,
+        poller: this.poller,
+        trackers: this.trackers,
+        intervalMs: ProfileRuntime.trackerIntervalMs,
+        onChanges: (changes) => this.deps.onTrackers(changes.map((c) => c.trackingNumber)),
+      });
+      this.siteTrackers.start();
+    } else this.poller.start();
     this.drainer.start();
+    this.preRater.start();
     void this.refreshCarriers().catch(() => {});
     this.timers.push(
       setInterval(
@@ -199,8 +261,10 @@ export class ProfileRuntime {
           defaultTenantId: this.profile.tenantId,
           allowedTenantIds: tenantsOf(this.profile),
         },
-        onFile: ({ file, report }) =>
-          this.deps.onOrders(basename(file), report.imported.length + report.updated.length),
+        onFile: ({ file, report }) => {
+          this.preRater.wake();
+          this.deps.onOrders(basename(file), report.imported.length + report.updated.length);
+        },
         log: this.deps.log,
         mappings: this.profile.orderColumnMappings ?? [],
         ...(this.deps.claimOrderFile
@@ -274,7 +338,11 @@ export class ProfileRuntime {
 
   async close(): Promise<void> {
     for (const t of this.timers.splice(0)) clearInterval(t);
+    // Another profile takes over: a running batch stops after the label in hand.
+    for (const b of this.batches.list(50)) if (b.state === 'running') this.batches.pause(b.id);
+    await this.siteTrackers?.stop();
     await this.poller.stop();
+    await this.preRater.stop();
     await this.drainer.stop();
     await this.hotFolder?.stop();
     this.client.close();

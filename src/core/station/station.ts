@@ -10,10 +10,12 @@ import { deviceHandlers } from './features/devices.js';
 import { scaleHandlers } from './features/scale.js';
 import { settingsHandlers } from './features/settings.js';
 import { packingHandlers } from './features/packing.js';
+import { floorHandlers } from './features/floor.js';
 import { profileHandlers } from './features/profiles.js';
 import { recordHandlers } from './features/records.js';
 import { openSite, provisionSiteStore, siteHandlers } from './features/site.js';
 import { StatusFeature } from './features/status.js';
+import { siteServiceHandlers } from './features/site-services.js';
 import { diagnosticsHandlers } from './features/diagnostics.js';
 import { DEMO_PROFILE_ID, openDemoProfile } from './first-run.js';
 import { provisionProfiles } from '../profiles/provisioning.js';
@@ -65,11 +67,13 @@ export function createStation(options: StationOptions): Station {
     ...status.handlers(),
     ...profileHandlers(ctx),
     ...packingHandlers(ctx),
+    ...floorHandlers(ctx),
     ...scaleHandlers(ctx),
     ...recordHandlers(ctx),
     ...deviceHandlers(ctx),
     ...settingsHandlers(ctx),
     ...siteHandlers(ctx),
+    ...siteServiceHandlers(ctx),
     ...diagnosticsHandlers(ctx),
   } satisfies Handlers;
   ctx.handlersRef = handlers;

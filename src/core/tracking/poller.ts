@@ -1,4 +1,5 @@
 import type { PlatformClient } from '../platform/client.js';
+import type { Tracker } from '../platform/schemas.js';
 import type { TrackerStore } from './store.js';
 import type { TrackerChange, TrackingScope } from './types.js';
 
@@ -23,6 +24,11 @@ export interface TrackerPollerOptions {
   maxPages?: number;
   random?: () => number;
   now?: () => Date;
+  /**
+   * Called with each page's trackers after they are stored locally (the site's tracker leader
+   * writes them to the site store here); a rejection fails the pass, so the watermark stays.
+   */
+  onPage?: (trackers: readonly Tracker[]) => Promise<void>;
   /** Injected by tests to see and drive the schedule without waiting. */
   timers?: {
     setTimeout: (fn: () => void, ms: number) => unknown;
@@ -60,7 +66,8 @@ type Listener<T> = (value: T) => void;
  * complete pass, so a pass cut short is simply read again.
  */
 export class TrackerPoller {
-  private readonly o: Required<Omit<TrackerPollerOptions, 'timers'>>;
+  private readonly o: Required<Omit<TrackerPollerOptions, 'timers' | 'onPage'>> &
+    Pick<TrackerPollerOptions, 'onPage'>;
   private readonly timers: NonNullable<TrackerPollerOptions['timers']>;
   private timer: unknown = undefined;
   private inflight: Promise<PollResult> | null = null;
@@ -94,6 +101,12 @@ export class TrackerPoller {
       setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
       clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
     };
+  }
+
+  /** Sets (or clears) the onPage hook after construction (the site's tracker leader does). */
+  setPageSink(sink: TrackerPollerOptions['onPage'] | null): void {
+    if (sink) this.o.onPage = sink;
+    else delete this.o.onPage;
   }
 
   onChanges(listener: Listener<TrackerChange[]>): () => void {
@@ -230,6 +243,7 @@ export class TrackerPoller {
         await new Promise((resolve) => setImmediate(resolve));
       }
       const pageChanges = store.ingest(scope, page.items, this.o.now().toISOString());
+      if (this.o.onPage) await this.o.onPage(page.items);
       for (const t of page.items) {
         const ms = Date.parse(t.updatedAt);
         if (newest === null || ms > newest) newest = ms;

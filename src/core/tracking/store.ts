@@ -57,8 +57,13 @@ export class TrackerStore {
   constructor(readonly db: Database.Database) {
     const scope =
       'profile_id = @profile_id AND environment = @environment AND scope_tenant_id = @scope_tenant_id';
-    this.current = db.prepare<Record<string, unknown>, { status: string; updated_at_ms: number }>(
-      `SELECT status, updated_at_ms FROM trackers WHERE ${scope} AND tracking_number = @tracking_number`,
+    // What is stored for a whole page's tracking numbers, in one statement (not one per tracker).
+    this.current = db.prepare<
+      Record<string, unknown>,
+      { tracking_number: string; status: string; updated_at_ms: number }
+    >(
+      `SELECT tracking_number, status, updated_at_ms FROM trackers
+       WHERE ${scope} AND tracking_number IN (SELECT value FROM json_each(@numbers))`,
     );
     this.upsert = db.prepare(`
       INSERT INTO trackers (profile_id, environment, scope_tenant_id, tracking_number, tracker_id,
@@ -109,8 +114,12 @@ export class TrackerStore {
     this.ingestTx = db.transaction(
       (scope: TrackingScope, trackers: readonly Tracker[], now: string): TrackerChange[] => {
         const changes: TrackerChange[] = [];
+        const stored = new Map<string, { status: string; updated_at_ms: number }>();
+        const numbers = JSON.stringify(trackers.map((t) => t.trackingNumber));
+        for (const row of this.current.all({ ...scopeParams(scope), numbers }))
+          stored.set(row.tracking_number, row);
         for (const t of trackers) {
-          const change = this.ingestOne(scope, t, now);
+          const change = this.ingestOne(scope, t, now, stored);
           if (change) changes.push(change);
         }
         return changes;
@@ -123,11 +132,21 @@ export class TrackerStore {
     return this.ingestTx(scope, trackers, now);
   }
 
-  private ingestOne(scope: TrackingScope, t: Tracker, now: string): TrackerChange | null {
+  private ingestOne(
+    scope: TrackingScope,
+    t: Tracker,
+    now: string,
+    stored: Map<string, { status: string; updated_at_ms: number }>,
+  ): TrackerChange | null {
     const updatedAtMs = Date.parse(t.updatedAt);
-    const params = { ...scopeParams(scope), tracking_number: t.trackingNumber };
-    const before = this.current.get(params);
+    const before = stored.get(t.trackingNumber);
     if (before && updatedAtMs <= before.updated_at_ms) return null;
+    // A page that lists a tracking number twice: the later entry is held against the earlier.
+    stored.set(t.trackingNumber, {
+      status: t.status ?? UNKNOWN_STATUS,
+      updated_at_ms: updatedAtMs,
+    });
+    const params = { ...scopeParams(scope), tracking_number: t.trackingNumber };
     const status = t.status ?? UNKNOWN_STATUS;
     const tenantId = t.tenantId ?? scope.tenantId;
     const events: TrackerEventRecord[] = (t.events ?? []).map((e) => ({

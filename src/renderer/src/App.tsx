@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { getBridge, onHostConnection } from './bridge';
+import { getBridge, onCallError, onHostConnection } from './bridge';
 import { useStation } from './store';
 import { warmZplRenderer } from './lib/zpl-render';
 import { views, type ViewId } from './store/nav';
@@ -11,17 +11,24 @@ import { HistoryView } from './views/History';
 import { TrackingView } from './views/Tracking';
 import { CarriersView } from './views/Carriers';
 import { SettingsView } from './views/Settings';
+import { OrdersView } from './views/Orders';
+import { EndOfDayView } from './views/EndOfDay';
+import { SiteConsole } from './views/site/SiteConsole';
+import { LeadApproval, SignInScreen } from './views/site/SignIn';
+import { useSession } from './store/session';
 
 export function App() {
   const view = useStation((s) => s.view);
   const go = useStation((s) => s.go);
   const toast = useStation((s) => s.toast);
+  const session = useSession((s) => s.session);
 
   useEffect(() => {
     const bridge = getBridge();
     const s = useStation.getState();
     void s.refreshStatus();
     void s.loadSettings();
+    void useSession.getState().load();
     // The label renderer loads while the station opens, not after the first purchase.
     const warm = setTimeout(() => void warmZplRenderer(), 300);
     // Every event carries what changed: the page shows it as it comes, nothing polls.
@@ -38,6 +45,20 @@ export function App() {
       bridge.on('tracking-changed', (change) => {
         const st = useStation.getState();
         if (st.view === 'tracking') void st.trackersChanged(change);
+      }),
+      bridge.on('batch-progress', (batch) => {
+        const st = useStation.getState();
+        st.setBatch(batch);
+        if (st.view === 'orders') void st.loadOrders();
+      }),
+      bridge.on('orders-changed', () => {
+        const st = useStation.getState();
+        if (st.view === 'orders') void st.loadOrders();
+      }),
+      // Issue 14: an action that needs a lead opens the approval; a lost sign-in shows sign-in.
+      onCallError((e) => {
+        if (e.code === 'lead-required') useSession.getState().askLead(e.message);
+        if (e.code === 'sign-in-required') void useSession.getState().load();
       }),
       onHostConnection((c) => {
         useStation.getState().setHostConnected(c);
@@ -66,8 +87,20 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, [go]);
 
+  // `npm run web -- --console`: the shift-lead console only, no packing, printer or scanner.
+  if (session?.consoleOnly)
+    return (
+      <div className="app">
+        <Header />
+        <main className="content">
+          <SiteConsole />
+        </main>
+      </div>
+    );
   return (
     <div className="app">
+      {session?.required && !session.user ? <SignInScreen /> : null}
+      <LeadApproval />
       <Header />
       <nav className="tabs" aria-label="Views">
         {views.map((v) => (
@@ -117,6 +150,12 @@ function renderView(view: ViewId) {
       return <CarriersView />;
     case 'settings':
       return <SettingsView />;
+    case 'orders':
+      return <OrdersView />;
+    case 'endofday':
+      return <EndOfDayView />;
+    case 'site':
+      return <SiteConsole />;
     default: {
       const never: never = view;
       return never;

@@ -171,6 +171,8 @@ export function labelRoutes(app: FastifyInstance, world: World): void {
       packages,
       amount,
       zpl,
+      shippingSiteId: origin.site?.id ?? origin.shipFrom.siteId ?? null,
+      manifestId: null,
       createdAt,
     };
     state.labels.set(labelId, record);
@@ -183,6 +185,7 @@ export function labelRoutes(app: FastifyInstance, world: World): void {
       trackingNumber: first.trackingNumber,
       amount,
       currency: 'USD',
+      batchId: typeof shipment.batchId === 'string' ? shipment.batchId : null,
       createdAt,
     });
 

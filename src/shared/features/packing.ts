@@ -4,6 +4,7 @@ import { def, id, text } from './define.js';
 import type { Address } from './profiles.js';
 import type { LabelSummary, PrintJobView } from './records.js';
 import type { BoxPreset } from './settings.js';
+import type { VerificationView } from './floor.js';
 
 const packedPackage = z.object({
   /**
@@ -92,7 +93,13 @@ export interface OrderView {
 }
 
 export type ScanResult =
-  | { kind: 'order'; order: OrderView; existingLabels: LabelSummary[] }
+  | {
+      kind: 'order';
+      order: OrderView;
+      existingLabels: LabelSummary[];
+      /** What was scanned into the box so far (issue 15.1). */
+      verification: VerificationView;
+    }
   | { kind: 'label'; label: LabelSummary }
   | { kind: 'box'; box: BoxPreset }
   | { kind: 'not-found'; value: string };

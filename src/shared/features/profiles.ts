@@ -81,6 +81,8 @@ export interface ProfileView {
   defaultPrinterId: string | null;
   rateRule: RateRule;
   hotFolder: string | null;
+  /** Issue 15.1: every item scanned before a label is bought. */
+  requireItemVerification: boolean;
 }
 
 export const profileCalls = {
@@ -105,6 +107,8 @@ export const profileCalls = {
       printers: z.array(printerSchema).max(20).optional(),
       defaultPrinterId: id.nullable().optional(),
       hotFolder: text(1000).nullable().optional(),
+      /** Issue 15.1: no label until every item is scanned (or a shift lead overrides). */
+      requireItemVerification: z.boolean().optional(),
     }),
   ),
   'profiles.setSecret': def<{ stored: true }>()(z.object({ id, clientSecret: text(500).min(1) })),

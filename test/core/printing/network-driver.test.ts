@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { NetworkPrinter } from '../../../src/core/printing/drivers/network.js';
 import { PrinterError } from '../../../src/core/printing/types.js';
 import { describeStatus } from '../../../src/core/printing/zebra-status.js';
@@ -31,6 +31,36 @@ async function silentServer(): Promise<{ server: Server; port: number; bytes: ()
     server,
     port: typeof address === 'object' && address ? address.port : 0,
     bytes: () => Buffer.concat(chunks),
+  };
+}
+
+/** A TCP relay in front of a printer that counts the connections made through it. */
+async function countingRelay(
+  targetPort: number,
+): Promise<{ port: number; accepted: () => number; close: () => void }> {
+  let accepted = 0;
+  const open = new Set<Socket>();
+  const server = createServer((client) => {
+    accepted++;
+    const printer = connect(targetPort, '127.0.0.1');
+    open.add(client).add(printer);
+    client.pipe(printer).pipe(client);
+    const end = () => {
+      client.destroy();
+      printer.destroy();
+    };
+    client.on('close', end).on('error', end);
+    printer.on('close', end).on('error', end);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : 0,
+    accepted: () => accepted,
+    close: () => {
+      open.forEach((s) => s.destroy());
+      server.close();
+    },
   };
 }
 
@@ -137,6 +167,44 @@ describe('network printer (raw TCP 9100)', () => {
       expect(await printer.status()).toBeNull();
     } finally {
       silent.server.close();
+    }
+  });
+
+  it('gets the connection and status ready ahead of a job, and sends the job on that connection', async () => {
+    const vp = await useVirtualPrinter();
+    const relay = await countingRelay(vp.port);
+    try {
+      const printer = new NetworkPrinter(virtualPrinterConfig(vp, { port: relay.port }));
+      printer.prepare();
+      await waitUntil(() => relay.accepted() === 1);
+      expect(await printer.status({ beforeSend: true })).toMatchObject({ ready: true });
+      await printer.send(Buffer.from(sampleLabel('ORDER-PREPARED')));
+      expect((await waitForLabels(vp, 1)).map((l) => l.zpl)).toEqual([
+        sampleLabel('ORDER-PREPARED'),
+      ]);
+      expect(relay.accepted()).toBe(1);
+      await printer.close();
+    } finally {
+      relay.close();
+    }
+  });
+
+  it('asks the printer again after a status read ahead of a job said it had a fault', async () => {
+    const vp = await useVirtualPrinter();
+    const relay = await countingRelay(vp.port);
+    try {
+      const printer = new NetworkPrinter(virtualPrinterConfig(vp, { port: relay.port }));
+      vp.setFault('paper-out');
+      printer.prepare();
+      expect((await printer.status({ beforeSend: true }))!.faults).toEqual(['paper-out']);
+      vp.setFault(null);
+      // The fault was fixed: the next check before the job hears it, on the same connection.
+      expect(await printer.status({ beforeSend: true })).toMatchObject({ ready: true, faults: [] });
+      expect(relay.accepted()).toBe(1);
+      await printer.close();
+      await waitUntil(() => vp.connections === 0);
+    } finally {
+      relay.close();
     }
   });
 

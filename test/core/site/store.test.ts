@@ -64,14 +64,32 @@ describe('site store on a real PostgreSQL', () => {
   it('migrates forward once, and refuses a database from a newer version untouched', async () => {
     const { owner, url } = await siteDb();
     expect(await owner.schemaVersion()).toBe(siteMigrations.length);
-    expect(await owner.migrate()).toEqual({ from: 1, to: 1 });
+    const n = siteMigrations.length;
+    expect(await owner.migrate()).toEqual({ from: n, to: n });
     const c = pgc.cluster.superuser(url.split('/').pop());
     await c.connect();
     await c.query(`INSERT INTO site_schema_migrations (version, name) VALUES (99, 'future')`);
     await c.end();
     await expect(owner.migrate()).rejects.toThrow(
-      /set up by a newer version of Shipping Station \(schema 99, this station knows 1\).*left untouched/,
+      new RegExp(
+        String.raw`set up by a newer version of Shipping Station \(schema 99, this station knows ${n}\).*left untouched`,
+      ),
     );
+    await owner.close();
+  });
+
+  it('a site at schema 1 (issue 12) migrates forward to the site services schema', async () => {
+    const url = await pgc.cluster.createDatabase(`site_v1_${process.pid}`);
+    const owner = new SiteStore({
+      config: { url, stationId: 'site-it', stationName: 'Site IT' },
+      password: SUPERUSER_PASSWORD,
+    });
+    expect(await owner.migrate(siteMigrations.slice(0, 1))).toEqual({ from: 0, to: 1 });
+    expect(await owner.migrate()).toEqual({ from: 1, to: siteMigrations.length });
+    const { rows } = await owner.pool.query<{ t: string | null }>(
+      `SELECT to_regclass('site_trackers')::text AS t`,
+    );
+    expect(rows[0]!.t).toBe('site_trackers');
     await owner.close();
   });
 
@@ -260,7 +278,10 @@ describe('site store on a real PostgreSQL', () => {
     );
     // A migration attempt by a station is refused in words that send site IT to the right step.
     await expect(
-      a.migrate([...siteMigrations, { version: 2, name: 'x', sql: 'CREATE TABLE x (a int)' }]),
+      a.migrate([
+        ...siteMigrations,
+        { version: siteMigrations.length + 1, name: 'x', sql: 'CREATE TABLE x (a int)' },
+      ]),
     ).rejects.toThrow(/does not allow this station's role.*station-role\.sql/);
     await Promise.all([a.close(), owner.close()]);
   });
@@ -296,8 +317,12 @@ describe('site store on a real PostgreSQL', () => {
         ],
         { env: { ...process.env, PGPASSWORD: SUPERUSER_PASSWORD } },
       );
-    expect((await cli('migrate')).stdout).toMatch(/migrated from schema 0 to 1\./);
-    expect((await cli('migrate')).stdout).toMatch(/is already at schema 1\./);
+    expect((await cli('migrate')).stdout).toMatch(
+      new RegExp(`migrated from schema 0 to ${siteMigrations.length}\\.`),
+    );
+    expect((await cli('migrate')).stdout).toMatch(
+      new RegExp(`is already at schema ${siteMigrations.length}\\.`),
+    );
     expect((await cli('offline-purchase', 'refuse')).stdout).toMatch(
       /offlinePurchase is now refuse/,
     );

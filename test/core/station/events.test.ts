@@ -109,6 +109,10 @@ describe('events carry what changed', () => {
         'EVE-2,Bob,2 Main St,Austin,78701,US,2',
       ].join('\n'),
     });
-    expect(await events.next('orders-changed')).toEqual({ fileName: 'evening.csv', imported: 2 });
+    expect(await events.next('orders-changed')).toEqual({
+      fileName: 'evening.csv',
+      imported: 2,
+      orderIds: [],
+    });
   });
 });

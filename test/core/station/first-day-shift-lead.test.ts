@@ -6,6 +6,7 @@ import {
   packOrder,
   rateOrder,
   refuseEveryRate,
+  scanOrder,
   until,
   type Sandbox,
 } from './support.js';
@@ -172,8 +173,16 @@ describe('carrier accounts during a shift (#13.18)', () => {
     expect((await call(s, 'station.status', {})).expiredAccounts).toEqual([]);
 
     await setConnection(sandbox(), 'conn_lumen_ups', 'EXPIRED');
-    // The packer rates the next order; the platform says UPS could not rate (EXPIRED).
-    await rateOrder(s, 'LUM-10421');
+    // The packer weighs the next order (its file's weight was pre-rated before the expiry, so
+    // another weight makes a rating of its own); the platform says UPS could not rate (EXPIRED).
+    const scan = await scanOrder(s, 'LUM-10421');
+    await call(s, 'pack.rate', {
+      orderId: scan.order.id,
+      packages: scan.order.packages.map((p) => ({
+        weightLbs: (p.weightLbs ?? 2) + 0.5,
+        boxId: null,
+      })),
+    });
     const status = await until(async () => {
       const st = await call(s, 'station.status', {});
       return st.expiredAccounts.length ? st : null;

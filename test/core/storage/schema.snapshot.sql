@@ -1,4 +1,4 @@
--- schema version 5
+-- schema version 7
 
 -- trigger site_outbox_label_insert
 CREATE TRIGGER site_outbox_label_insert AFTER INSERT ON labels WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1
@@ -27,6 +27,32 @@ CREATE TRIGGER site_outbox_reprint_insert AFTER INSERT ON reprints WHEN (SELECT 
 -- trigger site_outbox_site_reprint_insert
 CREATE TRIGGER site_outbox_site_reprint_insert AFTER INSERT ON site_reprint_audit WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1
       BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('site-reprint', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); END;
+
+-- table batch_items
+CREATE TABLE batch_items (
+        batch_id TEXT NOT NULL REFERENCES batches (id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        order_id INTEGER NOT NULL REFERENCES orders (id),
+        state TEXT NOT NULL CHECK (state IN ('waiting', 'working', 'bought', 'failed', 'skipped')),
+        shipment_id INTEGER,
+        label_id INTEGER,
+        cost_cents INTEGER,
+        failure TEXT,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (batch_id, position)
+      ) STRICT, WITHOUT ROWID;
+
+-- table batches
+CREATE TABLE batches (
+        id TEXT PRIMARY KEY,
+        profile_id TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('running', 'paused', 'stopped', 'done')),
+        description TEXT NOT NULL,
+        created_by TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) STRICT;
 
 -- table carrier_account_health
 CREATE TABLE carrier_account_health (
@@ -130,7 +156,7 @@ CREATE TABLE order_items (
         name TEXT NOT NULL,
         quantity INTEGER NOT NULL CHECK (quantity > 0),
         value_cents INTEGER,
-        weight_lbs REAL, details TEXT,
+        weight_lbs REAL, details TEXT, barcode TEXT, image_url TEXT,
         PRIMARY KEY (order_id, package_index, line),
         FOREIGN KEY (order_id, package_index)
           REFERENCES order_packages (order_id, package_index) ON DELETE CASCADE
@@ -147,6 +173,20 @@ CREATE TABLE order_packages (
         height_in REAL,
         PRIMARY KEY (order_id, package_index)
       ) STRICT, WITHOUT ROWID;
+
+-- table order_verifications
+CREATE TABLE order_verifications (
+        order_id INTEGER PRIMARY KEY REFERENCES orders (id) ON DELETE CASCADE,
+        -- The order's updated_at when these counts began: a re-imported order starts again.
+        order_version TEXT NOT NULL,
+        counts TEXT NOT NULL,
+        -- Every line scanned to its quantity (the Orders view filters on it).
+        complete INTEGER NOT NULL DEFAULT 0 CHECK (complete IN (0, 1)),
+        override_by TEXT,
+        override_reason TEXT,
+        override_at TEXT,
+        updated_at TEXT NOT NULL
+      ) STRICT;
 
 -- table orders
 CREATE TABLE orders (
@@ -271,6 +311,18 @@ CREATE TABLE site_sync (
         last_error TEXT
       ) STRICT;
 
+-- table station_users
+CREATE TABLE station_users (
+        user_id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('packer', 'lead')),
+        badge_sha256 TEXT UNIQUE,
+        pin_hash TEXT,
+        active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)),
+        origin TEXT NOT NULL CHECK (origin IN ('local', 'site')),
+        updated_at TEXT NOT NULL
+      ) STRICT;
+
 -- table tracker_sync
 CREATE TABLE tracker_sync (
         profile_id TEXT NOT NULL,
@@ -309,6 +361,21 @@ CREATE TABLE trackers (
         last_changed_at TEXT NOT NULL,
         PRIMARY KEY (profile_id, environment, scope_tenant_id, tracking_number)
       ) STRICT, WITHOUT ROWID;
+
+-- table verification_events
+CREATE TABLE verification_events (
+        id INTEGER PRIMARY KEY,
+        order_id INTEGER NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+        kind TEXT NOT NULL CHECK (kind IN ('counted', 'wrong-item', 'too-many', 'override', 'reset')),
+        value TEXT,
+        quantity INTEGER,
+        station_user TEXT,
+        detail TEXT,
+        at TEXT NOT NULL
+      ) STRICT;
+
+-- index batches_by_scope
+CREATE INDEX batches_by_scope ON batches (profile_id, environment, created_at);
 
 -- index label_packages_by_tracking
 CREATE INDEX label_packages_by_tracking ON label_packages (tracking_number);
@@ -372,3 +439,6 @@ CREATE INDEX trackers_by_status
 -- index trackers_by_tenant
 CREATE INDEX trackers_by_tenant
         ON trackers (profile_id, environment, scope_tenant_id, tenant_id, status, updated_at_ms DESC);
+
+-- index verification_events_by_order
+CREATE INDEX verification_events_by_order ON verification_events (order_id, id);

@@ -18,6 +18,20 @@ export interface NetworkPrinterOptions {
   hqesTimeoutMs?: number;
   /** What printers have shown they answer; the station-wide one when omitted. */
   answers?: PrinterAnswers;
+  /** How old a status read ahead of a job (prepare) may be and still stand for the check before it. Default 2 s. */
+  preparedFreshMs?: number;
+  /** How long a connection opened ahead of a job is kept for it. Default 5 s. */
+  preparedHoldMs?: number;
+  /** How long the connection a job went out on is kept for the status questions that follow. Default 1 s. */
+  idleHoldMs?: number;
+}
+
+/** A connection opened ahead of a job, with what the printer said on it. */
+interface PreparedLine {
+  line: TcpLine;
+  status: PrinterStatus | null;
+  at: number;
+  timer: NodeJS.Timeout;
 }
 
 /**
@@ -37,7 +51,22 @@ export class PrinterAnswers {
 }
 export const stationPrinterAnswers = new PrinterAnswers();
 
+/** `work`, or as soon as `signal` aborts (the work goes on by itself). */
+function untilAborted(work: Promise<unknown>, signal: AbortSignal | undefined): Promise<unknown> {
+  if (!signal) return work;
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(undefined);
+    signal.addEventListener('abort', resolve, { once: true });
+    void work.finally(() => {
+      signal.removeEventListener('abort', resolve);
+      resolve(undefined);
+    });
+  });
+}
+
 const HS = Buffer.from('~HS', 'latin1');
+const HQES = Buffer.from('~HQES', 'latin1');
+const HS_HQES = Buffer.from('~HS~HQES', 'latin1');
 const XZ = Buffer.from('^XZ', 'latin1');
 
 /**
@@ -61,6 +90,11 @@ export class NetworkPrinter implements Printer {
   private readonly connectTimeoutMs: number;
   private readonly answerTimeoutMs: number;
   private readonly hqesTimeoutMs: number;
+  private readonly preparedFreshMs: number;
+  private readonly preparedHoldMs: number;
+  private readonly idleHoldMs: number;
+  private prepared: PreparedLine | null = null;
+  private preparing: Promise<unknown> | null = null;
 
   constructor(
     readonly config: PrinterConfig,
@@ -75,6 +109,9 @@ export class NetworkPrinter implements Printer {
     this.answerTimeoutMs = options.answerTimeoutMs ?? 10_000;
     this.hqesTimeoutMs = options.hqesTimeoutMs ?? 1500;
     this.answers = options.answers ?? stationPrinterAnswers;
+    this.preparedFreshMs = options.preparedFreshMs ?? 2000;
+    this.preparedHoldMs = options.preparedHoldMs ?? 5000;
+    this.idleHoldMs = options.idleHoldMs ?? 1000;
   }
 
   private get address() {
@@ -104,12 +141,24 @@ export class NetworkPrinter implements Printer {
 
   async send(data: Buffer, options: SendOptions = {}): Promise<void> {
     if (this.config.role === 'receipt') return this.sendEscPos(data);
-    const line = await this.open(options.signal);
+    // A line kept open (prepare, the check before this job) is used as it is; one the printer
+    // has closed is not alive and a new one is opened. A drop while sending is the spool's to
+    // handle, as on a new line.
+    const kept = this.takePrepared();
+    if (kept) {
+      kept.watch(options.signal);
+      return this.sendOn(kept, data);
+    }
+    return this.sendOn(await this.open(options.signal), data);
+  }
+
+  private async sendOn(line: TcpLine, data: Buffer): Promise<void> {
     const cut = data.lastIndexOf(XZ);
     const head = cut >= 0 ? data.subarray(0, cut) : data;
     const tail = cut >= 0 ? data.subarray(cut) : Buffer.alloc(0);
     // With more than one format in the job, earlier ones may print before the hold-back point.
     const headMayPrint = cut < 0 || head.includes(XZ);
+    let sent = false;
     try {
       try {
         await line.write(Buffer.concat([head, HS]));
@@ -117,15 +166,19 @@ export class NetworkPrinter implements Printer {
       } catch (cause) {
         throw this.lineError(cause, headMayPrint);
       }
-      if (tail.length === 0) return;
-      try {
-        await line.write(Buffer.concat([tail, HS]));
-        await line.read((t) => framesLength(t, 3), this.answerTimeoutMs);
-      } catch (cause) {
-        throw this.lineError(cause, true);
+      if (tail.length > 0) {
+        try {
+          await line.write(Buffer.concat([tail, HS]));
+          await line.read((t) => framesLength(t, 3), this.answerTimeoutMs);
+        } catch (cause) {
+          throw this.lineError(cause, true);
+        }
       }
+      // The spool asks for status next (is it printed?): on this line, without a new connection.
+      this.keepLine(line, this.idleHoldMs);
+      sent = true;
     } finally {
-      line.close();
+      if (!sent) line.close();
     }
   }
 
@@ -167,40 +220,129 @@ export class NetworkPrinter implements Printer {
     }
   }
 
+  /**
+   * Opens the connection ahead of a job (while its label is being bought) and asks the
+   * printer's status on it; the job's check and send then cost no connection set-up and, while
+   * that status is fresh (preparedFreshMs), no round trip. The connection is closed unused after
+   * preparedHoldMs. Errors are left for the job's own check to find.
+   */
+  prepare(): void {
+    if (this.config.role === 'receipt' || this.preparing) return;
+    const ready = this.prepared;
+    if (ready?.line.alive && Date.now() - ready.at <= this.preparedFreshMs) return;
+    this.preparing = this.probe(undefined, this.preparedHoldMs)
+      .catch(() => undefined)
+      .finally(() => (this.preparing = null));
+  }
+
   async status(options: SendOptions = {}): Promise<PrinterStatus | null> {
     if (this.config.role === 'receipt') return null;
-    const line = await this.open(options.signal);
+    if (!options.beforeSend)
+      return this.probe(options.signal, options.keepOpen ? this.idleHoldMs : 0);
+    if (this.preparing) await untilAborted(this.preparing, options.signal);
+    const ready = this.prepared;
+    if (ready?.line.alive && Date.now() - ready.at <= this.preparedFreshMs) {
+      // It answers one check: a job held back by a fault asks the printer again next time.
+      ready.at = Number.NEGATIVE_INFINITY;
+      return ready.status;
+    }
+    // An open line whose status is too old is asked again; no line: a new one, kept for send().
+    return this.probe(options.signal, this.preparedHoldMs);
+  }
+
+  /**
+   * ~HS (and ~HQES where the printer answers it) on the line kept open, if any, or a new one.
+   * `holdMs` > 0 keeps the line open that long for what follows (0: closed at once). A kept line
+   * the printer closed meanwhile is replaced by a new one, once.
+   */
+  private async probe(
+    signal: AbortSignal | undefined,
+    holdMs: number,
+  ): Promise<PrinterStatus | null> {
+    const reuse = this.takePrepared();
+    if (reuse) {
+      reuse.watch(signal);
+      try {
+        return await this.probeOn(reuse, holdMs);
+      } catch (error) {
+        const lost = error instanceof PrinterError && error.cause instanceof LineError;
+        if (!lost || (error.cause as LineError).reason !== 'closed' || signal?.aborted) throw error;
+      }
+    }
+    return this.probeOn(await this.open(signal), holdMs);
+  }
+
+  private async probeOn(line: TcpLine, holdMs: number): Promise<PrinterStatus | null> {
+    let kept = false;
     try {
+      const askHqes = this.answers.answersHqes(this.address);
       let hsText: string;
       try {
-        await line.write(HS);
+        // A printer known to answer ~HQES gets both questions in one write: one round trip.
+        await line.write(askHqes === true ? HS_HQES : HS);
         hsText = await line.read((t) => framesLength(t, 3), this.answerTimeoutMs);
       } catch (cause) {
         throw this.statusError(cause);
       }
       let hqesText = '';
-      if (this.answers.answersHqes(this.address) !== false) {
+      let keep = holdMs > 0;
+      if (askHqes !== false) {
         try {
-          await line.write(Buffer.from('~HQES', 'latin1'));
+          if (askHqes !== true) await line.write(HQES);
           hqesText = await line.read(
             (t) => (t.includes('ERRORS') ? framesLength(t, 1) : null),
             this.hqesTimeoutMs,
           );
           this.answers.learnedHqes(this.address, true);
         } catch (cause) {
-          if (cause instanceof LineError && cause.reason === 'timeout')
+          if (cause instanceof LineError && cause.reason === 'timeout') {
             this.answers.learnedHqes(this.address, false);
-          else throw this.statusError(cause);
+            // An answer that comes after all would be read as the next question's: not this line.
+            keep = false;
+          } else throw this.statusError(cause);
         }
       }
-      return toPrinterStatus(
+      const status = toPrinterStatus(
         parseHostStatus(hsText),
         hqesText ? parseHostQueryErrors(hqesText) : null,
         hsText + hqesText,
       );
+      if (keep) {
+        this.keepLine(line, holdMs, status);
+        kept = true;
+      }
+      return status;
     } finally {
-      line.close();
+      if (!kept) line.close();
     }
+  }
+
+  /** Keeps `line` open for `holdMs`; `status` (read on it just now) may answer the next check. */
+  private keepLine(line: TcpLine, holdMs: number, status?: PrinterStatus | null): void {
+    this.dropPrepared();
+    const timer = setTimeout(() => this.dropPrepared(), holdMs);
+    timer.unref();
+    this.prepared = {
+      line,
+      status: status ?? null,
+      at: status === undefined ? Number.NEGATIVE_INFINITY : Date.now(),
+      timer,
+    };
+  }
+
+  /** The open kept line, now the caller's (null when there is none or it broke). */
+  private takePrepared(): TcpLine | null {
+    const ready = this.prepared;
+    if (!ready) return null;
+    clearTimeout(ready.timer);
+    this.prepared = null;
+    if (ready.line.alive) return ready.line;
+    ready.line.close();
+    return null;
+  }
+
+  private dropPrepared(): void {
+    this.takePrepared()?.close();
   }
 
   private statusError(cause: unknown): PrinterError {
@@ -231,6 +373,7 @@ export class NetworkPrinter implements Printer {
   }
 
   async close(): Promise<void> {
-    // Connections are per call; nothing stays open.
+    // Connections are per job; only one opened ahead of a job may still be open.
+    this.dropPrepared();
   }
 }

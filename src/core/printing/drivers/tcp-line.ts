@@ -72,6 +72,34 @@ export class TcpLine {
     });
   }
 
+  /** False once the connection failed, closed or was closed by the station. */
+  get alive(): boolean {
+    return this.failure === null && !this.socket.destroyed;
+  }
+
+  /**
+   * Cancels what is waiting on this line when `signal` aborts (a line kept open between calls:
+   * the latest caller's signal; one listener at a time, however often the line is reused).
+   */
+  watch(signal: AbortSignal | undefined): void {
+    if (!signal || this.watched?.signal === signal) return;
+    if (signal.aborted) return this.fail(new LineError('aborted', 'cancelled'));
+    this.unwatch();
+    const abort = () => this.fail(new LineError('aborted', 'cancelled'));
+    signal.addEventListener('abort', abort, { once: true });
+    if (!this.closeHooked) this.socket.once('close', () => this.unwatch());
+    this.closeHooked = true;
+    this.watched = { signal, abort };
+  }
+
+  private watched: { signal: AbortSignal; abort: () => void } | null = null;
+  private closeHooked = false;
+
+  private unwatch(): void {
+    this.watched?.signal.removeEventListener('abort', this.watched.abort);
+    this.watched = null;
+  }
+
   private fail(error: LineError) {
     if (!this.failure) this.failure = error;
     this.socket.destroy();

@@ -40,6 +40,15 @@ export class JobSender {
     await Promise.allSettled(drivers.map(({ driver }) => driver.close()));
   }
 
+  /** A label for this printer is being bought: let its driver get the connection ready. */
+  prepare(config: PrinterConfig): void {
+    try {
+      this.driver(config).prepare?.();
+    } catch {
+      // A printer that cannot be set up says so when its job is sent.
+    }
+  }
+
   private driver(config: PrinterConfig): Printer {
     const key = JSON.stringify(config);
     const cached = this.drivers.get(config.id);
@@ -95,7 +104,7 @@ export class JobSender {
     // 1. Is the printer there and able to print? A fault is waited out without using attempts.
     let before: PrinterStatus | null;
     try {
-      before = await driver.status({ signal });
+      before = await driver.status({ signal, beforeSend: true });
     } catch (error) {
       if (signal.aborted || !this.untouched(job)) return;
       this.notice(config, null, (error as Error).message);
@@ -167,7 +176,7 @@ export class JobSender {
     for (;;) {
       let after: PrinterStatus | null;
       try {
-        after = await driver.status({ signal });
+        after = await driver.status({ signal, keepOpen: true });
       } catch (error) {
         const why = signal.aborted
           ? 'The station stopped before the printer confirmed this label'

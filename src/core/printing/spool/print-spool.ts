@@ -142,6 +142,16 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
     return { job: added, warnings };
   }
 
+  /**
+   * A label for this printer is on its way (being bought): its driver may open the connection
+   * and ask the printer's status now, so the job goes out without waiting for either.
+   */
+  prepare(printerId: string): void {
+    if (!this.running) return;
+    const config = this.options.printers().find((p) => p.id === printerId);
+    if (config) this.sender.prepare(config);
+  }
+
   /** A test label on that printer (a short ESC/POS slip on a receipt printer), in one call. */
   printTest(printerId: string): EnqueueResult {
     const printer = this.printer(printerId);

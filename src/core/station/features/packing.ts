@@ -6,12 +6,14 @@ import type { PackedPackage } from '../../packing/types.js';
 import { tenantsOf, type Profile } from '../../profiles/profile-schema.js';
 import type { ParsedInput } from '../../../shared/contract.js';
 import type { StationContext } from '../context.js';
+import { actor, leadFor } from './users.js';
 import type { FeatureHandlers } from '../../../shared/features/define.js';
 import { REQUIRED_MAPPED_COLUMNS, type packingCalls } from '../../../shared/features/packing.js';
 import { optionsFromView } from '../map.js';
 import { StationFailure } from '../errors.js';
 import { brandName, labelView, orderView } from '../map.js';
 import { purchaseView, quoteView } from './pack-views.js';
+import { verificationView } from './floor.js';
 
 /**
  * An import problem as the person who wrote the file finds it: the core counts data rows from 1;
@@ -124,6 +126,7 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
             existingLabels: found.labels.map((l) =>
               labelView(l, brandName(r.profile, l.tenantId), counts.get(l.id) ?? 0),
             ),
+            verification: verificationView(r.workflow.verification.state(found.order), r.profile),
           };
         }
         case 'label':
@@ -154,7 +157,7 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
       const order = orderOf(input.orderId);
       const result = await r.workflow.rate(order.id, {
         packages: packed(input.packages),
-        stationUser: ctx.stationSettings().userName,
+        stationUser: actor(ctx),
         confirmAnotherLabel: input.confirmAnother,
         ...(input.options ? { options: optionsFromView(input.options) } : {}),
       });
@@ -171,10 +174,21 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
       const shipmentId = Number(input.shipmentId);
       if (!Number.isSafeInteger(shipmentId))
         throw new StationFailure('not-found', `No shipment ${input.shipmentId} in this profile.`);
+      const stationUser = actor(ctx);
+      // Another label for an order that has one needs a shift lead (issue 14).
+      const lead = input.confirmAnother
+        ? leadFor(ctx, {
+            kind: 'buy-another',
+            orderNumber:
+              r.workflow.orders.get(r.workflow.shipments.get(shipmentId)?.orderId ?? -1)
+                ?.orderNumber ?? input.shipmentId,
+          })
+        : null;
       const result = await r.workflow.buy(shipmentId, {
         rate: input.rate ?? undefined,
-        stationUser: ctx.stationSettings().userName,
+        stationUser,
         confirmAnotherLabel: input.confirmAnother,
+        ...(lead ? { confirmedBy: lead } : {}),
       });
       ctx.changed('queue');
       ctx.changed('attention');
@@ -208,7 +222,9 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
           mappings: r.profile.orderColumnMappings ?? [],
         },
       );
-      ctx.ordersChanged(fileName, report.imported.length + report.updated.length);
+      ctx.ordersChanged({ fileName, imported: report.imported.length + report.updated.length });
+      // Orders whose weight and box are known are rated in the background from now on.
+      r.preRater.wake();
       return {
         imported: report.imported.length + report.updated.length,
         skipped: report.unchanged.length,

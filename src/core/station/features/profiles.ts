@@ -178,6 +178,7 @@ export function profileHandlers(ctx: StationContext): FeatureHandlers<typeof pro
             : undefined,
         hotFolder:
           input.hotFolder === undefined ? current.hotFolder : (input.hotFolder ?? undefined),
+        requireItemVerification: input.requireItemVerification ?? current.requireItemVerification,
       });
       return view(next);
     },

@@ -5,6 +5,7 @@ import { looksLikeTrackingNumber } from '../../tracking/numbers.js';
 import { isPlatformError } from '../../platform/index.js';
 import { labelPrinterOf } from '../../profiles/profile-schema.js';
 import type { StationContext } from '../context.js';
+import { actor, leadFor, reprintsWithoutLead } from './users.js';
 import type { FeatureHandlers } from '../../../shared/features/define.js';
 import type { recordCalls } from '../../../shared/features/records.js';
 import { codeOf, StationFailure } from '../errors.js';
@@ -77,10 +78,23 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
           'printer-offline',
           `Profile ${r.profile.name} has no label printer; add one in Settings.`,
         );
+      // Reprints beyond the site's count need a shift lead (issue 14); the approver is recorded.
+      let stationUser = actor(ctx);
+      const done = r.reprints.counts([l.id]).get(l.id) ?? 0;
+      const limit = reprintsWithoutLead(ctx);
+      if (done >= limit) {
+        const lead = leadFor(ctx, {
+          kind: 'reprint',
+          orderNumber: l.orderNumber,
+          reprints: done,
+          limit,
+        });
+        if (lead && lead !== stationUser) stationUser = `${stationUser} (approved by ${lead})`;
+      }
       const record = await r.reprints.reprint(r.scope, {
         labelId: l.id,
         printerId: target,
-        stationUser: ctx.stationSettings().userName,
+        stationUser,
         reason,
         packageIndex,
       });
@@ -139,8 +153,22 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
           'validation',
           `"${id}" is not an item of Needs attention; refresh the list and pick one.`,
         );
-      const user = ctx.stationSettings().userName;
+      let user = actor(ctx);
       const na = new NeedsAttention(r.workflow);
+      if (kind === 'purchase' && (action === 'mark-not-bought' || action === 'buy-again')) {
+        // Both decide about money already possibly spent: a shift lead approves (issue 14).
+        const p = r.workflow.shipments.purchase(key);
+        const shipment = p ? r.workflow.shipments.get(p.shipmentId) : undefined;
+        const orderNumber =
+          (shipment && r.workflow.orders.get(shipment.orderId)?.orderNumber) ??
+          p?.orderReference ??
+          key;
+        const lead = leadFor(ctx, {
+          kind: action === 'buy-again' ? 'buy-another' : 'mark-not-bought',
+          orderNumber,
+        });
+        if (lead && lead !== user) user = `${lead} (for ${user})`;
+      }
       if (kind === 'purchase') {
         if (action === 'check-trackers') {
           const found = await lookUpOnPlatform(na, key, user);
@@ -196,7 +224,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
       else {
         const entry = r.queue.getInScope(r.scope, Number(id));
         if (!entry) throw new StationFailure('not-found', `No queued shipment ${id}.`);
-        if (!r.workflow.cancelQueued(entry.shipmentId, ctx.stationSettings().userName))
+        if (!r.workflow.cancelQueued(entry.shipmentId, actor(ctx)))
           throw new StationFailure('conflict', 'That shipment is no longer waiting in the queue.');
       }
       ctx.changed('queue');

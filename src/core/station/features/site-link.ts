@@ -9,6 +9,83 @@ import { SiteLink } from '../../site/link.js';
 import { SiteOutbox } from '../../site/outbox.js';
 import type { StationContext } from '../context.js';
 import { countsOf } from '../snapshots.js';
+import { publishCarriers, publishHeartbeat } from '../../site/console.js';
+import type { SiteStore } from '../../site/store.js';
+
+/** The station setting key of the last site settings read from the store (issue 14). */
+export const SITE_SETTINGS_CACHE = 'siteSettingsCache';
+/** The site's users are copied this often while the store answers. */
+const USERS_EVERY_MS = 30_000;
+
+/**
+ * What a station does at each check-in beyond issue 12's: the site settings (kept, so they
+ * hold while the store is down), the site's users (copied for sign-in), the heartbeat for the
+ * console (version, who is signed in, the label printer, the queues) and the carrier
+ * connections it read. Consoles are told (NOTIFY) only when something they show changed.
+ */
+function checkInExtras(ctx: StationContext): (store: SiteStore) => Promise<void> {
+  let usersAt = 0;
+  let lastBeat = '';
+  let lastCarriers = '';
+  return async (store) => {
+    const settings = await store.settings();
+    const before = ctx.options.settings.get(SITE_SETTINGS_CACHE) as
+      Record<string, string> | undefined;
+    if (JSON.stringify(settings) !== JSON.stringify(before)) {
+      ctx.options.settings.set(SITE_SETTINGS_CACHE, settings);
+      // A new rate rule or packing slip: the profile's runtime is opened again with it.
+      if (
+        ctx.runtimeOrNull() &&
+        (settings.rateRule !== before?.rateRule || settings.packingSlip !== before?.packingSlip)
+      )
+        void ctx.reload().catch((e: unknown) => ctx.log(`site settings: ${(e as Error).message}`));
+      ctx.changed('status');
+    }
+    if (Date.now() - usersAt >= USERS_EVERY_MS) {
+      ctx.users.replaceSite(await store.users());
+      usersAt = Date.now();
+    }
+    const rt = ctx.runtimeOrNull();
+    const printer = ctx.printerView();
+    const beat = {
+      appVersion: ctx.options.version ?? '0.0.0',
+      signedInUser: ctx.session.current()?.name ?? null,
+      printers: printer
+        ? [
+            {
+              id: printer.printerId,
+              name: printer.name,
+              state: printer.state,
+              detail: printer.message || null,
+            },
+          ]
+        : [],
+    };
+    const queues = rt
+      ? {
+          q: rt.queue.counts(rt.scope),
+          jobs: ctx.spool.list({ states: ['queued', 'sending'] }).length,
+        }
+      : null;
+    const seen = JSON.stringify([beat, queues]);
+    await publishHeartbeat(store.pool, store.stationId, beat, seen !== lastBeat);
+    lastBeat = seen;
+    if (rt) {
+      const rows = rt.carriers().map((h) => ({
+        tenantId: h.tenantId,
+        carrierAccountId: h.carrierAccountId,
+        carrier: h.carrier ?? h.name ?? h.carrierAccountId,
+        authorizationStatus: h.authorizationStatus,
+        checkedAt: h.checkedAt,
+      }));
+      const json = JSON.stringify(rows);
+      if (json !== lastCarriers) {
+        await publishCarriers(store.pool, rt.scope, store.stationId, rows);
+        lastCarriers = json;
+      }
+    }
+  };
+}
 
 // The station's side of its site link: the setting, opening the link, provisioning, and the
 // orders another station imported. The handlers are in site.ts.
@@ -45,6 +122,9 @@ export async function openSite(ctx: StationContext): Promise<void> {
     log: ctx.log,
     onChange: () => ctx.changed('status'),
     onRemoteChange: (stationId) => ctx.events.emit('site-changed', { stationId }),
+    // The console (issue 14) reloads on site-changed too: heartbeats are pushed, not polled.
+    onConsole: (stationId) => ctx.events.emit('site-changed', { stationId }),
+    atCheckIn: checkInExtras(ctx),
     printers: () =>
       (ctx.runtimeOrNull()?.profile.printers ?? [])
         .filter((p) => p.kind === 'network' && p.host && (p.role ?? 'label') === 'label')

@@ -15,6 +15,7 @@ import { StationFailure } from '../errors.js';
 import { brandName, printJobView } from '../map.js';
 import { openSite, SITE_SETTING, siteStoreSetting } from './site-link.js';
 import { siteHeader, siteLabelView } from './site-views.js';
+import { actor } from './users.js';
 
 export { openSite, provisionSiteStore, pullSiteOrders } from './site-link.js';
 export { siteHeader } from './site-views.js';
@@ -209,7 +210,7 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
         environment: r.scope.environment,
         tenant_id: label.tenantId,
         order_number: label.orderNumber,
-        station_user: ctx.stationSettings().userName,
+        station_user: actor(ctx),
         reason,
         printer_id: target,
         print_job_id: job.id,
@@ -248,11 +249,7 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
       const m = /^site-double-(\d+)$/.exec(id);
       if (!link || !m)
         throw new StationFailure('not-found', `No site-wide item ${id} can be resolved here.`);
-      const done = await link.store.resolveAttention(
-        Number(m[1]),
-        ctx.stationSettings().userName,
-        note,
-      );
+      const done = await link.store.resolveAttention(Number(m[1]), actor(ctx), note);
       if (!done) throw new StationFailure('conflict', 'That item was already resolved.');
       return { resolved: true };
     },

@@ -55,6 +55,7 @@ export class StatusFeature {
 
   constructor(private readonly ctx: StationContext) {
     ctx.printerIssue = (printerId) => this.issue(printerId);
+    ctx.printerView = () => this.printer;
     ctx.spool.on('printer', (notice) => {
       const rt = ctx.runtimeOrNull();
       const cfg = rt?.profile.printers.find((p) => p.id === notice.printerId);

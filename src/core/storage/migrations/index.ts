@@ -4,6 +4,8 @@ import { migration002 } from './002-print-spool.js';
 import { migration003 } from './003-tracking.js';
 import { migration004 } from './004-site-outbox.js';
 import { migration005 } from './005-order-details.js';
+import { migration006 } from './006-packing-floor.js';
+import { migration007 } from './007-station-users.js';
 
 export interface Migration {
   /** 1-based; equals the migration's position in the list, stored in PRAGMA user_version. */
@@ -22,4 +24,6 @@ export const migrations: readonly Migration[] = [
   migration003,
   migration004,
   migration005,
+  migration006,
+  migration007,
 ];

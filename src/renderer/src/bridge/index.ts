@@ -29,6 +29,21 @@ export function onHostConnection(listener: (connected: boolean) => void): () => 
   return () => connectionListeners.delete(listener);
 }
 
+const errorListeners = new Set<(error: { code: string; message: string }) => void>();
+
+/** Every refused call (sign-in and shift-lead prompts listen for theirs, issue 14). */
+export function onCallError(
+  listener: (error: { code: string; message: string }) => void,
+): () => void {
+  errorListeners.add(listener);
+  return () => errorListeners.delete(listener);
+}
+
 export function call<K extends CallName>(name: K, input: Input<K>): Promise<Result<Output<K>>> {
-  return getBridge().call(name, input);
+  return getBridge()
+    .call(name, input)
+    .then((r) => {
+      if (!r.ok) for (const l of errorListeners) l(r.error);
+      return r;
+    });
 }

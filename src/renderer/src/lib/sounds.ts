@@ -26,3 +26,8 @@ function beep(frequencies: number[], duration: number, type: OscillatorType): vo
 export const playSuccess = (enabled: boolean) => enabled && beep([880, 1320], 0.12, 'sine');
 /** Three low buzzes: look at the screen. */
 export const playFailure = (enabled: boolean) => enabled && beep([220, 180, 220], 0.18, 'square');
+/** One short tick: an item counted into the box. */
+export const playCounted = (enabled: boolean) => enabled && beep([1046], 0.06, 'sine');
+/** A high falling warble, unlike the failure buzz: that item does not go in this box. */
+export const playWrongItem = (enabled: boolean) =>
+  enabled && beep([1568, 784, 1568, 784], 0.09, 'sawtooth');

@@ -15,6 +15,7 @@ import {
   type TrackingSlice,
 } from './lists';
 import { createSettingsSlice, type SettingsSlice } from './settings';
+import { createFloorSlice, type FloorSlice } from './floor';
 
 /** One store, one slice per feature (zustand's slices pattern). */
 export type AppState = NavSlice &
@@ -25,7 +26,8 @@ export type AppState = NavSlice &
   HistorySlice &
   TrackingSlice &
   CarriersSlice &
-  SettingsSlice;
+  SettingsSlice &
+  FloorSlice;
 
 export const useStation = create<AppState>()((...a) => ({
   ...createNavSlice(...a),
@@ -37,4 +39,5 @@ export const useStation = create<AppState>()((...a) => ({
   ...createTrackingSlice(...a),
   ...createCarriersSlice(...a),
   ...createSettingsSlice(...a),
+  ...createFloorSlice(...a),
 }));

@@ -8,6 +8,9 @@ export const views = [
   { id: 'tracking', label: 'Tracking', key: '5' },
   { id: 'carriers', label: 'Carrier accounts', key: '6' },
   { id: 'settings', label: 'Settings', key: '7' },
+  { id: 'orders', label: 'Orders', key: '8' },
+  { id: 'endofday', label: 'End of day', key: '9' },
+  { id: 'site', label: 'Site', key: '0' },
 ] as const;
 
 export type ViewId = (typeof views)[number]['id'];

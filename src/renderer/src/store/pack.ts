@@ -7,9 +7,11 @@ import type {
   RateQuote,
   RateView,
   ShipOptionsView,
+  VerificationView,
+  VerifyLineView,
 } from '../../../shared/views';
 import { call } from '../bridge';
-import { playFailure, playSuccess } from '../lib/sounds';
+import { playCounted, playFailure, playSuccess, playWrongItem } from '../lib/sounds';
 import type { Slice } from './types';
 
 export type PackResult =
@@ -41,7 +43,17 @@ export interface PackSlice {
   confirmAnother: boolean;
   /** The buy key was pressed while rating: buy as soon as the rates are in. */
   buyPending: boolean;
+  /** What was scanned into the box (issue 15.1). */
+  verification: VerificationView | null;
+  /** The last item scan: a red line for a wrong item or one too many. */
+  verifyAlert: {
+    kind: 'counted' | 'wrong-item' | 'too-many';
+    text: string;
+    lineKey: string | null;
+  } | null;
   scan(value: string): Promise<void>;
+  verifyItem(value: string, quantity: number): Promise<void>;
+  overrideVerification(by: string, reason: string): Promise<boolean>;
   setWeight(index: number, weight: string): void;
   setBox(index: number, box: BoxPreset | null): void;
   setActivePackage(index: number): void;
@@ -66,7 +78,42 @@ const cleared = {
   result: null,
   confirmAnother: false,
   buyPending: false,
+  verification: null,
+  verifyAlert: null,
 } satisfies Partial<PackSlice>;
+
+/** Same rules as the station's (SKU in any case; UPC-A, EAN-13 and GTIN-14 of one item). */
+export function matchesLine(lines: readonly VerifyLineView[], value: string): boolean {
+  const v = value.trim();
+  const lower = v.toLowerCase();
+  const digits = /^\d{8,14}$/.test(v) ? v.replace(/^0+/, '') : null;
+  return lines.some(
+    (l) =>
+      l.sku.toLowerCase() === lower ||
+      (l.barcode !== null &&
+        (l.barcode === v ||
+          (digits !== null &&
+            /^\d{8,14}$/.test(l.barcode) &&
+            l.barcode.replace(/^0+/, '') === digits))),
+  );
+}
+
+/**
+ * The item rows replace the order's item list while verifying: when the profile requires it, or
+ * once the packer has scanned an item (verification is optional otherwise).
+ */
+export function isVerifying(s: Pick<PackSlice, 'verification' | 'existingLabels'>): boolean {
+  const v = s.verification;
+  if (!v?.lines.length || s.existingLabels.length) return false;
+  return v.required || v.override !== null || v.lines.some((l) => l.scanned > 0);
+}
+
+/** "5*SKU" (or 5xSKU): the quantity key, that many of one item in one scan. */
+export function quantityScan(value: string): { quantity: number; value: string } | null {
+  const m = /^(\d{1,3})\s*[*xX]\s*(\S.*)$/.exec(value.trim());
+  if (!m || Number(m[1]) < 1) return null;
+  return { quantity: Number(m[1]), value: m[2]! };
+}
 
 /** '' → not weighed (null); a decimal comma is accepted; anything else is not a number. */
 export function parseWeight(text: string): number | null | 'bad' {
@@ -166,6 +213,16 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
     async scan(value) {
       const code = value.trim();
       if (!code) return;
+      // An order on screen whose items are being verified: an item scan counts against it.
+      const { order, verification, existingLabels } = get();
+      const verifying = !!order && !!verification?.lines.length && !existingLabels.length;
+      const qty = quantityScan(code);
+      const isBox = (v: string) =>
+        (get().settings?.boxes ?? []).some((b) => b.code.toLowerCase() === v.toLowerCase());
+      if (verifying && (qty || matchesLine(verification.lines, code)) && !isBox(code)) {
+        await get().verifyItem(qty?.value ?? code, qty?.quantity ?? 1);
+        return;
+      }
       set({ busy: 'scan', buyPending: false, reprintWarnings: null });
       const r = await call('pack.scan', { value: code });
       set({ busy: null });
@@ -174,6 +231,17 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
         return;
       }
       const found = r.value;
+      // Nothing else either: a wrong item for the order in the box (recorded, red line, sound),
+      // once verifying is under way (required by the profile, or items already scanned).
+      if (
+        found.kind === 'not-found' &&
+        verifying &&
+        isVerifying(get()) &&
+        get().order?.id === order.id
+      ) {
+        await get().verifyItem(code, 1);
+        return;
+      }
       switch (found.kind) {
         case 'box': {
           const { order, activePackage } = get();
@@ -193,6 +261,7 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
             order: found.order,
             shipOptions: found.order.options ?? null,
             existingLabels: found.existingLabels,
+            verification: found.verification,
             // What the order file says, on screen for each package: the packer checks or
             // replaces it; nothing is filled in behind their back.
             packages: found.order.packages.map((p) => ({
@@ -334,6 +403,48 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
         set({ result: { kind: 'failure', error: r.error } });
       }
       void get().refreshStatus();
+    },
+
+    async verifyItem(value, quantity) {
+      const { order } = get();
+      if (!order) return;
+      const r = await call('verify.scan', { orderId: order.id, value, quantity });
+      if (get().order?.id !== order.id) return;
+      const sounds = get().settings?.sounds ?? true;
+      if (!r.ok) {
+        fail(r.error);
+        return;
+      }
+      const v = r.value;
+      if (v.outcome === 'counted') {
+        if (v.verification.complete) playSuccess(sounds);
+        else playCounted(sounds);
+      } else playWrongItem(sounds);
+      set({
+        verification: v.verification,
+        verifyAlert: { kind: v.outcome, text: v.message, lineKey: v.lineKey },
+        // A refusal shown earlier ("not verified") is out of date once items are scanned.
+        ...(get().result?.kind === 'failure' ? { result: null } : {}),
+      });
+    },
+
+    async overrideVerification(by, reason) {
+      const { order } = get();
+      if (!order) return false;
+      const r = await call('verify.override', { orderId: order.id, by, reason });
+      if (!r.ok) {
+        get().notify('error', r.error.message);
+        return false;
+      }
+      set({
+        verification: r.value,
+        verifyAlert: {
+          kind: 'counted',
+          text: `Verification overridden by ${by}: ${reason}`,
+          lineKey: null,
+        },
+      });
+      return true;
     },
 
     allowAnother() {

@@ -3,6 +3,7 @@ import { useStation } from '../store';
 import { printerStateWords as printerWords } from '../../../shared/printers';
 import './header-extras.css';
 import './header-name.css';
+import { SessionBadge } from './site/SignIn';
 
 const LARGE_TEXT_KEY = 'station.largeText';
 
@@ -53,6 +54,7 @@ export function Header() {
               : 'set one up in Settings'}
           </span>
         </div>
+        <SessionBadge />
         {badge ? (
           <span className={badge.cls} data-testid="environment-badge">
             {badge.text}

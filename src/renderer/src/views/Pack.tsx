@@ -5,6 +5,8 @@ import { Packages, type PackagesHandle } from './pack/Packages';
 import { RatesPanel } from './pack/Rates';
 import { PackResult } from './pack/Result';
 import { OrderItems, ShipOptionsPanel, type ShipOptionsHandle } from './pack/ShipOptions';
+import { OverrideForm, VerifyTable } from './pack/Verify';
+import { isVerifying } from '../store/pack';
 import './pack/pack-layout.css';
 
 /**
@@ -19,6 +21,7 @@ export function PackView() {
   const optionsRef = useRef<ShipOptionsHandle>(null);
   const [scan, setScan] = useState('');
   const [reprinting, setReprinting] = useState(false);
+  const [overriding, setOverriding] = useState(false);
   // Back to Scan after an action, unless the packer has since moved to another field on purpose
   // (the weight, a reprint reason): a late callback must never steal their typing.
   const focusScan = (force = false) =>
@@ -67,8 +70,12 @@ export function PackView() {
           (st.result?.kind === 'success' && st.result.purchase.label)
         )
           setReprinting(true);
+      } else if (e.altKey && (e.key === 'v' || e.code === 'KeyV')) {
+        e.preventDefault();
+        if (st.verification?.lines.length && !st.verification.verified) setOverriding(true);
       } else if (e.key === 'Escape') {
         setReprinting(false);
+        setOverriding(false);
         st.clearPack();
         setScan('');
         focusScan(true);
@@ -105,6 +112,7 @@ export function PackView() {
       const value = scan;
       setScan('');
       setReprinting(false);
+      setOverriding(false);
       void s.scan(value).then(() => focusScan());
     } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
@@ -118,7 +126,11 @@ export function PackView() {
     <div className="pack">
       <section className="pack-left">
         <label className="scan">
-          <span>Scan order, tracking number or box</span>
+          <span>
+            {order && isVerifying(s)
+              ? 'Scan each item (5* before a scan counts 5), another order, or a box'
+              : 'Scan order, tracking number or box'}
+          </span>
           <input
             ref={scanRef}
             aria-label="Scan"
@@ -161,8 +173,19 @@ export function PackView() {
                     {order.shipTo.countryCode}
                   </div>
                 </address>
-                <OrderItems order={order} />
+                {isVerifying(s) ? null : <OrderItems order={order} />}
               </div>
+              {isVerifying(s) && s.verification ? (
+                <VerifyTable verification={s.verification} />
+              ) : null}
+              {overriding ? (
+                <OverrideForm
+                  onDone={() => {
+                    setOverriding(false);
+                    focusScan(true);
+                  }}
+                />
+              ) : null}
               <div className="muted">
                 {order.packages.length} package{order.packages.length === 1 ? '' : 's'}
               </div>
@@ -204,7 +227,7 @@ export function PackView() {
         <p className="shortcuts muted">
           <kbd>Enter</kbd> scan · <kbd>Alt+W</kbd> weight · <kbd>Alt+O</kbd> options · <kbd>↑</kbd>
           <kbd>↓</kbd> rate · <kbd>Ctrl+Enter</kbd> buy & print · <kbd>Alt+R</kbd> reprint ·{' '}
-          <kbd>Alt+Z</kbd> zoom · <kbd>Esc</kbd> clear
+          <kbd>Alt+V</kbd> override · <kbd>Alt+Z</kbd> zoom · <kbd>Esc</kbd> clear
         </p>
       </section>
     </div>

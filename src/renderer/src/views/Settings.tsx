@@ -7,6 +7,7 @@ import { PrintersPanel } from './settings/Printers';
 import { ScalePanel } from './settings/Scale';
 import { StationPanel } from './settings/Station';
 import { SiteStorePanel } from './site/SiteStorePanel';
+import { SiteSettingsPanel } from './site/SiteSettingsPanel';
 
 export function SettingsView() {
   const profiles = useStation((s) => s.profiles);
@@ -139,6 +140,7 @@ export function SettingsView() {
           }
         />
         <SiteStorePanel />
+        <SiteSettingsPanel />
       </div>
     </section>
   );

@@ -51,7 +51,11 @@ export function StationPanel() {
       );
     } else notify('error', r.error.message);
   }
-  async function saveProfile(patch: { rateRule?: RateRule; hotFolder?: string | null }) {
+  async function saveProfile(patch: {
+    rateRule?: RateRule;
+    hotFolder?: string | null;
+    requireItemVerification?: boolean;
+  }) {
     if (!profile) return;
     const r = await call('profiles.update', { id: profile.id, ...patch });
     notify(r.ok ? 'ok' : 'error', r.ok ? 'Saved.' : r.error.message);
@@ -204,6 +208,19 @@ export function StationPanel() {
               />
             </label>
             <button onClick={() => void saveProfile({ rateRule: rule })}>Save rate rule</button>
+          </div>
+          <h2>Scan to verify</h2>
+          <div className="panel form">
+            <label className="check">
+              <input
+                type="checkbox"
+                aria-label="Require every item scanned before a label is bought"
+                checked={profile?.requireItemVerification ?? false}
+                onChange={(e) => void saveProfile({ requireItemVerification: e.target.checked })}
+              />
+              Require every item scanned before a label is bought (a shift lead may override with a
+              reason)
+            </label>
           </div>
         </>
       ) : null}

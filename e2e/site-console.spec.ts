@@ -1,0 +1,186 @@
+import { execFileSync } from 'node:child_process';
+import { expect, test } from '@playwright/test';
+import {
+  startVirtualPrinter,
+  type VirtualPrinter,
+} from '../src/core/printing/virtual-printer/server.js';
+import { removeCluster, startPostgres, type PostgresCluster } from '../test/support/postgres.js';
+import { siteDatabase, STATION_PASSWORD } from '../test/core/site/support.js';
+import {
+  importOrders,
+  scanAndBuy,
+  startProvisionedStation,
+  startSandboxProcess,
+  type RunningStation,
+  type SandboxProcess,
+} from './station';
+
+// Issue 14 in Chromium: the shift-lead console (npm run web -- --console) on one site store with
+// a packing station; sign-in and a shift lead's approval at a packing station.
+
+let cluster: PostgresCluster;
+let sandbox: SandboxProcess;
+const printers: VirtualPrinter[] = [];
+const stations: RunningStation[] = [];
+
+test.beforeAll(async () => {
+  cluster = await startPostgres();
+});
+test.afterAll(() => removeCluster(cluster));
+test.beforeEach(async () => {
+  sandbox = await startSandboxProcess();
+});
+test.afterEach(async () => {
+  for (const s of stations.splice(0)) await s.stop();
+  for (const p of printers.splice(0)) await p.close();
+  await sandbox.stop();
+});
+
+async function packingStation(siteUrl: string | null, stationId: string, stationName: string) {
+  const printer = await startVirtualPrinter({ port: 0 });
+  printers.push(printer);
+  const station = await startProvisionedStation({
+    baseUrl: sandbox.url,
+    printer: { port: printer.port, name: `ZD421 ${stationName}` },
+    profile: { id: 'lumen-site', name: 'Lumen Chicago' },
+    ...(siteUrl ? { file: { siteStore: { url: siteUrl, stationId, stationName } } } : {}),
+    env: { STATION_SECRET_SITE_STORE: STATION_PASSWORD },
+  });
+  stations.push(station);
+  return { station, printer };
+}
+
+test("the console shows a second station's purchase within a second", async ({ browser }, info) => {
+  const site = await siteDatabase(cluster);
+  // Box presets set once for the site (npm run site -- setting boxPresets '[…]').
+  await site.owner.setSetting(
+    'boxPresets',
+    JSON.stringify([
+      { id: 'site-10', name: 'Site 10×8×4', code: 'S10', lengthIn: 10, widthIn: 8, heightIn: 4 },
+    ]),
+  );
+  // The console: a screen with no printer or scanner, on the same site store.
+  const consoleStation = await startProvisionedStation({
+    baseUrl: sandbox.url,
+    printer: { port: 9 },
+    profile: { id: 'lumen-site', name: 'Lumen Chicago', printers: [] },
+    file: { siteStore: { url: site.stationUrl, stationId: 'chi-lead', stationName: 'Lead desk' } },
+    env: { STATION_SECRET_SITE_STORE: STATION_PASSWORD },
+    args: ['--console'],
+  });
+  stations.push(consoleStation);
+  const b = await packingStation(site.stationUrl, 'chi-02', 'Station B');
+
+  const lead = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  await lead.goto(consoleStation.url);
+  const consoleView = lead.getByTestId('site-console');
+  await expect(consoleView).toBeVisible();
+  // Console mode: no packing tabs.
+  await expect(lead.getByRole('navigation', { name: 'Views' })).toHaveCount(0);
+  const rowB = lead.getByTestId('console-stations').getByRole('row', { name: /Station B/ });
+  await expect(rowB).toContainText('0.1.0', { timeout: 30_000 });
+  await expect(rowB).toContainText('ZD421 Station B: ready', { timeout: 30_000 });
+
+  const pageB = await browser.newPage();
+  await pageB.goto(b.station.url);
+  await expect(pageB.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
+  await importOrders(pageB);
+  await pageB.keyboard.press('Alt+1');
+  await expect(lead.getByTestId('console-by-station')).not.toContainText('Station B');
+
+  await scanAndBuy(pageB, 'LUM-10421');
+  // The moment the platform has sold the label, the station commits it: from there, one second.
+  let soldAt = 0;
+  await expect
+    .poll(
+      async () => {
+        const sold = (await sandbox.ledger()).length;
+        if (sold && !soldAt) soldAt = Date.now();
+        return sold;
+      },
+      { timeout: 30_000, intervals: [20] },
+    )
+    .toBe(1);
+  // The console is told (NOTIFY → site-changed) and reads the site again: no polling.
+  const byStation = lead.getByTestId('console-by-station').getByRole('row', { name: /Station B/ });
+  await expect(byStation).toContainText('1', {
+    timeout: Math.max(1, 1000 - (Date.now() - soldAt)),
+  });
+  expect(Date.now() - soldAt).toBeLessThan(1000);
+  await expect(lead.getByTestId('console-cost')).toContainText('Lumen');
+  await expect(lead.getByTestId('console-by-packer')).toContainText('packer');
+  await expect(lead.getByTestId('hour-chart')).toContainText('1');
+  await lead.screenshot({ path: info.outputPath('console.png'), fullPage: true });
+
+  // Station B uses the site's box presets; it may keep its own, shown with a marker.
+  await pageB.keyboard.press('Alt+7');
+  const boxes = pageB.getByTestId('site-setting-boxPresets');
+  await expect(boxes).toContainText('from the site');
+  await boxes.getByRole('button', { name: /Keep this station/ }).click();
+  await expect(boxes).toContainText("this station's own (overrides the site)");
+  await boxes.scrollIntoViewIfNeeded();
+  await pageB.screenshot({ path: info.outputPath('site-settings-override.png') });
+  await site.owner.close();
+});
+
+test("sign-in by badge, and a packer's buy-another waits for a lead's badge", async ({
+  browser,
+}, info) => {
+  const b = await packingStation(null, 'chi-02', 'Station B');
+  // Site IT adds a packer and a lead to this station alone (badge and PIN on standard input).
+  const cli = (args: string[], input: string) =>
+    execFileSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/core/site/cli.ts',
+        'users',
+        ...args,
+        '--station-dir',
+        b.station.dataDir,
+      ],
+      { input },
+    );
+  cli(
+    ['add', 'ana', '--name', 'Ana Ruiz', '--role', 'packer', '--badge', '--pin'],
+    'BADGE-0017\n4821\n',
+  );
+  cli(['add', 'bo', '--name', 'Bo Lindqvist', '--role', 'lead', '--badge'], 'BADGE-0042\n');
+
+  const page = await browser.newPage();
+  await page.goto(b.station.url);
+  await expect(page.getByTestId('sign-in')).toBeVisible();
+  await page.screenshot({ path: info.outputPath('sign-in.png') });
+  await page.getByTestId('badge-input').fill('BADGE-9999');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('credentials-error')).toContainText('That badge is not known');
+  await page.keyboard.type('BADGE-0017');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('sign-in')).toHaveCount(0);
+  await expect(page.getByTestId('packing-user')).toContainText('Packing: Ana Ruiz');
+
+  await importOrders(page);
+  await page.keyboard.press('Alt+1');
+  await scanAndBuy(page, 'LUM-10421');
+  await expect.poll(() => b.printer.labels.length, { timeout: 30_000 }).toBe(1);
+
+  // The same order again: buying another needs a lead.
+  await page.keyboard.type('LUM-10421');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Control+Shift+A');
+  await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('lead-prompt')).toContainText(
+    'A shift lead must approve buying another label for order LUM-10421',
+  );
+  await page.screenshot({ path: info.outputPath('lead-approval.png') });
+  expect(await sandbox.ledger()).toHaveLength(1);
+  await page.keyboard.type('BADGE-0042');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('lead-prompt')).toHaveCount(0);
+  await page.keyboard.press('Control+Enter');
+  await expect.poll(() => b.printer.labels.length, { timeout: 30_000 }).toBe(2);
+  expect(await sandbox.ledger()).toHaveLength(2);
+  await page.screenshot({ path: info.outputPath('approved.png') });
+});

@@ -1,0 +1,206 @@
+import { CharacterSet, PrinterTypes, ThermalPrinter } from 'node-thermal-printer';
+import { stripControlCharacters } from '../orders/control-characters.js';
+import type { Db } from '../storage/database.js';
+import type { StationScope } from '../storage/scope.js';
+
+/**
+ * End of day (issue 15.9): what the station shipped, per day and per carrier: labels,
+ * packages, cost, and the brands they were for. Days are the station's local days: the caller
+ * gives its offset from UTC (minutes east, e.g. -300 for New York in winter).
+ */
+export interface CarrierDay {
+  carrier: string;
+  labels: number;
+  packages: number;
+  costCents: number;
+  brands: { tenantId: string; name: string; labels: number; costCents: number }[];
+}
+
+export interface DaySummary {
+  /** YYYY-MM-DD, the station's local day. */
+  day: string;
+  carriers: CarrierDay[];
+  labels: number;
+  packages: number;
+  costCents: number;
+}
+
+export interface EndOfDayQuery {
+  from: string;
+  to: string;
+  /** Minutes to add to UTC for the station's local time (JS: -new Date().getTimezoneOffset()). */
+  utcOffsetMinutes?: number | undefined;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export function endOfDay(
+  db: Db,
+  scope: StationScope,
+  query: EndOfDayQuery,
+  brandName: (tenantId: string) => string,
+): DaySummary[] {
+  const { fromUtc, toUtc, shift } = utcRange(query);
+  const rows = db
+    .prepare<
+      { profileId: string; environment: string; fromUtc: string; toUtc: string; shift: string },
+      {
+        day: string;
+        carrier: string;
+        tenant_id: string;
+        labels: number;
+        packages: number;
+        cost: number;
+      }
+    >(
+      `SELECT date(l.created_at, @shift) AS day, l.carrier, l.tenant_id,
+              count(*) AS labels,
+              sum((SELECT max(1, count(*)) FROM label_packages p WHERE p.label_id = l.id)) AS packages,
+              sum(l.cost_cents) AS cost
+       FROM labels l
+       WHERE l.profile_id = @profileId AND l.environment = @environment
+         AND l.created_at >= @fromUtc AND l.created_at < @toUtc
+       GROUP BY day, l.carrier, l.tenant_id
+       ORDER BY day, l.carrier, l.tenant_id`,
+    )
+    .all({ ...scope, fromUtc, toUtc, shift });
+  const days = new Map<string, DaySummary>();
+  for (const r of rows) {
+    let day = days.get(r.day);
+    if (!day) {
+      day = { day: r.day, carriers: [], labels: 0, packages: 0, costCents: 0 };
+      days.set(r.day, day);
+    }
+    let carrier = day.carriers.find((c) => c.carrier === r.carrier);
+    if (!carrier) {
+      carrier = { carrier: r.carrier, labels: 0, packages: 0, costCents: 0, brands: [] };
+      day.carriers.push(carrier);
+    }
+    carrier.labels += r.labels;
+    carrier.packages += r.packages;
+    carrier.costCents += r.cost;
+    carrier.brands.push({
+      tenantId: r.tenant_id,
+      name: brandName(r.tenant_id),
+      labels: r.labels,
+      costCents: r.cost,
+    });
+    day.labels += r.labels;
+    day.packages += r.packages;
+    day.costCents += r.cost;
+  }
+  return [...days.values()];
+}
+
+/** The range in UTC of local days `from`..`to` (local midnight to the midnight after `to`). */
+function utcRange(query: EndOfDayQuery): { fromUtc: string; toUtc: string; shift: string } {
+  if (!DAY.test(query.from) || !DAY.test(query.to))
+    throw new RangeError('from and to must be days (YYYY-MM-DD)');
+  const offset = Math.trunc(query.utcOffsetMinutes ?? 0);
+  if (Math.abs(offset) > 14 * 60) throw new RangeError('utcOffsetMinutes must be within ±14 hours');
+  return {
+    fromUtc: new Date(Date.parse(`${query.from}T00:00:00Z`) - offset * 60_000).toISOString(),
+    toUtc: new Date(
+      Date.parse(`${query.to}T00:00:00Z`) + 86_400_000 - offset * 60_000,
+    ).toISOString(),
+    shift: `${offset >= 0 ? '+' : '-'}${Math.abs(offset)} minutes`,
+  };
+}
+
+/** The platform label ids of those days, per tenant and carrier: what a manifest closes out. */
+export function manifestGroups(
+  db: Db,
+  scope: StationScope,
+  query: EndOfDayQuery,
+): { tenantId: string; carrier: string; labelIds: string[] }[] {
+  const { fromUtc, toUtc } = utcRange(query);
+  const rows = db
+    .prepare<
+      { profileId: string; environment: string; fromUtc: string; toUtc: string },
+      { tenant_id: string; carrier: string; platform_label_id: string }
+    >(
+      `SELECT tenant_id, carrier, platform_label_id FROM labels
+       WHERE profile_id = @profileId AND environment = @environment
+         AND created_at >= @fromUtc AND created_at < @toUtc
+       ORDER BY tenant_id, carrier, id`,
+    )
+    .all({ ...scope, fromUtc, toUtc });
+  const groups = new Map<string, { tenantId: string; carrier: string; labelIds: string[] }>();
+  for (const r of rows) {
+    const key = `${r.tenant_id}\u0000${r.carrier}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { tenantId: r.tenant_id, carrier: r.carrier, labelIds: [] }));
+    g.labelIds.push(r.platform_label_id);
+  }
+  return [...groups.values()];
+}
+
+const dollars = (cents: number) => (cents / 100).toFixed(2);
+
+/** One CSV line per day, carrier and brand (RFC 4180, a header row), for a spreadsheet. */
+export function endOfDayCsv(days: readonly DaySummary[]): string {
+  const cell = (v: string | number) => {
+    const s = String(v);
+    // A leading =, +, - or @ would be a formula in a spreadsheet.
+    const safe = /^[=+\-@]/.test(s) && typeof v === 'string' ? `'${s}` : s;
+    return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+  };
+  const lines = [['day', 'carrier', 'brand', 'tenant_id', 'labels', 'cost_usd']];
+  for (const d of days)
+    for (const c of d.carriers)
+      for (const b of c.brands)
+        lines.push([d.day, c.carrier, b.name, b.tenantId, String(b.labels), dollars(b.costCents)]);
+  return lines.map((l) => l.map(cell).join(',')).join('\r\n') + '\r\n';
+}
+
+/** The summary as ESC/POS bytes for the receipt printer (through the spool, kind 'slip'). */
+export function renderEndOfDay(
+  days: readonly DaySummary[],
+  header: { station: string; printedAt: Date },
+  format: { type?: 'epson' | 'star'; width?: number } = {},
+): Buffer {
+  const t = stripControlCharacters;
+  const printer = new ThermalPrinter({
+    type: format.type === 'star' ? PrinterTypes.STAR : PrinterTypes.EPSON,
+    interface: {
+      execute: async () => {
+        throw new Error('end-of-day receipts are sent through the print spool');
+      },
+      isPrinterConnected: async () => false,
+    } as unknown as string,
+    width: format.width ?? 48,
+    characterSet: CharacterSet.PC437_USA,
+    removeSpecialCharacters: true,
+  });
+  printer.alignCenter();
+  printer.setTextDoubleHeight();
+  printer.println('END OF DAY');
+  printer.setTextNormal();
+  printer.println(t(header.station));
+  printer.println(`Printed ${header.printedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+  printer.alignLeft();
+  if (days.length === 0) {
+    printer.drawLine();
+    printer.println('Nothing shipped on these days.');
+  }
+  for (const d of days) {
+    printer.drawLine();
+    printer.bold(true);
+    printer.leftRight(
+      d.day,
+      `${d.labels} label${d.labels === 1 ? '' : 's'}  $${dollars(d.costCents)}`,
+    );
+    printer.bold(false);
+    for (const c of d.carriers) {
+      printer.leftRight(
+        `  ${t(c.carrier)}`,
+        `${c.labels} (${c.packages} pkg)  $${dollars(c.costCents)}`,
+      );
+      for (const b of c.brands)
+        printer.leftRight(`    ${t(b.name)}`, `${b.labels}  $${dollars(b.costCents)}`);
+    }
+  }
+  printer.drawLine();
+  printer.cut();
+  return printer.getBuffer();
+}

@@ -1,0 +1,443 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../storage/database.js';
+import { systemClock, type Clock, type StationScope } from '../storage/scope.js';
+import type { PackingWorkflow } from './packing-workflow.js';
+import type { ShipResult } from './types.js';
+
+/**
+ * Batch printing (issue 15.8): a shift lead picks orders; the station rates, buys and prints
+ * them one after the other under one batchId, through the very purchase a packer's Buy & print
+ * uses (PackingWorkflow.ship: the crash-safe LabelPurchaser, then the spool).
+ *
+ * Crash safety is the purchase's own, per label: each item is committed `working` before its
+ * order is shipped. After a restart an item left `working` is settled from what the station
+ * knows of its order: a label → bought; a purchase of unknown outcome → failed (Needs
+ * attention); nothing → waiting again. Running the batch again ships each order through the
+ * same workflow, which refuses an order that already has a label (`already-labelled`, never
+ * bought twice) or an unknown purchase (`needs-attention`).
+ */
+export type BatchState = 'running' | 'paused' | 'stopped' | 'done';
+export type BatchItemState = 'waiting' | 'working' | 'bought' | 'failed' | 'skipped';
+
+export interface BatchItem {
+  position: number;
+  orderId: number;
+  orderNumber: string;
+  state: BatchItemState;
+  labelId: number | null;
+  trackingNumber: string | null;
+  costCents: number | null;
+  /** Why it failed or was skipped, in words. */
+  reason: string | null;
+}
+
+export interface BatchSummary {
+  id: string;
+  state: BatchState;
+  description: string;
+  createdBy: string | null;
+  createdAt: string;
+  total: number;
+  /** Items finished (bought, failed or skipped). */
+  done: number;
+  bought: number;
+  failed: number;
+  skipped: number;
+  waiting: number;
+  costCents: number;
+  items: BatchItem[];
+}
+
+/** The most orders one batch may hold. */
+export const MAX_BATCH_ORDERS = 500;
+
+interface BatchRow {
+  id: string;
+  state: BatchState;
+  description: string;
+  created_by: string | null;
+  created_at: string;
+}
+interface ItemRow {
+  position: number;
+  order_id: number;
+  order_number: string;
+  state: BatchItemState;
+  label_id: number | null;
+  tracking_number: string | null;
+  cost_cents: number | null;
+  failure: string | null;
+}
+
+export class BatchRunner {
+  private readonly s;
+  /** Batches whose loop runs in this process now. */
+  private readonly running = new Map<string, Promise<BatchSummary>>();
+
+  constructor(
+    private readonly workflow: PackingWorkflow,
+    private readonly db: Db,
+    private readonly options: {
+      clock?: Clock;
+      /** Heard after every item and every change of state (the progress bar). */
+      onProgress?: (summary: BatchSummary) => void;
+    } = {},
+  ) {
+    this.s = {
+      insertBatch: db.prepare(
+        `INSERT INTO batches (id, profile_id, environment, state, description, created_by, created_at, updated_at)
+         VALUES (@id, @profileId, @environment, 'running', @description, @createdBy, @now, @now)`,
+      ),
+      insertItem: db.prepare(
+        `INSERT INTO batch_items (batch_id, position, order_id, state, updated_at)
+         VALUES (@batchId, @position, @orderId, 'waiting', @now)`,
+      ),
+      batch: db.prepare<[string, string, string], BatchRow>(
+        `SELECT * FROM batches WHERE id = ? AND profile_id = ? AND environment = ?`,
+      ),
+      list: db.prepare<[string, string, number], BatchRow>(
+        `SELECT * FROM batches WHERE profile_id = ? AND environment = ? ORDER BY created_at DESC LIMIT ?`,
+      ),
+      inState: db.prepare<[string, string, string], BatchRow>(
+        `SELECT * FROM batches WHERE profile_id = ? AND environment = ? AND state = ?`,
+      ),
+      setState: db.prepare(`UPDATE batches SET state = @state, updated_at = @now WHERE id = @id`),
+      items: db.prepare<[string], ItemRow>(
+        `SELECT b.position, b.order_id, o.order_number, b.state, b.label_id, l.tracking_number,
+                b.cost_cents, b.failure
+         FROM batch_items b JOIN orders o ON o.id = b.order_id
+         LEFT JOIN labels l ON l.id = b.label_id
+         WHERE b.batch_id = ? ORDER BY b.position`,
+      ),
+      next: db.prepare<[string], { position: number; order_id: number }>(
+        `SELECT position, order_id FROM batch_items WHERE batch_id = ? AND state = 'waiting'
+         ORDER BY position LIMIT 1`,
+      ),
+      working: db.prepare<[string], { position: number; order_id: number }>(
+        `SELECT position, order_id FROM batch_items WHERE batch_id = ? AND state = 'working'`,
+      ),
+      setItem: db.prepare(
+        `UPDATE batch_items SET state = @state, shipment_id = @shipmentId, label_id = @labelId,
+           cost_cents = @costCents, failure = @failure, updated_at = @now
+         WHERE batch_id = @batchId AND position = @position`,
+      ),
+    };
+  }
+
+  private get scope(): StationScope {
+    return this.workflow.scope;
+  }
+  private now(): string {
+    return (this.options.clock ?? systemClock)().toISOString();
+  }
+
+  /** A new batch of these orders (in this order), `running` but not started: call run(). */
+  create(input: {
+    orderIds: readonly number[];
+    description: string;
+    createdBy: string | null;
+  }): BatchSummary {
+    const ids = [...new Set(input.orderIds)];
+    if (ids.length === 0) throw new RangeError('a batch needs at least one order');
+    if (ids.length > MAX_BATCH_ORDERS)
+      throw new RangeError(
+        `a batch holds at most ${MAX_BATCH_ORDERS} orders; ${ids.length} were picked`,
+      );
+    for (const id of ids) {
+      const order = this.workflow.orders.get(id);
+      if (
+        !order ||
+        order.profileId !== this.scope.profileId ||
+        order.environment !== this.scope.environment
+      )
+        throw new RangeError(`order ${id} is not in this profile`);
+    }
+    // batchId as the platform sees it: short, readable on a shift lead's screen.
+    const id = `b_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+    const now = this.now();
+    this.db.transaction(() => {
+      this.s.insertBatch.run({
+        id,
+        ...this.scope,
+        description: input.description,
+        createdBy: input.createdBy,
+        now,
+      });
+      ids.forEach((orderId, position) =>
+        this.s.insertItem.run({ batchId: id, position, orderId, now }),
+      );
+    })();
+    return this.summary(id)!;
+  }
+
+  summary(id: string): BatchSummary | undefined {
+    const row = this.s.batch.get(id, this.scope.profileId, this.scope.environment);
+    if (!row) return undefined;
+    const items = this.s.items.all(id).map((r): BatchItem => ({
+      position: r.position,
+      orderId: r.order_id,
+      orderNumber: r.order_number,
+      state: r.state,
+      labelId: r.label_id,
+      trackingNumber: r.tracking_number,
+      costCents: r.cost_cents,
+      reason: r.failure,
+    }));
+    const count = (s: BatchItemState) => items.filter((i) => i.state === s).length;
+    const bought = count('bought');
+    const failed = count('failed');
+    const skipped = count('skipped');
+    return {
+      id,
+      state: row.state,
+      description: row.description,
+      createdBy: row.created_by,
+      createdAt: row.created_at,
+      total: items.length,
+      done: bought + failed + skipped,
+      bought,
+      failed,
+      skipped,
+      waiting: count('waiting') + count('working'),
+      costCents: items.reduce((n, i) => n + (i.state === 'bought' ? (i.costCents ?? 0) : 0), 0),
+      items,
+    };
+  }
+
+  list(limit = 20): BatchSummary[] {
+    return this.s.list
+      .all(this.scope.profileId, this.scope.environment, limit)
+      .map((r) => this.summary(r.id)!);
+  }
+
+  /**
+   * Ships the batch's waiting orders one by one until none is left, or it is paused or
+   * stopped (checked between labels: a label being bought is always finished). Returns the
+   * summary; a second call while it runs returns the same promise.
+   */
+  run(id: string): Promise<BatchSummary> {
+    const row = this.s.batch.get(id, this.scope.profileId, this.scope.environment);
+    if (!row) return Promise.reject(new RangeError(`no batch ${id} in this profile`));
+    if (row.state === 'stopped' || row.state === 'done') return Promise.resolve(this.summary(id)!);
+    if (row.state === 'paused') this.setState(id, 'running');
+    // Resumed while the label in hand is still being bought: that loop simply goes on (it
+    // leaves the map in the same step as it sees the batch is no longer running).
+    const going = this.running.get(id);
+    if (going) return going;
+    const loop = this.loop(id);
+    this.running.set(id, loop);
+    return loop;
+  }
+
+  pause(id: string): BatchSummary | undefined {
+    return this.changeState(id, 'paused', ['running']);
+  }
+
+  /** Stops for good: the waiting orders stay as they are (open), nothing more is bought. */
+  stop(id: string): BatchSummary | undefined {
+    return this.changeState(id, 'stopped', ['running', 'paused']);
+  }
+
+  /** Whether this process is running the batch's loop now. */
+  isRunning(id: string): boolean {
+    return this.running.has(id);
+  }
+
+  /**
+   * After a restart: settles items left `working` (see the class comment) and pauses batches
+   * that were running, so a person decides to go on. Call once at start-up, after the
+   * workflow's recover().
+   */
+  recover(): number {
+    let settled = 0;
+    // A batch paused while its label was in hand (the station was closing) may have one too.
+    for (const state of ['running', 'paused'] as const)
+      for (const batch of this.s.inState.all(this.scope.profileId, this.scope.environment, state)) {
+        for (const item of this.s.working.all(batch.id)) {
+          this.settleInterrupted(batch.id, item.position, item.order_id);
+          settled++;
+        }
+        if (state === 'running') this.setState(batch.id, 'paused');
+      }
+    return settled;
+  }
+
+  private settleInterrupted(batchId: string, position: number, orderId: number): void {
+    const labels = this.workflow.labels.forOrder(orderId);
+    const base = { batchId, position, shipmentId: null, now: this.now() };
+    if (labels.length > 0) {
+      const label = labels[labels.length - 1]!;
+      this.s.setItem.run({
+        ...base,
+        state: 'bought',
+        labelId: label.id,
+        costCents: label.costCents,
+        failure: null,
+      });
+      return;
+    }
+    const open = this.workflow.shipments
+      .purchasesForOrder(orderId)
+      .some((p) => p.state === 'unknown' || p.state === 'purchasing');
+    if (open)
+      this.s.setItem.run({
+        ...base,
+        state: 'failed',
+        labelId: null,
+        costCents: null,
+        failure:
+          'The station stopped while buying this label: its outcome is unknown. See Needs attention.',
+      });
+    else
+      this.s.setItem.run({
+        ...base,
+        state: 'waiting',
+        labelId: null,
+        costCents: null,
+        failure: null,
+      });
+  }
+
+  private changeState(id: string, state: BatchState, from: BatchState[]): BatchSummary | undefined {
+    const row = this.s.batch.get(id, this.scope.profileId, this.scope.environment);
+    if (!row) return undefined;
+    if (from.includes(row.state)) this.setState(id, state);
+    return this.summary(id);
+  }
+
+  private setState(id: string, state: BatchState): void {
+    this.s.setState.run({ id, state, now: this.now() });
+    this.options.onProgress?.(this.summary(id)!);
+  }
+
+  private async loop(id: string): Promise<BatchSummary> {
+    try {
+      return await this.steps(id);
+    } catch (e) {
+      this.running.delete(id);
+      throw e;
+    }
+  }
+
+  private async steps(id: string): Promise<BatchSummary> {
+    for (;;) {
+      const row = this.s.batch.get(id, this.scope.profileId, this.scope.environment)!;
+      if (row.state !== 'running') {
+        this.running.delete(id);
+        return this.summary(id)!;
+      }
+      const next = this.s.next.get(id);
+      if (!next) {
+        this.running.delete(id);
+        this.setState(id, 'done');
+        return this.summary(id)!;
+      }
+      const at = { batchId: id, position: next.position, now: this.now() };
+      this.s.setItem.run({
+        ...at,
+        state: 'working',
+        shipmentId: null,
+        labelId: null,
+        costCents: null,
+        failure: null,
+      });
+      this.options.onProgress?.(this.summary(id)!);
+      let result: ShipResult;
+      try {
+        result = await this.shipOne(id, next.order_id, row.created_by);
+      } catch (e) {
+        result = {
+          outcome: 'invalid',
+          failure: { code: 'internal', message: e instanceof Error ? e.message : String(e) },
+        };
+      }
+      const settled = settle(result);
+      this.s.setItem.run({ ...at, now: this.now(), ...settled });
+      // The platform is away: the order waits in the offline queue; the batch waits for a person.
+      if (result.outcome === 'queued') this.setState(id, 'paused');
+      else this.options.onProgress?.(this.summary(id)!);
+    }
+  }
+
+  private async shipOne(
+    batchId: string,
+    orderId: number,
+    lead: string | null,
+  ): Promise<ShipResult> {
+    const { workflow } = this;
+    const order = workflow.orders.get(orderId)!;
+    // The shift lead who started the batch vouches for its orders (recorded per order).
+    if (workflow.profile.requireItemVerification && !workflow.verification.state(order).verified)
+      workflow.verification.override(order, lead ?? 'shift lead', `batch ${batchId}`);
+    return workflow.ship(orderId, { stationUser: lead ?? undefined, batchId });
+  }
+}
+
+function settle(result: ShipResult): {
+  state: BatchItemState;
+  shipmentId: number | null;
+  labelId: number | null;
+  costCents: number | null;
+  failure: string | null;
+} {
+  const none = { shipmentId: null, labelId: null, costCents: null };
+  switch (result.outcome) {
+    case 'printed':
+      return {
+        state: 'bought',
+        shipmentId: result.shipment.id,
+        labelId: result.label.id,
+        costCents: result.label.costCents,
+        failure: null,
+      };
+    case 'purchased-not-printed':
+      return {
+        state: 'bought',
+        shipmentId: result.shipment.id,
+        labelId: result.label.id,
+        costCents: result.label.costCents,
+        failure: `Bought, not printed yet: ${result.failure.message}`,
+      };
+    case 'already-labelled':
+      return { state: 'skipped', ...none, failure: 'Already has a label; nothing was bought.' };
+    case 'needs-attention':
+      return {
+        state: 'failed',
+        ...none,
+        failure: 'An earlier purchase of this order has an unknown outcome. See Needs attention.',
+      };
+    case 'queued':
+      return {
+        state: 'failed',
+        ...none,
+        shipmentId: result.shipment.id,
+        failure: `Queued: ${result.failure.message} The offline queue buys it when the platform is back.`,
+      };
+    case 'unknown':
+      return {
+        state: 'failed',
+        ...none,
+        shipmentId: result.shipment.id,
+        failure: `Outcome unknown: ${result.failure.message} See Needs attention.`,
+      };
+    case 'failed':
+      return {
+        state: 'failed',
+        ...none,
+        shipmentId: result.shipment.id,
+        failure: withCorrelation(result.failure),
+      };
+    case 'invalid':
+      return { state: 'failed', ...none, failure: withCorrelation(result.failure) };
+    default: {
+      const never: never = result;
+      throw new Error(`unexpected ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+function withCorrelation(f: { message: string; correlationId?: string | undefined }): string {
+  return f.correlationId && !f.message.includes(f.correlationId)
+    ? `${f.message} (correlation id ${f.correlationId})`
+    : f.message;
+}

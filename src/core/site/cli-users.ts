@@ -1,0 +1,151 @@
+// `npm run site -- users …` and `npm run site -- setting …` (issue 14), for site/cli.ts.
+import { createInterface } from 'node:readline';
+import { join } from 'node:path';
+import { openDatabase } from '../storage/database.js';
+import { LocalUsers } from '../users/local.js';
+import { badgeDigest, hashPin, pinProblem } from '../users/pin.js';
+import { USER_ID, type UserRecord } from '../users/types.js';
+import type { SiteStore } from './store.js';
+import { parseSiteSetting, SITE_SETTING_KEYS } from './settings.js';
+
+export { SITE_SETTING_KEYS };
+
+/** The options of `npm run site` the users and setting commands read (parsed by site/cli.ts). */
+export interface UserOptions {
+  name?: string | undefined;
+  role?: string | undefined;
+  badge?: boolean | undefined;
+  pin?: boolean | undefined;
+  clear?: boolean | undefined;
+}
+
+/** Reads lines from standard input (a terminal or a pipe): the badge, then the PIN. */
+function lines(): () => Promise<string> {
+  const rl = createInterface({ input: process.stdin, terminal: false });
+  const queue: string[] = [];
+  const waiting: ((l: string) => void)[] = [];
+  rl.on('line', (l) => (waiting.length ? waiting.shift()!(l) : queue.push(l)));
+  rl.on('close', () => waiting.splice(0).forEach((w) => w('')));
+  return async () => {
+    const next = queue.shift();
+    if (next !== undefined) return next;
+    return new Promise<string>((resolve) => waiting.push(resolve));
+  };
+}
+
+export async function runUsersCommand(
+  args: string[],
+  opts: UserOptions,
+  where: { store: SiteStore } | { stationDir: string },
+  usage: string,
+): Promise<number> {
+  const sub = args[0];
+  const db = 'stationDir' in where ? openDatabase(join(where.stationDir, 'station.db')) : null;
+  const local = db ? new LocalUsers(db) : null;
+  const list = async (): Promise<UserRecord[]> =>
+    local ? local.list() : (where as { store: SiteStore }).store.users();
+  const save = async (u: UserRecord) =>
+    local ? local.upsert(u) : (where as { store: SiteStore }).store.saveUser(u);
+  try {
+    if (sub === 'list') {
+      for (const u of await list())
+        console.log(
+          `${u.userId}\t${u.name}\t${u.role}\t${u.badgeSha256 ? 'badge' : '-'}\t${u.pinHash ? 'PIN' : '-'}\t${u.active ? 'active' : 'disabled'}`,
+        );
+      return 0;
+    }
+    if (sub === 'add') {
+      const userId = args[1] ?? '';
+      const name = opts.name?.trim();
+      const role = opts.role;
+      if (!USER_ID.test(userId) || !name || (role !== 'packer' && role !== 'lead')) {
+        console.error(
+          `A user needs an id (letters, digits, . - _), --name and --role packer|lead.\n${usage}`,
+        );
+        return 2;
+      }
+      if (!opts.badge && !opts.pin) {
+        console.error(`Give the user a --badge, a --pin or both.\n${usage}`);
+        return 2;
+      }
+      const read = lines();
+      let badgeSha256: string | null = null;
+      let pinHash: string | null = null;
+      if (opts.badge) {
+        process.stderr.write('Scan the badge (then Enter): ');
+        const code = (await read()).trim();
+        if (!code) {
+          console.error('No badge code was read.');
+          return 2;
+        }
+        badgeSha256 = badgeDigest(code);
+      }
+      if (opts.pin) {
+        process.stderr.write('PIN (4 to 12 digits, then Enter): ');
+        const pin = (await read()).trim();
+        const problem = pinProblem(pin);
+        if (problem) {
+          console.error(problem);
+          return 2;
+        }
+        pinHash = await hashPin(pin);
+      }
+      const existing = (await list()).find((u) => u.userId === userId);
+      await save({
+        userId,
+        name,
+        role,
+        badgeSha256: badgeSha256 ?? existing?.badgeSha256 ?? null,
+        pinHash: pinHash ?? existing?.pinHash ?? null,
+        active: true,
+      });
+      console.log(`${name} (${userId}) is a ${role === 'lead' ? 'shift lead' : 'packer'}.`);
+      return 0;
+    }
+    if (sub === 'disable') {
+      const u = (await list()).find((x) => x.userId === args[1]);
+      if (!u) {
+        console.error(`No user ${args[1] ?? ''}.`);
+        return 1;
+      }
+      await save({ ...u, active: false });
+      console.log(`${u.name} (${u.userId}) can no longer sign in.`);
+      return 0;
+    }
+    console.error(usage);
+    return 2;
+  } finally {
+    db?.close();
+  }
+}
+
+export async function runSettingCommand(
+  args: string[],
+  opts: UserOptions,
+  store: SiteStore,
+  usage: string,
+): Promise<number> {
+  const key = args[0];
+  if (!key || !(SITE_SETTING_KEYS as readonly string[]).includes(key)) {
+    console.error(usage);
+    return 2;
+  }
+  if (opts.clear) {
+    await store.clearSetting(key);
+    console.log(`${key} is no longer set for the site; each station uses its own.`);
+    return 0;
+  }
+  if (args[1] === undefined) {
+    const all = await store.settings();
+    console.log(all[key] ?? '(not set: each station uses its own)');
+    return 0;
+  }
+  const parsed = parseSiteSetting(key, args[1]);
+  if (!parsed.ok) {
+    console.error(parsed.message);
+    return 2;
+  }
+  await store.setSetting(key, parsed.text);
+  console.log(`${key} is now set for every station of the site.`);
+  return 0;
+}

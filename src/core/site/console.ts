@@ -1,0 +1,218 @@
+import type pg from 'pg';
+import type { SiteScope } from './types.js';
+
+/** NOTIFY channel for the shift-lead console: a station's heartbeat changed (payload: its id). */
+export const CONSOLE_CHANNEL = 'site_console';
+
+/** A station's label printer as it publishes it with its heartbeat. */
+export interface HeartbeatPrinter {
+  id: string;
+  name: string;
+  /** ready | paused | fault | offline | unknown (the station's own words for its printer). */
+  state: string;
+  detail: string | null;
+}
+
+/** What a station publishes with its check-in for the console, beyond its queues. */
+export interface Heartbeat {
+  appVersion: string;
+  signedInUser: string | null;
+  printers: HeartbeatPrinter[];
+}
+
+export interface CarrierConnectionRow {
+  tenantId: string;
+  carrierAccountId: string;
+  carrier: string;
+  authorizationStatus: string;
+  /** When the station read it from the platform: an older reading never replaces a newer one. */
+  checkedAt: string;
+}
+
+/** The shift-lead console's picture of the site, read in one round of queries. */
+export interface ConsoleSnapshot {
+  at: string;
+  stations: {
+    stationId: string;
+    stationName: string;
+    lastSeenAt: string;
+    online: boolean;
+    appVersion: string | null;
+    signedInUser: string | null;
+    printers: HeartbeatPrinter[];
+    queuedShipments: number;
+    queuedPrintJobs: number;
+    needsAttention: number;
+    outboxDepth: number;
+  }[];
+  /** Labels per hour today: hour 0–23 (local to the console), by station and by packer. */
+  labelsPerHour: { hour: number; stationId: string; packer: string; labels: number }[];
+  /** Cost today by brand (tenant) and carrier. */
+  costToday: {
+    tenantId: string;
+    carrier: string;
+    currency: string;
+    cents: number;
+    labels: number;
+  }[];
+  /** Carrier connections of the site's tenants that are not AUTHORIZED, as stations last read them. */
+  carriersNotAuthorized: (Omit<CarrierConnectionRow, 'checkedAt'> & {
+    stationId: string;
+    updatedAt: string;
+  })[];
+}
+
+/** A station that has not checked in for this long is shown offline (check-in is every 2 s). */
+export const ONLINE_WITHIN_MS = 10_000;
+
+/** Publishes a heartbeat; tells consoles (NOTIFY) only when something they show changed. */
+export async function publishHeartbeat(
+  pool: pg.Pool,
+  stationId: string,
+  beat: Heartbeat,
+  notify: boolean,
+): Promise<void> {
+  await pool.query({
+    name: 'site-heartbeat',
+    text: `UPDATE site_stations SET app_version = $2, signed_in_user = $3, printers = $4::jsonb
+            WHERE station_id = $1`,
+    values: [stationId, beat.appVersion, beat.signedInUser, JSON.stringify(beat.printers)],
+  });
+  if (notify) await pool.query('SELECT pg_notify($1, $2)', [CONSOLE_CHANNEL, stationId]);
+}
+
+/** The carrier connections this station read for its tenants (newest reading wins). */
+export async function publishCarriers(
+  pool: pg.Pool,
+  scope: SiteScope,
+  stationId: string,
+  rows: readonly CarrierConnectionRow[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await pool.query(
+    `INSERT INTO site_carrier_health (profile_id, environment, tenant_id, carrier_account_id,
+       carrier, authorization_status, station_id, updated_at)
+     SELECT $1, $2, t.tenant, t.account, t.carrier, t.status, $3, t.checked
+       FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])
+            AS t(tenant, account, carrier, status, checked)
+     ON CONFLICT (profile_id, environment, tenant_id, carrier_account_id) DO UPDATE SET
+       carrier = EXCLUDED.carrier, authorization_status = EXCLUDED.authorization_status,
+       station_id = EXCLUDED.station_id, updated_at = EXCLUDED.updated_at
+     WHERE EXCLUDED.updated_at > site_carrier_health.updated_at`,
+    [
+      scope.profileId,
+      scope.environment,
+      stationId,
+      rows.map((r) => r.tenantId),
+      rows.map((r) => r.carrierAccountId),
+      rows.map((r) => r.carrier),
+      rows.map((r) => r.authorizationStatus),
+      rows.map((r) => r.checkedAt),
+    ],
+  );
+  await pool.query('SELECT pg_notify($1, $2)', [CONSOLE_CHANNEL, stationId]);
+}
+
+/**
+ * The console's picture: stations (online when seen within ONLINE_WITHIN_MS), labels per hour
+ * today by station and packer, cost today by brand and carrier, carrier connections not
+ * AUTHORIZED. `dayStart` is the console's local midnight (ISO). Needs attention comes from
+ * SiteStore.attention.
+ */
+export async function consoleSnapshot(
+  pool: pg.Pool,
+  scope: SiteScope,
+  dayStart: string,
+  hourOffsetMinutes: number,
+): Promise<ConsoleSnapshot> {
+  const [stations, perHour, cost, carriers, now] = await Promise.all([
+    pool.query<{
+      station_id: string;
+      station_name: string;
+      last_seen_at: Date;
+      app_version: string | null;
+      signed_in_user: string | null;
+      printers: HeartbeatPrinter[];
+      queued_shipments: number;
+      queued_print_jobs: number;
+      needs_attention: number;
+      outbox_depth: number;
+    }>('SELECT * FROM site_stations ORDER BY station_name'),
+    pool.query<{ hour: number; station_id: string; packer: string; labels: number }>({
+      name: 'site-console-per-hour',
+      text: `SELECT extract(hour FROM (created_at + make_interval(mins => $4::int)) AT TIME ZONE 'UTC')::int AS hour,
+                    station_id, COALESCE(packer, '') AS packer, count(*)::int AS labels
+               FROM site_labels
+              WHERE profile_id = $1 AND environment = $2 AND created_at >= $3
+              GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+      values: [scope.profileId, scope.environment, dayStart, hourOffsetMinutes],
+    }),
+    pool.query<{
+      tenant_id: string;
+      carrier: string;
+      currency: string;
+      cents: string;
+      labels: number;
+    }>({
+      name: 'site-console-cost',
+      text: `SELECT tenant_id, carrier, currency, sum(cost_cents) AS cents, count(*)::int AS labels
+               FROM site_labels
+              WHERE profile_id = $1 AND environment = $2 AND created_at >= $3
+              GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+      values: [scope.profileId, scope.environment, dayStart],
+    }),
+    pool.query<{
+      tenant_id: string;
+      carrier_account_id: string;
+      carrier: string;
+      authorization_status: string;
+      station_id: string;
+      updated_at: Date;
+    }>({
+      name: 'site-console-carriers',
+      text: `SELECT * FROM site_carrier_health
+              WHERE profile_id = $1 AND environment = $2 AND authorization_status <> 'AUTHORIZED'
+              ORDER BY tenant_id, carrier`,
+      values: [scope.profileId, scope.environment],
+    }),
+    pool.query<{ now: Date }>('SELECT now() AS now'),
+  ]);
+  const serverNow = now.rows[0]!.now.getTime();
+  return {
+    at: new Date(serverNow).toISOString(),
+    stations: stations.rows.map((r) => ({
+      stationId: r.station_id,
+      stationName: r.station_name,
+      lastSeenAt: r.last_seen_at.toISOString(),
+      online: serverNow - r.last_seen_at.getTime() <= ONLINE_WITHIN_MS,
+      appVersion: r.app_version,
+      signedInUser: r.signed_in_user,
+      printers: Array.isArray(r.printers) ? r.printers : [],
+      queuedShipments: r.queued_shipments,
+      queuedPrintJobs: r.queued_print_jobs,
+      needsAttention: r.needs_attention,
+      outboxDepth: r.outbox_depth,
+    })),
+    labelsPerHour: perHour.rows.map((r) => ({
+      hour: r.hour,
+      stationId: r.station_id,
+      packer: r.packer,
+      labels: r.labels,
+    })),
+    costToday: cost.rows.map((r) => ({
+      tenantId: r.tenant_id,
+      carrier: r.carrier,
+      currency: r.currency,
+      cents: Number(r.cents),
+      labels: r.labels,
+    })),
+    carriersNotAuthorized: carriers.rows.map((r) => ({
+      tenantId: r.tenant_id,
+      carrierAccountId: r.carrier_account_id,
+      carrier: r.carrier,
+      authorizationStatus: r.authorization_status,
+      stationId: r.station_id,
+      updatedAt: r.updated_at.toISOString(),
+    })),
+  };
+}

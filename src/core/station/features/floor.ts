@@ -1,0 +1,336 @@
+import { endOfDay, endOfDayCsv, manifestGroups, renderEndOfDay } from '../../labels/end-of-day.js';
+import { PlatformError } from '../../platform/errors.js';
+import type { OrderListQuery } from '../../orders/order-list.js';
+import type { StoredOrder } from '../../orders/types.js';
+import type { BatchSummary } from '../../packing/batch.js';
+import { MAX_BATCH_ORDERS } from '../../packing/batch.js';
+import type { VerificationState } from '../../packing/verification.js';
+import { slipPrinterOf, type Profile } from '../../profiles/profile-schema.js';
+import type { ParsedInput } from '../../../shared/contract.js';
+import type * as V from '../../../shared/views.js';
+import type { StationContext } from '../context.js';
+import type { FeatureHandlers } from '../../../shared/features/define.js';
+import type { floorCalls } from '../../../shared/features/floor.js';
+import { StationFailure } from '../errors.js';
+import { brandName, printJobView } from '../map.js';
+import type { ProfileRuntime } from '../runtime.js';
+
+/** What the packer sees of an order's verification. */
+export function verificationView(state: VerificationState, profile: Profile): V.VerificationView {
+  return {
+    orderId: String(state.orderId),
+    required: profile.requireItemVerification === true,
+    lines: state.lines.map((l) => ({
+      key: l.key,
+      package: l.packageIndex + 1,
+      sku: l.sku,
+      name: l.name,
+      barcode: l.barcode,
+      imageUrl: l.imageUrl,
+      quantity: l.quantity,
+      scanned: l.scanned,
+    })),
+    complete: state.complete,
+    verified: state.verified,
+    override: state.override,
+  };
+}
+
+export function batchView(s: BatchSummary): V.BatchView {
+  return {
+    id: s.id,
+    state: s.state,
+    description: s.description,
+    createdBy: s.createdBy,
+    createdAt: s.createdAt,
+    total: s.total,
+    done: s.done,
+    bought: s.bought,
+    failed: s.failed,
+    skipped: s.skipped,
+    waiting: s.waiting,
+    cost: s.costCents / 100,
+    items: s.items.map((i) => ({
+      orderId: String(i.orderId),
+      orderNumber: i.orderNumber,
+      state: i.state,
+      trackingNumber: i.trackingNumber,
+      cost: i.costCents === null ? null : i.costCents / 100,
+      reason: i.reason,
+    })),
+  };
+}
+
+type Filter = NonNullable<ParsedInput<'batch.start'>['filter']>;
+const listQuery = (f: Filter): OrderListQuery => ({
+  search: f.search,
+  statuses: f.statuses,
+  tenantId: f.tenantId,
+  singleItem: f.singleItem,
+  weightKnown: f.weightKnown,
+});
+
+/**
+ * The packing floor (issue 15): the Orders view, scan to verify, batch printing and the end of
+ * day, as translations onto the core (OrderList, ItemVerification, BatchRunner, endOfDay).
+ */
+export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floorCalls> {
+  const rt = (): ProfileRuntime => ctx.runtime();
+
+  function orderOf(r: ProfileRuntime, id: string): StoredOrder {
+    const order = r.workflow.orders.get(Number(id));
+    if (
+      !order ||
+      order.profileId !== r.scope.profileId ||
+      order.environment !== r.scope.environment
+    )
+      throw new StationFailure('not-found', `Order ${id} is not in this profile.`);
+    return order;
+  }
+
+  function days(r: ProfileRuntime, q: ParsedInput<'endOfDay.summary'>) {
+    if (q.from > q.to)
+      throw new StationFailure(
+        'validation',
+        `The first day (${q.from}) is after the last (${q.to}).`,
+      );
+    return endOfDay(
+      r.workflow.shipments.db,
+      r.scope,
+      { from: q.from, to: q.to, utcOffsetMinutes: q.utcOffsetMinutes },
+      (tenantId) => brandName(r.profile, tenantId) ?? tenantId,
+    );
+  }
+
+  return {
+    'orders.page': async (input) => {
+      const r = rt();
+      const page = r.orderList.page(r.scope, {
+        ...listQuery(input),
+        limit: input.limit,
+        offset: input.offset,
+      });
+      return {
+        rows: page.rows.map((o) => ({
+          id: String(o.id),
+          orderNumber: o.orderNumber,
+          brandName: brandName(r.profile, o.tenantId),
+          shipToName: o.shipTo.name ?? o.shipTo.company ?? '',
+          place: [o.shipTo.city, o.shipTo.stateProvince, o.shipTo.countryCode]
+            .filter(Boolean)
+            .join(', '),
+          packages: o.packageCount,
+          units: o.unitCount,
+          weightKnown: o.weightKnown,
+          status: o.status,
+          importedAt: o.importedAt,
+        })),
+        total: page.total,
+        offset: page.offset,
+        counts: page.counts,
+      };
+    },
+
+    'verify.scan': async ({ orderId, value, quantity }) => {
+      const r = rt();
+      const order = orderOf(r, orderId);
+      const result = r.workflow.verification.scan(order, value, {
+        quantity,
+        stationUser: ctx.stationSettings().userName,
+      });
+      ctx.ordersChanged({ orderIds: [orderId] });
+      const verification = verificationView(result.state, r.profile);
+      if (result.kind === 'counted') {
+        const l = result.line;
+        return {
+          outcome: 'counted',
+          lineKey: l.key,
+          message: `${quantity > 1 ? `${quantity} × ` : ''}${l.sku}: ${l.scanned} of ${l.quantity}.${result.state.complete ? ' Every item is in the box.' : ''}`,
+          verification,
+        };
+      }
+      return {
+        outcome: result.kind,
+        lineKey: result.kind === 'too-many' ? result.line.key : null,
+        message: result.message,
+        verification,
+      };
+    },
+    'verify.override': async ({ orderId, by, reason }) => {
+      const r = rt();
+      const state = r.workflow.verification.override(orderOf(r, orderId), by, reason);
+      ctx.ordersChanged({ orderIds: [orderId] });
+      return verificationView(state, r.profile);
+    },
+    'verify.reset': async ({ orderId }) => {
+      const r = rt();
+      const state = r.workflow.verification.reset(
+        orderOf(r, orderId),
+        ctx.stationSettings().userName,
+      );
+      ctx.ordersChanged({ orderIds: [orderId] });
+      return verificationView(state, r.profile);
+    },
+
+    'batch.start': async ({ orderIds, filter, description }) => {
+      const r = rt();
+      if (!orderIds?.length && !filter)
+        throw new StationFailure('validation', 'Pick some orders, or a filter, for the batch.');
+      const ids = orderIds?.length
+        ? orderIds.map((id) => orderOf(r, id).id)
+        : r.orderList.ids(r.scope, listQuery(filter!), MAX_BATCH_ORDERS + 1);
+      if (ids.length === 0) throw new StationFailure('validation', 'No order matches the filter.');
+      if (ids.length > MAX_BATCH_ORDERS)
+        throw new StationFailure(
+          'validation',
+          `More than ${MAX_BATCH_ORDERS} orders match; narrow the filter (a batch holds at most ${MAX_BATCH_ORDERS}).`,
+        );
+      if (r.batches.list(50).some((b) => b.state === 'running' && r.batches.isRunning(b.id)))
+        throw new StationFailure('conflict', 'A batch is running; pause or stop it first.');
+      const batch = r.batches.create({
+        orderIds: ids,
+        description: description || `${ids.length} order${ids.length === 1 ? '' : 's'}`,
+        createdBy: ctx.stationSettings().userName,
+      });
+      void r.batches
+        .run(batch.id)
+        .catch((e: unknown) => ctx.log(`batch ${batch.id}: ${String(e)}`));
+      return batchView(batch);
+    },
+    'batch.control': async ({ id, action }) => {
+      const r = rt();
+      let summary: BatchSummary | undefined;
+      if (action === 'pause') summary = r.batches.pause(id);
+      else if (action === 'stop') summary = r.batches.stop(id);
+      else {
+        summary = r.batches.summary(id);
+        if (summary && summary.state === 'paused')
+          void r.batches.run(id).catch((e: unknown) => ctx.log(`batch ${id}: ${String(e)}`));
+        summary = r.batches.summary(id);
+      }
+      if (!summary) throw new StationFailure('not-found', `No batch ${id} in this profile.`);
+      return batchView(summary);
+    },
+    'batch.list': async () => rt().batches.list(20).map(batchView),
+
+    'endOfDay.summary': async (q) => {
+      const list = days(rt(), q);
+      return {
+        days: list.map((d) => ({
+          day: d.day,
+          labels: d.labels,
+          packages: d.packages,
+          cost: d.costCents / 100,
+          carriers: d.carriers.map((c) => ({
+            carrier: c.carrier,
+            labels: c.labels,
+            packages: c.packages,
+            cost: c.costCents / 100,
+            brands: c.brands.map((b) => ({
+              name: b.name,
+              labels: b.labels,
+              cost: b.costCents / 100,
+            })),
+          })),
+        })),
+        labels: list.reduce((n, d) => n + d.labels, 0),
+        cost: list.reduce((n, d) => n + d.costCents, 0) / 100,
+      };
+    },
+    'endOfDay.csv': async (q) => ({
+      fileName: `end-of-day-${q.from}${q.to === q.from ? '' : `-to-${q.to}`}.csv`,
+      csv: endOfDayCsv(days(rt(), q)),
+    }),
+    'endOfDay.manifest': async (q) => {
+      const r = rt();
+      if (q.from > q.to)
+        throw new StationFailure(
+          'validation',
+          `The first day (${q.from}) is after the last (${q.to}).`,
+        );
+      const groups = manifestGroups(r.workflow.shipments.db, r.scope, q);
+      if (groups.length === 0)
+        return {
+          offered: true,
+          message: 'No labels on these days: nothing to manifest.',
+          manifests: [],
+        };
+      const manifests: V.ManifestResultView['manifests'] = [];
+      for (const g of groups) {
+        const brand = brandName(r.profile, g.tenantId) ?? g.tenantId;
+        const siteId =
+          r.profile.brandTenants.find((b) => b.tenantId === g.tenantId)?.shippingSiteId ??
+          r.profile.shippingSiteId;
+        const base = { carrier: g.carrier, brandName: brand, labels: g.labelIds.length };
+        if (!siteId) {
+          manifests.push({
+            ...base,
+            manifestId: null,
+            message: `No shipping site in the profile for ${brand}: a manifest needs one.`,
+          });
+          continue;
+        }
+        try {
+          const m = await r.client.createManifest(
+            { shippingSiteId: siteId, carrier: g.carrier, labelIds: g.labelIds },
+            { tenantId: g.tenantId },
+          );
+          manifests.push({
+            ...base,
+            labels: m.labelCount ?? m.labelIds?.length ?? g.labelIds.length,
+            manifestId: m.id,
+            message: `Manifest ${m.id}.`,
+          });
+        } catch (e) {
+          // The spec shows no manifest endpoint: a platform without one is not an error here.
+          if (
+            e instanceof PlatformError &&
+            [404, 405, 501].includes(e.status ?? 0) &&
+            manifests.every((x) => !x.manifestId)
+          )
+            return {
+              offered: false,
+              message: `This platform has no manifest endpoint (it answered ${e.status}). The end-of-day summary is the record: print it (Alt+P) or export it (Alt+E).`,
+              manifests: [],
+            };
+          manifests.push({
+            ...base,
+            manifestId: null,
+            message: e instanceof Error ? e.message : String(e),
+          });
+        }
+      }
+      const made = manifests.filter((m) => m.manifestId).length;
+      return {
+        offered: true,
+        message: `${made} of ${manifests.length} manifest${manifests.length === 1 ? '' : 's'} made.`,
+        manifests,
+      };
+    },
+    'endOfDay.print': async (q) => {
+      const r = rt();
+      const printerId =
+        slipPrinterOf({ ...r.profile, packingSlips: r.profile.packingSlips ?? {} }) ?? null;
+      const printer = printerId ? r.profile.printers.find((p) => p.id === printerId) : undefined;
+      if (!printer)
+        throw new StationFailure(
+          'printer-offline',
+          `Profile ${r.profile.name} has no receipt printer; add one in Settings → Printers (role: receipt).`,
+        );
+      const slips = r.profile.packingSlips;
+      const payload = renderEndOfDay(
+        days(r, q),
+        { station: r.profile.name, printedAt: new Date() },
+        { type: slips?.type ?? 'epson', width: slips?.width ?? 48 },
+      );
+      const { job } = ctx.spool.enqueue({
+        printerId: printer.id,
+        payload,
+        kind: 'slip',
+        reason: `end of day ${q.from}${q.to === q.from ? '' : ` to ${q.to}`}`,
+      });
+      ctx.changed('queue');
+      return printJobView(job, printer.name);
+    },
+  };
+}

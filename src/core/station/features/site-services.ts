@@ -1,0 +1,110 @@
+import { tenantsOf } from '../../profiles/profile-schema.js';
+import { consoleSnapshot } from '../../site/console.js';
+import { describeSiteError } from '../../site/errors.js';
+import { SITE_SETTING_KEYS } from '../../site/settings.js';
+import type { FeatureHandlers } from '../../../shared/features/define.js';
+import type {
+  ConsoleView,
+  SessionView,
+  SiteSettingsView,
+  siteServiceCalls,
+} from '../../../shared/features/site-services.js';
+import type { StationContext } from '../context.js';
+import { brandName } from '../map.js';
+import { reprintsWithoutLead } from './users.js';
+
+/** Issue 14 at the facade: sign-in and lead approval, the console, the site settings' sources. */
+export function siteServiceHandlers(ctx: StationContext): FeatureHandlers<typeof siteServiceCalls> {
+  const session = (): SessionView => {
+    const s = ctx.session;
+    return {
+      required: s.required(),
+      user: s.current(),
+      approvalBy: s.pendingApproval()?.name ?? null,
+      consoleOnly: ctx.options.consoleOnly === true,
+    };
+  };
+  const settings = (): SiteSettingsView => ({
+    sources: ctx.siteSettingSources(),
+    reprintsWithoutLead: reprintsWithoutLead(ctx),
+  });
+  // The header says who is packing; the heartbeat tells the console at the next check-in.
+  const changed = () => {
+    ctx.changed('status');
+    ctx.site?.sync.wake();
+  };
+
+  return {
+    'users.session': async () => session(),
+    'users.signIn': async (input) => {
+      await ctx.session.signIn(input);
+      ctx.log(`signed in: ${ctx.session.current()?.userId}`);
+      changed();
+      return session();
+    },
+    'users.signOut': async () => {
+      ctx.session.signOut();
+      changed();
+      return session();
+    },
+    'users.approve': async (input) => {
+      const lead = await ctx.session.approve(input);
+      ctx.log(`lead approval at this station by ${lead.userId}`);
+      return session();
+    },
+    'console.snapshot': async (): Promise<ConsoleView> => {
+      const link = ctx.site;
+      const rt = ctx.runtimeOrNull();
+      const empty = { snapshot: null, attention: [], brands: {} };
+      if (!link)
+        return {
+          reachable: false,
+          note: 'This station has no site store: the console shows a whole site. Connect one in Settings → Site store.',
+          ...empty,
+        };
+      if (!rt) return { reachable: false, note: 'No site profile is active.', ...empty };
+      const midnight = new Date();
+      midnight.setHours(0, 0, 0, 0);
+      try {
+        const [snapshot, attention] = await Promise.all([
+          consoleSnapshot(
+            link.store.pool,
+            rt.scope,
+            midnight.toISOString(),
+            -new Date().getTimezoneOffset(),
+          ),
+          link.store.attention(rt.scope),
+        ]);
+        return {
+          reachable: true,
+          note: null,
+          snapshot,
+          attention: attention.map((a) => ({ id: a.id, message: a.message, since: a.since })),
+          brands: Object.fromEntries(
+            tenantsOf(rt.profile).map((t) => [t, brandName(rt.profile, t) ?? t]),
+          ),
+        };
+      } catch (error) {
+        return {
+          reachable: false,
+          note: describeSiteError(error, link.config.url).message,
+          ...empty,
+        };
+      }
+    },
+    'siteSettings.get': async () => settings(),
+    'siteSettings.override': async ({ key, override }) => {
+      const current = new Set(ctx.siteOverrides());
+      if (override) current.add(key);
+      else current.delete(key);
+      ctx.options.settings.set(
+        'siteOverrides',
+        SITE_SETTING_KEYS.filter((k) => current.has(k)),
+      );
+      // The rate rule and packing slip live in the profile's runtime: open it again.
+      if (key !== 'boxPresets' && ctx.runtimeOrNull()) await ctx.reload();
+      ctx.changed('status');
+      return settings();
+    },
+  };
+}

@@ -1,0 +1,182 @@
+import { badgeDigest, verifyPin } from './pin.js';
+import type { LocalUsers } from './local.js';
+import type { SignedInUser, UserRecord } from './types.js';
+
+/** Why sign-in or an approval was refused, with a code the station maps onto its contract. */
+export class UserError extends Error {
+  constructor(
+    readonly code: 'sign-in-required' | 'lead-required' | 'validation',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'UserError';
+  }
+}
+
+/** What needs a shift lead (issue 14). */
+export type LeadAction =
+  | { kind: 'buy-another'; orderNumber: string }
+  | { kind: 'mark-not-bought'; orderNumber: string }
+  | { kind: 'reprint'; orderNumber: string; reprints: number; limit: number };
+
+export function describeLeadAction(a: LeadAction): string {
+  switch (a.kind) {
+    case 'buy-another':
+      return `buying another label for order ${a.orderNumber}`;
+    case 'mark-not-bought':
+      return `marking the purchase for order ${a.orderNumber} as not bought`;
+    case 'reprint':
+      return `reprint ${a.reprints + 1} of order ${a.orderNumber} (the site allows ${a.limit} without a lead)`;
+  }
+}
+
+const FAILURES_BEFORE_PAUSE = 5;
+const PAUSE_MS = 30_000;
+
+/**
+ * Who is packing at this station, and the shift lead's approvals. With no users set up (a
+ * station alone, out of the box) nobody signs in and nothing needs a lead: the station behaves
+ * as before. With users, every purchase, reprint and resolution records the signed-in user,
+ * and a few actions need a lead: either a lead is signed in, or a lead scans their badge at
+ * this station, which approves the next such action (within `approvalMs`).
+ */
+export class StationSession {
+  private user: SignedInUser | null = null;
+  private approval: { by: SignedInUser; until: number } | null = null;
+  private readonly failures = new Map<string, { count: number; pausedUntil: number }>();
+
+  constructor(
+    private readonly o: {
+      users: LocalUsers;
+      now?: () => number;
+      /** How long a lead's badge scan approves the next action (default 2 minutes). */
+      approvalMs?: number;
+    },
+  ) {}
+
+  private now(): number {
+    return this.o.now?.() ?? Date.now();
+  }
+
+  /** Users are set up here (or copied from the site): someone must sign in to pack. */
+  required(): boolean {
+    return this.o.users.count() > 0;
+  }
+
+  current(): SignedInUser | null {
+    if (this.user && !this.o.users.byId(this.user.userId)) this.user = null; // removed meanwhile
+    return this.user;
+  }
+
+  /** The name recorded with an action: the signed-in user, or the station's user name. */
+  actor(fallback: string): string {
+    return this.current()?.name ?? fallback;
+  }
+
+  /** Throws sign-in-required when users are set up and nobody is signed in. */
+  requireSignedIn(): SignedInUser | null {
+    if (!this.required()) return null;
+    const user = this.current();
+    if (!user)
+      throw new UserError(
+        'sign-in-required',
+        'Sign in first: scan your badge, or type your user name and PIN.',
+      );
+    return user;
+  }
+
+  async signIn(input: { badge?: string; userId?: string; pin?: string }): Promise<SignedInUser> {
+    const found = await this.identify(input);
+    this.user = { userId: found.userId, name: found.name, role: found.role };
+    this.approval = null;
+    return this.user;
+  }
+
+  signOut(): void {
+    this.user = null;
+    this.approval = null;
+  }
+
+  /** A lead scans their badge (or types id + PIN) at this station: the next lead action is approved. */
+  async approve(input: { badge?: string; userId?: string; pin?: string }): Promise<SignedInUser> {
+    const found = await this.identify(input);
+    if (found.role !== 'lead')
+      throw new UserError(
+        'lead-required',
+        `${found.name} is not a shift lead; a shift lead must scan their badge.`,
+      );
+    const by = { userId: found.userId, name: found.name, role: found.role };
+    this.approval = { by, until: this.now() + (this.o.approvalMs ?? 120_000) };
+    return by;
+  }
+
+  /** An approval waiting for the next lead action (for the header). */
+  pendingApproval(): SignedInUser | null {
+    return this.approval && this.approval.until > this.now() ? this.approval.by : null;
+  }
+
+  /**
+   * The lead who allows `action`: null when no sign-in is set up (as before), the signed-in
+   * user when they are a lead, else a lead's pending approval, used up here. Otherwise it
+   * throws lead-required, saying what a lead must do.
+   */
+  lead(action: LeadAction): string | null {
+    if (!this.required()) return null;
+    const user = this.requireSignedIn();
+    if (user?.role === 'lead') return user.name;
+    const pending = this.pendingApproval();
+    if (pending) {
+      this.approval = null;
+      return pending.name;
+    }
+    this.approval = null;
+    throw new UserError(
+      'lead-required',
+      `A shift lead must approve ${describeLeadAction(action)}: lead, scan your badge at this station, then try again. Nothing was done.`,
+    );
+  }
+
+  private async identify(input: {
+    badge?: string;
+    userId?: string;
+    pin?: string;
+  }): Promise<UserRecord> {
+    const users = this.o.users;
+    if (input.badge?.trim()) {
+      const user = users.byBadge(badgeDigest(input.badge));
+      if (!user)
+        throw new UserError(
+          'validation',
+          'That badge is not known at this site. Ask site IT to add it, or sign in with your PIN.',
+        );
+      return user;
+    }
+    const id = input.userId?.trim() ?? '';
+    if (!id || !input.pin)
+      throw new UserError('validation', 'Scan your badge, or type your user name and PIN.');
+    const key = id.toLowerCase();
+    const f = this.failures.get(key);
+    if (f && f.pausedUntil > this.now())
+      throw new UserError(
+        'validation',
+        `Too many wrong PINs for ${id}: wait ${Math.ceil((f.pausedUntil - this.now()) / 1000)} s, or scan your badge.`,
+      );
+    const user = users.byId(id);
+    // The same work whether the user exists or not: the answer does not tell which.
+    const ok = await verifyPin(
+      input.pin,
+      user?.pinHash ??
+        'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+    );
+    if (!user || !user.pinHash || !ok) {
+      const count = (f?.count ?? 0) + 1;
+      this.failures.set(key, {
+        count: count >= FAILURES_BEFORE_PAUSE ? 0 : count,
+        pausedUntil: count >= FAILURES_BEFORE_PAUSE ? this.now() + PAUSE_MS : 0,
+      });
+      throw new UserError('validation', 'That user name and PIN do not match.');
+    }
+    this.failures.delete(key);
+    return user;
+  }
+}

@@ -1,0 +1,129 @@
+import type {
+  BatchView,
+  EndOfDayView,
+  OrderPageView,
+  OrderStatusName,
+} from '../../../shared/views';
+import { call } from '../bridge';
+import type { Slice } from './types';
+
+export const ORDER_PAGE = 50;
+
+export interface OrdersQuery {
+  search: string;
+  statuses: OrderStatusName[];
+  singleItem: boolean;
+  weightKnown: boolean;
+  offset: number;
+}
+
+/** The Orders view, batches and the end of day (issue 15). */
+export interface FloorSlice {
+  ordersQuery: OrdersQuery;
+  ordersPage: OrderPageView | null;
+  /** Orders picked for a batch (ids), across pages. */
+  picked: string[];
+  batch: BatchView | null;
+  endOfDay: EndOfDayView | null;
+  loadOrders(patch?: Partial<OrdersQuery>): Promise<void>;
+  togglePicked(id: string): void;
+  clearPicked(): void;
+  startBatch(mode: 'picked' | 'matching'): Promise<void>;
+  controlBatch(action: 'pause' | 'resume' | 'stop'): Promise<void>;
+  setBatch(batch: BatchView): void;
+  loadBatches(): Promise<void>;
+  loadEndOfDay(from: string, to: string): Promise<void>;
+}
+
+const offsetMinutes = () => -new Date().getTimezoneOffset();
+
+export const createFloorSlice: Slice<FloorSlice> = (set, get) => {
+  let asked = 0;
+  return {
+    ordersQuery: { search: '', statuses: [], singleItem: false, weightKnown: false, offset: 0 },
+    ordersPage: null,
+    picked: [],
+    batch: null,
+    endOfDay: null,
+
+    async loadOrders(patch = {}) {
+      const query = { ...get().ordersQuery, ...patch };
+      set({ ordersQuery: query });
+      const mine = ++asked;
+      const r = await call('orders.page', {
+        search: query.search.trim() || undefined,
+        statuses: query.statuses,
+        singleItem: query.singleItem,
+        weightKnown: query.weightKnown,
+        limit: ORDER_PAGE,
+        offset: query.offset,
+      });
+      if (mine !== asked) return; // a newer search answered first
+      if (r.ok) set({ ordersPage: r.value });
+      else get().notify('error', r.error.message);
+    },
+    togglePicked(id) {
+      const picked = get().picked;
+      set({ picked: picked.includes(id) ? picked.filter((p) => p !== id) : [...picked, id] });
+    },
+    clearPicked: () => set({ picked: [] }),
+
+    async startBatch(mode) {
+      const q = get().ordersQuery;
+      const r = await call(
+        'batch.start',
+        mode === 'picked'
+          ? { orderIds: get().picked, description: `${get().picked.length} picked orders` }
+          : {
+              filter: {
+                search: q.search.trim() || undefined,
+                statuses: q.statuses,
+                singleItem: q.singleItem,
+                weightKnown: q.weightKnown,
+              },
+              description: describe(q),
+            },
+      );
+      if (!r.ok) {
+        get().notify('error', r.error.message);
+        return;
+      }
+      set({ batch: r.value, picked: [] });
+    },
+    async controlBatch(action) {
+      const b = get().batch;
+      if (!b) return;
+      const r = await call('batch.control', { id: b.id, action });
+      if (r.ok) set({ batch: r.value });
+      else get().notify('error', r.error.message);
+    },
+    setBatch(batch) {
+      const current = get().batch;
+      // The newest batch, or the one on screen moving on.
+      if (!current || current.id === batch.id || batch.createdAt >= current.createdAt)
+        set({ batch });
+    },
+    async loadBatches() {
+      const r = await call('batch.list', {});
+      if (r.ok && r.value[0]) set({ batch: r.value[0] });
+    },
+
+    async loadEndOfDay(from, to) {
+      const r = await call('endOfDay.summary', { from, to, utcOffsetMinutes: offsetMinutes() });
+      if (r.ok) set({ endOfDay: r.value });
+      else get().notify('error', r.error.message);
+    },
+  };
+};
+
+function describe(q: OrdersQuery): string {
+  const parts = [
+    q.statuses.length ? `${q.statuses.join(' or ')} orders` : 'all orders',
+    q.singleItem ? 'single item' : '',
+    q.weightKnown ? 'weight known' : '',
+    q.search.trim() ? `matching "${q.search.trim()}"` : '',
+  ].filter(Boolean);
+  return parts.join(' · ');
+}
+
+export { offsetMinutes };

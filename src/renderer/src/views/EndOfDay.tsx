@@ -1,0 +1,176 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ManifestResultView } from '../../../shared/views';
+import { call } from '../bridge';
+import { useStation } from '../store';
+import { offsetMinutes } from '../store/floor';
+import './orders.css';
+
+/** Today as the station's clock reads it (YYYY-MM-DD, local). */
+function localDay(d = new Date()): string {
+  const z = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${z(d.getMonth() + 1)}-${z(d.getDate())}`;
+}
+
+/**
+ * End of day (issue 15.9): what this station shipped per day and carrier (labels, packages,
+ * cost, brands). Alt+P prints it on the receipt printer; Alt+E saves it as CSV.
+ */
+export function EndOfDayView() {
+  const s = useStation();
+  const [from, setFrom] = useState(localDay());
+  const [to, setTo] = useState(localDay());
+  const [line, setLine] = useState<string | null>(null);
+  const [manifest, setManifest] = useState<ManifestResultView | null>(null);
+  const fromRef = useRef<HTMLInputElement>(null);
+  const summary = s.endOfDay;
+
+  useEffect(() => {
+    fromRef.current?.focus();
+  }, []);
+  useEffect(() => {
+    if (from && to) void useStation.getState().loadEndOfDay(from, to);
+  }, [from, to]);
+
+  async function print() {
+    const r = await call('endOfDay.print', { from, to, utcOffsetMinutes: offsetMinutes() });
+    setLine(r.ok ? `Sent to ${r.value.printerName}.` : r.error.message);
+    if (!r.ok) s.notify('error', r.error.message);
+  }
+  async function closeOut() {
+    setManifest(null);
+    const r = await call('endOfDay.manifest', { from, to, utcOffsetMinutes: offsetMinutes() });
+    if (r.ok) setManifest(r.value);
+    else s.notify('error', r.error.message);
+  }
+  async function exportCsv() {
+    const r = await call('endOfDay.csv', { from, to, utcOffsetMinutes: offsetMinutes() });
+    if (!r.ok) {
+      s.notify('error', r.error.message);
+      return;
+    }
+    const url = URL.createObjectURL(new Blob([r.value.csv], { type: 'text/csv' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = r.value.fileName;
+    a.click();
+    URL.revokeObjectURL(url);
+    setLine(`Saved ${r.value.fileName}.`);
+  }
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.altKey && (e.key === 'p' || e.code === 'KeyP')) {
+        e.preventDefault();
+        void print();
+      } else if (e.altKey && (e.key === 'e' || e.code === 'KeyE')) {
+        e.preventDefault();
+        void exportCsv();
+      } else if (e.altKey && (e.key === 'm' || e.code === 'KeyM')) {
+        e.preventDefault();
+        void closeOut();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
+  return (
+    <section className="end-of-day">
+      <h1>End of day</h1>
+      <div className="filters">
+        <label>
+          From{' '}
+          <input
+            ref={fromRef}
+            type="date"
+            aria-label="From day"
+            value={from}
+            onChange={(e) => setFrom(e.target.value)}
+          />
+        </label>
+        <label>
+          To{' '}
+          <input
+            type="date"
+            aria-label="To day"
+            value={to}
+            onChange={(e) => setTo(e.target.value)}
+          />
+        </label>
+        <button onClick={() => void print()}>
+          Print on receipt printer <kbd>Alt+P</kbd>
+        </button>
+        <button onClick={() => void exportCsv()}>
+          Export CSV <kbd>Alt+E</kbd>
+        </button>
+        <button onClick={() => void closeOut()}>
+          Manifest (close out) <kbd>Alt+M</kbd>
+        </button>
+        {line ? (
+          <span data-testid="eod-line" className="muted">
+            {line}
+          </span>
+        ) : null}
+      </div>
+      {manifest ? (
+        <div className="panel" data-testid="eod-manifest">
+          <b>{manifest.message}</b>
+          {manifest.manifests.length ? (
+            <ul>
+              {manifest.manifests.map((m) => (
+                <li key={`${m.brandName}-${m.carrier}`} className={m.manifestId ? '' : 'bad'}>
+                  {m.carrier} · {m.brandName} · {m.labels} label{m.labels === 1 ? '' : 's'}:{' '}
+                  {m.message}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      ) : null}
+      {summary ? (
+        <>
+          <p className="eod-total" data-testid="eod-total">
+            <b>{summary.labels}</b> label{summary.labels === 1 ? '' : 's'} ·{' '}
+            <b>${summary.cost.toFixed(2)}</b>
+          </p>
+          {summary.days.length === 0 ? <p>Nothing shipped on these days.</p> : null}
+          {summary.days.map((d) => (
+            <div className="panel" key={d.day}>
+              <h2>
+                {d.day}: {d.labels} label{d.labels === 1 ? '' : 's'}, {d.packages} package
+                {d.packages === 1 ? '' : 's'}, ${d.cost.toFixed(2)}
+              </h2>
+              <table className="grid eod-table" data-testid="eod-table">
+                <thead>
+                  <tr>
+                    <th>Carrier</th>
+                    <th className="num">Labels</th>
+                    <th className="num">Packages</th>
+                    <th className="num">Cost</th>
+                    <th>Brands</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {d.carriers.map((c) => (
+                    <tr key={c.carrier}>
+                      <td>
+                        <b>{c.carrier}</b>
+                      </td>
+                      <td className="num">{c.labels}</td>
+                      <td className="num">{c.packages}</td>
+                      <td className="num">${c.cost.toFixed(2)}</td>
+                      <td>
+                        {c.brands
+                          .map((b) => `${b.name} ${b.labels} ($${b.cost.toFixed(2)})`)
+                          .join(' · ')}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ))}
+        </>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,346 @@
+import { useEffect, useRef, useState } from 'react';
+import type { BatchView, OrderStatusName } from '../../../shared/views';
+import { call } from '../bridge';
+import { useStation } from '../store';
+import { ORDER_PAGE } from '../store/floor';
+import './orders.css';
+
+const statuses: { id: OrderStatusName; label: string }[] = [
+  { id: 'open', label: 'Open' },
+  { id: 'verified', label: 'Verified' },
+  { id: 'labelled', label: 'Labelled' },
+  { id: 'queued', label: 'Queued' },
+  { id: 'failed', label: 'Failed' },
+];
+
+/**
+ * The station's orders (issue 15.2), paged by the station: search, status filters with counts,
+ * import a file, open one on Pack (Enter), pick orders (Space) and print them as a batch.
+ * Keys: ↓ from the search into the rows, ↑/↓ move, Space picks, Enter opens on Pack,
+ * PgDn/PgUp page, Alt+B prints the picked orders (or every matching one) as a batch.
+ */
+export function OrdersView() {
+  const s = useStation();
+  const page = s.ordersPage;
+  const q = s.ordersQuery;
+  const searchRef = useRef<HTMLInputElement>(null);
+  const rows = useRef<(HTMLTableRowElement | null)[]>([]);
+  const [cursor, setCursor] = useState(0);
+  const [imported, setImported] = useState<string | null>(null);
+  const [search, setSearch] = useState(q.search);
+
+  useEffect(() => {
+    void useStation.getState().loadOrders();
+    void useStation.getState().loadBatches();
+    searchRef.current?.focus();
+  }, []);
+  // Typing searches after a short pause, from the first page.
+  useEffect(() => {
+    if (search === useStation.getState().ordersQuery.search) return;
+    const t = setTimeout(() => void useStation.getState().loadOrders({ search, offset: 0 }), 200);
+    return () => clearTimeout(t);
+  }, [search]);
+
+  const list = page?.rows ?? [];
+  const focusRow = (i: number) => {
+    const n = Math.max(0, Math.min(i, list.length - 1));
+    setCursor(n);
+    requestAnimationFrame(() => rows.current[n]?.focus());
+  };
+  const open = async (orderNumber: string) => {
+    const st = useStation.getState();
+    st.go('pack');
+    await st.scan(orderNumber);
+  };
+  const toggleStatus = (id: OrderStatusName) =>
+    void s.loadOrders({
+      statuses: q.statuses.includes(id) ? q.statuses.filter((x) => x !== id) : [...q.statuses, id],
+      offset: 0,
+    });
+  const startBatch = () => void s.startBatch(s.picked.length ? 'picked' : 'matching');
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.altKey && (e.key === 'b' || e.code === 'KeyB')) {
+        e.preventDefault();
+        startBatch();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
+  const onRowKey = (e: React.KeyboardEvent, i: number) => {
+    const row = list[i];
+    if (!row) return;
+    if (e.key === 'ArrowDown') {
+      e.preventDefault();
+      focusRow(i + 1);
+    } else if (e.key === 'ArrowUp') {
+      e.preventDefault();
+      if (i === 0) searchRef.current?.focus();
+      else focusRow(i - 1);
+    } else if (e.key === ' ') {
+      e.preventDefault();
+      s.togglePicked(row.id);
+    } else if (e.key === 'Enter') {
+      e.preventDefault();
+      void open(row.orderNumber);
+    } else if (e.key === 'PageDown' && page && q.offset + ORDER_PAGE < page.total) {
+      e.preventDefault();
+      void s.loadOrders({ offset: q.offset + ORDER_PAGE }).then(() => focusRow(0));
+    } else if (e.key === 'PageUp' && q.offset > 0) {
+      e.preventDefault();
+      void s.loadOrders({ offset: Math.max(0, q.offset - ORDER_PAGE) }).then(() => focusRow(0));
+    }
+  };
+
+  async function importFile(file: File) {
+    setImported(`Importing ${file.name}…`);
+    const r = await call('orders.import', { fileName: file.name, content: await file.text() });
+    if (r.ok) {
+      setImported(
+        `${file.name}: ${r.value.imported} imported, ${r.value.skipped} unchanged${
+          r.value.errorCount
+            ? `, ${r.value.errorCount} problem${r.value.errorCount === 1 ? '' : 's'}: ${r.value.errors
+                .slice(0, 3)
+                .map((x) => `${x.where} ${x.field}: ${x.reason}`)
+                .join('; ')}`
+            : ''
+        }.`,
+      );
+      await s.loadOrders({ offset: 0 });
+    } else setImported(`${file.name}: ${r.error.message}`);
+  }
+
+  const all = page ? statuses.reduce((n, x) => n + page.counts[x.id], 0) : 0;
+  const matching = page?.total ?? 0;
+  return (
+    <section className="orders">
+      <div className="orders-list">
+        <div className="filters">
+          <input
+            ref={searchRef}
+            aria-label="Search orders"
+            placeholder="Order, name, city or ZIP"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'ArrowDown' && list.length) {
+                e.preventDefault();
+                focusRow(0);
+              }
+            }}
+          />
+          <button
+            className={q.statuses.length === 0 ? 'chip on' : 'chip'}
+            aria-pressed={q.statuses.length === 0}
+            onClick={() => void s.loadOrders({ statuses: [], offset: 0 })}
+          >
+            All <b>{all}</b>
+          </button>
+          {statuses.map((x) => (
+            <button
+              key={x.id}
+              className={`chip status-${x.id} ${q.statuses.includes(x.id) ? 'on' : ''}`}
+              aria-pressed={q.statuses.includes(x.id)}
+              data-testid={`count-${x.id}`}
+              onClick={() => toggleStatus(x.id)}
+            >
+              {x.label} <b>{page?.counts[x.id] ?? 0}</b>
+            </button>
+          ))}
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={q.singleItem}
+              onChange={(e) => void s.loadOrders({ singleItem: e.target.checked, offset: 0 })}
+            />
+            Single item
+          </label>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={q.weightKnown}
+              onChange={(e) => void s.loadOrders({ weightKnown: e.target.checked, offset: 0 })}
+            />
+            Weight known
+          </label>
+        </div>
+        {imported ? (
+          <p className="import-line" data-testid="orders-import">
+            {imported}
+          </p>
+        ) : null}
+        <div className="orders-pager" data-testid="orders-pager">
+          <b>
+            {matching === 0
+              ? 'No orders'
+              : `${(q.offset + 1).toLocaleString()}–${Math.min(q.offset + ORDER_PAGE, matching).toLocaleString()} of ${matching.toLocaleString()} orders`}
+          </b>
+          <button
+            disabled={q.offset === 0}
+            onClick={() => void s.loadOrders({ offset: Math.max(0, q.offset - ORDER_PAGE) })}
+          >
+            Newer
+          </button>
+          <button
+            disabled={q.offset + ORDER_PAGE >= matching}
+            onClick={() => void s.loadOrders({ offset: q.offset + ORDER_PAGE })}
+          >
+            Older
+          </button>
+          <span className="muted keys">
+            <kbd>↓</kbd> rows · <kbd>Space</kbd> pick · <kbd>Enter</kbd> open on Pack ·{' '}
+            <kbd>Alt+B</kbd> batch
+          </span>
+        </div>
+        <div className="orders-rows">
+          <table className="grid selectable orders-table" data-testid="orders-table">
+            <thead>
+              <tr>
+                <th aria-label="Picked" />
+                <th>Order</th>
+                <th>Brand</th>
+                <th>Ship to</th>
+                <th>Place</th>
+                <th className="num">Pkgs</th>
+                <th className="num">Units</th>
+                <th>Weight</th>
+                <th>Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((o, i) => (
+                <tr
+                  key={o.id}
+                  ref={(el) => {
+                    rows.current[i] = el;
+                  }}
+                  tabIndex={i === cursor ? 0 : -1}
+                  className={`${i === cursor ? 'selected' : ''} ${s.picked.includes(o.id) ? 'picked' : ''}`}
+                  aria-selected={s.picked.includes(o.id)}
+                  data-testid="order-row"
+                  onKeyDown={(e) => onRowKey(e, i)}
+                  onClick={() => {
+                    setCursor(i);
+                    s.togglePicked(o.id);
+                  }}
+                  onDoubleClick={() => void open(o.orderNumber)}
+                >
+                  <td>{s.picked.includes(o.id) ? '✔' : ''}</td>
+                  <td className="order-number">{o.orderNumber}</td>
+                  <td>{o.brandName ?? ''}</td>
+                  <td>{o.shipToName}</td>
+                  <td>{o.place}</td>
+                  <td className="num">{o.packages}</td>
+                  <td className="num">{o.units}</td>
+                  <td>{o.weightKnown ? 'known' : <span className="warn">to weigh</span>}</td>
+                  <td>
+                    <span className={`status status-${o.status}`}>{o.status}</span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </div>
+      <aside className="orders-side">
+        <div className="panel import-panel">
+          <h2>Import orders</h2>
+          <label className="file import-here">
+            Import file…
+            <input
+              type="file"
+              aria-label="Import orders file here"
+              accept=".csv,.json,.tsv,.txt"
+              onChange={(e) => {
+                const f = e.target.files?.[0];
+                if (f) void importFile(f);
+                e.target.value = '';
+              }}
+            />
+          </label>
+        </div>
+        <div className="panel batch-start">
+          <h2>Batch printing</h2>
+          <p>
+            {s.picked.length
+              ? `${s.picked.length} order${s.picked.length === 1 ? '' : 's'} picked.`
+              : `No order picked: the batch takes all ${matching.toLocaleString()} matching orders.`}
+          </p>
+          <button
+            className="primary"
+            disabled={matching === 0 && !s.picked.length}
+            onClick={startBatch}
+          >
+            {s.picked.length
+              ? `Print ${s.picked.length} picked as a batch`
+              : `Print all ${matching.toLocaleString()} matching as a batch`}{' '}
+            <kbd>Alt+B</kbd>
+          </button>
+          {s.picked.length ? <button onClick={() => s.clearPicked()}>Clear picks</button> : null}
+        </div>
+        {s.batch ? <BatchPanel batch={s.batch} /> : null}
+      </aside>
+    </section>
+  );
+}
+
+function BatchPanel({ batch }: { batch: BatchView }) {
+  const control = useStation((s) => s.controlBatch);
+  const pct = batch.total ? Math.round((batch.done / batch.total) * 100) : 0;
+  const failed = batch.items.filter((i) => i.state === 'failed' || i.state === 'skipped');
+  const working = batch.items.find((i) => i.state === 'working');
+  return (
+    <div className={`panel batch batch-${batch.state}`} data-testid="batch">
+      <h2>Batch {batch.state}</h2>
+      <p className="muted batch-description">{batch.description}</p>
+      <div
+        className="progress"
+        role="progressbar"
+        aria-label="Batch progress"
+        aria-valuemin={0}
+        aria-valuemax={batch.total}
+        aria-valuenow={batch.done}
+      >
+        <div className="bar" style={{ width: `${pct}%` }} />
+        <span className="progress-text">
+          {batch.done} of {batch.total} ({pct}%)
+        </span>
+      </div>
+      <div className="batch-counts" data-testid="batch-counts">
+        <span className="ok">Bought {batch.bought}</span>
+        <span className={batch.failed ? 'bad' : ''}>Failed {batch.failed}</span>
+        {batch.skipped ? <span>Skipped {batch.skipped}</span> : null}
+        <span>Waiting {batch.waiting}</span>
+        <span>
+          Cost <b>${batch.cost.toFixed(2)}</b>
+        </span>
+      </div>
+      {working ? <p className="muted">Buying {working.orderNumber}…</p> : null}
+      <div className="actions">
+        {batch.state === 'running' ? (
+          <button onClick={() => void control('pause')}>Pause</button>
+        ) : null}
+        {batch.state === 'paused' ? (
+          <button onClick={() => void control('resume')}>Resume</button>
+        ) : null}
+        {batch.state === 'running' || batch.state === 'paused' ? (
+          <button className="danger" onClick={() => void control('stop')}>
+            Stop
+          </button>
+        ) : null}
+      </div>
+      {failed.length ? (
+        <ul className="batch-failures" data-testid="batch-failures">
+          {failed.map((f) => (
+            <li key={f.orderId}>
+              <b>{f.orderNumber}</b>: {f.reason}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,299 @@
+import { useEffect, useState } from 'react';
+import { call, getBridge } from '../../bridge';
+import type { ConsoleSnapshotView, ConsoleView } from '../../../../shared/features/site-services';
+import './console.css';
+
+/** Online/offline turns on time passing (a station that stopped sends nothing): re-read this often. */
+const AGE_REFRESH_MS = 10_000;
+
+function ago(iso: string, now: number): string {
+  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  return new Date(iso).toLocaleTimeString();
+}
+
+const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency}`;
+
+/** Labels per hour today, as bars (plain SVG). */
+function HourChart({ rows }: { rows: ConsoleSnapshotView['labelsPerHour'] }) {
+  const now = new Date().getHours();
+  const byHour = new Map<number, number>();
+  for (const r of rows) byHour.set(r.hour, (byHour.get(r.hour) ?? 0) + r.labels);
+  const first = Math.min(now, ...byHour.keys(), Math.max(0, now - 9));
+  const hours = Array.from({ length: now - first + 1 }, (_, i) => first + i);
+  const max = Math.max(1, ...hours.map((h) => byHour.get(h) ?? 0));
+  const w = 44;
+  const height = 160;
+  return (
+    <svg
+      className="hour-chart"
+      viewBox={`0 0 ${hours.length * w} ${height + 40}`}
+      width={hours.length * w}
+      height={height + 40}
+      role="img"
+      aria-label="Labels per hour today"
+      data-testid="hour-chart"
+    >
+      {hours.map((h, i) => {
+        const n = byHour.get(h) ?? 0;
+        const bar = (n / max) * height;
+        return (
+          <g key={h} transform={`translate(${i * w}, 0)`}>
+            <rect
+              x={6}
+              y={height - bar + 18}
+              width={w - 12}
+              height={bar}
+              className={h === now ? 'bar now' : 'bar'}
+            />
+            <text x={w / 2} y={height - bar + 14} textAnchor="middle" className="bar-value">
+              {n}
+            </text>
+            <text x={w / 2} y={height + 36} textAnchor="middle" className="bar-hour">
+              {String(h).padStart(2, '0')}
+            </text>
+          </g>
+        );
+      })}
+    </svg>
+  );
+}
+
+function totals<K extends string>(
+  rows: ConsoleSnapshotView['labelsPerHour'],
+  key: (r: ConsoleSnapshotView['labelsPerHour'][number]) => K,
+) {
+  const hour = new Date().getHours();
+  const out = new Map<K, { today: number; thisHour: number }>();
+  for (const r of rows) {
+    const t = out.get(key(r)) ?? { today: 0, thisHour: 0 };
+    t.today += r.labels;
+    if (r.hour === hour) t.thisHour += r.labels;
+    out.set(key(r), t);
+  }
+  return [...out.entries()].sort((a, b) => b[1].today - a[1].today);
+}
+
+/**
+ * The shift-lead console: the whole site on one screen, live. It reloads when a station
+ * commits (site-changed, the store's NOTIFY) and every few seconds only to age the heartbeats.
+ */
+export function SiteConsole() {
+  const [view, setView] = useState<ConsoleView | null>(null);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    let live = true;
+    let pending: ReturnType<typeof setTimeout> | null = null;
+    // One read at a time: a change that arrives during a read asks for one more after it,
+    // so an older answer never replaces a newer one.
+    let reading = false;
+    let again = false;
+    const load = (): void => {
+      if (reading) {
+        again = true;
+        return;
+      }
+      reading = true;
+      void call('console.snapshot', {}).then((r) => {
+        reading = false;
+        if (!live) return;
+        if (r.ok) {
+          setView(r.value);
+          setNow(Date.now());
+        }
+        if (again) {
+          again = false;
+          load();
+        }
+      });
+    };
+    // Several stations committing at once: one reload for the burst.
+    const soon = () => {
+      if (pending) return;
+      pending = setTimeout(() => {
+        pending = null;
+        load();
+      }, 50);
+    };
+    load();
+    const off = getBridge().on('site-changed', soon);
+    const timer = setInterval(load, AGE_REFRESH_MS);
+    return () => {
+      live = false;
+      off();
+      clearInterval(timer);
+      if (pending) clearTimeout(pending);
+    };
+  }, []);
+  if (!view) return <p className="placeholder">Loading the site…</p>;
+  const snap = view.snapshot;
+  const names = new Map(snap?.stations.map((s) => [s.stationId, s.stationName]) ?? []);
+  return (
+    <div className="site-console" data-testid="site-console">
+      {view.note ? (
+        <p className="banner" data-testid="console-note">
+          {view.note}
+        </p>
+      ) : null}
+      {snap ? (
+        <>
+          <section className="console-stations">
+            <h2>Stations</h2>
+            <table className="table" data-testid="console-stations">
+              <thead>
+                <tr>
+                  <th>Station</th>
+                  <th>Last heartbeat</th>
+                  <th>Version</th>
+                  <th>Packing</th>
+                  <th>Printer</th>
+                  <th className="num">Queue</th>
+                  <th className="num">Print jobs</th>
+                  <th className="num">Attention</th>
+                  <th className="num">To sync</th>
+                </tr>
+              </thead>
+              <tbody>
+                {snap.stations.map((s) => (
+                  <tr key={s.stationId} className={s.online ? '' : 'offline'}>
+                    <td>
+                      <span className={s.online ? 'dot ok' : 'dot bad'} /> <b>{s.stationName}</b>{' '}
+                      {s.online ? '' : <span className="warn">offline</span>}
+                    </td>
+                    <td>{ago(s.lastSeenAt, now)}</td>
+                    <td>{s.appVersion ?? '—'}</td>
+                    <td>{s.signedInUser ?? '—'}</td>
+                    <td>
+                      {s.printers.length
+                        ? s.printers.map((p) => (
+                            <span
+                              key={p.id}
+                              className={p.state === 'ready' ? 'chip on' : 'chip bad'}
+                              title={p.detail ?? undefined}
+                            >
+                              {p.name}: {p.state}
+                            </span>
+                          ))
+                        : '—'}
+                    </td>
+                    <td className="num">{s.queuedShipments}</td>
+                    <td className="num">{s.queuedPrintJobs}</td>
+                    <td className={s.needsAttention ? 'num warn' : 'num'}>{s.needsAttention}</td>
+                    <td className="num">{s.outboxDepth}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+          <section className="console-grid">
+            <div className="panel">
+              <h2>Labels per hour today</h2>
+              <HourChart rows={snap.labelsPerHour} />
+            </div>
+            <div className="panel">
+              <h2>Needs attention (site)</h2>
+              {view.attention.length === 0 ? (
+                <p className="placeholder">Nothing needs attention anywhere on the site.</p>
+              ) : (
+                <ul className="console-attention" data-testid="console-attention">
+                  {view.attention.map((a) => (
+                    <li key={a.id}>
+                      {a.message} <span className="muted">{ago(a.since, now)}</span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+            <div className="panel">
+              <h2>Labels today by station</h2>
+              <table className="table" data-testid="console-by-station">
+                <thead>
+                  <tr>
+                    <th>Station</th>
+                    <th className="num">This hour</th>
+                    <th className="num">Today</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {totals(snap.labelsPerHour, (r) => r.stationId).map(([id, t]) => (
+                    <tr key={id}>
+                      <td>{names.get(id) ?? id}</td>
+                      <td className="num">{t.thisHour}</td>
+                      <td className="num">{t.today}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <div className="panel">
+              <h2>Labels today by packer</h2>
+              <table className="table" data-testid="console-by-packer">
+                <thead>
+                  <tr>
+                    <th>Packer</th>
+                    <th className="num">This hour</th>
+                    <th className="num">Today</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {totals(snap.labelsPerHour, (r) => r.packer || '(not signed in)').map(
+                    ([p, t]) => (
+                      <tr key={p}>
+                        <td>{p}</td>
+                        <td className="num">{t.thisHour}</td>
+                        <td className="num">{t.today}</td>
+                      </tr>
+                    ),
+                  )}
+                </tbody>
+              </table>
+            </div>
+            <div className="panel">
+              <h2>Cost today</h2>
+              <table className="table" data-testid="console-cost">
+                <thead>
+                  <tr>
+                    <th>Brand</th>
+                    <th>Carrier</th>
+                    <th className="num">Labels</th>
+                    <th className="num">Cost</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {snap.costToday.map((c) => (
+                    <tr key={`${c.tenantId}:${c.carrier}:${c.currency}`}>
+                      <td>{view.brands[c.tenantId] ?? c.tenantId}</td>
+                      <td>{c.carrier}</td>
+                      <td className="num">{c.labels}</td>
+                      <td className="num">{money(c.cents, c.currency)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <div className="panel">
+              <h2>Carrier connections not AUTHORIZED</h2>
+              {snap.carriersNotAuthorized.length === 0 ? (
+                <p className="placeholder">Every carrier connection is authorized.</p>
+              ) : (
+                <table className="table" data-testid="console-carriers">
+                  <tbody>
+                    {snap.carriersNotAuthorized.map((c) => (
+                      <tr key={`${c.tenantId}:${c.carrierAccountId}`}>
+                        <td>{view.brands[c.tenantId] ?? c.tenantId}</td>
+                        <td>{c.carrier}</td>
+                        <td className="warn">{c.authorizationStatus}</td>
+                        <td className="muted">seen by {names.get(c.stationId) ?? c.stationId}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </div>
+          </section>
+        </>
+      ) : null}
+    </div>
+  );
+}

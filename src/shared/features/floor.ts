@@ -1,0 +1,179 @@
+/**
+ * The packing floor (issue 15): scan to verify, the Orders view, batch printing and the end of
+ * day. Handlers: src/core/station/features/floor.ts.
+ */
+import { z } from 'zod';
+import { def, id, none, text } from './define.js';
+import type { PrintJobView } from './records.js';
+
+export interface VerifyLineView {
+  key: string;
+  /** 1-based package number. */
+  package: number;
+  sku: string;
+  name: string;
+  barcode: string | null;
+  /** https only (the order file's image_url), or null. */
+  imageUrl: string | null;
+  quantity: number;
+  scanned: number;
+}
+
+export interface VerificationView {
+  orderId: string;
+  /** The profile requires every item scanned before a label is bought. */
+  required: boolean;
+  lines: VerifyLineView[];
+  complete: boolean;
+  verified: boolean;
+  override: { by: string; reason: string; at: string } | null;
+}
+
+export type VerifyScanView =
+  | { outcome: 'counted'; message: string; lineKey: string; verification: VerificationView }
+  | {
+      outcome: 'wrong-item' | 'too-many';
+      message: string;
+      lineKey: string | null;
+      verification: VerificationView;
+    };
+
+export type OrderStatusName = 'open' | 'verified' | 'labelled' | 'queued' | 'failed';
+
+export interface OrderRowView {
+  id: string;
+  orderNumber: string;
+  brandName: string | null;
+  shipToName: string;
+  place: string;
+  packages: number;
+  units: number;
+  weightKnown: boolean;
+  status: OrderStatusName;
+  importedAt: string;
+}
+
+export interface OrderPageView {
+  rows: OrderRowView[];
+  total: number;
+  offset: number;
+  counts: Record<OrderStatusName, number>;
+}
+
+export interface BatchItemView {
+  orderId: string;
+  orderNumber: string;
+  state: 'waiting' | 'working' | 'bought' | 'failed' | 'skipped';
+  trackingNumber: string | null;
+  cost: number | null;
+  reason: string | null;
+}
+
+export interface BatchView {
+  id: string;
+  state: 'running' | 'paused' | 'stopped' | 'done';
+  description: string;
+  createdBy: string | null;
+  createdAt: string;
+  total: number;
+  done: number;
+  bought: number;
+  failed: number;
+  skipped: number;
+  waiting: number;
+  /** Dollars. */
+  cost: number;
+  items: BatchItemView[];
+}
+
+export interface EndOfDayView {
+  days: {
+    day: string;
+    labels: number;
+    packages: number;
+    cost: number;
+    carriers: {
+      carrier: string;
+      labels: number;
+      packages: number;
+      cost: number;
+      brands: { name: string; labels: number; cost: number }[];
+    }[];
+  }[];
+  labels: number;
+  cost: number;
+}
+
+/** The Orders view's filters; a batch can take the same filters. */
+const orderFilter = z.object({
+  search: text(200).optional(),
+  statuses: z
+    .array(z.enum(['open', 'verified', 'labelled', 'queued', 'failed']))
+    .max(5)
+    .default([]),
+  tenantId: text(200).optional(),
+  singleItem: z.boolean().default(false),
+  weightKnown: z.boolean().default(false),
+});
+const endOfDayQuery = z.object({
+  from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day (YYYY-MM-DD)'),
+  to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day (YYYY-MM-DD)'),
+  /** The station's local time minus UTC, in minutes (the browser's -getTimezoneOffset()). */
+  utcOffsetMinutes: z
+    .number()
+    .int()
+    .min(-14 * 60)
+    .max(14 * 60)
+    .default(0),
+});
+
+/** Closing out with the carrier (POST /api/v1/manifests, not shown in the spec). */
+export interface ManifestResultView {
+  /** false: the platform has no manifest endpoint (it answered 404/405/501). */
+  offered: boolean;
+  message: string;
+  manifests: {
+    carrier: string;
+    brandName: string;
+    labels: number;
+    manifestId: string | null;
+    message: string;
+  }[];
+}
+
+export const floorCalls = {
+  'orders.page': def<OrderPageView>()(
+    orderFilter.extend({
+      limit: z.number().int().min(1).max(200).default(50),
+      offset: z.number().int().min(0).default(0),
+    }),
+  ),
+  'verify.scan': def<VerifyScanView>()(
+    z.object({
+      orderId: id,
+      value: text(200).trim().min(1),
+      /** The quantity key: this many of the scanned item at once. */
+      quantity: z.number().int().min(1).max(999).default(1),
+    }),
+  ),
+  'verify.override': def<VerificationView>()(
+    z.object({ orderId: id, by: text(100).trim().min(1), reason: text(500).trim().min(3) }),
+  ),
+  'verify.reset': def<VerificationView>()(z.object({ orderId: id })),
+  /** The picked orders, or every order the filter matches (at most 500). */
+  'batch.start': def<BatchView>()(
+    z.object({
+      orderIds: z.array(id).max(500).optional(),
+      filter: orderFilter.optional(),
+      description: text(200).default(''),
+    }),
+  ),
+  'batch.control': def<BatchView>()(z.object({ id, action: z.enum(['pause', 'resume', 'stop']) })),
+  'batch.list': def<BatchView[]>()(none),
+  'endOfDay.summary': def<EndOfDayView>()(endOfDayQuery),
+  /** On the profile's receipt printer (role receipt), through the spool. */
+  'endOfDay.print': def<PrintJobView>()(endOfDayQuery),
+  'endOfDay.csv': def<{ fileName: string; csv: string }>()(endOfDayQuery),
+  /** One manifest per brand and carrier of those days' labels, at the profile's site. */
+  'endOfDay.manifest': def<ManifestResultView>()(endOfDayQuery),
+};

@@ -1,0 +1,112 @@
+/**
+ * Issue 14's calls: sign-in and roles, the shift-lead console, where the site settings a
+ * station uses come from.
+ */
+import { z } from 'zod';
+import { def, none, text } from './define.js';
+
+export interface SignedInUserView {
+  userId: string;
+  name: string;
+  role: 'packer' | 'lead';
+}
+
+export interface SessionView {
+  /** Users are set up (here or at the site): someone must sign in to pack. */
+  required: boolean;
+  user: SignedInUserView | null;
+  /** A lead scanned their badge here: the next lead action is approved by them. */
+  approvalBy: string | null;
+  /** `npm run web -- --console`: a screen with no printer or scanner, the Site view only. */
+  consoleOnly: boolean;
+}
+
+export interface ConsolePrinterView {
+  id: string;
+  name: string;
+  state: string;
+  detail: string | null;
+}
+
+export interface ConsoleSnapshotView {
+  at: string;
+  stations: {
+    stationId: string;
+    stationName: string;
+    lastSeenAt: string;
+    online: boolean;
+    appVersion: string | null;
+    signedInUser: string | null;
+    printers: ConsolePrinterView[];
+    queuedShipments: number;
+    queuedPrintJobs: number;
+    needsAttention: number;
+    outboxDepth: number;
+  }[];
+  labelsPerHour: { hour: number; stationId: string; packer: string; labels: number }[];
+  costToday: {
+    tenantId: string;
+    carrier: string;
+    currency: string;
+    cents: number;
+    labels: number;
+  }[];
+  carriersNotAuthorized: {
+    tenantId: string;
+    carrierAccountId: string;
+    carrier: string;
+    authorizationStatus: string;
+    stationId: string;
+    updatedAt: string;
+  }[];
+}
+
+export interface ConsoleView {
+  /** false: no site store, or it does not answer (`note` says which). */
+  reachable: boolean;
+  note: string | null;
+  snapshot: ConsoleSnapshotView | null;
+  /** The site's Needs attention (possible double labels, unknown purchases of every station). */
+  attention: { id: string; message: string; since: string }[];
+  /** tenant id → brand name, for the cost table. */
+  brands: Record<string, string>;
+}
+
+export type SettingSourceView = 'station' | 'site' | 'station-override';
+
+export interface SiteSettingsView {
+  sources: Record<
+    'offlinePurchase' | 'reprintsWithoutLead' | 'boxPresets' | 'rateRule' | 'packingSlip',
+    SettingSourceView
+  >;
+  reprintsWithoutLead: number;
+}
+
+/** A badge scan, or a user id and PIN. */
+const credentials = z
+  .object({
+    badge: text(200).optional(),
+    userId: text(40).optional(),
+    pin: text(12).optional(),
+  })
+  .refine((c) => Boolean(c.badge?.trim()) || Boolean(c.userId?.trim() && c.pin), {
+    message: 'Scan your badge, or type your user name and PIN.',
+  });
+
+export const siteServiceCalls = {
+  'users.session': def<SessionView>()(none),
+  'users.signIn': def<SessionView>()(credentials),
+  'users.signOut': def<SessionView>()(none),
+  /** A shift lead approves the next lead action at this station (badge, or id + PIN). */
+  'users.approve': def<SessionView>()(credentials),
+  /** The shift-lead console's picture of the site; the renderer reloads it on `site-changed`. */
+  'console.snapshot': def<ConsoleView>()(none),
+  'siteSettings.get': def<SiteSettingsView>()(none),
+  /** This station keeps its own value for a site setting (true) or follows the site (false). */
+  'siteSettings.override': def<SiteSettingsView>()(
+    z.object({
+      key: z.enum(['boxPresets', 'rateRule', 'packingSlip']),
+      override: z.boolean(),
+    }),
+  ),
+};

@@ -1,0 +1,184 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildShipment } from '../../../src/core/packing/build-shipment.js';
+import { RATES_FRESH_MS } from '../../../src/core/packing/rate-choice.js';
+import { PreRater, prePackedPackages } from '../../../src/core/packing/pre-rating.js';
+import type { RateResult, ShipResult } from '../../../src/core/packing/types.js';
+import { useSandbox } from '../../support/sandbox.js';
+import { lumenProfile } from './support/station.js';
+import { orderId, stationFor, type TestStation } from './support/harness.js';
+
+const sb = useSandbox();
+
+function rated(result: RateResult): Extract<RateResult, { outcome: 'rated' }> {
+  if (result.outcome !== 'rated') throw new Error(JSON.stringify(result));
+  return result;
+}
+function printed(result: ShipResult): Extract<ShipResult, { outcome: 'printed' }> {
+  if (result.outcome !== 'printed') throw new Error(JSON.stringify(result));
+  return result;
+}
+
+/** Requests the sandbox received for a route, counted at the sandbox (a 0 ms delay fault). */
+function countAtSandbox(method: string, path: string): () => number {
+  const counter = sb.fault({ method, path, kind: 'delay', delayMs: 0 });
+  return () => counter.hits;
+}
+
+const raters: PreRater[] = [];
+afterEach(async () => {
+  await Promise.all(raters.splice(0).map((r) => r.stop()));
+  sb.clearFaults();
+});
+
+/** A Lumen station with the sample orders imported and a running pre-rater, on a test clock. */
+async function preRatedStation(options: { clock?: { now: Date } } = {}) {
+  sb.clearFaults();
+  const clock = options.clock;
+  const station = await stationFor(
+    (printers) => lumenProfile(sb.url, printers),
+    clock ? { clock: () => clock.now } : {},
+  );
+  station.importSamples();
+  const rater = new PreRater({
+    workflow: station.workflow,
+    requestsPerSecond: 50,
+    ...(clock ? { clock: () => clock.now } : {}),
+  });
+  raters.push(rater);
+  return { station, rater };
+}
+
+/** The packages as the Pack view sends them for an order (its file's weights and sizes). */
+function asPacked(station: TestStation, orderNumber: string) {
+  const order = station.workflow.orders.get(orderId(station, orderNumber))!;
+  return prePackedPackages(order, [])!;
+}
+
+describe('pre-rating: orders rated in the background after import', () => {
+  it('a scan shows the pre-rated quotes without asking the platform, and confirming costs one POST /labels', async () => {
+    const { station, rater } = await preRatedStation();
+    const rates = countAtSandbox('POST', '/api/v1/rates');
+    const labels = countAtSandbox('POST', '/api/v1/labels');
+    rater.start();
+    await rater.settled();
+    expect(rater.stats.rated).toBeGreaterThan(1);
+    const background = rates();
+    expect(background).toBe(rater.stats.rated + rater.stats.failed);
+
+    const id = orderId(station, 'LUM-10421');
+    const quote = rated(
+      await station.workflow.rate(id, {
+        packages: asPacked(station, 'LUM-10421'),
+        stationUser: 'ana',
+      }),
+    );
+    expect(rates()).toBe(background);
+    expect(quote.shipment.stationUser).toBe('ana');
+    expect(station.workflow.shipments.events(quote.shipment.id).map((e) => e.kind)).toContain(
+      'pre-rated',
+    );
+
+    const bought = printed(await station.workflow.buy(quote.shipment.id, { stationUser: 'ana' }));
+    expect(bought.selection.rate.rateQuoteId).toBe(quote.selection.rate.rateQuoteId);
+    expect(rates()).toBe(background);
+    expect(labels()).toBe(1);
+  });
+
+  it('a packer who weighs differently gets rates for that weight, not the pre-rated ones', async () => {
+    const { station, rater } = await preRatedStation();
+    const rates = countAtSandbox('POST', '/api/v1/rates');
+    rater.start();
+    await rater.settled();
+    const background = rates();
+    const id = orderId(station, 'LUM-10422');
+    const quote = rated(
+      await station.workflow.rate(id, { packages: [{ weightLbs: 9.5 }], stationUser: 'ana' }),
+    );
+    expect(rates()).toBe(background + 1);
+    expect(quote.shipment.shipment.packages[0]!.weightLbs).toBe(9.5);
+  });
+
+  it('quotes past their freshness are not shown; the background asks for them again before that', async () => {
+    const clock = { now: new Date('2026-11-24T09:00:00Z') };
+    const { station, rater } = await preRatedStation({ clock });
+    const rates = countAtSandbox('POST', '/api/v1/rates');
+    rater.start();
+    await rater.settled();
+    const first = rates();
+    const id = orderId(station, 'LUM-10423');
+    const before = station.workflow.shipments.forOrder(id).at(-1)!;
+
+    // Past the refresh point (8 of the 10 fresh minutes): every order is rated again.
+    clock.now = new Date(clock.now.getTime() + 8 * 60_000 + 1000);
+    rater.wake();
+    await rater.settled();
+    expect(rates()).toBe(2 * first);
+    const after = station.workflow.shipments.forOrder(id).at(-1)!;
+    expect(after.id).toBe(before.id);
+    expect(station.workflow.shipments.ratedAt(after.id)).toBe(clock.now.toISOString());
+
+    // Stopped, and the clock passes the rates' freshness: the packer's scan asks the platform.
+    await rater.stop();
+    clock.now = new Date(clock.now.getTime() + RATES_FRESH_MS + 1000);
+    const quote = rated(
+      await station.workflow.rate(id, {
+        packages: asPacked(station, 'LUM-10423'),
+        stationUser: 'bo',
+      }),
+    );
+    expect(rates()).toBe(2 * first + 1);
+    expect(quote.ratedAt).toBe(clock.now.toISOString());
+  });
+
+  it('stops while the platform is unreachable, queues nothing, and goes on when woken', async () => {
+    const { station, rater } = await preRatedStation();
+    const reset = sb.fault({ method: 'POST', path: '/api/v1/rates', kind: 'reset' });
+    rater.start();
+    await rater.settled();
+    // It stopped at the first answerless rating: no more than the requests already in flight.
+    expect(rater.stats.unreachable).toBeGreaterThanOrEqual(1);
+    expect(rater.stats.started).toBeLessThanOrEqual(2);
+    expect(rater.stats.rated).toBe(0);
+    const tried = reset.hits;
+    expect(tried).toBeGreaterThan(0);
+    // Nothing rated, nothing queued, nothing for a shift lead: the packer's scan will say.
+    expect(station.workflow.queue.counts(station.workflow.scope).waiting).toBe(0);
+    expect(station.workflow.shipments.inState(station.workflow.scope, 'rated')).toHaveLength(0);
+    expect(station.workflow.shipments.inState(station.workflow.scope, 'failed')).toHaveLength(0);
+
+    sb.clearFaults();
+    // Still offline (until woken): no request goes out.
+    await rater.settled();
+    expect(reset.hits).toBe(tried);
+    // The platform answers again (in the station, the drainer's or the poller's request finds
+    // it and the connectivity change wakes the pre-rater).
+    const order = station.workflow.orders.get(orderId(station, 'LUM-10424'))!;
+    const built = buildShipment(station.workflow.profile, order, undefined);
+    if ('failure' in built) throw new Error(built.failure.message);
+    await station.workflow.dependencies.platform.rates(order.tenantId, built);
+    rater.wake();
+    await rater.settled();
+    expect(rater.stats.rated).toBeGreaterThan(1);
+    expect(station.workflow.shipments.inState(station.workflow.scope, 'rated').length).toBe(
+      rater.stats.rated,
+    );
+  });
+
+  it("a packer's scan while the order's background rating is on its way waits for it instead of asking twice", async () => {
+    const { station, rater } = await preRatedStation();
+    const rates = countAtSandbox('POST', '/api/v1/rates');
+    sb.fault({ method: 'POST', path: '/api/v1/rates', kind: 'delay', delayMs: 300, times: 1 });
+    const id = orderId(station, 'LUM-10421');
+    // Only this order, so the slow request is its rating.
+    const pending = station.workflow.preRate(id, asPacked(station, 'LUM-10421'));
+    const quote = rated(
+      await station.workflow.rate(id, {
+        packages: asPacked(station, 'LUM-10421'),
+        stationUser: 'ana',
+      }),
+    );
+    expect(await pending).toMatchObject({ kind: 'rated', shipmentId: quote.shipment.id });
+    expect(rates()).toBe(1);
+    expect(rater.stats.started).toBe(0);
+  });
+});

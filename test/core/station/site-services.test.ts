@@ -1,0 +1,249 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleSnapshot } from '../../../src/core/site/console.js';
+import { connectionOf } from '../../../src/core/site/connection.js';
+import { createStation, type Station } from '../../../src/core/station/index.js';
+import { MemorySecretVault } from '../../../src/core/profiles/secret-vault.js';
+import { ConfSettingsStore } from '../../../src/core/profiles/settings-store.js';
+import { badgeDigest, hashPin } from '../../../src/core/users/pin.js';
+import { startSandbox } from '../../../src/sandbox/index.js';
+import { tempDir } from '../../support/tmp.js';
+import { usePostgres } from '../../support/use-postgres.js';
+import { siteDatabase, STATION_PASSWORD, type SiteDatabase } from '../site/support.js';
+import { SUPERUSER_PASSWORD } from '../../support/postgres.js';
+import { call, scanOrder, until, type Sandbox } from './support.js';
+
+// Issue 14 with real PostgreSQL: site users, site settings and the console's picture, with two
+// stations (each its own SQLite) on one site store and one sandbox.
+
+const root = join(import.meta.dirname, '../../..');
+const pgc = usePostgres();
+let shared: Sandbox;
+beforeAll(async () => {
+  shared = await startSandbox();
+});
+afterAll(() => shared.close());
+
+function siteStation(dataDir: string): Station {
+  const c = () => shared.fixtures.apiClients.find((x) => x.clientId === 'demo-lumen-full')!;
+  return createStation({
+    dataDir,
+    host: 'web',
+    version: '0.14.0',
+    settings: new ConfSettingsStore(join(dataDir, 'settings.json')),
+    vault: new MemorySecretVault(),
+    resourcesDir: join(root, 'resources'),
+    startSandbox: async () => ({
+      baseUrl: shared.url,
+      clientId: c().clientId,
+      clientSecret: c().clientSecret,
+      tenantId: c().tenantId,
+      close: async () => {},
+    }),
+  });
+}
+
+async function twoStations(site: SiteDatabase) {
+  const a = siteStation(tempDir());
+  const b = siteStation(tempDir());
+  await Promise.all([a.start(), b.start()]);
+  for (const [s, id, name] of [
+    [a, 'st-a', 'Station A'],
+    [b, 'st-b', 'Station B'],
+  ] as const)
+    await call(s, 'site.configure', {
+      siteStore: { url: site.stationUrl, stationId: id, stationName: name },
+      password: STATION_PASSWORD,
+    });
+  return { a, b, stop: () => Promise.all([a.stop(), b.stop()]) };
+}
+
+const siteBoxes = [
+  { id: 'site-10', name: 'Site 10×8×4', code: 'S10', lengthIn: 10, widthIn: 8, heightIn: 4 },
+];
+
+describe('site services with a site store', () => {
+  it('site settings set once are picked up by every station; an override is marked', async () => {
+    const site = await siteDatabase(pgc.cluster);
+    await site.owner.setSetting('boxPresets', JSON.stringify(siteBoxes));
+    await site.owner.setSetting(
+      'rateRule',
+      JSON.stringify({ strategy: 'fastest', preferredServiceLevels: [], excludedCarriers: [] }),
+    );
+    const { a, b, stop } = await twoStations(site);
+    try {
+      for (const s of [a, b]) {
+        await until(async () => (await call(s, 'settings.get', {})).boxes[0]?.id === 'site-10');
+        await until(() => s.context.runtimeOrNull()?.profile.rateRule.strategy === 'fastest');
+        expect(s.context.siteSettingSources()).toMatchObject({
+          boxPresets: 'site',
+          rateRule: 'site',
+          packingSlip: 'station',
+        });
+      }
+      // Station A keeps its own boxes: shown as an override; B still follows the site.
+      a.context.options.settings.set('siteOverrides', ['boxPresets']);
+      expect((await call(a, 'settings.get', {})).boxes.map((x) => x.id)).toEqual([
+        'box-s',
+        'box-m',
+        'box-l',
+      ]);
+      expect(a.context.siteSettingSources().boxPresets).toBe('station-override');
+      expect((await call(b, 'settings.get', {})).boxes.map((x) => x.id)).toEqual(['site-10']);
+      // A change made once reaches every station at its next check-in.
+      await site.owner.setSetting(
+        'boxPresets',
+        JSON.stringify([{ ...siteBoxes[0], id: 'site-12', name: 'Site 12' }]),
+      );
+      await until(async () => (await call(b, 'settings.get', {})).boxes[0]?.id === 'site-12');
+    } finally {
+      await stop();
+    }
+  });
+
+  it("the site's users sign in at any station; a station's role cannot write users", async () => {
+    const site = await siteDatabase(pgc.cluster);
+    await site.owner.saveUser({
+      userId: 'bo',
+      name: 'Bo Lindqvist',
+      role: 'lead',
+      badgeSha256: badgeDigest('BADGE-0042'),
+      pinHash: await hashPin('7305'),
+      active: true,
+    });
+    const { a, b, stop } = await twoStations(site);
+    try {
+      for (const s of [a, b]) {
+        await until(() => s.context.users.count() === 1);
+        expect(await s.context.session.signIn({ badge: 'BADGE-0042' })).toMatchObject({
+          name: 'Bo Lindqvist',
+          role: 'lead',
+        });
+      }
+      // Signed in: the purchase records the user, in the site store too.
+      const scan = await scanOrder(b, 'LUM-10421');
+      const quote = await call(b, 'pack.rate', {
+        orderId: scan.order.id,
+        packages: [{ weightLbs: 2, boxId: null }],
+      });
+      await call(b, 'pack.buy', { shipmentId: quote.shipmentId });
+      await until(async () => {
+        const { rows } = await site.owner.pool.query<{ packer: string }>(
+          'SELECT packer FROM site_labels',
+        );
+        return rows[0]?.packer === 'Bo Lindqvist';
+      });
+      const c = new pg.Client(connectionOf(site.stationUrl, STATION_PASSWORD));
+      await c.connect();
+      await expect(
+        c.query(`INSERT INTO site_users (user_id, name, role) VALUES ('x', 'x', 'lead')`),
+      ).rejects.toThrow(/permission denied/);
+      await c.end();
+    } finally {
+      await stop();
+    }
+  });
+
+  it("the console's picture: stations with heartbeat, labels per hour, cost, carriers not AUTHORIZED", async () => {
+    const site = await siteDatabase(pgc.cluster);
+    const { a, b } = await twoStations(site);
+    let bStopped = false;
+    try {
+      const scan = await scanOrder(b, 'LUM-10422');
+      const quote = await call(b, 'pack.rate', {
+        orderId: scan.order.id,
+        packages: [{ weightLbs: 2, boxId: null }],
+      });
+      await call(b, 'pack.buy', { shipmentId: quote.shipmentId });
+      shared.setConnectionStatus('conn_lumen_fedex', 'EXPIRED');
+      await call(a, 'carriers.list', { refresh: true });
+      const scope = a.context.runtime().scope;
+      const midnight = new Date();
+      midnight.setHours(0, 0, 0, 0);
+      const offset = -new Date().getTimezoneOffset();
+      const snap = await until(async () => {
+        const s = await consoleSnapshot(site.owner.pool, scope, midnight.toISOString(), offset);
+        return s.labelsPerHour.length === 1 &&
+          s.carriersNotAuthorized.some((c) => c.authorizationStatus === 'EXPIRED') &&
+          s.stations.every((x) => x.appVersion)
+          ? s
+          : null;
+      });
+      expect(snap.stations.map((s) => [s.stationId, s.online, s.appVersion])).toEqual([
+        ['st-a', true, '0.14.0'],
+        ['st-b', true, '0.14.0'],
+      ]);
+      expect(snap.labelsPerHour).toEqual([
+        { hour: new Date().getHours(), stationId: 'st-b', packer: 'packer', labels: 1 },
+      ]);
+      expect(snap.costToday).toEqual([
+        expect.objectContaining({ tenantId: 'tnt_lumen', labels: 1, currency: 'USD' }),
+      ]);
+      expect(snap.costToday[0]!.cents).toBeGreaterThan(0);
+      expect(
+        snap.carriersNotAuthorized.map((c) => [c.tenantId, c.carrier, c.authorizationStatus]),
+      ).toContainEqual(['tnt_lumen', 'FEDEX', 'EXPIRED']);
+      expect(snap.carriersNotAuthorized.every((c) => c.authorizationStatus !== 'AUTHORIZED')).toBe(
+        true,
+      );
+      // A station that stopped checking in shows offline once its last heartbeat is 10 s old.
+      await b.stop();
+      bStopped = true;
+      await site.owner.pool.query(
+        `UPDATE site_stations SET last_seen_at = now() - interval '11 seconds' WHERE station_id = 'st-b'`,
+      );
+      const later = await consoleSnapshot(site.owner.pool, scope, midnight.toISOString(), offset);
+      expect(later.stations.map((s) => [s.stationId, s.online])).toEqual([
+        ['st-a', true],
+        ['st-b', false],
+      ]);
+    } finally {
+      shared.setConnectionStatus('conn_lumen_fedex', 'AUTHORIZED');
+      await Promise.all([a.stop(), bStopped ? null : b.stop()]);
+    }
+  });
+
+  it('site IT sets site settings and adds site users with npm run site (checked before stored)', async () => {
+    const site = await siteDatabase(pgc.cluster);
+    const run = (args: string[], input = '') =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        const child = execFile(
+          process.execPath,
+          ['--import', 'tsx', 'src/core/site/cli.ts', ...args, '--url', site.ownerUrl],
+          { cwd: root, env: { ...process.env, PGPASSWORD: SUPERUSER_PASSWORD } },
+          (error, stdout, stderr) =>
+            resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+        );
+        child.stdin!.end(input);
+      });
+    expect(await run(['setting', 'rateRule', '{"strategy":"slowest"}'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('rateRule: strategy'),
+    });
+    expect(await run(['setting', 'reprintsWithoutLead', '3'])).toMatchObject({
+      code: 0,
+      stdout: 'reprintsWithoutLead is now set for every station of the site.\n',
+    });
+    expect(
+      await run(
+        ['users', 'add', 'bo', '--name', 'Bo Lindqvist', '--role', 'lead', '--badge'],
+        'BADGE-0042\n',
+      ),
+    ).toMatchObject({ code: 0, stdout: 'Bo Lindqvist (bo) is a shift lead.\n' });
+    expect((await site.owner.settings()).reprintsWithoutLead).toBe('3');
+    const users = await site.owner.users();
+    expect(users).toEqual([
+      expect.objectContaining({
+        userId: 'bo',
+        role: 'lead',
+        badgeSha256: badgeDigest('BADGE-0042'),
+      }),
+    ]);
+    expect(JSON.stringify(users)).not.toContain('BADGE-0042');
+    expect((await run(['users', 'list'])).stdout).toBe(
+      'bo\tBo Lindqvist\tlead\tbadge\t-\tactive\n',
+    );
+  });
+});
