@@ -57,7 +57,7 @@ const coreModuleRanks = [
   ['packing'],
   ['queue', 'labels', 'tracking', 'logging'],
   ['printing', 'profiles'],
-  ['orders', 'platform', 'devices'],
+  ['orders', 'platform', 'devices', 'users'],
   ['storage'],
 ];
 

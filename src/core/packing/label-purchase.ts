@@ -134,7 +134,8 @@ export class LabelPurchaser {
         case 'rejected': {
           const reason: Failure = {
             code: failure.errorCode ?? `http-${failure.status}`,
-            message: `The platform refused the label: ${failure.message}`,
+            // The client's sentence already says what was refused ("The platform refused the label: …").
+            message: failure.message,
             errors: failure.errors,
             correlationId: failure.correlationId,
           };

@@ -163,7 +163,10 @@ describe('label purchase faults: unknown, never bought again by itself', () => {
         outcome: 'failed',
         failure: {
           code: 'CONNECTION_NOT_AUTHORIZED',
-          message: expect.stringMatching(/refused the label/),
+          // The client's own sentence, not prefixed again with "The platform refused the label".
+          message: expect.stringMatching(
+            /^The carrier connection is not authorized, so it cannot be used for the label: .*EXPIRED.*\(ref cor_/,
+          ),
         },
       });
       const purchases = hooked.workflow.shipments.purchasesForOrder(orderId(hooked, 'LUM-10422'));
