@@ -5,6 +5,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { expect, test, type Page } from '@playwright/test';
+import {
+  startVirtualPrinter,
+  type VirtualPrinter,
+} from '../src/core/printing/virtual-printer/server.js';
 
 export interface RunningStation {
   url: string;
@@ -217,6 +221,47 @@ export function stationPerTest(...args: Parameters<typeof startStation>): () => 
   return () => {
     if (!station) throw new Error('the station of this test has not started');
     return station;
+  };
+}
+
+/**
+ * For each test of the file: a sandbox process and a virtual label printer, and the station
+ * the test starts on them (`lumen(...)`, provisioned with one Lumen profile); all stopped after
+ * the test.
+ */
+export function provisionedPerTest(profile: { id: string; name: string }): {
+  sandbox(): SandboxProcess;
+  printer(): VirtualPrinter;
+  lumen(): Promise<RunningStation>;
+} {
+  let sandbox: SandboxProcess | null = null;
+  let printer: VirtualPrinter | null = null;
+  let station: RunningStation | null = null;
+  test.beforeEach(async () => {
+    sandbox = await startSandboxProcess();
+    printer = await startVirtualPrinter({ port: 0 });
+  });
+  test.afterEach(async () => {
+    await station?.stop();
+    station = null;
+    await printer?.close();
+    await sandbox?.stop();
+  });
+  const started = <T>(what: T | null, name: string): T => {
+    if (!what) throw new Error(`the ${name} of this test has not started`);
+    return what;
+  };
+  return {
+    sandbox: () => started(sandbox, 'sandbox'),
+    printer: () => started(printer, 'printer'),
+    async lumen() {
+      station = await startProvisionedStation({
+        baseUrl: started(sandbox, 'sandbox').url,
+        printer: { port: started(printer, 'printer').port },
+        profile,
+      });
+      return station;
+    },
   };
 }
 

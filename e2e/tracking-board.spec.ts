@@ -42,6 +42,13 @@ const station = stationPerTest([], {}, seed);
 test('the tracking board holds 10,000 shipments in a virtualised list, scrolls to the last and filters', async ({
   page,
 }, info) => {
+  // What the station sends the page: pages of rows, never the whole board in one answer.
+  let largestFrame = 0;
+  page.on('websocket', (ws) =>
+    ws.on('framereceived', ({ payload }) => {
+      largestFrame = Math.max(largestFrame, payload.length);
+    }),
+  );
   await page.goto(station().url);
   await expect(page.getByTestId('connectivity')).toContainText('online');
   await page.keyboard.press('Alt+5');
@@ -58,4 +65,7 @@ test('the tracking board holds 10,000 shipments in a virtualised list, scrolls t
   await page.getByRole('button', { name: /^DELIVERED/ }).click();
   await expect(page.getByTestId('tracking-total')).toHaveText(/^16\d\d shipments$/);
   await page.screenshot({ path: info.outputPath('tracking-delivered.png') });
+  // 10,000 rows are about 3 MB; a page of 200 is under 100 KB.
+  expect(largestFrame).toBeGreaterThan(0);
+  expect(largestFrame).toBeLessThan(150_000);
 });

@@ -49,15 +49,37 @@ export function isCallName(value: unknown): value is CallName {
   return typeof value === 'string' && Object.hasOwn(calls, value);
 }
 
-/** Every event the renderer can receive, with its payload type. */
+/**
+ * Every event the renderer can receive, with its payload type. Each says what changed, so a
+ * page shows it without asking again (Actual's server-events): the list as it is now, or the
+ * rows that changed. A renderer that may have missed some (the web host's socket came back)
+ * asks for its page once on reconnect; nothing polls.
+ */
 export interface Events {
   status: V.StationStatus;
   'print-job': V.PrintJobView;
-  'orders-changed': { count: number };
-  'queue-changed': { shipments: number; printJobs: number };
-  'attention-changed': { count: number };
-  'tracking-changed': { changed: number };
-  'carriers-changed': { expired: number };
+  /**
+   * Orders came in from a file (import, hot folder: which file, how many were new or updated),
+   * or the state of these orders changed (scan to verify, an override): the Orders view asks for
+   * its page again.
+   */
+  'orders-changed': { fileName: string | null; imported: number; orderIds: string[] };
+  /**
+   * Labels this station stored since the last such event (bought, drained from the offline
+   * queue, or found on the platform by a shift lead): History asks for the page on screen again.
+   */
+  'labels-changed': { labels: V.LabelSummary[] };
+  /** The Queue page as it is now. */
+  'queue-changed': V.QueueView;
+  /** Needs attention as it is now (the header counts these plus the queue's). */
+  'attention-changed': { items: V.AttentionItem[] };
+  /**
+   * Trackers a poll changed, as the board shows them now (at most 200; `more` counts the others,
+   * a board then asks for its page again), and the board's sync state.
+   */
+  'tracking-changed': { rows: V.TrackerRow[]; more: number; sync: V.TrackingSync };
+  /** The profile's carrier accounts as they are now. */
+  'carriers-changed': { accounts: V.CarrierAccountView[] };
   'import-progress': V.ImportProgressView;
   /** Another station of the site committed changes (the site store's NOTIFY). */
   'site-changed': { stationId: string };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { IncomingOrder, ImportProblem } from './types.js';
+import type { Address, IncomingOrder, ImportProblem } from './types.js';
 
 const text = (max: number) =>
   z.string().trim().min(1, 'is empty').max(max, `is longer than ${max}`);
@@ -40,7 +40,7 @@ export const addressSchema = z.object({
     .regex(/^[A-Za-z]{2}$/, 'must be a 2-letter country code such as US')
     .transform((v) => v.toUpperCase()),
   isResidential: z.boolean().optional(),
-});
+}) satisfies z.ZodType<Address>;
 
 export const hazmatSchema = z.object({
   unNumber: optionalText(10).pipe(

@@ -1,18 +1,6 @@
-/** Where a package goes (or comes from): the platform's Address fields. */
-export interface Address {
-  name?: string | undefined;
-  company?: string | undefined;
-  email?: string | undefined;
-  phone?: string | undefined;
-  addressLine1: string;
-  addressLine2?: string | undefined;
-  addressLine3?: string | undefined;
-  city: string;
-  stateProvince?: string | undefined;
-  postalCode: string;
-  countryCode: string;
-  isResidential?: boolean | undefined;
-}
+import type { Address } from '../../shared/features/profiles.js';
+/** Where a package goes (or comes from): defined once, with the views. */
+export type { Address } from '../../shared/features/profiles.js';
 
 /** A dangerous-goods item as the order names it (the platform's hazmat* fields of an Item). */
 export interface ItemHazmat {

@@ -1,4 +1,6 @@
+import type { z } from 'zod';
 import type { PlatformCapability } from './connectivity.js';
+import type { AddressSchema } from './schemas.js';
 /**
  * Request shapes of the Shipping Platform API (../shared/platform-api.md part 2 and 4). Only
  * what the station sends is typed strictly; every object also accepts further fields, because
@@ -11,23 +13,12 @@ import type { RequestObserver, RetryPolicy } from './transport.js';
 /** Same values as src/core/storage/scope.ts `Environment`; each has its own identifiers. */
 export type PlatformEnvironment = 'embedded-sandbox' | 'sandbox' | 'production';
 
-export interface AddressInput {
-  company?: string;
-  name?: string;
-  email?: string;
-  phone?: string;
-  addressLine1?: string;
-  addressLine2?: string;
-  addressLine3?: string;
-  city?: string;
-  stateProvince?: string;
-  postalCode?: string;
-  countryCode?: string;
-  isResidential?: boolean;
-  /** The shipping site id, on shipFrom (see docs/platform-choices.md: "Where shippingSiteId sits"). */
-  siteId?: string;
-  [extra: string]: unknown;
-}
+/**
+ * An address sent to the platform: the platform's own Address (`AddressSchema` in schemas.ts,
+ * further fields accepted), with `siteId` on shipFrom (see docs/platform-choices.md: "Where
+ * shippingSiteId sits").
+ */
+export type AddressInput = z.input<typeof AddressSchema>;
 
 export interface ItemInput {
   countryOfOrigin?: string;

@@ -16,6 +16,12 @@ export interface QueueEntry {
   updatedAt: string;
 }
 
+/** A queue entry still to deal with, with the order it ships (what the Queue page lists). */
+export interface PendingQueueEntry extends QueueEntry {
+  /** The order's number; the shipment id when the order is gone. */
+  orderNumber: string;
+}
+
 export interface QueueCounts {
   waiting: number;
   failed: number;
@@ -25,6 +31,8 @@ export interface QueueCounts {
 
 interface Row {
   id: number;
+  profile_id: string;
+  environment: string;
   shipment_id: number;
   tenant_id: string;
   state: QueueEntryState;
@@ -55,6 +63,16 @@ export class OfflineQueueRepository {
       byShipment: db.prepare<[number], Row>(`SELECT * FROM offline_queue WHERE shipment_id = ?`),
       list: db.prepare<[string, string, number], Row>(
         `SELECT * FROM offline_queue WHERE profile_id = ? AND environment = ? ORDER BY id DESC LIMIT ?`,
+      ),
+      // Entries not done whose shipment was not cancelled meanwhile, newest first, with the
+      // order's number: one query, not one look-up per row.
+      pending: db.prepare<[string, string, number], Row & { order_number: string | null }>(
+        `SELECT q.*, o.order_number FROM offline_queue q
+           LEFT JOIN shipments s ON s.id = q.shipment_id
+           LEFT JOIN orders o ON o.id = s.order_id
+         WHERE q.profile_id = ? AND q.environment = ? AND q.state <> 'done'
+           AND (s.state IS NULL OR s.state <> 'cancelled')
+         ORDER BY q.id DESC LIMIT ?`,
       ),
       counts: db.prepare<[string, string], { state: QueueEntryState; n: number }>(
         `SELECT state, count(*) AS n FROM offline_queue WHERE profile_id = ? AND environment = ? GROUP BY state`,
@@ -92,6 +110,14 @@ export class OfflineQueueRepository {
     return row ? toEntry(row) : undefined;
   }
 
+  /** An entry of this profile and environment; another's id is not found. */
+  getInScope(scope: StationScope, id: number): QueueEntry | undefined {
+    const row = this.s.get.get(id);
+    return row && row.profile_id === scope.profileId && row.environment === scope.environment
+      ? toEntry(row)
+      : undefined;
+  }
+
   forShipment(shipmentId: number): QueueEntry | undefined {
     const row = this.s.byShipment.get(shipmentId);
     return row ? toEntry(row) : undefined;
@@ -99,6 +125,14 @@ export class OfflineQueueRepository {
 
   list(scope: StationScope, limit = 100): QueueEntry[] {
     return this.s.list.all(scope.profileId, scope.environment, limit).map(toEntry);
+  }
+
+  /** What is still to deal with (not done, shipment not cancelled), newest first. */
+  pending(scope: StationScope, limit = 200): PendingQueueEntry[] {
+    return this.s.pending.all(scope.profileId, scope.environment, limit).map((row) => ({
+      ...toEntry(row),
+      orderNumber: row.order_number ?? String(row.shipment_id),
+    }));
   }
 
   counts(scope: StationScope): QueueCounts {

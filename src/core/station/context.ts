@@ -12,7 +12,8 @@ import { TokenStore } from '../platform/index.js';
 import { checkpointInBackground } from '../storage/checkpoints.js';
 import { openDatabase, type Db } from '../storage/database.js';
 import type { ProfileView, StationSettings } from '../../shared/views.js';
-import { profileView } from './map.js';
+import { brandName, carrierView, labelView, profileView, trackingSync } from './map.js';
+import { attentionOf, queueOf, trackerRow } from './snapshots.js';
 import { StationFailure } from './errors.js';
 import { hotFolderProblem } from '../orders/hot-folder-policy.js';
 import { StationEvents } from './events.js';
@@ -268,6 +269,9 @@ export class StationContext {
         embeddedBaseUrl: async () => (await this.embeddedSandbox()).baseUrl,
         log: this.log,
         onChange: (what) => this.changed(what),
+        onTrackers: (numbers) => this.trackersChanged(numbers),
+        onLabel: (purchaseId) => this.labelStored(purchaseId),
+        onOrders: (fileName, imported) => this.ordersChanged({ fileName, imported }),
         boxes: () => this.stationSettings().boxes,
         onBatch: (summary) => this.events.emit('batch-progress', batchView(summary)),
         ...(this.site
@@ -305,31 +309,92 @@ export class StationContext {
   }
 
   private statusTimer: NodeJS.Timeout | null = null;
-  /** Coalesces bursts of changes into one status event. */
-  changed(what: 'queue' | 'attention' | 'tracking' | 'carriers' | 'orders' | 'status'): void {
-    const rt = this.current;
+  private readonly due = new Set<'queue' | 'attention' | 'carriers'>();
+  private readonly trackersDue = new Set<string>();
+  private readonly labelsDue = new Set<string>();
+  private trackingDue = false;
+  /**
+   * Something changed: within 100 ms (bursts coalesce) the renderer gets an event carrying the
+   * data as it is now (the queue, Needs attention, the changed trackers, the carrier accounts)
+   * and a new status for the header.
+   */
+  changed(what: 'queue' | 'attention' | 'tracking' | 'carriers' | 'status'): void {
     // A purchase or reprint was just committed: send it to the site now, not at the next poll.
     if (what === 'queue' || what === 'attention') this.site?.sync.wake();
-    if (what === 'tracking') this.events.emit('tracking-changed', { changed: 1 });
-    if (what === 'orders') this.events.emit('orders-changed', { count: 1 });
-    if (what === 'queue' && rt) {
-      const c = rt.workflow.queue.counts(rt.scope);
-      const printJobs = this.spool.list({ states: ['queued', 'sending'] }).length;
-      this.events.emit('queue-changed', { shipments: c.waiting, printJobs });
-    }
-    if (what === 'carriers' && rt)
-      this.events.emit('carriers-changed', {
-        expired: rt.carriers().filter((h) => h.authorizationStatus === 'EXPIRED').length,
-      });
-    if (what === 'attention' && rt)
-      this.events.emit('attention-changed', {
-        count: rt.workflow.shipments.purchasesInState(rt.scope, 'unknown').length,
-      });
+    if (what === 'tracking') this.trackingDue = true;
+    else if (what !== 'status') this.due.add(what);
     if (this.statusTimer) return;
-    this.statusTimer = setTimeout(() => {
-      this.statusTimer = null;
-      this.onStatusDue?.();
-    }, 100);
+    this.statusTimer = setTimeout(() => this.flush(), 100);
+  }
+
+  /** Trackers a poll stored (new or with a new status): their rows go out with the next event. */
+  trackersChanged(trackingNumbers: readonly string[]): void {
+    for (const n of trackingNumbers) this.trackersDue.add(n);
+    this.changed('tracking');
+  }
+
+  /** A label was stored, by its purchase id: it goes out with the next labels-changed. */
+  labelStored(purchaseId: string): void {
+    this.labelsDue.add(purchaseId);
+    if (this.statusTimer) return;
+    this.statusTimer = setTimeout(() => this.flush(), 100);
+  }
+
+  /**
+   * Orders came in from a file, or these orders' state changed (verified, overridden): said at
+   * once, with what changed (the Orders view follows).
+   */
+  ordersChanged(change: { fileName?: string; imported?: number; orderIds?: string[] }): void {
+    this.events.emit('orders-changed', {
+      fileName: change.fileName ?? null,
+      imported: change.imported ?? 0,
+      orderIds: change.orderIds ?? [],
+    });
+    this.changed('status');
+  }
+
+  private flush(): void {
+    this.statusTimer = null;
+    const rt = this.current;
+    const due = new Set(this.due);
+    this.due.clear();
+    const numbers = [...this.trackersDue];
+    this.trackersDue.clear();
+    const purchases = [...this.labelsDue];
+    this.labelsDue.clear();
+    const tracking = this.trackingDue;
+    this.trackingDue = false;
+    if (rt) {
+      try {
+        if (due.has('queue')) this.events.emit('queue-changed', queueOf(this));
+        if (due.has('attention'))
+          this.events.emit('attention-changed', { items: attentionOf(this) });
+        if (due.has('carriers'))
+          this.events.emit('carriers-changed', { accounts: rt.carriers().map(carrierView) });
+        if (purchases.length) {
+          const labels = purchases
+            .map((id) => rt.labels.getByPurchase(id))
+            .filter((l) => l !== undefined)
+            .map((l) => labelView(l, brandName(rt.profile, l.tenantId), 0));
+          if (labels.length) this.events.emit('labels-changed', { labels });
+        }
+        if (tracking) {
+          const rows = numbers
+            .slice(0, 200)
+            .map((n) => rt.board.get(rt.trackingScope, n))
+            .filter((t) => t !== null)
+            .map(trackerRow);
+          this.events.emit('tracking-changed', {
+            rows,
+            more: Math.max(0, numbers.length - 200),
+            sync: trackingSync(rt),
+          });
+        }
+      } catch (error) {
+        this.log(`station events: ${(error as Error).message}`);
+      }
+    }
+    this.onStatusDue?.();
   }
   onStatusDue: (() => void) | null = null;
   /**

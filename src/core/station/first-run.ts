@@ -132,7 +132,7 @@ export async function openDemoProfile(ctx: StationContext, firstRun: boolean): P
     const tenants = { defaultTenantId: profile.tenantId, allowedTenantIds: tenantsOf(profile) };
     let imported = 0;
     for (const f of files) {
-      const report = importOrders(runtime.workflow.orders, runtime.scope, tenants, {
+      const report = importOrders(runtime.orders, runtime.scope, tenants, {
         text: readFileSync(join(dir!, f), 'utf8'),
         format: formatOf(f)!,
         source: f,
@@ -140,7 +140,7 @@ export async function openDemoProfile(ctx: StationContext, firstRun: boolean): P
       imported += report.imported.length;
     }
     if (imported === 0)
-      importOrders(runtime.workflow.orders, runtime.scope, tenants, {
+      importOrders(runtime.orders, runtime.scope, tenants, {
         text: JSON.stringify(fallbackOrders),
         format: 'json',
         source: 'demo orders',

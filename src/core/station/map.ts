@@ -139,6 +139,35 @@ export function orderView(
   };
 }
 
+/** A label's facts as every History row shows them, this station's or the site's. */
+export type LabelFacts = Pick<
+  CoreLabelSummary,
+  | 'orderNumber'
+  | 'trackingNumber'
+  | 'carrier'
+  | 'serviceLevel'
+  | 'costCents'
+  | 'currency'
+  | 'createdAt'
+>;
+
+export function labelFacts(
+  l: LabelFacts,
+): Pick<
+  V.LabelSummary,
+  'orderNumber' | 'trackingNumber' | 'carrier' | 'serviceLevel' | 'cost' | 'currency' | 'createdAt'
+> {
+  return {
+    orderNumber: l.orderNumber,
+    trackingNumber: l.trackingNumber,
+    carrier: l.carrier,
+    serviceLevel: l.serviceLevel,
+    cost: l.costCents / 100,
+    currency: l.currency,
+    createdAt: l.createdAt,
+  };
+}
+
 export function labelView(
   l: StoredLabel | CoreLabelSummary,
   brandName: string | null,
@@ -147,15 +176,9 @@ export function labelView(
 ): V.LabelSummary {
   return {
     id: String(l.id),
-    orderNumber: l.orderNumber,
-    trackingNumber: l.trackingNumber,
-    carrier: l.carrier,
-    serviceLevel: l.serviceLevel,
-    cost: l.costCents / 100,
-    currency: l.currency,
+    ...labelFacts(l),
     tenantId: l.tenantId,
     brandName,
-    createdAt: l.createdAt,
     zplAvailable: 'zplAvailable' in l ? l.zplAvailable : l.zpl !== null,
     reprints,
     packageTrackingNumbers: l.packageTrackingNumbers.length

@@ -1,5 +1,9 @@
+import { basename } from 'node:path';
 import type { LabelPrintQueue } from '../labels/print-queue.js';
+import { LabelRepository } from '../labels/label-repository.js';
 import { LabelReprints } from '../labels/reprint.js';
+import { OrderRepository } from '../orders/order-repository.js';
+import { OfflineQueueRepository } from '../queue/offline-queue-repository.js';
 import { applyLabelRetention } from '../labels/retention.js';
 import { OrderHotFolder } from '../orders/hot-folder.js';
 import { PackingWorkflow } from '../packing/packing-workflow.js';
@@ -18,6 +22,7 @@ import {
   TrackerPoller,
   TrackerStore,
   type CarrierAccountHealth,
+  type TrackerChange,
   type TrackingScope,
 } from '../tracking/index.js';
 import { classifyPlatformError, packingPlatformFrom } from '../packing/platform-adapter.js';
@@ -41,7 +46,13 @@ export interface RuntimeDeps {
   /** The embedded sandbox's URL for an embedded-sandbox profile. */
   embeddedBaseUrl: () => Promise<string>;
   log: (line: string) => void;
-  onChange: (what: 'queue' | 'attention' | 'tracking' | 'carriers' | 'orders' | 'status') => void;
+  onChange: (what: 'queue' | 'attention' | 'tracking' | 'carriers' | 'status') => void;
+  /** Trackers a poll stored as new or changed, by tracking number. */
+  onTrackers: (trackingNumbers: string[]) => void;
+  /** A label was stored (bought, or found on the platform), by its purchase id. */
+  onLabel: (purchaseId: string) => void;
+  /** A hot-folder file was imported: its name and how many orders were new or updated. */
+  onOrders: (fileName: string, imported: number) => void;
   /** The site store's order claim for a scope (issue 12); absent without a site store. */
   orderClaims?: (scope: StationScope) => OrderClaims;
   /** The station's box presets, for pre-rating orders whose box code names one. */
@@ -59,7 +70,7 @@ export interface RuntimeDeps {
     poller: TrackerPoller;
     trackers: TrackerStore;
     intervalMs: number;
-    onChanges: () => void;
+    onChanges: (changes: TrackerChange[]) => void;
   }) => SiteTrackerService;
 }
 
@@ -74,6 +85,14 @@ export class ProfileRuntime {
   readonly client: PlatformClient;
   readonly platform: PackingPlatform;
   readonly workflow: PackingWorkflow;
+  /**
+   * The orders, labels and offline-queue repositories, shared with the workflow: what the
+   * facade reads for the pages. The workflow's own shipments and purchases are changed only
+   * through the workflow and the packing module (needs attention, dismissals).
+   */
+  readonly orders: OrderRepository;
+  readonly labels: LabelRepository;
+  readonly queue: OfflineQueueRepository;
   readonly reprints: LabelReprints;
   readonly trackers: TrackerStore;
   readonly board: TrackerBoard;
@@ -122,8 +141,19 @@ export class ProfileRuntime {
       existingLabelJob: (labelId: string) => spool.labelJob(labelId),
       prepare: (printerId: string) => spool.prepare(printerId),
     };
+    this.orders = new OrderRepository(deps.db);
+    this.labels = new LabelRepository(deps.db);
+    this.queue = new OfflineQueueRepository(deps.db);
     this.workflow = new PackingWorkflow({
       db: deps.db,
+      repositories: { orders: this.orders, labels: this.labels, queue: this.queue },
+      // History follows new labels: the purchase's own steps say when one is stored and printed.
+      hooks: {
+        at: (step, { purchaseId }) => {
+          if (purchaseId && (step === 'label-stored' || step === 'print-enqueued'))
+            deps.onLabel(purchaseId);
+        },
+      },
       profile,
       platform: this.platform,
       classify: classifyPlatformError,
@@ -134,11 +164,10 @@ export class ProfileRuntime {
     this.batches = new BatchRunner(this.workflow, deps.db, {
       onProgress: (summary) => {
         deps.onBatch?.(summary);
-        deps.onChange('orders');
         deps.onChange('queue');
       },
     });
-    this.reprints = new LabelReprints(deps.db, this.workflow.labels, printQueue, {
+    this.reprints = new LabelReprints(deps.db, this.labels, printQueue, {
       fetchZpl: (label) => this.platform.labelZpl(label.tenantId, label.platformLabelId),
     });
     this.trackers = new TrackerStore(deps.db);
@@ -149,7 +178,7 @@ export class ProfileRuntime {
       scope: this.trackingScope,
       intervalMs: ProfileRuntime.trackerIntervalMs,
     });
-    this.poller.onChanges(() => deps.onChange('tracking'));
+    this.poller.onChanges((changes) => deps.onTrackers(changes.map((c) => c.trackingNumber)));
     // A failing tracker poll is "tracking delayed" on the header and the board, never an outage.
     this.poller.onError(() => {
       deps.onChange('tracking');
@@ -203,7 +232,7 @@ export class ProfileRuntime {
         poller: this.poller,
         trackers: this.trackers,
         intervalMs: ProfileRuntime.trackerIntervalMs,
-        onChanges: () => this.deps.onChange('tracking'),
+        onChanges: (changes) => this.deps.onTrackers(changes.map((c) => c.trackingNumber)),
       });
       this.siteTrackers.start();
     } else this.poller.start();
@@ -226,15 +255,15 @@ export class ProfileRuntime {
     else if (this.profile.hotFolder) {
       this.hotFolder = new OrderHotFolder({
         folder: this.profile.hotFolder,
-        orders: this.workflow.orders,
+        orders: this.orders,
         scope: this.scope,
         tenants: {
           defaultTenantId: this.profile.tenantId,
           allowedTenantIds: tenantsOf(this.profile),
         },
-        onFile: () => {
+        onFile: ({ file, report }) => {
           this.preRater.wake();
-          this.deps.onChange('orders');
+          this.deps.onOrders(basename(file), report.imported.length + report.updated.length);
         },
         log: this.deps.log,
         mappings: this.profile.orderColumnMappings ?? [],
@@ -295,7 +324,7 @@ export class ProfileRuntime {
     const days = this.profile.labelRetentionDays;
     if (!days) return 0;
     try {
-      const dropped = applyLabelRetention(this.workflow.labels, this.scope, days, now);
+      const dropped = applyLabelRetention(this.labels, this.scope, days, now);
       if (dropped)
         this.deps.log(
           `label retention: dropped the ZPL of ${dropped} label(s) older than ${days} days`,

@@ -31,19 +31,20 @@ export function App() {
     void useSession.getState().load();
     // The label renderer loads while the station opens, not after the first purchase.
     const warm = setTimeout(() => void warmZplRenderer(), 300);
+    // Every event carries what changed: the page shows it as it comes, nothing polls.
     const offs = [
       bridge.on('status', (status) => useStation.getState().setStatus(status)),
-      bridge.on('queue-changed', () => {
+      bridge.on('queue-changed', (queue) => useStation.setState({ queue })),
+      bridge.on('attention-changed', ({ items }) => useStation.setState({ attention: items })),
+      bridge.on('carriers-changed', ({ accounts }) => useStation.setState({ carriers: accounts })),
+      bridge.on('labels-changed', () => {
         const st = useStation.getState();
-        if (st.view === 'queue') void st.loadQueue();
+        // Only the page on screen is asked for again, where it starts now.
+        if (st.view === 'history') void st.searchLabels(st.history.offset);
       }),
-      bridge.on('attention-changed', () => {
+      bridge.on('tracking-changed', (change) => {
         const st = useStation.getState();
-        if (st.view === 'attention') void st.loadAttention();
-      }),
-      bridge.on('tracking-changed', () => {
-        const st = useStation.getState();
-        if (st.view === 'tracking') void st.loadTracking();
+        if (st.view === 'tracking') void st.trackersChanged(change);
       }),
       bridge.on('batch-progress', (batch) => {
         const st = useStation.getState();
@@ -54,10 +55,6 @@ export function App() {
         const st = useStation.getState();
         if (st.view === 'orders') void st.loadOrders();
       }),
-      bridge.on('print-job', () => {
-        const st = useStation.getState();
-        if (st.view === 'queue') void st.loadQueue();
-      }),
       // Issue 14: an action that needs a lead opens the approval; a lost sign-in shows sign-in.
       onCallError((e) => {
         if (e.code === 'lead-required') useSession.getState().askLead(e.message);
@@ -65,14 +62,13 @@ export function App() {
       }),
       onHostConnection((c) => {
         useStation.getState().setHostConnected(c);
-        if (c) void useStation.getState().refreshStatus();
+        // Back after a drop (the web host's socket): events sent meanwhile are lost, so the
+        // header and the page on screen are asked for once.
+        if (c) void refetchAfterReconnect();
       }),
     ];
-    // Belt and braces: the header stays right even if an event is missed.
-    const timer = setInterval(() => void useStation.getState().refreshStatus(), 5000);
     return () => {
       offs.forEach((off) => off());
-      clearInterval(timer);
       clearTimeout(warm);
     };
   }, []);
@@ -124,6 +120,18 @@ export function App() {
       </div>
     </div>
   );
+}
+
+/** What a missed event could have left stale: the header and the list on screen. */
+async function refetchAfterReconnect(): Promise<void> {
+  const st = useStation.getState();
+  await Promise.all([
+    st.refreshStatus(),
+    st.view === 'queue' ? st.loadQueue() : null,
+    st.view === 'attention' ? st.loadAttention() : null,
+    st.view === 'tracking' ? st.loadTracking() : null,
+    st.view === 'carriers' ? st.loadCarriers(false) : null,
+  ]);
 }
 
 function renderView(view: ViewId) {

@@ -21,18 +21,24 @@ const credentials = z.object({
 
 export type Environment = 'embedded-sandbox' | 'sandbox' | 'production';
 
+/**
+ * A postal address as the station keeps it (an order's ship-to, a profile's ship-from): the
+ * platform's Address fields. The one definition: the core's orders use it too, and
+ * `addressSchema` (src/core/orders/order-schema.ts) is checked against it.
+ */
 export interface Address {
-  name?: string;
-  company?: string;
+  name?: string | undefined;
+  company?: string | undefined;
+  email?: string | undefined;
+  phone?: string | undefined;
   addressLine1: string;
-  addressLine2?: string;
+  addressLine2?: string | undefined;
+  addressLine3?: string | undefined;
   city: string;
-  stateProvince?: string;
+  stateProvince?: string | undefined;
   postalCode: string;
   countryCode: string;
-  phone?: string;
-  email?: string;
-  isResidential?: boolean;
+  isResidential?: boolean | undefined;
 }
 
 export interface TenantNode {

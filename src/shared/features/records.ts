@@ -153,9 +153,12 @@ export interface TrackingSync {
   lastSuccessAt: string | null;
 }
 
+/** One page of the tracking board: `total` and `counts` count every tracker that matches. */
 export interface TrackingBoard {
   rows: TrackerRow[];
   total: number;
+  /** Where `rows` starts among the `total`. */
+  offset: number;
   counts: Record<string, number>;
   sync: TrackingSync;
 }
@@ -209,7 +212,7 @@ export const recordCalls = {
       status: text(40).optional(),
       search: text(200).optional(),
       offset: z.number().int().min(0).default(0),
-      limit: z.number().int().min(1).max(20_000).default(500),
+      limit: z.number().int().min(1).max(1000).default(200),
     }),
   ),
 

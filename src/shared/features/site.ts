@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { def, id, none, text } from './define.js';
-import { labelSearch, type PrintJobView } from './records.js';
+import { labelSearch, type LabelSummary, type PrintJobView } from './records.js';
 
 /** "Site: synced" / "Site: 37 changes waiting, 4 min" / "Site: not reachable". */
 export interface SiteHeaderView {
@@ -44,23 +44,28 @@ export interface SiteStatusView {
   }[];
 }
 
-/** A label of any station of the site, as History lists it. */
-export interface SiteLabelView {
+/**
+ * A label of any station of the site, as History lists it: a label's summary fields (the same
+ * as this station's `LabelSummary`), and which station bought it and who packed it.
+ */
+export interface SiteLabelView extends Pick<
+  LabelSummary,
+  | 'orderNumber'
+  | 'trackingNumber'
+  | 'carrier'
+  | 'serviceLevel'
+  | 'cost'
+  | 'currency'
+  | 'brandName'
+  | 'createdAt'
+  | 'reprints'
+> {
   /** The station that bought it, and its label id there. */
   stationId: string;
   stationName: string;
   labelId: string;
-  orderNumber: string;
-  trackingNumber: string;
-  carrier: string;
-  serviceLevel: string;
-  cost: number;
-  currency: string;
   tenantId: string;
-  brandName: string | null;
   packer: string | null;
-  createdAt: string;
-  reprints: number;
   /** True for labels this station bought. */
   here: boolean;
 }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Station } from '../../../src/core/station/index.js';
 import { startVirtualPrinter } from '../../../src/core/printing/virtual-printer/server.js';
 import {
   call,
   demoStationsPerTest,
   packOrder,
   rateOrder,
+  refuseEveryRate,
   scanOrder,
   until,
   type Sandbox,
@@ -112,22 +112,6 @@ describe('Needs attention keeps its promises (#13.16)', () => {
     expect(purchase?.resolution).toBe('checked: not bought — nothing on the carrier portal');
   });
 });
-
-/**
- * The demo brand's FedEx connection is PENDING; a rule that excludes UPS and USPS refuses every
- * rate the platform offers.
- */
-async function refuseEveryRate(s: Station) {
-  await call(s, 'profiles.update', {
-    id: 'demo',
-    rateRule: {
-      strategy: 'cheapest',
-      preferredServiceLevels: [],
-      maxTransitDays: null,
-      excludedCarriers: ['UPS', 'USPS'],
-    },
-  });
-}
 
 describe('a failed rating is one entry per order, with the right code (#13.17)', () => {
   it('rating the same order three times without a fitting rate lists it once, and never as connection-not-authorized', async () => {

@@ -114,6 +114,22 @@ export async function until<T>(check: () => T | Promise<T>): Promise<NonNullable
   }
 }
 
+/**
+ * The demo brand's FedEx connection is PENDING; a rule that excludes UPS and USPS refuses every
+ * rate the platform offers.
+ */
+export async function refuseEveryRate(s: Station) {
+  await call(s, 'profiles.update', {
+    id: 'demo',
+    rateRule: {
+      strategy: 'cheapest',
+      preferredServiceLevels: [],
+      maxTransitDays: null,
+      excludedCarriers: ['UPS', 'USPS'],
+    },
+  });
+}
+
 /** Scans an order number as a scanner would; throws unless it is an order. */
 export async function scanOrder(s: Station, number: string) {
   const scan = await call(s, 'pack.scan', { value: number });

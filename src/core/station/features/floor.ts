@@ -138,7 +138,7 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
         quantity,
         stationUser: ctx.stationSettings().userName,
       });
-      ctx.changed('orders');
+      ctx.ordersChanged({ orderIds: [orderId] });
       const verification = verificationView(result.state, r.profile);
       if (result.kind === 'counted') {
         const l = result.line;
@@ -159,7 +159,7 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
     'verify.override': async ({ orderId, by, reason }) => {
       const r = rt();
       const state = r.workflow.verification.override(orderOf(r, orderId), by, reason);
-      ctx.changed('orders');
+      ctx.ordersChanged({ orderIds: [orderId] });
       return verificationView(state, r.profile);
     },
     'verify.reset': async ({ orderId }) => {
@@ -168,7 +168,7 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
         orderOf(r, orderId),
         ctx.stationSettings().userName,
       );
-      ctx.changed('orders');
+      ctx.ordersChanged({ orderIds: [orderId] });
       return verificationView(state, r.profile);
     },
 

@@ -72,7 +72,7 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
 
   function orderOf(id: string): StoredOrder {
     const r = rt();
-    const order = r.workflow.orders.get(Number(id));
+    const order = r.orders.get(Number(id));
     if (
       !order ||
       order.profileId !== r.scope.profileId ||
@@ -162,6 +162,8 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
         ...(input.options ? { options: optionsFromView(input.options) } : {}),
       });
       if (result.outcome === 'queued') ctx.changed('queue');
+      // A failed rating is listed under Needs attention; a new rating takes an old one off.
+      ctx.changed('attention');
       if (result.outcome === 'rated' || result.outcome === 'failed')
         r.noticeCarrierProblems(result.carrierProblems);
       return quoteView(input.orderId, order.orderNumber, result, r.profile);
@@ -211,7 +213,7 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
       if (elsewhere) throw new StationFailure('conflict', elsewhere);
       // In slices: a 100,000-order file must not hold up the packer's scans meanwhile.
       const report = await importOrdersInSlices(
-        r.workflow.orders,
+        r.orders,
         r.scope,
         { defaultTenantId: r.profile.tenantId, allowedTenantIds: tenantsOf(r.profile) },
         { text: content, format, source: fileName },
@@ -220,7 +222,7 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
           mappings: r.profile.orderColumnMappings ?? [],
         },
       );
-      ctx.changed('orders');
+      ctx.ordersChanged({ fileName, imported: report.imported.length + report.updated.length });
       // Orders whose weight and box are known are rated in the background from now on.
       r.preRater.wake();
       return {
@@ -251,10 +253,8 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
     'orders.list': async ({ search, limit }) => {
       const r = rt();
       const term = search?.trim();
-      const orders = term
-        ? r.workflow.orders.search(r.scope, term, limit)
-        : r.workflow.orders.recent(r.scope, limit);
-      const labelled = r.workflow.orders.labelledAmong(orders.map((o) => o.id));
+      const orders = term ? r.orders.search(r.scope, term, limit) : r.orders.recent(r.scope, limit);
+      const labelled = r.orders.labelledAmong(orders.map((o) => o.id));
       return orders.map((o) =>
         orderView(
           o,

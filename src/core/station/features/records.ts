@@ -1,14 +1,16 @@
 import { NeedsAttention } from '../../packing/needs-attention.js';
-import { failedOrders } from '../../packing/failed-ratings.js';
+import { dismissFailedOrder } from '../../packing/attention.js';
+import { typedLabelSearch } from '../../labels/typed-search.js';
+import { looksLikeTrackingNumber } from '../../tracking/numbers.js';
 import { isPlatformError } from '../../platform/index.js';
 import { labelPrinterOf } from '../../profiles/profile-schema.js';
-import type { AttentionItem, TrackerRow } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
 import { actor, leadFor, reprintsWithoutLead } from './users.js';
 import type { FeatureHandlers } from '../../../shared/features/define.js';
 import type { recordCalls } from '../../../shared/features/records.js';
 import { codeOf, StationFailure } from '../errors.js';
 import { brandName, carrierView, labelView, printJobView, trackingSync } from '../map.js';
+import { attentionOf, queueOf, trackerRow } from '../snapshots.js';
 import { purchaseView } from './pack-views.js';
 
 /** History (label cache, reprints), needs attention, queues, tracking and carrier accounts. */
@@ -18,7 +20,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
   const printerName = (id: string) => rt().profile.printers.find((p) => p.id === id)?.name ?? id;
   const label = (id: string) => {
     const r = rt();
-    const l = r.workflow.labels.get(Number(id));
+    const l = r.labels.get(Number(id));
     if (!l || l.profileId !== r.scope.profileId || l.environment !== r.scope.environment)
       throw new StationFailure('not-found', `Label ${id} is not in this profile.`);
     return l;
@@ -27,33 +29,28 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
   return {
     'labels.search': async (q) => {
       const r = rt();
-      const query = q.query?.trim();
-      const common = {
-        ...(q.tenantId ? { tenantId: q.tenantId } : {}),
-        ...(q.from ? { from: new Date(q.from).toISOString() } : {}),
-        ...(q.to ? { to: new Date(Date.parse(q.to) + 86_400_000).toISOString() } : {}),
-      };
-      // What was typed is an order number or a tracking number (of any package of a label).
-      const byOrder = query ? { ...common, orderNumber: query } : common;
-      const byTracking = query ? { ...common, trackingNumber: query } : common;
-      const trackingFirst =
-        !!query &&
-        /^\d{6,}$|^1Z|^[A-Z]{2}\d/.test(query) &&
-        !r.workflow.orders.findByNumber(r.scope, query).length;
-      let filter = trackingFirst ? byTracking : byOrder;
-      let total = r.workflow.labels.count(r.scope, filter);
-      if (query && total === 0) {
-        filter = trackingFirst ? byOrder : byTracking;
-        total = r.workflow.labels.count(r.scope, filter);
-      }
-      const page = r.workflow.labels.searchSummaries(r.scope, {
+      const { filter, total } = typedLabelSearch(
+        r.labels,
+        r.scope,
+        q.query,
+        {
+          ...(q.tenantId ? { tenantId: q.tenantId } : {}),
+          ...(q.from ? { from: new Date(q.from).toISOString() } : {}),
+          ...(q.to ? { to: new Date(Date.parse(q.to) + 86_400_000).toISOString() } : {}),
+        },
+        {
+          isOrderNumber: (typed) => r.orders.findByNumber(r.scope, typed).length > 0,
+          looksLikeTrackingNumber,
+        },
+      );
+      const page = r.labels.searchSummaries(r.scope, {
         ...filter,
         limit: Math.min(q.limit, 500),
         offset: q.offset,
       });
       // One query for the reprint counts of the whole page, not one per row; one for returns.
       const reprints = r.reprints.counts(page.labels.map((l) => l.id));
-      const returns = r.workflow.labels.returnsOf(page.labels.map((l) => l.id));
+      const returns = r.labels.returnsOf(page.labels.map((l) => l.id));
       return {
         labels: page.labels.map((l) =>
           labelView(
@@ -147,47 +144,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
       }));
     },
 
-    'attention.list': async () => {
-      const r = rt();
-      const items: AttentionItem[] = [];
-      for (const a of new NeedsAttention(r.workflow).list())
-        items.push({
-          id: `purchase:${a.purchase.id}`,
-          kind: 'purchase-unknown',
-          orderNumber: a.orderNumber,
-          title: `Order ${a.orderNumber}: purchase outcome unknown`,
-          detail: `${a.failure?.message ?? 'The station did not hear back.'} Look it up on the platform before deciding (reference ${a.orderReference}).`,
-          reasons: [],
-          createdAt: a.since,
-          actions: ['check-trackers', 'mark-not-bought', 'buy-again'],
-        });
-      for (const s of failedOrders(r.workflow)) {
-        const order = r.workflow.orders.get(s.orderId);
-        items.push({
-          id: `shipment:${s.id}`,
-          kind: 'purchase-failed',
-          orderNumber: order?.orderNumber ?? null,
-          title: `Order ${order?.orderNumber ?? s.orderId}: no label`,
-          detail: s.failure?.message ?? 'The platform refused the shipment.',
-          reasons: (s.failure?.errors ?? []).map((e) => `${e.field}: ${e.message}`),
-          createdAt: s.updatedAt,
-          actions: ['dismiss'],
-        });
-      }
-      for (const j of ctx.spool.list({ states: ['failed', 'unknown'] }))
-        items.push({
-          id: `print:${j.id}`,
-          kind: 'print-failed',
-          orderNumber: j.orderReference,
-          title: `Print job ${j.id} on ${printerName(j.printerId)} ${j.state === 'unknown' ? 'may not have printed' : 'failed'}`,
-          detail: j.lastError ?? '',
-          reasons: [],
-          createdAt: j.updatedAt,
-          // Nothing is known to have printed: the person at the printer says whether it did.
-          actions: ['mark-printed', 'retry', 'cancel'],
-        });
-      return items;
-    },
+    'attention.list': async () => attentionOf(ctx),
     'attention.resolve': async ({ id, action, note }) => {
       const r = rt();
       const [kind, key] = id.split(':') as [string, string | undefined];
@@ -227,23 +184,14 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
         else throw new StationFailure('validation', `${action} does not apply to a purchase.`);
       } else if (kind === 'shipment' && action === 'dismiss') {
         // The order's earlier failed attempts go with it: one order, one entry, one dismissal.
-        const shipment = r.workflow.shipments.get(Number(key));
-        if (
-          !shipment ||
-          shipment.profileId !== r.scope.profileId ||
-          shipment.environment !== r.scope.environment
-        )
-          throw new StationFailure('not-found', `No shipment ${key} in this profile.`);
-        const failed = r.workflow.shipments
-          .forOrder(shipment.orderId)
-          .filter((s) => s.state === 'failed');
-        if (failed.length === 0)
-          throw new StationFailure(
-            'conflict',
-            `Shipment ${key} is ${shipment.state}, not failed; there is nothing to dismiss.`,
-          );
-        const detail = { dismissedBy: user, ...(note?.trim() ? { note: note.trim() } : {}) };
-        for (const s of failed) r.workflow.shipments.setState(s.id, 'cancelled', detail);
+        const done = dismissFailedOrder(r.workflow, Number(key), user, note);
+        if ('problem' in done)
+          throw done.problem === 'not-found'
+            ? new StationFailure('not-found', `No shipment ${key} in this profile.`)
+            : new StationFailure(
+                'conflict',
+                `Shipment ${key} is ${done.state}, not failed; there is nothing to dismiss.`,
+              );
       } else if (
         kind === 'print' &&
         (action === 'retry' || action === 'cancel' || action === 'mark-printed')
@@ -258,39 +206,12 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
       return { resolved: true as const };
     },
 
-    'queue.list': async () => {
-      const r = rt();
-      const shipments = r.workflow.queue
-        .list(r.scope, 200)
-        .filter(
-          (q) =>
-            q.state !== 'done' && r.workflow.shipments.get(q.shipmentId)?.state !== 'cancelled',
-        )
-        .map((q) => {
-          const s = r.workflow.shipments.get(q.shipmentId);
-          const order = s ? r.workflow.orders.get(s.orderId) : undefined;
-          return {
-            id: String(q.id),
-            orderNumber: order?.orderNumber ?? String(q.shipmentId),
-            state: q.state,
-            attempts: q.attempts,
-            lastError: q.lastError,
-            createdAt: q.createdAt,
-          };
-        });
-      const printJobs = ctx.spool
-        .list({ limit: 200 })
-        .filter((j) => j.state !== 'printed' && j.state !== 'cancelled')
-        .map((j) => printJobView(j, printerName(j.printerId)));
-      return { shipments, printJobs };
-    },
+    'queue.list': async () => queueOf(ctx),
     'queue.retry': async ({ kind, id }) => {
       if (kind === 'print-job') ctx.spool.retry(printJobId(id));
       else {
         const r = rt();
-        const entry = r.workflow.queue.get(Number(id));
-        const shipment = entry && r.workflow.shipments.get(entry.shipmentId);
-        if (!entry || !shipment || shipment.profileId !== r.scope.profileId)
+        if (!r.queue.getInScope(r.scope, Number(id)))
           throw new StationFailure('not-found', `No queued shipment ${id}.`);
         void r.drainer.drain(true);
       }
@@ -301,7 +222,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
       const r = rt();
       if (kind === 'print-job') ctx.spool.cancel(printJobId(id));
       else {
-        const entry = r.workflow.queue.get(Number(id));
+        const entry = r.queue.getInScope(r.scope, Number(id));
         if (!entry) throw new StationFailure('not-found', `No queued shipment ${id}.`);
         if (!r.workflow.cancelQueued(entry.shipmentId, actor(ctx)))
           throw new StationFailure('conflict', 'That shipment is no longer waiting in the queue.');
@@ -320,34 +241,14 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
       const filter = search ? { search } : {};
       const counts: Record<string, number> = {};
       for (const c of r.board.counts(r.trackingScope, filter)) counts[c.status] = c.count;
-      const rows: TrackerRow[] = [];
-      // The board answers in pages of at most 1000; the renderer virtualises whatever it gets.
-      for (let at = offset; rows.length < limit; at += 1000) {
-        const page = r.board.list(r.trackingScope, {
-          ...filter,
-          ...(status ? { status } : {}),
-          limit: Math.min(1000, limit - rows.length),
-          offset: at,
-        });
-        rows.push(
-          ...page.map((t) => ({
-            id: t.trackerId ?? t.trackingNumber,
-            trackingNumber: t.trackingNumber,
-            carrier: t.carrier ?? '',
-            status: t.status,
-            statusDetail: t.statusDetail,
-            orderReference: t.orderReference,
-            tenantId: t.tenantId,
-            estimatedDeliveryDate: t.estimatedDeliveryDate,
-            updatedAt: t.updatedAt,
-          })),
-        );
-        if (page.length < 1000) break;
-      }
+      // One page (at most 1000 rows): the board asks for the rows in view, never all of them.
+      const rows = r.board
+        .list(r.trackingScope, { ...filter, ...(status ? { status } : {}), limit, offset })
+        .map(trackerRow);
       const total = status
         ? (counts[status] ?? 0)
         : Object.values(counts).reduce((a, b) => a + b, 0);
-      return { rows, total, counts, sync: trackingSync(r) };
+      return { rows, total, offset, counts, sync: trackingSync(r) };
     },
     'carriers.list': async ({ refresh }) => {
       const r = rt();

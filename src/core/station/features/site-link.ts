@@ -8,6 +8,7 @@ import {
 import { SiteLink } from '../../site/link.js';
 import { SiteOutbox } from '../../site/outbox.js';
 import type { StationContext } from '../context.js';
+import { countsOf } from '../snapshots.js';
 import { publishCarriers, publishHeartbeat } from '../../site/console.js';
 import type { SiteStore } from '../../site/store.js';
 
@@ -62,7 +63,7 @@ function checkInExtras(ctx: StationContext): (store: SiteStore) => Promise<void>
     };
     const queues = rt
       ? {
-          q: rt.workflow.queue.counts(rt.scope),
+          q: rt.queue.counts(rt.scope),
           jobs: ctx.spool.list({ states: ['queued', 'sending'] }).length,
         }
       : null;
@@ -134,19 +135,7 @@ export async function openSite(ctx: StationContext): Promise<void> {
           port: p.port ?? 9100,
           dpi: p.dpi ?? 203,
         })),
-    queues: () => {
-      const rt = ctx.runtimeOrNull();
-      if (!rt) return { shipments: 0, printJobs: 0, needsAttention: 0 };
-      const q = rt.workflow.queue.counts(rt.scope);
-      return {
-        shipments: q.waiting,
-        printJobs: ctx.spool.list({ states: ['queued', 'sending'] }).length,
-        needsAttention:
-          rt.workflow.shipments.purchasesInState(rt.scope, 'unknown').length +
-          ctx.spool.list({ states: ['failed', 'unknown'] }).length +
-          q.needsAttention,
-      };
-    },
+    queues: () => countsOf(ctx),
   });
   ctx.site = link;
   link.start();
@@ -164,12 +153,7 @@ export async function pullSiteOrders(ctx: StationContext, scanned: string): Prom
   let pulled = false;
   for (const row of await link.findOrders(rt.scope, scanned.trim())) {
     if (!allowed.includes(row.tenantId)) continue;
-    rt.workflow.orders.upsert(
-      rt.scope,
-      row.tenantId,
-      row.order as IncomingOrder,
-      `site:${row.source}`,
-    );
+    rt.orders.upsert(rt.scope, row.tenantId, row.order as IncomingOrder, `site:${row.source}`);
     pulled = true;
   }
   return pulled;

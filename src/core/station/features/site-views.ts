@@ -1,6 +1,7 @@
 import type { SiteSyncStatus } from '../../site/sync.js';
 import type { SiteLabel } from '../../site/types.js';
 import type * as V from '../../../shared/views.js';
+import { labelFacts, type LabelFacts } from '../map.js';
 
 export function formatAge(ms: number): string {
   if (ms < 60_000) return `${Math.max(1, Math.round(ms / 1000))} s`;
@@ -27,42 +28,13 @@ export function siteHeader(status: SiteSyncStatus, now = Date.now()): V.SiteHead
   };
 }
 
-/** What History shows of a label, the same whether it came from the site store or this station. */
-type LabelFacts = Pick<
-  SiteLabel,
-  | 'orderNumber'
-  | 'trackingNumber'
-  | 'carrier'
-  | 'serviceLevel'
-  | 'costCents'
-  | 'currency'
-  | 'tenantId'
-  | 'createdAt'
->;
-
 /** A label row of site-wide History; `at` says which station bought it and what is known there. */
 export function siteLabelView(
-  l: LabelFacts,
+  l: LabelFacts & Pick<SiteLabel, 'tenantId'>,
   at: Pick<
     V.SiteLabelView,
     'stationId' | 'stationName' | 'labelId' | 'brandName' | 'packer' | 'reprints' | 'here'
   >,
 ): V.SiteLabelView {
-  return {
-    stationId: at.stationId,
-    stationName: at.stationName,
-    labelId: at.labelId,
-    orderNumber: l.orderNumber,
-    trackingNumber: l.trackingNumber,
-    carrier: l.carrier,
-    serviceLevel: l.serviceLevel,
-    cost: l.costCents / 100,
-    currency: l.currency,
-    tenantId: l.tenantId,
-    brandName: at.brandName,
-    packer: at.packer,
-    createdAt: l.createdAt,
-    reprints: at.reprints,
-    here: at.here,
-  };
+  return { ...at, ...labelFacts(l), tenantId: l.tenantId };
 }

@@ -86,7 +86,7 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
     const r = rt();
     const typed = query?.trim();
     const search = (by: { orderNumber?: string; trackingNumber?: string }) =>
-      r.workflow.labels.searchSummaries(r.scope, { ...filters, ...by, limit }).labels;
+      r.labels.searchSummaries(r.scope, { ...filters, ...by, limit }).labels;
     // What was typed is an order number, or else a tracking number.
     let found = search(typed ? { orderNumber: typed } : {});
     if (typed && found.length === 0) found = search({ trackingNumber: typed });

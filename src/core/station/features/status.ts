@@ -2,7 +2,7 @@ import { createPrinterDriver, NetworkPrinter } from '../../printing/drivers/inde
 import { describeStatus } from '../../printing/zebra-status.js';
 import { describePrinter, type PrinterConfig, type PrinterStatus } from '../../printing/types.js';
 import { labelPrinterOf } from '../../profiles/profile-schema.js';
-import { failedOrders } from '../../packing/failed-ratings.js';
+import { countsOf } from '../snapshots.js';
 import { printerStateWords } from '../../../shared/printers.js';
 import type { PrinterState, PrinterStatusView, StationStatus } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
@@ -101,6 +101,9 @@ export class StatusFeature {
       } else {
         this.setPrinter(await probePrinter(cfg));
       }
+      // The header's site line says how long changes have waited ("3 changes waiting, 40 s"):
+      // the station sends it again while they wait, so the page needs no timer of its own.
+      if (this.ctx.site && this.ctx.site.sync.status().depth > 0) this.ctx.changed('status');
       if (this.probe === null) return;
       this.probe = setTimeout(
         () => void tick(),
@@ -135,11 +138,7 @@ export class StatusFeature {
         version: o.version ?? '0.0.0',
       };
     const conn = rt.client.connectivity.snapshot();
-    const queue = rt.workflow.queue.counts(rt.scope);
-    const jobs = ctx.spool.list({ states: ['queued', 'sending'] }).length;
-    const stuckJobs = ctx.spool.list({ states: ['failed', 'unknown'] }).length;
-    const unknown = rt.workflow.shipments.purchasesInState(rt.scope, 'unknown').length;
-    const failed = failedOrders(rt.workflow).length;
+    const counts = countsOf(ctx);
     const expired = rt.carriers().filter((h) => h.authorizationStatus === 'EXPIRED');
     const secret = await ctx.secretState(rt.profile);
     const hasSecret = secret.hasSecret;
@@ -153,8 +152,8 @@ export class StatusFeature {
           : null,
       trackingDelayed: trackingSync(rt).message,
       printer: this.printer,
-      queue: { shipments: queue.waiting, printJobs: jobs },
-      needsAttention: unknown + stuckJobs + failed + queue.needsAttention,
+      queue: { shipments: counts.shipments, printJobs: counts.printJobs },
+      needsAttention: counts.needsAttention,
       expiredAccounts: expired.map(carrierView),
       dataDir: o.dataDir,
       host: o.host,

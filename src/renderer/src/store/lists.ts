@@ -5,8 +5,10 @@ import type {
   LabelSummary,
   QueueView,
   ReprintAuditView,
+  TrackerRow,
   TrackingBoard,
 } from '../../../shared/views';
+import type { Events } from '../../../shared/contract';
 import type { AttentionAction } from '../../../shared/views';
 import { call } from '../bridge';
 import type { Slice } from './types';
@@ -161,27 +163,95 @@ export const createHistorySlice: Slice<HistorySlice> = (set, get) => ({
   },
 });
 
+/** Tracker rows per request of the board: it asks for the pages in view, never the whole board. */
+export const TRACKING_PAGE = 200;
+
 export interface TrackingSlice {
-  tracking: { status: string; search: string; board: TrackingBoard | null; loading: boolean };
+  tracking: {
+    status: string;
+    search: string;
+    /** Counts, total and sync of the board as last asked; null before the first answer. */
+    board: Omit<TrackingBoard, 'rows' | 'offset'> | null;
+    /** Rows by page (TRACKING_PAGE each); a page not here is asked for when it comes into view. */
+    pages: Record<number, TrackerRow[]>;
+    /** The pages the list shows now. */
+    inView: number[];
+    loading: boolean;
+  };
   setTrackingFilter(patch: { status?: string; search?: string }): void;
+  /** Forgets every page and asks again for the pages in view (filters, reconnect, an event). */
   loadTracking(): Promise<void>;
+  /** The rows first..last are in view: asks for the pages they fall on that are not here. */
+  showTrackingRows(first: number, last: number): Promise<void>;
+  /** The station's tracking-changed: the sync state at once, the pages in view asked again. */
+  trackersChanged(change: Events['tracking-changed']): Promise<void>;
 }
 
-export const createTrackingSlice: Slice<TrackingSlice> = (set, get) => ({
-  tracking: { status: '', search: '', board: null, loading: false },
-  setTrackingFilter: (patch) => set({ tracking: { ...get().tracking, ...patch } }),
-  async loadTracking() {
+/** Which answer is the newest: an older one (filters changed meanwhile) is dropped. */
+let trackingAsk = 0;
+
+export const createTrackingSlice: Slice<TrackingSlice> = (set, get) => {
+  /**
+   * 'filter': the filters changed, every page is wrong now; 'refresh': the data changed, the
+   * pages on screen stay until their new rows come and the others are dropped; 'more': pages
+   * that came into view.
+   */
+  const fetchPages = async (pages: number[], mode: 'filter' | 'refresh' | 'more') => {
+    const ask = mode === 'more' ? trackingAsk : ++trackingAsk;
     const t = get().tracking;
-    set({ tracking: { ...t, loading: true } });
-    const r = await call('tracking.board', {
-      ...(t.status ? { status: t.status } : {}),
-      ...(t.search ? { search: t.search } : {}),
-      limit: 20_000,
-    });
-    set({ tracking: { ...get().tracking, loading: false, ...(r.ok ? { board: r.value } : {}) } });
-    if (!r.ok) get().notify('error', r.error.message);
-  },
-});
+    set({ tracking: { ...t, loading: true, ...(mode === 'filter' ? { pages: {} } : {}) } });
+    const answers = await Promise.all(
+      pages.map((page) =>
+        call('tracking.board', {
+          ...(t.status ? { status: t.status } : {}),
+          ...(t.search ? { search: t.search } : {}),
+          offset: page * TRACKING_PAGE,
+          limit: TRACKING_PAGE,
+        }).then((r) => ({ page, r })),
+      ),
+    );
+    if (ask !== trackingAsk) return;
+    const now = get().tracking;
+    const next: Record<number, TrackerRow[]> = mode === 'more' ? { ...now.pages } : {};
+    let board = now.board;
+    for (const { page, r } of answers) {
+      if (!r.ok) {
+        get().notify('error', r.error.message);
+        continue;
+      }
+      const { rows, offset: _offset, ...rest } = r.value;
+      next[page] = rows;
+      board = rest;
+    }
+    set({ tracking: { ...get().tracking, loading: false, pages: next, board } });
+    // Scrolled meanwhile: the pages now in view that this answer did not bring.
+    const missing = get().tracking.inView.filter((p) => !next[p] && !pages.includes(p));
+    if (missing.length) await fetchPages(missing, 'more');
+  };
+  return {
+    tracking: { status: '', search: '', board: null, pages: {}, inView: [0], loading: false },
+    setTrackingFilter: (patch) => set({ tracking: { ...get().tracking, ...patch } }),
+    async loadTracking() {
+      await fetchPages(get().tracking.inView, 'filter');
+    },
+    async showTrackingRows(first, last) {
+      const inView: number[] = [];
+      for (let p = Math.floor(first / TRACKING_PAGE); p <= Math.floor(last / TRACKING_PAGE); p++)
+        inView.push(p);
+      const t = get().tracking;
+      set({ tracking: { ...t, inView } });
+      const missing = inView.filter((p) => !t.pages[p]);
+      if (missing.length) await fetchPages(missing, 'more');
+    },
+    async trackersChanged(change) {
+      const t = get().tracking;
+      if (t.board) set({ tracking: { ...t, board: { ...t.board, sync: change.sync } } });
+      // Changed trackers move to the top (newest first) and change the counts: the pages in
+      // view are asked again, one or two requests of TRACKING_PAGE rows, never the whole board.
+      if (change.rows.length > 0 || change.more > 0) await fetchPages(t.inView, 'refresh');
+    },
+  };
+};
 
 export interface CarriersSlice {
   carriers: CarrierAccountView[];

@@ -1,17 +1,16 @@
 import { useEffect } from 'react';
-import { getBridge } from '../bridge';
 import { useStation } from '../store';
 
 /**
  * Every carrier account the profile ships with: a 3PL's own and each brand's, with the state of
- * its connection. Follows the station's own re-reads (an expiry during the shift shows here).
+ * its connection. Follows the station's own re-reads (carriers-changed, handled in App: an expiry
+ * during the shift shows here).
  */
 export function CarriersView() {
   const carriers = useStation((s) => s.carriers);
   const load = useStation((s) => s.loadCarriers);
   const profile = useStation((s) => s.status?.profile ?? null);
   useEffect(() => void load(true), [load]);
-  useEffect(() => getBridge().on('carriers-changed', () => void load(false)), [load]);
   const tenants = new Set(carriers.map((c) => c.tenantId));
   const whose = (tenantId: string) =>
     profile?.brands.find((b) => b.tenantId === tenantId)?.name ??

@@ -7,11 +7,8 @@ export function QueueView() {
   const act = useStation((s) => s.queueAction);
   const move = useStation((s) => s.moveJob);
   const printers = useStation((s) => s.status?.profile?.printers ?? []);
-  useEffect(() => {
-    void load();
-    const t = setInterval(() => void load(), 2000);
-    return () => clearInterval(t);
-  }, [load]);
+  // Asked once; then the station's queue-changed events carry the queue as it is (App.tsx).
+  useEffect(() => void load(), [load]);
   return (
     <section className="list-view">
       <h1>Queue</h1>

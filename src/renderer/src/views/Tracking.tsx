@@ -1,5 +1,6 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 import { useStation } from '../store';
+import { TRACKING_PAGE } from '../store/lists';
 import { VirtualList } from '../components/VirtualList';
 import { trackerStatuses } from '../../../shared/tracking';
 
@@ -7,6 +8,8 @@ export function TrackingView() {
   const t = useStation((s) => s.tracking);
   const setFilter = useStation((s) => s.setTrackingFilter);
   const load = useStation((s) => s.loadTracking);
+  const showRows = useStation((s) => s.showTrackingRows);
+  const show = useCallback((first: number, last: number) => void showRows(first, last), [showRows]);
   useEffect(() => void load(), [load, t.status]);
   const board = t.board;
   return (
@@ -60,7 +63,9 @@ export function TrackingView() {
       </div>
       <VirtualList
         label="Shipments"
-        items={board?.rows ?? []}
+        count={board?.total ?? 0}
+        item={(i) => t.pages[Math.floor(i / TRACKING_PAGE)]?.[i % TRACKING_PAGE]}
+        onRange={show}
         rowHeight={30}
         height={560}
         render={(r) => (

@@ -1,12 +1,15 @@
 import { useEffect, useState } from 'react';
-import { call } from '../../bridge';
+import { call, getBridge } from '../../bridge';
 import { useStation } from '../../store';
 import type { SiteStatusView } from '../../../../shared/views';
 
-function age(ms: number): string {
-  if (ms <= 0) return 'none';
-  if (ms < 60_000) return `${Math.round(ms / 1000)} s`;
-  return `${Math.floor(ms / 60_000)} min`;
+/**
+ * How far behind a station is, as a time: the oldest change it has not sent yet was made then.
+ * A time stays right on screen without the page asking again (a "12 s" would go stale).
+ */
+function behindSince(lagMs: number, askedAt: number): string {
+  if (lagMs <= 0) return 'none';
+  return `since ${new Date(askedAt - lagMs).toLocaleTimeString()}`;
 }
 
 function Field(props: {
@@ -36,26 +39,30 @@ function Field(props: {
 export function SiteStorePanel() {
   const notify = useStation((s) => s.notify);
   const refreshStatus = useStation((s) => s.refreshStatus);
-  const [site, setSite] = useState<SiteStatusView | null>(null);
+  const [site, setSite] = useState<(SiteStatusView & { at: number }) | null>(null);
   const [editing, setEditing] = useState(false);
   const [url, setUrl] = useState('');
   const [stationId, setStationId] = useState('');
   const [stationName, setStationName] = useState('');
   const [password, setPassword] = useState('');
 
+  // Asked when something on the site moved, never on a timer: another station committed
+  // (site-changed), this station's link changed state (the header's site line), or the page's
+  // connection to the host came back (events may have been missed meanwhile).
+  const siteLine = useStation((s) => JSON.stringify(s.status?.site ?? null));
+  const hostConnected = useStation((s) => s.hostConnected);
+  const [asked, setAsked] = useState(0);
+  useEffect(() => getBridge().on('site-changed', () => setAsked((n) => n + 1)), []);
   useEffect(() => {
     let live = true;
-    const poll = () =>
-      void call('site.status', {}).then((r) => {
-        if (live && r.ok) setSite(r.value);
-      });
-    poll();
-    const timer = setInterval(poll, 5000);
+    const at = Date.now();
+    void call('site.status', {}).then((r) => {
+      if (live && r.ok) setSite({ ...r.value, at });
+    });
     return () => {
       live = false;
-      clearInterval(timer);
     };
-  }, []);
+  }, [siteLine, hostConnected, asked]);
 
   async function save() {
     const r = await call('site.configure', {
@@ -64,7 +71,7 @@ export function SiteStorePanel() {
     });
     setPassword('');
     if (!r.ok) return notify('error', r.error.message);
-    setSite(r.value);
+    setSite({ ...r.value, at: Date.now() });
     setEditing(false);
     notify('ok', 'Site store saved.');
     await refreshStatus();
@@ -111,7 +118,7 @@ export function SiteStorePanel() {
                       {s.stationName} ({s.stationId})
                     </td>
                     <td className="num">{s.depth}</td>
-                    <td>{age(s.lagMs)}</td>
+                    <td>{behindSince(s.lagMs, site.at)}</td>
                     <td className="num">{s.queuedShipments}</td>
                     <td className="num">{s.queuedPrintJobs}</td>
                     <td className="num">{s.needsAttention}</td>

@@ -1,0 +1,98 @@
+import { expect, test } from '@playwright/test';
+import { importOrders, provisionedPerTest } from './station';
+
+// Issue 11 point 3: the pages follow the station's events; nothing in the renderer polls.
+
+const platform = provisionedPerTest({ id: 'lumen-live', name: 'Lumen live' });
+
+test('the Queue page and the header follow a shipment from queued to printed without a timer in the page', async ({
+  page,
+}, info) => {
+  // Every setInterval the page starts is recorded: the app must start none.
+  await page.addInitScript(`
+    window.intervals = [];
+    const original = window.setInterval.bind(window);
+    window.setInterval = (handler, ms, ...args) => {
+      window.intervals.push(String(ms ?? 0) + ' ms: ' + String(handler).slice(0, 80));
+      return original(handler, ms, ...args);
+    };
+  `);
+  const station = await platform.lumen();
+  await page.goto(station.url);
+  await expect(page.getByTestId('profile-name')).toHaveText('Lumen live');
+  await importOrders(page);
+
+  // The platform goes away: the shipment is queued.
+  await platform.sandbox().addFault({ path: '/api/v1', kind: 'status', status: 503 });
+  await page.keyboard.press('Alt+1');
+  await expect(page.getByRole('textbox', { name: 'Scan' })).toBeFocused();
+  await page.keyboard.type('LUM-10422');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('order-number')).toHaveText('LUM-10422');
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('result')).toContainText('QUEUED', { timeout: 30_000 });
+  await expect(page.getByTestId('queue-count')).toContainText('1');
+
+  // On the Queue page the person does nothing; the platform comes back and the station drains
+  // its queue on its own. The page and the header show it from the station's events alone.
+  await page.keyboard.press('Alt+3');
+  await expect(page.getByTestId('queued-shipments')).toContainText('LUM-10422');
+  await page.screenshot({ path: info.outputPath('queue-waiting.png') });
+  await platform.sandbox().clearFaults();
+  await expect(page.getByTestId('queued-shipments')).not.toContainText('LUM-10422', {
+    timeout: 60_000,
+  });
+  await expect(page.getByTestId('queue-count')).toContainText('0');
+  await expect.poll(() => platform.printer().labels.length, { timeout: 30_000 }).toBe(1);
+  await expect(page.getByRole('heading', { name: 'Print jobs (0)' })).toBeVisible({
+    timeout: 15_000,
+  });
+  await page.screenshot({ path: info.outputPath('queue-drained.png') });
+
+  expect(await page.evaluate('window.intervals')).toEqual([]);
+});
+
+test('events missed while the socket was down are made up for when it comes back', async ({
+  page,
+}, info) => {
+  // Between the page and the web host: while `missing`, what the station sends is lost.
+  let missing = false;
+  const sockets: { close(): Promise<void> }[] = [];
+  await page.routeWebSocket('**/ws', (ws) => {
+    const server = ws.connectToServer();
+    server.onMessage((message) => {
+      if (!missing) ws.send(message);
+    });
+    sockets.push(ws);
+  });
+  const station = await platform.lumen();
+  await page.goto(station.url);
+  await expect(page.getByTestId('profile-name')).toHaveText('Lumen live');
+  await importOrders(page);
+  await platform.sandbox().addFault({ path: '/api/v1', kind: 'status', status: 503 });
+  await page.keyboard.press('Alt+1');
+  await expect(page.getByRole('textbox', { name: 'Scan' })).toBeFocused();
+  await page.keyboard.type('LUM-10423');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('order-number')).toHaveText('LUM-10423');
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('result')).toContainText('QUEUED', { timeout: 30_000 });
+  await page.keyboard.press('Alt+3');
+  await expect(page.getByTestId('queued-shipments')).toContainText('LUM-10423');
+
+  // The station drains its queue while nothing it says reaches the page.
+  missing = true;
+  await platform.sandbox().clearFaults();
+  await expect.poll(() => platform.printer().labels.length, { timeout: 60_000 }).toBe(1);
+  await expect(page.getByTestId('queued-shipments')).toContainText('LUM-10423');
+  await expect(page.getByTestId('queue-count')).toContainText('1');
+
+  // The socket drops and comes back: the page asks once for what is on screen.
+  missing = false;
+  await sockets.at(-1)!.close();
+  await expect(page.getByTestId('queued-shipments')).not.toContainText('LUM-10423', {
+    timeout: 15_000,
+  });
+  await expect(page.getByTestId('queue-count')).toContainText('0');
+  await page.screenshot({ path: info.outputPath('after-reconnect.png') });
+});

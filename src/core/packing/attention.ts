@@ -1,0 +1,103 @@
+import type { PrintJob } from '../printing/spool/jobs.js';
+import type { AttentionItem as AttentionView } from '../../shared/features/records.js';
+import { failedOrders } from './failed-ratings.js';
+import { NeedsAttention } from './needs-attention.js';
+import type { PackingWorkflow } from './packing-workflow.js';
+
+/** A print job the person at the printer must decide about (the spool's `failed`/`unknown`). */
+export type StuckPrintJob = Pick<
+  PrintJob,
+  'id' | 'printerId' | 'state' | 'orderReference' | 'lastError' | 'updatedAt'
+>;
+
+/**
+ * Everything under Needs attention, in the order the page lists it: purchases of unknown
+ * outcome, orders whose last rating or purchase failed (one per order), and print jobs that
+ * failed or may not have printed. The header's count is the length of the same list plus the
+ * offline queue's entries that need attention (`attentionCount`).
+ */
+export function attentionList(
+  workflow: PackingWorkflow,
+  stuckJobs: readonly StuckPrintJob[],
+  printerName: (printerId: string) => string,
+): AttentionView[] {
+  const items: AttentionView[] = [];
+  for (const a of new NeedsAttention(workflow).list())
+    items.push({
+      id: `purchase:${a.purchase.id}`,
+      kind: 'purchase-unknown',
+      orderNumber: a.orderNumber,
+      title: `Order ${a.orderNumber}: purchase outcome unknown`,
+      detail: `${a.failure?.message ?? 'The station did not hear back.'} Look it up on the platform before deciding (reference ${a.orderReference}).`,
+      reasons: [],
+      createdAt: a.since,
+      actions: ['check-trackers', 'mark-not-bought', 'buy-again'],
+    });
+  for (const s of failedOrders(workflow)) {
+    const order = workflow.orders.get(s.orderId);
+    items.push({
+      id: `shipment:${s.id}`,
+      kind: 'purchase-failed',
+      orderNumber: order?.orderNumber ?? null,
+      title: `Order ${order?.orderNumber ?? s.orderId}: no label`,
+      detail: s.failure?.message ?? 'The platform refused the shipment.',
+      reasons: (s.failure?.errors ?? []).map((e) => `${e.field}: ${e.message}`),
+      createdAt: s.updatedAt,
+      actions: ['dismiss'],
+    });
+  }
+  for (const j of stuckJobs)
+    items.push({
+      id: `print:${j.id}`,
+      kind: 'print-failed',
+      orderNumber: j.orderReference,
+      title: `Print job ${j.id} on ${printerName(j.printerId)} ${j.state === 'unknown' ? 'may not have printed' : 'failed'}`,
+      detail: j.lastError ?? '',
+      reasons: [],
+      createdAt: j.updatedAt,
+      // Nothing is known to have printed: the person at the printer says whether it did.
+      actions: ['mark-printed', 'retry', 'cancel'],
+    });
+  return items;
+}
+
+/** What the header, the site store and the events count: the same things the page lists. */
+export function workCounts(
+  workflow: PackingWorkflow,
+  stuckJobs: number,
+): { waitingShipments: number; needsAttention: number } {
+  const queue = workflow.queue.counts(workflow.scope);
+  const unknown = workflow.shipments.purchasesInState(workflow.scope, 'unknown').length;
+  return {
+    waitingShipments: queue.waiting,
+    needsAttention: unknown + failedOrders(workflow).length + stuckJobs + queue.needsAttention,
+  };
+}
+
+export type DismissResult =
+  { dismissed: number } | { problem: 'not-found' } | { problem: 'not-failed'; state: string };
+
+/**
+ * Dismisses a failed order under Needs attention: every failed attempt of that order is
+ * cancelled (one order, one entry, one dismissal), recorded with who did it and the note.
+ */
+export function dismissFailedOrder(
+  workflow: PackingWorkflow,
+  shipmentId: number,
+  stationUser: string,
+  note?: string,
+): DismissResult {
+  const { shipments, scope } = workflow;
+  const shipment = shipments.get(shipmentId);
+  if (
+    !shipment ||
+    shipment.profileId !== scope.profileId ||
+    shipment.environment !== scope.environment
+  )
+    return { problem: 'not-found' };
+  const failed = shipments.forOrder(shipment.orderId).filter((s) => s.state === 'failed');
+  if (failed.length === 0) return { problem: 'not-failed', state: shipment.state };
+  const detail = { dismissedBy: stationUser, ...(note?.trim() ? { note: note.trim() } : {}) };
+  for (const s of failed) shipments.setState(s.id, 'cancelled', detail);
+  return { dismissed: failed.length };
+}

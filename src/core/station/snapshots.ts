@@ -1,0 +1,72 @@
+import { attentionList, workCounts } from '../packing/attention.js';
+import type { TrackerRecord } from '../tracking/types.js';
+import type * as V from '../../shared/views.js';
+import type { StationContext } from './context.js';
+import { printJobView } from './map.js';
+
+/**
+ * What a list call answers and what its event carries are the same snapshot, read here once:
+ * the Queue page, Needs attention and the header's counts. Each gathers from the modules that
+ * own the rule (src/core/packing/attention.ts, the queue's `pending`); nothing is decided here.
+ */
+
+const STUCK = { states: ['failed', 'unknown'] as ('failed' | 'unknown')[] };
+
+function printerName(ctx: StationContext, id: string): string {
+  return ctx.runtimeOrNull()?.profile.printers.find((p) => p.id === id)?.name ?? id;
+}
+
+/** The Queue page: shipments waiting for the platform and print jobs not yet done. */
+export function queueOf(ctx: StationContext): V.QueueView {
+  const r = ctx.runtime();
+  const shipments = r.queue.pending(r.scope, 200).map((q) => ({
+    id: String(q.id),
+    orderNumber: q.orderNumber,
+    state: q.state,
+    attempts: q.attempts,
+    lastError: q.lastError,
+    createdAt: q.createdAt,
+  }));
+  const printJobs = ctx.spool
+    .list({ limit: 200 })
+    .filter((j) => j.state !== 'printed' && j.state !== 'cancelled')
+    .map((j) => printJobView(j, printerName(ctx, j.printerId)));
+  return { shipments, printJobs };
+}
+
+/** Needs attention, as the page lists it. */
+export function attentionOf(ctx: StationContext): V.AttentionItem[] {
+  const r = ctx.runtime();
+  return attentionList(r.workflow, ctx.spool.list(STUCK), (id) => printerName(ctx, id));
+}
+
+/** The counts of the header and the site store: shipments and print jobs waiting, attention. */
+export function countsOf(ctx: StationContext): {
+  shipments: number;
+  printJobs: number;
+  needsAttention: number;
+} {
+  const r = ctx.runtimeOrNull();
+  if (!r) return { shipments: 0, printJobs: 0, needsAttention: 0 };
+  const work = workCounts(r.workflow, ctx.spool.list(STUCK).length);
+  return {
+    shipments: work.waitingShipments,
+    printJobs: ctx.spool.list({ states: ['queued', 'sending'] }).length,
+    needsAttention: work.needsAttention,
+  };
+}
+
+/** A tracker as the board shows it. */
+export function trackerRow(t: TrackerRecord): V.TrackerRow {
+  return {
+    id: t.trackerId ?? t.trackingNumber,
+    trackingNumber: t.trackingNumber,
+    carrier: t.carrier ?? '',
+    status: t.status,
+    statusDetail: t.statusDetail,
+    orderReference: t.orderReference,
+    tenantId: t.tenantId,
+    estimatedDeliveryDate: t.estimatedDeliveryDate,
+    updatedAt: t.updatedAt,
+  };
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import type { EventName, Events } from '../../../src/shared/contract.js';
+import type { Station } from '../../../src/core/station/index.js';
+import {
+  call,
+  demoStationsPerTest,
+  packOrder,
+  rateOrder,
+  refuseEveryRate,
+  until,
+} from './support.js';
+
+/**
+ * Issue 11 point 3: every event says what changed (the list as it is now, or the rows that
+ * changed), so the renderer shows it without asking again and nothing polls.
+ */
+
+const stations = demoStationsPerTest();
+
+/** Every event the station sends from now on, in order. */
+function heard(s: Station) {
+  const all: { name: EventName; payload: unknown }[] = [];
+  s.onEvent((name, payload) => all.push({ name, payload }));
+  return {
+    /** Waits for an event of that name whose payload passes `check`, and returns its payload. */
+    async next<E extends EventName>(
+      name: E,
+      check: (payload: Events[E]) => boolean = () => true,
+    ): Promise<Events[E]> {
+      return until(() => {
+        const hit = all.find((e) => e.name === name && check(e.payload as Events[E]));
+        return hit ? { payload: hit.payload as Events[E] } : null;
+      }).then((h) => h.payload);
+    },
+  };
+}
+
+describe('events carry what changed', () => {
+  it('attention-changed carries the items the page lists, the status event the same count', async () => {
+    const { s } = await stations.start();
+    const events = heard(s);
+    await refuseEveryRate(s);
+    expect(await rateOrder(s, 'LUM-10421')).toMatchObject({ ok: false });
+
+    const { items } = await events.next('attention-changed', (p) => p.items.length > 0);
+    expect(items.map((i) => [i.kind, i.orderNumber])).toEqual([['purchase-failed', 'LUM-10421']]);
+    expect(items).toEqual(await call(s, 'attention.list', {}));
+    const status = await events.next('status', (p) => p.needsAttention > 0);
+    expect(status.needsAttention).toBe(1);
+  });
+
+  it('queue-changed carries the queue: a shipment waiting for the platform, by order number', async () => {
+    const { s, sandbox } = await stations.start();
+    const events = heard(s);
+    const scan = await call(s, 'pack.scan', { value: 'LUM-10422' });
+    if (scan.kind !== 'order') throw new Error(`LUM-10422 scanned as ${scan.kind}`);
+    s.context.runtime().client.tokens.forget();
+    sandbox().faults.add({ method: 'POST', path: '/api/v1/tokens/m2m', kind: 'hang' });
+    const quote = await call(s, 'pack.rate', {
+      orderId: scan.order.id,
+      packages: [{ weightLbs: 1.8 }],
+    });
+    expect(quote.queued).toBe(true);
+
+    const queue = await events.next('queue-changed', (q) => q.shipments.length > 0);
+    expect(queue.shipments).toEqual([
+      expect.objectContaining({ orderNumber: 'LUM-10422', state: 'waiting' }),
+    ]);
+    expect(queue.shipments).toEqual((await call(s, 'queue.list', {})).shipments);
+    const status = await events.next('status', (p) => p.queue.shipments > 0);
+    expect(status.queue.shipments).toBe(1);
+  });
+
+  it('labels-changed carries a bought label; tracking-changed the trackers a poll changed and the sync state, not the board', async () => {
+    const { s } = await stations.start();
+    const events = heard(s);
+    const bought = await packOrder(s, 'LUM-10423');
+    const trackingNumber = bought.label!.trackingNumber;
+    // The new label itself, as History lists it.
+    const { labels } = await events.next('labels-changed');
+    expect(labels).toEqual((await call(s, 'labels.search', { query: 'LUM-10423' })).labels);
+    await s.context.runtime().poller.pollNow();
+
+    const change = await events.next('tracking-changed', (c) =>
+      c.rows.some((r) => r.trackingNumber === trackingNumber),
+    );
+    const row = change.rows.find((r) => r.trackingNumber === trackingNumber)!;
+    expect(row).toMatchObject({ trackingNumber, status: expect.stringMatching(/^[A-Z_]+$/) });
+    expect(change.more).toBe(0);
+    expect(change.sync).toMatchObject({ delayed: false, lastSuccessAt: expect.any(String) });
+    // The row is the one the board shows for that tracker.
+    const board = await call(s, 'tracking.board', { search: trackingNumber });
+    expect(board.rows).toEqual([row]);
+  });
+
+  it('carriers-changed carries the accounts; orders-changed the file and how many came in', async () => {
+    const { s } = await stations.start();
+    const events = heard(s);
+    const accounts = await call(s, 'carriers.list', { refresh: true });
+    expect(accounts.length).toBeGreaterThan(0);
+    const { accounts: sent } = await events.next('carriers-changed');
+    expect(sent).toEqual(accounts);
+
+    await call(s, 'orders.import', {
+      fileName: 'evening.csv',
+      content: [
+        'order_number,ship_to_name,ship_to_address1,ship_to_city,ship_to_postal_code,ship_to_country,weight_lbs',
+        'EVE-1,Ann,1 Main St,Austin,78701,US,1.5',
+        'EVE-2,Bob,2 Main St,Austin,78701,US,2',
+      ].join('\n'),
+    });
+    expect(await events.next('orders-changed')).toEqual({
+      fileName: 'evening.csv',
+      imported: 2,
+      orderIds: [],
+    });
+  });
+});
