@@ -168,6 +168,8 @@ test("sign-in by badge, and a packer's buy-another waits for a lead's badge", as
   // The same order again: buying another needs a lead.
   await page.keyboard.type('LUM-10421');
   await page.keyboard.press('Enter');
+  // The packer reads "already has a label … Ctrl+Shift+A to buy another", then presses it.
+  await expect(page.getByText('Order LUM-10421 already has a label')).toBeVisible();
   await page.keyboard.press('Control+Shift+A');
   await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
   await page.keyboard.press('Control+Enter');
