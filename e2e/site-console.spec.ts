@@ -120,6 +120,11 @@ test("the console shows a second station's purchase within a second", async ({ b
   await expect(boxes).toContainText("this station's own (overrides the site)");
   await boxes.scrollIntoViewIfNeeded();
   await pageB.screenshot({ path: info.outputPath('site-settings-override.png') });
+
+  // Station B stops: it sends nothing more, and the console ages its last heartbeat to offline.
+  await pageB.close();
+  await b.station.stop();
+  await expect(rowB).toContainText('offline', { timeout: 30_000 });
   await site.owner.close();
 });
 

@@ -32,6 +32,8 @@ export interface CarrierConnectionRow {
 /** The shift-lead console's picture of the site, read in one round of queries. */
 export interface ConsoleSnapshot {
   at: string;
+  /** A station is online while its last heartbeat is at most this old (the console ages it). */
+  onlineWithinMs: number;
   stations: {
     stationId: string;
     stationName: string;
@@ -180,6 +182,7 @@ export async function consoleSnapshot(
   const serverNow = now.rows[0]!.now.getTime();
   return {
     at: new Date(serverNow).toISOString(),
+    onlineWithinMs: ONLINE_WITHIN_MS,
     stations: stations.rows.map((r) => ({
       stationId: r.station_id,
       stationName: r.station_name,

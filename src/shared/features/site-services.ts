@@ -29,7 +29,10 @@ export interface ConsolePrinterView {
 }
 
 export interface ConsoleSnapshotView {
+  /** The store's clock when it was read. */
   at: string;
+  /** A station is online while its last heartbeat is at most this old (the console ages it). */
+  onlineWithinMs: number;
   stations: {
     stationId: string;
     stationName: string;

@@ -25,7 +25,7 @@ const USERS_EVERY_MS = 30_000;
  */
 function checkInExtras(ctx: StationContext): (store: SiteStore) => Promise<void> {
   let usersAt = 0;
-  let lastBeat = '';
+  let lastBeat: string | undefined;
   let lastCarriers = '';
   return async (store) => {
     const settings = await store.settings();
@@ -68,7 +68,11 @@ function checkInExtras(ctx: StationContext): (store: SiteStore) => Promise<void>
         }
       : null;
     const seen = JSON.stringify([beat, queues]);
-    await publishHeartbeat(store.pool, store.stationId, beat, seen !== lastBeat);
+    const changed = seen !== lastBeat;
+    // Forgotten until it is written: the first heartbeat after the store was away always
+    // notifies, so consoles that aged this station to offline see it back at once.
+    lastBeat = undefined;
+    await publishHeartbeat(store.pool, store.stationId, beat, changed);
     lastBeat = seen;
     if (rt) {
       const rows = rt.carriers().map((h) => ({

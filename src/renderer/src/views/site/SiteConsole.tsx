@@ -3,8 +3,11 @@ import { call, getBridge } from '../../bridge';
 import type { ConsoleSnapshotView, ConsoleView } from '../../../../shared/features/site-services';
 import './console.css';
 
-/** Online/offline turns on time passing (a station that stopped sends nothing): re-read this often. */
-const AGE_REFRESH_MS = 10_000;
+/**
+ * A station that stopped sends nothing, so online/offline turns on time passing: the page ages
+ * the heartbeats it has on its own clock (set to the store's), without asking the station again.
+ */
+const AGE_TICK_MS = 1_000;
 
 function ago(iso: string, now: number): string {
   const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
@@ -77,11 +80,14 @@ function totals<K extends string>(
 
 /**
  * The shift-lead console: the whole site on one screen, live. It reloads when a station
- * commits (site-changed, the store's NOTIFY) and every few seconds only to age the heartbeats.
+ * commits or its heartbeat changes (site-changed, the store's NOTIFY); between reloads it only
+ * ages the heartbeats on its own clock.
  */
 export function SiteConsole() {
   const [view, setView] = useState<ConsoleView | null>(null);
   const [now, setNow] = useState(() => Date.now());
+  /** The store's clock minus this page's, at the last read. */
+  const [skew, setSkew] = useState(0);
   useEffect(() => {
     let live = true;
     let pending: ReturnType<typeof setTimeout> | null = null;
@@ -101,6 +107,7 @@ export function SiteConsole() {
         if (r.ok) {
           setView(r.value);
           setNow(Date.now());
+          if (r.value.snapshot) setSkew(Date.parse(r.value.snapshot.at) - Date.now());
         }
         if (again) {
           again = false;
@@ -118,7 +125,8 @@ export function SiteConsole() {
     };
     load();
     const off = getBridge().on('site-changed', soon);
-    const timer = setInterval(load, AGE_REFRESH_MS);
+    // Only the page's clock: no read of the station (changes arrive as site-changed).
+    const timer = setInterval(() => setNow(Date.now()), AGE_TICK_MS);
     return () => {
       live = false;
       off();
@@ -128,6 +136,9 @@ export function SiteConsole() {
   }, []);
   if (!view) return <p className="placeholder">Loading the site…</p>;
   const snap = view.snapshot;
+  const storeNow = now + skew;
+  const online = (s: { online: boolean; lastSeenAt: string }) =>
+    s.online && storeNow - Date.parse(s.lastSeenAt) <= (snap?.onlineWithinMs ?? 0);
   const names = new Map(snap?.stations.map((s) => [s.stationId, s.stationName]) ?? []);
   return (
     <div className="site-console" data-testid="site-console">
@@ -156,12 +167,12 @@ export function SiteConsole() {
               </thead>
               <tbody>
                 {snap.stations.map((s) => (
-                  <tr key={s.stationId} className={s.online ? '' : 'offline'}>
+                  <tr key={s.stationId} className={online(s) ? '' : 'offline'}>
                     <td>
-                      <span className={s.online ? 'dot ok' : 'dot bad'} /> <b>{s.stationName}</b>{' '}
-                      {s.online ? '' : <span className="warn">offline</span>}
+                      <span className={online(s) ? 'dot ok' : 'dot bad'} /> <b>{s.stationName}</b>{' '}
+                      {online(s) ? '' : <span className="warn">offline</span>}
                     </td>
-                    <td>{ago(s.lastSeenAt, now)}</td>
+                    <td>{ago(s.lastSeenAt, storeNow)}</td>
                     <td>{s.appVersion ?? '—'}</td>
                     <td>{s.signedInUser ?? '—'}</td>
                     <td>
@@ -199,7 +210,7 @@ export function SiteConsole() {
                 <ul className="console-attention" data-testid="console-attention">
                   {view.attention.map((a) => (
                     <li key={a.id}>
-                      {a.message} <span className="muted">{ago(a.since, now)}</span>
+                      {a.message} <span className="muted">{ago(a.since, storeNow)}</span>
                     </li>
                   ))}
                 </ul>
