@@ -1,17 +1,15 @@
 import type pg from 'pg';
+import type {
+  ConsolePrinterView,
+  ConsoleSnapshotView,
+} from '../../shared/features/site-services.js';
 import type { SiteScope } from './types.js';
 
 /** NOTIFY channel for the shift-lead console: a station's heartbeat changed (payload: its id). */
 export const CONSOLE_CHANNEL = 'site_console';
 
-/** A station's label printer as it publishes it with its heartbeat. */
-export interface HeartbeatPrinter {
-  id: string;
-  name: string;
-  /** ready | paused | fault | offline | unknown (the station's own words for its printer). */
-  state: string;
-  detail: string | null;
-}
+/** A station's label printer as it publishes it with its heartbeat (as the console shows it). */
+export type HeartbeatPrinter = ConsolePrinterView;
 
 /** What a station publishes with its check-in for the console, beyond its queues. */
 export interface Heartbeat {
@@ -29,40 +27,11 @@ export interface CarrierConnectionRow {
   checkedAt: string;
 }
 
-/** The shift-lead console's picture of the site, read in one round of queries. */
-export interface ConsoleSnapshot {
-  at: string;
-  /** A station is online while its last heartbeat is at most this old (the console ages it). */
-  onlineWithinMs: number;
-  stations: {
-    stationId: string;
-    stationName: string;
-    lastSeenAt: string;
-    online: boolean;
-    appVersion: string | null;
-    signedInUser: string | null;
-    printers: HeartbeatPrinter[];
-    queuedShipments: number;
-    queuedPrintJobs: number;
-    needsAttention: number;
-    outboxDepth: number;
-  }[];
-  /** Labels per hour today: hour 0–23 (local to the console), by station and by packer. */
-  labelsPerHour: { hour: number; stationId: string; packer: string; labels: number }[];
-  /** Cost today by brand (tenant) and carrier. */
-  costToday: {
-    tenantId: string;
-    carrier: string;
-    currency: string;
-    cents: number;
-    labels: number;
-  }[];
-  /** Carrier connections of the site's tenants that are not AUTHORIZED, as stations last read them. */
-  carriersNotAuthorized: (Omit<CarrierConnectionRow, 'checkedAt'> & {
-    stationId: string;
-    updatedAt: string;
-  })[];
-}
+/**
+ * The shift-lead console's picture of the site, read in one round of queries: exactly what the
+ * Site view shows, so one shape (the contract's) serves both.
+ */
+export type ConsoleSnapshot = ConsoleSnapshotView;
 
 /** A station that has not checked in for this long is shown offline (check-in is every 2 s). */
 export const ONLINE_WITHIN_MS = 10_000;
