@@ -4,6 +4,32 @@
  * parcel of the order a row belongs to. Address columns are read from the order's first row;
  * later rows may repeat them or leave them blank.
  */
+/**
+ * Columns that describe an item rather than the order or the package: a later row of an order
+ * contributes only these (its address columns may repeat the first row's or stay blank).
+ */
+export const itemColumns = [
+  'sku',
+  'item_name',
+  'quantity',
+  'unit_value_usd',
+  // Customs and hazmat data of an item.
+  'item_description',
+  'item_weight_lbs',
+  'harmonized_code',
+  'country_of_origin',
+  'hazmat',
+  'hazmat_un_number',
+  'hazmat_class',
+  'hazmat_packing_group',
+  'hazmat_proper_shipping_name',
+  // What the packer scans to verify an item (any one of them), and its picture.
+  'barcode',
+  'upc',
+  'ean',
+  'image_url',
+] as const;
+
 export const csvColumns = [
   'order_number',
   'tenant_id',
@@ -25,10 +51,6 @@ export const csvColumns = [
   'length_in',
   'width_in',
   'height_in',
-  'sku',
-  'item_name',
-  'quantity',
-  'unit_value_usd',
   // Options of the order (issue 15), read from its first row.
   'delivery_confirmation',
   'saturday_delivery',
@@ -37,21 +59,7 @@ export const csvColumns = [
   'custom_message_2',
   'custom_message_3',
   'incoterm',
-  // Customs and hazmat data of an item.
-  'item_description',
-  'item_weight_lbs',
-  'harmonized_code',
-  'country_of_origin',
-  'hazmat',
-  'hazmat_un_number',
-  'hazmat_class',
-  'hazmat_packing_group',
-  'hazmat_proper_shipping_name',
-  // What the packer scans to verify an item (any one of them), and its picture.
-  'barcode',
-  'upc',
-  'ean',
-  'image_url',
+  ...itemColumns,
 ] as const;
 export type Column = (typeof csvColumns)[number];
 export const requiredColumns: Column[] = [

@@ -1,5 +1,10 @@
 import { parseCsvSteps } from './csv.js';
-import { csvColumns, requiredColumns as required, type Column } from './csv-columns.js';
+import {
+  csvColumns,
+  itemColumns as itemOnly,
+  requiredColumns as required,
+  type Column,
+} from './csv-columns.js';
 import {
   recogniseHeader,
   type RecognisedFormat,
@@ -25,26 +30,7 @@ interface Row {
   label(column: Column): string;
 }
 
-/** Columns that describe an item rather than the order or the package. */
-const itemOnlyColumns = new Set<Column>([
-  'sku',
-  'item_name',
-  'quantity',
-  'unit_value_usd',
-  'item_description',
-  'item_weight_lbs',
-  'harmonized_code',
-  'country_of_origin',
-  'hazmat',
-  'hazmat_un_number',
-  'hazmat_class',
-  'hazmat_packing_group',
-  'hazmat_proper_shipping_name',
-  'barcode',
-  'upc',
-  'ean',
-  'image_url',
-]);
+const itemOnlyColumns = new Set<Column>(itemOnly);
 
 export { csvColumns } from './csv-columns.js';
 
