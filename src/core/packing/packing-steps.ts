@@ -13,6 +13,7 @@ import { findRate, ratesAreFresh, selectionFor } from './rate-choice.js';
 import { selectRate } from './rate-rule.js';
 import { carrierProblemsIn, rateShipment } from './rating.js';
 import type { ShipmentRepository } from './shipment-repository.js';
+import { returnShipment } from './return-label.js';
 import { notVerifiedMessage, type ItemVerification } from './verification.js';
 import type {
   CarrierAccountProblem,
@@ -70,7 +71,10 @@ export interface PackingStepsDeps {
   prepareLabelPrinter?(): void;
 }
 
-const invalid = (code: string, message: string): Extract<ShipResult, { outcome: 'invalid' }> => ({
+export const invalid = (
+  code: string,
+  message: string,
+): Extract<ShipResult, { outcome: 'invalid' }> => ({
   outcome: 'invalid',
   failure: { code, message },
 });
@@ -386,56 +390,9 @@ export class PackingSteps {
     labelId: number,
     options: { stationUser?: string | undefined; confirmAnotherLabel?: boolean | undefined },
   ): Promise<ShipResult> {
-    const { shipments, labels, scope } = this.d;
-    const label = labels.get(labelId);
-    if (!label || label.profileId !== scope.profileId || label.environment !== scope.environment)
-      return invalid('label-not-found', `No label ${labelId} in this profile.`);
-    if (label.returnOfLabelId)
-      return invalid(
-        'is-a-return-label',
-        `Label ${label.trackingNumber} is itself a return label; make the return label from the original shipment's label.`,
-      );
-    const order = this.d.orders.get(label.orderId)!;
-    const mine = shipments.forOrder(order.id).filter((s) => s.returnOfLabelId === label.id);
-    const open = mine.flatMap((s) =>
-      shipments
-        .purchasesForShipment(s.id)
-        .filter((p) => p.state === 'unknown' || p.state === 'purchasing'),
-    );
-    if (open.length > 0) return { outcome: 'needs-attention', purchases: open };
-    const earlier = (labels.returnsOf([label.id]).get(label.id) ?? []).map((r) =>
-      labels.get(r.id)!,
-    );
-    if (earlier.length > 0 && options.confirmAnotherLabel !== true)
-      return { outcome: 'already-labelled', labels: earlier };
-    const purchase = shipments.purchase(label.purchaseId);
-    const original = purchase && shipments.get(purchase.shipmentId);
-    if (!original)
-      return invalid(
-        'original-shipment-missing',
-        `The shipment of label ${label.trackingNumber} is no longer stored; a return label cannot be made from it.`,
-      );
-    const { siteId, ...warehouse } = original.shipment.shipFrom;
-    const { deliveryOption: _saturday, ...options_ } = original.shipment.options ?? {};
-    for (const s of mine)
-      if (s.state === 'ready' || s.state === 'rated')
-        shipments.setState(s.id, 'cancelled', { why: 'superseded by a new return label' });
-    const shipment = shipments.create(scope, {
-      tenantId: label.tenantId,
-      orderId: order.id,
-      state: 'ready',
-      stationUser: options.stationUser ?? null,
-      returnOfLabelId: label.id,
-      shipment: {
-        // From the customer, back to the site the parcel left from (its siteId stays: the
-        // return belongs to that site's account).
-        shipTo: warehouse,
-        shipFrom: { ...original.shipment.shipTo, ...(siteId ? { siteId } : {}) },
-        packages: original.shipment.packages,
-        returnType: 'LABEL',
-        ...(Object.keys(options_).length > 0 ? { options: options_ } : {}),
-      },
-    });
+    const prepared = returnShipment(this.d, labelId, options);
+    if ('outcome' in prepared) return prepared;
+    const { shipment, order } = prepared;
     await this.d.hooks.at?.('shipment-created', { shipmentId: shipment.id });
     const rated = await this.rateStored(shipment, order);
     if (rated.outcome !== 'rated') return rated;
