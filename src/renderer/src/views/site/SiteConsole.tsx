@@ -78,6 +78,38 @@ function totals<K extends string>(
   return [...out.entries()].sort((a, b) => b[1].today - a[1].today);
 }
 
+/** Labels this hour and today, one row per station or packer. */
+function LabelTotals(props: {
+  title: string;
+  testId: string;
+  who: string;
+  rows: [string, { thisHour: number; today: number }][];
+}) {
+  return (
+    <div className="panel">
+      <h2>{props.title}</h2>
+      <table className="table" data-testid={props.testId}>
+        <thead>
+          <tr>
+            <th>{props.who}</th>
+            <th className="num">This hour</th>
+            <th className="num">Today</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.map(([name, t]) => (
+            <tr key={name}>
+              <td>{name}</td>
+              <td className="num">{t.thisHour}</td>
+              <td className="num">{t.today}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 /**
  * The shift-lead console: the whole site on one screen, live. It reloads when a station
  * commits or its heartbeat changes (site-changed, the store's NOTIFY); between reloads it only
@@ -216,50 +248,21 @@ export function SiteConsole() {
                 </ul>
               )}
             </div>
-            <div className="panel">
-              <h2>Labels today by station</h2>
-              <table className="table" data-testid="console-by-station">
-                <thead>
-                  <tr>
-                    <th>Station</th>
-                    <th className="num">This hour</th>
-                    <th className="num">Today</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {totals(snap.labelsPerHour, (r) => r.stationId).map(([id, t]) => (
-                    <tr key={id}>
-                      <td>{names.get(id) ?? id}</td>
-                      <td className="num">{t.thisHour}</td>
-                      <td className="num">{t.today}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <div className="panel">
-              <h2>Labels today by packer</h2>
-              <table className="table" data-testid="console-by-packer">
-                <thead>
-                  <tr>
-                    <th>Packer</th>
-                    <th className="num">This hour</th>
-                    <th className="num">Today</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {totals(snap.labelsPerHour, (r) => r.packer || '(not signed in)').map(
-                    ([p, t]) => (
-                      <tr key={p}>
-                        <td>{p}</td>
-                        <td className="num">{t.thisHour}</td>
-                        <td className="num">{t.today}</td>
-                      </tr>
-                    ),
-                  )}
-                </tbody>
-              </table>
-            </div>
+            <LabelTotals
+              title="Labels today by station"
+              testId="console-by-station"
+              who="Station"
+              rows={totals(snap.labelsPerHour, (r) => r.stationId).map(([id, t]) => [
+                names.get(id) ?? id,
+                t,
+              ])}
+            />
+            <LabelTotals
+              title="Labels today by packer"
+              testId="console-by-packer"
+              who="Packer"
+              rows={totals(snap.labelsPerHour, (r) => r.packer || '(not signed in)')}
+            />
             <div className="panel">
               <h2>Cost today</h2>
               <table className="table" data-testid="console-cost">
