@@ -1,5 +1,6 @@
 // `npm run site -- users …` and `npm run site -- setting …` (issue 14), for site/cli.ts.
 import { createInterface } from 'node:readline';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase } from '../storage/database.js';
 import { LocalUsers } from '../users/local.js';
@@ -40,7 +41,15 @@ export async function runUsersCommand(
   usage: string,
 ): Promise<number> {
   const sub = args[0];
-  const db = 'stationDir' in where ? openDatabase(join(where.stationDir, 'station.db')) : null;
+  // A station's own list lives in its database: a mistyped folder must not become a new one.
+  const file = 'stationDir' in where ? join(where.stationDir, 'station.db') : null;
+  if (file && !existsSync(file)) {
+    console.error(
+      `No station data in ${(where as { stationDir: string }).stationDir} (station.db not found). Give the station's data folder (Settings → Station shows it).`,
+    );
+    return 2;
+  }
+  const db = file ? openDatabase(file) : null;
   const local = db ? new LocalUsers(db) : null;
   const list = async (): Promise<UserRecord[]> =>
     local ? local.list() : (where as { store: SiteStore }).store.users();
@@ -90,7 +99,17 @@ export async function runUsersCommand(
         }
         pinHash = await hashPin(pin);
       }
-      const existing = (await list()).find((u) => u.userId === userId);
+      const users = await list();
+      const existing = users.find((u) => u.userId === userId);
+      const holder = badgeSha256
+        ? users.find((u) => u.userId !== userId && u.badgeSha256 === badgeSha256)
+        : undefined;
+      if (holder) {
+        console.error(
+          `That badge already belongs to ${holder.name} (${holder.userId}); scan another badge, or disable ${holder.userId} first. Nothing was saved.`,
+        );
+        return 1;
+      }
       await save({
         userId,
         name,
@@ -127,6 +146,7 @@ export async function runSettingCommand(
 ): Promise<number> {
   const key = args[0];
   if (!key || !(SITE_SETTING_KEYS as readonly string[]).includes(key)) {
+    if (key) console.error(`${key} is not a site setting (${SITE_SETTING_KEYS.join(', ')}).`);
     console.error(usage);
     return 2;
   }

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LocalUsers } from '../../../src/core/users/local.js';
@@ -241,12 +243,35 @@ describe('sign-in and roles at a station', () => {
       code: 2,
       stderr: expect.stringContaining('A PIN is 4 to 12 digits.'),
     });
+    // Cam's badge cannot be given to another user: said in words, nothing saved.
+    const taken = await run(
+      ['add', 'eve', '--name', 'Eve', '--role', 'packer', '--badge'],
+      'BADGE-0099\n',
+    );
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain('That badge already belongs to Cam Ortiz (cam)');
     const db = openDatabase(join(dataDir, 'station.db'));
     const users = new LocalUsers(db);
+    expect(users.byId('eve')).toBeNull();
     const cam = users.byBadge(badgeDigest('BADGE-0099'));
     expect(cam).toMatchObject({ userId: 'cam', role: 'lead' });
     expect(await verifyPin('5150', cam!.pinHash!)).toBe(true);
     expect(users.byId('dee')).toBeNull();
     db.close();
+  });
+
+  it('a mistyped station folder is said, not made into a new station database', async () => {
+    const missing = join(tmpdir(), `no-station-${process.pid}-${Date.now()}`);
+    const result = await new Promise<{ code: number; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'src/core/site/cli.ts', 'users', 'list', '--station-dir', missing],
+        { cwd: repo },
+        (error, _stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
+      );
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`No station data in ${missing} (station.db not found)`);
+    expect(existsSync(missing)).toBe(false);
   });
 });
