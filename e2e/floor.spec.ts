@@ -87,6 +87,14 @@ test('scan to verify: wrong item and one too many are refused, no label until ve
   );
   expect(await sandbox.ledger()).toHaveLength(0);
 
+  // A quantity key out of range counts nothing and says so (not "wrong item").
+  await page.keyboard.type('1000*0012345678905');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('failure-message')).toContainText(
+    'A quantity key counts 1 to 999 items (1000* was typed); nothing was counted.',
+  );
+  await expect(page.getByTestId('verify-line-CNDL-AMB-8')).toContainText('0 / 2');
+
   // The quantity key: two candles in one scan (by their EAN-13, a UPC in the file).
   await page.keyboard.type('2*0012345678905');
   await page.keyboard.press('Enter');

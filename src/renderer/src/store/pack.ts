@@ -110,10 +110,13 @@ export function isVerifying(s: Pick<PackSlice, 'verification' | 'existingLabels'
 
 /** "5*SKU" (or 5xSKU): the quantity key, that many of one item in one scan. */
 export function quantityScan(value: string): { quantity: number; value: string } | null {
-  const m = /^(\d{1,3})\s*[*xX]\s*(\S.*)$/.exec(value.trim());
-  if (!m || Number(m[1]) < 1) return null;
+  const m = /^(\d+)\s*[*xX]\s*(\S.*)$/.exec(value.trim());
+  if (!m) return null;
   return { quantity: Number(m[1]), value: m[2]! };
 }
+
+/** The quantity key counts 1 to 999 of an item at once. */
+const MAX_QUANTITY_KEY = 999;
 
 /** '' → not weighed (null); a decimal comma is accepted; anything else is not a number. */
 export function parseWeight(text: string): number | null | 'bad' {
@@ -217,6 +220,15 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
       const { order, verification, existingLabels } = get();
       const verifying = !!order && !!verification?.lines.length && !existingLabels.length;
       const qty = quantityScan(code);
+      if (verifying && qty && (qty.quantity < 1 || qty.quantity > MAX_QUANTITY_KEY)) {
+        // Not an item: counting it (or calling it a wrong item) would tell the packer to
+        // take a right item out of the box.
+        fail({
+          code: 'validation',
+          message: `A quantity key counts 1 to ${MAX_QUANTITY_KEY} items (${qty.quantity}* was typed); nothing was counted. Scan the item again.`,
+        });
+        return;
+      }
       const isBox = (v: string) =>
         (get().settings?.boxes ?? []).some((b) => b.code.toLowerCase() === v.toLowerCase());
       if (verifying && (qty || matchesLine(verification.lines, code)) && !isBox(code)) {
