@@ -283,14 +283,17 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
           });
         } catch (e) {
           // The spec shows no manifest endpoint: a platform without one is not an error here.
-          if (
+          // A 404 only when it names nothing more specific than the route (no error code,
+          // NOT_FOUND, ROUTE_NOT_FOUND): a 404 with its own code (a shipping site or label the
+          // platform does not know) is a real failure, said with its reference.
+          const noRoute =
             e instanceof PlatformError &&
-            [404, 405, 501].includes(e.status ?? 0) &&
-            manifests.every((x) => !x.manifestId)
-          )
+            ([405, 501].includes(e.status ?? 0) ||
+              (e.status === 404 && [null, 'NOT_FOUND', 'ROUTE_NOT_FOUND'].includes(e.errorCode)));
+          if (noRoute && manifests.every((x) => !x.manifestId))
             return {
               offered: false,
-              message: `This platform has no manifest endpoint (it answered ${e.status}). The end-of-day summary is the record: print it (Alt+P) or export it (Alt+E).`,
+              message: `This platform has no manifest endpoint (it answered ${(e as PlatformError).status}). The end-of-day summary is the record: print it (Alt+P) or export it (Alt+E).`,
               manifests: [],
             };
           manifests.push({
