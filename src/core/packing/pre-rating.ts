@@ -308,9 +308,6 @@ export class PreRater {
         return;
       case 'failed': {
         this.stats.failed++;
-        const status = /\bhttp-(\d{3})\b/.exec(outcome.failure.code)?.[1];
-        if (status === '429' || outcome.failure.code === 'TOO_MANY_REQUESTS')
-          this.pausedUntil = now + this.o.backOffMs;
         this.failedOrders.set(next.orderId, {
           updatedAt: next.updatedAt,
           until: now + this.o.retryFailedAfterMs,

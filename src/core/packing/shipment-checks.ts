@@ -9,9 +9,14 @@ import type { Failure } from './types.js';
  * belongs to, so the packer (or whoever fixes the order file) knows what to add.
  */
 
+/** Two country codes name different countries (case and spaces aside). */
+export function differentCountries(a: string, b: string): boolean {
+  return a.trim().toUpperCase() !== b.trim().toUpperCase();
+}
+
 /** shipTo in another country than the station's ship-from address. */
 export function isInternational(shipFrom: Address, shipTo: Address): boolean {
-  return shipFrom.countryCode.trim().toUpperCase() !== shipTo.countryCode.trim().toUpperCase();
+  return differentCountries(shipFrom.countryCode, shipTo.countryCode);
 }
 
 /** Classes without a packing group: gases (2.x), infectious substances (6.2), radioactive (7). */

@@ -319,8 +319,7 @@ export class StationContext {
    * and a new status for the header.
    */
   changed(what: 'queue' | 'attention' | 'tracking' | 'carriers' | 'status'): void {
-    // A purchase or reprint was just committed: send it to the site now, not at the next poll.
-    if (what === 'queue' || what === 'attention') this.site?.sync.wake();
+    // (The site's drainer is woken by the outbox itself when a commit adds a row: SiteOutbox.onRow.)
     if (what === 'tracking') this.trackingDue = true;
     else if (what !== 'status') this.due.add(what);
     if (this.statusTimer) return;

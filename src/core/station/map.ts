@@ -1,3 +1,4 @@
+import { differentCountries } from '../packing/shipment-checks.js';
 import type { LabelSummary as CoreLabelSummary, StoredLabel } from '../labels/types.js';
 import type { OrderItem, ShipmentOptions, StoredOrder } from '../orders/types.js';
 import type { PrintJob } from '../printing/spool/print-spool.js';
@@ -134,8 +135,7 @@ export function orderView(
     importedAt: o.importedAt,
     options: optionsView(o.options),
     international:
-      shipFromCountry !== undefined &&
-      shipFromCountry.toUpperCase() !== o.shipTo.countryCode.toUpperCase(),
+      shipFromCountry !== undefined && differentCountries(shipFromCountry, o.shipTo.countryCode),
   };
 }
 
