@@ -233,6 +233,16 @@ export class BatchRunner {
     return this.changeState(id, 'paused', ['running']);
   }
 
+  /**
+   * The station is closing this profile: every running batch pauses after the label in hand,
+   * and this waits for those labels (bought and printed, or settled as they stand).
+   */
+  async pauseRunning(): Promise<void> {
+    for (const batch of this.s.inState.all(this.scope.profileId, this.scope.environment, 'running'))
+      this.setState(batch.id, 'paused');
+    await Promise.allSettled([...this.running.values()]);
+  }
+
   /** Stops for good: the waiting orders stay as they are (open), nothing more is bought. */
   stop(id: string): BatchSummary | undefined {
     return this.changeState(id, 'stopped', ['running', 'paused']);

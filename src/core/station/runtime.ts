@@ -339,7 +339,7 @@ export class ProfileRuntime {
   async close(): Promise<void> {
     for (const t of this.timers.splice(0)) clearInterval(t);
     // Another profile takes over: a running batch stops after the label in hand.
-    for (const b of this.batches.list(50)) if (b.state === 'running') this.batches.pause(b.id);
+    await this.batches.pauseRunning();
     await this.siteTrackers?.stop();
     await this.poller.stop();
     await this.preRater.stop();

@@ -109,6 +109,33 @@ describe('batch printing (#15.8)', () => {
     expect(await ledgerFor(sb.url, 'BAT-3')).toHaveLength(before);
   });
 
+  it('a profile closing mid-batch pauses every running batch and waits for the label in hand', async () => {
+    const ref: { runner?: BatchRunner; closing?: Promise<void> } = {};
+    const s = await station({
+      hooks: {
+        at: (step) => {
+          // The station closes this profile while the first label is being bought.
+          if (step === 'purchase-committed' && !ref.closing)
+            ref.closing = ref.runner!.pauseRunning();
+        },
+      },
+    });
+    const runner = new BatchRunner(s.workflow, s.db);
+    ref.runner = runner;
+    const id = runner.create({
+      orderIds: ['BAT-1', 'BAT-3'].map((n) => orderId(s, n)),
+      description: 'closing',
+      createdBy: 'lee',
+    }).id;
+    const loop = runner.run(id);
+    await until(async () => ref.closing !== undefined);
+    await ref.closing;
+    // pauseRunning() returned only once the label in hand was bought: the loop is over.
+    expect(runner.isRunning(id)).toBe(false);
+    expect(runner.summary(id)).toMatchObject({ state: 'paused', bought: 1, waiting: 1 });
+    expect(await loop).toMatchObject({ state: 'paused', bought: 1 });
+  });
+
   it('resumed while the paused label is still being bought, the same run goes on to the end', async () => {
     const ref: { runner?: BatchRunner; id: string; resumed?: Promise<unknown> } = { id: '' };
     const s = await station({
