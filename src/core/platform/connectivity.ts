@@ -110,7 +110,10 @@ export class ConnectivityMonitor {
 
   /** Whether packing can reach the platform (token, rates and labels not failing). */
   get reachable(): boolean {
-    return this.snapshot().state !== 'offline';
+    // Asked before every rating and purchase: no snapshot built for it.
+    if (this.host.state === 'offline') return false;
+    for (const c of PACKING_CAPABILITIES) if (this.caps.get(c)!.state === 'offline') return false;
+    return true;
   }
 
   /**
@@ -142,6 +145,22 @@ export class ConnectivityMonitor {
   }
 
   recordAnswer(capability: PlatformCapability = 'other'): void {
+    const cap = this.caps.get(capability)!;
+    if (
+      this.lastSuccessAt !== null &&
+      cap.state === 'online' &&
+      cap.consecutiveFailures === 0 &&
+      this.host.state === 'online' &&
+      this.host.consecutiveFailures === 0
+    ) {
+      // The common case, an answer while all is well: no state changes, only the times (the
+      // snapshots handed out are copies, so these are updated in place).
+      const at = this.now();
+      this.lastSuccessAt = at;
+      cap.lastSuccessAt = at;
+      this.host.lastSuccessAt = at;
+      return;
+    }
     this.change(() => {
       const at = this.now();
       this.lastSuccessAt = at;

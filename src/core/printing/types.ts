@@ -47,9 +47,16 @@ export interface Printer {
   status(options?: SendOptions): Promise<PrinterStatus | null>;
   /**
    * A job for this printer is on its way (a label being bought): open the connection and ask
-   * the printer's status now, so the job finds both ready. Best effort; never throws.
+   * the printer's status now, so the job finds both ready. Best effort; never throws, and what
+   * it returns (when it is ready) never rejects.
    */
-  prepare?(): void;
+  prepare?(): Promise<void> | void;
+  /**
+   * The status read ahead of a job (prepare) when it is at hand and fresh, taken for the check
+   * before the job that is about to go out (as `status({ beforeSend: true })` would give it,
+   * without waiting); undefined when there is none and the printer must be asked.
+   */
+  statusAtHand?(): PrinterStatus | null | undefined;
   /** Print head resolution as the printer reports it, where it can say (Zebra SGD). */
   readDpi?(options?: SendOptions): Promise<number | null>;
   close(): Promise<void>;

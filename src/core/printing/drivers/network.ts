@@ -32,6 +32,8 @@ interface PreparedLine {
   status: PrinterStatus | null;
   at: number;
   timer: NodeJS.Timeout;
+  /** Read by prepare(), ahead of a job on its way (not left by the last job's check). */
+  ahead?: boolean;
 }
 
 /**
@@ -223,16 +225,40 @@ export class NetworkPrinter implements Printer {
   /**
    * Opens the connection ahead of a job (while its label is being bought) and asks the
    * printer's status on it; the job's check and send then cost no connection set-up and, while
-   * that status is fresh (preparedFreshMs), no round trip. The connection is closed unused after
+   * that status is fresh (preparedFreshMs), no round trip (the spool may then store the job as
+   * being sent and send it at once: statusAtHand). The connection is closed unused after
    * preparedHoldMs. Errors are left for the job's own check to find.
    */
-  prepare(): void {
-    if (this.config.role === 'receipt' || this.preparing) return;
+  prepare(): Promise<void> {
+    if (this.config.role === 'receipt') return Promise.resolve();
+    if (this.preparing) return this.preparing.then(() => undefined);
     const ready = this.prepared;
-    if (ready?.line.alive && Date.now() - ready.at <= this.preparedFreshMs) return;
-    this.preparing = this.probe(undefined, this.preparedHoldMs)
+    if (ready?.line.alive && Date.now() - ready.at <= this.preparedFreshMs) {
+      // The last job's check answered moments ago (preparedFreshMs): that answer stands for
+      // this job, as it would for its check before sending. Asking again on a line the printer
+      // answers in two writes can cost a delayed ACK (40 ms) for nothing.
+      ready.ahead = true;
+      return Promise.resolve();
+    }
+    const preparing = this.probe(undefined, this.preparedHoldMs)
+      .then(() => {
+        if (this.prepared) this.prepared.ahead = true;
+      })
       .catch(() => undefined)
       .finally(() => (this.preparing = null));
+    this.preparing = preparing;
+    return preparing;
+  }
+
+  statusAtHand(): PrinterStatus | null | undefined {
+    if (this.config.role === 'receipt' || this.preparing) return undefined;
+    const ready = this.prepared;
+    // Only a status read ahead of this job (prepare); what the last job's check left is asked again.
+    if (!ready?.ahead || !ready.line.alive || Date.now() - ready.at > this.preparedFreshMs)
+      return undefined;
+    // As in status({ beforeSend }): it answers one check.
+    ready.at = Number.NEGATIVE_INFINITY;
+    return ready.status;
   }
 
   async status(options: SendOptions = {}): Promise<PrinterStatus | null> {

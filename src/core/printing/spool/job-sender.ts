@@ -41,12 +41,33 @@ export class JobSender {
   }
 
   /** A label for this printer is being bought: let its driver get the connection ready. */
-  prepare(config: PrinterConfig): void {
+  prepare(config: PrinterConfig): Promise<void> {
     try {
-      this.driver(config).prepare?.();
+      return Promise.resolve(this.driver(config).prepare?.());
     } catch {
       // A printer that cannot be set up says so when its job is sent.
+      return Promise.resolve();
     }
+  }
+
+  /**
+   * For a job about to be stored: the printer's driver when the check before sending is
+   * already answered (a fresh status read ahead of it, no fault, its resolution known) so the
+   * job may be stored as being sent and go out at once; null when the usual way must be taken.
+   */
+  readyNow(config: PrinterConfig): Printer | null {
+    let driver: Printer;
+    try {
+      driver = this.driver(config);
+    } catch {
+      return null;
+    }
+    if (driver.readDpi && !this.reportedDpi.has(config.id)) return null;
+    const status = driver.statusAtHand?.();
+    if (status === undefined) return null;
+    const fault = status ? describeStatus(config, status) : null;
+    this.notice(config, status, fault);
+    return fault ? null : driver;
   }
 
   private driver(config: PrinterConfig): Printer {
@@ -139,8 +160,23 @@ export class JobSender {
     this.ctx.emitJob(
       this.ctx.store.change(job.id, { state: 'sending', attempts, message: `attempt ${attempts}` }),
     );
+    await this.sendAndConfirm(job, config, driver, this.ctx.store.payload(job.id)!, attempts);
+  }
+
+  /**
+   * 3. The bytes of a job committed as 'sending' (attempt `attempts`), then the printer's word
+   * that it printed. `job` is the job as it was before this attempt.
+   */
+  async sendAndConfirm(
+    job: PrintJob,
+    config: PrinterConfig,
+    driver: Printer,
+    payload: Buffer,
+    attempts: number,
+  ): Promise<void> {
+    const signal = this.ctx.signal();
     try {
-      await driver.send(this.ctx.store.payload(job.id)!, { signal });
+      await driver.send(payload, { signal });
     } catch (error) {
       const mayHavePrinted = !(error instanceof PrinterError) || error.mayHavePrinted;
       if (mayHavePrinted) {
@@ -166,7 +202,7 @@ export class JobSender {
       return;
     }
 
-    // 3. Sent whole. Printed once the printer says it is fine and has nothing left to print.
+    // Sent whole. Printed once the printer says it is fine and has nothing left to print.
     await this.confirm(job, config, driver);
   }
 

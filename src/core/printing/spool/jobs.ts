@@ -159,7 +159,11 @@ export class PrintJobStore {
     return new Date(this.clock()).toISOString();
   }
 
-  add(job: NewPrintJob): PrintJob {
+  /**
+   * `sending`: stored as its first attempt already under way (the spool sends it at once, see
+   * PrintSpool.enqueue), with the same two events a queued job gets on its way out.
+   */
+  add(job: NewPrintJob, sending = false): PrintJob {
     const at = this.isoNow();
     const id = this.db.transaction(() => {
       const { lastInsertRowid } = this.insert.run({
@@ -173,6 +177,22 @@ export class PrintJobStore {
         at,
       });
       this.insertEvent.run(lastInsertRowid, at, 'queued', job.reason ?? null);
+      if (sending) {
+        this.update.run({
+          id: lastInsertRowid,
+          at,
+          state: 'sending',
+          attempts: 1,
+          setError: 0,
+          lastError: null,
+          lastErrorCode: null,
+          nextAttemptAt: null,
+          printerId: null,
+          setPrinted: 0,
+          printedAt: null,
+        });
+        this.insertEvent.run(lastInsertRowid, at, 'sending', 'attempt 1');
+      }
       return Number(lastInsertRowid);
     })();
     return this.get(id)!;

@@ -136,20 +136,51 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
     const payload =
       typeof job.payload === 'string' ? Buffer.from(job.payload, 'utf8') : job.payload;
     const warnings = this.check(printer, payload, job.kind);
-    const added = this.store.add({ ...job, payload });
+    const driver = this.readyToSend(printer);
+    const added = this.store.add({ ...job, payload }, driver !== null);
     this.emitJob(added);
-    this.pump();
+    if (driver) this.sendAtOnce(added, printer, driver, payload);
+    else this.pump();
     return { job: added, warnings };
   }
 
   /**
-   * A label for this printer is on its way (being bought): its driver may open the connection
-   * and ask the printer's status now, so the job goes out without waiting for either.
+   * The fast way out for a job whose printer is idle, has nothing queued, and was asked how it
+   * is moments ago (a label's printer is prepared while the label is bought): the job is stored
+   * as its first attempt under way, in the caller's transaction, and its bytes leave as soon as
+   * that transaction has committed, without the worker's round of reads and a second commit.
+   * The rule stays: 'sending' is committed before the first byte.
    */
-  prepare(printerId: string): void {
-    if (!this.running) return;
+  private readyToSend(printer: PrinterConfig): Printer | null {
+    if (!this.running || this.workers.has(printer.id) || this.store.head(printer.id)) return null;
+    return this.sender.readyNow(printer);
+  }
+
+  private sendAtOnce(job: PrintJob, config: PrinterConfig, driver: Printer, payload: Buffer) {
+    const db = this.options.db;
+    this.track(
+      config.id,
+      (async () => {
+        // Microtasks run once the caller's synchronous transaction has committed or rolled back.
+        await Promise.resolve();
+        while (db.inTransaction) await new Promise((resolve) => setImmediate(resolve));
+        const stored = this.store.get(job.id);
+        if (stored?.state !== 'sending' || stored.updatedAt !== job.updatedAt) return;
+        const before: PrintJob = { ...job, state: 'queued', attempts: 0 };
+        await this.sender.sendAndConfirm(before, config, driver, payload, 1);
+      })(),
+    );
+  }
+
+  /**
+   * A label for this printer is on its way (being bought): its driver may open the connection
+   * and ask the printer's status now, so the job goes out without waiting for either. The
+   * promise (it never rejects) says when that is done.
+   */
+  prepare(printerId: string): Promise<void> {
+    if (!this.running) return Promise.resolve();
     const config = this.options.printers().find((p) => p.id === printerId);
-    if (config) this.sender.prepare(config);
+    return config ? this.sender.prepare(config) : Promise.resolve();
   }
 
   /** A test label on that printer (a short ESC/POS slip on a receipt printer), in one call. */
@@ -301,13 +332,18 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
         if (wake) this.wakers.get(printerId)?.();
         continue;
       }
-      const worker = this.work(printerId).finally(() => {
-        this.workers.delete(printerId);
-        // A job may have arrived while this worker was finishing.
-        if (this.running && this.store.head(printerId)) this.pump();
-      });
-      this.workers.set(printerId, worker);
+      this.track(printerId, this.work(printerId));
     }
+  }
+
+  /** The printer's one worker at a time; when it ends, the next queued job gets one. */
+  private track(printerId: string, work: Promise<void>): void {
+    const worker = work.finally(() => {
+      this.workers.delete(printerId);
+      // A job may have arrived while this worker was finishing.
+      if (this.running && this.store.head(printerId)) this.pump();
+    });
+    this.workers.set(printerId, worker);
   }
 
   private sleep(printerId: string, ms: number): Promise<void> {
