@@ -112,13 +112,23 @@ export class LabelRepository {
 
   /** Called inside the purchase transaction; returns the new label's local id. */
   insert(scope: StationScope, label: NewLabel): number {
+    return this.insertStored(scope, label).id;
+  }
+
+  /**
+   * As insert, returning the label as `get` would read it back (the purchase hands it straight
+   * to the printer: no read of what was just written).
+   */
+  insertStored(scope: StationScope, label: NewLabel): StoredLabel {
+    const storedAt = this.clock().toISOString();
+    const returnOfLabelId = label.returnOfLabelId ?? null;
     const id = Number(
       this.s.insert.run({
         ...label,
-        returnOfLabelId: label.returnOfLabelId ?? null,
+        returnOfLabelId,
         profileId: scope.profileId,
         environment: scope.environment,
-        storedAt: this.clock().toISOString(),
+        storedAt,
       }).lastInsertRowid,
     );
     const numbers =
@@ -127,7 +137,31 @@ export class LabelRepository {
         : [label.trackingNumber];
     numbers.forEach((tracking, index) => this.s.insertPackage.run(id, index, tracking));
     this.s.insertZpl.run(id, label.zpl);
-    return id;
+    return {
+      id,
+      purchaseId: label.purchaseId,
+      platformLabelId: label.platformLabelId,
+      profileId: scope.profileId,
+      environment: scope.environment,
+      tenantId: label.tenantId,
+      orderId: label.orderId,
+      orderNumber: label.orderNumber,
+      orderReference: label.orderReference,
+      trackingNumber: label.trackingNumber,
+      packageTrackingNumbers: [...numbers],
+      trackerId: label.trackerId,
+      carrier: label.carrier,
+      serviceLevel: label.serviceLevel,
+      carrierAccountId: label.carrierAccountId,
+      costCents: label.costCents,
+      currency: label.currency,
+      zplDroppedAt: null,
+      labelUrl: label.labelUrl,
+      createdAt: label.createdAt,
+      storedAt,
+      returnOfLabelId,
+      zpl: label.zpl,
+    };
   }
 
   get(id: number): StoredLabel | undefined {

@@ -202,8 +202,8 @@ export class LabelPurchaser {
     event: string,
   ): StoredLabel {
     const { shipments, labels, scope } = this.deps;
-    const labelId = shipments.db.transaction(() => {
-      const localId = labels.insert(scope, {
+    return shipments.db.transaction(() => {
+      const label = labels.insertStored(scope, {
         purchaseId,
         platformLabelId: bought.id,
         tenantId: shipment.tenantId,
@@ -229,9 +229,8 @@ export class LabelPurchaser {
         labelId: bought.id,
         trackingNumber: bought.trackingNumber,
       });
-      return localId;
+      return label;
     })();
-    return labels.get(labelId)!;
   }
 
   /**

@@ -100,14 +100,22 @@ export class PackingSteps {
     return undefined;
   }
 
-  async rateOrder(orderId: number, options: RateOptions): Promise<RateResult> {
+  /** `seen.order`: set to the order as it was read (ship() buys with it, not reading it again). */
+  async rateOrder(
+    orderId: number,
+    options: RateOptions,
+    seen: { order?: StoredOrder } = {},
+  ): Promise<RateResult> {
     const { shipments, scope } = this.d;
     const order = this.d.orders.get(orderId);
     if (!order || order.profileId !== scope.profileId || order.environment !== scope.environment)
       return invalid('order-not-found', `No order ${orderId} in this profile.`);
+    seen.order = order;
     const blocked = this.blockers(order, options.confirmAnotherLabel === true);
     if (blocked) return blocked;
-    const waiting = shipments.forOrder(order.id).find((s) => s.state === 'queued');
+    // The order's shipments, read once for the three questions below.
+    const existing = shipments.forOrder(order.id);
+    const waiting = existing.find((s) => s.state === 'queued');
     if (waiting && !options.packages) return alreadyQueued(this.d, order, waiting, null);
     const built = buildShipment(this.d.profile(), order, options.packages, options.options);
     if ('failure' in built) return { outcome: 'invalid', failure: built.failure };
@@ -116,11 +124,11 @@ export class PackingSteps {
     // Rates asked for moments ago (in the background after import, or by an earlier scan) for
     // exactly this shipment are still good: shown without asking the platform again.
     const stationUser = options.stationUser ?? null;
-    const reused = this.reuseRates(order, built.shipment, stationUser);
+    const reused = this.reuseRates(order, built.shipment, stationUser, existing);
     if (reused) return reused;
 
     // Shipments rated before and not bought (a rescan, new weights, a crash) bought nothing.
-    for (const open of shipments.forOrder(order.id))
+    for (const open of existing)
       if (open.state === 'ready' || open.state === 'rated')
         shipments.setState(open.id, 'cancelled', { why: 'superseded by a new rating' });
 
@@ -153,9 +161,10 @@ export class PackingSteps {
     order: StoredOrder,
     wanted: PlatformShipment,
     stationUser: string | null,
+    existing: Shipment[] = this.d.shipments.forOrder(order.id),
   ): Extract<RateResult, { outcome: 'rated' }> | undefined {
     const { shipments } = this.d;
-    const latest = shipments.forOrder(order.id).at(-1);
+    const latest = existing.at(-1);
     if (
       !latest ||
       latest.state !== 'rated' ||
@@ -265,17 +274,26 @@ export class PackingSteps {
           failure: rated.failure,
           carrierProblems: rated.carrierProblems,
         };
-      case 'rated':
-        shipments.setRated(shipment.id, rated.rates, rated.selection);
+      case 'rated': {
+        const ratedAt = shipments.setRated(shipment.id, rated.rates, rated.selection);
         await this.d.hooks.at?.('rated', { shipmentId: shipment.id });
         return {
           outcome: 'rated',
-          shipment: shipments.get(shipment.id)!,
+          // What setRated wrote, without reading it back (the rating is on the packer's path).
+          shipment: {
+            ...shipment,
+            state: 'rated',
+            rates: rated.rates,
+            selection: rated.selection,
+            failure: null,
+            updatedAt: ratedAt,
+          },
           rates: rated.rates,
           selection: rated.selection,
           carrierProblems: rated.carrierProblems,
-          ratedAt: shipments.ratedAt(shipment.id)!,
+          ratedAt,
         };
+      }
       default: {
         const never: never = rated;
         throw new Error(`unexpected rating ${JSON.stringify(never)}`);
@@ -283,18 +301,23 @@ export class PackingSteps {
     }
   }
 
-  /** `known`: the carrier problems of a rating just made (with their authorization links). */
+  /**
+   * `known`: the carrier problems of a rating just made (with their authorization links);
+   * `justRated`: that rating itself, made under the same hold on the order (ship()): its
+   * shipment, order and time stand as they are, and what blocked the order was checked by it.
+   */
   async buyShipment(
     shipmentId: number,
     options: BuyOptions,
     known?: CarrierAccountProblem[],
+    justRated?: { shipment: Shipment; order: StoredOrder; ratedAt: string },
   ): Promise<ShipResult> {
     const { shipments } = this.d;
-    const shipment = shipments.get(shipmentId)!;
-    const order = this.d.orders.get(shipment.orderId)!;
+    const shipment = justRated?.shipment ?? shipments.get(shipmentId)!;
+    const order = justRated?.order ?? this.d.orders.get(shipment.orderId)!;
     // A return label is bought for an order that has its label: returnLabel checked its own.
     const blocked =
-      shipment.returnOfLabelId === undefined
+      shipment.returnOfLabelId === undefined && !justRated
         ? this.blockers(order, options.confirmAnotherLabel === true)
         : undefined;
     if (blocked) return blocked;
@@ -351,7 +374,7 @@ export class PackingSteps {
       shipment.state === 'rated' &&
       shipment.rates !== null &&
       shipment.selection !== null &&
-      ratesAreFresh(shipments.ratedAt(shipment.id), this.d.clock());
+      ratesAreFresh(justRated?.ratedAt ?? shipments.ratedAt(shipment.id), this.d.clock());
     if (fresh) carrierProblems = known ?? carrierProblemsIn(shipment.rates!);
     else {
       const again = await this.rateStored(shipment, order);

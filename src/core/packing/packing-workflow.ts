@@ -2,6 +2,7 @@ import { LabelRepository } from '../labels/label-repository.js';
 import type { LabelPrintQueue } from '../labels/print-queue.js';
 import type { StoredLabel } from '../labels/types.js';
 import { OrderRepository } from '../orders/order-repository.js';
+import type { StoredOrder } from '../orders/types.js';
 import { labelPrinterOf, type Profile } from '../profiles/profile-schema.js';
 import { OfflineQueueRepository } from '../queue/offline-queue-repository.js';
 import type { Db } from '../storage/database.js';
@@ -136,9 +137,14 @@ export class PackingWorkflow {
    */
   async ship(orderId: number, options: ShipOptions = {}): Promise<ShipResult> {
     return this.exclusively(orderId, async () => {
-      const rated = await this.steps.rateOrder(orderId, options);
+      const seen: { order?: StoredOrder } = {};
+      const rated = await this.steps.rateOrder(orderId, options, seen);
       if (rated.outcome !== 'rated') return rated;
-      return this.steps.buyShipment(rated.shipment.id, options, rated.carrierProblems);
+      return this.steps.buyShipment(rated.shipment.id, options, rated.carrierProblems, {
+        shipment: rated.shipment,
+        order: seen.order!,
+        ratedAt: rated.ratedAt,
+      });
     });
   }
 

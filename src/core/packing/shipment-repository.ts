@@ -184,16 +184,19 @@ export class ShipmentRepository {
     });
   }
 
-  setRated(id: number, rates: unknown, selection: RateSelection): void {
+  /** Returns when it was rated (the `rated` event's time, which ratedAt gives later). */
+  setRated(id: number, rates: unknown, selection: RateSelection): string {
+    const now = this.now();
     this.atomically(() => {
       this.s.setRated.run({
         id,
         rates: JSON.stringify(rates),
         selection: JSON.stringify(selection),
-        now: this.now(),
+        now,
       });
-      this.event(id, 'rated', { reason: selection.reason });
+      this.s.event.run(id, 'rated', json({ reason: selection.reason }), now);
     });
+    return now;
   }
 
   /** When the stored rates were asked for (the last `rated` event), or null if never. */

@@ -9,7 +9,7 @@ import { applyLabelRetention } from '../../../src/core/labels/retention.js';
 import { openDatabase } from '../../../src/core/storage/database.js';
 import type { StationScope } from '../../../src/core/storage/scope.js';
 import { tempDir } from '../../support/tmp.js';
-import { seedLabels } from './seed.js';
+import { seedLabels, seedStoredLabels } from './seed.js';
 
 const harbor: StationScope = { profileId: 'harbor-edison', environment: 'sandbox' };
 const harborProd: StationScope = { profileId: 'harbor-edison', environment: 'production' };
@@ -349,5 +349,30 @@ describe('label cache', () => {
     } finally {
       traced.close();
     }
+  });
+});
+
+describe('a label as the purchase path stores it', () => {
+  it('is exactly what reading it back gives, packages and ZPL included', () => {
+    const db = openDatabase(join(tempDir(), 'station.db'));
+    const stored = seedStoredLabels(db, harbor, [
+      {
+        orderNumber: 'ONE-1',
+        tenantId: 'tnt_driftwood',
+        tracking: '1ZONE',
+        createdAt: '2026-11-05T10:00:00.000Z',
+      },
+      {
+        orderNumber: 'TWO-1',
+        tenantId: 'tnt_pinecrest',
+        tracking: '1ZTWO',
+        createdAt: '2026-11-05T11:00:00.000Z',
+        extraTracking: ['1ZTWO-2', '1ZTWO-3'],
+      },
+    ]);
+    const repo = new LabelRepository(db);
+    expect(stored).toHaveLength(2);
+    for (const label of stored) expect(repo.get(label.id)).toEqual(label);
+    db.close();
   });
 });

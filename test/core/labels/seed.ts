@@ -1,13 +1,19 @@
 import type { Db } from '../../../src/core/storage/database.js';
 import { LabelRepository } from '../../../src/core/labels/label-repository.js';
 import { OrderRepository } from '../../../src/core/orders/order-repository.js';
+import type { StoredLabel } from '../../../src/core/labels/types.js';
 import type { StationScope } from '../../../src/core/storage/scope.js';
 
 /**
  * Writes orders, shipments, purchases and labels straight into the station database, the
  * way the purchase path leaves them, for tests of the label cache.
  */
-export function seedLabels(
+export function seedLabels(...args: Parameters<typeof seedStoredLabels>): number[] {
+  return seedStoredLabels(...args).map((l) => l.id);
+}
+
+/** As seedLabels, giving back the labels as the purchase path gets them (insertStored). */
+export function seedStoredLabels(
   db: Db,
   scope: StationScope,
   labels: {
@@ -17,7 +23,7 @@ export function seedLabels(
     createdAt: string;
     extraTracking?: string[];
   }[],
-): number[] {
+): StoredLabel[] {
   const orders = new OrderRepository(db);
   const repo = new LabelRepository(db);
   const shipment = db.prepare(
@@ -63,7 +69,7 @@ export function seedLabels(
         l.createdAt,
         l.createdAt,
       );
-      return repo.insert(scope, {
+      return repo.insertStored(scope, {
         purchaseId,
         platformLabelId: `lbl_${scope.environment}_${i}_${l.tracking}`,
         tenantId: l.tenantId,
