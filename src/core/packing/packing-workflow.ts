@@ -35,15 +35,6 @@ export interface PackingWorkflowOptions {
   hooks?: PurchaseHooks;
   /** The site store's order claim (issue 12); absent on a station without one. */
   orderClaims?: OrderClaims;
-  /**
-   * The orders, labels and offline-queue modules' repositories, when the caller holds them
-   * (the station's runtime shares them with the pages); made on `db` otherwise.
-   */
-  repositories?: {
-    orders: OrderRepository;
-    labels: LabelRepository;
-    queue: OfflineQueueRepository;
-  };
 }
 
 /** ship() takes what rate() takes: the rule's choice is bought (in a batch: its batchId). */
@@ -79,10 +70,10 @@ export class PackingWorkflow {
     this.clock = options.clock ?? systemClock;
     this.hooks = options.hooks ?? {};
     this.scope = { profileId: profile.id, environment: profile.environment };
-    this.orders = options.repositories?.orders ?? new OrderRepository(db, this.clock);
-    this.labels = options.repositories?.labels ?? new LabelRepository(db, this.clock);
+    this.orders = new OrderRepository(db, this.clock);
+    this.labels = new LabelRepository(db, this.clock);
     this.shipments = new ShipmentRepository(db, this.clock);
-    this.queue = options.repositories?.queue ?? new OfflineQueueRepository(db, this.clock);
+    this.queue = new OfflineQueueRepository(db, this.clock);
     this.verification = new ItemVerification(db, this.clock);
     this.purchaser = new LabelPurchaser({
       scope: this.scope,

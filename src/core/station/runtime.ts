@@ -1,9 +1,9 @@
 import { basename } from 'node:path';
 import type { LabelPrintQueue } from '../labels/print-queue.js';
-import { LabelRepository } from '../labels/label-repository.js';
+import type { LabelRepository } from '../labels/label-repository.js';
 import { LabelReprints } from '../labels/reprint.js';
-import { OrderRepository } from '../orders/order-repository.js';
-import { OfflineQueueRepository } from '../queue/offline-queue-repository.js';
+import type { OrderRepository } from '../orders/order-repository.js';
+import type { OfflineQueueRepository } from '../queue/offline-queue-repository.js';
 import { applyLabelRetention } from '../labels/retention.js';
 import { OrderHotFolder } from '../orders/hot-folder.js';
 import { PackingWorkflow } from '../packing/packing-workflow.js';
@@ -86,7 +86,7 @@ export class ProfileRuntime {
   readonly platform: PackingPlatform;
   readonly workflow: PackingWorkflow;
   /**
-   * The orders, labels and offline-queue repositories, shared with the workflow: what the
+   * The workflow's orders, labels and offline-queue repositories (the same objects): what the
    * facade reads for the pages. The workflow's own shipments and purchases are changed only
    * through the workflow and the packing module (needs attention, dismissals).
    */
@@ -141,12 +141,8 @@ export class ProfileRuntime {
       existingLabelJob: (labelId: string) => spool.labelJob(labelId),
       prepare: (printerId: string) => spool.prepare(printerId),
     };
-    this.orders = new OrderRepository(deps.db);
-    this.labels = new LabelRepository(deps.db);
-    this.queue = new OfflineQueueRepository(deps.db);
     this.workflow = new PackingWorkflow({
       db: deps.db,
-      repositories: { orders: this.orders, labels: this.labels, queue: this.queue },
       // History follows new labels: the purchase's own steps say when one is stored and printed.
       hooks: {
         at: (step, { purchaseId }) => {
@@ -160,6 +156,9 @@ export class ProfileRuntime {
       printQueue,
       ...(deps.orderClaims ? { orderClaims: deps.orderClaims(this.scope) } : {}),
     });
+    this.orders = this.workflow.orders;
+    this.labels = this.workflow.labels;
+    this.queue = this.workflow.queue;
     this.orderList = new OrderList(deps.db);
     this.batches = new BatchRunner(this.workflow, deps.db, {
       onProgress: (summary) => {
