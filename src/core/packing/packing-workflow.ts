@@ -64,9 +64,12 @@ export class PackingWorkflow {
   /** Background ratings (pre-rating) under way, by order id. */
   private readonly backgroundRatings = new Map<number, Promise<PreRateOutcome>>();
   private readonly steps: PackingSteps;
+  /** The profile as it is now (the site's rate rule may replace the one it was built with). */
+  private current: Profile;
 
   constructor(private readonly options: PackingWorkflowOptions) {
     const { db, profile } = options;
+    this.current = profile;
     this.clock = options.clock ?? systemClock;
     this.hooks = options.hooks ?? {};
     this.scope = { profileId: profile.id, environment: profile.environment };
@@ -112,7 +115,16 @@ export class PackingWorkflow {
   }
 
   get profile(): Profile {
-    return this.options.profile;
+    return this.current;
+  }
+
+  /**
+   * The same profile with another rate rule or packing-slip settings (the site's, issue 14):
+   * the next rating and the next print read it. Nothing else of the profile may differ (the
+   * runtime was built from it); ProfileRuntime.applySettings checks that.
+   */
+  useProfile(profile: Profile): void {
+    this.current = profile;
   }
 
   /** What a scanned value is: an order, a label (tracking number → reprint), or nothing. */

@@ -117,10 +117,11 @@ export class ProfileRuntime {
   private carrierRefresh: Promise<CarrierAccountHealth[]> | null = null;
 
   private constructor(
-    readonly profile: Profile,
+    private current: Profile,
     readonly baseUrl: string,
     private readonly deps: RuntimeDeps,
   ) {
+    const profile = current;
     this.scope = { profileId: profile.id, environment: profile.environment };
     this.trackingScope = { ...this.scope, tenantId: profile.tenantId };
     this.client = new PlatformClient({
@@ -210,6 +211,28 @@ export class ProfileRuntime {
         this.preRater.wake();
       }
     });
+  }
+
+  /** The profile this runtime works for, with the site's settings it follows (issue 14). */
+  get profile(): Profile {
+    return this.current;
+  }
+
+  /**
+   * The same profile with new settings that the running services read at each use: the rate
+   * rule (each rating, background ones included) and the packing slips (each print). They are
+   * taken here without stopping anything: a running batch goes on, the tracker leadership is
+   * kept. Returns false, changing nothing, when `next` differs in anything else: the platform
+   * connection, the tenants, the printers, the hot folder and its column mappings and the rest
+   * are what the services were built from, and need the runtime opened again.
+   */
+  applySettings(next: Profile): boolean {
+    const built = ({ rateRule: _rule, packingSlips: _slips, ...rest }: Profile) =>
+      JSON.stringify(rest);
+    if (built(next) !== built(this.current)) return false;
+    this.current = next;
+    this.workflow.useProfile(next);
+    return true;
   }
 
   static async open(profile: Profile, deps: RuntimeDeps): Promise<ProfileRuntime> {

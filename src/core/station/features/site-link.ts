@@ -33,12 +33,16 @@ function checkInExtras(
       Record<string, string> | undefined;
     if (JSON.stringify(settings) !== JSON.stringify(before)) {
       ctx.options.settings.set(SITE_SETTINGS_CACHE, settings);
-      // A new rate rule or packing slip: the profile's runtime is opened again with it.
-      if (
-        ctx.runtimeOrNull() &&
-        (settings.rateRule !== before?.rateRule || settings.packingSlip !== before?.packingSlip)
-      )
-        void ctx.reload().catch((e: unknown) => ctx.log(`site settings: ${(e as Error).message}`));
+      // A new rate rule or packing slip: the running profile takes it, nothing is reopened
+      // (see StationContext.applySiteSettings; box presets, the reprint limit and offline
+      // purchase are read from the cache or the outbox where they are used). Reopening stops
+      // what runs (batches pause, the tracker leadership is dropped) and is kept for what the
+      // runtime is built from: the platform connection, tenants, printers, hot folder, the
+      // site link itself (site.configure); no site setting is one of those.
+      if (settings.rateRule !== before?.rateRule || settings.packingSlip !== before?.packingSlip)
+        void ctx
+          .applySiteSettings()
+          .catch((e: unknown) => ctx.log(`site settings: ${(e as Error).message}`));
       ctx.changed('status');
     }
     if (Date.now() - usersAt >= USERS_EVERY_MS) {
