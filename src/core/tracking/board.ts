@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { rowToRecord, type TrackerRow } from './store.js';
+import { rowToRecord, TRACKER_SCOPE_ID, type TrackerRow } from './store.js';
 import { trackerStatuses, type TrackerRecord, type TrackingScope } from './types.js';
 
 export interface BoardFilter {
@@ -100,8 +100,7 @@ export class TrackerBoard {
   }
 }
 
-const SCOPE =
-  'profile_id = @profile_id AND environment = @environment AND scope_tenant_id = @scope_tenant_id';
+const SCOPE = TRACKER_SCOPE_ID;
 
 function scopeParams(scope: TrackingScope) {
   return {

@@ -18,7 +18,10 @@ export interface TrackerPollerOptions {
    * late with a slightly older updatedAt is still caught; the re-read ones change nothing.
    */
   overlapMs?: number;
-  /** Page size asked of the server (default 500). */
+  /**
+   * Page size asked of the server (default 1000, the sandbox's most; the specification does not
+   * say one, and a platform that gives fewer per page is simply read page by page).
+   */
   pageSize?: number;
   /** Safety stop for a server whose cursor never ends (default 10,000 pages). */
   maxPages?: number;
@@ -91,7 +94,7 @@ export class TrackerPoller {
       jitter: 0.2,
       maxBackoffMs: 15 * 60_000,
       overlapMs: 60_000,
-      pageSize: 500,
+      pageSize: 1000,
       maxPages: 10_000,
       random: Math.random,
       now: () => new Date(),

@@ -1,4 +1,4 @@
--- schema version 8
+-- schema version 9
 
 -- trigger label_day_counts_delete
 CREATE TRIGGER label_day_counts_delete AFTER DELETE ON labels BEGIN
@@ -358,6 +358,15 @@ CREATE TABLE station_users (
         updated_at TEXT NOT NULL
       ) STRICT;
 
+-- table tracker_scopes
+CREATE TABLE tracker_scopes (
+        id INTEGER PRIMARY KEY,
+        profile_id TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        scope_tenant_id TEXT NOT NULL,
+        UNIQUE (profile_id, environment, scope_tenant_id)
+      ) STRICT;
+
 -- table tracker_sync
 CREATE TABLE tracker_sync (
         profile_id TEXT NOT NULL,
@@ -373,10 +382,9 @@ CREATE TABLE tracker_sync (
       ) STRICT;
 
 -- table trackers
-CREATE TABLE trackers (
-        profile_id TEXT NOT NULL,
-        environment TEXT NOT NULL,
-        scope_tenant_id TEXT NOT NULL,
+CREATE TABLE "trackers" (
+        id INTEGER PRIMARY KEY,
+        scope_id INTEGER NOT NULL REFERENCES tracker_scopes (id),
         tracking_number TEXT NOT NULL,
         tracker_id TEXT,
         tenant_id TEXT NOT NULL,
@@ -387,15 +395,15 @@ CREATE TABLE trackers (
         status TEXT NOT NULL,
         status_detail TEXT,
         estimated_delivery_date TEXT,
+        -- [[status, description, location, occurredAt], …], oldest first as the platform sent them.
         events_json TEXT NOT NULL DEFAULT '[]',
         created_at TEXT,
-        updated_at TEXT NOT NULL,
-        -- updated_at as epoch ms: ordering, the newer-wins rule and the watermark compare numbers.
+        -- The tracker's updatedAt as epoch ms: ordering, the newer-wins rule and the watermark.
         updated_at_ms INTEGER NOT NULL,
-        first_seen_at TEXT NOT NULL,
-        last_changed_at TEXT NOT NULL,
-        PRIMARY KEY (profile_id, environment, scope_tenant_id, tracking_number)
-      ) STRICT, WITHOUT ROWID;
+        first_seen_ms INTEGER NOT NULL,
+        last_changed_ms INTEGER NOT NULL,
+        UNIQUE (scope_id, tracking_number)
+      ) STRICT;
 
 -- table verification_events
 CREATE TABLE verification_events (
@@ -464,16 +472,14 @@ CREATE INDEX shipments_by_order ON shipments (order_id, id);
 CREATE INDEX shipments_by_state ON shipments (profile_id, environment, state);
 
 -- index trackers_by_order
-CREATE INDEX trackers_by_order
-        ON trackers (profile_id, environment, scope_tenant_id, order_reference);
+CREATE INDEX trackers_by_order ON trackers (scope_id, order_reference);
 
 -- index trackers_by_status
-CREATE INDEX trackers_by_status
-        ON trackers (profile_id, environment, scope_tenant_id, status, updated_at_ms DESC);
+CREATE INDEX trackers_by_status ON trackers (scope_id, status, updated_at_ms DESC);
 
 -- index trackers_by_tenant
 CREATE INDEX trackers_by_tenant
-        ON trackers (profile_id, environment, scope_tenant_id, tenant_id, status, updated_at_ms DESC);
+        ON trackers (scope_id, tenant_id, status, updated_at_ms DESC);
 
 -- index verification_events_by_order
 CREATE INDEX verification_events_by_order ON verification_events (order_id, id);

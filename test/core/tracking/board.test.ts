@@ -57,6 +57,39 @@ describe('tracker store: newer wins', () => {
     expect(board.get(scope, 'X1')).toMatchObject({ status: 'UNKNOWN', tenantId: 'tnt_harbor' });
     expect(board.counts(scope).at(-1)).toEqual({ status: 'UNKNOWN', count: 1 });
   });
+
+  it('gives times in one form whatever form the platform wrote them in, and keeps events in order', () => {
+    const { store, board } = open();
+    const [change] = store.ingest(
+      scope,
+      [
+        {
+          trackingNumber: 'X2',
+          updatedAt: '2026-11-21T10:00:00+02:00',
+          events: [
+            { status: 'PRE_TRANSIT', description: 'Label "created"', extra: 1 },
+            { status: 'IN_TRANSIT', location: 'Reno, NV', occurredAt: '2026-11-21T08:00:00Z' },
+          ],
+        } as Tracker,
+      ],
+      NOW,
+    );
+    expect(change?.updatedAt).toBe('2026-11-21T08:00:00.000Z');
+    expect(board.get(scope, 'X2')).toMatchObject({
+      updatedAt: '2026-11-21T08:00:00.000Z',
+      firstSeenAt: NOW,
+      lastChangedAt: NOW,
+      events: [
+        { status: 'PRE_TRANSIT', description: 'Label "created"', location: null, occurredAt: null },
+        {
+          status: 'IN_TRANSIT',
+          description: null,
+          location: 'Reno, NV',
+          occurredAt: '2026-11-21T08:00:00Z',
+        },
+      ],
+    });
+  });
 });
 
 describe('tracker board at 12,000 trackers', () => {

@@ -7,6 +7,7 @@ import { migration005 } from './005-order-details.js';
 import { migration006 } from './006-packing-floor.js';
 import { migration007 } from './007-station-users.js';
 import { migration008 } from './008-label-day-counts.js';
+import { migration009 } from './009-tracker-rows.js';
 
 export interface Migration {
   /** 1-based; equals the migration's position in the list, stored in PRAGMA user_version. */
@@ -28,4 +29,5 @@ export const migrations: readonly Migration[] = [
   migration006,
   migration007,
   migration008,
+  migration009,
 ];
