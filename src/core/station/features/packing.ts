@@ -164,10 +164,11 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
         ...(input.options ? { options: optionsFromView(input.options) } : {}),
       });
       if (result.outcome === 'queued') ctx.changed('queue');
-      // A failed rating is listed under Needs attention; a new rating takes an old one off.
-      // An order that was not listed and did not fail leaves the list as it was: no event, so
+      // A failed rating is listed under Needs attention; a new rating (rated, or queued for the
+      // platform) takes an old one off. Anything else leaves the list as it was: no event, so
       // the list and the header's counts are not read again after every good scan.
-      if (result.outcome === 'failed' || wasFailed) ctx.changed('attention');
+      const cleared = wasFailed && (result.outcome === 'rated' || result.outcome === 'queued');
+      if (result.outcome === 'failed' || cleared) ctx.changed('attention');
       if (result.outcome === 'rated' || result.outcome === 'failed')
         r.noticeCarrierProblems(result.carrierProblems);
       return quoteView(input.orderId, order.orderNumber, result, r.profile);
