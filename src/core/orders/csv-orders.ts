@@ -6,6 +6,7 @@ import {
   type Column,
 } from './csv-columns.js';
 import {
+  missingStoreColumns,
   recogniseHeader,
   type RecognisedFormat,
   type SavedColumnMapping,
@@ -89,14 +90,22 @@ export function* ordersFromCsvSteps(
   const ownFormat = required.every((c) => index.has(c));
   const format = ownFormat ? undefined : recogniseHeader(header.fields, mappings);
   recognised.format = format;
+  // A store's export with a column missing is told in the store's words ("Name"), not in the
+  // station's own column names, which that file never had.
+  // (A saved mapping names every column it reads, and is only chosen when all are there.)
+  const storeMissing =
+    ownFormat || (format && !('signature' in format))
+      ? undefined
+      : missingStoreColumns(header.fields, required);
   const missing = format ? [] : required.filter((c) => !index.has(c));
-  if (missing.length > 0) {
+  if (missing.length > 0 || storeMissing) {
     recognised.unmappedHeader = header.fields.map((f) => f.trim()).filter(Boolean);
     problems.push({
       row: 0,
       line: header.line,
       field: '(header)',
-      reason: `missing column${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
+      reason:
+        storeMissing ?? `missing column${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
     });
     return done([]);
   }
@@ -116,6 +125,17 @@ export function* ordersFromCsvSteps(
   // not import without that row.
   const groups = new Map<string, Row[]>();
   const brokenOrders = new Set<string>();
+  /**
+   * Orders whose first row is the broken one: the rows after it leave the address blank (a
+   * store export repeats it only on the first row), so building the order from them would
+   * report "is empty" problems that are not there. The broken row's own problem is said once.
+   */
+  const headless = new Set<string>();
+  const keyOf = (row: Row) => `${row.get('tenant_id')}\u0000${row.get('order_number')}`;
+  const broken = (row: Row) => {
+    brokenOrders.add(row.get('order_number'));
+    if (!groups.has(keyOf(row))) headless.add(keyOf(row));
+  };
   for (let i = 0; i < records.length; i++) {
     const record = records[i]!;
     const raw = (name: string) => {
@@ -137,7 +157,7 @@ export function* ordersFromCsvSteps(
     };
     if (i % STEP_ROWS === 0) yield { phase: 'checking', done: i, total: records.length };
     if (record.fields.length !== header.fields.length) {
-      brokenOrders.add(row.get('order_number'));
+      broken(row);
       problems.push({
         row: row.row,
         line: row.line,
@@ -147,7 +167,7 @@ export function* ordersFromCsvSteps(
       });
       continue;
     }
-    const key = `${row.get('tenant_id')}\u0000${row.get('order_number')}`;
+    const key = keyOf(row);
     const group = {
       push: (r: Row) => {
         const rows = groups.get(key) ?? [];
@@ -162,7 +182,7 @@ export function* ordersFromCsvSteps(
     }
     const expanded = format?.expandItems?.(raw);
     if (expanded && 'error' in expanded) {
-      brokenOrders.add(row.get('order_number'));
+      broken(row);
       problems.push({
         row: row.row,
         line: row.line,
@@ -186,9 +206,10 @@ export function* ordersFromCsvSteps(
 
   const orders: CsvOrders['orders'] = [];
   let built = 0;
-  for (const rows of groups.values()) {
+  for (const [key, rows] of groups) {
     if (++built % STEP_ORDERS === 0)
       yield { phase: 'checking', done: rows[0]!.row, total: records.length };
+    if (headless.has(key)) continue;
     const order = buildOrder(rows, decimalComma);
     if ('order' in order) {
       if (!brokenOrders.has(order.order.orderNumber))

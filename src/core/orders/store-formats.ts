@@ -14,6 +14,8 @@ import type { Column } from './csv-columns.js';
 export interface ColumnReader {
   /** The file's column(s) it comes from, for problems ("Shipping Zip"). */
   label: string;
+  /** The file's headers it reads (any one of them is enough). */
+  headers: readonly string[];
   read(get: (header: string) => string): string;
 }
 
@@ -42,14 +44,20 @@ export interface SavedColumnMapping {
   columns: Partial<Record<Column, string>>;
 }
 
-const col = (header: string): ColumnReader => ({ label: header, read: (get) => get(header) });
+const col = (header: string): ColumnReader => ({
+  label: header,
+  headers: [header],
+  read: (get) => get(header),
+});
 /** The first of several headers that has a value. */
 const first = (...headers: string[]): ColumnReader => ({
   label: headers.join(' / '),
+  headers,
   read: (get) => headers.map((h) => get(h)).find((v) => v !== '') ?? '',
 });
 const joined = (...headers: string[]): ColumnReader => ({
   label: headers.join(' + '),
+  headers,
   read: (get) =>
     headers
       .map((h) => get(h))
@@ -58,11 +66,13 @@ const joined = (...headers: string[]): ColumnReader => ({
 });
 const country = (header: string): ColumnReader => ({
   label: header,
+  headers: [header],
   read: (get) => countryCodeOf(get(header)),
 });
 /** Shopify writes a ZIP as '02134 so that spreadsheets keep its zero. */
 const zip = (header: string): ColumnReader => ({
   label: header,
+  headers: [header],
   read: (get) => get(header).replace(/^'/, ''),
 });
 
@@ -116,6 +126,7 @@ const shipStation: KnownFormat = {
     unit_value_usd: col('Item - Price'),
     weight_lbs: {
       label: 'Weight - TotalOz',
+      headers: ['Weight - TotalOz'],
       read: (get) => ounces(get('Weight - TotalOz')),
     },
   },
@@ -150,6 +161,7 @@ const wooCommerce: KnownFormat = {
     quantity: col('item_quantity'),
     unit_value_usd: {
       label: 'item_subtotal / item_quantity',
+      headers: ['item_subtotal'],
       read: (get) => perUnit(get('item_subtotal'), get('item_quantity')),
     },
   },
@@ -157,6 +169,7 @@ const wooCommerce: KnownFormat = {
 // WooCommerce leaves shipping_full_name empty on some stores: first + last name then.
 wooCommerce.columns.ship_to_name = {
   label: 'shipping_full_name / shipping_first_name + shipping_last_name',
+  headers: ['shipping_full_name', 'shipping_first_name', 'shipping_last_name'],
   read: (get) =>
     get('shipping_full_name') ||
     [get('shipping_first_name'), get('shipping_last_name')].filter(Boolean).join(' '),
@@ -204,6 +217,7 @@ const amazon: KnownFormat = {
     // item-price is the price of the whole line (all its units).
     unit_value_usd: {
       label: 'item-price / quantity-purchased',
+      headers: ['item-price'],
       read: (get) => perUnit(get('item-price'), get('quantity-purchased')),
     },
   },
@@ -254,6 +268,59 @@ export function bigCommerceProducts(cell: string): ExpandedItem[] | { error: str
     });
   }
   return items;
+}
+
+/** What a station column holds, in words (a store's column is named with what it is for). */
+const COLUMN_WORDS: Partial<Record<Column, string>> = {
+  order_number: 'the order number',
+  ship_to_address1: 'the street address',
+  ship_to_city: 'the city',
+  ship_to_postal_code: 'the postal code',
+  ship_to_country: 'the country',
+  sku: 'the SKU',
+  item_name: 'the item name',
+  quantity: 'the quantity',
+};
+
+/**
+ * A header that is a known export with columns missing: more than half of the export's
+ * signature (at least two of its columns), but not all of it, or all of it without a column
+ * the station needs (`needed`: the order number and the address). Says what is missing in the
+ * store's own words: "this looks like a Shopify orders export, but its column "Name" (the
+ * order number) is missing". Undefined when the header is not near any known export.
+ */
+export function missingStoreColumns(
+  header: readonly string[],
+  needed: readonly Column[],
+): string | undefined {
+  const present = new Set(header.map((h) => h.trim()));
+  let best: { format: KnownFormat; share: number } | undefined;
+  for (const format of knownFormats) {
+    const found = format.signature.filter((h) => present.has(h)).length;
+    const share = found / format.signature.length;
+    if (found >= 2 && share > 0.5 && (!best || share > best.share)) best = { format, share };
+  }
+  if (!best) return undefined;
+  const { format } = best;
+  const missing: string[] = [];
+  const say = (h: string) => {
+    if (present.has(h) || missing.some((m) => m.startsWith(`"${h}"`))) return;
+    const column = (Object.keys(format.columns) as Column[]).find(
+      (c) => format.columns[c]!.headers.includes(h) && COLUMN_WORDS[c],
+    );
+    missing.push(column ? `"${h}" (${COLUMN_WORDS[column]})` : `"${h}"`);
+  };
+  for (const h of format.signature) say(h);
+  for (const c of needed) {
+    const reader = format.columns[c];
+    if (reader && !reader.headers.some((h) => present.has(h))) say(reader.headers[0]!);
+  }
+  if (missing.length === 0) return undefined;
+  const list =
+    missing.length === 1
+      ? `its column ${missing[0]} is missing`
+      : `its columns ${missing.slice(0, -1).join(', ')} and ${missing.at(-1)} are missing`;
+  return `this looks like a ${format.name}, but ${list}`;
 }
 
 /**

@@ -20,3 +20,16 @@ export function failedOrders(workflow: Pick<PackingWorkflow, 'shipments' | 'scop
     )
     .sort((a, b) => a.id - b.id);
 }
+
+/**
+ * Whether an order is listed by failedOrders right now: its newest shipment that was not
+ * cancelled failed. (The same rule, for one order: a rating that changes nothing here changes
+ * nothing under Needs attention.)
+ */
+export function hasFailedRating(
+  workflow: Pick<PackingWorkflow, 'shipments'>,
+  orderId: number,
+): boolean {
+  const live = workflow.shipments.forOrder(orderId).filter((s) => s.state !== 'cancelled');
+  return live.at(-1)?.state === 'failed';
+}

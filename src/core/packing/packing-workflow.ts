@@ -36,15 +36,6 @@ export interface PackingWorkflowOptions {
   hooks?: PurchaseHooks;
   /** The site store's order claim (issue 12); absent on a station without one. */
   orderClaims?: OrderClaims;
-  /**
-   * The orders, labels and offline-queue modules' repositories, when the caller holds them
-   * (the station's runtime shares them with the pages); made on `db` otherwise.
-   */
-  repositories?: {
-    orders: OrderRepository;
-    labels: LabelRepository;
-    queue: OfflineQueueRepository;
-  };
 }
 
 /** ship() takes what rate() takes: the rule's choice is bought (in a batch: its batchId). */
@@ -74,16 +65,19 @@ export class PackingWorkflow {
   /** Background ratings (pre-rating) under way, by order id. */
   private readonly backgroundRatings = new Map<number, Promise<PreRateOutcome>>();
   private readonly steps: PackingSteps;
+  /** The profile as it is now (the site's rate rule may replace the one it was built with). */
+  private current: Profile;
 
   constructor(private readonly options: PackingWorkflowOptions) {
     const { db, profile } = options;
+    this.current = profile;
     this.clock = options.clock ?? systemClock;
     this.hooks = options.hooks ?? {};
     this.scope = { profileId: profile.id, environment: profile.environment };
-    this.orders = options.repositories?.orders ?? new OrderRepository(db, this.clock);
-    this.labels = options.repositories?.labels ?? new LabelRepository(db, this.clock);
+    this.orders = new OrderRepository(db, this.clock);
+    this.labels = new LabelRepository(db, this.clock);
     this.shipments = new ShipmentRepository(db, this.clock);
-    this.queue = options.repositories?.queue ?? new OfflineQueueRepository(db, this.clock);
+    this.queue = new OfflineQueueRepository(db, this.clock);
     this.verification = new ItemVerification(db, this.clock);
     this.purchaser = new LabelPurchaser({
       scope: this.scope,
@@ -122,7 +116,16 @@ export class PackingWorkflow {
   }
 
   get profile(): Profile {
-    return this.options.profile;
+    return this.current;
+  }
+
+  /**
+   * The same profile with another rate rule or packing-slip settings (the site's, issue 14):
+   * the next rating and the next print read it. Nothing else of the profile may differ (the
+   * runtime was built from it); ProfileRuntime.applySettings checks that.
+   */
+  useProfile(profile: Profile): void {
+    this.current = profile;
   }
 
   /** What a scanned value is: an order, a label (tracking number → reprint), or nothing. */

@@ -17,6 +17,7 @@ import {
   type SiteStoreConfig,
 } from './config.js';
 import { SiteStore } from './store.js';
+import { describeSiteErrorForSiteIt, SiteStoreError } from './errors.js';
 import { CliUsageError, parseCli } from '../cli-args.js';
 import { runSettingCommand, runUsersCommand, SITE_SETTING_KEYS } from './cli-users.js';
 
@@ -104,6 +105,13 @@ try {
   console.error(`${error.message.replace(/^siteStore\.url/, '--url')}\n${usage}`);
   process.exit(2);
 }
+// Said in failures as where the password came from, never what it is.
+const passwordVariable =
+  process.env.PGPASSWORD !== undefined
+    ? 'PGPASSWORD'
+    : process.env[SITE_PASSWORD_ENV] !== undefined
+      ? SITE_PASSWORD_ENV
+      : null;
 const store = new SiteStore({
   config,
   password: process.env.PGPASSWORD ?? process.env[SITE_PASSWORD_ENV],
@@ -145,7 +153,12 @@ try {
       throw new Error(usage);
   }
 } catch (error) {
-  console.error((error as Error).message);
+  // Site IT's sentence (what was tried, what to check on the server), not a station's.
+  console.error(
+    error instanceof SiteStoreError
+      ? describeSiteErrorForSiteIt(error, url, { variable: passwordVariable })
+      : (error as Error).message,
+  );
   process.exitCode = 1;
 } finally {
   await store.close();

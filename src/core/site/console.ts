@@ -36,22 +36,6 @@ export type ConsoleSnapshot = ConsoleSnapshotView;
 /** A station that has not checked in for this long is shown offline (check-in is every 2 s). */
 export const ONLINE_WITHIN_MS = 10_000;
 
-/** Publishes a heartbeat; tells consoles (NOTIFY) only when something they show changed. */
-export async function publishHeartbeat(
-  pool: pg.Pool,
-  stationId: string,
-  beat: Heartbeat,
-  notify: boolean,
-): Promise<void> {
-  await pool.query({
-    name: 'site-heartbeat',
-    text: `UPDATE site_stations SET app_version = $2, signed_in_user = $3, printers = $4::jsonb
-            WHERE station_id = $1`,
-    values: [stationId, beat.appVersion, beat.signedInUser, JSON.stringify(beat.printers)],
-  });
-  if (notify) await pool.query('SELECT pg_notify($1, $2)', [CONSOLE_CHANNEL, stationId]);
-}
-
 /** The carrier connections this station read for its tenants (newest reading wins). */
 export async function publishCarriers(
   pool: pg.Pool,

@@ -1,4 +1,4 @@
-import { describeSiteStore } from './config.js';
+import { describeSiteStore, SITE_PASSWORD_ENV } from './config.js';
 
 /** Why the site store cannot be used, in words for site IT; `kind` drives what the station does. */
 export interface SiteProblem {
@@ -64,5 +64,64 @@ export function describeSiteError(error: unknown, url: string): SiteProblem {
         kind: 'other',
         message: `The site store at ${where} failed: ${e.message ?? String(error)}`,
       };
+  }
+}
+
+/** Where the command line's password came from (never the password itself). */
+export interface PasswordSource {
+  /** The variable it was read from, or null when none was set. */
+  variable: string | null;
+}
+
+/**
+ * The same failures as describeSiteError, in site IT's words for the command line (`npm run
+ * site`): what was tried (host, port, database, user) and what to check on the server, not what
+ * a station does meanwhile. Never the password: only where it came from.
+ */
+export function describeSiteErrorForSiteIt(
+  error: unknown,
+  url: string,
+  password: PasswordSource,
+): string {
+  const problem = describeSiteError(error, url);
+  const cause = (error instanceof SiteStoreError ? error.cause : error) as
+    { code?: string; message?: string } | undefined;
+  let target: { host: string; port: string; database: string; user: string };
+  try {
+    const u = new URL(url);
+    target = {
+      host: decodeURIComponent(u.hostname),
+      port: u.port || '5432',
+      database: decodeURIComponent(u.pathname.slice(1)),
+      user: decodeURIComponent(u.username) || '(no user in the address)',
+    };
+  } catch {
+    return problem.message;
+  }
+  const { host, port, database, user } = target;
+  const tried = `tried host ${host}, port ${port}, database ${database}, user ${user}`;
+  const passwordWhere = password.variable
+    ? `the password in ${password.variable}`
+    : `the password: none was given (set PGPASSWORD or ${SITE_PASSWORD_ENV})`;
+  switch (problem.kind) {
+    case 'unreachable': {
+      const why =
+        cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN'
+          ? 'no such host'
+          : cause?.code === 'ECONNREFUSED'
+            ? 'connection refused'
+            : cause?.code === 'ETIMEDOUT' || /timeout/i.test(cause?.message ?? '')
+              ? 'no answer in time'
+              : 'connection lost';
+      return `The site store does not answer: ${tried} (${why}). Check that the host name is right, that PostgreSQL is running on ${host} and listens on port ${port} (listen_addresses and port in postgresql.conf), and that no firewall between this computer and ${host} blocks the port.`;
+    }
+    case 'auth':
+      return `The site store refused the login: ${tried}${cause?.message ? ` (${cause.message})` : ''}. Check ${passwordWhere}, and pg_hba.conf on ${host}: it needs a line that lets user ${user} reach database ${database} from this computer (scram-sha-256), and the server reloaded after a change.`;
+    case 'no-database':
+      return `The site store has no database ${database}: ${tried}. Create it once (createdb ${database}, owned by the site's owner role), then run npm run site -- migrate.`;
+    case 'permission':
+      return `User ${user} may not do that on database ${database} (${cause?.message ?? 'permission denied'}). Run this command as the site's owner role, or grant the station role what resources/site/station-role.sql grants.`;
+    default:
+      return problem.message;
   }
 }

@@ -6,6 +6,7 @@ import type { SiteStoreConfig } from './config.js';
 import { describeSiteStore } from './config.js';
 import { describeSiteError, SiteStoreError } from './errors.js';
 import { SiteListener } from './listener.js';
+import type { Heartbeat } from './console.js';
 import { SiteOutbox } from './outbox.js';
 import { SiteStore, type SitePrinter, type StationQueues } from './store.js';
 import { SiteSync, type SiteSyncStatus } from './sync.js';
@@ -37,6 +38,8 @@ export class SiteLink {
       log?: (line: string) => void;
       onChange?: (status: SiteSyncStatus) => void;
       pollMs?: number;
+      /** Check in this often (default 2 s). */
+      checkInMs?: number;
       connectTimeoutMs?: number;
       batchSize?: number;
       afterApply?: (applied: number) => void | Promise<void>;
@@ -46,7 +49,8 @@ export class SiteLink {
       onConsole?: (stationId: string) => void;
       queues?: () => StationQueues;
       printers?: () => SitePrinter[];
-      atCheckIn?: (store: SiteStore) => Promise<void>;
+      heartbeat?: () => Heartbeat;
+      atCheckIn?: (store: SiteStore, settings: Record<string, string>) => Promise<void>;
     },
   ) {
     this.password = options.password;
@@ -61,10 +65,12 @@ export class SiteLink {
       store: this.store,
       outbox: this.outbox,
       ...(options.pollMs ? { pollMs: options.pollMs } : {}),
+      ...(options.checkInMs ? { checkInMs: options.checkInMs } : {}),
       ...(options.batchSize ? { batchSize: options.batchSize } : {}),
       ...(options.afterApply ? { afterApply: options.afterApply } : {}),
       ...(options.queues ? { queues: options.queues } : {}),
       ...(options.printers ? { printers: options.printers } : {}),
+      ...(options.heartbeat ? { heartbeat: options.heartbeat } : {}),
       ...(options.atCheckIn ? { atCheckIn: options.atCheckIn } : {}),
       ...(options.log ? { log: options.log } : {}),
       ...(options.onChange ? { onChange: options.onChange } : {}),

@@ -172,8 +172,10 @@ export class SiteOutbox {
     return this.s.offline.get()?.offline_purchase ?? 'allow';
   }
 
+  /** The site's value as read at a check-in; written only when it changed (every 2 s otherwise). */
   rememberOfflinePurchase(value: string | null): void {
-    if (value === 'allow' || value === 'refuse') this.s.setOffline.run(value);
+    if ((value === 'allow' || value === 'refuse') && value !== this.offlinePurchase())
+      this.s.setOffline.run(value);
   }
 
   recordSync(error: string | null): void {

@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { SiteStoreConfig } from './config.js';
 import { describeSiteError, SiteStoreError } from './errors.js';
 import { SiteClaims } from './claims.js';
+import { CONSOLE_CHANNEL, type Heartbeat } from './console.js';
 import { connectionOf } from './connection.js';
 import { SiteReads } from './reads.js';
 import { siteMigrations, type SiteMigration } from './schema.js';
@@ -161,34 +162,65 @@ export class SiteStore {
     });
   }
 
-  /** The station checks in: its name, and how far behind its outbox is (for every console). */
+  /**
+   * The station checks in: its name, how far behind its outbox is and its queues (for every
+   * console), and with `beat` its heartbeat (version, who is signed in, its label printer), all
+   * in one statement. `notify`: consoles are told (NOTIFY site_console) that what they show of
+   * this station changed.
+   */
   async checkIn(
     outbox: { depth: number; oldestAt: string | null },
     queues: StationQueues = { shipments: 0, printJobs: 0, needsAttention: 0 },
+    beat?: Heartbeat,
+    notify = false,
   ): Promise<void> {
-    await this.run(() =>
-      this.pool.query({
-        name: 'site-check-in',
-        text: `INSERT INTO site_stations (station_id, station_name, last_seen_at, outbox_depth, outbox_oldest_at,
-                 queued_shipments, queued_print_jobs, needs_attention)
-               VALUES ($1, $2, now(), $3, $4, $5, $6, $7)
-               ON CONFLICT (station_id) DO UPDATE SET station_name = EXCLUDED.station_name,
-                 last_seen_at = now(), outbox_depth = EXCLUDED.outbox_depth, outbox_oldest_at = EXCLUDED.outbox_oldest_at,
-                 queued_shipments = EXCLUDED.queued_shipments, queued_print_jobs = EXCLUDED.queued_print_jobs,
-                 needs_attention = EXCLUDED.needs_attention`,
-        values: [
-          this.stationId,
-          this.config.stationName,
-          outbox.depth,
-          outbox.oldestAt,
-          queues.shipments,
-          queues.printJobs,
-          queues.needsAttention,
-        ],
-      }),
-    );
+    const values = [
+      this.stationId,
+      this.config.stationName,
+      outbox.depth,
+      outbox.oldestAt,
+      queues.shipments,
+      queues.printJobs,
+      queues.needsAttention,
+    ];
+    await this.run(async () => {
+      await this.pool.query(
+        beat
+          ? {
+              name: 'site-check-in-beat',
+              text: `INSERT INTO site_stations (station_id, station_name, last_seen_at, outbox_depth, outbox_oldest_at,
+                       queued_shipments, queued_print_jobs, needs_attention, app_version, signed_in_user, printers)
+                     VALUES ($1, $2, now(), $3, $4, $5, $6, $7, $8, $9, $10::jsonb)
+                     ON CONFLICT (station_id) DO UPDATE SET station_name = EXCLUDED.station_name,
+                       last_seen_at = now(), outbox_depth = EXCLUDED.outbox_depth, outbox_oldest_at = EXCLUDED.outbox_oldest_at,
+                       queued_shipments = EXCLUDED.queued_shipments, queued_print_jobs = EXCLUDED.queued_print_jobs,
+                       needs_attention = EXCLUDED.needs_attention, app_version = EXCLUDED.app_version,
+                       signed_in_user = EXCLUDED.signed_in_user, printers = EXCLUDED.printers`,
+              values: [
+                ...values,
+                beat.appVersion,
+                beat.signedInUser,
+                JSON.stringify(beat.printers),
+              ],
+            }
+          : {
+              name: 'site-check-in',
+              text: `INSERT INTO site_stations (station_id, station_name, last_seen_at, outbox_depth, outbox_oldest_at,
+                       queued_shipments, queued_print_jobs, needs_attention)
+                     VALUES ($1, $2, now(), $3, $4, $5, $6, $7)
+                     ON CONFLICT (station_id) DO UPDATE SET station_name = EXCLUDED.station_name,
+                       last_seen_at = now(), outbox_depth = EXCLUDED.outbox_depth, outbox_oldest_at = EXCLUDED.outbox_oldest_at,
+                       queued_shipments = EXCLUDED.queued_shipments, queued_print_jobs = EXCLUDED.queued_print_jobs,
+                       needs_attention = EXCLUDED.needs_attention`,
+              values,
+            },
+      );
+      if (notify)
+        await this.pool.query('SELECT pg_notify($1, $2)', [CONSOLE_CHANNEL, this.stationId]);
+    });
   }
 
+  /** One site setting (site IT's CLI; a station reads them all at once with settings()). */
   async setting(key: 'offlinePurchase'): Promise<string | null> {
     return this.run(async () => {
       const { rows } = await this.pool.query<{ value: string }>({
@@ -200,7 +232,10 @@ export class SiteStore {
     });
   }
 
-  /** Every site setting (issue 14: box presets, rate rule, packing slip, …), as stored (text). */
+  /**
+   * Every site setting (issue 14: offline purchase, box presets, rate rule, packing slip, …), as
+   * stored (text): a station reads them once per check-in.
+   */
   async settings(): Promise<Record<string, string>> {
     return this.run(async () => {
       const { rows } = await this.pool.query<{ key: string; value: string }>({

@@ -2,6 +2,7 @@ import { describeSiteError, type SiteProblem } from './errors.js';
 import type { SiteOutbox } from './outbox.js';
 import { SITE_SCHEMA_VERSION } from './schema.js';
 import type { SitePrinter, SiteStore, StationQueues } from './store.js';
+import type { Heartbeat } from './console.js';
 
 export interface SiteSyncStatus {
   /** synced: nothing waits; waiting: changes on their way; unreachable: the store does not answer. */
@@ -36,8 +37,13 @@ export interface SiteSyncOptions {
   queues?: () => StationQueues;
   /** The station's network printers, registered at each check-in for site-wide reprints. */
   printers?: () => SitePrinter[];
-  /** More to do at each check-in (issue 14: heartbeat, site settings, users). */
-  atCheckIn?: (store: SiteStore) => Promise<void>;
+  /** The station's heartbeat for the console (issue 14), written with each check-in. */
+  heartbeat?: () => Heartbeat;
+  /**
+   * More to do at each check-in (issue 14: the site settings, read once here and handed over;
+   * users; carrier connections).
+   */
+  atCheckIn?: (store: SiteStore, settings: Record<string, string>) => Promise<void>;
 }
 
 /**
@@ -58,6 +64,8 @@ export class SiteSync {
   private ready = false;
   private failures = 0;
   private lastCheckIn = 0;
+  /** The heartbeat and queues last written (consoles are told only when they change). */
+  private lastBeat: string | undefined;
   private current: SiteSyncStatus = {
     state: 'waiting',
     depth: 0,
@@ -154,15 +162,27 @@ export class SiteSync {
         // site's view of this station is at most checkInMs old, and stop() reports the last.
         if (this.lastCheckIn === 0 || Date.now() - this.lastCheckIn > (this.o.checkInMs ?? 2000)) {
           const d = outbox.depth();
+          const queues = this.o.queues?.();
+          const beat = this.o.heartbeat?.();
+          const seen = beat ? JSON.stringify([beat, queues]) : undefined;
+          const notify = seen !== undefined && seen !== this.lastBeat;
+          // Forgotten until it is written: the first heartbeat after the store was away always
+          // notifies, so consoles that aged this station to offline see it back at once.
+          this.lastBeat = undefined;
+          // One statement for the check-in and the heartbeat, one read of the site settings.
           await store.checkIn(
             {
               depth: d.depth,
               oldestAt: d.oldestAt === null ? null : new Date(d.oldestAt).toISOString(),
             },
-            this.o.queues?.(),
+            queues,
+            beat,
+            notify,
           );
-          outbox.rememberOfflinePurchase(await store.setting('offlinePurchase'));
-          await this.o.atCheckIn?.(store);
+          this.lastBeat = seen;
+          const settings = await store.settings();
+          outbox.rememberOfflinePurchase(settings.offlinePurchase ?? null);
+          await this.o.atCheckIn?.(store, settings);
           if (this.o.printers) {
             await store.registerPrinters(this.o.printers());
             this.sitePrinters = await store.printers();

@@ -302,6 +302,22 @@ export class StationContext {
     return saved;
   }
 
+  /**
+   * The site's settings (or this station's overrides of them) changed: the running profile
+   * takes the new rate rule and packing slips without being reopened (batches go on, the
+   * tracker leadership is kept). Box presets, the reprint limit and offline purchase are read
+   * where they are used and need nothing here. Only a runtime whose profile changed in what
+   * it was built from (which a site setting never changes) is opened again.
+   */
+  async applySiteSettings(): Promise<void> {
+    const rt = this.current;
+    const active = this.profiles.active();
+    if (!rt || !active) return;
+    const next = withSiteSettings(active, this.siteSettings(), this.siteOverrides());
+    if (next.id !== rt.profile.id || !rt.applySettings(next)) await this.reload();
+    this.changed('status');
+  }
+
   /** Replaces the active profile's definition (printers, rule…) and reopens it. */
   async reload(): Promise<void> {
     const active = this.profiles.active();

@@ -1,9 +1,9 @@
 import { basename } from 'node:path';
 import type { LabelPrintQueue } from '../labels/print-queue.js';
-import { LabelRepository } from '../labels/label-repository.js';
+import type { LabelRepository } from '../labels/label-repository.js';
 import { LabelReprints } from '../labels/reprint.js';
-import { OrderRepository } from '../orders/order-repository.js';
-import { OfflineQueueRepository } from '../queue/offline-queue-repository.js';
+import type { OrderRepository } from '../orders/order-repository.js';
+import type { OfflineQueueRepository } from '../queue/offline-queue-repository.js';
 import { applyLabelRetention } from '../labels/retention.js';
 import { OrderHotFolder } from '../orders/hot-folder.js';
 import { PackingWorkflow } from '../packing/packing-workflow.js';
@@ -86,7 +86,7 @@ export class ProfileRuntime {
   readonly platform: PackingPlatform;
   readonly workflow: PackingWorkflow;
   /**
-   * The orders, labels and offline-queue repositories, shared with the workflow: what the
+   * The workflow's orders, labels and offline-queue repositories (the same objects): what the
    * facade reads for the pages. The workflow's own shipments and purchases are changed only
    * through the workflow and the packing module (needs attention, dismissals).
    */
@@ -117,10 +117,11 @@ export class ProfileRuntime {
   private carrierRefresh: Promise<CarrierAccountHealth[]> | null = null;
 
   private constructor(
-    readonly profile: Profile,
+    private current: Profile,
     readonly baseUrl: string,
     private readonly deps: RuntimeDeps,
   ) {
+    const profile = current;
     this.scope = { profileId: profile.id, environment: profile.environment };
     this.trackingScope = { ...this.scope, tenantId: profile.tenantId };
     this.client = new PlatformClient({
@@ -141,12 +142,8 @@ export class ProfileRuntime {
       existingLabelJob: (labelId: string) => spool.labelJob(labelId),
       prepare: (printerId: string) => spool.prepare(printerId),
     };
-    this.orders = new OrderRepository(deps.db);
-    this.labels = new LabelRepository(deps.db);
-    this.queue = new OfflineQueueRepository(deps.db);
     this.workflow = new PackingWorkflow({
       db: deps.db,
-      repositories: { orders: this.orders, labels: this.labels, queue: this.queue },
       // History follows new labels: the purchase's own steps say when one is stored and printed.
       hooks: {
         at: (step, { purchaseId }) => {
@@ -160,6 +157,9 @@ export class ProfileRuntime {
       printQueue,
       ...(deps.orderClaims ? { orderClaims: deps.orderClaims(this.scope) } : {}),
     });
+    this.orders = this.workflow.orders;
+    this.labels = this.workflow.labels;
+    this.queue = this.workflow.queue;
     this.orderList = new OrderList(deps.db);
     this.batches = new BatchRunner(this.workflow, deps.db, {
       onProgress: (summary) => {
@@ -211,6 +211,28 @@ export class ProfileRuntime {
         this.preRater.wake();
       }
     });
+  }
+
+  /** The profile this runtime works for, with the site's settings it follows (issue 14). */
+  get profile(): Profile {
+    return this.current;
+  }
+
+  /**
+   * The same profile with new settings that the running services read at each use: the rate
+   * rule (each rating, background ones included) and the packing slips (each print). They are
+   * taken here without stopping anything: a running batch goes on, the tracker leadership is
+   * kept. Returns false, changing nothing, when `next` differs in anything else: the platform
+   * connection, the tenants, the printers, the hot folder and its column mappings and the rest
+   * are what the services were built from, and need the runtime opened again.
+   */
+  applySettings(next: Profile): boolean {
+    const built = ({ rateRule: _rule, packingSlips: _slips, ...rest }: Profile) =>
+      JSON.stringify(rest);
+    if (built(next) !== built(this.current)) return false;
+    this.current = next;
+    this.workflow.useProfile(next);
+    return true;
   }
 
   static async open(profile: Profile, deps: RuntimeDeps): Promise<ProfileRuntime> {

@@ -147,6 +147,61 @@ describe('store exports, recognised by their header', () => {
     ]);
   });
 
+  it('a Shopify export without its "Name" column is told in Shopify\'s words, not the station\'s column names', () => {
+    const { report } = importFile('shopify-export-without-name.csv');
+    expect(report.imported).toEqual([]);
+    expect(report.problems).toEqual([
+      expect.objectContaining({
+        row: 0,
+        field: '(header)',
+        reason:
+          'this looks like a Shopify orders export, but its column "Name" (the order number) is missing',
+      }),
+    ]);
+    // Nothing the person never had in the file: no order_number, ship_to_address1, …
+    expect(report.problems[0]!.reason).not.toMatch(/order_number|ship_to_/);
+    // One a ShipStation export needs for the address, and one of its signature, both by name.
+    const shipStation = fixture('shipstation-orders-export.csv');
+    const header = shipStation.split('\n')[0]!;
+    const without = (text: string, ...drop: string[]) => {
+      const names = header.split(',');
+      const keep = names.map((n) => !drop.includes(n));
+      return text
+        .split('\n')
+        .map((line) =>
+          line === ''
+            ? line
+            : line
+                .split(',')
+                .filter((_, i) => keep[i])
+                .join(','),
+        )
+        .join('\n');
+    };
+    const { report: noCity } = importFile(
+      'shipstation-orders-export.csv',
+      without(header, 'Ship To - City', 'Item - SKU'),
+    );
+    expect(noCity.problems.map((p) => p.reason)).toEqual([
+      'this looks like a ShipStation orders export, but its columns "Item - SKU" (the SKU) and "Ship To - City" (the city) are missing',
+    ]);
+  });
+
+  it('a broken first row of a multi-row order is its one problem: no invented "is empty" for the rows after it', () => {
+    // The first row of #1001 has an unquoted comma in the product name: one field too many.
+    const { report } = importFile('shopify-export-broken-first-row.csv');
+    expect(report.imported).toEqual(['#1002', '#1003']);
+    expect(report.problems).toEqual([
+      expect.objectContaining({
+        orderNumber: '#1001',
+        row: 1,
+        line: 2,
+        field: '(row)',
+        reason: 'has 80 fields, the header has 79',
+      }),
+    ]);
+  });
+
   it('a broken BigCommerce product cell refuses that order only, saying why', () => {
     const text = fixture('bigcommerce-orders-export.csv').replace(
       'Product ID: 79, Product Qty: 1',

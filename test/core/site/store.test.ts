@@ -329,6 +329,48 @@ describe('site store on a real PostgreSQL', () => {
     expect((await cli('status')).stdout).toMatch(/offlinePurchase: refuse/);
   });
 
+  it("npm run site says site IT's sentence when the store does not answer or refuses: what it tried, what to check, no password", async () => {
+    const run = (url: string, env: Record<string, string>) =>
+      promisify(execFile)(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          join(import.meta.dirname, '../../../src/core/site/cli.ts'),
+          'status',
+          '--url',
+          url,
+        ],
+        { env: { ...process.env, PGPASSWORD: '', ...env } },
+      ).then(
+        () => null,
+        (error: { code: number; stderr: string }) => error,
+      );
+    // Nothing listens on port 1.
+    const nowhere = await run('postgres://site_it@127.0.0.1:1/shipping_site', {
+      PGPASSWORD: 'cli-secret-1',
+    });
+    expect(nowhere?.code).toBe(1);
+    expect(nowhere?.stderr.trim()).toBe(
+      'The site store does not answer: tried host 127.0.0.1, port 1, database shipping_site, user site_it (connection refused). ' +
+        'Check that the host name is right, that PostgreSQL is running on 127.0.0.1 and listens on port 1 (listen_addresses and port in postgresql.conf), ' +
+        'and that no firewall between this computer and 127.0.0.1 blocks the port.',
+    );
+    // A running server, a wrong password: the variable it came from and pg_hba.conf, never the value.
+    const { stationUrl } = await siteDb();
+    const refused = await run(stationUrl, { PGPASSWORD: 'cli-secret-2' });
+    expect(refused?.code).toBe(1);
+    const port = new URL(stationUrl).port;
+    expect(refused?.stderr).toMatch(
+      new RegExp(
+        `^The site store refused the login: tried host 127\\.0\\.0\\.1, port ${port}, database \\w+, user shipping_station \\(.*password authentication failed.*\\)\\. Check the password in PGPASSWORD, and pg_hba\\.conf on 127\\.0\\.0\\.1`,
+      ),
+    );
+    for (const e of [nowhere, refused]) {
+      expect(e?.stderr).not.toMatch(/cli-secret|This station works on its own|Settings|\n\s+at /);
+    }
+  });
+
   it('npm run site with a bad address says what is wrong in words, not a stack trace', async () => {
     const cli = promisify(execFile)(
       process.execPath,

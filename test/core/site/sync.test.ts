@@ -112,6 +112,81 @@ describe('the station outbox drained into the site store', () => {
     await a.link.close();
   });
 
+  it('a check-in is one statement with the heartbeat and one read of the site settings; consoles are told only of a change', async () => {
+    const site = await siteDatabase(pgc.cluster);
+    await site.owner.setSetting('offlinePurchase', 'refuse');
+    const station = await stationFor((p) => lumenProfile(sb.url, p));
+    // Every statement the station's pool sends, in order; what each check-in handed over.
+    const sent: string[] = [];
+    const rounds: { settings: Record<string, string>; sentBefore: string[] }[] = [];
+    let signedIn: string | null = 'Ana';
+    const link = new SiteLink(
+      { url: site.stationUrl, stationId: 'st-7', stationName: 'Station 7' },
+      {
+        db: station.db,
+        password: STATION_PASSWORD,
+        pollMs: 20,
+        checkInMs: 50,
+        heartbeat: () => ({
+          appVersion: '0.16.0',
+          signedInUser: signedIn,
+          printers: [{ id: 'zd421', name: 'ZD421', state: 'ready', detail: null }],
+        }),
+        atCheckIn: async (_store, settings) =>
+          void rounds.push({ settings, sentBefore: [...sent] }),
+      },
+    );
+    const pool = link.store.pool as unknown as { query: (...args: unknown[]) => unknown };
+    const query = pool.query.bind(pool);
+    pool.query = (q: unknown, ...rest: unknown[]) => {
+      sent.push(typeof q === 'string' ? q : (q as { text: string }).text);
+      return query(q, ...rest);
+    };
+    const count = (texts: string[], pattern: RegExp) => texts.filter((t) => pattern.test(t)).length;
+    link.start();
+    try {
+      await waitUntil(() => rounds.length >= 3);
+      // Each check-in: one statement to site_stations (the heartbeat in it), one settings read.
+      for (const [i, round] of rounds.slice(0, 3).entries()) {
+        expect(count(round.sentBefore, /site_stations/)).toBe(i + 1);
+        expect(count(round.sentBefore, /site_settings/)).toBe(i + 1);
+      }
+      expect(count(sent, /UPDATE site_stations/)).toBe(0);
+      // The settings read once reach the station whole, offlinePurchase with them.
+      expect(rounds[0]!.settings).toMatchObject({
+        offlinePurchase: 'refuse',
+        reprintsWithoutLead: '2',
+      });
+      expect(link.outbox.offlinePurchase()).toBe('refuse');
+      // The first heartbeat notifies the consoles; the same one again does not.
+      expect(count(rounds[2]!.sentBefore, /pg_notify/)).toBe(1);
+      const { rows } = await site.owner.pool.query<{
+        app_version: string;
+        signed_in_user: string;
+        printers: unknown;
+      }>(
+        `SELECT app_version, signed_in_user, printers FROM site_stations WHERE station_id = 'st-7'`,
+      );
+      expect(rows).toEqual([
+        {
+          app_version: '0.16.0',
+          signed_in_user: 'Ana',
+          printers: [{ id: 'zd421', name: 'ZD421', state: 'ready', detail: null }],
+        },
+      ]);
+
+      // Someone signs out: the next check-in writes it and tells the consoles.
+      signedIn = null;
+      await waitUntil(() => count(sent, /pg_notify/) === 2);
+      const after = await site.owner.pool.query<{ signed_in_user: string | null }>(
+        `SELECT signed_in_user FROM site_stations WHERE station_id = 'st-7'`,
+      );
+      expect(after.rows).toEqual([{ signed_in_user: null }]);
+    } finally {
+      await link.close();
+    }
+  });
+
   it('a label bought at one station is found in a site search at another; replays do not double', async () => {
     const site = await siteDatabase(pgc.cluster);
     const a = await siteStation(site, 'st-4', 'Station 4');

@@ -22,6 +22,16 @@ function heard(s: Station) {
   const all: { name: EventName; payload: unknown }[] = [];
   s.onEvent((name, payload) => all.push({ name, payload }));
   return {
+    all,
+    /**
+     * Waits until every change signalled so far has gone out: the station is asked for one
+     * more queue-changed, which leaves with (or after) anything already due.
+     */
+    async settled(): Promise<void> {
+      const from = all.length;
+      s.context.changed('queue');
+      await until(() => all.slice(from).some((e) => e.name === 'queue-changed'));
+    },
     /** Waits for an event of that name whose payload passes `check`, and returns its payload. */
     async next<E extends EventName>(
       name: E,
@@ -114,5 +124,50 @@ describe('events carry what changed', () => {
       imported: 2,
       orderIds: [],
     });
+  });
+
+  it('a good rating sends no attention-changed; a failed one does, and so does the rating that clears it', async () => {
+    const { s } = await stations.start();
+    const events = heard(s);
+    const attention = () =>
+      events.all
+        .filter((e) => e.name === 'attention-changed')
+        .map((e) => (e.payload as Events['attention-changed']).items.map((i) => i.orderNumber));
+    await events.settled();
+    const before = attention().length;
+
+    // A good scan: Needs attention is as it was, so neither it nor the header is read again.
+    expect(await rateOrder(s, 'LUM-10421')).toMatchObject({ ok: true });
+    await events.settled();
+    expect(attention().slice(before)).toEqual([]);
+
+    // A failing one is an attention item: one event, with the order in it.
+    await refuseEveryRate(s);
+    await events.settled();
+    const refused = attention().length;
+    expect(await rateOrder(s, 'LUM-10421')).toMatchObject({ ok: false });
+    await events.settled();
+    expect(attention().slice(refused)).toEqual([['LUM-10421']]);
+
+    // Rated again under a rule that lets a rate through: the entry goes, and the page is told.
+    await call(s, 'profiles.update', {
+      id: 'demo',
+      rateRule: {
+        strategy: 'cheapest',
+        preferredServiceLevels: [],
+        maxTransitDays: null,
+        excludedCarriers: [],
+      },
+    });
+    await events.settled();
+    const cleared = attention().length;
+    expect(await rateOrder(s, 'LUM-10421')).toMatchObject({ ok: true });
+    await events.settled();
+    expect(attention().slice(cleared)).toEqual([[]]);
+
+    // And a good rating of another order after that: nothing again.
+    expect(await rateOrder(s, 'LUM-10422')).toMatchObject({ ok: true });
+    await events.settled();
+    expect(attention().slice(cleared + 1)).toEqual([]);
   });
 });

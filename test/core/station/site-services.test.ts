@@ -13,7 +13,7 @@ import { tempDir } from '../../support/tmp.js';
 import { usePostgres } from '../../support/use-postgres.js';
 import { siteDatabase, STATION_PASSWORD, type SiteDatabase } from '../site/support.js';
 import { SUPERUSER_PASSWORD } from '../../support/postgres.js';
-import { call, scanOrder, until, type Sandbox } from './support.js';
+import { call, orderIdOf, scanOrder, until, type Sandbox } from './support.js';
 
 // Issue 14 with real PostgreSQL: site users, site settings and the console's picture, with two
 // stations (each its own SQLite) on one site store and one sandbox.
@@ -100,6 +100,60 @@ describe('site services with a site store', () => {
       await until(async () => (await call(b, 'settings.get', {})).boxes[0]?.id === 'site-12');
     } finally {
       await stop();
+    }
+  });
+
+  it('a new site rate rule is taken by the running profile: a running batch goes on, the next rating uses it', async () => {
+    const site = await siteDatabase(pgc.cluster);
+    const s = siteStation(tempDir());
+    await s.start();
+    try {
+      await call(s, 'site.configure', {
+        siteStore: { url: site.stationUrl, stationId: 'st-r', stationName: 'Station R' },
+        password: STATION_PASSWORD,
+      });
+      await until(() => s.context.siteSettings());
+      const runtime = s.context.runtime();
+      expect(runtime.profile.rateRule.strategy).toBe('cheapest');
+      // Each label takes 1.5 s: the batch is still buying when the site's rule arrives.
+      shared.faults.add({
+        method: 'POST',
+        path: '/api/v1/labels',
+        kind: 'delay',
+        delayMs: 1500,
+      });
+      const ids = [];
+      for (const n of ['LUM-10421', 'LUM-10422', 'LUM-10423', 'LUM-10425'])
+        ids.push(await orderIdOf(s, n));
+      const batch = await call(s, 'batch.start', { orderIds: ids, description: 'evening' });
+      expect(batch.state).toBe('running');
+
+      await site.owner.setSetting(
+        'rateRule',
+        JSON.stringify({ strategy: 'fastest', preferredServiceLevels: [], excludedCarriers: [] }),
+      );
+      await until(() => s.context.runtime().profile.rateRule.strategy === 'fastest');
+      // The same runtime took it (its tracker leadership kept); the batch was not paused.
+      expect(s.context.runtime()).toBe(runtime);
+      const running = (await call(s, 'batch.list', {})).find((b) => b.id === batch.id)!;
+      expect(running.state).toBe('running');
+      expect(running.done).toBeLessThan(ids.length);
+      shared.faults.clear();
+      const done = await until(async () =>
+        (await call(s, 'batch.list', {})).find((b) => b.id === batch.id && b.state === 'done'),
+      );
+      expect(done.bought).toBe(ids.length);
+
+      // The next rating chooses by the site's rule.
+      const scan = await scanOrder(s, 'LUM-10426');
+      const quote = await call(s, 'pack.rate', {
+        orderId: scan.order.id,
+        packages: [{ weightLbs: 8.5, boxId: null }],
+      });
+      expect(quote.reason).toMatch(/fastest/);
+    } finally {
+      shared.faults.clear();
+      await s.stop();
     }
   });
 

@@ -14,6 +14,7 @@ import { StationFailure } from '../errors.js';
 import { brandName, labelView, orderView } from '../map.js';
 import { purchaseView, quoteView } from './pack-views.js';
 import { verificationView } from './floor.js';
+import { hasFailedRating } from '../../packing/failed-ratings.js';
 
 /**
  * An import problem as the person who wrote the file finds it: the core counts data rows from 1;
@@ -155,6 +156,7 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
       const r = rt();
       await needsSecret(r.profile);
       const order = orderOf(input.orderId);
+      const wasFailed = hasFailedRating(r.workflow, order.id);
       const result = await r.workflow.rate(order.id, {
         packages: packed(input.packages),
         stationUser: actor(ctx),
@@ -162,8 +164,11 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
         ...(input.options ? { options: optionsFromView(input.options) } : {}),
       });
       if (result.outcome === 'queued') ctx.changed('queue');
-      // A failed rating is listed under Needs attention; a new rating takes an old one off.
-      ctx.changed('attention');
+      // A failed rating is listed under Needs attention; a new rating (rated, or queued for the
+      // platform) takes an old one off. Anything else leaves the list as it was: no event, so
+      // the list and the header's counts are not read again after every good scan.
+      const cleared = wasFailed && (result.outcome === 'rated' || result.outcome === 'queued');
+      if (result.outcome === 'failed' || cleared) ctx.changed('attention');
       if (result.outcome === 'rated' || result.outcome === 'failed')
         r.noticeCarrierProblems(result.carrierProblems);
       return quoteView(input.orderId, order.orderNumber, result, r.profile);

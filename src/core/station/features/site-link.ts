@@ -9,7 +9,7 @@ import { SiteLink } from '../../site/link.js';
 import { SiteOutbox } from '../../site/outbox.js';
 import type { StationContext } from '../context.js';
 import { countsOf } from '../snapshots.js';
-import { publishCarriers, publishHeartbeat } from '../../site/console.js';
+import { publishCarriers, type Heartbeat } from '../../site/console.js';
 import type { SiteStore } from '../../site/store.js';
 
 /** The station setting key of the last site settings read from the store (issue 14). */
@@ -18,27 +18,31 @@ export const SITE_SETTINGS_CACHE = 'siteSettingsCache';
 const USERS_EVERY_MS = 30_000;
 
 /**
- * What a station does at each check-in beyond issue 12's: the site settings (kept, so they
- * hold while the store is down), the site's users (copied for sign-in), the heartbeat for the
- * console (version, who is signed in, the label printer, the queues) and the carrier
- * connections it read. Consoles are told (NOTIFY) only when something they show changed.
+ * What a station does at each check-in beyond issue 12's: the site settings (read once by the
+ * check-in and kept here, so they hold while the store is down), the site's users (copied for
+ * sign-in) and the carrier connections it read. The heartbeat for the console (version, who is
+ * signed in, the label printer) goes with the check-in's own statement (heartbeatOf).
  */
-function checkInExtras(ctx: StationContext): (store: SiteStore) => Promise<void> {
+function checkInExtras(
+  ctx: StationContext,
+): (store: SiteStore, settings: Record<string, string>) => Promise<void> {
   let usersAt = 0;
-  let lastBeat: string | undefined;
   let lastCarriers = '';
-  return async (store) => {
-    const settings = await store.settings();
+  return async (store, settings) => {
     const before = ctx.options.settings.get(SITE_SETTINGS_CACHE) as
       Record<string, string> | undefined;
     if (JSON.stringify(settings) !== JSON.stringify(before)) {
       ctx.options.settings.set(SITE_SETTINGS_CACHE, settings);
-      // A new rate rule or packing slip: the profile's runtime is opened again with it.
-      if (
-        ctx.runtimeOrNull() &&
-        (settings.rateRule !== before?.rateRule || settings.packingSlip !== before?.packingSlip)
-      )
-        void ctx.reload().catch((e: unknown) => ctx.log(`site settings: ${(e as Error).message}`));
+      // A new rate rule or packing slip: the running profile takes it, nothing is reopened
+      // (see StationContext.applySiteSettings; box presets, the reprint limit and offline
+      // purchase are read from the cache or the outbox where they are used). Reopening stops
+      // what runs (batches pause, the tracker leadership is dropped) and is kept for what the
+      // runtime is built from: the platform connection, tenants, printers, hot folder, the
+      // site link itself (site.configure); no site setting is one of those.
+      if (settings.rateRule !== before?.rateRule || settings.packingSlip !== before?.packingSlip)
+        void ctx
+          .applySiteSettings()
+          .catch((e: unknown) => ctx.log(`site settings: ${(e as Error).message}`));
       ctx.changed('status');
     }
     if (Date.now() - usersAt >= USERS_EVERY_MS) {
@@ -46,34 +50,6 @@ function checkInExtras(ctx: StationContext): (store: SiteStore) => Promise<void>
       usersAt = Date.now();
     }
     const rt = ctx.runtimeOrNull();
-    const printer = ctx.printerView();
-    const beat = {
-      appVersion: ctx.options.version ?? '0.0.0',
-      signedInUser: ctx.session.current()?.name ?? null,
-      printers: printer
-        ? [
-            {
-              id: printer.printerId,
-              name: printer.name,
-              state: printer.state,
-              detail: printer.message || null,
-            },
-          ]
-        : [],
-    };
-    const queues = rt
-      ? {
-          q: rt.queue.counts(rt.scope),
-          jobs: ctx.spool.list({ states: ['queued', 'sending'] }).length,
-        }
-      : null;
-    const seen = JSON.stringify([beat, queues]);
-    const changed = seen !== lastBeat;
-    // Forgotten until it is written: the first heartbeat after the store was away always
-    // notifies, so consoles that aged this station to offline see it back at once.
-    lastBeat = undefined;
-    await publishHeartbeat(store.pool, store.stationId, beat, changed);
-    lastBeat = seen;
     if (rt) {
       const rows = rt.carriers().map((h) => ({
         tenantId: h.tenantId,
@@ -88,6 +64,25 @@ function checkInExtras(ctx: StationContext): (store: SiteStore) => Promise<void>
         lastCarriers = json;
       }
     }
+  };
+}
+
+/** The station's heartbeat as the console shows it, written with each check-in. */
+function heartbeatOf(ctx: StationContext): Heartbeat {
+  const printer = ctx.printerView();
+  return {
+    appVersion: ctx.options.version ?? '0.0.0',
+    signedInUser: ctx.session.current()?.name ?? null,
+    printers: printer
+      ? [
+          {
+            id: printer.printerId,
+            name: printer.name,
+            state: printer.state,
+            detail: printer.message || null,
+          },
+        ]
+      : [],
   };
 }
 
@@ -128,6 +123,7 @@ export async function openSite(ctx: StationContext): Promise<void> {
     onRemoteChange: (stationId) => ctx.events.emit('site-changed', { stationId }),
     // The console (issue 14) reloads on site-changed too: heartbeats are pushed, not polled.
     onConsole: (stationId) => ctx.events.emit('site-changed', { stationId }),
+    heartbeat: () => heartbeatOf(ctx),
     atCheckIn: checkInExtras(ctx),
     printers: () =>
       (ctx.runtimeOrNull()?.profile.printers ?? [])

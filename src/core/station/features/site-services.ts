@@ -101,8 +101,8 @@ export function siteServiceHandlers(ctx: StationContext): FeatureHandlers<typeof
         'siteOverrides',
         SITE_SETTING_KEYS.filter((k) => current.has(k)),
       );
-      // The rate rule and packing slip live in the profile's runtime: open it again.
-      if (key !== 'boxPresets' && ctx.runtimeOrNull()) await ctx.reload();
+      // The rate rule and packing slip live in the running profile: it takes them as they are now.
+      if (key !== 'boxPresets') await ctx.applySiteSettings();
       ctx.changed('status');
       return settings();
     },
