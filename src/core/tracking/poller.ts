@@ -245,12 +245,13 @@ export class TrackerPoller {
         pending.catch(() => {});
         await new Promise((resolve) => setImmediate(resolve));
       }
-      const pageChanges = store.ingest(scope, page.items, this.o.now().toISOString());
+      const { changes: pageChanges, newestMs } = store.ingestPage(
+        scope,
+        page.items,
+        this.o.now().toISOString(),
+      );
       if (this.o.onPage) await this.o.onPage(page.items);
-      for (const t of page.items) {
-        const ms = Date.parse(t.updatedAt);
-        if (newest === null || ms > newest) newest = ms;
-      }
+      if (newestMs !== null && (newest === null || newestMs > newest)) newest = newestMs;
       if (pageChanges.length > 0) {
         changes.push(...pageChanges);
         this.emit(this.changeListeners, pageChanges);

@@ -78,6 +78,8 @@ export class TrackerStore {
   private readonly scopeGet;
   private readonly scopeAdd;
   private readonly scopeIds = new Map<string, number>();
+  /** The newest updatedAt of the page being ingested (each tracker's date is parsed once). */
+  private newestMs: number | null = null;
   private readonly syncGet;
   private readonly syncSuccess;
   private readonly syncFailure;
@@ -183,8 +185,19 @@ export class TrackerStore {
 
   /** One page in one transaction. Returns what actually changed (newer updatedAt only). */
   ingest(scope: TrackingScope, trackers: readonly Tracker[], now: string): TrackerChange[] {
+    return this.ingestPage(scope, trackers, now).changes;
+  }
+
+  /** As ingest, with the page's newest updatedAt (epoch ms; null for an empty page) for the watermark. */
+  ingestPage(
+    scope: TrackingScope,
+    trackers: readonly Tracker[],
+    now: string,
+  ): { changes: TrackerChange[]; newestMs: number | null } {
     try {
-      return this.ingestTx(scope, trackers, now);
+      this.newestMs = null;
+      const changes = this.ingestTx(scope, trackers, now);
+      return { changes, newestMs: this.newestMs };
     } catch (error) {
       // The scope's row may have been rolled back with the page: look it up again next time.
       this.scopeIds.clear();
@@ -212,6 +225,7 @@ export class TrackerStore {
     stored: Map<string, { status: string; updated_at_ms: number }>,
   ): TrackerChange | null {
     const updatedAtMs = Date.parse(t.updatedAt);
+    if (this.newestMs === null || updatedAtMs > this.newestMs) this.newestMs = updatedAtMs;
     const before = stored.get(t.trackingNumber);
     if (before && updatedAtMs <= before.updated_at_ms) return null;
     const status = t.status ?? UNKNOWN_STATUS;

@@ -170,4 +170,37 @@ describe('events carry what changed', () => {
     await events.settled();
     expect(attention().slice(cleared + 1)).toEqual([]);
   });
+
+  it('a label bought and printed sends no attention-changed; a refused purchase does', async () => {
+    const { s, sandbox } = await stations.start();
+    const events = heard(s);
+    const attention = () =>
+      events.all
+        .filter((e) => e.name === 'attention-changed')
+        .map((e) => (e.payload as Events['attention-changed']).items.map((i) => i.orderNumber));
+    await events.settled();
+    const before = attention().length;
+    expect(await packOrder(s, 'LUM-10421')).toMatchObject({ outcome: 'printing' });
+    await events.settled();
+    expect(attention().slice(before)).toEqual([]);
+
+    sandbox().faults.add({
+      method: 'POST',
+      path: '/api/v1/labels',
+      kind: 'status',
+      status: 422,
+      times: 1,
+    });
+    const refused = attention().length;
+    const scan = await call(s, 'pack.scan', { value: 'LUM-10422' });
+    if (scan.kind !== 'order') throw new Error('LUM-10422 is not an order');
+    const quote = await call(s, 'pack.rate', {
+      orderId: scan.order.id,
+      packages: scan.order.packages.map((p) => ({ weightLbs: p.weightLbs ?? 2, boxId: null })),
+    });
+    const bought = await s.dispatch('pack.buy', { shipmentId: quote.shipmentId });
+    expect(bought).toMatchObject({ ok: false, error: { code: 'purchase-failed' } });
+    await events.settled();
+    expect(attention().slice(refused)).toEqual([['LUM-10422']]);
+  });
 });

@@ -196,7 +196,9 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
         ...(lead ? { confirmedBy: lead } : {}),
       });
       ctx.changed('queue');
-      ctx.changed('attention');
+      // A label bought and handed to the printer adds nothing to Needs attention (its print job
+      // signals for itself if it gets stuck); any other outcome may (unknown, refused, queued).
+      if (result.outcome !== 'printed') ctx.changed('attention');
       if (result.outcome === 'failed') {
         r.noticeCarrierProblems(result.carrierProblems);
         // Bought against an account whose connection has just expired: the banner should know.
