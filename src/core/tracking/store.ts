@@ -49,19 +49,24 @@ export const TRACKER_SCOPE_ID = `scope_id = (SELECT id FROM tracker_scopes
 /** A time as `toISOString()` writes it (then kept as it came: 10,000 conversions cost 8 ms). */
 const CANONICAL_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
+/** Text that JSON writes as it is, between quotes (no quote, backslash, control or surrogate). */
+// eslint-disable-next-line no-control-regex -- the control characters are what JSON escapes
+const PLAIN = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
+/** One JSON value of an event's field: a few thousand per poll, most of them plain text. */
+function jsonText(value: string | null | undefined): string {
+  if (value === null || value === undefined) return 'null';
+  return PLAIN.test(value) ? `"${value}"` : JSON.stringify(value);
+}
+
 /** Only the fields the station keeps (unknown keys are dropped), as the arrays of migration 9. */
-function eventsJson(events: Tracker['events']): string {
+export function eventsJson(events: Tracker['events']): string {
   if (!events || events.length === 0) return '[]';
   let out = '[';
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
     if (i > 0) out += ',';
-    out += JSON.stringify([
-      e.status ?? null,
-      e.description ?? null,
-      e.location ?? null,
-      e.occurredAt ?? null,
-    ]);
+    out += `[${jsonText(e.status)},${jsonText(e.description)},${jsonText(e.location)},${jsonText(e.occurredAt)}]`;
   }
   return out + ']';
 }

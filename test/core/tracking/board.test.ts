@@ -8,6 +8,7 @@ import {
   trackerStatuses,
   type TrackingScope,
 } from '../../../src/core/tracking/index.js';
+import { eventsJson } from '../../../src/core/tracking/store.js';
 import { tempDir } from '../../support/tmp.js';
 
 const scope: TrackingScope = { profileId: 'p1', environment: 'sandbox', tenantId: 'tnt_harbor' };
@@ -174,5 +175,34 @@ describe('tracker board at 12,000 trackers', () => {
       /USING INDEX trackers_by_(tenant|status)/,
     );
     expect(board.explainList(scope, { status: 'IN_TRANSIT' })).not.toMatch(/^SCAN trackers$/m);
+  });
+});
+
+describe('tracker events as stored', () => {
+  it('are the JSON of [status, description, location, occurredAt] whatever the text holds', () => {
+    const texts = [
+      'Picked up by carrier',
+      'Zürich, CH — São Paulo',
+      'He said "left at door"',
+      'C:\\depot\\bay 4',
+      'line one\nline two\ttab',
+      'bell \u0007',
+      'emoji 📦',
+      'lone \ud800 surrogate',
+      '',
+    ];
+    const events = texts.map((t, i) => ({
+      status: i % 2 ? t : 'IN_TRANSIT',
+      description: t,
+      location: i % 3 ? null : t,
+      ...(i % 4 ? { occurredAt: '2026-11-21T08:00:00Z' } : {}),
+    }));
+    const expected = JSON.stringify(
+      events.map((e) => [e.status, e.description, e.location, e.occurredAt ?? null]),
+    );
+    expect(eventsJson(events)).toBe(expected);
+    expect(JSON.parse(eventsJson(events))).toEqual(JSON.parse(expected));
+    expect(eventsJson([])).toBe('[]');
+    expect(eventsJson(undefined)).toBe('[]');
   });
 });
