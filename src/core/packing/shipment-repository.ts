@@ -147,21 +147,39 @@ export class ShipmentRepository {
       returnOfLabelId?: number | undefined;
     },
   ): Shipment {
+    const now = this.now();
+    const shipment = JSON.stringify(input.shipment);
     const id = this.atomically(() => {
       const inserted = Number(
         this.s.insert.run({
           ...input,
           returnOfLabelId: input.returnOfLabelId ?? null,
-          shipment: JSON.stringify(input.shipment),
+          shipment,
           profileId: scope.profileId,
           environment: scope.environment,
-          now: this.now(),
+          now,
         }).lastInsertRowid,
       );
-      this.event(inserted, 'created', { state: input.state });
+      this.s.event.run(inserted, 'created', json({ state: input.state }), now);
       return inserted;
     });
-    return this.get(id)!;
+    // As get() would read it back (a scan's first step: no read of what was just written).
+    return {
+      id,
+      profileId: scope.profileId,
+      environment: scope.environment,
+      tenantId: input.tenantId,
+      orderId: input.orderId,
+      state: input.state,
+      shipment: JSON.parse(shipment) as PlatformShipment,
+      rates: null,
+      selection: null,
+      failure: null,
+      stationUser: input.stationUser,
+      createdAt: now,
+      updatedAt: now,
+      ...(input.returnOfLabelId == null ? {} : { returnOfLabelId: input.returnOfLabelId }),
+    };
   }
 
   get(id: number): Shipment | undefined {

@@ -26,6 +26,7 @@ import {
   type Manifest,
 } from './schemas.js';
 import { readTrackerPage } from './tracker-page.js';
+import { readLabel, readRates } from './answer-readers.js';
 import { TokenManager, TokenStore } from './tokens.js';
 import { Transport, type Endpoint, type RequestObserver } from './transport.js';
 import {
@@ -236,6 +237,7 @@ export class PlatformClient {
         path: 'api/v1/rates',
         body: request,
         schema: RatesResponseSchema,
+        read: readRates,
         idempotent: true,
       },
       opts,
@@ -256,6 +258,7 @@ export class PlatformClient {
         path: 'api/v1/labels',
         body: request,
         schema: LabelSchema,
+        read: readLabel,
         idempotent: false,
         purchase: true,
       },

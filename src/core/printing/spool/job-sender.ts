@@ -27,7 +27,10 @@ export interface SenderContext {
  * that make the spool exactly-once live here (see PrintSpool).
  */
 export class JobSender {
-  private readonly drivers = new Map<string, { key: string; driver: Printer }>();
+  private readonly drivers = new Map<
+    string,
+    { config: PrinterConfig; key: string; driver: Printer }
+  >();
   readonly notices = new Map<string, PrinterNotice>();
   /** What each printer said its resolution is (null: it does not say). */
   readonly reportedDpi = new Map<string, PrinterDpi | null>();
@@ -71,13 +74,18 @@ export class JobSender {
   }
 
   private driver(config: PrinterConfig): Printer {
-    const key = JSON.stringify(config);
     const cached = this.drivers.get(config.id);
-    if (cached?.key === key) return cached.driver;
+    // The same settings object as last time (the profile unchanged): no need to compare them.
+    if (cached?.config === config) return cached.driver;
+    const key = JSON.stringify(config);
+    if (cached?.key === key) {
+      cached.config = config;
+      return cached.driver;
+    }
     if (cached) void cached.driver.close();
     this.reportedDpi.delete(config.id);
     const driver = this.ctx.options.createDriver(config);
-    this.drivers.set(config.id, { key, driver });
+    this.drivers.set(config.id, { config, key, driver });
     return driver;
   }
 

@@ -135,7 +135,7 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
     const printer = this.printer(job.printerId);
     const payload =
       typeof job.payload === 'string' ? Buffer.from(job.payload, 'utf8') : job.payload;
-    const warnings = this.check(printer, payload, job.kind);
+    const warnings = this.check(printer, job.payload, job.kind);
     const driver = this.readyToSend(printer);
     const added = this.store.add({ ...job, payload }, driver !== null);
     this.emitJob(added);
@@ -200,9 +200,11 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
     return this.check(this.printer(printerId), buf, 'label');
   }
 
-  private check(printer: PrinterConfig, payload: Buffer, kind: NewPrintJob['kind']) {
+  private check(printer: PrinterConfig, payload: Buffer | string, kind: NewPrintJob['kind']) {
     if (kind === 'slip' || printer.role === 'receipt') return [];
-    return checkLabelForPrinter(payload.toString('latin1'), printer, {
+    // ZPL's commands are ASCII: a label's text as it came, or its bytes read as latin1.
+    const zpl = typeof payload === 'string' ? payload : payload.toString('latin1');
+    return checkLabelForPrinter(zpl, printer, {
       reportedDpi: this.sender.reportedDpi.get(printer.id) ?? null,
     });
   }
