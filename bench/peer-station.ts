@@ -32,6 +32,8 @@ export class PeerStation {
   apiMs = 0;
   /** process.cpuUsage (user + system, µs) when the last label was handed to the socket. */
   cpuAtWrite = 0;
+  /** The monotonic time (ms, process.hrtime) when the last label was handed to the socket. */
+  writtenAt = 0;
   private token = '';
   private readonly db: Database.Database;
   private readonly insert: Database.Statement;
@@ -120,6 +122,7 @@ export class PeerStation {
       const socket = connect(this.o.printer.port, this.o.printer.host, () => {
         const cpu = process.cpuUsage();
         this.cpuAtWrite = cpu.user + cpu.system;
+        this.writtenAt = Number(process.hrtime.bigint()) / 1e6;
         socket.end(zpl);
       });
       socket.on('close', () => resolve()).on('error', reject);

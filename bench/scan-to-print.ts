@@ -63,6 +63,7 @@ async function rig(dir: string, name: string, latencyMs: number, tokenTtlSeconds
     return firstBytes[n]!;
   };
   const db = openDatabase(join(dir, `${name}.db`));
+  const writtenAt: number[] = [];
   const printerConfig = {
     id: 'zebra-1',
     name: 'Bench ZD421',
@@ -93,7 +94,17 @@ async function rig(dir: string, name: string, latencyMs: number, tokenTtlSeconds
   const spool = new PrintSpool({
     db,
     printers: () => profile.printers,
-    createDriver: (c) => new NetworkPrinter(c),
+    createDriver: (c) => {
+      // When each label's bytes were handed to the socket (the driver writes them as send()
+      // is called): how long the tap took to see them is the instrument's share of the figure.
+      const driver = new NetworkPrinter(c);
+      const send = driver.send.bind(driver);
+      driver.send = (data, options) => {
+        writtenAt.push(monotonicMs());
+        return send(data, options);
+      };
+      return driver;
+    },
   });
   const workflow = new PackingWorkflow({
     db,
@@ -141,6 +152,7 @@ async function rig(dir: string, name: string, latencyMs: number, tokenTtlSeconds
     workflow,
     printed,
     cpuAtSending,
+    writtenAt,
     async close() {
       await spool.stop();
       stopCheckpoints();
@@ -179,6 +191,8 @@ export async function scanToPrintBench(
       overhead: [] as number[],
       cpu: [] as number[],
       cpuFirst: [] as number[],
+      /** From the label's bytes handed to the socket to the tap seeing the first one. */
+      tapWait: [] as number[],
     });
     const ours = series();
     const theirs = series();
@@ -209,6 +223,9 @@ export async function scanToPrintBench(
         ours.overhead.push(at - t0 - apiMs);
         ours.cpu.push(cpu);
         ours.cpuFirst.push(cpuToFirstByte);
+        // This scan's label is the last one handed to the driver.
+        const sentAt = r.writtenAt.at(-1);
+        if (sentAt !== undefined && sentAt >= t0) ours.tapWait.push(at - sentAt);
       }
 
       // The peer: the same order, the same sandbox and printer.
@@ -222,6 +239,7 @@ export async function scanToPrintBench(
         theirs.whole.push(peerAt - s0);
         theirs.overhead.push(peerAt - s0 - peer.apiMs);
         theirs.cpu.push(peerCpu);
+        theirs.tapWait.push(peerAt - peer.writtenAt);
       }
     }
     const tag = `latency_${latencyMs}ms`;
@@ -278,6 +296,17 @@ export async function scanToPrintBench(
       name: `scan_to_print.${tag}.cpu_to_first_byte_ratio_to_peer_p50`,
       value: round(cf.p50 / pcf.p50, 2),
       unit: 'x',
+    });
+    const tw = summarize(ours.tapWait);
+    const ptw = summarize(theirs.tapWait);
+    report({
+      name: `scan_to_print.${tag}.socket_to_tap_p50`,
+      value: tw.p50,
+      unit: 'ms',
+      p95: tw.p95,
+      peerP50: ptw.p50,
+      peerP95: ptw.p95,
+      what: 'from the label handed to the socket to the tap seeing its first byte: the loopback and the tap waking (inside the overhead; ours goes out on a connection opened during the purchase and idle since, the peer writes right after its connect)',
     });
     report({ name: `peer.${tag}.whole_p50`, value: pw.p50, unit: 'ms', scans, latencyMs });
     report({ name: `peer.${tag}.whole_p95`, value: pw.p95, unit: 'ms', scans, latencyMs });

@@ -2,6 +2,7 @@ import type { Db } from '../storage/database.js';
 import type { Clock, StationScope } from '../storage/scope.js';
 import { systemClock } from '../storage/scope.js';
 import type { IncomingOrder, OrderItem, OrderPackage, StoredOrder } from './types.js';
+import { inTransaction } from '../storage/database.js';
 
 interface OrderRow {
   id: number;
@@ -112,7 +113,7 @@ export class OrderRepository {
    */
   /** Runs `work` in one transaction (an import stores a chunk of orders per commit). */
   inTransaction<T>(work: () => T): T {
-    return this.db.transaction(work)();
+    return inTransaction(this.db, work);
   }
 
   upsert(

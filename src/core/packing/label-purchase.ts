@@ -13,6 +13,7 @@ import type {
 import type { ShipmentRepository } from './shipment-repository.js';
 import type { OrderClaims } from './order-claims.js';
 import type { Failure, LabelPurchase, RateSelection, Shipment } from './types.js';
+import { inTransaction } from '../storage/database.js';
 
 /** Points where a test (or a crash) can stop the purchase; see test/core/packing/fixtures. */
 export type PurchaseStep =
@@ -112,7 +113,7 @@ export class LabelPurchaser {
         };
     }
 
-    shipments.db.transaction(() => {
+    inTransaction(shipments.db, () => {
       shipments.createPurchase(scope, {
         id,
         shipmentId: shipment.id,
@@ -122,7 +123,7 @@ export class LabelPurchaser {
         confirmedBy,
       });
       shipments.setState(shipment.id, 'purchasing', { purchaseId: id, orderReference });
-    })();
+    });
     await this.deps.hooks.at?.('purchase-committed', { shipmentId: shipment.id, purchaseId: id });
 
     let bought: PurchasedLabel;
@@ -139,16 +140,16 @@ export class LabelPurchaser {
             errors: failure.errors,
             correlationId: failure.correlationId,
           };
-          shipments.db.transaction(() => {
+          inTransaction(shipments.db, () => {
             shipments.setPurchaseState(id, 'failed', reason);
             shipments.setFailed(shipment.id, 'failed', reason);
-          })();
+          });
           return { kind: 'rejected', failure: reason, purchase: shipments.purchase(id)! };
         }
         case 'not-sent': {
           // Provably never sent: nothing was bought, so the shipment may wait in the queue.
           const reason: Failure = { code: 'platform-unreachable', message: failure.message };
-          shipments.db.transaction(() => {
+          inTransaction(shipments.db, () => {
             shipments.setPurchaseState(id, 'not-bought', reason);
             shipments.resolvePurchase(
               id,
@@ -156,7 +157,7 @@ export class LabelPurchaser {
               'not sent: platform unreachable',
               'station',
             );
-          })();
+          });
           return { kind: 'not-sent', failure: reason, purchase: shipments.purchase(id)! };
         }
         case 'unreachable':
@@ -202,7 +203,7 @@ export class LabelPurchaser {
     event: string,
   ): StoredLabel {
     const { shipments, labels, scope } = this.deps;
-    return shipments.db.transaction(() => {
+    return inTransaction(shipments.db, () => {
       const label = labels.insertStored(scope, {
         purchaseId,
         platformLabelId: bought.id,
@@ -230,7 +231,7 @@ export class LabelPurchaser {
         trackingNumber: bought.trackingNumber,
       });
       return label;
-    })();
+    });
   }
 
   /**
@@ -253,10 +254,10 @@ export class LabelPurchaser {
           : `The label for ${orderReference} may or may not have been bought (${why.cause}). It will not be bought again automatically; a shift lead can look it up under Needs attention.`,
       correlationId,
     };
-    shipments.db.transaction(() => {
+    inTransaction(shipments.db, () => {
       shipments.setPurchaseState(purchaseId, 'unknown', failure);
       shipments.setFailed(shipmentId, 'unknown', failure);
-    })();
+    });
     return { kind: 'unknown', failure, purchase: shipments.purchase(purchaseId)! };
   }
 }

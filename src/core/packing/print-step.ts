@@ -8,6 +8,7 @@ import type { PurchaseHooks } from './label-purchase.js';
 import type { PackingPlatform } from './platform-port.js';
 import type { ShipmentRepository } from './shipment-repository.js';
 import type { Failure } from './types.js';
+import { inTransaction } from '../storage/database.js';
 
 /**
  * Hands a bought label to the print spool (which owns durability and retries) and marks the
@@ -44,7 +45,7 @@ export async function sendLabelToPrinter(
     // transaction: a crash leaves either no job and a 'purchased' shipment (recovery queues the
     // label) or the job and 'print-queued' (recovery leaves it), never a job that recovery
     // cannot see and queues again. The spool stores jobs synchronously in this database.
-    const printJobId = deps.shipments.db.transaction(() => {
+    const printJobId = inTransaction(deps.shipments.db, () => {
       // A job already stored for this label (a station that stopped before both were one
       // transaction, or another path that queued it) is the label's job: never a second one.
       const existing = deps.printQueue.existingLabelJob?.(label.platformLabelId);
@@ -69,7 +70,7 @@ export async function sendLabelToPrinter(
       queuePackingSlip(deps, shipmentId, label);
       deps.shipments.setState(shipmentId, 'print-queued', { printerId, printJobId: id });
       return id;
-    })();
+    });
     await deps.hooks.at?.('print-enqueued', { shipmentId, purchaseId: label.purchaseId });
     return { printJobId };
   } catch (error) {

@@ -10,6 +10,7 @@ import type {
   Shipment,
   ShipmentState,
 } from './types.js';
+import { inTransaction } from '../storage/database.js';
 
 interface ShipmentRow {
   id: number;
@@ -132,7 +133,7 @@ export class ShipmentRepository {
    * never a state without its event. Inside a caller's transaction it is a savepoint.
    */
   private atomically<T>(work: () => T): T {
-    return this.db.transaction(work)();
+    return inTransaction(this.db, work);
   }
 
   create(

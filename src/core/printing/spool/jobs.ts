@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { inTransaction } from '../../storage/database.js';
 
 export type PrintJobKind = 'label' | 'test' | 'slip' | 'reprint';
 
@@ -165,7 +166,7 @@ export class PrintJobStore {
    */
   add(job: NewPrintJob, sending = false): PrintJob {
     const at = this.isoNow();
-    const id = this.db.transaction(() => {
+    const id = inTransaction(this.db, () => {
       const { lastInsertRowid } = this.insert.run({
         printerId: job.printerId,
         kind: job.kind,
@@ -194,13 +195,13 @@ export class PrintJobStore {
         this.insertEvent.run(lastInsertRowid, at, 'sending', 'attempt 1');
       }
       return Number(lastInsertRowid);
-    })();
+    });
     return this.get(id)!;
   }
 
   change(id: number, change: JobChange): PrintJob {
     const at = this.isoNow();
-    this.db.transaction(() => {
+    inTransaction(this.db, () => {
       this.update.run({
         id,
         at,
@@ -215,7 +216,7 @@ export class PrintJobStore {
         printedAt: change.printedAt ?? null,
       });
       this.insertEvent.run(id, at, change.state, change.message ?? change.lastError ?? null);
-    })();
+    });
     return this.get(id)!;
   }
 
