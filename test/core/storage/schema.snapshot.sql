@@ -471,9 +471,6 @@ CREATE INDEX shipments_by_order ON shipments (order_id, id);
 -- index shipments_by_state
 CREATE INDEX shipments_by_state ON shipments (profile_id, environment, state);
 
--- index trackers_by_order
-CREATE INDEX trackers_by_order ON trackers (scope_id, order_reference);
-
 -- index trackers_by_status
 CREATE INDEX trackers_by_status ON trackers (scope_id, status, updated_at_ms DESC);
 
