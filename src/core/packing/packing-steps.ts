@@ -14,6 +14,7 @@ import { selectRate } from './rate-rule.js';
 import { carrierProblemsIn, rateShipment } from './rating.js';
 import type { ShipmentRepository } from './shipment-repository.js';
 import { returnShipment } from './return-label.js';
+import { invalid } from './invalid.js';
 import { notVerifiedMessage, type ItemVerification } from './verification.js';
 import type {
   CarrierAccountProblem,
@@ -70,14 +71,6 @@ export interface PackingStepsDeps {
   /** A label is about to be bought: the label printer's connection may get ready meanwhile. */
   prepareLabelPrinter?(): void;
 }
-
-export const invalid = (
-  code: string,
-  message: string,
-): Extract<ShipResult, { outcome: 'invalid' }> => ({
-  outcome: 'invalid',
-  failure: { code, message },
-});
 
 /**
  * The steps of the state machine, without the per-order hold (PackingWorkflow takes it):

@@ -1,5 +1,9 @@
+import type { LabelRepository } from '../labels/label-repository.js';
+import type { OrderRepository } from '../orders/order-repository.js';
 import type { StoredOrder } from '../orders/types.js';
-import { invalid, type PackingStepsDeps } from './packing-steps.js';
+import type { StationScope } from '../storage/scope.js';
+import { invalid } from './invalid.js';
+import type { ShipmentRepository } from './shipment-repository.js';
 import type { Shipment, ShipResult } from './types.js';
 
 /**
@@ -10,7 +14,12 @@ import type { Shipment, ShipResult } from './types.js';
  * purchase are the packer's own (PackingSteps.returnLabel).
  */
 export function returnShipment(
-  d: Pick<PackingStepsDeps, 'shipments' | 'labels' | 'orders' | 'scope'>,
+  d: {
+    shipments: ShipmentRepository;
+    labels: LabelRepository;
+    orders: OrderRepository;
+    scope: StationScope;
+  },
   labelId: number,
   options: { stationUser?: string | undefined; confirmAnotherLabel?: boolean | undefined },
 ): ShipResult | { shipment: Shipment; order: StoredOrder } {
