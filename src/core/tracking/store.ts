@@ -210,7 +210,11 @@ export class TrackerStore {
     }
   }
 
-  /** The scope's row id, made on its first tracker (inside the page's transaction). */
+  /**
+   * The scope's row id, made on its first tracker (inside the page's transaction). Kept for
+   * the next pages, so ingest is never called inside a caller's transaction: one rolled back
+   * after it would leave a kept id that no longer exists.
+   */
   private scopeId(scope: TrackingScope): number {
     const key = `${scope.profileId}\u0000${scope.environment}\u0000${scope.tenantId}`;
     let id = this.scopeIds.get(key);

@@ -118,4 +118,21 @@ describe('print spool: a job for a prepared, idle printer goes out at once', () 
     expect(spool.get(first.job.id)?.state).toBe('printed');
     expect(vp.labels.map((l) => l.zpl)).toEqual([sampleLabel('FIRST'), sampleLabel('SECOND')]);
   });
+
+  it('a spool stopped before the first byte leaves the job queued, never "may have printed"', async () => {
+    const vp = await useVirtualPrinter();
+    const { spool } = openSpool([virtualPrinterConfig(vp)]);
+    await pastFirstJob(spool);
+    await spool.prepare('virtual');
+    // Two formats in one job (a two-package label): a cut-off send of it may have printed.
+    const { job } = spool.enqueue({
+      printerId: 'virtual',
+      kind: 'label',
+      payload: sampleLabel('PKG-1') + sampleLabel('PKG-2'),
+    });
+    expect(job.state).toBe('sending');
+    await spool.stop();
+    expect(spool.get(job.id)).toMatchObject({ state: 'queued', attempts: 0 });
+    expect(vp.labels.map((l) => l.zpl)).toEqual([sampleLabel('FIRST-OF-THE-DAY')]);
+  });
 });

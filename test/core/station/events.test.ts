@@ -17,6 +17,13 @@ import {
 
 const stations = demoStationsPerTest();
 
+/** The order numbers of each attention-changed event among `all`, in order. */
+function attentionOrders(all: { name: EventName; payload: unknown }[]): (string | null)[][] {
+  return all
+    .filter((e) => e.name === 'attention-changed')
+    .map((e) => (e.payload as Events['attention-changed']).items.map((i) => i.orderNumber));
+}
+
 /** Every event the station sends from now on, in order. */
 function heard(s: Station) {
   const all: { name: EventName; payload: unknown }[] = [];
@@ -129,10 +136,7 @@ describe('events carry what changed', () => {
   it('a good rating sends no attention-changed; a failed one does, and so does the rating that clears it', async () => {
     const { s } = await stations.start();
     const events = heard(s);
-    const attention = () =>
-      events.all
-        .filter((e) => e.name === 'attention-changed')
-        .map((e) => (e.payload as Events['attention-changed']).items.map((i) => i.orderNumber));
+    const attention = () => attentionOrders(events.all);
     await events.settled();
     const before = attention().length;
 
@@ -174,10 +178,7 @@ describe('events carry what changed', () => {
   it('a label bought and printed sends no attention-changed; a refused purchase does', async () => {
     const { s, sandbox } = await stations.start();
     const events = heard(s);
-    const attention = () =>
-      events.all
-        .filter((e) => e.name === 'attention-changed')
-        .map((e) => (e.payload as Events['attention-changed']).items.map((i) => i.orderNumber));
+    const attention = () => attentionOrders(events.all);
     await events.settled();
     const before = attention().length;
     expect(await packOrder(s, 'LUM-10421')).toMatchObject({ outcome: 'printing' });

@@ -164,9 +164,29 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
         // Microtasks run once the caller's synchronous transaction has committed or rolled back.
         await Promise.resolve();
         while (db.inTransaction) await new Promise((resolve) => setImmediate(resolve));
+        // Rolled back: the row is gone, or its id was given to another job meanwhile.
         const stored = this.store.get(job.id);
-        if (stored?.state !== 'sending' || stored.updatedAt !== job.updatedAt) return;
+        if (
+          stored?.state !== 'sending' ||
+          stored.updatedAt !== job.updatedAt ||
+          stored.createdAt !== job.createdAt ||
+          stored.printerId !== job.printerId ||
+          stored.kind !== job.kind ||
+          stored.labelId !== job.labelId
+        )
+          return;
         const before: PrintJob = { ...job, state: 'queued', attempts: 0 };
+        if (!this.running || this.abort.signal.aborted) {
+          // Stopped before its first byte: it waits for the next start, as a worker leaves it.
+          this.emitJob(
+            this.store.change(job.id, {
+              state: 'queued',
+              attempts: 0,
+              message: 'stopped before sending',
+            }),
+          );
+          return;
+        }
         await this.sender.sendAndConfirm(before, config, driver, payload, 1);
       })(),
     );
