@@ -1,5 +1,5 @@
-import { CharacterSet, PrinterTypes, ThermalPrinter } from 'node-thermal-printer';
 import { stripControlCharacters } from '../orders/control-characters.js';
+import { receiptLayout, type SlipFormat } from '../printing/packing-slip.js';
 import type { Db } from '../storage/database.js';
 import type { StationScope } from '../storage/scope.js';
 
@@ -157,21 +157,10 @@ export function endOfDayCsv(days: readonly DaySummary[]): string {
 export function renderEndOfDay(
   days: readonly DaySummary[],
   header: { station: string; printedAt: Date },
-  format: { type?: 'epson' | 'star'; width?: number } = {},
+  format: SlipFormat = {},
 ): Buffer {
   const t = stripControlCharacters;
-  const printer = new ThermalPrinter({
-    type: format.type === 'star' ? PrinterTypes.STAR : PrinterTypes.EPSON,
-    interface: {
-      execute: async () => {
-        throw new Error('end-of-day receipts are sent through the print spool');
-      },
-      isPrinterConnected: async () => false,
-    } as unknown as string,
-    width: format.width ?? 48,
-    characterSet: CharacterSet.PC437_USA,
-    removeSpecialCharacters: true,
-  });
+  const printer = receiptLayout(format, 'end-of-day receipts');
   printer.alignCenter();
   printer.setTextDoubleHeight();
   printer.println('END OF DAY');

@@ -31,16 +31,17 @@ export interface SlipFormat {
  * bytes are made here; they go to the receipt printer through the print spool (kind 'slip'),
  * like labels, so a slip is also printed exactly once and survives a restart.
  */
-export function renderPackingSlip(input: PackingSlip, format: SlipFormat = {}): Buffer {
-  // Cleaned again here, whatever the import did: a receipt printer obeys ESC/POS bytes
-  // anywhere in a line (ESC p kicks the cash drawer, GS V cuts), and this text comes from orders.
-  const slip = cleanSlip(input);
-  const printer = new ThermalPrinter({
+/**
+ * node-thermal-printer's formatting API for a receipt that only makes bytes: they go to the
+ * receipt printer through the print spool (kind 'slip'), never through execute().
+ */
+export function receiptLayout(format: SlipFormat, what: string): ThermalPrinter {
+  return new ThermalPrinter({
     type: format.type === 'star' ? PrinterTypes.STAR : PrinterTypes.EPSON,
-    // node-thermal-printer wants somewhere to send; we only take its buffer, never execute().
+    // node-thermal-printer wants somewhere to send; we only take its buffer.
     interface: {
       execute: async () => {
-        throw new Error('packing slips are sent through the print spool');
+        throw new Error(`${what} are sent through the print spool`);
       },
       isPrinterConnected: async () => false,
     } as unknown as string,
@@ -48,6 +49,13 @@ export function renderPackingSlip(input: PackingSlip, format: SlipFormat = {}): 
     characterSet: CharacterSet.PC437_USA,
     removeSpecialCharacters: true,
   });
+}
+
+export function renderPackingSlip(input: PackingSlip, format: SlipFormat = {}): Buffer {
+  // Cleaned again here, whatever the import did: a receipt printer obeys ESC/POS bytes
+  // anywhere in a line (ESC p kicks the cash drawer, GS V cuts), and this text comes from orders.
+  const slip = cleanSlip(input);
+  const printer = receiptLayout(format, 'packing slips');
 
   printer.alignCenter();
   if (slip.brand) {
