@@ -87,10 +87,12 @@ function isAccountRef(a: unknown): boolean {
   return isObject(a) && nonEmpty(a.id) && optionalString(a.name) && optionalString(a.carrier);
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
+/** The checks every hand-written reader (this file's, tracker-page.ts) makes, as zod makes them. */
+export const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 const nonEmpty = (v: unknown) => typeof v === 'string' && v.length > 0;
-const optionalString = (v: unknown) => v === undefined || v === null || typeof v === 'string';
+export const optionalString = (v: unknown) =>
+  v === undefined || v === null || typeof v === 'string';
 // z.number() refuses NaN and ±Infinity, which JSON cannot carry anyway.
 const optionalNumber = (v: unknown) =>
   v === undefined || v === null || (typeof v === 'number' && Number.isFinite(v));

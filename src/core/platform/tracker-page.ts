@@ -1,3 +1,4 @@
+import { isObject, optionalString } from './answer-readers.js';
 import type { Page, Tracker } from './schemas.js';
 
 /**
@@ -41,10 +42,6 @@ const OPTIONAL_STRINGS = [
   'createdAt',
 ] as const;
 const EVENT_STRINGS = ['status', 'description', 'location', 'occurredAt'] as const;
-
-const optionalString = (v: unknown) => v === undefined || v === null || typeof v === 'string';
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function allTrackers(list: unknown[]): boolean {
   for (const t of list) if (!isTracker(t)) return false;
