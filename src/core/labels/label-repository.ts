@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { Db } from '../storage/database.js';
+import { inTransaction, type Db } from '../storage/database.js';
 import type { Clock, StationScope } from '../storage/scope.js';
 import { systemClock } from '../storage/scope.js';
 import type {
@@ -110,16 +110,11 @@ export class LabelRepository {
     };
   }
 
-  /** Called inside the purchase transaction; returns the new label's local id. */
-  insert(scope: StationScope, label: NewLabel): number {
-    return this.insertStored(scope, label).id;
-  }
-
   /**
-   * As insert, returning the label as `get` would read it back (the purchase hands it straight
-   * to the printer: no read of what was just written).
+   * Called inside the purchase transaction; returns the label as `get` would read it back (the
+   * purchase hands it straight to the printer: no read of what was just written).
    */
-  insertStored(scope: StationScope, label: NewLabel): StoredLabel {
+  insert(scope: StationScope, label: NewLabel): StoredLabel {
     const storedAt = this.clock().toISOString();
     const returnOfLabelId = label.returnOfLabelId ?? null;
     const id = Number(
@@ -393,7 +388,7 @@ export class LabelRepository {
    * Returns how many labels lost their ZPL.
    */
   dropZplBefore(scope: StationScope, before: string): number {
-    return this.db.transaction(() => {
+    return inTransaction(this.db, () => {
       const dropped = this.s.dropZpl.all(
         this.clock().toISOString(),
         scope.profileId,
@@ -402,15 +397,15 @@ export class LabelRepository {
       ) as { id: number }[];
       for (const { id } of dropped) this.s.deleteZpl.run(id);
       return dropped.length;
-    })();
+    });
   }
 
   /** Puts back ZPL fetched again from the platform (a reprint of a label past retention). */
   restoreZpl(id: number, zpl: string): void {
-    this.db.transaction(() => {
+    inTransaction(this.db, () => {
       this.s.insertZpl.run(id, zpl);
       this.s.markZplBack.run(id);
-    })();
+    });
   }
 
   private hydrate(row: LabelRow): StoredLabel {

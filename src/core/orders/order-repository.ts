@@ -1,8 +1,7 @@
-import type { Db } from '../storage/database.js';
+import { inTransaction, type Db } from '../storage/database.js';
 import type { Clock, StationScope } from '../storage/scope.js';
 import { systemClock } from '../storage/scope.js';
 import type { IncomingOrder, OrderItem, OrderPackage, StoredOrder } from './types.js';
-import { inTransaction } from '../storage/database.js';
 
 interface OrderRow {
   id: number;
@@ -122,7 +121,7 @@ export class OrderRepository {
     order: IncomingOrder,
     source: string,
   ): UpsertOutcome {
-    return this.db.transaction((): UpsertOutcome => {
+    return inTransaction(this.db, (): UpsertOutcome => {
       const now = this.clock().toISOString();
       const fields = {
         shipTo: JSON.stringify(order.shipTo),
@@ -189,7 +188,7 @@ export class OrderRepository {
         );
       });
       return existing ? 'updated' : 'imported';
-    })();
+    });
   }
 
   /** Every order with that number in the profile (several when two brands reuse a number). */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../storage/database.js';
+import { inTransaction, type Db } from '../storage/database.js';
 import { systemClock, type Clock, type StationScope } from '../storage/scope.js';
 import type { PackingWorkflow } from './packing-workflow.js';
 import type { ShipResult } from './types.js';
@@ -155,7 +155,7 @@ export class BatchRunner {
     // batchId as the platform sees it: short, readable on a shift lead's screen.
     const id = `b_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
     const now = this.now();
-    this.db.transaction(() => {
+    inTransaction(this.db, () => {
       this.s.insertBatch.run({
         id,
         ...this.scope,
@@ -166,7 +166,7 @@ export class BatchRunner {
       ids.forEach((orderId, position) =>
         this.s.insertItem.run({ batchId: id, position, orderId, now }),
       );
-    })();
+    });
     return this.summary(id)!;
   }
 

@@ -204,7 +204,7 @@ export class LabelPurchaser {
   ): StoredLabel {
     const { shipments, labels, scope } = this.deps;
     return inTransaction(shipments.db, () => {
-      const label = labels.insertStored(scope, {
+      const label = labels.insert(scope, {
         purchaseId,
         platformLabelId: bought.id,
         tenantId: shipment.tenantId,

@@ -2,6 +2,7 @@ import type { StoredLabel } from '../labels/types.js';
 import type { PackingWorkflow } from './packing-workflow.js';
 import type { PurchasedLabel } from './platform-port.js';
 import type { Failure, LabelPurchase, PackedPackage, Shipment, ShipResult } from './types.js';
+import { inTransaction } from '../storage/database.js';
 
 /** A purchase whose outcome is unknown, as the shift lead sees it. */
 export interface AttentionItem {
@@ -91,7 +92,7 @@ export class NeedsAttention {
       createdAt: tracker.createdAt ?? purchase.createdAt,
     };
     const { shipments, purchaser } = this.workflow;
-    const label = shipments.db.transaction(() => {
+    const label = inTransaction(shipments.db, () => {
       const stored = purchaser.store(
         shipment,
         order,
@@ -103,7 +104,7 @@ export class NeedsAttention {
       );
       shipments.resolvePurchase(purchase.id, 'purchased', 'found on the platform', stationUser);
       return stored;
-    })();
+    });
     const printed = await this.workflow.print(shipment.id, label);
     return 'failure' in printed
       ? { found: true, label, printed: false, failure: printed.failure }
@@ -113,10 +114,10 @@ export class NeedsAttention {
   markNotBought(purchaseId: string, stationUser: string, note = 'checked: not bought'): void {
     const { purchase, shipment } = this.unknownPurchase(purchaseId);
     const { shipments } = this.workflow;
-    shipments.db.transaction(() => {
+    inTransaction(shipments.db, () => {
       shipments.resolvePurchase(purchase.id, 'not-bought', note, stationUser);
       shipments.setState(shipment.id, 'cancelled', { resolution: note, by: stationUser });
-    })();
+    });
   }
 
   /** Buys a new label for the order. `confirm` must be true: the first one may exist. */

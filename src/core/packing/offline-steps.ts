@@ -3,6 +3,7 @@ import type { OfflineQueueRepository } from '../queue/offline-queue-repository.j
 import type { StationScope } from '../storage/scope.js';
 import type { ShipmentRepository } from './shipment-repository.js';
 import type { Failure, Shipment, ShipResult } from './types.js';
+import { inTransaction } from '../storage/database.js';
 
 export interface OfflineDeps {
   scope: StationScope;
@@ -24,10 +25,10 @@ export function queueAfterUnreachable(
     shipments.setState(shipment.id, 'queued', { still: failure.message });
     return { outcome: 'queued', shipment: shipments.get(shipment.id)!, queueId: entry.id, failure };
   }
-  const queueId = shipments.db.transaction(() => {
+  const queueId = inTransaction(shipments.db, () => {
     shipments.setState(shipment.id, 'queued', failure);
     return queue.add(scope, shipment.id, shipment.tenantId, failure.message);
-  })();
+  });
   return { outcome: 'queued', shipment: shipments.get(shipment.id)!, queueId, failure };
 }
 
@@ -44,7 +45,7 @@ export function enqueueOffline(
     code: 'platform-unreachable',
     message: `${why} The shipment was queued and will be labelled when it answers again.`,
   };
-  const queued = shipments.db.transaction(() => {
+  const queued = inTransaction(shipments.db, () => {
     const created = shipments.create(scope, {
       tenantId: order.tenantId,
       orderId: order.id,
@@ -54,7 +55,7 @@ export function enqueueOffline(
     });
     const queueId = queue.add(scope, created.id, order.tenantId, why);
     return { created, queueId };
-  })();
+  });
   return { outcome: 'queued', shipment: queued.created, queueId: queued.queueId, failure };
 }
 

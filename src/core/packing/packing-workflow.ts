@@ -5,7 +5,7 @@ import { OrderRepository } from '../orders/order-repository.js';
 import type { StoredOrder } from '../orders/types.js';
 import { labelPrinterOf, type Profile } from '../profiles/profile-schema.js';
 import { OfflineQueueRepository } from '../queue/offline-queue-repository.js';
-import type { Db } from '../storage/database.js';
+import { inTransaction, type Db } from '../storage/database.js';
 import { systemClock, type Clock, type StationScope } from '../storage/scope.js';
 import { LabelPurchaser, type PurchaseHooks } from './label-purchase.js';
 import { PackingSteps, type BuyOptions, type RateOptions } from './packing-steps.js';
@@ -256,10 +256,10 @@ export class PackingWorkflow {
     const shipment = this.shipments.get(shipmentId);
     const entry = this.queue.forShipment(shipmentId);
     if (!shipment || shipment.state !== 'queued' || !this.inScope(shipment)) return false;
-    this.shipments.db.transaction(() => {
+    inTransaction(this.shipments.db, () => {
       this.shipments.setState(shipmentId, 'cancelled', { by: stationUser });
       if (entry) this.queue.finish(entry.id, 'failed', `cancelled by ${stationUser}`);
-    })();
+    });
     return true;
   }
 

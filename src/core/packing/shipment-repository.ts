@@ -1,4 +1,4 @@
-import type { Db } from '../storage/database.js';
+import { inTransaction, type Db } from '../storage/database.js';
 import type { Clock, StationScope } from '../storage/scope.js';
 import { systemClock } from '../storage/scope.js';
 import type { PlatformShipment } from './platform-port.js';
@@ -10,7 +10,6 @@ import type {
   Shipment,
   ShipmentState,
 } from './types.js';
-import { inTransaction } from '../storage/database.js';
 
 interface ShipmentRow {
   id: number;

@@ -1,5 +1,5 @@
 import type { StoredOrder } from '../orders/types.js';
-import type { Db } from '../storage/database.js';
+import { inTransaction, type Db } from '../storage/database.js';
 import { systemClock, type Clock } from '../storage/scope.js';
 import { cleanScan } from './scan-lookup.js';
 
@@ -215,7 +215,7 @@ export class ItemVerification {
     if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_SCAN_QUANTITY)
       throw new RangeError(`quantity must be a whole number from 1 to ${MAX_SCAN_QUANTITY}`);
     const user = options.stationUser ?? null;
-    return this.db.transaction((): ItemScanOutcome => {
+    return inTransaction(this.db, (): ItemScanOutcome => {
       const row = this.current(order);
       const before = this.stateFrom(order, row);
       const result = countScan(before.lines, value, quantity);
@@ -234,7 +234,7 @@ export class ItemVerification {
         quantity,
         state,
       };
-    })();
+    });
   }
 
   /** A shift lead lets the order go without a full verification; name and reason are kept. */
@@ -243,23 +243,23 @@ export class ItemVerification {
     const why = reason.trim();
     if (!who) throw new RangeError('the name of the person who overrides is required');
     if (!why) throw new RangeError('a reason is required to override the verification');
-    return this.db.transaction(() => {
+    return inTransaction(this.db, () => {
       const row = this.current(order);
       const counts = row ? (JSON.parse(row.counts) as Record<string, number>) : {};
       const at = this.clock().toISOString();
       this.write(order, counts, row, { by: who, reason: why, at });
       this.record(order.id, 'override', null, null, who, why);
       return this.state(order);
-    })();
+    });
   }
 
   /** Starts the order's scans again (items taken out of the box). */
   reset(order: StoredOrder, stationUser: string | null): VerificationState {
-    return this.db.transaction(() => {
+    return inTransaction(this.db, () => {
       this.write(order, {}, undefined);
       this.record(order.id, 'reset', null, null, stationUser, null);
       return this.state(order);
-    })();
+    });
   }
 
   history(orderId: number): VerificationEvent[] {

@@ -1,4 +1,4 @@
-import type { Db } from '../storage/database.js';
+import { inTransaction, type Db } from '../storage/database.js';
 import type { UserRecord, UserRole } from './types.js';
 
 interface Row {
@@ -70,7 +70,7 @@ export class LocalUsers {
 
   /** The site's users, as the store has them now, replace the last copy (one transaction). */
   replaceSite(users: readonly UserRecord[]): void {
-    this.db.transaction(() => {
+    inTransaction(this.db, () => {
       this.db.prepare(`DELETE FROM station_users WHERE origin = 'site'`).run();
       const insert = this.db.prepare(
         `INSERT INTO station_users (user_id, name, role, badge_sha256, pin_hash, active, origin, updated_at)
@@ -81,6 +81,6 @@ export class LocalUsers {
       );
       const now = new Date().toISOString();
       for (const u of users) insert.run({ ...u, active: u.active ? 1 : 0, now });
-    })();
+    });
   }
 }

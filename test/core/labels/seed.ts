@@ -12,7 +12,7 @@ export function seedLabels(...args: Parameters<typeof seedStoredLabels>): number
   return seedStoredLabels(...args).map((l) => l.id);
 }
 
-/** As seedLabels, giving back the labels as the purchase path gets them (insertStored). */
+/** As seedLabels, giving back the labels as the purchase path gets them from insert. */
 export function seedStoredLabels(
   db: Db,
   scope: StationScope,
@@ -69,7 +69,7 @@ export function seedStoredLabels(
         l.createdAt,
         l.createdAt,
       );
-      return repo.insertStored(scope, {
+      return repo.insert(scope, {
         purchaseId,
         platformLabelId: `lbl_${scope.environment}_${i}_${l.tracking}`,
         tenantId: l.tenantId,

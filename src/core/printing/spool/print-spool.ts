@@ -12,6 +12,7 @@ import {
   type PrintJobEvent,
   type PrintJobState,
 } from './jobs.js';
+import { inTransaction } from '../../storage/database.js';
 
 export type { PrintJob, PrintJobEvent, PrintJobState, PrintJobKind } from './jobs.js';
 
@@ -319,7 +320,7 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
 
   private transition(id: number, from: PrintJobState[], what: string, change: JobChange): PrintJob {
     // Checked and written in one transaction, so a worker cannot pick the job up in between.
-    const job = this.options.db.transaction(() => {
+    const job = inTransaction(this.options.db, () => {
       const current = this.store.get(id);
       if (!current) throw new PrintSpoolError('job-not-found', `Print job ${id} does not exist`);
       if (!from.includes(current.state))
@@ -330,7 +331,7 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
             : `Print job ${id} is ${current.state}; cannot ${what} it`,
         );
       return this.store.change(id, change);
-    })();
+    });
     this.emitJob(job);
     return job;
   }
