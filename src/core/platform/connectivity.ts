@@ -90,6 +90,12 @@ export class ConnectivityMonitor {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** Packing's overall state, without building a snapshot (asked on every answer). */
+  private overall(): ConnectivityState {
+    if (!this.reachable) return 'offline';
+    return this.lastSuccessAt !== null ? 'online' : 'unknown';
+  }
+
   snapshot(): ConnectivitySnapshot {
     const packing = [...PACKING_CAPABILITIES.map((c) => this.caps.get(c)!), this.host];
     const offline = packing.some((c) => c.state === 'offline');
@@ -145,22 +151,6 @@ export class ConnectivityMonitor {
   }
 
   recordAnswer(capability: PlatformCapability = 'other'): void {
-    const cap = this.caps.get(capability)!;
-    if (
-      this.lastSuccessAt !== null &&
-      cap.state === 'online' &&
-      cap.consecutiveFailures === 0 &&
-      this.host.state === 'online' &&
-      this.host.consecutiveFailures === 0
-    ) {
-      // The common case, an answer while all is well: no state changes, only the times (the
-      // snapshots handed out are copies, so these are updated in place).
-      const at = this.now();
-      this.lastSuccessAt = at;
-      cap.lastSuccessAt = at;
-      this.host.lastSuccessAt = at;
-      return;
-    }
     this.change(() => {
       const at = this.now();
       this.lastSuccessAt = at;
@@ -208,7 +198,7 @@ export class ConnectivityMonitor {
 
   private states(): string {
     return [
-      this.snapshot().state,
+      this.overall(),
       this.host.state,
       ...CAPABILITIES.map((c) => this.caps.get(c)!.state),
     ].join();
