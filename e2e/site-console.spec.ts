@@ -1,57 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import {
-  startVirtualPrinter,
-  type VirtualPrinter,
-} from '../src/core/printing/virtual-printer/server.js';
-import { removeCluster, startPostgres, type PostgresCluster } from '../test/support/postgres.js';
 import { siteDatabase, STATION_PASSWORD } from '../test/core/site/support.js';
-import {
-  importOrders,
-  scanAndBuy,
-  startProvisionedStation,
-  startSandboxProcess,
-  type RunningStation,
-  type SandboxProcess,
-} from './station';
+import { siteWorld } from './site';
+import { importOrders, scanAndBuy } from './station';
 
 // Issue 14 in Chromium: the shift-lead console (npm run web -- --console) on one site store with
 // a packing station; sign-in and a shift lead's approval at a packing station.
 
-let cluster: PostgresCluster;
-let sandbox: SandboxProcess;
-const printers: VirtualPrinter[] = [];
-const stations: RunningStation[] = [];
-
-test.beforeAll(async () => {
-  cluster = await startPostgres();
-});
-test.afterAll(() => removeCluster(cluster));
-test.beforeEach(async () => {
-  sandbox = await startSandboxProcess();
-});
-test.afterEach(async () => {
-  for (const s of stations.splice(0)) await s.stop();
-  for (const p of printers.splice(0)) await p.close();
-  await sandbox.stop();
-});
-
-async function packingStation(siteUrl: string | null, stationId: string, stationName: string) {
-  const printer = await startVirtualPrinter({ port: 0 });
-  printers.push(printer);
-  const station = await startProvisionedStation({
-    baseUrl: sandbox.url,
-    printer: { port: printer.port, name: `ZD421 ${stationName}` },
-    profile: { id: 'lumen-site', name: 'Lumen Chicago' },
-    ...(siteUrl ? { file: { siteStore: { url: siteUrl, stationId, stationName } } } : {}),
-    env: { STATION_SECRET_SITE_STORE: STATION_PASSWORD },
-  });
-  stations.push(station);
-  return { station, printer };
-}
+const world = siteWorld();
+const { packingStation } = world;
 
 test("the console shows a second station's purchase within a second", async ({ browser }, info) => {
-  const site = await siteDatabase(cluster);
+  const site = await siteDatabase(world.cluster());
   // Box presets set once for the site (npm run site -- setting boxPresets '[…]').
   await site.owner.setSetting(
     'boxPresets',
@@ -60,15 +20,13 @@ test("the console shows a second station's purchase within a second", async ({ b
     ]),
   );
   // The console: a screen with no printer or scanner, on the same site store.
-  const consoleStation = await startProvisionedStation({
-    baseUrl: sandbox.url,
+  const consoleStation = await world.start({
     printer: { port: 9 },
     profile: { id: 'lumen-site', name: 'Lumen Chicago', printers: [] },
     file: { siteStore: { url: site.stationUrl, stationId: 'chi-lead', stationName: 'Lead desk' } },
     env: { STATION_SECRET_SITE_STORE: STATION_PASSWORD },
     args: ['--console'],
   });
-  stations.push(consoleStation);
   const b = await packingStation(site.stationUrl, 'chi-02', 'Station B');
 
   const lead = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
@@ -94,7 +52,7 @@ test("the console shows a second station's purchase within a second", async ({ b
   await expect
     .poll(
       async () => {
-        const sold = (await sandbox.ledger()).length;
+        const sold = (await world.sandbox().ledger()).length;
         if (sold && !soldAt) soldAt = Date.now();
         return sold;
       },
@@ -182,12 +140,12 @@ test("sign-in by badge, and a packer's buy-another waits for a lead's badge", as
     'A shift lead must approve buying another label for order LUM-10421',
   );
   await page.screenshot({ path: info.outputPath('lead-approval.png') });
-  expect(await sandbox.ledger()).toHaveLength(1);
+  expect(await world.sandbox().ledger()).toHaveLength(1);
   await page.keyboard.type('BADGE-0042');
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('lead-prompt')).toHaveCount(0);
   await page.keyboard.press('Control+Enter');
   await expect.poll(() => b.printer.labels.length, { timeout: 30_000 }).toBe(2);
-  expect(await sandbox.ledger()).toHaveLength(2);
+  expect(await world.sandbox().ledger()).toHaveLength(2);
   await page.screenshot({ path: info.outputPath('approved.png') });
 });

@@ -1,60 +1,16 @@
 import { expect, test } from '@playwright/test';
-import {
-  startVirtualPrinter,
-  type VirtualPrinter,
-} from '../src/core/printing/virtual-printer/server.js';
-import { removeCluster, startPostgres, type PostgresCluster } from '../test/support/postgres.js';
-import { siteDatabase, STATION_PASSWORD } from '../test/core/site/support.js';
-import {
-  startProvisionedStation,
-  startSandboxProcess,
-  type RunningStation,
-  type SandboxProcess,
-  importOrders,
-  scanAndBuy,
-} from './station';
+import { siteDatabase } from '../test/core/site/support.js';
+import { siteWorld } from './site';
+import { importOrders, scanAndBuy } from './station';
 
-let cluster: PostgresCluster;
-let sandbox: SandboxProcess;
-const printers: VirtualPrinter[] = [];
-const stations: RunningStation[] = [];
-
-test.beforeAll(async () => {
-  cluster = await startPostgres();
-});
-test.afterAll(() => removeCluster(cluster));
-test.beforeEach(async () => {
-  sandbox = await startSandboxProcess();
-});
-test.afterEach(async () => {
-  for (const s of stations.splice(0)) await s.stop();
-  for (const p of printers.splice(0)) await p.close();
-  await sandbox.stop();
-});
-
+const world = siteWorld();
 /** A provisioned station of the site: the Lumen profile, its own virtual printer, the site store. */
-async function siteStation(
-  siteUrl: string,
-  stationId: string,
-  stationName: string,
-): Promise<{ station: RunningStation; printer: VirtualPrinter }> {
-  const printer = await startVirtualPrinter({ port: 0 });
-  printers.push(printer);
-  const station = await startProvisionedStation({
-    baseUrl: sandbox.url,
-    printer: { port: printer.port, name: `ZD421 ${stationName}` },
-    profile: { id: 'lumen-site', name: 'Lumen Chicago' },
-    file: { siteStore: { url: siteUrl, stationId, stationName } },
-    env: { STATION_SECRET_SITE_STORE: STATION_PASSWORD },
-  });
-  stations.push(station);
-  return { station, printer };
-}
+const siteStation = world.packingStation;
 
 test("a label bought at station A is found and reprinted from station B's History", async ({
   browser,
 }, info) => {
-  const site = await siteDatabase(cluster);
+  const site = await siteDatabase(world.cluster());
   const a = await siteStation(site.stationUrl, 'chi-01', 'Station A');
   const b = await siteStation(site.stationUrl, 'chi-02', 'Station B');
   const pageA = await browser.newPage();
@@ -88,7 +44,7 @@ test("a label bought at station A is found and reprinted from station B's Histor
   await expect.poll(() => b.printer.labels.length, { timeout: 30_000 }).toBe(1);
   expect(a.printer.labels.length).toBe(1);
   await expect(row).toContainText('1', { timeout: 15_000 });
-  expect(await sandbox.ledger()).toHaveLength(1);
+  expect(await world.sandbox().ledger()).toHaveLength(1);
   const audit = await site.owner.pool.query(
     `SELECT station_id, label_station_id, reason FROM site_reprints`,
   );
@@ -100,7 +56,9 @@ test("a label bought at station A is found and reprinted from station B's Histor
   // Settings shows the connection, this station on the site, and every station's lag.
   await pageB.keyboard.press('Alt+7');
   const panel = pageB.getByTestId('site-store-panel');
-  await expect(panel).toContainText(`shipping_station@127.0.0.1:${cluster.port}/${site.name}`);
+  await expect(panel).toContainText(
+    `shipping_station@127.0.0.1:${world.cluster().port}/${site.name}`,
+  );
   await expect(panel).toContainText('Station B (chi-02)');
   await expect(panel).toContainText('Station A (chi-01)');
   await expect(pageB.getByTestId('site-store-state')).toContainText('Site: synced');
