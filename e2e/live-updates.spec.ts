@@ -1,9 +1,25 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { importOrders, provisionedPerTest } from './station';
 
 // Issue 11 point 3: the pages follow the station's events; nothing in the renderer polls.
 
 const platform = provisionedPerTest({ id: 'lumen-live', name: 'Lumen live' });
+
+/** A Lumen station with the sample orders, the platform answering 503, `order` scanned and queued. */
+async function queuedWhilePlatformAway(page: Page, order: string): Promise<void> {
+  const station = await platform.lumen();
+  await page.goto(station.url);
+  await expect(page.getByTestId('profile-name')).toHaveText('Lumen live');
+  await importOrders(page);
+  await platform.sandbox().addFault({ path: '/api/v1', kind: 'status', status: 503 });
+  await page.keyboard.press('Alt+1');
+  await expect(page.getByRole('textbox', { name: 'Scan' })).toBeFocused();
+  await page.keyboard.type(order);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('order-number')).toHaveText(order);
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('result')).toContainText('QUEUED', { timeout: 30_000 });
+}
 
 test('the Queue page and the header follow a shipment from queued to printed without a timer in the page', async ({
   page,
@@ -17,20 +33,8 @@ test('the Queue page and the header follow a shipment from queued to printed wit
       return original(handler, ms, ...args);
     };
   `);
-  const station = await platform.lumen();
-  await page.goto(station.url);
-  await expect(page.getByTestId('profile-name')).toHaveText('Lumen live');
-  await importOrders(page);
-
   // The platform goes away: the shipment is queued.
-  await platform.sandbox().addFault({ path: '/api/v1', kind: 'status', status: 503 });
-  await page.keyboard.press('Alt+1');
-  await expect(page.getByRole('textbox', { name: 'Scan' })).toBeFocused();
-  await page.keyboard.type('LUM-10422');
-  await page.keyboard.press('Enter');
-  await expect(page.getByTestId('order-number')).toHaveText('LUM-10422');
-  await page.keyboard.press('Control+Enter');
-  await expect(page.getByTestId('result')).toContainText('QUEUED', { timeout: 30_000 });
+  await queuedWhilePlatformAway(page, 'LUM-10422');
   await expect(page.getByTestId('queue-count')).toContainText('1');
 
   // On the Queue page the person does nothing; the platform comes back and the station drains
@@ -65,18 +69,7 @@ test('events missed while the socket was down are made up for when it comes back
     });
     sockets.push(ws);
   });
-  const station = await platform.lumen();
-  await page.goto(station.url);
-  await expect(page.getByTestId('profile-name')).toHaveText('Lumen live');
-  await importOrders(page);
-  await platform.sandbox().addFault({ path: '/api/v1', kind: 'status', status: 503 });
-  await page.keyboard.press('Alt+1');
-  await expect(page.getByRole('textbox', { name: 'Scan' })).toBeFocused();
-  await page.keyboard.type('LUM-10423');
-  await page.keyboard.press('Enter');
-  await expect(page.getByTestId('order-number')).toHaveText('LUM-10423');
-  await page.keyboard.press('Control+Enter');
-  await expect(page.getByTestId('result')).toContainText('QUEUED', { timeout: 30_000 });
+  await queuedWhilePlatformAway(page, 'LUM-10423');
   await page.keyboard.press('Alt+3');
   await expect(page.getByTestId('queued-shipments')).toContainText('LUM-10423');
 
