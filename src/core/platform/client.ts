@@ -29,6 +29,7 @@ import { readTrackerPage } from './tracker-page.js';
 import { readLabel, readRates } from './answer-readers.js';
 import { TokenManager, TokenStore } from './tokens.js';
 import { Transport, type Endpoint, type RequestObserver } from './transport.js';
+import { HttpReader } from './http-read.js';
 import {
   type CallOptions,
   type CarrierAccountInput,
@@ -92,6 +93,7 @@ export class PlatformClient {
       deadlines: { ...DEFAULT_DEADLINES, ...options.deadlines },
       retry: { attempts: 3, baseDelayMs: 250, maxDelayMs: 4000, ...options.retry },
       fetch: options.fetch ?? globalThis.fetch,
+      ...(options.fetch ? {} : { reader: new HttpReader() }),
       connectivity: this.connectivity,
       random: options.random ?? Math.random,
     });
@@ -146,6 +148,7 @@ export class PlatformClient {
   /** Stops the background token timer. */
   close(): void {
     this.tokens.close();
+    this.transport.close();
   }
 
   private call<T>(ep: Endpoint<T>, opts?: CallOptions): Promise<T> {

@@ -16,6 +16,7 @@ import {
 import { backoffDelay, sleep, worthRetrying, type RetryPolicy } from './retry.js';
 import { type TokenManager } from './tokens.js';
 import { type CallOptions } from './types.js';
+import { type HttpReader } from './http-read.js';
 
 /**
  * One HTTP exchange with the platform: headers, timeout, token, the single 401 retry, retries
@@ -30,6 +31,10 @@ import { type CallOptions } from './types.js';
  * keepAlive Agent because it needs no extra dependency, gives AbortSignal timeouts that also
  * cover reading the body, and a host may still inject its own `fetch` (e.g. with a custom
  * undici dispatcher, or Electron's net.fetch).
+ *
+ * Reads (GET) go through `reader` when there is one (http-read.ts: Node's own client, which
+ * hands a large body over for a fraction of `fetch`'s CPU); the client gives one unless the
+ * host injected its own `fetch`, which then carries everything.
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -96,6 +101,8 @@ export interface TransportOptions {
   deadlines: Record<PlatformCapability, number>;
   retry: RetryPolicy;
   fetch: typeof fetch;
+  /** Carries the GET requests when given (see above). */
+  reader?: HttpReader;
   connectivity: ConnectivityMonitor;
   random: () => number;
 }
@@ -110,7 +117,7 @@ export interface TransportStats {
 
 interface RawAnswer {
   status: number;
-  headers: Headers;
+  correlationId: string | null;
   text: string;
 }
 
@@ -263,20 +270,16 @@ export class Transport {
     this.stats.attempts++;
     const started = performance.now();
     try {
-      const res = await this.o.fetch(url, {
-        method: ep.method,
-        headers,
-        ...(ep.body !== undefined ? { body: JSON.stringify(ep.body) } : {}),
-        signal,
-        redirect: 'error',
-      });
-      const text = await res.text();
-      const cid = res.headers.get('x-correlation-id');
-      if (res.status >= 500)
-        this.o.connectivity.recordFailure(res.status, `HTTP ${res.status}`, capability);
+      const answer =
+        ep.method === 'GET' && this.o.reader
+          ? await this.o.reader.get(url, headers, signal)
+          : await this.fetchAnswer(ep, url, headers, signal);
+      const { status, text } = answer;
+      if (status >= 500) this.o.connectivity.recordFailure(status, `HTTP ${status}`, capability);
       else this.o.connectivity.recordAnswer(capability);
-      event(res.status, res.ok ? null : kindOfAnswer(x, res.status, text), cid);
-      return { status: res.status, headers: res.headers, text };
+      const ok = status >= 200 && status < 300;
+      event(status, ok ? null : kindOfAnswer(x, status, text), answer.correlationId);
+      return answer;
     } catch (cause) {
       const callerAborted = opts.signal?.aborted === true && !timeout.aborted;
       const code = timeout.aborted ? 'timeout' : callerAborted ? 'cancelled' : networkCode(cause);
@@ -295,8 +298,30 @@ export class Transport {
     }
   }
 
+  private async fetchAnswer(
+    ep: Endpoint<unknown>,
+    url: URL,
+    headers: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<RawAnswer> {
+    const res = await this.o.fetch(url, {
+      method: ep.method,
+      headers,
+      ...(ep.body !== undefined ? { body: JSON.stringify(ep.body) } : {}),
+      signal,
+      redirect: 'error',
+    });
+    const text = await res.text();
+    return { status: res.status, correlationId: res.headers.get('x-correlation-id'), text };
+  }
+
+  /** Closes the reader's kept-alive sockets. */
+  close(): void {
+    this.o.reader?.close();
+  }
+
   private interpret<T>(ep: Endpoint<T>, tenantId: string, answer: RawAnswer): T {
-    const headerCid = answer.headers.get('x-correlation-id');
+    const headerCid = answer.correlationId;
     if (answer.status < 200 || answer.status >= 300)
       throw errorAnswer(this.exchange(ep, tenantId), answer.status, answer.text, headerCid);
     if (ep.text) return answer.text as T;

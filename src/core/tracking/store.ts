@@ -71,6 +71,48 @@ export function eventsJson(events: Tracker['events']): string {
   return out + ']';
 }
 
+/** A tracker row's values, in the order of `upsertSql`'s columns. */
+type TrackerValues = [
+  number,
+  string,
+  string | null,
+  string,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+  string,
+  string | null,
+  string | null,
+  string,
+  string | null,
+  number,
+  number,
+  number,
+];
+const COLUMNS = 16;
+/** Rows per upsert statement: one statement for ten rows costs less than ten (a tenth less). */
+const BATCH = 10;
+
+/** The newer-wins upsert of `rows` trackers in one statement. */
+function upsertSql(rows: number): string {
+  const row = `(${Array.from({ length: COLUMNS }, () => '?').join(', ')})`;
+  return `
+      INSERT INTO trackers (scope_id, tracking_number, tracker_id, tenant_id, carrier,
+        service_level, label_id, order_reference, status, status_detail, estimated_delivery_date,
+        events_json, created_at, updated_at_ms, first_seen_ms, last_changed_ms)
+      VALUES ${Array.from({ length: rows }, () => row).join(', ')}
+      ON CONFLICT (scope_id, tracking_number) DO UPDATE SET
+        tracker_id = excluded.tracker_id, tenant_id = excluded.tenant_id, carrier = excluded.carrier,
+        service_level = excluded.service_level, label_id = excluded.label_id,
+        order_reference = excluded.order_reference, status = excluded.status,
+        status_detail = excluded.status_detail,
+        estimated_delivery_date = excluded.estimated_delivery_date,
+        events_json = excluded.events_json, created_at = excluded.created_at,
+        updated_at_ms = excluded.updated_at_ms, last_changed_ms = excluded.last_changed_ms
+      WHERE excluded.updated_at_ms > trackers.updated_at_ms`;
+}
+
 /**
  * The trackers the station has seen, with the newer-wins rule: a tracker is only written when
  * its updatedAt is strictly newer than the stored one, so replays, overlaps and out-of-order
@@ -80,6 +122,9 @@ export function eventsJson(events: Tracker['events']): string {
 export class TrackerStore {
   private readonly current;
   private readonly upsert;
+  private readonly upsertBatch;
+  /** Rows waiting for the next batched upsert (BATCH rows of 16 values). */
+  private readonly pending: TrackerValues[number][] = [];
   private readonly scopeGet;
   private readonly scopeAdd;
   private readonly scopeIds = new Map<string, number>();
@@ -111,39 +156,8 @@ export class TrackerStore {
       `SELECT tracking_number, status, updated_at_ms FROM trackers
        WHERE scope_id = ? AND tracking_number IN (SELECT value FROM json_each(?))`,
     );
-    this.upsert = db.prepare<
-      [
-        number,
-        string,
-        string | null,
-        string,
-        string | null,
-        string | null,
-        string | null,
-        string | null,
-        string,
-        string | null,
-        string | null,
-        string,
-        string | null,
-        number,
-        number,
-        number,
-      ]
-    >(`
-      INSERT INTO trackers (scope_id, tracking_number, tracker_id, tenant_id, carrier,
-        service_level, label_id, order_reference, status, status_detail, estimated_delivery_date,
-        events_json, created_at, updated_at_ms, first_seen_ms, last_changed_ms)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (scope_id, tracking_number) DO UPDATE SET
-        tracker_id = excluded.tracker_id, tenant_id = excluded.tenant_id, carrier = excluded.carrier,
-        service_level = excluded.service_level, label_id = excluded.label_id,
-        order_reference = excluded.order_reference, status = excluded.status,
-        status_detail = excluded.status_detail,
-        estimated_delivery_date = excluded.estimated_delivery_date,
-        events_json = excluded.events_json, created_at = excluded.created_at,
-        updated_at_ms = excluded.updated_at_ms, last_changed_ms = excluded.last_changed_ms
-      WHERE excluded.updated_at_ms > trackers.updated_at_ms`);
+    this.upsert = db.prepare<TrackerValues>(upsertSql(1));
+    this.upsertBatch = db.prepare<TrackerValues[number][]>(upsertSql(BATCH));
     this.syncGet = db.prepare<
       Record<string, unknown>,
       {
@@ -183,6 +197,7 @@ export class TrackerStore {
           const change = this.ingestOne(scope, scopeId, t, nowMs, stored);
           if (change) changes.push(change);
         }
+        this.flush();
         return changes;
       },
     );
@@ -204,6 +219,7 @@ export class TrackerStore {
       const changes = this.ingestTx(scope, trackers, now);
       return { changes, newestMs: this.newestMs };
     } catch (error) {
+      this.pending.length = 0;
       // The scope's row may have been rolled back with the page: look it up again next time.
       this.scopeIds.clear();
       throw error;
@@ -243,7 +259,7 @@ export class TrackerStore {
     const tenantId = t.tenantId ?? scope.tenantId;
     const orderReference = t.orderReference ?? null;
     const carrier = t.carrier ?? null;
-    this.upsert.run(
+    this.pending.push(
       scopeId,
       t.trackingNumber,
       t.id ?? null,
@@ -261,6 +277,10 @@ export class TrackerStore {
       nowMs,
       nowMs,
     );
+    if (this.pending.length === BATCH * COLUMNS) {
+      this.upsertBatch.run(...this.pending);
+      this.pending.length = 0;
+    }
     return {
       kind: before ? 'updated' : 'new',
       trackingNumber: t.trackingNumber,
@@ -273,6 +293,14 @@ export class TrackerStore {
         ? t.updatedAt
         : new Date(updatedAtMs).toISOString(),
     };
+  }
+
+  /** The rows short of a whole batch, one statement each. */
+  private flush(): void {
+    const p = this.pending;
+    for (let i = 0; i < p.length; i += COLUMNS)
+      this.upsert.run(...(p.slice(i, i + COLUMNS) as TrackerValues));
+    p.length = 0;
   }
 
   syncState(scope: TrackingScope): TrackerSyncState {

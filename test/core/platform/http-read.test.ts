@@ -1,0 +1,133 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HttpReader } from '../../../src/core/platform/http-read.js';
+
+/** A real HTTP server on port 0; `handle` answers each request. */
+async function serve(handle: (req: IncomingMessage, res: ServerResponse) => void) {
+  const server: Server = createServer(handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  servers.push(server);
+  return new URL(`http://127.0.0.1:${port}/api/v1/trackers?limit=2`);
+}
+
+const servers: Server[] = [];
+const readers: HttpReader[] = [];
+afterEach(async () => {
+  for (const r of readers.splice(0)) r.close();
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    await new Promise((resolve) => s.close(resolve));
+  }
+});
+
+function reader(): HttpReader {
+  const r = new HttpReader();
+  readers.push(r);
+  return r;
+}
+
+const page = JSON.stringify({
+  trackers: [{ trackingNumber: '1Z1', status: 'IN_TRANSIT', note: 'Zürich → Łódź' }],
+  hasMore: false,
+});
+
+describe("the platform's reads over node:http", () => {
+  it('sends the headers given, and gives the status, correlation id and body as text', async () => {
+    let seen: IncomingMessage | undefined;
+    const url = await serve((req, res) => {
+      seen = req;
+      res.writeHead(200, { 'content-type': 'application/json', 'x-correlation-id': 'cor_1' });
+      res.end(page);
+    });
+    const answer = await reader().get(
+      url,
+      { authorization: 'Bearer t', 'x-tenant-id': 'tnt_a' },
+      AbortSignal.timeout(5000),
+    );
+    expect(answer).toEqual({ status: 200, correlationId: 'cor_1', text: page });
+    expect(seen?.url).toBe('/api/v1/trackers?limit=2');
+    expect(seen?.headers.authorization).toBe('Bearer t');
+    expect(seen?.headers['x-tenant-id']).toBe('tnt_a');
+  });
+
+  it.each([
+    ['gzip', gzipSync],
+    ['deflate', deflateSync],
+    ['br', brotliCompressSync],
+  ] as const)('accepts and decodes a %s answer, as fetch would', async (encoding, compress) => {
+    let accepted: string | undefined;
+    const url = await serve((req, res) => {
+      accepted = req.headers['accept-encoding'];
+      res.writeHead(200, { 'content-encoding': encoding });
+      res.end(compress(Buffer.from(page)));
+    });
+    const answer = await reader().get(url, {}, AbortSignal.timeout(5000));
+    expect(accepted).toContain(encoding);
+    expect(JSON.parse(answer.text)).toEqual(JSON.parse(page));
+  });
+
+  it('gives an error answer as it came (the transport decides what it means)', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(503, { 'x-correlation-id': 'cor_503' });
+      res.end('{"message":"maintenance"}');
+    });
+    expect(await reader().get(url, {}, AbortSignal.timeout(5000))).toEqual({
+      status: 503,
+      correlationId: 'cor_503',
+      text: '{"message":"maintenance"}',
+    });
+  });
+
+  it('the signal covers the body: an answer that stops half way is abandoned when it fires', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-length': String(page.length) });
+      res.write(page.slice(0, 20)); // …and nothing more
+    });
+    const signal = AbortSignal.timeout(150);
+    const error = await reader()
+      .get(url, {}, signal)
+      .catch((e: unknown) => e);
+    expect(signal.aborted).toBe(true);
+    expect(error).toBe(signal.reason);
+  });
+
+  it('a connection cut half way through the body is a reset, never a short answer', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-length': String(page.length) });
+      res.write(page.slice(0, 20), () => res.socket?.destroy());
+    });
+    const error = await reader()
+      .get(url, {}, AbortSignal.timeout(5000))
+      .catch((e: unknown) => e);
+    expect((error as { code?: string }).code).toBe('ECONNRESET');
+  });
+
+  it('a refused connection rejects with its code', async () => {
+    const url = await serve(() => undefined);
+    const closed = servers.pop()!;
+    await new Promise((resolve) => closed.close(resolve));
+    const error = await reader()
+      .get(url, {}, AbortSignal.timeout(5000))
+      .catch((e: unknown) => e);
+    expect((error as { code?: string }).code).toBe('ECONNREFUSED');
+  });
+
+  it('keeps the connection for the next read, and close() lets it go', async () => {
+    const sockets = new Set<unknown>();
+    const url = await serve((req, res) => {
+      sockets.add(req.socket);
+      res.end(page);
+    });
+    const r = reader();
+    await r.get(url, {}, AbortSignal.timeout(5000));
+    await r.get(url, {}, AbortSignal.timeout(5000));
+    expect(sockets.size).toBe(1);
+    const [kept] = sockets as Set<{ once: (event: 'close', fn: () => void) => void }>;
+    const closed = new Promise<void>((resolve) => kept!.once('close', resolve));
+    r.close();
+    await closed; // the server sees the kept connection end
+  });
+});
