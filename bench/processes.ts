@@ -11,11 +11,17 @@ interface Child {
   close(): Promise<void>;
 }
 
-async function startCli(script: string, args: string[], firstLine: RegExp): Promise<Child> {
+async function startCli(
+  script: string,
+  args: string[],
+  firstLine: RegExp,
+  command: string[] = [process.execPath, '--import', 'tsx'],
+): Promise<Child> {
   // stdin stays open: the virtual printer reads fault commands from it and stops at its end.
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const child: ChildProcess = spawn(command[0]!, [...command.slice(1), script, ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
+  child.once('error', () => undefined);
   const lines = createInterface({ input: child.stdout! });
   const line = await new Promise<string>((resolve, reject) => {
     lines.once('line', resolve);
@@ -67,22 +73,25 @@ export async function virtualPrinterProcess(): Promise<{ port: number; close(): 
 }
 
 /**
- * The label tap (bench/label-tap.ts) in front of the printer at `targetPort`, in its own
- * process: `onFirstByte(ms)` hears, on the process.hrtime clock in milliseconds (see
- * `monotonicMs`), when the start of each label reached it.
+ * The label tap (bench/label-tap.py) in front of the printer at `targetPort`, in its own
+ * process: `onFirstByte(arrivedMs, seenMs)` hears, on the process.hrtime clock in milliseconds
+ * (see `monotonicMs`), when the start of each label reached the printer's end of the connection
+ * (the kernel's receive timestamp; null where the system gives none) and when the tap's process
+ * read it.
  */
 export async function labelTapProcess(
   targetPort: number,
-  onFirstByte: (ms: number) => void,
+  onFirstByte: (arrivedMs: number | null, seenMs: number) => void,
 ): Promise<{ port: number; close(): Promise<void> }> {
   const child = await startCli(
-    'bench/label-tap.ts',
+    'bench/label-tap.py',
     ['--target', String(targetPort)],
     /^tap listening on (tcp:\/\/\S+)$/,
+    ['python3', '-u'],
   );
   child.lines.on('line', (line) => {
-    const ns = /^first-byte (\d+)$/.exec(line)?.[1];
-    if (ns) onFirstByte(Number(BigInt(ns)) / 1e6);
+    const m = /^first-byte (\d+) (\d+|-)$/.exec(line);
+    if (m) onFirstByte(m[2] === '-' ? null : Number(BigInt(m[2]!)) / 1e6, Number(BigInt(m[1]!)) / 1e6);
   });
   return { port: Number(new URL(child.address).port), close: child.close };
 }

@@ -2,7 +2,7 @@
 // crash-safe purchase → spool → network printer) against the sandbox at a set latency, each
 // followed by the same order shipped by the peer station (bench/peer-station.ts) on the same
 // sandbox and printer. The clock stops at the first ZPL byte that reaches the printer's TCP
-// port (a tap in its own process, bench/label-tap.ts).
+// port (a tap in its own process, bench/label-tap.py: the kernel's receive timestamp).
 // pack: the packer's two steps as the Pack view calls them: scan → rates shown (pre-rated or
 // not), then confirm → first ZPL byte.
 import { join } from 'node:path';
@@ -47,10 +47,13 @@ async function rig(dir: string, name: string, latencyMs: number, tokenTtlSeconds
     ...(tokenTtlSeconds ? { tokenTtlSeconds } : {}),
   });
   const printer = await virtualPrinterProcess();
+  /** When each label's first byte arrived at the printer's end, and when the tap read it. */
   const firstBytes: number[] = [];
+  const tapSeen: number[] = [];
   const waiters: (() => void)[] = [];
-  const tap = await labelTapProcess(printer.port, (ms) => {
-    firstBytes.push(ms);
+  const tap = await labelTapProcess(printer.port, (arrivedMs, seenMs) => {
+    tapSeen.push(seenMs);
+    firstBytes.push(arrivedMs ?? seenMs);
     waiters.splice(0).forEach((w) => w());
   });
   /** The time the `n`-th label (0-based) reached the printer, once it has. */
@@ -150,6 +153,7 @@ async function rig(dir: string, name: string, latencyMs: number, tokenTtlSeconds
     profile,
     tapPort: tap.port,
     firstByte,
+    tapSeen,
     api,
     resetApi,
     workflow,
@@ -199,8 +203,12 @@ export async function scanToPrintBench(
       overhead: [] as number[],
       cpu: [] as number[],
       cpuFirst: [] as number[],
-      /** From the label's bytes handed to the socket to the tap seeing the first one. */
-      tapWait: [] as number[],
+      /** From the label's bytes handed to the socket to their arrival at the printer's end. */
+      toPrinter: [] as number[],
+      /** From that arrival to the tap's process reading them (the instrument waking). */
+      tapWake: [] as number[],
+      /** The overhead as far as the tap's process seeing the first byte. */
+      overheadSeen: [] as number[],
     });
     const ours = series();
     const theirs = series();
@@ -234,7 +242,10 @@ export async function scanToPrintBench(
         ours.cpuFirst.push(cpuToFirstByte);
         // This scan's label is the last one handed to the driver.
         const sentAt = r.writtenAt.at(-1);
-        if (sentAt !== undefined && sentAt >= t0) ours.tapWait.push(at - sentAt);
+        if (sentAt !== undefined && sentAt >= t0) ours.toPrinter.push(at - sentAt);
+        const seen = r.tapSeen[labelsSeen - 1]!;
+        ours.tapWake.push(seen - at);
+        ours.overheadSeen.push(seen - t0 - apiMs);
       }
 
       // The peer: the same order, the same sandbox and printer.
@@ -248,7 +259,10 @@ export async function scanToPrintBench(
         theirs.whole.push(peerAt - s0);
         theirs.overhead.push(peerAt - s0 - peer.apiMs);
         theirs.cpu.push(peerCpu);
-        theirs.tapWait.push(peerAt - peer.writtenAt);
+        theirs.toPrinter.push(peerAt - peer.writtenAt);
+        const seen = r.tapSeen[labelsSeen - 1]!;
+        theirs.tapWake.push(seen - peerAt);
+        theirs.overheadSeen.push(seen - s0 - peer.apiMs);
       }
     }
     const tag = `latency_${latencyMs}ms`;
@@ -307,16 +321,38 @@ export async function scanToPrintBench(
       value: round(cf.p50 / pcf.p50, 2),
       unit: 'x',
     });
-    const tw = summarize(ours.tapWait);
-    const ptw = summarize(theirs.tapWait);
+    const tp = summarize(ours.toPrinter);
+    const ptp = summarize(theirs.toPrinter);
     report({
-      name: `scan_to_print.${tag}.socket_to_tap_p50`,
-      value: tw.p50,
+      name: `scan_to_print.${tag}.socket_to_printer_p50`,
+      value: tp.p50,
       unit: 'ms',
-      p95: tw.p95,
-      peerP50: ptw.p50,
-      peerP95: ptw.p95,
-      what: 'from the label handed to the socket to the tap seeing its first byte: the loopback and the tap waking (inside the overhead; ours goes out on a connection opened during the purchase and idle since, the peer writes right after its connect)',
+      p95: tp.p95,
+      peerP50: ptp.p50,
+      peerP95: ptp.p95,
+      what: "from the label handed to the socket to its first byte at the printer's end of the connection (the kernel's receive timestamp): the loopback",
+    });
+    const wake = summarize(ours.tapWake);
+    const pwake = summarize(theirs.tapWake);
+    const seen = summarize(ours.overheadSeen);
+    const pseen = summarize(theirs.overheadSeen);
+    report({
+      name: `scan_to_print.${tag}.tap_wake_p50`,
+      value: wake.p50,
+      unit: 'ms',
+      p95: wake.p95,
+      peerP50: pwake.p50,
+      peerP95: pwake.p95,
+      what: "from the first byte's arrival to the tap's process reading it: the instrument waking, outside the overhead",
+    });
+    report({
+      name: `scan_to_print.${tag}.station_overhead_tap_seen_p95`,
+      value: seen.p95,
+      unit: 'ms',
+      p50: seen.p50,
+      peerP50: pseen.p50,
+      peerP95: pseen.p95,
+      what: "the overhead measured to the tap's process reading the first byte (the instrument's wake-up included), as before 2026-11-25",
     });
     report({ name: `peer.${tag}.whole_p50`, value: pw.p50, unit: 'ms', scans, latencyMs });
     report({ name: `peer.${tag}.whole_p95`, value: pw.p95, unit: 'ms', scans, latencyMs });
