@@ -91,7 +91,8 @@ export async function labelTapProcess(
   );
   child.lines.on('line', (line) => {
     const m = /^first-byte (\d+) (\d+|-)$/.exec(line);
-    if (m) onFirstByte(m[2] === '-' ? null : Number(BigInt(m[2]!)) / 1e6, Number(BigInt(m[1]!)) / 1e6);
+    if (m)
+      onFirstByte(m[2] === '-' ? null : Number(BigInt(m[2]!)) / 1e6, Number(BigInt(m[1]!)) / 1e6);
   });
   return { port: Number(new URL(child.address).port), close: child.close };
 }
