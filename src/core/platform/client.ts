@@ -390,6 +390,7 @@ export class PlatformClient {
         schema: TrackerPage,
         read: readTrackerPage,
         idempotent: true,
+        bulk: true,
         query: { ...query },
       },
       opts,

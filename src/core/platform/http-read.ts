@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate } from 'node:zlib';
 
 /**
- * The platform's reads (GET) over Node's own HTTP client instead of `fetch`.
+ * The platform's long lists (GET) over Node's own HTTP client instead of `fetch`.
  *
  * Why: a tracker poll reads large answers (1,000 trackers, about 1 MB a page), and `fetch`
  * hands a body over as a web stream of small chunks: 10,000 trackers cost about 20 ms more
@@ -12,9 +12,12 @@ import { brotliDecompress, gunzip, inflate } from 'node:zlib';
  * more, compiling undici's stream code), on top of the same `JSON.parse`. Measured in
  * docs/benchmarks.md ("Tracker ingest").
  *
- * Only reads come here. A read is safe to send again, so the one thing `fetch` does better,
- * keeping a request off a kept-alive socket the server is closing, does not matter: a reset
- * read is retried like any network error. Purchases and every other write stay on `fetch`.
+ * Only the long lists come here (the transport's `bulk` reads). A read is safe to send again, so
+ * the one thing `fetch` does better, keeping a request off a kept-alive socket the server is
+ * closing, does not matter: a reset read is retried like any network error. Purchases, every
+ * write and the small reads of the packer's path stay on `fetch`, on its one pool of kept-alive
+ * connections (a second pool would cost them a new connection, and on a real network a TLS
+ * handshake, whenever its own had gone idle).
  * Kept-alive sockets are dropped after 4 s idle (below the usual 5 s of a Node server, the
  * shortest common default), and the same compressions `fetch` accepts are accepted here.
  */

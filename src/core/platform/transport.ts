@@ -32,9 +32,11 @@ import { type HttpReader } from './http-read.js';
  * cover reading the body, and a host may still inject its own `fetch` (e.g. with a custom
  * undici dispatcher, or Electron's net.fetch).
  *
- * Reads (GET) go through `reader` when there is one (http-read.ts: Node's own client, which
- * hands a large body over for a fraction of `fetch`'s CPU); the client gives one unless the
- * host injected its own `fetch`, which then carries everything.
+ * Long lists (`bulk` reads: the tracker poll's pages) go through `reader` when there is one
+ * (http-read.ts: Node's own client, which hands a large body over for a fraction of `fetch`'s
+ * CPU); the client gives one unless the host injected its own `fetch`, which then carries
+ * everything. Every other request, the packer's among them, stays on `fetch`'s one pool of
+ * kept-alive connections.
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -55,6 +57,8 @@ export interface Endpoint<T> {
    * let the schema decide (large lists: the tracker poll).
    */
   read?: (body: unknown) => T | undefined;
+  /** A GET of a long list (about 1 MB a page): read through `TransportOptions.reader`. */
+  bulk?: boolean;
   /** Read the 2xx body as text instead of JSON (the ZPL of a label). */
   text?: boolean;
   /** Safe to send again after a network error or 5xx (GET, rates, the token request). */
@@ -101,7 +105,7 @@ export interface TransportOptions {
   deadlines: Record<PlatformCapability, number>;
   retry: RetryPolicy;
   fetch: typeof fetch;
-  /** Carries the GET requests when given (see above). */
+  /** Carries the `bulk` reads when given (see above). */
   reader?: HttpReader;
   connectivity: ConnectivityMonitor;
   random: () => number;
@@ -271,7 +275,7 @@ export class Transport {
     const started = performance.now();
     try {
       const answer =
-        ep.method === 'GET' && this.o.reader
+        ep.bulk && ep.method === 'GET' && this.o.reader
           ? await this.o.reader.get(url, headers, signal)
           : await this.fetchAnswer(ep, url, headers, signal);
       const { status, text } = answer;

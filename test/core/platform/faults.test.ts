@@ -65,6 +65,42 @@ describe('reads and rates: retried with backoff', () => {
     expect(events.filter((e) => e.operation === 'listTenants')).toHaveLength(3);
   });
 
+  // The tracker list is read through node:http (http-read.ts), not fetch: the same rules.
+  it('a tracker page whose connection is reset is sent again', async () => {
+    const { client, events } = clientFor(sb, DEMO.directBrand);
+    await warm(client);
+    await buyLumenLabel(client, 'ORD-TRK-RESET');
+    sb.fault({ method: 'GET', path: '/api/v1/trackers', kind: 'reset', times: 1 });
+    const page = await client.listTrackers({ limit: 1000 });
+    expect(page.items.map((t) => t.orderReference)).toContain('ORD-TRK-RESET');
+    const tries = events.filter((e) => e.operation === 'listTrackers');
+    expect(tries.map((e) => [e.status, e.errorKind])).toEqual([
+      [null, 'network'],
+      [200, null],
+    ]);
+  });
+
+  it('a tracker page that hangs times out, is retried, and gives up as a network error', async () => {
+    const { client, events } = clientFor(sb, DEMO.directBrand, { timeoutMs: 150 });
+    await warm(client);
+    sb.fault({ method: 'GET', path: '/api/v1/trackers', kind: 'hang' });
+    const error = await rejection(client.listTrackers());
+    expect(error.kind).toBe('network');
+    expect(error.message).toMatch(/the tracker list \(no answer within 150 ms\)/);
+    expect(events.filter((e) => e.operation === 'listTrackers')).toHaveLength(3);
+  });
+
+  it('a tracker page refused as unauthorised gets a new token and is read once more', async () => {
+    const { client, events } = clientFor(sb, DEMO.directBrand);
+    await warm(client);
+    sb.fault({ method: 'GET', path: '/api/v1/trackers', kind: 'status', status: 401, times: 1 });
+    await client.listTrackers();
+    expect(events.filter((e) => e.operation === 'listTrackers').map((e) => e.status)).toEqual([
+      401, 200,
+    ]);
+    expect(client.stats().tokenFetches).toBe(2);
+  });
+
   it('a slow answer past the timeout is abandoned and the GET sent again', async () => {
     const { client, events } = clientFor(sb, DEMO.directBrand, { timeoutMs: 100 });
     await warm(client);
