@@ -21,11 +21,14 @@ async function startCli(
   const child: ChildProcess = spawn(command[0]!, [...command.slice(1), script, ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
-  child.once('error', () => undefined);
   const lines = createInterface({ input: child.stdout! });
   const line = await new Promise<string>((resolve, reject) => {
     lines.once('line', resolve);
     child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before listening`)));
+    // A command that is not there (python3 for the label tap) never starts: say which.
+    child.once('error', (error) =>
+      reject(new Error(`${script} could not start: ${command[0]} ${error.message}`)),
+    );
   });
   const address = firstLine.exec(line)?.[1];
   if (!address) throw new Error(`unexpected first line from ${script}: ${line}`);
