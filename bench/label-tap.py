@@ -7,7 +7,8 @@ arrives: `first-byte SEEN ARRIVED`, both in ns on CLOCK_MONOTONIC (process.hrtim
 same in every process on the machine, so the benchmark can compare them with its own):
 
 - ARRIVED: when the bytes reached this end of the connection, the kernel's receive timestamp
-  (SO_TIMESTAMPNS): the label at the printer. `-` where the system does not give one.
+  (SO_TIMESTAMPNS, set on the listener so every connection has it from its first byte): the
+  label at the printer. `-` where the system does not give one (the benchmark counts those).
 - SEEN: when this process, woken by them, read them: ARRIVED plus the tap's own wake-up, which
   on a 2-core machine after 100 ms asleep is a few tenths of a millisecond. It is the
   instrument's, not the station's; the benchmark reports it apart.
@@ -28,6 +29,13 @@ SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35 if sys.platform.startswith
 target = int(sys.argv[sys.argv.index("--target") + 1])
 sel = selectors.DefaultSelector()
 server = socket.socket()
+if SO_TIMESTAMPNS is not None:
+    # On the listener, so that every accepted connection has it from its first byte (set on
+    # the accepted socket, bytes that arrived before were not stamped).
+    try:
+        server.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+    except OSError:
+        pass
 server.bind(("127.0.0.1", 0))
 server.listen(16)
 sel.register(server, selectors.EVENT_READ, None)
@@ -38,12 +46,12 @@ peers = {}
 def accept():
     client, _ = server.accept()
     client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    if SO_TIMESTAMPNS is not None:
-        try:
-            client.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
-        except OSError:
-            pass
-    printer = socket.create_connection(("127.0.0.1", target))
+    try:
+        printer = socket.create_connection(("127.0.0.1", target))
+    except OSError:
+        # The printer is not there: the station sees its connection refused, as it would.
+        client.close()
+        return
     printer.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     peers[client] = printer
     peers[printer] = client

@@ -50,9 +50,12 @@ async function rig(dir: string, name: string, latencyMs: number, tokenTtlSeconds
   /** When each label's first byte arrived at the printer's end, and when the tap read it. */
   const firstBytes: number[] = [];
   const tapSeen: number[] = [];
+  /** Labels whose arrival had no kernel timestamp (their read time stands in for it). */
+  const unstamped = { count: 0 };
   const waiters: (() => void)[] = [];
   const tap = await labelTapProcess(printer.port, (arrivedMs, seenMs) => {
     tapSeen.push(seenMs);
+    if (arrivedMs === null) unstamped.count++;
     firstBytes.push(arrivedMs ?? seenMs);
     waiters.splice(0).forEach((w) => w());
   });
@@ -154,6 +157,7 @@ async function rig(dir: string, name: string, latencyMs: number, tokenTtlSeconds
     tapPort: tap.port,
     firstByte,
     tapSeen,
+    unstamped,
     api,
     resetApi,
     workflow,
@@ -330,6 +334,8 @@ export async function scanToPrintBench(
       p95: tp.p95,
       peerP50: ptp.p50,
       peerP95: ptp.p95,
+      // Labels (ours and the peer's) whose arrival had no kernel timestamp: 0 on Linux.
+      withoutArrivalStamp: r.unstamped.count,
       what: "from the label handed to the socket to its first byte at the printer's end of the connection (the kernel's receive timestamp): the loopback",
     });
     const wake = summarize(ours.tapWake);

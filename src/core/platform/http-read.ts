@@ -1,25 +1,24 @@
 import http from 'node:http';
 import https from 'node:https';
 import { promisify } from 'node:util';
-import { brotliDecompress, gunzip, inflate } from 'node:zlib';
+import { brotliDecompress, gunzip } from 'node:zlib';
 
 /**
  * The platform's long lists (GET) over Node's own HTTP client instead of `fetch`.
  *
  * Why: a tracker poll reads large answers (1,000 trackers, about 1 MB a page), and `fetch`
  * hands a body over as a web stream of small chunks: 10,000 trackers cost about 20 ms more
- * station CPU through it than through `node:http` (and the first poll of a process some 40 ms
- * more, compiling undici's stream code), on top of the same `JSON.parse`. Measured in
- * docs/benchmarks.md ("Tracker ingest").
+ * station CPU through it than through `node:http`, on top of the same `JSON.parse`. Measured
+ * in docs/benchmarks.md ("Tracker ingest").
  *
- * Only the long lists come here (the transport's `bulk` reads). A read is safe to send again, so
- * the one thing `fetch` does better, keeping a request off a kept-alive socket the server is
- * closing, does not matter: a reset read is retried like any network error. Purchases, every
- * write and the small reads of the packer's path stay on `fetch`, on its one pool of kept-alive
- * connections (a second pool would cost them a new connection, and on a real network a TLS
- * handshake, whenever its own had gone idle).
- * Kept-alive sockets are dropped after 4 s idle (below the usual 5 s of a Node server, the
- * shortest common default), and the same compressions `fetch` accepts are accepted here.
+ * Only the long lists come here (the transport's `bulk` reads). A read is safe to send again,
+ * so a reset on a kept-alive socket the server was closing is retried like any network error
+ * (Node's agent also honours the server's `Keep-Alive: timeout` hint, as `fetch` does).
+ * Purchases, every write and the small reads of the packer's path stay on `fetch`, on its one
+ * pool of kept-alive connections (a second pool would cost them a new connection, and on a
+ * real network a TLS handshake, whenever its own had gone idle). Kept-alive sockets are
+ * dropped after 4 s idle (below the usual 5 s of a Node server, the shortest common default);
+ * gzip and br answers are decoded and a 3xx refused, as by `fetch`.
  */
 
 export interface ReadAnswer {
@@ -31,11 +30,34 @@ export interface ReadAnswer {
 const decoders: Record<string, (b: Buffer) => Promise<Buffer>> = {
   gzip: promisify(gunzip),
   'x-gzip': promisify(gunzip),
-  deflate: promisify(inflate),
   br: promisify(brotliDecompress),
 };
-
+/** The codings asked for: the two every server sends (deflate's two shapes are left out). */
+const ACCEPT_ENCODING = 'gzip, br';
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const IDLE_SOCKET_MS = 4_000;
+
+/** An error with the `code` networkCode() (exchange-errors.ts) reads. */
+const coded = (message: string, code: string) => Object.assign(new Error(message), { code });
+
+/**
+ * The body as `fetch` would give it: the codings undone in reverse order (`gzip, br` is br of
+ * gzip), an empty body left as it is, the UTF-8 byte-order mark dropped.
+ */
+async function decoded(body: Buffer, contentEncoding: string | string[] | undefined) {
+  const codings = String(contentEncoding ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c && c !== 'identity');
+  let bytes = body;
+  for (const coding of codings.reverse()) {
+    if (bytes.length === 0) break;
+    const decode = decoders[coding];
+    if (!decode) throw coded(`an answer in an encoding not asked for (${coding})`, 'bad encoding');
+    bytes = await decode(bytes);
+  }
+  return bytes.subarray(0, 3).equals(UTF8_BOM) ? bytes.subarray(3) : bytes;
+}
 
 export class HttpReader {
   private readonly agents = {
@@ -44,20 +66,25 @@ export class HttpReader {
   };
 
   /**
-   * GET `url`; resolves with the whole body as text once it has arrived (decompressed), rejects
-   * with the socket's error (its `code`: ECONNREFUSED, ECONNRESET…) or, when `signal` aborts,
-   * with its reason: the signal covers reading the body too.
+   * GET `url`; resolves with the whole body as text once it has arrived (decoded), rejects
+   * with the socket's error (its `code`: ECONNREFUSED, ECONNRESET…), with code `unexpected
+   * redirect` for a 3xx (as `fetch` with `redirect: 'error'` refuses one) or, when `signal`
+   * aborts, with its reason: the signal covers reading the body too.
    */
   get(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<ReadAnswer> {
+    if (signal.aborted) return Promise.reject(signal.reason as Error);
     const secure = url.protocol === 'https:';
     const agent = this.agents[secure ? 'https:' : 'http:'];
     return new Promise<ReadAnswer>((resolve, reject) => {
       let settled = false;
-      const fail = (error: unknown) => {
-        if (settled) return;
+      const settle = () => {
+        if (settled) return false;
         settled = true;
         signal.removeEventListener('abort', onAbort);
-        reject(error);
+        return true;
+      };
+      const fail = (error: unknown) => {
+        if (settle()) reject(error);
       };
       const onAbort = () => {
         fail(signal.reason);
@@ -65,44 +92,36 @@ export class HttpReader {
       };
       const request = (secure ? https : http).request(
         url,
-        {
-          method: 'GET',
-          agent,
-          headers: { ...headers, 'accept-encoding': 'gzip, deflate, br' },
-        },
+        { method: 'GET', agent, headers: { ...headers, 'accept-encoding': ACCEPT_ENCODING } },
         (response) => {
+          const status = response.statusCode ?? 0;
+          if (status >= 300 && status < 400) {
+            fail(coded(`unexpected redirect (HTTP ${status})`, 'unexpected redirect'));
+            response.resume();
+            return;
+          }
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
           response.on('error', fail);
           response.on('close', () => {
-            if (!response.complete)
-              fail(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+            if (!response.complete) fail(coded('socket hang up', 'ECONNRESET'));
           });
           response.on('end', () => {
             if (settled) return;
             const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-            const encoding = String(response.headers['content-encoding'] ?? '')
-              .trim()
-              .toLowerCase();
-            const decode = encoding && encoding !== 'identity' ? decoders[encoding] : undefined;
-            const done = (bytes: Buffer) => {
-              if (settled) return;
-              settled = true;
-              signal.removeEventListener('abort', onAbort);
+            decoded(body, response.headers['content-encoding']).then((bytes) => {
+              if (!settle()) return;
               const cid = response.headers['x-correlation-id'];
               resolve({
-                status: response.statusCode ?? 0,
+                status,
                 correlationId: typeof cid === 'string' ? cid : null,
                 text: bytes.toString('utf8'),
               });
-            };
-            if (decode) decode(body).then(done, fail);
-            else done(body);
+            }, fail);
           });
         },
       );
       request.on('error', fail);
-      if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
       request.end();
     });

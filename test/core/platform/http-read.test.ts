@@ -1,8 +1,16 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpReader } from '../../../src/core/platform/http-read.js';
+import { DEMO, useSandbox } from '../../support/sandbox.js';
+import { clientFor } from './support.js';
 
 /** A real HTTP server on port 0; `handle` answers each request. */
 async function serve(handle: (req: IncomingMessage, res: ServerResponse) => void) {
@@ -54,10 +62,10 @@ describe("the platform's reads over node:http", () => {
   });
 
   it.each([
-    ['gzip', gzipSync],
-    ['deflate', deflateSync],
-    ['br', brotliCompressSync],
-  ] as const)('accepts and decodes a %s answer, as fetch would', async (encoding, compress) => {
+    ['gzip', (b: Buffer) => gzipSync(b)],
+    ['br', (b: Buffer) => brotliCompressSync(b)],
+    ['gzip, br', (b: Buffer) => brotliCompressSync(gzipSync(b))],
+  ] as const)('decodes a %s answer, as fetch would', async (encoding, compress) => {
     let accepted: string | undefined;
     const url = await serve((req, res) => {
       accepted = req.headers['accept-encoding'];
@@ -65,8 +73,50 @@ describe("the platform's reads over node:http", () => {
       res.end(compress(Buffer.from(page)));
     });
     const answer = await reader().get(url, {}, AbortSignal.timeout(5000));
-    expect(accepted).toContain(encoding);
+    expect(accepted).toBe('gzip, br');
     expect(JSON.parse(answer.text)).toEqual(JSON.parse(page));
+  });
+
+  it('an empty error answer marked gzip is still the error answer (a 401 gets its new token)', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(401, { 'content-encoding': 'gzip', 'content-length': '0' });
+      res.end();
+    });
+    expect(await reader().get(url, {}, AbortSignal.timeout(5000))).toEqual({
+      status: 401,
+      correlationId: null,
+      text: '',
+    });
+  });
+
+  it("drops a UTF-8 byte-order mark, as fetch's text() does", async () => {
+    const url = await serve((_req, res) => {
+      res.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(page)]));
+    });
+    const answer = await reader().get(url, {}, AbortSignal.timeout(5000));
+    expect(JSON.parse(answer.text)).toEqual(JSON.parse(page));
+  });
+
+  it('refuses a redirect, as fetch with redirect: "error" does', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(302, { location: 'https://elsewhere.example/api/v1/trackers' });
+      res.end();
+    });
+    const error = await reader()
+      .get(url, {}, AbortSignal.timeout(5000))
+      .catch((e: unknown) => e);
+    expect((error as { code?: string }).code).toBe('unexpected redirect');
+  });
+
+  it('an encoding it did not ask for is an error, not garbage read as text', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-encoding': 'zstd' });
+      res.end(Buffer.from([0x28, 0xb5, 0x2f, 0xfd]));
+    });
+    const error = await reader()
+      .get(url, {}, AbortSignal.timeout(5000))
+      .catch((e: unknown) => e);
+    expect((error as { code?: string }).code).toBe('bad encoding');
   });
 
   it('gives an error answer as it came (the transport decides what it means)', async () => {
@@ -82,16 +132,16 @@ describe("the platform's reads over node:http", () => {
   });
 
   it('the signal covers the body: an answer that stops half way is abandoned when it fires', async () => {
+    const abort = new AbortController();
     const url = await serve((_req, res) => {
       res.writeHead(200, { 'content-length': String(page.length) });
-      res.write(page.slice(0, 20)); // …and nothing more
+      // …half the body, and nothing more: the caller gives up once it is on its way.
+      res.write(page.slice(0, 20), () => setImmediate(() => abort.abort(new Error('gave up'))));
     });
-    const signal = AbortSignal.timeout(150);
     const error = await reader()
-      .get(url, {}, signal)
+      .get(url, {}, abort.signal)
       .catch((e: unknown) => e);
-    expect(signal.aborted).toBe(true);
-    expect(error).toBe(signal.reason);
+    expect(error).toBe(abort.signal.reason);
   });
 
   it('a connection cut half way through the body is a reset, never a short answer', async () => {
@@ -129,5 +179,50 @@ describe("the platform's reads over node:http", () => {
     const closed = new Promise<void>((resolve) => kept!.once('close', resolve));
     r.close();
     await closed; // the server sees the kept connection end
+  });
+});
+
+describe('which requests the client reads through node:http', () => {
+  const sb = useSandbox();
+
+  it("the tracker list's pages; every other request stays on fetch", async () => {
+    // A recording proxy in front of the sandbox: fetch (undici) sends `sec-fetch-mode`,
+    // Node's own client does not, and the reader asks for exactly `gzip, br`.
+    const seen: { path: string; fetchMode: string | undefined; accept: string | undefined }[] = [];
+    const target = new URL(sb.url);
+    const url = await serve((req, res) => {
+      seen.push({
+        path: new URL(req.url!, 'http://x').pathname,
+        fetchMode: req.headers['sec-fetch-mode'] as string | undefined,
+        accept: req.headers['accept-encoding'],
+      });
+      const upstream = request(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: req.url,
+          method: req.method,
+          headers: req.headers,
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      req.pipe(upstream);
+    });
+    const { client } = clientFor(sb, DEMO.directBrand, { baseUrl: url.origin });
+    try {
+      await client.listShippingSites();
+      await client.listTrackers();
+    } finally {
+      client.close();
+    }
+    const of = (path: string) => seen.filter((r) => r.path === path);
+    expect(of('/api/v1/trackers')).toEqual([
+      { path: '/api/v1/trackers', fetchMode: undefined, accept: 'gzip, br' },
+    ]);
+    expect(of('/api/v1/shippingSites').map((r) => r.fetchMode)).toEqual(['cors']);
+    expect(of('/api/v1/tokens/m2m').map((r) => r.fetchMode)).toEqual(['cors']);
   });
 });

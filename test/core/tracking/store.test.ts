@@ -58,20 +58,24 @@ describe('TrackerStore pages', () => {
     expect(changes).toHaveLength(27);
     expect(newestMs).toBe(Date.parse(page[26]!.updatedAt));
     for (const t of page) {
-      const row = board.get(scope, t.trackingNumber)!;
-      expect(row).toMatchObject({
+      // Every field read back as it came: a value written to another column shows here.
+      expect(board.get(scope, t.trackingNumber)).toEqual({
         trackingNumber: t.trackingNumber,
         trackerId: t.id,
         tenantId: t.tenantId,
+        carrier: t.carrier,
+        serviceLevel: t.serviceLevel,
         labelId: t.labelId,
         orderReference: t.orderReference,
         status: t.status,
         statusDetail: t.statusDetail,
+        estimatedDeliveryDate: t.estimatedDeliveryDate,
+        events: t.events,
+        createdAt: t.createdAt,
         updatedAt: t.updatedAt,
         firstSeenAt: NOW,
         lastChangedAt: NOW,
       });
-      expect(row.events).toEqual(t.events);
     }
   });
 
@@ -91,6 +95,18 @@ describe('TrackerStore pages', () => {
     expect(forOne.at(-1)?.status).toBe('DELIVERED');
     const forTwo = changes.filter((c) => c.trackingNumber === tracker(2, 0).trackingNumber);
     expect(forTwo.map((c) => c.status)).toEqual(['IN_TRANSIT', 'OUT_FOR_DELIVERY']);
+  });
+
+  it('a tracking number listed in two statements of one page keeps the newer entry', () => {
+    const { store, board } = setup();
+    const page = Array.from({ length: 25 }, (_, i) => tracker(i + 1, 10));
+    page[5] = tracker(3, 50, 'DELIVERED'); // first statement of ten: the newer
+    page[15] = tracker(3, 20, 'EXCEPTION'); // second statement: older, changes nothing
+    page[22] = tracker(4, 5, 'PRE_TRANSIT'); // written one by one after the two statements…
+    page[8] = tracker(4, 40, 'OUT_FOR_DELIVERY'); // …older than this one in the first
+    store.ingestPage(scope, page, NOW);
+    expect(board.get(scope, tracker(3, 0).trackingNumber)?.status).toBe('DELIVERED');
+    expect(board.get(scope, tracker(4, 0).trackingNumber)?.status).toBe('OUT_FOR_DELIVERY');
   });
 
   it('the next page changes only what is newer, and says what it was before', () => {
