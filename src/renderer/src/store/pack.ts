@@ -5,14 +5,20 @@ import type {
   OrderView,
   PurchaseView,
   RateQuote,
-  RateView,
   ShipOptionsView,
   VerificationView,
-  VerifyLineView,
 } from '../../../shared/views';
 import { call } from '../bridge';
 import { playCounted, playFailure, playSuccess, playWrongItem } from '../lib/sounds';
 import type { Slice } from './types';
+import {
+  isVerifying,
+  matchesLine,
+  MAX_QUANTITY_KEY,
+  parseWeight,
+  pickedRate,
+  quantityScan,
+} from './pack-rules';
 
 export type PackResult =
   | { kind: 'success'; purchase: PurchaseView }
@@ -81,59 +87,6 @@ const cleared = {
   verification: null,
   verifyAlert: null,
 } satisfies Partial<PackSlice>;
-
-/** Same rules as the station's (SKU in any case; UPC-A, EAN-13 and GTIN-14 of one item). */
-export function matchesLine(lines: readonly VerifyLineView[], value: string): boolean {
-  const v = value.trim();
-  const lower = v.toLowerCase();
-  const digits = /^\d{8,14}$/.test(v) ? v.replace(/^0+/, '') : null;
-  return lines.some(
-    (l) =>
-      l.sku.toLowerCase() === lower ||
-      (l.barcode !== null &&
-        (l.barcode === v ||
-          (digits !== null &&
-            /^\d{8,14}$/.test(l.barcode) &&
-            l.barcode.replace(/^0+/, '') === digits))),
-  );
-}
-
-/**
- * The item rows replace the order's item list while verifying: when the profile requires it, or
- * once the packer has scanned an item (verification is optional otherwise).
- */
-export function isVerifying(s: Pick<PackSlice, 'verification' | 'existingLabels'>): boolean {
-  const v = s.verification;
-  if (!v?.lines.length || s.existingLabels.length) return false;
-  return v.required || v.override !== null || v.lines.some((l) => l.scanned > 0);
-}
-
-/** "5*SKU" (or 5xSKU): the quantity key, that many of one item in one scan. */
-export function quantityScan(value: string): { quantity: number; value: string } | null {
-  const m = /^(\d+)\s*[*xX]\s*(\S.*)$/.exec(value.trim());
-  if (!m) return null;
-  return { quantity: Number(m[1]), value: m[2]! };
-}
-
-/** The quantity key counts 1 to 999 of an item at once. */
-const MAX_QUANTITY_KEY = 999;
-
-/** '' → not weighed (null); a decimal comma is accepted; anything else is not a number. */
-export function parseWeight(text: string): number | null | 'bad' {
-  const t = text.trim().replace(',', '.');
-  if (!t) return null;
-  const n = Number(t);
-  return Number.isFinite(n) ? n : 'bad';
-}
-
-/** The rate the packer picked, when it is not the rule's. */
-export function pickedRate(
-  quote: RateQuote | null,
-  selectedRateId: string | null,
-): RateView | null {
-  if (!quote || selectedRateId === null || selectedRateId === quote.chosenRateId) return null;
-  return quote.rates.find((r) => r.id === selectedRateId) ?? null;
-}
 
 export const createPackSlice: Slice<PackSlice> = (set, get) => {
   let rating: Promise<void> | null = null;

@@ -6,7 +6,7 @@ import { RatesPanel } from './pack/Rates';
 import { PackResult } from './pack/Result';
 import { OrderItems, ShipOptionsPanel, type ShipOptionsHandle } from './pack/ShipOptions';
 import { OverrideForm, VerifyTable } from './pack/Verify';
-import { isVerifying } from '../store/pack';
+import { isVerifying } from '../store/pack-rules';
 import './pack/pack-layout.css';
 
 /**

@@ -1,4 +1,4 @@
-import { pickedRate } from '../../store/pack';
+import { pickedRate } from '../../store/pack-rules';
 import { useStation } from '../../store';
 import { Waiting } from './Waiting';
 
