@@ -128,8 +128,8 @@ export class TrackerStore {
   private readonly scopeGet;
   private readonly scopeAdd;
   private readonly scopeIds = new Map<string, number>();
-  /** The newest updatedAt of the page being ingested (each tracker's date is parsed once). */
-  private newestMs: number | null = null;
+  /** The newest updatedAt of the page last ingested (-Infinity: none). */
+  private newestMs = -Infinity;
   private readonly syncGet;
   private readonly syncSuccess;
   private readonly syncFailure;
@@ -193,11 +193,16 @@ export class TrackerStore {
         const stored = new Map<string, { status: string; updated_at_ms: number }>();
         const numbers = JSON.stringify(trackers.map((t) => t.trackingNumber));
         for (const row of this.current.all(scopeId, numbers)) stored.set(row.tracking_number, row);
+        let newest = -Infinity;
         for (const t of trackers) {
-          const change = this.ingestOne(scope, scopeId, t, nowMs, stored);
+          // Each tracker's date is parsed once, here.
+          const updatedAtMs = Date.parse(t.updatedAt);
+          if (updatedAtMs > newest) newest = updatedAtMs;
+          const change = this.ingestOne(scope, scopeId, t, updatedAtMs, nowMs, stored);
           if (change) changes.push(change);
         }
         this.flush();
+        this.newestMs = newest;
         return changes;
       },
     );
@@ -215,9 +220,9 @@ export class TrackerStore {
     now: string,
   ): { changes: TrackerChange[]; newestMs: number | null } {
     try {
-      this.newestMs = null;
+      this.newestMs = -Infinity;
       const changes = this.ingestTx(scope, trackers, now);
-      return { changes, newestMs: this.newestMs };
+      return { changes, newestMs: this.newestMs === -Infinity ? null : this.newestMs };
     } catch (error) {
       this.pending.length = 0;
       // The scope's row may have been rolled back with the page: look it up again next time.
@@ -246,11 +251,10 @@ export class TrackerStore {
     scope: TrackingScope,
     scopeId: number,
     t: Tracker,
+    updatedAtMs: number,
     nowMs: number,
     stored: Map<string, { status: string; updated_at_ms: number }>,
   ): TrackerChange | null {
-    const updatedAtMs = Date.parse(t.updatedAt);
-    if (this.newestMs === null || updatedAtMs > this.newestMs) this.newestMs = updatedAtMs;
     const before = stored.get(t.trackingNumber);
     if (before && updatedAtMs <= before.updated_at_ms) return null;
     const status = t.status ?? UNKNOWN_STATUS;
