@@ -70,8 +70,8 @@ try {
     await tokenWaitsBench(dir, scans, 20, 5);
   }
   if (wants('pack')) {
-    await packBench(dir, quick ? 30 : 100, 0);
-    await packBench(dir, quick ? 30 : 100, 100);
+    await packBench(dir, quick ? 30 : 200, 0);
+    await packBench(dir, quick ? 30 : 200, 100);
   }
   // The write path fills `labels` (its figures); older labels written by SQL make `total`
   // (issue 16: the label cache at 10,000,000 labels), where the reads and the start are measured.
