@@ -49,7 +49,11 @@ const json = (value: unknown) =>
 const parse = <T>(text: string | null): T | null =>
   text === null ? null : (JSON.parse(text) as T);
 
-/** Shipments, label purchases and their event history. Statements prepared once. */
+/**
+ * Shipments, label purchases and their event history. Statements prepared once. A row and its
+ * event are written in one transaction (`inTransaction`: one commit, never a state without
+ * its event; a savepoint inside a caller's transaction).
+ */
 export class ShipmentRepository {
   private readonly s;
 
@@ -127,14 +131,6 @@ export class ShipmentRepository {
     return this.clock().toISOString();
   }
 
-  /**
-   * A row and its event in one transaction: one commit (one WAL write) instead of two, and
-   * never a state without its event. Inside a caller's transaction it is a savepoint.
-   */
-  private atomically<T>(work: () => T): T {
-    return inTransaction(this.db, work);
-  }
-
   create(
     scope: StationScope,
     input: {
@@ -149,7 +145,7 @@ export class ShipmentRepository {
   ): Shipment {
     const now = this.now();
     const shipment = JSON.stringify(input.shipment);
-    const id = this.atomically(() => {
+    const id = inTransaction(this.db, () => {
       const inserted = Number(
         this.s.insert.run({
           ...input,
@@ -196,7 +192,7 @@ export class ShipmentRepository {
   }
 
   setState(id: number, state: ShipmentState, detail?: unknown): void {
-    this.atomically(() => {
+    inTransaction(this.db, () => {
       this.s.setState.run({ id, state, now: this.now() });
       this.event(id, state, detail);
     });
@@ -205,7 +201,7 @@ export class ShipmentRepository {
   /** Returns when it was rated (the `rated` event's time, which ratedAt gives later). */
   setRated(id: number, rates: unknown, selection: RateSelection): string {
     const now = this.now();
-    this.atomically(() => {
+    inTransaction(this.db, () => {
       this.s.setRated.run({
         id,
         rates: JSON.stringify(rates),
@@ -229,7 +225,7 @@ export class ShipmentRepository {
 
   /** The packer picked another of the stored rates: recorded with who and why. */
   setSelection(id: number, selection: RateSelection): void {
-    this.atomically(() => {
+    inTransaction(this.db, () => {
       this.s.setSelection.run({ id, selection: JSON.stringify(selection), now: this.now() });
       this.event(id, 'rate-chosen', {
         by: selection.chosenBy ?? null,
@@ -242,7 +238,7 @@ export class ShipmentRepository {
 
   /** A packer took over rates asked for in the background (pre-rating): recorded as theirs. */
   reuseRates(id: number, stationUser: string | null): void {
-    this.atomically(() => {
+    inTransaction(this.db, () => {
       if (stationUser !== null) this.s.setStationUser.run({ id, stationUser, now: this.now() });
       this.event(id, 'rates-reused', { by: stationUser });
     });
@@ -250,7 +246,7 @@ export class ShipmentRepository {
 
   /** New packages for a shipment that has not been bought yet (a queued one re-weighed). */
   setShipment(id: number, shipment: PlatformShipment): void {
-    this.atomically(() => {
+    inTransaction(this.db, () => {
       this.s.setShipment.run({ id, shipment: JSON.stringify(shipment), now: this.now() });
       this.event(id, 'repacked', { packages: shipment.packages.map((p) => p.weightLbs) });
     });
@@ -261,7 +257,7 @@ export class ShipmentRepository {
   }
 
   setFailed(id: number, state: 'failed' | 'unknown', failure: Failure): void {
-    this.atomically(() => {
+    inTransaction(this.db, () => {
       this.s.setFailed.run({ id, state, failure: JSON.stringify(failure), now: this.now() });
       this.event(id, state, failure);
     });
