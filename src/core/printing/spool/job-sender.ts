@@ -172,6 +172,41 @@ export class JobSender {
   }
 
   /**
+   * The direct way out (PrintSpool.enqueue): `job` was stored as its first attempt under way
+   * inside the caller's transaction; its bytes leave once that transaction has committed. A
+   * job whose transaction was rolled back (its row gone, or its id given to another job
+   * meanwhile) sends nothing; a spool stopped before the first byte leaves it queued, as a
+   * worker would.
+   */
+  async sendOnceCommitted(
+    job: PrintJob,
+    config: PrinterConfig,
+    driver: Printer,
+    payload: Buffer,
+  ): Promise<void> {
+    const db = this.ctx.options.db;
+    // Microtasks run once the caller's synchronous transaction has committed or rolled back.
+    await Promise.resolve();
+    while (db.inTransaction) await new Promise((resolve) => setImmediate(resolve));
+    const stored = this.ctx.store.get(job.id);
+    if (
+      stored?.state !== 'sending' ||
+      stored.updatedAt !== job.updatedAt ||
+      stored.createdAt !== job.createdAt ||
+      stored.printerId !== job.printerId ||
+      stored.kind !== job.kind ||
+      stored.labelId !== job.labelId
+    )
+      return;
+    if (!this.ctx.isRunning() || this.ctx.signal().aborted) {
+      const change = { state: 'queued' as const, attempts: 0, message: 'stopped before sending' };
+      this.ctx.emitJob(this.ctx.store.change(job.id, change));
+      return;
+    }
+    await this.sendAndConfirm({ ...job, state: 'queued', attempts: 0 }, config, driver, payload, 1);
+  }
+
+  /**
    * 3. The bytes of a job committed as 'sending' (attempt `attempts`), then the printer's word
    * that it printed. `job` is the job as it was before this attempt.
    */

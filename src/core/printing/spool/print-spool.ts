@@ -140,7 +140,8 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
     const driver = this.readyToSend(printer);
     const added = this.store.add({ ...job, payload }, driver !== null);
     this.emitJob(added);
-    if (driver) this.sendAtOnce(added, printer, driver, payload);
+    if (driver)
+      this.track(printer.id, this.sender.sendOnceCommitted(added, printer, driver, payload));
     else this.pump();
     return { job: added, warnings };
   }
@@ -155,42 +156,6 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
   private readyToSend(printer: PrinterConfig): Printer | null {
     if (!this.running || this.workers.has(printer.id) || this.store.head(printer.id)) return null;
     return this.sender.readyNow(printer);
-  }
-
-  private sendAtOnce(job: PrintJob, config: PrinterConfig, driver: Printer, payload: Buffer) {
-    const db = this.options.db;
-    this.track(
-      config.id,
-      (async () => {
-        // Microtasks run once the caller's synchronous transaction has committed or rolled back.
-        await Promise.resolve();
-        while (db.inTransaction) await new Promise((resolve) => setImmediate(resolve));
-        // Rolled back: the row is gone, or its id was given to another job meanwhile.
-        const stored = this.store.get(job.id);
-        if (
-          stored?.state !== 'sending' ||
-          stored.updatedAt !== job.updatedAt ||
-          stored.createdAt !== job.createdAt ||
-          stored.printerId !== job.printerId ||
-          stored.kind !== job.kind ||
-          stored.labelId !== job.labelId
-        )
-          return;
-        const before: PrintJob = { ...job, state: 'queued', attempts: 0 };
-        if (!this.running || this.abort.signal.aborted) {
-          // Stopped before its first byte: it waits for the next start, as a worker leaves it.
-          this.emitJob(
-            this.store.change(job.id, {
-              state: 'queued',
-              attempts: 0,
-              message: 'stopped before sending',
-            }),
-          );
-          return;
-        }
-        await this.sender.sendAndConfirm(before, config, driver, payload, 1);
-      })(),
-    );
   }
 
   /**
