@@ -42,7 +42,7 @@ const coded = (message: string, code: string) => Object.assign(new Error(message
 
 /**
  * The body as `fetch` would give it: the codings undone in reverse order (`gzip, br` is br of
- * gzip), an empty body left as it is, the UTF-8 byte-order mark dropped.
+ * gzip), an empty body or an unknown coding left as it is, the UTF-8 byte-order mark dropped.
  */
 async function decoded(body: Buffer, contentEncoding: string | string[] | undefined) {
   const codings = String(contentEncoding ?? '')
@@ -53,7 +53,9 @@ async function decoded(body: Buffer, contentEncoding: string | string[] | undefi
   for (const coding of codings.reverse()) {
     if (bytes.length === 0) break;
     const decode = decoders[coding];
-    if (!decode) throw coded(`an answer in an encoding not asked for (${coding})`, 'bad encoding');
+    // An encoding not asked for is left as it came (as fetch does): the answer then fails to
+    // read as JSON, and says so with its status and correlation id.
+    if (!decode) break;
     bytes = await decode(bytes);
   }
   return bytes.subarray(0, 3).equals(UTF8_BOM) ? bytes.subarray(3) : bytes;
