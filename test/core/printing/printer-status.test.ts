@@ -1,7 +1,8 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NetworkPrinter, PrinterAnswers } from '../../../src/core/printing/drivers/network.js';
+import { NetworkPrinter } from '../../../src/core/printing/drivers/network.js';
+import { PrinterAnswers } from '../../../src/core/printing/drivers/printer-answers.js';
 import { OsQueuePrinter } from '../../../src/core/printing/drivers/os-queue.js';
 import type { PrinterConfig } from '../../../src/core/printing/types.js';
 import type { Station } from '../../../src/core/station/index.js';

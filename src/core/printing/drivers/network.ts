@@ -9,6 +9,7 @@ import {
 } from '../types.js';
 import { parseHostQueryErrors, parseHostStatus, toPrinterStatus } from '../zebra-status.js';
 import { framesLength, LineError, TcpLine } from './tcp-line.js';
+import { stationPrinterAnswers, type PrinterAnswers } from './printer-answers.js';
 
 export interface NetworkPrinterOptions {
   connectTimeoutMs?: number;
@@ -35,23 +36,6 @@ interface PreparedLine {
   /** Read by prepare(), ahead of a job on its way (not left by the last job's check). */
   ahead?: boolean;
 }
-
-/**
- * What each network printer (by host:port) has shown it answers, shared by every driver that
- * talks to it: the spool's, the header's status probe, Settings. A printer that let `~HQES` go
- * unanswered once is not asked again (each ask costs the full wait), until its address changes
- * or the station restarts.
- */
-export class PrinterAnswers {
-  private readonly hqes = new Map<string, boolean>();
-  answersHqes(address: string): boolean | undefined {
-    return this.hqes.get(address);
-  }
-  learnedHqes(address: string, answers: boolean): void {
-    this.hqes.set(address, answers);
-  }
-}
-export const stationPrinterAnswers = new PrinterAnswers();
 
 /** `work`, or as soon as `signal` aborts (the work goes on by itself). */
 function untilAborted(work: Promise<unknown>, signal: AbortSignal | undefined): Promise<unknown> {
