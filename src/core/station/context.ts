@@ -12,8 +12,8 @@ import { TokenStore } from '../platform/index.js';
 import { checkpointInBackground } from '../storage/checkpoints.js';
 import { openDatabase, type Db } from '../storage/database.js';
 import type { ProfileView, StationSettings } from '../../shared/views.js';
-import { brandName, carrierView, labelView, profileView, trackingSync } from './map.js';
-import { attentionOf, queueOf, trackerRow } from './snapshots.js';
+import { profileView } from './map.js';
+import { emitChanges } from './live-changes.js';
 import { StationFailure } from './errors.js';
 import { hotFolderProblem } from '../orders/hot-folder-policy.js';
 import { StationEvents } from './events.js';
@@ -325,7 +325,7 @@ export class StationContext {
   }
 
   private statusTimer: NodeJS.Timeout | null = null;
-  private readonly due = new Set<'queue' | 'attention' | 'carriers'>();
+  private due = new Set<'queue' | 'attention' | 'carriers'>();
   private readonly trackersDue = new Set<string>();
   private readonly labelsDue = new Set<string>();
   private trackingDue = false;
@@ -338,8 +338,7 @@ export class StationContext {
     // (The site's drainer is woken by the outbox itself when a commit adds a row: SiteOutbox.onRow.)
     if (what === 'tracking') this.trackingDue = true;
     else if (what !== 'status') this.due.add(what);
-    if (this.statusTimer) return;
-    this.statusTimer = setTimeout(() => this.flush(), 100);
+    this.statusTimer ??= setTimeout(() => this.flush(), 100);
   }
 
   /** Trackers a poll stored (new or with a new status): their rows go out with the next event. */
@@ -351,8 +350,7 @@ export class StationContext {
   /** A label was stored, by its purchase id: it goes out with the next labels-changed. */
   labelStored(purchaseId: string): void {
     this.labelsDue.add(purchaseId);
-    if (this.statusTimer) return;
-    this.statusTimer = setTimeout(() => this.flush(), 100);
+    this.changed('status');
   }
 
   /**
@@ -370,44 +368,20 @@ export class StationContext {
 
   private flush(): void {
     this.statusTimer = null;
-    const rt = this.current;
-    const due = new Set(this.due);
-    this.due.clear();
-    const numbers = [...this.trackersDue];
+    const changes = {
+      due: this.due,
+      purchases: [...this.labelsDue],
+      trackingNumbers: this.trackingDue ? [...this.trackersDue] : null,
+    };
+    this.due = new Set();
     this.trackersDue.clear();
-    const purchases = [...this.labelsDue];
     this.labelsDue.clear();
-    const tracking = this.trackingDue;
     this.trackingDue = false;
-    if (rt) {
-      try {
-        if (due.has('queue')) this.events.emit('queue-changed', queueOf(this));
-        if (due.has('attention'))
-          this.events.emit('attention-changed', { items: attentionOf(this) });
-        if (due.has('carriers'))
-          this.events.emit('carriers-changed', { accounts: rt.carriers().map(carrierView) });
-        if (purchases.length) {
-          const labels = purchases
-            .map((id) => rt.labels.getByPurchase(id))
-            .filter((l) => l !== undefined)
-            .map((l) => labelView(l, brandName(rt.profile, l.tenantId), 0));
-          if (labels.length) this.events.emit('labels-changed', { labels });
-        }
-        if (tracking) {
-          const rows = numbers
-            .slice(0, 200)
-            .map((n) => rt.board.get(rt.trackingScope, n))
-            .filter((t) => t !== null)
-            .map(trackerRow);
-          this.events.emit('tracking-changed', {
-            rows,
-            more: Math.max(0, numbers.length - 200),
-            sync: trackingSync(rt),
-          });
-        }
-      } catch (error) {
-        this.log(`station events: ${(error as Error).message}`);
-      }
+    const rt = this.current;
+    try {
+      if (rt) emitChanges(this, rt, changes);
+    } catch (error) {
+      this.log(`station events: ${(error as Error).message}`);
     }
     this.onStatusDue?.();
   }
