@@ -1,6 +1,5 @@
 import { type z } from 'zod';
-import { PLATFORM_DEADLINES_MS } from '../../shared/deadlines.js';
-import { ConnectivityMonitor, type PlatformCapability } from './connectivity.js';
+import { PlatformCaller } from './caller.js';
 import { PlatformError } from './errors.js';
 import {
   CarrierAccountSchema,
@@ -9,7 +8,6 @@ import {
   RatesResponseSchema,
   ShippingSiteSchema,
   TenantSchema,
-  TokenResponseSchema,
   TrackerSchema,
   WebhookEventSchema,
   WebhookSchema,
@@ -27,17 +25,12 @@ import {
 } from './schemas.js';
 import { readTrackerPage } from './tracker-page.js';
 import { readLabel, readRates } from './answer-readers.js';
-import { TokenManager, TokenStore } from './tokens.js';
-import { Transport, type Endpoint, type RequestObserver } from './transport.js';
-import { HttpReader } from './http-read.js';
+import { type Endpoint } from './transport.js';
 import {
   type CallOptions,
   type CarrierAccountInput,
   type CarrierAccountUpdate,
   type LabelRequest,
-  type PlatformClientOptions,
-  type PlatformClientStats,
-  type PlatformEnvironment,
   type RateRequest,
   type ShippingSiteInput,
   type TrackerQuery,
@@ -56,132 +49,15 @@ const TrackerPage = pageOf('trackers', TrackerSchema);
 const EventPage = pageOf('webhookEvents', WebhookEventSchema);
 const seg = encodeURIComponent;
 
-/** What a whole call may take (token wait, attempts and backoff): see src/shared/deadlines.ts. */
-export const DEFAULT_DEADLINES: Record<PlatformCapability, number> = { ...PLATFORM_DEADLINES_MS };
-
 /**
  * A typed method for every endpoint of the Shipping Platform API, bound to one profile:
  * one base URL (so one environment), one API client, one tenant. Every method takes
  * CallOptions: `tenantId` acts for a brand below the profile's tenant, `signal` cancels.
  * Methods throw PlatformError (see errors.ts) and nothing else, except an AbortError when
- * the caller cancels a request that is safe to cancel.
+ * the caller cancels a request that is safe to cancel. How a call is made (token, transport,
+ * observers, retries where safe) is PlatformCaller's, in caller.ts.
  */
-export class PlatformClient {
-  readonly baseUrl: string;
-  readonly clientId: string;
-  readonly tenantId: string;
-  readonly environment: PlatformEnvironment;
-  readonly connectivity: ConnectivityMonitor;
-  readonly tokens: TokenManager;
-  private readonly transport: Transport;
-  private readonly origin: string;
-
-  constructor(options: PlatformClientOptions) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.origin = new URL(this.baseUrl).origin;
-    this.clientId = options.clientId;
-    this.tenantId = options.tenantId;
-    this.environment = options.environment;
-    const now = options.now ?? Date.now;
-    this.connectivity = new ConnectivityMonitor(options.offlineThreshold ?? 3, now);
-    this.transport = new Transport({
-      baseUrl: `${this.baseUrl}/`,
-      clientId: options.clientId,
-      tenantId: options.tenantId,
-      timeoutMs: options.timeoutMs ?? 15_000,
-      labelTimeoutMs: options.labelTimeoutMs ?? 30_000,
-      deadlines: { ...DEFAULT_DEADLINES, ...options.deadlines },
-      retry: { attempts: 3, baseDelayMs: 250, maxDelayMs: 4000, ...options.retry },
-      fetch: options.fetch ?? globalThis.fetch,
-      ...(options.fetch ? {} : { reader: new HttpReader() }),
-      connectivity: this.connectivity,
-      random: options.random ?? Math.random,
-    });
-    const getSecret = options.getSecret;
-    this.tokens = new TokenManager({
-      key: TokenStore.key(this.baseUrl, options.clientId, options.tenantId),
-      store: options.tokenStore ?? new TokenStore(),
-      now,
-      ...(options.tokenRefreshMarginMs !== undefined
-        ? { refreshMarginMs: options.tokenRefreshMarginMs }
-        : {}),
-      proactive: options.proactiveTokenRefresh ?? true,
-      issue: async () => {
-        const token = await this.transport.call({
-          operation: 'issueToken',
-          what: 'the token request',
-          method: 'POST',
-          path: 'api/v1/tokens/m2m',
-          body: {
-            grantType: 'clientCredentials',
-            clientId: options.clientId,
-            clientSecret: await getSecret(),
-            // No tenant: the key's own (the spec's default), e.g. to discover it in a new profile.
-            ...(options.tenantId ? { tenantId: options.tenantId } : {}),
-          },
-          schema: TokenResponseSchema,
-          idempotent: true,
-          anonymous: true,
-        });
-        return { accessToken: token.accessToken, expiresInSeconds: token.expiresIn ?? 3600 };
-      },
-    });
-    this.transport.tokens = this.tokens;
-    if (options.onRequest) this.transport.observers.add(options.onRequest);
-  }
-
-  /** Observe every HTTP attempt (timing, status, token waits); returns an unsubscribe function. */
-  observe(observer: RequestObserver): () => void {
-    this.transport.observers.add(observer);
-    return () => this.transport.observers.delete(observer);
-  }
-
-  stats(): PlatformClientStats {
-    return { ...this.tokens.stats, ...this.transport.stats };
-  }
-
-  /** Makes sure a token is there (e.g. when a profile is opened), so the first scan does not wait. */
-  async warmUp(): Promise<void> {
-    await this.tokens.current();
-  }
-
-  /** Stops the background token timer. */
-  close(): void {
-    this.tokens.close();
-    this.transport.close();
-  }
-
-  private call<T>(ep: Endpoint<T>, opts?: CallOptions): Promise<T> {
-    return this.transport.call(ep, opts);
-  }
-
-  /** A read: repeated with backoff on network errors and 5xx. */
-  private get<T>(
-    operation: string,
-    what: string,
-    path: string,
-    schema: z.ZodType<T>,
-    opts?: CallOptions,
-    query?: Endpoint<T>['query'],
-  ): Promise<T> {
-    const ep: Endpoint<T> = { operation, what, method: 'GET', path, schema, idempotent: true };
-    return this.call(query ? { ...ep, query } : ep, opts);
-  }
-
-  /** A change: sent once; the caller decides whether trying again is right. */
-  private change<T>(
-    method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-    operation: string,
-    what: string,
-    path: string,
-    body: unknown,
-    schema: z.ZodType<T> | undefined,
-    opts?: CallOptions,
-  ): Promise<T> {
-    const ep: Endpoint<T> = { operation, what, method, path, body, idempotent: false };
-    return this.call(schema ? { ...ep, schema } : ep, opts);
-  }
-
+export class PlatformClient extends PlatformCaller {
   // Tenants
 
   /** The tenant tree visible to the caller (a 3PL sees its brands as children). */
