@@ -21,15 +21,14 @@ import type { EmbeddedSandbox, StartSandbox } from './ports.js';
 import { ProfileRuntime } from './runtime.js';
 import type { SiteLink } from '../site/link.js';
 import { LocalUsers } from '../users/local.js';
+import { withSiteSettings, type SettingSource, type SiteSettingKey } from '../site/settings.js';
 import {
-  SITE_SETTING_KEYS,
-  siteValue,
-  sourceOf,
-  withSiteSettings,
-  type SettingSource,
-  type SiteSettingKey,
-} from '../site/settings.js';
-import { SITE_SETTINGS_CACHE } from './features/site-link.js';
+  readSiteOverrides,
+  readSiteSettings,
+  readSiteSettingSources,
+  readStationSettings,
+  writeStationSettings,
+} from './station-settings.js';
 import { StationSession } from '../users/session.js';
 import type { PrinterStatusView } from '../../shared/station-views.js';
 import type { Handlers } from './dispatch.js';
@@ -65,18 +64,6 @@ export interface StationOptions {
   /** node-hid, where scales are looked for; the machine's when omitted (tests pass a fake). */
   hid?: HidPort | (() => Promise<HidPort>);
 }
-
-const defaultSettings: StationSettings = {
-  userName: 'packer',
-  sounds: true,
-  boxes: [
-    { id: 'box-s', name: 'Small 8×6×4', code: 'BOX-S', lengthIn: 8, widthIn: 6, heightIn: 4 },
-    { id: 'box-m', name: 'Medium 12×10×6', code: 'BOX-M', lengthIn: 12, widthIn: 10, heightIn: 6 },
-    { id: 'box-l', name: 'Large 18×14×10', code: 'BOX-L', lengthIn: 18, widthIn: 14, heightIn: 10 },
-  ],
-  scale: { enabled: false, device: null },
-  acceptBasicTextSecrets: false,
-};
 
 /** What every feature of the facade shares: storage, stores, the spool and the active profile. */
 export class StationContext {
@@ -130,45 +117,25 @@ export class StationContext {
 
   /** The site settings as last read from the store (issue 14); undefined without a site. */
   siteSettings(): Record<string, string> | undefined {
-    if (!this.options.settings.get('siteStore')) return undefined;
-    return this.options.settings.get(SITE_SETTINGS_CACHE) as Record<string, string> | undefined;
+    return readSiteSettings(this.options.settings);
   }
 
   /** The site settings this station keeps its own value for (shown with a marker). */
   siteOverrides(): string[] {
-    const o = this.options.settings.get('siteOverrides');
-    return Array.isArray(o) ? o.filter((x): x is string => typeof x === 'string') : [];
+    return readSiteOverrides(this.options.settings);
   }
 
   /** Where each site setting this station uses comes from (Settings shows the marker). */
   siteSettingSources(): Record<SiteSettingKey, SettingSource> {
-    const site = this.siteSettings();
-    const overrides = this.siteOverrides();
-    return Object.fromEntries(
-      SITE_SETTING_KEYS.map((k) => [k, sourceOf(site, overrides, k)]),
-    ) as Record<SiteSettingKey, SettingSource>;
+    return readSiteSettingSources(this.options.settings);
   }
 
   stationSettings(): StationSettings {
-    const own =
-      (this.options.settings.get('station') as Partial<StationSettings> | undefined) ?? {};
-    const site = this.siteSettings();
-    const siteBoxes =
-      sourceOf(site, this.siteOverrides(), 'boxPresets') === 'site'
-        ? siteValue<StationSettings['boxes']>(site, 'boxPresets')
-        : undefined;
-    return {
-      ...defaultSettings,
-      ...own,
-      ...(siteBoxes ? { boxes: siteBoxes } : {}),
-      // Read-only here: only the Electron main process's own dialog sets it.
-      acceptBasicTextSecrets: this.options.settings.get('secretStorageAcceptedBasicText') === true,
-    };
+    return readStationSettings(this.options.settings);
   }
 
   saveStationSettings(next: StationSettings): void {
-    const { acceptBasicTextSecrets: _shown, ...rest } = next;
-    this.options.settings.set('station', rest);
+    writeStationSettings(this.options.settings, next);
   }
 
   /**
