@@ -13,7 +13,7 @@ import { checkpointInBackground } from '../storage/checkpoints.js';
 import { openDatabase, type Db } from '../storage/database.js';
 import type { ProfileView, StationSettings } from '../../shared/views.js';
 import { profileView } from './map.js';
-import { emitChanges } from './live-changes.js';
+import { LiveChanges, type ChangeKind } from './live-changes.js';
 import { StationFailure } from './errors.js';
 import { hotFolderProblem } from '../orders/hot-folder-policy.js';
 import { StationEvents } from './events.js';
@@ -291,33 +291,26 @@ export class StationContext {
     if (active) await this.activate(active);
   }
 
-  private statusTimer: NodeJS.Timeout | null = null;
-  private due = new Set<'queue' | 'attention' | 'carriers'>();
-  private readonly trackersDue = new Set<string>();
-  private readonly labelsDue = new Set<string>();
-  private trackingDue = false;
+  /** What changed since the last live events, sent within 100 ms (live-changes.ts). */
+  private readonly live = new LiveChanges(this);
   /**
    * Something changed: within 100 ms (bursts coalesce) the renderer gets an event carrying the
    * data as it is now (the queue, Needs attention, the changed trackers, the carrier accounts)
    * and a new status for the header.
    */
-  changed(what: 'queue' | 'attention' | 'tracking' | 'carriers' | 'status'): void {
+  changed(what: ChangeKind): void {
     // (The site's drainer is woken by the outbox itself when a commit adds a row: SiteOutbox.onRow.)
-    if (what === 'tracking') this.trackingDue = true;
-    else if (what !== 'status') this.due.add(what);
-    this.statusTimer ??= setTimeout(() => this.flush(), 100);
+    this.live.changed(what);
   }
 
   /** Trackers a poll stored (new or with a new status): their rows go out with the next event. */
   trackersChanged(trackingNumbers: readonly string[]): void {
-    for (const n of trackingNumbers) this.trackersDue.add(n);
-    this.changed('tracking');
+    this.live.trackersChanged(trackingNumbers);
   }
 
   /** A label was stored, by its purchase id: it goes out with the next labels-changed. */
   labelStored(purchaseId: string): void {
-    this.labelsDue.add(purchaseId);
-    this.changed('status');
+    this.live.labelStored(purchaseId);
   }
 
   /**
@@ -325,33 +318,9 @@ export class StationContext {
    * once, with what changed (the Orders view follows).
    */
   ordersChanged(change: { fileName?: string; imported?: number; orderIds?: string[] }): void {
-    this.events.emit('orders-changed', {
-      fileName: change.fileName ?? null,
-      imported: change.imported ?? 0,
-      orderIds: change.orderIds ?? [],
-    });
-    this.changed('status');
+    this.live.ordersChanged(change);
   }
 
-  private flush(): void {
-    this.statusTimer = null;
-    const changes = {
-      due: this.due,
-      purchases: [...this.labelsDue],
-      trackingNumbers: this.trackingDue ? [...this.trackersDue] : null,
-    };
-    this.due = new Set();
-    this.trackersDue.clear();
-    this.labelsDue.clear();
-    this.trackingDue = false;
-    const rt = this.current;
-    try {
-      if (rt) emitChanges(this, rt, changes);
-    } catch (error) {
-      this.log(`station events: ${(error as Error).message}`);
-    }
-    this.onStatusDue?.();
-  }
   onStatusDue: (() => void) | null = null;
   /**
    * Why a printer cannot print right now, in a few words ("not answering", "out of paper"), from
@@ -362,7 +331,7 @@ export class StationContext {
   printerView: () => PrinterStatusView | null = () => null;
 
   async close(): Promise<void> {
-    if (this.statusTimer) clearTimeout(this.statusTimer);
+    this.live.stop();
     await this.current?.close();
     this.current = null;
     await this.spool.stop();

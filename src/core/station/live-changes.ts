@@ -3,7 +3,10 @@ import type { StationContext } from './context.js';
 import type { ProfileRuntime } from './runtime.js';
 import { attentionOf, queueOf, trackerRow } from './snapshots.js';
 
-/** What changed since the last event (StationContext coalesces it over 100 ms). */
+/** What a call marks as changed (`StationContext.changed`); a status follows each event. */
+export type ChangeKind = 'queue' | 'attention' | 'tracking' | 'carriers' | 'status';
+
+/** What changed since the last event (LiveChanges coalesces it over 100 ms). */
 export interface DueChanges {
   due: ReadonlySet<'queue' | 'attention' | 'carriers'>;
   /** Labels stored, by purchase id. */
@@ -43,5 +46,69 @@ export function emitChanges(ctx: StationContext, rt: ProfileRuntime, changes: Du
       more: Math.max(0, numbers.length - MAX_TRACKER_ROWS),
       sync: trackingSync(rt),
     });
+  }
+}
+
+/**
+ * What changed since the last live events: marked by the context's calls, sent within 100 ms of
+ * the first mark (a burst is one event of each kind), then a new status for the header.
+ */
+export class LiveChanges {
+  private statusTimer: NodeJS.Timeout | null = null;
+  private due = new Set<'queue' | 'attention' | 'carriers'>();
+  private readonly trackersDue = new Set<string>();
+  private readonly labelsDue = new Set<string>();
+  private trackingDue = false;
+
+  constructor(private readonly ctx: StationContext) {}
+
+  changed(what: ChangeKind): void {
+    if (what === 'tracking') this.trackingDue = true;
+    else if (what !== 'status') this.due.add(what);
+    this.statusTimer ??= setTimeout(() => this.flush(), 100);
+  }
+
+  trackersChanged(trackingNumbers: readonly string[]): void {
+    for (const n of trackingNumbers) this.trackersDue.add(n);
+    this.changed('tracking');
+  }
+
+  labelStored(purchaseId: string): void {
+    this.labelsDue.add(purchaseId);
+    this.changed('status');
+  }
+
+  ordersChanged(change: { fileName?: string; imported?: number; orderIds?: string[] }): void {
+    this.ctx.events.emit('orders-changed', {
+      fileName: change.fileName ?? null,
+      imported: change.imported ?? 0,
+      orderIds: change.orderIds ?? [],
+    });
+    this.changed('status');
+  }
+
+  /** The station stops: nothing more is sent. */
+  stop(): void {
+    if (this.statusTimer) clearTimeout(this.statusTimer);
+  }
+
+  private flush(): void {
+    this.statusTimer = null;
+    const changes = {
+      due: this.due,
+      purchases: [...this.labelsDue],
+      trackingNumbers: this.trackingDue ? [...this.trackersDue] : null,
+    };
+    this.due = new Set();
+    this.trackersDue.clear();
+    this.labelsDue.clear();
+    this.trackingDue = false;
+    const rt = this.ctx.runtimeOrNull();
+    try {
+      if (rt) emitChanges(this.ctx, rt, changes);
+    } catch (error) {
+      this.ctx.log(`station events: ${(error as Error).message}`);
+    }
+    this.ctx.onStatusDue?.();
   }
 }
