@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import { createNavSlice, type NavSlice } from './nav';
 import { createStatusSlice, type StatusSlice } from './status';
 import { createPackSlice, type PackSlice } from './pack';
+import { createPackRatesSlice, type PackRatesSlice } from './pack-rates';
 import {
   createAttentionSlice,
   createCarriersSlice,
@@ -21,6 +22,7 @@ import { createFloorSlice, type FloorSlice } from './floor';
 export type AppState = NavSlice &
   StatusSlice &
   PackSlice &
+  PackRatesSlice &
   AttentionSlice &
   QueueSlice &
   HistorySlice &
@@ -33,6 +35,7 @@ export const useStation = create<AppState>()((...a) => ({
   ...createNavSlice(...a),
   ...createStatusSlice(...a),
   ...createPackSlice(...a),
+  ...createPackRatesSlice(...a),
   ...createAttentionSlice(...a),
   ...createQueueSlice(...a),
   ...createHistorySlice(...a),

@@ -4,21 +4,14 @@ import type {
   LabelSummary,
   OrderView,
   PurchaseView,
-  RateQuote,
   ShipOptionsView,
   VerificationView,
 } from '../../../shared/views';
 import { call } from '../bridge';
 import { playCounted, playFailure, playSuccess, playWrongItem } from '../lib/sounds';
+import type { PackRatesSlice } from './pack-rates';
 import type { Slice } from './types';
-import {
-  isVerifying,
-  matchesLine,
-  MAX_QUANTITY_KEY,
-  parseWeight,
-  pickedRate,
-  quantityScan,
-} from './pack-rules';
+import { isVerifying, matchesLine, MAX_QUANTITY_KEY, quantityScan } from './pack-rules';
 
 export type PackResult =
   | { kind: 'success'; purchase: PurchaseView }
@@ -41,14 +34,8 @@ export interface PackSlice {
   shipOptions: ShipOptionsView | null;
   /** The package the scale and a scanned box go to (the weight field last focused). */
   activePackage: number;
-  quote: RateQuote | null;
-  /** The highlighted rate: the rule's choice until the packer picks another. */
-  selectedRateId: string | null;
   busy: 'scan' | 'rate' | 'buy' | null;
   result: PackResult | null;
-  confirmAnother: boolean;
-  /** The buy key was pressed while rating: buy as soon as the rates are in. */
-  buyPending: boolean;
   /** What was scanned into the box (issue 15.1). */
   verification: VerificationView | null;
   /** The last item scan: a red line for a wrong item or one too many. */
@@ -64,11 +51,6 @@ export interface PackSlice {
   setBox(index: number, box: BoxPreset | null): void;
   setActivePackage(index: number): void;
   setShipOptions(patch: Partial<ShipOptionsView>): void;
-  rate(): Promise<void>;
-  moveSelection(delta: number): void;
-  selectRate(id: string): void;
-  buy(): Promise<void>;
-  allowAnother(): void;
   clearPack(): void;
 }
 
@@ -86,81 +68,21 @@ const cleared = {
   buyPending: false,
   verification: null,
   verifyAlert: null,
-} satisfies Partial<PackSlice>;
+} satisfies Partial<PackSlice & PackRatesSlice>;
 
-export const createPackSlice: Slice<PackSlice> = (set, get) => {
-  let rating: Promise<void> | null = null;
-  let again = false;
-  const fail = (error: StationError) => {
+/**
+ * A refusal on the Pack view: the failure sound and the reason; a buy key pressed early is
+ * dropped.
+ */
+export const packFailure =
+  (set: Parameters<Slice<PackSlice>>[0], get: Parameters<Slice<PackSlice>>[1]) =>
+  (error: StationError) => {
     playFailure(get().settings?.sounds ?? true);
     set({ result: { kind: 'failure', error }, buyPending: false });
   };
 
-  async function rateOnce() {
-    const { order, packages, confirmAnother, existingLabels, shipOptions } = get();
-    if (!order || !packages.length || (existingLabels.length && !confirmAnother)) {
-      set({ buyPending: false });
-      return;
-    }
-    const weights = packages.map((p) => parseWeight(p.weight));
-    const bad = weights.indexOf('bad');
-    if (bad >= 0) {
-      fail({
-        code: 'validation',
-        message: `Package ${bad + 1} of ${packages.length}: "${packages[bad]!.weight}" is not a weight in pounds.`,
-      });
-      return;
-    }
-    set({ busy: 'rate', quote: null, selectedRateId: null, result: null });
-    const r = await call('pack.rate', {
-      orderId: order.id,
-      packages: packages.map((p, i) => ({
-        weightLbs: weights[i] as number | null,
-        boxId: p.box?.id ?? null,
-      })),
-      confirmAnother,
-      options: shipOptions,
-    });
-    set({ busy: null });
-    // Asked again meanwhile, another order scanned, or a weight, box or option changed: not these rates.
-    const now = get();
-    if (again) return;
-    if (
-      now.order?.id !== order.id ||
-      now.packages !== packages ||
-      now.shipOptions !== shipOptions
-    ) {
-      // Nothing rates the changed packages by itself: a buy key pressed earlier is dropped.
-      set({ buyPending: false });
-      return;
-    }
-    if (!r.ok) {
-      fail(r.error);
-      return;
-    }
-    set({ quote: r.value, selectedRateId: r.value.chosenRateId });
-    if (r.value.queued) {
-      // The platform is away: the shipment already waits in the offline queue.
-      set({
-        buyPending: false,
-        result: {
-          kind: 'success',
-          purchase: {
-            outcome: 'queued-offline',
-            label: null,
-            printJob: null,
-            message: r.value.reason,
-          },
-        },
-      });
-      void get().refreshStatus();
-      return;
-    }
-    if (get().buyPending) {
-      set({ buyPending: false });
-      await get().buy();
-    }
-  }
+export const createPackSlice: Slice<PackSlice> = (set, get) => {
+  const fail = packFailure(set, get);
 
   return {
     ...cleared,
@@ -298,78 +220,6 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
       });
     },
 
-    // One rating at a time. A box scanned (or a weight read) while the order is still being
-    // rated rates again once that answer is in, with what is on screen then; an answer for
-    // packages that have since changed is dropped, never shown or bought.
-    async rate() {
-      if (rating) {
-        again = true;
-        return rating;
-      }
-      rating = (async () => {
-        do {
-          again = false;
-          await rateOnce();
-        } while (again && get().order);
-      })().finally(() => {
-        rating = null;
-      });
-      return rating;
-    },
-
-    moveSelection(delta) {
-      const { quote, selectedRateId } = get();
-      if (!quote?.rates.length) return;
-      const i = Math.max(
-        0,
-        quote.rates.findIndex((x) => x.id === selectedRateId),
-      );
-      const next = quote.rates[(i + delta + quote.rates.length) % quote.rates.length]!;
-      set({ selectedRateId: next.id });
-    },
-
-    selectRate(id) {
-      if (get().quote?.rates.some((r) => r.id === id)) set({ selectedRateId: id });
-    },
-
-    async buy() {
-      const { quote, busy, confirmAnother, selectedRateId } = get();
-      if (busy === 'rate' || busy === 'scan') {
-        // Scan, Enter, Ctrl+Enter in one go: buy as soon as the order is rated.
-        set({ buyPending: true });
-        return;
-      }
-      if (busy) return;
-      if (!quote) {
-        // Weighed (or re-weighed) but not rated yet: rate, then buy as the rates come in.
-        if (!get().order) return;
-        set({ buyPending: true });
-        await get().rate();
-        return;
-      }
-      if (quote.queued) return;
-      set({ busy: 'buy' });
-      // The shipment that was rated, at the highlighted rate: no second rating.
-      const picked = pickedRate(quote, selectedRateId);
-      const r = await call('pack.buy', {
-        shipmentId: quote.shipmentId,
-        rate: picked
-          ? { carrierAccountId: picked.carrierAccountId, serviceLevel: picked.serviceLevel }
-          : null,
-        confirmAnother,
-      });
-      set({ busy: null });
-      const sounds = get().settings?.sounds ?? true;
-      if (r.ok) {
-        playSuccess(sounds);
-        set({ result: { kind: 'success', purchase: r.value }, quote: null });
-      } else {
-        playFailure(sounds);
-        set({ result: { kind: 'failure', error: r.error } });
-      }
-      void get().refreshStatus();
-    },
-
     async verifyItem(value, quantity) {
       const { order } = get();
       if (!order) return;
@@ -410,12 +260,6 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
         },
       });
       return true;
-    },
-
-    allowAnother() {
-      if (!get().order) return;
-      set({ confirmAnother: true, result: null });
-      void get().rate();
     },
 
     clearPack: () => set({ ...cleared }),

@@ -1,0 +1,178 @@
+import type { RateQuote } from '../../../shared/views';
+import { call } from '../bridge';
+import { playFailure, playSuccess } from '../lib/sounds';
+import { packFailure } from './pack';
+import { parseWeight, pickedRate } from './pack-rules';
+import type { Slice } from './types';
+
+/** The Pack view's rates and purchase: rating what is on screen, the highlighted rate, buying. */
+export interface PackRatesSlice {
+  quote: RateQuote | null;
+  /** The highlighted rate: the rule's choice until the packer picks another. */
+  selectedRateId: string | null;
+  confirmAnother: boolean;
+  /** The buy key was pressed while rating: buy as soon as the rates are in. */
+  buyPending: boolean;
+  rate(): Promise<void>;
+  moveSelection(delta: number): void;
+  selectRate(id: string): void;
+  buy(): Promise<void>;
+  allowAnother(): void;
+}
+
+export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
+  let rating: Promise<void> | null = null;
+  let again = false;
+  const fail = packFailure(set, get);
+
+  async function rateOnce() {
+    const { order, packages, confirmAnother, existingLabels, shipOptions } = get();
+    if (!order || !packages.length || (existingLabels.length && !confirmAnother)) {
+      set({ buyPending: false });
+      return;
+    }
+    const weights = packages.map((p) => parseWeight(p.weight));
+    const bad = weights.indexOf('bad');
+    if (bad >= 0) {
+      fail({
+        code: 'validation',
+        message: `Package ${bad + 1} of ${packages.length}: "${packages[bad]!.weight}" is not a weight in pounds.`,
+      });
+      return;
+    }
+    set({ busy: 'rate', quote: null, selectedRateId: null, result: null });
+    const r = await call('pack.rate', {
+      orderId: order.id,
+      packages: packages.map((p, i) => ({
+        weightLbs: weights[i] as number | null,
+        boxId: p.box?.id ?? null,
+      })),
+      confirmAnother,
+      options: shipOptions,
+    });
+    set({ busy: null });
+    // Asked again meanwhile, another order scanned, or a weight, box or option changed: not these rates.
+    const now = get();
+    if (again) return;
+    if (
+      now.order?.id !== order.id ||
+      now.packages !== packages ||
+      now.shipOptions !== shipOptions
+    ) {
+      // Nothing rates the changed packages by itself: a buy key pressed earlier is dropped.
+      set({ buyPending: false });
+      return;
+    }
+    if (!r.ok) {
+      fail(r.error);
+      return;
+    }
+    set({ quote: r.value, selectedRateId: r.value.chosenRateId });
+    if (r.value.queued) {
+      // The platform is away: the shipment already waits in the offline queue.
+      set({
+        buyPending: false,
+        result: {
+          kind: 'success',
+          purchase: {
+            outcome: 'queued-offline',
+            label: null,
+            printJob: null,
+            message: r.value.reason,
+          },
+        },
+      });
+      void get().refreshStatus();
+      return;
+    }
+    if (get().buyPending) {
+      set({ buyPending: false });
+      await get().buy();
+    }
+  }
+
+  return {
+    quote: null,
+    selectedRateId: null,
+    confirmAnother: false,
+    buyPending: false,
+
+    // One rating at a time. A box scanned (or a weight read) while the order is still being
+    // rated rates again once that answer is in, with what is on screen then; an answer for
+    // packages that have since changed is dropped, never shown or bought.
+    async rate() {
+      if (rating) {
+        again = true;
+        return rating;
+      }
+      rating = (async () => {
+        do {
+          again = false;
+          await rateOnce();
+        } while (again && get().order);
+      })().finally(() => {
+        rating = null;
+      });
+      return rating;
+    },
+
+    moveSelection(delta) {
+      const { quote, selectedRateId } = get();
+      if (!quote?.rates.length) return;
+      const i = Math.max(
+        0,
+        quote.rates.findIndex((x) => x.id === selectedRateId),
+      );
+      const next = quote.rates[(i + delta + quote.rates.length) % quote.rates.length]!;
+      set({ selectedRateId: next.id });
+    },
+
+    selectRate(id) {
+      if (get().quote?.rates.some((r) => r.id === id)) set({ selectedRateId: id });
+    },
+
+    async buy() {
+      const { quote, busy, confirmAnother, selectedRateId } = get();
+      if (busy === 'rate' || busy === 'scan') {
+        // Scan, Enter, Ctrl+Enter in one go: buy as soon as the order is rated.
+        set({ buyPending: true });
+        return;
+      }
+      if (busy) return;
+      if (!quote) {
+        // Weighed (or re-weighed) but not rated yet: rate, then buy as the rates come in.
+        if (!get().order) return;
+        set({ buyPending: true });
+        await get().rate();
+        return;
+      }
+      if (quote.queued) return;
+      set({ busy: 'buy' });
+      // The shipment that was rated, at the highlighted rate: no second rating.
+      const picked = pickedRate(quote, selectedRateId);
+      const r = await call('pack.buy', {
+        shipmentId: quote.shipmentId,
+        rate: picked
+          ? { carrierAccountId: picked.carrierAccountId, serviceLevel: picked.serviceLevel }
+          : null,
+        confirmAnother,
+      });
+      set({ busy: null });
+      const sounds = get().settings?.sounds ?? true;
+      if (r.ok) {
+        playSuccess(sounds);
+        set({ result: { kind: 'success', purchase: r.value }, quote: null });
+      } else {
+        playFailure(sounds);
+        set({ result: { kind: 'failure', error: r.error } });
+      }
+      void get().refreshStatus();
+    },
+
+    allowAnother() {
+      if (!get().order) return;
+      set({ confirmAnother: true, result: null });
+      void get().rate();
+    },
+  };
+};
