@@ -1,13 +1,19 @@
 import type pg from 'pg';
-import type { SiteAttentionItem, SiteLabel, SiteLabelSearch, SiteScope } from './types.js';
+import type {
+  SiteAttentionItem,
+  SiteLabel,
+  SiteLabelSearch,
+  SiteOrderRow,
+  SiteScope,
+} from './types.js';
 
 const MAX_PAGE = 500;
 /** Up to this many labels matching a search are read through their indexes and sorted. */
 const SORT_MATCHES = 20_000;
 
 /**
- * The site store's site-wide reads: History search, one label, Needs attention. SiteStore
- * delegates to it; `run` turns a pg error into words for site IT.
+ * The site store's site-wide reads: History search, one label, Needs attention, the orders
+ * of a scan. SiteStore delegates to it; `run` turns a pg error into words for site IT.
  */
 export class SiteReads {
   constructor(
@@ -157,6 +163,31 @@ export class SiteReads {
         });
       }
       return items;
+    });
+  }
+
+  /** Orders of the site with this number (any brand of the profile), for a scan at any station. */
+  async findOrders(scope: SiteScope, orderNumber: string): Promise<SiteOrderRow[]> {
+    return this.run(async () => {
+      const { rows } = await this.pool.query<{
+        tenant_id: string;
+        order_number: string;
+        source: string;
+        order_json: SiteOrderRow['order'];
+      }>({
+        name: 'site-find-orders',
+        text: `SELECT tenant_id, order_number, source, order_json FROM site_orders
+                WHERE profile_id = $1 AND environment = $2 AND order_number = $3`,
+        values: [scope.profileId, scope.environment, orderNumber],
+      });
+      return rows.map((r) => ({
+        profileId: scope.profileId,
+        environment: scope.environment,
+        tenantId: r.tenant_id,
+        orderNumber: r.order_number,
+        source: r.source,
+        order: r.order_json,
+      }));
     });
   }
 }

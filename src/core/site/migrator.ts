@@ -1,0 +1,64 @@
+import type pg from 'pg';
+import { SiteStoreError } from './errors.js';
+import { siteMigrations, type SiteMigration } from './schema.js';
+
+/** A lock id of our own for migrations (pg_advisory_xact_lock): one station migrates at a time. */
+const MIGRATION_LOCK = 0x5_1735;
+
+/**
+ * The site store's schema: which version the database is at, and bringing it to this
+ * version's. SiteStore delegates to it; `run` and `tx` turn a pg error into words for site IT.
+ */
+export class SiteMigrator {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly run: <T>(work: () => Promise<T>) => Promise<T>,
+    private readonly tx: <T>(work: (c: pg.PoolClient) => Promise<T>) => Promise<T>,
+  ) {}
+
+  /** The schema version of the database (0 when nothing was ever migrated). */
+  async schemaVersion(): Promise<number> {
+    return this.run(async () => {
+      const { rows } = await this.pool.query<{ v: number | null }>(
+        `SELECT CASE WHEN to_regclass('site_schema_migrations') IS NULL THEN 0
+                ELSE (SELECT COALESCE(max(version), 0) FROM site_schema_migrations) END AS v`,
+      );
+      return Number(rows[0]?.v ?? 0);
+    });
+  }
+
+  /**
+   * Brings the database to this version's schema, all pending migrations in one transaction
+   * under an advisory lock (two stations starting at once migrate once). A database from a
+   * newer version is refused and left untouched.
+   */
+  async migrate(
+    list: readonly SiteMigration[] = siteMigrations,
+  ): Promise<{ from: number; to: number }> {
+    list.forEach((m, i) => {
+      if (m.version !== i + 1) throw new Error(`site migration ${m.name} is numbered ${m.version}`);
+    });
+    return this.tx(async (c) => {
+      await c.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      await c.query(`CREATE TABLE IF NOT EXISTS site_schema_migrations (
+        version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
+      const { rows } = await c.query<{ v: number | null }>(
+        'SELECT max(version) AS v FROM site_schema_migrations',
+      );
+      const from = Number(rows[0]?.v ?? 0);
+      if (from > list.length)
+        throw new SiteStoreError({
+          kind: 'newer-schema',
+          message: `The site store was set up by a newer version of Shipping Station (schema ${from}, this station knows ${list.length}). Update this station; the site store was left untouched.`,
+        });
+      for (const m of list.slice(from)) {
+        await c.query(m.sql);
+        await c.query('INSERT INTO site_schema_migrations (version, name) VALUES ($1, $2)', [
+          m.version,
+          m.name,
+        ]);
+      }
+      return { from, to: list.length };
+    });
+  }
+}

@@ -1,0 +1,180 @@
+import type pg from 'pg';
+import { CONSOLE_CHANNEL, type Heartbeat } from './console.js';
+
+/** A network printer of a station, as the site knows it. */
+export interface SitePrinter {
+  printerId: string;
+  name: string;
+  host: string;
+  port: number;
+  dpi: number;
+}
+
+/** A station's own queues, reported at each check-in for the site-wide view. */
+export interface StationQueues {
+  shipments: number;
+  printJobs: number;
+  needsAttention: number;
+}
+
+/**
+ * The site store's stations: each one's check-in (lag, queues, heartbeat) and its network
+ * printers, and the site-wide lists of both. SiteStore delegates to it; `run` and `tx` turn a
+ * pg error into words for site IT.
+ */
+export class SiteStations {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly run: <T>(work: () => Promise<T>) => Promise<T>,
+    private readonly tx: <T>(work: (c: pg.PoolClient) => Promise<T>) => Promise<T>,
+    private readonly station: { stationId: string; stationName: string },
+  ) {}
+
+  /**
+   * The station checks in: its name, how far behind its outbox is and its queues (for every
+   * console), and with `beat` its heartbeat (version, who is signed in, its label printer), all
+   * in one statement. `notify`: consoles are told (NOTIFY site_console) that what they show of
+   * this station changed.
+   */
+  async checkIn(
+    outbox: { depth: number; oldestAt: string | null },
+    queues: StationQueues = { shipments: 0, printJobs: 0, needsAttention: 0 },
+    beat?: Heartbeat,
+    notify = false,
+  ): Promise<void> {
+    const values = [
+      this.station.stationId,
+      this.station.stationName,
+      outbox.depth,
+      outbox.oldestAt,
+      queues.shipments,
+      queues.printJobs,
+      queues.needsAttention,
+    ];
+    await this.run(async () => {
+      await this.pool.query(
+        beat
+          ? {
+              name: 'site-check-in-beat',
+              text: `INSERT INTO site_stations (station_id, station_name, last_seen_at, outbox_depth, outbox_oldest_at,
+                       queued_shipments, queued_print_jobs, needs_attention, app_version, signed_in_user, printers)
+                     VALUES ($1, $2, now(), $3, $4, $5, $6, $7, $8, $9, $10::jsonb)
+                     ON CONFLICT (station_id) DO UPDATE SET station_name = EXCLUDED.station_name,
+                       last_seen_at = now(), outbox_depth = EXCLUDED.outbox_depth, outbox_oldest_at = EXCLUDED.outbox_oldest_at,
+                       queued_shipments = EXCLUDED.queued_shipments, queued_print_jobs = EXCLUDED.queued_print_jobs,
+                       needs_attention = EXCLUDED.needs_attention, app_version = EXCLUDED.app_version,
+                       signed_in_user = EXCLUDED.signed_in_user, printers = EXCLUDED.printers`,
+              values: [
+                ...values,
+                beat.appVersion,
+                beat.signedInUser,
+                JSON.stringify(beat.printers),
+              ],
+            }
+          : {
+              name: 'site-check-in',
+              text: `INSERT INTO site_stations (station_id, station_name, last_seen_at, outbox_depth, outbox_oldest_at,
+                       queued_shipments, queued_print_jobs, needs_attention)
+                     VALUES ($1, $2, now(), $3, $4, $5, $6, $7)
+                     ON CONFLICT (station_id) DO UPDATE SET station_name = EXCLUDED.station_name,
+                       last_seen_at = now(), outbox_depth = EXCLUDED.outbox_depth, outbox_oldest_at = EXCLUDED.outbox_oldest_at,
+                       queued_shipments = EXCLUDED.queued_shipments, queued_print_jobs = EXCLUDED.queued_print_jobs,
+                       needs_attention = EXCLUDED.needs_attention`,
+              values,
+            },
+      );
+      if (notify)
+        await this.pool.query('SELECT pg_notify($1, $2)', [
+          CONSOLE_CHANNEL,
+          this.station.stationId,
+        ]);
+    });
+  }
+
+  /**
+   * Registers this station's network printers (label role) for the site; printers it no longer
+   * has are marked inactive, never deleted.
+   */
+  async registerPrinters(printers: readonly SitePrinter[]): Promise<void> {
+    await this.tx(async (c) => {
+      for (const p of printers)
+        await c.query({
+          name: 'site-register-printer',
+          text: `INSERT INTO site_printers (station_id, printer_id, name, host, port, dpi, active, updated_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, true, now())
+                 ON CONFLICT (station_id, printer_id) DO UPDATE SET name = EXCLUDED.name, host = EXCLUDED.host,
+                   port = EXCLUDED.port, dpi = EXCLUDED.dpi, active = true, updated_at = now()
+                 WHERE (site_printers.name, site_printers.host, site_printers.port, site_printers.dpi, site_printers.active)
+                   IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.host, EXCLUDED.port, EXCLUDED.dpi, true)`,
+          values: [this.station.stationId, p.printerId, p.name, p.host, p.port, p.dpi],
+        });
+      await c.query(
+        `UPDATE site_printers SET active = false, updated_at = now()
+          WHERE station_id = $1 AND active AND NOT (printer_id = ANY($2))`,
+        [this.station.stationId, printers.map((p) => p.printerId)],
+      );
+    });
+  }
+
+  /** The network printers of every station of the site that still has them. */
+  async printers(): Promise<(SitePrinter & { stationId: string; stationName: string })[]> {
+    return this.run(async () => {
+      const { rows } = await this.pool.query<{
+        station_id: string;
+        station_name: string;
+        printer_id: string;
+        name: string;
+        host: string;
+        port: number;
+        dpi: number;
+      }>(
+        `SELECT p.*, COALESCE(s.station_name, p.station_id) AS station_name
+           FROM site_printers p LEFT JOIN site_stations s ON s.station_id = p.station_id
+          WHERE p.active ORDER BY station_name, p.name`,
+      );
+      return rows.map((r) => ({
+        stationId: r.station_id,
+        stationName: r.station_name,
+        printerId: r.printer_id,
+        name: r.name,
+        host: r.host,
+        port: r.port,
+        dpi: r.dpi,
+      }));
+    });
+  }
+
+  /** The stations of the site with their outbox, lag and queues, for Settings and consoles. */
+  async stations(): Promise<
+    ({
+      stationId: string;
+      stationName: string;
+      lastSeenAt: string;
+      depth: number;
+      oldestAt: string | null;
+    } & StationQueues)[]
+  > {
+    return this.run(async () => {
+      const { rows } = await this.pool.query<{
+        station_id: string;
+        station_name: string;
+        last_seen_at: Date;
+        outbox_depth: number;
+        outbox_oldest_at: Date | null;
+        queued_shipments: number;
+        queued_print_jobs: number;
+        needs_attention: number;
+      }>('SELECT * FROM site_stations ORDER BY station_name');
+      return rows.map((r) => ({
+        stationId: r.station_id,
+        stationName: r.station_name,
+        lastSeenAt: r.last_seen_at.toISOString(),
+        depth: r.outbox_depth,
+        oldestAt: r.outbox_oldest_at?.toISOString() ?? null,
+        shipments: r.queued_shipments,
+        printJobs: r.queued_print_jobs,
+        needsAttention: r.needs_attention,
+      }));
+    });
+  }
+}
