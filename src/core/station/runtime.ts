@@ -28,6 +28,7 @@ import {
 import { classifyPlatformError, packingPlatformFrom } from '../packing/platform-adapter.js';
 import { OfflineQueueDrainer } from '../packing/offline-drainer.js';
 import type { OrderClaims } from '../site/link.js';
+import type { ChangeKind } from './live-changes.js';
 
 /** The site's one tracker poller (issue 14), as the runtime sees it. */
 export interface SiteTrackerService {
@@ -46,7 +47,7 @@ export interface RuntimeDeps {
   /** The embedded sandbox's URL for an embedded-sandbox profile. */
   embeddedBaseUrl: () => Promise<string>;
   log: (line: string) => void;
-  onChange: (what: 'queue' | 'attention' | 'tracking' | 'carriers' | 'status') => void;
+  onChange: (what: ChangeKind) => void;
   /** Trackers a poll stored as new or changed, by tracking number. */
   onTrackers: (trackingNumbers: string[]) => void;
   /** A label was stored (bought, or found on the platform), by its purchase id. */
