@@ -101,6 +101,22 @@ export interface PreRaterStats {
 }
 
 /**
+ * Open orders: every package weighed, no label, no shipment other than rated or cancelled ones
+ * (no purchase, queue entry or packer's rating under way), newest first, with when their newest
+ * rated shipment was rated. Only orders changed since the given time are read, through
+ * `orders_by_update` (migration 10): the station's whole history is never walked.
+ */
+export const PRE_RATE_CANDIDATES_SQL = `SELECT o.id AS orderId, o.updated_at AS updatedAt,
+         (SELECT e.at FROM shipments s JOIN shipment_events e ON e.shipment_id = s.id AND e.kind = 'rated'
+           WHERE s.order_id = o.id AND s.state = 'rated' ORDER BY s.id DESC, e.id DESC LIMIT 1) AS ratedAt
+       FROM orders o
+       WHERE o.profile_id = ? AND o.environment = ? AND o.updated_at >= ?
+         AND NOT EXISTS (SELECT 1 FROM order_packages p WHERE p.order_id = o.id AND p.weight_lbs IS NULL)
+         AND NOT EXISTS (SELECT 1 FROM labels l WHERE l.order_id = o.id)
+         AND NOT EXISTS (SELECT 1 FROM shipments s WHERE s.order_id = o.id AND s.state NOT IN ('rated', 'cancelled'))
+       ORDER BY o.id DESC LIMIT ?`;
+
+/**
  * Pre-rating: orders whose weight and box are known at import are rated in the background, so
  * a packer's scan shows rates without waiting for the platform (PackingWorkflow.rate finds them,
  * reuseRates). Their rates are asked again before they go stale (refreshAfterMs).
@@ -142,23 +158,10 @@ export class PreRater {
       backOffMs: options.backOffMs ?? 60_000,
       replanEveryMs: options.replanEveryMs ?? 30_000,
     };
-    // Open orders: every package weighed, no label, no shipment other than rated or
-    // cancelled ones (no purchase, queue entry or packer's rating under way), newest first,
-    // with when their newest rated shipment was rated.
     this.candidates = options.workflow.shipments.db.prepare<
       [string, string, string, number],
       CandidateRow
-    >(
-      `SELECT o.id AS orderId, o.updated_at AS updatedAt,
-         (SELECT e.at FROM shipments s JOIN shipment_events e ON e.shipment_id = s.id AND e.kind = 'rated'
-           WHERE s.order_id = o.id AND s.state = 'rated' ORDER BY s.id DESC, e.id DESC LIMIT 1) AS ratedAt
-       FROM orders o
-       WHERE o.profile_id = ? AND o.environment = ? AND o.updated_at >= ?
-         AND NOT EXISTS (SELECT 1 FROM order_packages p WHERE p.order_id = o.id AND p.weight_lbs IS NULL)
-         AND NOT EXISTS (SELECT 1 FROM labels l WHERE l.order_id = o.id)
-         AND NOT EXISTS (SELECT 1 FROM shipments s WHERE s.order_id = o.id AND s.state NOT IN ('rated', 'cancelled'))
-       ORDER BY o.id DESC LIMIT ?`,
-    );
+    >(PRE_RATE_CANDIDATES_SQL);
   }
 
   start(): void {

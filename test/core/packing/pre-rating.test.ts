@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildShipment } from '../../../src/core/packing/build-shipment.js';
 import { RATES_FRESH_MS } from '../../../src/core/packing/rate-choice.js';
-import { PreRater, prePackedPackages } from '../../../src/core/packing/pre-rating.js';
+import {
+  PRE_RATE_CANDIDATES_SQL,
+  PreRater,
+  prePackedPackages,
+} from '../../../src/core/packing/pre-rating.js';
 import type { RateResult, ShipResult } from '../../../src/core/packing/types.js';
 import { useSandbox } from '../../support/sandbox.js';
 import { lumenProfile } from './support/station.js';
@@ -180,5 +184,22 @@ describe('pre-rating: orders rated in the background after import', () => {
     expect(await pending).toMatchObject({ kind: 'rated', shipmentId: quote.shipment.id });
     expect(rates()).toBe(1);
     expect(rater.stats.started).toBe(0);
+  });
+
+  it('looks for work among the recently changed orders only, through an index, never the whole history', async () => {
+    // A start and every replan ran this; walking every order a station ever had took 10 s at
+    // 10,000,000 orders (the benchmark's label cache) and stalled the station every 30 s.
+    const { station } = await preRatedStation();
+    const plan = (
+      station.workflow.shipments.db
+        .prepare(`EXPLAIN QUERY PLAN ${PRE_RATE_CANDIDATES_SQL}`)
+        .all('p', 'sandbox', '2026-11-20T00:00:00.000Z', 1000) as { detail: string }[]
+    )
+      .map((r) => r.detail)
+      .join(' | ');
+    expect(plan).toMatch(
+      /SEARCH o USING (COVERING )?INDEX orders_by_update \(profile_id=\? AND environment=\? AND updated_at>\?\)/,
+    );
+    expect(plan).not.toMatch(/SCAN o\b/);
   });
 });

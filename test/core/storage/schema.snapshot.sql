@@ -1,4 +1,4 @@
--- schema version 9
+-- schema version 10
 
 -- trigger label_day_counts_delete
 CREATE TRIGGER label_day_counts_delete AFTER DELETE ON labels BEGIN
@@ -446,6 +446,9 @@ CREATE INDEX labels_by_tenant_date ON labels (profile_id, environment, tenant_id
 
 -- index offline_queue_waiting
 CREATE INDEX offline_queue_waiting ON offline_queue (profile_id, environment, state, id);
+
+-- index orders_by_update
+CREATE INDEX orders_by_update ON orders (profile_id, environment, updated_at);
 
 -- index print_job_events_by_job
 CREATE INDEX print_job_events_by_job ON print_job_events (job_id, id);

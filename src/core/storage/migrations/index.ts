@@ -8,6 +8,7 @@ import { migration006 } from './006-packing-floor.js';
 import { migration007 } from './007-station-users.js';
 import { migration008 } from './008-label-day-counts.js';
 import { migration009 } from './009-tracker-rows.js';
+import { migration010 } from './010-orders-by-update.js';
 
 export interface Migration {
   /** 1-based; equals the migration's position in the list, stored in PRAGMA user_version. */
@@ -30,4 +31,5 @@ export const migrations: readonly Migration[] = [
   migration007,
   migration008,
   migration009,
+  migration010,
 ];
