@@ -8,8 +8,8 @@ import type { Migration } from './index.js';
  * and shipments checked): at 10,000,000 orders a start waited 10 s for it and the station's
  * thread stalled for 2 s every 30 s of a shift. With it, only the recent orders are read.
  *
- * The first start on an existing database builds the index once (about a second per million
- * orders on the development machine).
+ * The first start on an existing database builds the index once (about 1.5 s per million orders
+ * on the development machine).
  */
 export const migration010: Migration = {
   version: 10,
