@@ -9,9 +9,13 @@
 -- password in each station's keychain (Settings) or in STATION_SECRET_SITE_STORE.
 --
 -- What the role can do: read everything of the site; insert and update the rows stations
--- write (idempotent upserts, order claims, site-wide attention items). What it cannot do:
--- create, alter or drop anything (it owns nothing), DELETE any row (labels, purchases and
--- reprints are money and audit), change site settings, or touch the migration history.
+-- write (idempotent upserts, order claims, site-wide attention items), and give up its own
+-- claim on an order file that brought in no order. What it cannot do: create, alter or drop
+-- anything (it owns nothing), DELETE any other row (labels, purchases and reprints are money
+-- and audit), change site settings, or touch the migration history.
+
+-- psql stops at the first error (a role that may not create roles, say) instead of going on.
+\set ON_ERROR_STOP on
 
 CREATE ROLE shipping_station LOGIN PASSWORD :station_password;
 
@@ -23,6 +27,8 @@ GRANT INSERT, UPDATE ON site_stations, site_purchases, site_labels, site_order_c
   site_attention, site_orders, site_printers, site_trackers, site_tracker_sync,
   site_carrier_health TO shipping_station;
 GRANT INSERT ON site_reprints, site_import_claims TO shipping_station;
+-- Site migration 4: an order file whose import brought in nothing is claimed no more.
+GRANT DELETE ON site_import_claims TO shipping_station;
 GRANT USAGE ON SEQUENCE site_attention_id_seq, site_trackers_seq_seq TO shipping_station;
 -- site_users is read (sign-in at any station) but only site IT adds or changes users.
 

@@ -28,6 +28,8 @@ export interface HotFolderOptions {
    * this file, which is then left where it is for that station to move; null to import it.
    */
   claimFile?: (text: string, name: string) => Promise<string | null>;
+  /** Gives that claim up: the file brought in no order (the site may import it again). */
+  releaseFile?: (text: string) => Promise<void>;
   /** The station's log (the rotating file); stderr when omitted. */
   log?: (line: string) => void;
 }
@@ -128,7 +130,12 @@ export class OrderHotFolder {
         this.options.tenants,
         { text, format, source: `hot-folder:${name}` },
         { mappings: this.options.mappings ?? [] },
-      );
+      ).catch(async (error: unknown) => {
+        await this.options.releaseFile?.(text);
+        throw error;
+      });
+      if (report.imported.length + report.updated.length + report.unchanged.length === 0)
+        await this.options.releaseFile?.(text);
       const outcome = report.problems.length === 0 ? 'processed' : 'failed';
       const stamp = new Date().toISOString().replaceAll(':', '-');
       const movedTo = join(this.options.folder, outcome, `${stamp}-${name}`);

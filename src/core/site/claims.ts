@@ -144,16 +144,21 @@ export class SiteClaims {
       );
       if ((res.rowCount ?? 0) === 1) return { claimed: true };
       const { rows } = await this.pool.query<{
+        station_id: string;
         station_name: string;
         file_name: string;
         claimed_at: Date;
       }>(
-        `SELECT COALESCE(s.station_name, c.station_id) AS station_name, c.file_name, c.claimed_at
+        `SELECT c.station_id, COALESCE(s.station_name, c.station_id) AS station_name, c.file_name,
+                c.claimed_at
            FROM site_import_claims c LEFT JOIN site_stations s ON s.station_id = c.station_id
           WHERE c.profile_id = $1 AND c.environment = $2 AND c.file_sha256 = $3`,
         [scope.profileId, scope.environment, fileSha256],
       );
-      const r = rows[0]!;
+      const r = rows[0];
+      // Released between the two statements (nothing came of its import): ours to try now.
+      // Claimed by this station before: importing it here again only updates its own orders.
+      if (!r || r.station_id === this.station.stationId) return { claimed: true };
       return {
         claimed: false,
         stationName: r.station_name,
@@ -161,6 +166,21 @@ export class SiteClaims {
         at: `${r.claimed_at.toISOString().slice(0, 10)} ${clockTime(r.claimed_at)}`,
       };
     });
+  }
+
+  /**
+   * Gives up this station's claim on an order file: its import brought in no order (every row
+   * refused, for a tenant the profile does not ship for, say), so the file may be imported
+   * again, here or at another station, once that is put right.
+   */
+  async releaseImport(scope: SiteScope, fileSha256: string): Promise<void> {
+    await this.run(() =>
+      this.pool.query(
+        `DELETE FROM site_import_claims
+          WHERE profile_id = $1 AND environment = $2 AND file_sha256 = $3 AND station_id = $4`,
+        [scope.profileId, scope.environment, fileSha256, this.station.stationId],
+      ),
+    );
   }
 }
 

@@ -162,6 +162,21 @@ export class SiteLink {
     }
   }
 
+  /**
+   * The import of a file this station claimed brought in no order: the claim is given up, so
+   * the file can be imported again once its problems are put right. Best effort: with the
+   * store away the claim stays (importing the file here again is still allowed).
+   */
+  async releaseFile(scope: StationScope, text: string): Promise<void> {
+    const sha = createHash('sha256').update(text).digest('hex');
+    try {
+      this.throwIfRecentlyDown();
+      await this.store.releaseImport(scope, sha);
+    } catch {
+      this.sync.wake();
+    }
+  }
+
   /** Orders of the site with this number, for a scan this station has no order for. */
   async findOrders(scope: StationScope, orderNumber: string): Promise<SiteOrderRow[]> {
     try {

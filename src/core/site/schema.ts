@@ -1,6 +1,7 @@
 import { siteMigration001 } from './migrations/001-site-store.js';
 import { siteMigration002 } from './migrations/002-site-services.js';
 import { siteMigration003 } from './migrations/003-apply-batch.js';
+import { siteMigration004 } from './migrations/004-import-claim-release.js';
 
 /**
  * The site store's own numbered, forward-only migrations (PostgreSQL). Each runs in one
@@ -21,6 +22,7 @@ export const siteMigrations: readonly SiteMigration[] = [
   siteMigration001,
   siteMigration002,
   siteMigration003,
+  siteMigration004,
 ];
 
 export const SITE_SCHEMA_VERSION = siteMigrations.length;

@@ -243,6 +243,10 @@ export class SiteStore {
   ): ReturnType<SiteClaims['claimImport']> {
     return this.claims.claimImport(scope, fileSha256, fileName);
   }
+  /** See SiteClaims.releaseImport: a file whose import brought in nothing is claimed no more. */
+  releaseImport(scope: SiteScope, fileSha256: string): Promise<void> {
+    return this.claims.releaseImport(scope, fileSha256);
+  }
 
   /** See SiteReads.findOrders: the site's orders with this number, for a scan at any station. */
   findOrders(scope: SiteScope, orderNumber: string): Promise<SiteOrderRow[]> {

@@ -245,6 +245,7 @@ export class StationContext {
           ? {
               orderClaims: this.site.claims.bind(this.site),
               claimOrderFile: this.site.claimFile.bind(this.site),
+              releaseOrderFile: this.site.releaseFile.bind(this.site),
               siteTrackers: (o) => {
                 const site = this.site!;
                 return site.trackers({ ...o, onChanges: o.onChanges, log: this.log });

@@ -60,6 +60,8 @@ export interface RuntimeDeps {
   boxes?: () => readonly BoxDimensions[];
   /** The site store's order-file claim (issue 12): a reason not to import, or null. */
   claimOrderFile?: (scope: StationScope, text: string, name: string) => Promise<string | null>;
+  /** Gives the claim up again: the file's import brought in no order. */
+  releaseOrderFile?: (scope: StationScope, text: string) => Promise<void>;
   /** A batch moved on (issue 15.8). */
   onBatch?: (summary: BatchSummary) => void;
   /**
@@ -294,6 +296,11 @@ export class ProfileRuntime {
           ? {
               claimFile: (text: string, name: string) =>
                 this.deps.claimOrderFile!(this.scope, text, name),
+            }
+          : {}),
+        ...(this.deps.releaseOrderFile
+          ? {
+              releaseFile: (text: string) => this.deps.releaseOrderFile!(this.scope, text),
             }
           : {}),
       });

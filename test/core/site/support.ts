@@ -38,7 +38,7 @@ export async function siteDatabase(cluster: PostgresCluster): Promise<SiteDataba
   await c.query(
     roleSql
       .split('\n')
-      .filter((l) => !l.startsWith('--') && !l.startsWith('CREATE ROLE'))
+      .filter((l) => !l.startsWith('--') && !l.startsWith('\\') && !l.startsWith('CREATE ROLE'))
       .join('\n'),
   );
   await c.end();

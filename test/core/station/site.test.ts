@@ -303,6 +303,53 @@ describe('Station facade with a site store', () => {
     }
   });
 
+  it('a file that brought in no order is not kept as imported for the site; its own station may import a file again', async () => {
+    const { site, a, b } = await stationsAandB();
+    try {
+      const order = (orderNumber: string, tenantId?: string) => ({
+        orderNumber,
+        ...(tenantId ? { tenantId } : {}),
+        shipTo: {
+          name: 'Ada',
+          addressLine1: '1 Main St',
+          city: 'Austin',
+          stateProvince: 'TX',
+          postalCode: '78701',
+          countryCode: 'US',
+        },
+        packages: [{ weightLbs: 2, items: [{ sku: 'C-1', name: 'Candle', quantity: 1 }] }],
+      });
+      // Every row for a brand this profile does not ship for: nothing comes in.
+      const refused = JSON.stringify([order('SITE-9101', 'tnt_driftwood')]);
+      const first = await call(a, 'orders.import', { fileName: 'wave-13.json', content: refused });
+      expect(first.imported).toBe(0);
+      expect(first.errorCount).toBe(1);
+      const claims = () =>
+        site.owner.pool.query(`SELECT file_name, station_id FROM site_import_claims`);
+      expect((await claims()).rows).toEqual([]);
+      // So another station is not told it was imported (it refuses the rows for itself).
+      const atB = await call(b, 'orders.import', { fileName: 'wave-13.json', content: refused });
+      expect(atB).toMatchObject({ imported: 0, errorCount: 1 });
+
+      // A file that did bring orders in stays claimed, and its own station may import it again.
+      const good = JSON.stringify([order('SITE-9102')]);
+      expect(
+        (await call(a, 'orders.import', { fileName: 'wave-14.json', content: good })).imported,
+      ).toBe(1);
+      const again = await call(a, 'orders.import', { fileName: 'wave-14.json', content: good });
+      expect(again.imported + again.skipped).toBe(1);
+      expect((await claims()).rows).toEqual([{ file_name: 'wave-14.json', station_id: 'st-a' }]);
+      expect(
+        await b.dispatch('orders.import', { fileName: 'wave-14.json', content: good }),
+      ).toMatchObject({
+        ok: false,
+        error: { code: 'conflict' },
+      });
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
   it("every station's queues and needs-attention counts are visible from any station", async () => {
     const { a, b } = await stationsAandB();
     try {

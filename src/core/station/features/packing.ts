@@ -216,8 +216,11 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
           `${fileName}: only .csv, .tsv, .txt (tab-separated) and .json order files can be imported.`,
         );
       // One import per file for the whole site (issue 12).
-      const elsewhere = await ctx.site?.claimFile(r.scope, content, fileName);
+      const site = ctx.site;
+      const elsewhere = await site?.claimFile(r.scope, content, fileName);
       if (elsewhere) throw new StationFailure('conflict', elsewhere);
+      // A file that brought in nothing (or failed) is not kept as imported for the site.
+      const release = () => site?.releaseFile(r.scope, content);
       // In slices: a 100,000-order file must not hold up the packer's scans meanwhile.
       const report = await importOrdersInSlices(
         r.orders,
@@ -228,7 +231,12 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
           onProgress: (p) => ctx.events.emit('import-progress', { fileName, ...p }),
           mappings: r.profile.orderColumnMappings ?? [],
         },
-      );
+      ).catch(async (error: unknown) => {
+        await release();
+        throw error;
+      });
+      if (report.imported.length + report.updated.length + report.unchanged.length === 0)
+        await release();
       ctx.ordersChanged({ fileName, imported: report.imported.length + report.updated.length });
       // Orders whose weight and box are known are rated in the background from now on.
       r.preRater.wake();
