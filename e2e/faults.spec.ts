@@ -89,6 +89,36 @@ test('a slow rate request: Pack says what it waits for and for how long', async 
   await expect(page.getByTestId('waiting')).toHaveCount(0);
 });
 
+test('the next order scanned while a label is being bought never shows that label as its own', async ({
+  page,
+}, info) => {
+  station = await lumenStation();
+  await page.goto(station.url);
+  await importSamples(page);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  await page.keyboard.type('LUM-10422');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toContainText('cheapest');
+  await sandbox.addFault({ method: 'POST', path: '/api/v1/labels', kind: 'delay', delayMs: 2500 });
+  await page.keyboard.press('Control+Enter');
+  // The packer moves on before the label is back: the next order is scanned and rated.
+  await page.keyboard.type('LUM-10421');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('order-number')).toHaveText('LUM-10421');
+  // The first order's label is told by name, and the result panel stays the new order's.
+  await expect(page.getByTestId('toast')).toContainText('LUM-10422', { timeout: 15_000 });
+  await expect(page.getByTestId('result').getByTestId('tracking-number')).toHaveCount(0);
+  await expect(page.getByTestId('rate-reason')).toContainText('cheapest');
+  await page.screenshot({ path: info.outputPath('scan-during-buy.png') });
+  expect(await sandbox.ledger()).toHaveLength(1);
+  // Its own purchase then shows under its own name.
+  await sandbox.clearFaults();
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('result-order')).toHaveText('Order LUM-10421', { timeout: 15_000 });
+  await expect(page.getByTestId('tracking-number')).toHaveText(/\w{10,}/);
+  expect(await sandbox.ledger()).toHaveLength(2);
+});
+
 test('a large order file: Settings shows its progress, the report counts every problem', async ({
   page,
 }, info) => {

@@ -116,7 +116,11 @@ export function App() {
       </nav>
       <main className="content">{renderView(view)}</main>
       <div className="toast-area" role="status" aria-live="polite">
-        {toast ? <div className={`toast ${toast.kind}`}>{toast.text}</div> : null}
+        {toast ? (
+          <div className={`toast ${toast.kind}`} data-testid="toast">
+            {toast.text}
+          </div>
+        ) : null}
       </div>
     </div>
   );

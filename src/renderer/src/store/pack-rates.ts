@@ -139,6 +139,15 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
         return;
       }
       if (busy) return;
+      if (!quote && get().result?.kind === 'success') {
+        // The order on screen was just bought (a second press of the buy key): its green
+        // result and its reprint stay; buying another is its own, confirmed, key.
+        get().notify(
+          'ok',
+          'This order is already bought. Alt+R reprints its label; Ctrl+Shift+A buys another.',
+        );
+        return;
+      }
       if (!quote) {
         // Weighed (or re-weighed) but not rated yet: rate, then buy as the rates come in.
         if (!get().order) return;
@@ -148,6 +157,7 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
       }
       if (quote.queued) return;
       set({ busy: 'buy' });
+      const boughtFor = get().order;
       // The shipment that was rated, at the highlighted rate: no second rating.
       const picked = pickedRate(quote, selectedRateId);
       const r = await call('pack.buy', {
@@ -159,6 +169,21 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
       });
       set({ busy: null });
       const sounds = get().settings?.sounds ?? true;
+      if (!boughtFor || get().order?.id !== boughtFor.id) {
+        // Another order was scanned (or the screen cleared) while this one was being bought:
+        // its outcome is told by name and never shown as the result of the order now on screen.
+        const name = boughtFor?.orderNumber ?? 'The previous order';
+        if (r.ok) playSuccess(sounds);
+        else playFailure(sounds);
+        get().notify(
+          r.ok ? 'ok' : 'error',
+          r.ok
+            ? `${name}: ${r.value.message}${r.value.label ? ` (${r.value.label.trackingNumber})` : ''}`
+            : `${name}: ${r.error.message}`,
+        );
+        void get().refreshStatus();
+        return;
+      }
       if (r.ok) {
         playSuccess(sounds);
         set({ result: { kind: 'success', purchase: r.value }, quote: null });

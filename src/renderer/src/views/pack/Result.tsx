@@ -128,6 +128,11 @@ export function PackResult(props: {
             <div className="result-text">
               <div className="big">{headline[phase]}</div>
               {label ? (
+                <div className="result-order" data-testid="result-order">
+                  Order {label.orderNumber}
+                </div>
+              ) : null}
+              {label ? (
                 packages.length > 1 ? (
                   <ol className="package-tracking" aria-label="Tracking numbers">
                     {packages.map((t, i) => (
