@@ -119,6 +119,27 @@ test('the next order scanned while a label is being bought never shows that labe
   expect(await sandbox.ledger()).toHaveLength(2);
 });
 
+test('an order file saved as Windows-1252 (not UTF-8) keeps its accented names', async ({
+  page,
+}) => {
+  station = await lumenStation();
+  await page.goto(station.url);
+  await expect(page.getByTestId('profile-name')).toHaveText('Lumen faults');
+  const csv =
+    'order_number,ship_to_name,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,weight_lbs\n' +
+    'LAT-1,José Müller,1 Rue Façade,Montréal,QC,H2X 1Y4,CA,2\n';
+  const file = join(mkdtempSync(join(tmpdir(), 'station-orders-')), 'latin1.csv');
+  writeFileSync(file, Buffer.from(csv, 'latin1'));
+  await importOrders(page, file);
+  await expect(page.getByTestId('import-report')).toContainText('1 imported');
+  await page.keyboard.press('Alt+1');
+  await page.keyboard.type('LAT-1');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('order-number')).toHaveText('LAT-1');
+  await expect(page.getByText('José Müller')).toBeVisible();
+  await expect(page.getByText('Montréal', { exact: false })).toBeVisible();
+});
+
 test('a large order file: Settings shows its progress, the report counts every problem', async ({
   page,
 }, info) => {

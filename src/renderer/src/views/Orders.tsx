@@ -4,6 +4,7 @@ import { call } from '../bridge';
 import { useStation } from '../store';
 import { ORDER_PAGE } from '../store/floor';
 import './orders.css';
+import { readOrderFile } from '../lib/read-file';
 
 const statuses: { id: OrderStatusName; label: string }[] = [
   { id: 'open', label: 'Open' },
@@ -97,7 +98,10 @@ export function OrdersView() {
 
   async function importFile(file: File) {
     setImported(`Importing ${file.name}…`);
-    const r = await call('orders.import', { fileName: file.name, content: await file.text() });
+    const r = await call('orders.import', {
+      fileName: file.name,
+      content: await readOrderFile(file),
+    });
     if (r.ok) {
       setImported(
         `${file.name}: ${r.value.imported} imported, ${r.value.skipped} unchanged${

@@ -8,6 +8,7 @@ import type {
   RateRule,
 } from '../../../../shared/views';
 import { ColumnMapping } from './ColumnMapping';
+import { readOrderFile } from '../../lib/read-file';
 
 const SHOWN_PROBLEMS = 50;
 
@@ -41,7 +42,10 @@ export function StationPanel() {
     setReport(null);
     setLastFile(file);
     setProgress({ fileName: file.name, phase: 'reading', done: 0, total: 100 });
-    const r = await call('orders.import', { fileName: file.name, content: await file.text() });
+    const r = await call('orders.import', {
+      fileName: file.name,
+      content: await readOrderFile(file),
+    });
     setProgress(null);
     if (r.ok) {
       setReport(r.value);
