@@ -175,6 +175,25 @@ describe('print spool', () => {
     expect(spool.needsAttention()).toEqual([]);
   });
 
+  it('keeps a label for a printer switched off for a while, past its attempts, and prints it when it is back', async () => {
+    const off = await useVirtualPrinter();
+    const port = off.port;
+    await off.close(); // switched off
+    const { spool } = openSpool([virtualPrinterConfig(off, { id: 'dock', name: 'Dock' })], {
+      maxAttempts: 2,
+      giveUpAfterMs: 60 * 60_000,
+    });
+    spool.start();
+    const id = spool.enqueue({ printerId: 'dock', kind: 'label', payload: labels(1)[0]! }).job.id;
+    await waitUntil(() => (spool.get(id)?.attempts ?? 0) >= 5);
+    expect(spool.get(id)!.state).toBe('queued');
+    expect(spool.get(id)!.lastError).not.toMatch(/Gave up/);
+    // Switched on again (the same address): the waiting label prints by itself.
+    const back = await useVirtualPrinter({ port });
+    await waitForState(spool, id, 'printed');
+    expect(back.labels.map((l) => l.zpl)).toEqual(labels(1));
+  });
+
   it('lets a shift lead cancel, move and retry jobs', async () => {
     const left = await useVirtualPrinter();
     const right = await useVirtualPrinter();
@@ -182,7 +201,7 @@ describe('print spool', () => {
     await left.close(); // the left printer is off
     const { spool } = openSpool(
       [leftConfig, virtualPrinterConfig(right, { id: 'right', name: 'Right' })],
-      { maxAttempts: 2 },
+      { maxAttempts: 2, giveUpAfterMs: 0 },
     );
     spool.start();
     const [a, b, c] = labels(3).map(

@@ -311,10 +311,14 @@ export class JobSender {
     }
   }
 
-  /** Nothing reached the printer: try again later, or give up after maxAttempts. */
+  /** Nothing reached the printer: try again later, or give up (maxAttempts and giveUpAfterMs). */
   private failedAttempt(job: PrintJob, attempts: number, error: Error) {
     const code = error instanceof PrinterError ? error.code : 'unexpected';
-    if (attempts >= (this.ctx.options.maxAttempts ?? 20)) {
+    const waited = this.ctx.clock() - Date.parse(job.createdAt);
+    if (
+      attempts >= (this.ctx.options.maxAttempts ?? 20) &&
+      waited >= (this.ctx.options.giveUpAfterMs ?? 30 * 60_000)
+    ) {
       this.ctx.emitJob(
         this.ctx.store.change(job.id, {
           state: 'failed',

@@ -52,6 +52,12 @@ export interface PrintSpoolOptions {
   backoff?: { baseMs?: number; maxMs?: number };
   /** Send attempts before a job is 'failed' (faults reported by the printer do not count). */
   maxAttempts?: number;
+  /**
+   * …and not before this long after it was queued: a printer switched off for a few minutes
+   * (paper, a jam, a cable) must not turn every waiting label into a shift lead's task.
+   * Default 30 minutes.
+   */
+  giveUpAfterMs?: number;
   /** How often a printer with a fault (paper out…) is asked again. Default 2 s. */
   faultPollMs?: number;
   /** While a printer works through labels already sent. Default 250 ms. */
