@@ -233,7 +233,7 @@ export function stationMessage(ctx: MessageContext): string {
       return `The platform refused ${ctx.what}${because}${ref}`;
     case 'auth':
       return env?.errorCode === 'READ_ONLY_KEY'
-        ? `The API key of client ${ctx.clientId} may not change ${ctx.what} (it is read-only); ask the administrator for a full-access key${ref}`
+        ? `The API key of client ${ctx.clientId} is read-only, so the platform refused it for ${ctx.what}; ask the administrator for a full-access key${ref}`
         : `The platform did not accept the API key of client ${ctx.clientId}; check the client id and secret in the site profile${ref}`;
     case 'wrong-tenant':
       return `The platform denied access to tenant ${ctx.tenantId} for ${ctx.what}: the tenant id may be wrong, or this API key may not act for it${because}${ref}`;
@@ -241,7 +241,11 @@ export function stationMessage(ctx: MessageContext): string {
       if (env?.errorCode === 'ROUTE_NOT_FOUND') {
         return `The platform at ${ctx.host} does not offer ${ctx.what} (unknown route: check the profile's base URL)${ref}`;
       }
-      return `The platform could not find ${ctx.what}: it does not exist, or it belongs to another tenant or environment${ref}`;
+      // The platform's own words when it gave them (a shipping site that does not exist, and
+      // which field named it); the general reason otherwise.
+      return env?.message || reasons
+        ? `The platform could not find ${ctx.what}: ${env?.message || reasons}${ref}`
+        : `The platform could not find ${ctx.what}: it does not exist, or it belongs to another tenant or environment${ref}`;
     case 'connection-not-authorized':
       return `The carrier connection is not authorized, so it cannot be used for ${ctx.what}${because}${ref}`;
     case 'retryable':

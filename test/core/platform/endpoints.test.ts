@@ -186,6 +186,19 @@ describe('PlatformClient errors for the person at the station', () => {
     expect(events.filter((e) => e.operation === 'purchaseLabel')).toHaveLength(1);
   });
 
+  it("a 404 says what the platform could not find in the platform's own words", async () => {
+    const { client } = clientFor(sb, DEMO.directBrand);
+    const error = await rejection(
+      client.getRates({
+        shipment: { ...lumenShipment('ORD-NOSITE'), shipFrom: { siteId: 'site_does_not_exist' } },
+      }),
+    );
+    expect(error).toMatchObject({ kind: 'not-found', status: 404 });
+    expect(error.message).toContain('site_does_not_exist');
+    expect(error.message).not.toMatch(/it does not exist, or it belongs to another tenant/);
+    expect(error.message).toContain(`(ref ${error.correlationId})`);
+  });
+
   it('a 403 on the tenant names the tenant and says it may be wrong', async () => {
     const { client } = clientFor(sb, DEMO.directBrand);
     const error = await rejection(client.listCarrierAccounts({ tenantId: 'tnt_harbor' }));

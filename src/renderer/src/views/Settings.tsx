@@ -83,7 +83,7 @@ export function SettingsView() {
                     client {p.clientId} · secret{' '}
                     {p.hasSecret
                       ? (p.secretSource ?? 'set')
-                      : `missing: use Replace secret (kept in ${secretStorage})`}
+                      : `missing: use Replace secret (it will be ${secretStorage})`}
                   </div>
                 </td>
                 <td className="actions">
