@@ -1,5 +1,7 @@
 import pg from 'pg';
+import { isPlatformError } from '../platform/index.js';
 import type { Tracker } from '../platform/schemas.js';
+import { SecretMissingError } from '../profiles/secret-vault.js';
 import type { TrackerPoller } from '../tracking/poller.js';
 import type { TrackerStore } from '../tracking/store.js';
 import type { TrackerChange, TrackingScope } from '../tracking/types.js';
@@ -12,6 +14,15 @@ const CHANNEL = 'site_trackers';
 const PULL_PAGE = 1000;
 
 export type TrackerRole = 'leader' | 'follower' | 'offline';
+
+/**
+ * A pass that failed for a reason of this station's own (no client secret here, a key the
+ * platform refuses, a tenant it may not act for): another station may well poll fine.
+ */
+function ownSetupProblem(error: Error): boolean {
+  if (error instanceof SecretMissingError || error.cause instanceof SecretMissingError) return true;
+  return isPlatformError(error) && (error.kind === 'auth' || error.kind === 'wrong-tenant');
+}
 
 export interface SiteTrackersOptions {
   url: string;
@@ -233,6 +244,26 @@ export class SiteTrackers {
     await client.query('SELECT pg_notify($1, $2)', [CHANNEL, this.key]);
     this.nextPollAt =
       Date.now() + this.o.poller.delayAfter(this.o.poller.status().consecutiveFailures);
+    if (error && ownSetupProblem(error)) await this.handOver(client, error);
+  }
+
+  /**
+   * This station cannot poll (its own secret or key): the lock is given up so a station that
+   * can takes over within a check, instead of the whole site's board freezing behind it. It
+   * tries to lead again only after a few intervals (its secret may have been put right).
+   */
+  private async handOver(client: pg.Client, error: Error): Promise<void> {
+    await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [
+      TRACKER_LOCK_CLASS,
+      this.key,
+    ]);
+    this.leader = false;
+    this.o.poller.setPageSink(null);
+    this.noLockUntil = Date.now() + 4 * this.o.intervalMs;
+    this.o.log?.(
+      `site trackers: this station cannot poll the platform (${error.message}); another station takes over`,
+    );
+    this.setRole('follower');
   }
 
   /**

@@ -177,4 +177,87 @@ describe('tracker leadership and its connection', () => {
       m.db.close();
     }
   }, 30_000);
+  it('a leader that cannot poll (no client secret at this station) hands the site to one that can', async () => {
+    const { openDatabase } = await import('../../../src/core/storage/database.js');
+    const { TrackerBoard, TrackerPoller, TrackerStore } =
+      await import('../../../src/core/tracking/index.js');
+    const { SiteTrackers } = await import('../../../src/core/site/trackers.js');
+    const { SecretMissingError } = await import('../../../src/core/profiles/secret-vault.js');
+    const site = await siteDatabase(pgc.cluster);
+    const scope = {
+      profileId: 'lumen-chicago-2',
+      environment: 'sandbox' as const,
+      tenantId: 'tnt_lumen',
+    };
+    const { client: buyer } = clientFor(sb, DEMO.directBrand);
+    const bought = await buyLumenLabel(buyer, 'ORD-HANDOVER');
+    const roles = new Map<string, string>();
+    const led = new Set<string>();
+    const station = (id: string, secret: boolean) => {
+      const db = openDatabase(join(tempDir(), 'station.db'));
+      const { client } = clientFor(
+        sb,
+        DEMO.directBrand,
+        secret
+          ? {}
+          : {
+              getSecret: () => {
+                throw new SecretMissingError(`No client secret for profile "${scope.profileId}"`);
+              },
+            },
+      );
+      const trackers = new TrackerStore(db);
+      const poller = new TrackerPoller({
+        client: { listTrackers: client.listTrackers.bind(client), environment: 'sandbox' },
+        store: trackers,
+        scope,
+        intervalMs: 1000,
+        jitter: 0,
+      });
+      const t = new SiteTrackers({
+        url: site.stationUrl,
+        password: STATION_PASSWORD,
+        stationId: id,
+        scope,
+        poller,
+        trackers,
+        intervalMs: 1000,
+        onRole: (role) => {
+          roles.set(id, role);
+          if (role === 'leader') led.add(id);
+        },
+      });
+      return { id, t, db, board: new TrackerBoard(db) };
+    };
+    const until = async (cond: () => boolean) => {
+      const end = Date.now() + 15_000;
+      while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+      return cond();
+    };
+    // The station without its secret starts first and takes the lock.
+    const broken = station('st-nosecret', false);
+    broken.t.start();
+    expect(await until(() => led.has('st-nosecret'))).toBe(true);
+    const healthy = station('st-ok', true);
+    healthy.t.start();
+    // Its pass fails for a reason of its own: it lets go, the healthy station leads and polls.
+    expect(await until(() => roles.get('st-ok') === 'leader')).toBe(true);
+    expect(roles.get('st-nosecret')).toBe('follower');
+    const written = async () =>
+      (
+        await site.owner.pool.query(
+          `SELECT count(*)::int AS n FROM site_trackers WHERE profile_id = $1 AND tracking_number = $2`,
+          [scope.profileId, bought.trackingNumber],
+        )
+      ).rows[0].n as number;
+    const end = Date.now() + 15_000;
+    while ((await written()) === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    expect(await written()).toBe(1);
+    // And the station without a secret still gets the site's trackers on its own board.
+    expect(await until(() => broken.board.get(scope, bought.trackingNumber) !== null)).toBe(true);
+    for (const m of [broken, healthy]) {
+      await m.t.stop();
+      m.db.close();
+    }
+  }, 40_000);
 });
