@@ -174,7 +174,17 @@ test('Orders view filters and a batch of open single-item orders with a weight: 
     delayMs: 1500,
     times: 3,
   });
+  // A batch buys labels: it asks first; Esc leaves it, nothing bought.
+  const confirmBatch = page.getByRole('alertdialog', { name: 'Confirm the batch' });
   await page.keyboard.press('Alt+b');
+  await expect(confirmBatch).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(confirmBatch).toHaveCount(0);
+  await expect(page.getByTestId('batch')).toHaveCount(0);
+  expect(await sandbox.ledger()).toHaveLength(0);
+  await page.keyboard.press('Alt+b');
+  await expect(confirmBatch).toContainText('Buy and print labels for 4 orders?');
+  await page.keyboard.press('Enter');
   const batch = page.getByTestId('batch');
   const bar = page.getByRole('progressbar', { name: 'Batch progress' });
   await expect(bar).toHaveAttribute('aria-valuemax', '4');

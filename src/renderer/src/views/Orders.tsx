@@ -58,7 +58,16 @@ export function OrdersView() {
       statuses: q.statuses.includes(id) ? q.statuses.filter((x) => x !== id) : [...q.statuses, id],
       offset: 0,
     });
-  const startBatch = () => void s.startBatch(s.picked.length ? 'picked' : 'matching');
+  // A batch buys labels (up to 500): Alt+B or the button asks first, Enter confirms, Esc not.
+  const [confirming, setConfirming] = useState(false);
+  const batchSize = s.picked.length || (page?.total ?? 0);
+  const startBatch = () => {
+    if (batchSize > 0) setConfirming(true);
+  };
+  const confirmBatch = () => {
+    setConfirming(false);
+    void s.startBatch(s.picked.length ? 'picked' : 'matching');
+  };
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -284,6 +293,27 @@ export function OrdersView() {
             <kbd>Alt+B</kbd>
           </button>
           {s.picked.length ? <button onClick={() => s.clearPicked()}>Clear picks</button> : null}
+          {confirming ? (
+            <div className="batch-confirm" role="alertdialog" aria-label="Confirm the batch">
+              <p>
+                Buy and print labels for {batchSize.toLocaleString()} order
+                {batchSize === 1 ? '' : 's'}? Each one is charged.
+              </p>
+              <button
+                className="primary"
+                autoFocus
+                onClick={confirmBatch}
+                onKeyDown={(e) => {
+                  if (e.key === 'Escape') setConfirming(false);
+                }}
+              >
+                Buy {batchSize.toLocaleString()} label{batchSize === 1 ? '' : 's'} <kbd>Enter</kbd>
+              </button>
+              <button onClick={() => setConfirming(false)}>
+                Cancel <kbd>Esc</kbd>
+              </button>
+            </div>
+          ) : null}
         </div>
         {s.batch ? <BatchPanel batch={s.batch} /> : null}
       </aside>
