@@ -140,6 +140,25 @@ test('an order file saved as Windows-1252 (not UTF-8) keeps its accented names',
   await expect(page.getByText('Montréal', { exact: false })).toBeVisible();
 });
 
+test('Replace secret: a masked field, checked with the platform; a refused secret is not stored', async ({
+  page,
+}, info) => {
+  station = await lumenStation();
+  await page.goto(station.url);
+  await expect(page.getByTestId('profile-name')).toHaveText('Lumen faults');
+  await page.keyboard.press('Alt+7');
+  await page.getByRole('button', { name: 'Replace secret' }).first().click();
+  const field = page.getByLabel('New client secret for Lumen faults');
+  await expect(field).toHaveAttribute('type', 'password');
+  await field.fill('Wrong-Replaced-Secret-55');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('toast')).toContainText('not stored');
+  await expect(page.getByTestId('toast')).toContainText('did not accept the API key');
+  await page.screenshot({ path: info.outputPath('replace-secret-refused.png') });
+  await field.press('Escape');
+  await expect(field).toHaveCount(0);
+});
+
 test('a large order file: Settings shows its progress, the report counts every problem', async ({
   page,
 }, info) => {

@@ -154,6 +154,44 @@ describe('the New profile form (site IT)', () => {
     expect(empty.map((t) => t.tenantId)).toContain(key.tenantId);
   });
 
+  it('Replace secret checks the new secret with the platform: a refused one is not stored', async () => {
+    const { s, sandbox } = await started();
+    const key = sandbox.fixtures.apiClients.find((c) => c.clientId === 'demo-lumen-full')!;
+    const created = await call(s, 'profiles.create', {
+      environment: 'sandbox',
+      baseUrl: sandbox.url,
+      clientId: key.clientId,
+      clientSecret: key.clientSecret,
+      name: 'Dock 4',
+      tenantId: key.tenantId,
+      brandTenantIds: [],
+      shippingSiteId: 'site_lumen_chicago',
+      activate: true,
+    });
+    const wrong = await s.dispatch('profiles.setSecret', {
+      id: created.id,
+      clientSecret: 'Wrong-Replaced-Secret-55',
+    });
+    expect(wrong).toMatchObject({ ok: false, error: { code: 'validation' } });
+    expect(!wrong.ok && wrong.error.message).toMatch(/did not accept the API key/);
+    expect(!wrong.ok && wrong.error.message).toMatch(
+      /not stored; the profile keeps the one it had/,
+    );
+    // The secret it had still buys: a new token (its old one forgotten) is asked with it.
+    await sandbox.clock.advance(3700);
+    await call(s, 'orders.import', {
+      fileName: 'sample-orders.csv',
+      content: readFileSync(join(root, 'resources/orders/sample-orders.csv'), 'utf8'),
+    });
+    const orderId = (await scanOrder(s, 'LUM-10421')).order.id;
+    const quote = await call(s, 'pack.rate', { orderId, packages: [{ weightLbs: 1.8 }] });
+    expect(quote.rates.length).toBeGreaterThan(0);
+    // The right one is stored.
+    expect(
+      await call(s, 'profiles.setSecret', { id: created.id, clientSecret: key.clientSecret }),
+    ).toEqual({ stored: true });
+  });
+
   it('maps every failure to a stable code with a sentence for a person', async () => {
     const { s, sandbox } = await started();
     const key = sandbox.fixtures.apiClients.find((c) => c.clientId === 'demo-lumen-full')!;

@@ -183,7 +183,38 @@ export function profileHandlers(ctx: StationContext): FeatureHandlers<typeof pro
       return view(next);
     },
     'profiles.setSecret': async ({ id, clientSecret }) => {
-      if (!ctx.profiles.get(id)) throw new StationFailure('not-found', `No profile ${id}.`);
+      const profile = ctx.profiles.get(id);
+      if (!profile) throw new StationFailure('not-found', `No profile ${id}.`);
+      // Checked with the platform before it replaces the one that works: a mistyped secret is
+      // said now, to the person typing it, not an hour later to a packer when the token expires.
+      // The embedded sandbox's address is the running one (a profile on it names none).
+      const running = ctx.runtimeOrNull();
+      const baseUrl = profile.baseUrl ?? (running?.profile.id === id ? running.baseUrl : null);
+      if (baseUrl) {
+        const client = tempClient(
+          {
+            baseUrl,
+            clientId: profile.clientId,
+            clientSecret,
+            environment: profile.environment,
+          },
+          profile.tenantId,
+        );
+        try {
+          await client.tokens.current();
+        } catch (error) {
+          const kind = (error as { kind?: unknown }).kind;
+          // Refused: not stored. Not reached: stored, and checked at the next call instead.
+          if (kind !== 'network' && kind !== 'retryable')
+            throw new StationFailure(
+              'validation',
+              `${(error as Error).message}. The secret was not stored; the profile keeps the one it had.`,
+              [{ field: 'clientSecret', message: 'not accepted by the platform' }],
+            );
+        } finally {
+          client.close();
+        }
+      }
       await ctx.profiles.setClientSecret(id, clientSecret);
       return { stored: true as const };
     },

@@ -21,6 +21,9 @@ export function SettingsView() {
   const notify = useStation((s) => s.notify);
   const [creating, setCreating] = useState(false);
   const [importText, setImportText] = useState<string | null>(null);
+  /** The profile whose secret is being replaced (a masked field in its row). */
+  const [secretFor, setSecretFor] = useState<string | null>(null);
+  const [secretBusy, setSecretBusy] = useState(false);
   useEffect(() => void loadProfiles(), [loadProfiles]);
 
   const after = async () => {
@@ -50,11 +53,17 @@ export function SettingsView() {
     if (!r.ok) notify('error', r.error.message);
     await after();
   }
-  async function setSecret(id: string) {
-    const secret = window.prompt('New client secret (kept by the station, never shown again):');
+  async function setSecret(id: string, secret: string) {
     if (!secret) return;
+    setSecretBusy(true);
+    // Checked with the platform first: a secret it refuses is not stored.
     const r = await call('profiles.setSecret', { id, clientSecret: secret });
-    notify(r.ok ? 'ok' : 'error', r.ok ? 'Secret stored.' : r.error.message);
+    setSecretBusy(false);
+    notify(
+      r.ok ? 'ok' : 'error',
+      r.ok ? 'Secret checked with the platform and stored.' : r.error.message,
+    );
+    if (r.ok) setSecretFor(null);
     await after();
   }
   async function provision() {
@@ -94,7 +103,36 @@ export function SettingsView() {
                   )}
                   <button onClick={() => void rename(p.id, p.name)}>Rename</button>
                   <button onClick={() => void exportProfile(p.id)}>Export</button>
-                  <button onClick={() => void setSecret(p.id)}>Replace secret</button>
+                  <button onClick={() => setSecretFor(secretFor === p.id ? null : p.id)}>
+                    Replace secret
+                  </button>
+                  {secretFor === p.id ? (
+                    <form
+                      className="replace-secret"
+                      onSubmit={(e) => {
+                        e.preventDefault();
+                        const input = e.currentTarget.elements.namedItem(
+                          'secret',
+                        ) as HTMLInputElement;
+                        void setSecret(p.id, input.value);
+                      }}
+                    >
+                      <input
+                        name="secret"
+                        type="password"
+                        autoComplete="new-password"
+                        autoFocus
+                        aria-label={`New client secret for ${p.name}`}
+                        placeholder="New client secret"
+                        onKeyDown={(e) => {
+                          if (e.key === 'Escape') setSecretFor(null);
+                        }}
+                      />
+                      <button type="submit" disabled={secretBusy}>
+                        {secretBusy ? 'Checking…' : 'Check and store'}
+                      </button>
+                    </form>
+                  ) : null}
                 </td>
               </tr>
             ))}
