@@ -21,7 +21,13 @@ export async function dispatch(
     return fail(
       'validation',
       parsed.error.issues
-        .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+        // A sentence written for the person at the station stands alone; zod's own words are
+        // said with the field they are about.
+        .map((i) =>
+          i.path.length && !i.message.endsWith('.')
+            ? `${i.path.join('.')}: ${i.message}`
+            : i.message,
+        )
         .join('; '),
       parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })),
     );

@@ -233,7 +233,18 @@ export const packingCalls = {
     }),
   ),
 
-  'pack.scan': def<ScanResult>()(z.object({ value: text(200).trim().min(1) })),
+  'pack.scan': def<ScanResult>()(
+    z.object({
+      value: z
+        .string()
+        .max(200, {
+          error: (i) =>
+            `That scan is ${String(i.input).length} characters long: too long for an order number, a tracking number or a box. Scan the label again.`,
+        })
+        .trim()
+        .min(1),
+    }),
+  ),
   'pack.rate': def<RateQuote>()(
     z.object({
       orderId: id,

@@ -139,4 +139,17 @@ describe('the contract (the renderer) cannot reach host secrets or other address
       });
     });
   });
+  it('a scan far too long for anything says so in words for the packer, not the schema', async () => {
+    await withStation({}, async (s) => {
+      const r = await s.dispatch('pack.scan', { value: 'X'.repeat(300) });
+      expect(r).toMatchObject({
+        ok: false,
+        error: {
+          code: 'validation',
+          message:
+            'That scan is 300 characters long: too long for an order number, a tracking number or a box. Scan the label again.',
+        },
+      });
+    });
+  });
 });
