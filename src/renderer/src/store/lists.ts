@@ -137,12 +137,18 @@ export const createHistorySlice: Slice<HistorySlice> = (set, get) => ({
       ...(packageIndex === undefined ? {} : { packageIndex }),
     });
     set({ reprintWarnings: r.ok ? { labelId: id, warnings: r.value.warnings } : null });
-    if (r.ok)
+    if (r.ok) {
+      const job = r.value;
+      // "Sent" only when it is on its way: a reprint waiting for its printer says so.
+      const what =
+        job.state === 'queued'
+          ? `Reprint queued for ${job.printerName}: it prints when the printer is ready${job.lastError ? ` (${job.lastError})` : ''}.`
+          : `Reprint sent to ${job.printerName}.`;
       get().notify(
-        r.value.warnings.length ? 'error' : 'ok',
-        `Reprint sent to ${r.value.printerName}.${r.value.warnings.length ? ` ${r.value.warnings.join(' ')}` : ''}`,
+        job.warnings.length || job.state === 'queued' ? 'error' : 'ok',
+        `${what}${job.warnings.length ? ` ${job.warnings.join(' ')}` : ''}`,
       );
-    else get().notify('error', r.error.message);
+    } else get().notify('error', r.error.message);
     // The row's Reprints count and the audit follow at once, not at the next search.
     const [audit, label] = await Promise.all([
       call('labels.audit', { labelId: id }),
