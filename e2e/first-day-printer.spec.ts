@@ -130,6 +130,8 @@ test('Needs attention keeps its promise: a label that may not have printed can b
   await page.keyboard.press('Alt+2');
   const item = page.getByTestId('attention-item');
   await expect(item).toContainText('may not have printed');
+  // Which parcel: its order number and tracking number, not only the job's id.
+  await expect(item).toContainText(/for order LUM-10423 \(\w{10,}\)/);
   await expect(item).toContainText('mark it printed');
   await item.getByRole('textbox').fill('saw it in the tray');
   await page.screenshot({ path: info.outputPath('attention-mark-printed.png') });

@@ -46,18 +46,35 @@ export function attentionList(
       actions: ['dismiss'],
     });
   }
-  for (const j of stuckJobs)
+  // Which parcel each stuck job is for: its order number and tracking number, not only its id.
+  const parcelOf = workflow.shipments.db.prepare<
+    [string],
+    { orderNumber: string; trackingNumber: string | null }
+  >(
+    `SELECT o.order_number AS orderNumber, l.tracking_number AS trackingNumber
+       FROM label_purchases p JOIN shipments s ON s.id = p.shipment_id
+       JOIN orders o ON o.id = s.order_id LEFT JOIN labels l ON l.purchase_id = p.id
+      WHERE p.order_reference = ? ORDER BY p.created_at DESC LIMIT 1`,
+  );
+  for (const j of stuckJobs) {
+    const parcel = j.orderReference ? parcelOf.get(j.orderReference) : undefined;
+    const forWhat = parcel
+      ? ` for order ${parcel.orderNumber}${parcel.trackingNumber ? ` (${parcel.trackingNumber})` : ''}`
+      : j.orderReference
+        ? ` for ${j.orderReference}`
+        : '';
     items.push({
       id: `print:${j.id}`,
       kind: 'print-failed',
-      orderNumber: j.orderReference,
-      title: `Print job ${j.id} on ${printerName(j.printerId)} ${j.state === 'unknown' ? 'may not have printed' : 'failed'}`,
+      orderNumber: parcel?.orderNumber ?? j.orderReference,
+      title: `Print job ${j.id}${forWhat} on ${printerName(j.printerId)} ${j.state === 'unknown' ? 'may not have printed' : 'failed'}`,
       detail: j.lastError ?? '',
       reasons: [],
       createdAt: j.updatedAt,
       // Nothing is known to have printed: the person at the printer says whether it did.
       actions: ['mark-printed', 'retry', 'cancel'],
     });
+  }
   return items;
 }
 
