@@ -12,6 +12,7 @@ import {
   type SavedColumnMapping,
 } from './store-formats.js';
 import { csvLocation, type Row } from './csv-location.js';
+import { disagreeingRows } from './csv-row-checks.js';
 import { incomingOrderSchema, restoreZipZeros } from './order-schema.js';
 import { runAtOnce, type Steps } from './slices.js';
 import {
@@ -287,13 +288,7 @@ function buildOrder(
     email: first.get('ship_to_email'),
     isResidential,
   };
-  for (const row of rows.slice(1)) {
-    for (const column of ['ship_to_address1', 'ship_to_city', 'ship_to_postal_code'] as const) {
-      const v = row.get(column);
-      if (v !== '' && v !== first.get(column))
-        problem(row, column, `differs from the order's first row (row ${first.row})`);
-    }
-  }
+  for (const p of disagreeingRows(rows)) problem(p.row, p.field, p.reason);
 
   const packages = new Map<number, OrderPackage>();
   for (const row of rows) {

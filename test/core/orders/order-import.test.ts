@@ -59,6 +59,37 @@ describe('order import', () => {
     expect(orders.findByNumber(scope, 'A-2')).toEqual([]);
   });
 
+  it('an order whose rows repeat a line or name another person is not imported, and says which rows', () => {
+    const { orders } = setup();
+    const header =
+      'order_number,ship_to_name,ship_to_address1,ship_to_city,ship_to_postal_code,ship_to_country,weight_lbs,sku,item_name,quantity';
+    const text = [
+      header,
+      'D-1,Ada,1 Main St,Austin,78701,US,2,C-1,Candle,1',
+      'D-1,,,,,,,C-2,Wick,1',
+      'D-2,Bo,2 Main St,Austin,78701,US,2,C-1,Candle,1',
+      'D-1,Ada,1 Main St,Austin,78701,US,2,C-1,Candle,1',
+      'D-3,First Version,3 Main St,Austin,78701,US,2,C-1,Candle,1',
+      'D-3,Second Version,,,,,,C-3,Soap,1',
+    ].join('\n');
+    const report = importOrders(orders, scope, tenants, { text, format: 'csv', source: 'dup.csv' });
+    expect(report.imported).toEqual(['D-2']);
+    expect(report.problems.find((p) => p.orderNumber === 'D-1')).toMatchObject({
+      row: 4,
+      field: '(row)',
+      reason: expect.stringMatching(/^repeats row 1 exactly: its items would be counted twice/),
+    });
+    expect(report.problems.find((p) => p.orderNumber === 'D-3')).toMatchObject({
+      row: 6,
+      field: 'ship_to_name',
+      reason: expect.stringMatching(
+        /"Second Version" differs from the order's first row \(row 5: "First Version"\)/,
+      ),
+    });
+    expect(orders.findByNumber(scope, 'D-1')).toEqual([]);
+    expect(orders.findByNumber(scope, 'D-3')).toEqual([]);
+  });
+
   it('stores a multi-package order with its weights and items, quoted text intact', () => {
     const { orders } = setup();
     importOrders(orders, scope, tenants, {

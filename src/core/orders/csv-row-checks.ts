@@ -1,0 +1,43 @@
+import { csvColumns } from './csv-columns.js';
+import type { Row } from './csv-location.js';
+
+/** Where the rows of one order number disagree or repeat: the order waits for a fixed file. */
+export function disagreeingRows(
+  rows: readonly Row[],
+): { row: Row; field: string; reason: string }[] {
+  const first = rows[0]!;
+  const found: { row: Row; field: string; reason: string }[] = [];
+  // A later row that names another person or address: two orders under one number, not one.
+  for (const row of rows.slice(1)) {
+    for (const column of [
+      'ship_to_name',
+      'ship_to_address1',
+      'ship_to_city',
+      'ship_to_postal_code',
+      'ship_to_country',
+    ] as const) {
+      const v = row.get(column);
+      if (v !== '' && v !== first.get(column))
+        found.push({
+          row,
+          field: column,
+          reason: `"${v}" differs from the order's first row (row ${first.row}: "${first.get(column)}"): two orders under one number?`,
+        });
+    }
+  }
+  // The same line twice (an export saved twice into one file, a copied block) would ship its
+  // items twice.
+  const seen = new Map<string, number>();
+  for (const row of rows) {
+    const key = csvColumns.map((c) => row.get(c)).join('\u0000');
+    const at = seen.get(key);
+    if (at !== undefined && at !== row.row)
+      found.push({
+        row,
+        field: '(row)',
+        reason: `repeats row ${at} exactly: its items would be counted twice; remove one copy and import the file again`,
+      });
+    else seen.set(key, row.row);
+  }
+  return found;
+}
