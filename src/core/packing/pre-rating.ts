@@ -101,17 +101,26 @@ export interface PreRaterStats {
 }
 
 /**
+ * The most recently changed orders the look-up reads, whatever the station's history: a shift
+ * never packs more, and a station whose recent orders are all labelled (a busy day, a benchmark
+ * of 1,000,000) still answers in milliseconds.
+ */
+const RECENT_ORDERS_LOOKED_AT = 5000;
+
+/**
  * Open orders: every package weighed, no label, no shipment other than rated or cancelled ones
  * (no purchase, queue entry or packer's rating under way), newest first, with when their newest
- * rated shipment was rated. Only orders changed since the given time are read, through
- * `orders_by_update` (migration 10): the station's whole history is never walked.
+ * rated shipment was rated. Only the orders changed since the given time are read, the newest
+ * RECENT_ORDERS_LOOKED_AT of them, through `orders_by_update` (migration 10): the station's
+ * whole history is never walked.
  */
 export const PRE_RATE_CANDIDATES_SQL = `SELECT o.id AS orderId, o.updated_at AS updatedAt,
          (SELECT e.at FROM shipments s JOIN shipment_events e ON e.shipment_id = s.id AND e.kind = 'rated'
            WHERE s.order_id = o.id AND s.state = 'rated' ORDER BY s.id DESC, e.id DESC LIMIT 1) AS ratedAt
-       FROM orders o
-       WHERE o.profile_id = ? AND o.environment = ? AND o.updated_at >= ?
-         AND NOT EXISTS (SELECT 1 FROM order_packages p WHERE p.order_id = o.id AND p.weight_lbs IS NULL)
+       FROM (SELECT id, updated_at FROM orders
+              WHERE profile_id = ? AND environment = ? AND updated_at >= ?
+              ORDER BY updated_at DESC LIMIT ${RECENT_ORDERS_LOOKED_AT}) AS o
+       WHERE NOT EXISTS (SELECT 1 FROM order_packages p WHERE p.order_id = o.id AND p.weight_lbs IS NULL)
          AND NOT EXISTS (SELECT 1 FROM labels l WHERE l.order_id = o.id)
          AND NOT EXISTS (SELECT 1 FROM shipments s WHERE s.order_id = o.id AND s.state NOT IN ('rated', 'cancelled'))
        ORDER BY o.id DESC LIMIT ?`;

@@ -197,9 +197,11 @@ describe('pre-rating: orders rated in the background after import', () => {
     )
       .map((r) => r.detail)
       .join(' | ');
+    // The newest changed orders, in the index's order, at most RECENT_ORDERS_LOOKED_AT of them.
     expect(plan).toMatch(
-      /SEARCH o USING (COVERING )?INDEX orders_by_update \(profile_id=\? AND environment=\? AND updated_at>\?\)/,
+      /SEARCH orders USING (COVERING )?INDEX orders_by_update \(profile_id=\? AND environment=\? AND updated_at>\?\)/,
     );
-    expect(plan).not.toMatch(/SCAN o\b/);
+    expect(plan).not.toMatch(/SCAN orders\b/);
+    expect(PRE_RATE_CANDIDATES_SQL).toMatch(/ORDER BY updated_at DESC LIMIT 5000/);
   });
 });
