@@ -123,6 +123,36 @@ describe('Station facade with a site store', () => {
     }
   });
 
+  it('a station id another station of the site is using is refused before anything is written under it', async () => {
+    const { site, a, b } = await stationsAandB();
+    try {
+      // A checked in as st-a (Station A) just now: B may not take its id.
+      await until(async () => (await site.owner.stations()).some((st) => st.stationId === 'st-a'));
+      const taken = await b.dispatch('site.configure', {
+        siteStore: { url: site.stationUrl, stationId: 'st-a', stationName: 'Station B' },
+      });
+      expect(taken).toMatchObject({
+        ok: false,
+        error: {
+          code: 'conflict',
+          message: expect.stringMatching(
+            /^Station id st-a is in use by Station A \(seen 1 min ago\)\. Each station needs its own id/,
+          ),
+        },
+      });
+      // B keeps its own id, and A's row is A's.
+      expect((await call(b, 'site.status', {})).stationId).toBe('st-b');
+      const rows = (await site.owner.stations()).filter((st) => st.stationId === 'st-a');
+      expect(rows.map((r) => r.stationName)).toEqual(['Station A']);
+      // The same station saving its own settings again is not a conflict.
+      await call(a, 'site.configure', {
+        siteStore: { url: site.stationUrl, stationId: 'st-a', stationName: 'Station A' },
+      });
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
   it('a bad address is refused in words; a wrong password is said in Settings and the header', async () => {
     const site = await siteDatabase(pgc.cluster);
     const s = siteStation(tempDir());

@@ -6,6 +6,7 @@ import {
   siteStorePassword,
   type SiteStoreConfig,
 } from '../../site/config.js';
+import { SiteStore } from '../../site/store.js';
 import type { SiteLabel } from '../../site/types.js';
 import type * as V from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
@@ -108,11 +109,10 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
   return {
     'site.status': status,
     'site.configure': async ({ siteStore, password }) => {
-      if (password) await ctx.options.vault.set(SITE_PASSWORD_KEY, password);
-      if (siteStore === null) ctx.options.settings.delete(SITE_SETTING);
-      else {
+      let config: SiteStoreConfig | null = null;
+      if (siteStore !== null) {
         try {
-          ctx.options.settings.set(SITE_SETTING, parseSiteStoreConfig(siteStore));
+          config = parseSiteStoreConfig(siteStore);
         } catch (error) {
           if (error instanceof SiteConfigError)
             throw new StationFailure('validation', error.message, [
@@ -121,6 +121,10 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
           throw error;
         }
       }
+      if (password) await ctx.options.vault.set(SITE_PASSWORD_KEY, password);
+      if (config) await refuseStationIdInUse(ctx, config);
+      if (config === null) ctx.options.settings.delete(SITE_SETTING);
+      else ctx.options.settings.set(SITE_SETTING, config);
       await openSite(ctx);
       // The claim port lives in the profile's workflow: reopen it with the new link.
       await ctx.reload();
@@ -268,4 +272,47 @@ interface HistoryFilters {
 /** The start of a day typed in History (2026-11-23), `plusDays` later (the contract refused non-dates). */
 function dayStart(day: string, plusDays = 0): string {
   return new Date(Date.parse(day) + plusDays * 86_400_000).toISOString();
+}
+
+/** A station seen this recently under an id is using it: another may not take it. */
+const STATION_ID_IN_USE_MS = 10 * 60_000;
+
+/**
+ * Site IT types a station id that another station of the site is using (seen in the last ten
+ * minutes under another name): refused, before anything is written under it. Two stations under
+ * one id overwrite each other's labels in the store. A store that cannot be asked is no reason
+ * to refuse: the check is for a mistyped id, the store's own rules still hold.
+ */
+async function refuseStationIdInUse(ctx: StationContext, config: SiteStoreConfig): Promise<void> {
+  let current: SiteStoreConfig | null = null;
+  try {
+    current = siteStoreSetting(ctx);
+  } catch {
+    // A setting that no longer reads: nothing to compare with.
+  }
+  if (current?.stationId === config.stationId && current.stationName === config.stationName) return;
+  const store = new SiteStore({
+    config,
+    password: await siteStorePassword(ctx.options.vault, ctx.options.env),
+    connectTimeoutMs: 3000,
+    poolSize: 1,
+  });
+  let other: { stationName: string; lastSeenAt: string } | undefined;
+  try {
+    other = (await store.stations()).find(
+      (s) =>
+        s.stationId === config.stationId &&
+        s.stationName !== config.stationName &&
+        Date.now() - Date.parse(s.lastSeenAt) < STATION_ID_IN_USE_MS,
+    );
+  } catch {
+    return;
+  } finally {
+    await store.close().catch(() => {});
+  }
+  if (other) {
+    const minutes = Math.max(1, Math.round((Date.now() - Date.parse(other.lastSeenAt)) / 60_000));
+    const message = `Station id ${config.stationId} is in use by ${other.stationName} (seen ${minutes} min ago). Each station needs its own id: two under one overwrite each other's labels in the site store. Choose another id.`;
+    throw new StationFailure('conflict', message, [{ field: 'stationId', message }]);
+  }
 }
