@@ -126,6 +126,9 @@ test('Needs attention keeps its promise: a label that may not have printed can b
   printer.dropAfterNextLabel();
   await scanAndBuy(page, 'LUM-10423');
   await expect(page.getByTestId('attention-count')).toContainText('1', { timeout: 30_000 });
+  // Pack's heading says a person must look, as its text does: nothing prints by itself.
+  await expect(page.getByTestId('result')).toHaveAttribute('data-phase', 'check');
+  await expect(page.getByTestId('result')).toContainText('BOUGHT — CHECK THE PRINTER');
 
   await page.keyboard.press('Alt+2');
   const item = page.getByTestId('attention-item');

@@ -6,7 +6,7 @@ import { ReprintForm } from '../../components/ReprintForm';
 import { useStation } from '../../store';
 import { printerStateWords as printerWords } from '../../../../shared/printers';
 
-type Phase = 'printed' | 'bought' | 'waiting' | 'queued';
+type Phase = 'printed' | 'bought' | 'waiting' | 'check' | 'queued';
 
 /**
  * Where a bought label is: green once it printed (or while it is being sent), amber while it
@@ -52,9 +52,11 @@ function usePurchasePhase(purchase: PurchaseView | null): {
   const jobStuck = job !== null && job.lastError !== null && job.state !== 'cancelled';
   if (purchase.outcome === 'print-waiting' && !jobStuck)
     return { phase: 'waiting', job, message: purchase.message };
+  // Given up, or sent with no word whether it printed (the view's failed covers both): a person
+  // looks at the printer; nothing prints by itself.
   if (jobStuck && job.state === 'failed')
     return {
-      phase: 'waiting',
+      phase: 'check',
       job,
       message: `Bought, but the print on ${job.printerName} needs a person: ${job.lastError} (Needs attention, Alt+2)`,
     };
@@ -78,6 +80,7 @@ const headline: Record<Phase, string> = {
   printed: 'LABEL PRINTED',
   bought: 'LABEL BOUGHT',
   waiting: 'BOUGHT — WAITING FOR PRINTER',
+  check: 'BOUGHT — CHECK THE PRINTER',
   queued: 'QUEUED',
 };
 
@@ -110,7 +113,7 @@ export function PackResult(props: {
   ) : null;
   const cls =
     s.result?.kind === 'success'
-      ? phase === 'waiting' || phase === 'queued'
+      ? phase === 'waiting' || phase === 'check' || phase === 'queued'
         ? 'waiting'
         : 'success'
       : (s.result?.kind ?? 'empty');
