@@ -204,5 +204,14 @@ for (const width of [1366, 1440, 1920]) {
     await expect(rows.nth(0)).toBeFocused();
     await page.keyboard.press('ArrowUp');
     await expect(search).toBeFocused();
+    // Typed but not searched (no Enter): ↓ searches it first and selects the first match, never
+    // the label selected before (the one just reprinted, row 2).
+    const order = (await rows.nth(0).locator('td').nth(1).textContent())!.trim();
+    await search.fill(order);
+    await page.keyboard.press('ArrowDown');
+    await expect(rows).toHaveCount(1);
+    await expect(rows.nth(0)).toBeFocused();
+    await expect(rows.nth(0)).toContainText(order);
+    await expect(page.getByTestId('label-detail')).toContainText(order);
   });
 }

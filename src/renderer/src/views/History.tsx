@@ -168,13 +168,18 @@ export function HistoryView() {
             value={s.history.query}
             onChange={(e) => s.setHistoryQuery({ query: e.target.value })}
             onKeyDown={(e) => {
-              if (e.key === 'ArrowDown' && labels.length) {
+              if (e.key === 'ArrowDown') {
                 e.preventDefault();
-                const at = Math.max(
-                  0,
-                  labels.findIndex((l) => l.id === sel?.id),
-                );
-                select(at);
+                // What was typed is searched first (Enter or not), and the list's first row is
+                // the one selected: never a label selected before, out of sight of the search.
+                void s.searchLabels().then(() => {
+                  const first = useStation.getState().history.labels[0];
+                  if (!first) return;
+                  setReprinting(false);
+                  setReturning(false);
+                  void useStation.getState().selectLabel(first.id);
+                  requestAnimationFrame(() => rows.current[0]?.focus());
+                });
               }
             }}
           />
