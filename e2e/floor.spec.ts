@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   startVirtualPrinter,
@@ -52,7 +53,7 @@ async function openWithOrders(page: Page): Promise<void> {
   await page
     .getByLabel('Import orders file here')
     .setInputFiles(join(fixtures, 'floor-orders.csv'));
-  await expect(page.getByTestId('orders-import')).toContainText('7 imported');
+  await expect(page.getByTestId('import-report')).toContainText('7 imported');
   await expect(page.getByTestId('count-open')).toContainText('7');
 }
 
@@ -142,6 +143,29 @@ test('scan to verify: wrong item and one too many are refused, no label until ve
   await page.keyboard.press('Backspace');
   await expect(page.getByTestId('count-labelled')).toContainText('2');
   await expect(page.getByTestId('count-open')).toContainText('5');
+});
+
+test('Orders view import: every problem of the file is listed, by row', async ({ page }) => {
+  await page.goto(station!.url);
+  await expect(page.getByTestId('profile-name')).toHaveText('Lumen floor');
+  await page.keyboard.press('Alt+8');
+  const csv = [
+    'order_number,ship_to_address1,ship_to_city,ship_to_postal_code,ship_to_country,weight_lbs',
+    'BAD-1,1 Main St,Austin,78701,US,-1',
+    'BAD-2,1 Main St,Austin,78701,US,9999',
+    'BAD-3,1 Main St,Austin,78701,US,0',
+    'BAD-4,1 Main St,Austin,78701,US,2.0 lb',
+    'BAD-5,1 Main St,Austin,,US,2',
+    'GOOD-1,1 Main St,Austin,78701,US,2',
+  ].join('\n');
+  const file = join(mkdtempSync(join(tmpdir(), 'station-orders-')), 'mixed.csv');
+  writeFileSync(file, `${csv}\n`);
+  await page.getByLabel('Import orders file here').setInputFiles(file);
+  const report = page.getByTestId('import-report');
+  await expect(report).toContainText('1 imported, 0 skipped, 5 problems');
+  await expect(report.locator('li')).toHaveCount(5);
+  await expect(report.locator('li').first()).toContainText('row 2 (order BAD-1)');
+  await expect(report.locator('li').last()).toContainText('row 6 (order BAD-5)');
 });
 
 test('Orders view filters and a batch of open single-item orders with a weight: progress, pause, summary, end of day', async ({

@@ -244,7 +244,10 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
         imported: report.imported.length + report.updated.length,
         skipped: report.unchanged.length,
         // Cleaned fields are listed too: the orders came in, but someone should fix the source.
-        errors: [...report.problems, ...(report.cleaned ?? [])].map((p) => importError(p, format)),
+        // In file order: row problems and whole-order problems are found in separate passes.
+        errors: [...report.problems, ...(report.cleaned ?? [])]
+          .map((p) => importError(p, format))
+          .sort((a, b) => a.row - b.row),
         errorCount: report.problemCount + (report.cleaned?.length ?? 0),
         format: report.format ?? null,
         unmappedHeader: report.unmappedHeader ?? null,

@@ -5,6 +5,8 @@ import { useStation } from '../store';
 import { ORDER_PAGE } from '../store/floor';
 import './orders.css';
 import { readOrderFile } from '../lib/read-file';
+import { ImportReportPanel } from './ImportReportPanel';
+import type { ImportReport } from '../../../shared/features/packing';
 
 const statuses: { id: OrderStatusName; label: string }[] = [
   { id: 'open', label: 'Open' },
@@ -28,6 +30,7 @@ export function OrdersView() {
   const rows = useRef<(HTMLTableRowElement | null)[]>([]);
   const [cursor, setCursor] = useState(0);
   const [imported, setImported] = useState<string | null>(null);
+  const [importReport, setImportReport] = useState<ImportReport | null>(null);
   const [search, setSearch] = useState(q.search);
 
   useEffect(() => {
@@ -107,23 +110,20 @@ export function OrdersView() {
 
   async function importFile(file: File) {
     setImported(`Importing ${file.name}…`);
+    setImportReport(null);
     const r = await call('orders.import', {
       fileName: file.name,
       content: await readOrderFile(file),
     });
     if (r.ok) {
-      setImported(
-        `${file.name}: ${r.value.imported} imported, ${r.value.skipped} unchanged${
-          r.value.errorCount
-            ? `, ${r.value.errorCount} problem${r.value.errorCount === 1 ? '' : 's'}: ${r.value.errors
-                .slice(0, 3)
-                .map((x) => `${x.where} ${x.field}: ${x.reason}`)
-                .join('; ')}`
-            : ''
-        }.`,
-      );
+      // The whole report, as Settings shows it: every problem by row, not the first three.
+      setImported(`${file.name}:`);
+      setImportReport(r.value);
       await s.loadOrders({ offset: 0 });
-    } else setImported(`${file.name}: ${r.error.message}`);
+    } else {
+      setImportReport(null);
+      setImported(`${file.name}: ${r.error.message}`);
+    }
   }
 
   const all = page ? statuses.reduce((n, x) => n + page.counts[x.id], 0) : 0;
@@ -185,6 +185,7 @@ export function OrdersView() {
             {imported}
           </p>
         ) : null}
+        {importReport ? <ImportReportPanel report={importReport} /> : null}
         <div className="orders-pager" data-testid="orders-pager">
           <b>
             {matching === 0

@@ -9,8 +9,7 @@ import type {
 } from '../../../../shared/views';
 import { ColumnMapping } from './ColumnMapping';
 import { readOrderFile } from '../../lib/read-file';
-
-const SHOWN_PROBLEMS = 50;
+import { ImportReportPanel } from '../ImportReportPanel';
 
 const phaseWords: Record<ImportProgressView['phase'], string> = {
   reading: 'reading the file',
@@ -107,26 +106,7 @@ export function StationPanel() {
           {progressText(progress)}
         </p>
       ) : null}
-      {report ? (
-        <div className="panel" data-testid="import-report">
-          <b>
-            {report.imported} imported, {report.skipped} skipped, {report.errorCount} problems
-            {report.errorCount > SHOWN_PROBLEMS ? ` (the first ${SHOWN_PROBLEMS} are listed)` : ''}
-          </b>
-          {report.format ? (
-            <div className="muted" data-testid="import-format">
-              Read as: {report.format}
-            </div>
-          ) : null}
-          <ul className="reasons">
-            {report.errors.slice(0, SHOWN_PROBLEMS).map((e, i) => (
-              <li key={i}>
-                {e.where}, {e.field}: {e.reason}
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      {report ? <ImportReportPanel report={report} /> : null}
       {report?.unmappedHeader?.length && lastFile ? (
         <ColumnMapping
           key={lastFile.name}

@@ -1,0 +1,28 @@
+import type { ImportReport } from '../../../shared/features/packing';
+
+/** Problems listed under an import's counts; the rest are counted (the report keeps 500). */
+export const SHOWN_PROBLEMS = 50;
+
+/** An order file's import: what came in, how it was read, and every problem by row. */
+export function ImportReportPanel({ report }: { report: ImportReport }) {
+  return (
+    <div className="panel" data-testid="import-report">
+      <b>
+        {report.imported} imported, {report.skipped} skipped, {report.errorCount} problems
+        {report.errorCount > SHOWN_PROBLEMS ? ` (the first ${SHOWN_PROBLEMS} are listed)` : ''}
+      </b>
+      {report.format ? (
+        <div className="muted" data-testid="import-format">
+          Read as: {report.format}
+        </div>
+      ) : null}
+      <ul className="reasons">
+        {report.errors.slice(0, SHOWN_PROBLEMS).map((e, i) => (
+          <li key={i}>
+            {e.where}, {e.field}: {e.reason}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
