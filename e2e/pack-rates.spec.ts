@@ -104,3 +104,19 @@ test('a two-package order: each package weighed on its own; one left without a w
   // One label per package, on the virtual printer.
   await expect.poll(() => printedLabels(dir).length, { timeout: 15_000 }).toBe(2);
 });
+
+test('an unknown code scanned with an order on screen says it is not one of its items either', async ({
+  page,
+}) => {
+  await page.goto(station().url);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  await page.keyboard.type('LUM-10421');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('order-number')).toHaveText('LUM-10421');
+  await page.keyboard.type('CNDL-SEA-12');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('result')).toContainText(
+    'Nothing matches "CNDL-SEA-12": not an order, a tracking number, a box, or an item of order LUM-10421. If it is in the box, take it out.',
+  );
+  await expect(page.getByTestId('order-number')).toHaveText('LUM-10421');
+});

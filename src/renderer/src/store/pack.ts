@@ -182,12 +182,20 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
             },
           });
           return;
-        case 'not-found':
+        case 'not-found': {
+          // An order with items on screen: say that it is not one of them either (an item
+          // scanned before any right one is most likely the wrong product in the box).
+          const onScreen = get().order;
+          const items =
+            verifying && onScreen
+              ? `, a box, or an item of order ${onScreen.orderNumber}`
+              : ' or a box';
           fail({
             code: 'not-found',
-            message: `Nothing matches "${found.value}": not an order, a tracking number or a box.`,
+            message: `Nothing matches "${found.value}": not an order, a tracking number${items}.${verifying && onScreen ? ' If it is in the box, take it out.' : ''}`,
           });
           return;
+        }
         default: {
           const never: never = found;
           return never;
