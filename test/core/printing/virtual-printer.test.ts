@@ -44,6 +44,16 @@ describe('virtual printer', () => {
     const labels = await waitForLabels(printer, 2);
     expect(labels.map((l) => l.zpl)).toEqual([sampleLabel('one'), sampleLabel('two')]);
     expect(readFileSync(join(out, 'label-0002.zpl'), 'utf8')).toBe(sampleLabel('two'));
+
+    // Started again on the same folder (the station restarted): numbering goes on after the
+    // labels already there, never over them.
+    await printer.close();
+    const again = await useVirtualPrinter({ outDir: out });
+    await exchange(again.port, sampleLabel('three') + '~HS', (t) => t.includes('\x03'));
+    const [third] = await waitForLabels(again, 1);
+    expect(third!.file).toBe(join(out, 'label-0003.zpl'));
+    expect(readFileSync(join(out, 'label-0001.zpl'), 'utf8')).toBe(sampleLabel('one'));
+    expect(readFileSync(join(out, 'label-0003.zpl'), 'utf8')).toBe(sampleLabel('three'));
   });
 
   it('answers ~HS and ~HQES with the fault it was told to have', async () => {

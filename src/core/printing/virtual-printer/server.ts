@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import {
@@ -72,9 +72,18 @@ class Printer extends EventEmitter implements VirtualPrinter {
   private sockets = new Set<Socket>();
   private server = createServer((socket) => this.accept(socket));
 
+  /** Files already in outDir from an earlier run: numbering goes on after them, never over them. */
+  private readonly filesBefore: number = 0;
+
   constructor(private readonly options: VirtualPrinterOptions) {
     super();
-    if (options.outDir) mkdirSync(options.outDir, { recursive: true, mode: 0o700 });
+    if (options.outDir) {
+      mkdirSync(options.outDir, { recursive: true, mode: 0o700 });
+      for (const name of readdirSync(options.outDir)) {
+        const m = /^label-(\d+)\.zpl$/.exec(name);
+        if (m) this.filesBefore = Math.max(this.filesBefore, Number(m[1]));
+      }
+    }
   }
 
   get url() {
@@ -140,7 +149,8 @@ class Printer extends EventEmitter implements VirtualPrinter {
       this.inFlight -= 1;
       const label: ReceivedLabel = { seq: this.labels.length + 1, zpl };
       if (this.options.outDir) {
-        label.file = join(this.options.outDir, `label-${String(label.seq).padStart(4, '0')}.zpl`);
+        const n = this.filesBefore + label.seq;
+        label.file = join(this.options.outDir, `label-${String(n).padStart(4, '0')}.zpl`);
         writeFileSync(label.file, zpl, { mode: 0o600 });
       }
       this.labels.push(label);
