@@ -90,6 +90,25 @@ describe('order import', () => {
     expect(orders.findByNumber(scope, 'D-3')).toEqual([]);
   });
 
+  it('a picture saved under .csv is one problem that says what the file is, not a problem per line', () => {
+    const { orders } = setup();
+    const png = readFileSync(join(import.meta.dirname, '../../../resources/icons/256x256.png'));
+    const report = importOrders(orders, scope, tenants, {
+      text: decodeOrderFile(png),
+      format: 'csv',
+      source: 'picture.csv',
+    });
+    expect(report.imported).toEqual([]);
+    expect(report.problemCount).toBe(1);
+    expect(report.problems[0]).toMatchObject({
+      row: 0,
+      field: '(file)',
+      reason: expect.stringMatching(
+        /^This is not a text file: it looks like a PNG picture\. Export the orders as CSV/,
+      ),
+    });
+  });
+
   it('stores a multi-package order with its weights and items, quoted text intact', () => {
     const { orders } = setup();
     importOrders(orders, scope, tenants, {

@@ -48,10 +48,15 @@ export function StationPanel() {
     setProgress(null);
     if (r.ok) {
       setReport(r.value);
-      notify(
-        'ok',
-        `Imported ${r.value.imported} orders from ${file.name}${r.value.format ? ` (${r.value.format})` : ''}.`,
-      );
+      // Nothing came in: said as a problem, with the first reason, not as a success.
+      const first = r.value.errors[0];
+      if (r.value.imported === 0 && r.value.skipped === 0 && first)
+        notify('error', `Nothing imported from ${file.name}: ${first.reason}`);
+      else
+        notify(
+          'ok',
+          `Imported ${r.value.imported} orders from ${file.name}${r.value.format ? ` (${r.value.format})` : ''}.`,
+        );
     } else notify('error', r.error.message);
   }
   async function saveProfile(patch: {
