@@ -32,21 +32,8 @@ export function formatOf(fileName: string): OrderFileFormat | undefined {
   return undefined;
 }
 
-/**
- * The text of an order file as it comes off the disk. UTF-8 (with or without a BOM) is the
- * documented encoding; UTF-16 with a BOM is what Excel's "Unicode text" writes; anything that is
- * not valid UTF-8 is read as Windows-1252, which is what Excel's plain "CSV" writes on Windows
- * (so "Zoë" arrives as Zoë, not as Zo�).
- */
-export function decodeOrderFile(bytes: Uint8Array): string {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return new TextDecoder('windows-1252').decode(bytes);
-  }
-}
+/** See src/shared/order-file-text.ts (the renderer reads a picked file the same way). */
+export { decodeOrderFile } from '../../shared/order-file-text.js';
 
 /**
  * The format of a file a person picked to import: formatOf, and also .txt, which is how Amazon
