@@ -105,6 +105,8 @@ test('a 203-dpi label to a 300-dpi printer is said out loud on Pack and on a rep
   const row = page.getByTestId('history-row').first();
   await expect(row).toContainText('LUM-10421');
   await page.getByRole('textbox', { name: 'Search labels' }).press('ArrowDown');
+  // ↓ searches what is in the box first, then the first match takes the focus.
+  await expect(row).toBeFocused();
   await page.keyboard.press('r');
   await page.getByLabel('Reprint reason').fill('customer lost it');
   await page.getByLabel('Reprint reason').press('Enter');
