@@ -232,6 +232,8 @@ test('History: T buys a return label for the selected shipment; it prints and bo
   const rows = page.getByTestId('history-row');
   await expect(rows).toHaveCount(1);
   await page.keyboard.press('ArrowDown');
+  // ↓ searches what is in the box first, then the first match takes the focus.
+  await expect(rows.first()).toBeFocused();
   await page.keyboard.press('t');
   const form = page.getByTestId('return-form');
   await expect(form).toContainText('Buy a return label for order LUM-10421');
