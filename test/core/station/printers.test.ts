@@ -66,6 +66,9 @@ describe('Settings → Printers: add by address, test print, remove (site IT)', 
     expect(printer.received()).toContain('Test print');
     // 300 dpi: a 4-inch print width of 1200 dots.
     expect(printer.received()).toContain('^PW1200');
+    // The bytes arrive before the spool has heard the printer's status back: the job is
+    // done only then, and a printer with a job still waiting cannot be removed.
+    await until(() => s.context.spool.get(Number(job.id))?.state === 'printed');
 
     const after = await call(s, 'printers.remove', { printerId: added.id });
     expect(after.printers.map((p) => p.id)).not.toContain(added.id);
