@@ -89,8 +89,16 @@ async function rig(dir: string, name: string, latencyMs: number, tokenTtlSeconds
     environment: 'sandbox',
     getSecret: () => lumen.clientSecret,
   });
-  const api = { ms: 0, waited: false, operations: [] as string[] };
+  const api = {
+    ms: 0,
+    waited: false,
+    operations: [] as string[],
+    /** Each call's start and end (monotonic ms): what lies between them is the station's. */
+    spans: [] as [number, number][],
+  };
   client.observe((e) => {
+    const end = monotonicMs();
+    api.spans.push([end - e.durationMs, end]);
     api.ms += e.durationMs;
     api.operations.push(e.operation);
     if (e.waitedForToken) api.waited = true;
@@ -99,6 +107,7 @@ async function rig(dir: string, name: string, latencyMs: number, tokenTtlSeconds
     api.ms = 0;
     api.waited = false;
     api.operations = [];
+    api.spans = [];
   };
   const spool = new PrintSpool({
     db,
@@ -214,6 +223,8 @@ export async function scanToPrintBench(
       /** The overhead as far as the tap's process seeing the first byte. */
       overheadSeen: [] as number[],
     });
+    /** Ours, between the platform's answers: scan → rates request, rates → label request, label → first byte. */
+    const segments: [number[], number[], number[]] = [[], [], []];
     const ours = series();
     const theirs = series();
     let firstScanMs = 0;
@@ -232,6 +243,7 @@ export async function scanToPrintBench(
       if (!('label' in result) || !result.label)
         throw new Error(`scan B-${i} did not buy a label: ${JSON.stringify(result).slice(0, 300)}`);
       const apiMs = r.api.ms;
+      const spans = r.api.spans;
       const at = await r.firstByte(labelsSeen++);
       await r.printed(result.label.platformLabelId);
       const cpu = cpuMs() - c0;
@@ -250,6 +262,11 @@ export async function scanToPrintBench(
         const seen = r.tapSeen[labelsSeen - 1]!;
         ours.tapWake.push(seen - at);
         ours.overheadSeen.push(seen - t0 - apiMs);
+        if (spans.length === 2) {
+          segments[0].push(spans[0]![0] - t0);
+          segments[1].push(spans[1]![0] - spans[0]![1]);
+          segments[2].push(at - spans[1]![1]);
+        }
       }
 
       // The peer: the same order, the same sandbox and printer.
@@ -277,6 +294,20 @@ export async function scanToPrintBench(
       firstScanMs: round(firstScanMs, 1),
       apiCallsPerScan: operations,
     };
+    const [toRates, toLabel, toByte] = segments.map(summarize) as [
+      ReturnType<typeof summarize>,
+      ReturnType<typeof summarize>,
+      ReturnType<typeof summarize>,
+    ];
+    report({
+      name: `scan_to_print.latency_${latencyMs}ms.overhead_segments_p50`,
+      value: round(toRates.p50 + toLabel.p50 + toByte.p50),
+      unit: 'ms',
+      scanToRatesRequest: toRates,
+      ratesToLabelRequest: toLabel,
+      labelToFirstByte: toByte,
+      what: "the overhead between the platform's answers: the scan to the rates request, the rates' answer to the label request (the rating and the purchase intent, one commit), the label's answer to its first byte at the printer (the label and its print job, one commit); p50/p95 of each",
+    });
     const w = summarize(ours.whole);
     const o = summarize(ours.overhead);
     const c = summarize(ours.cpu);

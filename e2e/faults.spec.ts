@@ -12,6 +12,7 @@ import {
   type RunningStation,
   type SandboxProcess,
   importOrders,
+  scanAndBuy,
 } from './station';
 
 // Issue #10: what the packer sees while the platform is partly down or slow.
@@ -69,6 +70,34 @@ test('a failing tracker list shows "tracking delayed" and packing goes on', asyn
     'Packing and labels are not affected',
   );
   await page.screenshot({ path: info.outputPath('tracking-delayed-board.png') });
+});
+
+test('a History reprint while the label printer is off says it is queued for it, not sent', async ({
+  page,
+}, info) => {
+  station = await lumenStation();
+  await page.goto(station.url);
+  await importSamples(page);
+  await scanAndBuy(page, 'LUM-10421');
+  await expect.poll(() => printer.labels.length, { timeout: 20_000 }).toBe(1);
+
+  // The printer is switched off; the header finds out.
+  await printer.close();
+  await expect(page.getByTestId('printer-status')).not.toContainText('ready', {
+    timeout: 30_000,
+  });
+
+  await page.keyboard.press('Alt+4');
+  await page.getByRole('textbox', { name: 'Search labels' }).press('ArrowDown');
+  await expect(page.getByTestId('history-row').first()).toBeFocused();
+  await page.keyboard.press('r');
+  await expect(page.getByLabel('Reprint reason')).toBeFocused();
+  await page.keyboard.type('label torn');
+  await page.keyboard.press('Enter');
+  const toast = page.getByTestId('toast').last();
+  await expect(toast).toContainText(/^Reprint queued for .+: it prints when the printer is ready/);
+  await expect(toast).not.toContainText('sent');
+  await page.screenshot({ path: info.outputPath('history-reprint-printer-off.png') });
 });
 
 test('a slow rate request: Pack says what it waits for and for how long', async ({

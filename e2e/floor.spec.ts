@@ -257,6 +257,39 @@ test('Orders view filters and a batch of open single-item orders with a weight: 
   await expect(page.getByTestId('eod-line')).toContainText('no receipt printer');
 });
 
+test('a batch order without a weight is failed in Orders, with its reason, under the Failed filter', async ({
+  page,
+}, info) => {
+  await openWithOrders(page);
+  const pager = page.getByTestId('orders-pager');
+  // FLR-106 has no weight in the file: the batch fails it before any shipment exists.
+  await page.getByLabel('Search orders').fill('FLR-106');
+  await expect(pager).toContainText('1–1 of 1 orders');
+  await page.keyboard.press('Alt+b');
+  await expect(page.getByRole('alertdialog', { name: 'Confirm the batch' })).toContainText(
+    'Buy and print labels for 1 order?',
+  );
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('batch')).toContainText('Batch done', { timeout: 30_000 });
+  const why = 'The package has no weight; weigh it or type its weight.';
+  await expect(page.getByTestId('batch-failures')).toContainText(`FLR-106: ${why}`);
+
+  // Every order, then the Failed chip: FLR-106 is there, failed, with the batch's reason.
+  await page.getByLabel('Search orders').fill('');
+  await expect(pager).toContainText('1–7 of 7 orders');
+  await expect(page.getByTestId('count-failed')).toContainText('1');
+  await expect(page.getByTestId('count-open')).toContainText('6');
+  await page.getByTestId('count-failed').click();
+  await expect(pager).toContainText('1–1 of 1 orders');
+  const row = page.getByTestId('order-row');
+  await expect(row).toContainText('FLR-106');
+  await expect(row.locator('.status')).toHaveText('failed');
+  await expect(row.getByTestId('order-reason')).toHaveText(why);
+  await expect(row.getByTestId('order-reason')).toHaveAttribute('title', why);
+  expect(await sandbox.ledger()).toHaveLength(0);
+  await page.screenshot({ path: info.outputPath('orders-failed-batch-order.png') });
+});
+
 test('a two-package order: one label per package, printed in order; reprint all of them', async ({
   page,
 }) => {

@@ -24,7 +24,8 @@ function seed(dataDir: string) {
     trackingNumber: `1ZSEED${String(i).padStart(8, '0')}`,
     carrier: i % 2 ? 'UPS' : 'USPS',
     tenantId: 'tnt_lumen',
-    orderReference: `SEED-${i}`,
+    // As a station sends it: the order number and the purchase attempt's id.
+    orderReference: `SEED-${i}-${i.toString(16).toUpperCase().padStart(8, '0')}`,
     status: statuses[i % statuses.length],
     statusDetail: 'seeded for the board test',
     updatedAt: new Date(base + i * 60_000).toISOString(),
@@ -68,4 +69,17 @@ test('the tracking board holds 10,000 shipments in a virtualised list, scrolls t
   // 10,000 rows are about 3 MB; a page of 200 is under 100 KB.
   expect(largestFrame).toBeGreaterThan(0);
   expect(largestFrame).toBeLessThan(150_000);
+
+  // The Order column is the order number (the reference on hover); searching it finds the row.
+  await page.getByRole('button', { name: /^All/ }).click();
+  await page.getByRole('textbox', { name: 'Search trackers' }).fill('SEED-4242');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('tracking-total')).toHaveText('1 shipment');
+  const row = list.getByRole('listitem').first();
+  await expect(row).toContainText('1ZSEED00004242');
+  await expect(row.getByText('SEED-4242', { exact: true })).toHaveAttribute(
+    'title',
+    'Order reference SEED-4242-00001092',
+  );
+  await page.screenshot({ path: info.outputPath('tracking-order-number.png') });
 });

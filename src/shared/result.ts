@@ -51,3 +51,13 @@ export const fail = (code: ErrorCode, message: string, details?: unknown): Resul
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && (errorCodes as readonly string[]).includes(value);
 }
+
+/**
+ * A message as a sentence, ended: some messages are phrases without the final stop (the
+ * platform client's, so that a reference or a reason can follow), and a caller that goes on
+ * after one ends it first.
+ */
+export function asSentence(text: string): string {
+  const t = text.trimEnd();
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+}

@@ -45,6 +45,14 @@ export class LabelRepository {
            WHERE p.tracking_number = ? AND x.profile_id = ? AND x.environment = ?
            ORDER BY p.label_id DESC LIMIT 1)`,
       ),
+      orderNumbersOf: db.prepare<
+        [string, string, string],
+        { tracking_number: string; order_number: string }
+      >(
+        `SELECT p.tracking_number, l.order_number FROM label_packages p JOIN labels l ON l.id = p.label_id
+          WHERE p.tracking_number IN (SELECT value FROM json_each(?))
+            AND l.profile_id = ? AND l.environment = ?`,
+      ),
       zplOf: db.prepare<[string], { label_id: number; zpl: string }>(
         `SELECT label_id, zpl FROM label_zpl WHERE label_id IN (SELECT value FROM json_each(?))`,
       ),
@@ -144,6 +152,22 @@ export class LabelRepository {
   findByTracking(scope: StationScope, trackingNumber: string): StoredLabel | undefined {
     const row = this.s.byTracking.get(trackingNumber, scope.profileId, scope.environment);
     return row ? hydrateRow(row) : undefined;
+  }
+
+  /**
+   * The order number of each of these tracking numbers (any package) that is one of this
+   * station's labels, in this profile: one query for a page of the tracking board.
+   */
+  orderNumbersOf(scope: StationScope, trackingNumbers: readonly string[]): Map<string, string> {
+    const out = new Map<string, string>();
+    if (trackingNumbers.length === 0) return out;
+    for (const r of this.s.orderNumbersOf.all(
+      JSON.stringify(trackingNumbers),
+      scope.profileId,
+      scope.environment,
+    ))
+      out.set(r.tracking_number, r.order_number);
+    return out;
   }
 
   /**

@@ -8,7 +8,9 @@ import type { StationScope } from '../storage/scope.js';
  * An order's status, first that applies:
  * - `labelled`: a label was bought for it;
  * - `queued`: a shipment waits in the offline queue;
- * - `failed`: its newest attempt failed or has an unknown outcome (Needs attention);
+ * - `failed`: its newest attempt failed or has an unknown outcome (Needs attention), or a batch
+ *   tried it and it failed before a shipment existed (no weight, customs data missing), and
+ *   nothing has put it right since: neither a re-import (a new version) nor a newer shipment;
  * - `verified`: every item was scanned into the box, or a shift lead overrode it;
  * - `open`: anything else.
  */
@@ -44,6 +46,8 @@ export interface OrderListRow {
   unitCount: number;
   weightKnown: boolean;
   status: OrderStatus;
+  /** Why a `failed` order failed, in words (its newest failure); null for the other statuses. */
+  reason: string | null;
   importedAt: string;
 }
 
@@ -58,14 +62,32 @@ export interface OrderListPage {
 
 export const MAX_ORDER_PAGE = 200;
 
+/**
+ * A batch's failure of the order that left no shipment, still standing (see migration 011): the
+ * order is as the batch tried it, and no shipment was made since. Newer than any shipment of it.
+ */
+const BATCH_FAILURE = `FROM batch_items b WHERE b.order_id = o.id AND b.state = 'failed'
+      AND b.shipment_id IS NULL AND b.order_version = o.updated_at
+      AND NOT EXISTS (SELECT 1 FROM shipments s WHERE s.order_id = o.id AND s.id > b.last_shipment_id)`;
+
 const STATUS = `CASE
     WHEN EXISTS (SELECT 1 FROM labels l WHERE l.order_id = o.id) THEN 'labelled'
     WHEN EXISTS (SELECT 1 FROM shipments s WHERE s.order_id = o.id AND s.state = 'queued') THEN 'queued'
     WHEN (SELECT s.state FROM shipments s WHERE s.order_id = o.id AND s.state <> 'cancelled'
           ORDER BY s.id DESC LIMIT 1) IN ('failed', 'unknown') THEN 'failed'
+    WHEN EXISTS (SELECT 1 ${BATCH_FAILURE}) THEN 'failed'
     WHEN EXISTS (SELECT 1 FROM order_verifications v WHERE v.order_id = o.id
           AND v.order_version = o.updated_at AND (v.complete = 1 OR v.override_by IS NOT NULL)) THEN 'verified'
     ELSE 'open' END`;
+
+/**
+ * The newest failure of an order, for a page's rows: a batch's that still stands (it is newer
+ * than any shipment), else its newest shipment's (failed, or of unknown outcome).
+ */
+const FAILURE = `coalesce(
+    (SELECT b.failure ${BATCH_FAILURE} ORDER BY b.updated_at DESC LIMIT 1),
+    (SELECT CASE WHEN json_valid(s.failure) THEN json_extract(s.failure, '$.message') END
+       FROM shipments s WHERE s.order_id = o.id AND s.state <> 'cancelled' ORDER BY s.id DESC LIMIT 1))`;
 
 interface Row {
   id: number;
@@ -77,6 +99,7 @@ interface Row {
   unit_count: number;
   weight_known: number;
   status: OrderStatus;
+  failure: string | null;
 }
 
 export class OrderList {
@@ -109,7 +132,7 @@ export class OrderList {
            (SELECT count(*) FROM order_packages p WHERE p.order_id = o.id) AS package_count,
            (SELECT coalesce(sum(i.quantity), 0) FROM order_items i WHERE i.order_id = o.id) AS unit_count,
            NOT EXISTS (SELECT 1 FROM order_packages p WHERE p.order_id = o.id AND p.weight_lbs IS NULL) AS weight_known,
-           ${STATUS} AS status
+           ${STATUS} AS status, ${FAILURE} AS failure
          FROM orders o WHERE o.id IN (SELECT value FROM json_each(?)) ORDER BY o.id DESC`,
       )
       .all(JSON.stringify(ids));
@@ -201,6 +224,7 @@ function toRow(r: Row): OrderListRow {
     unitCount: r.unit_count,
     weightKnown: r.weight_known === 1,
     status: r.status,
+    reason: r.status === 'failed' ? r.failure : null,
     importedAt: r.imported_at,
   };
 }

@@ -1,5 +1,6 @@
 import type { PrintJob } from '../printing/spool/jobs.js';
 import type { AttentionItem as AttentionView } from '../../shared/features/records.js';
+import { asSentence } from '../../shared/result.js';
 import { failedOrders } from './failed-ratings.js';
 import { NeedsAttention } from './needs-attention.js';
 import type { PackingWorkflow } from './packing-workflow.js';
@@ -28,7 +29,7 @@ export function attentionList(
       kind: 'purchase-unknown',
       orderNumber: a.orderNumber,
       title: `Order ${a.orderNumber}: purchase outcome unknown`,
-      detail: `${a.failure?.message ?? 'The station did not hear back.'} Look it up on the platform before deciding (reference ${a.orderReference}).`,
+      detail: `${asSentence(a.failure?.message ?? 'The station did not hear back')} Look it up on the platform before deciding (reference ${a.orderReference}).`,
       reasons: [],
       createdAt: a.since,
       actions: ['check-trackers', 'mark-not-bought', 'buy-again'],

@@ -50,6 +50,12 @@ interface ItemRow {
   failure: string | null;
 }
 
+/**
+ * What a batch item marks on its order for the Orders view (migration 011): nothing, unless it
+ * failed before a shipment existed.
+ */
+const unmarked = { orderVersion: null, lastShipmentId: null };
+
 export class BatchRunner {
   private readonly s;
   /** Batches whose loop runs in this process now. */
@@ -99,8 +105,12 @@ export class BatchRunner {
       ),
       setItem: db.prepare(
         `UPDATE batch_items SET state = @state, shipment_id = @shipmentId, label_id = @labelId,
-           cost_cents = @costCents, failure = @failure, updated_at = @now
+           cost_cents = @costCents, failure = @failure, updated_at = @now,
+           order_version = @orderVersion, last_shipment_id = @lastShipmentId
          WHERE batch_id = @batchId AND position = @position`,
+      ),
+      lastShipment: db.prepare<[number], { id: number }>(
+        `SELECT coalesce(max(id), 0) AS id FROM shipments WHERE order_id = ?`,
       ),
     };
   }
@@ -255,7 +265,7 @@ export class BatchRunner {
 
   private settleInterrupted(batchId: string, position: number, orderId: number): void {
     const labels = this.workflow.labels.forOrder(orderId);
-    const base = { batchId, position, shipmentId: null, now: this.now() };
+    const base = { ...unmarked, batchId, position, shipmentId: null, now: this.now() };
     if (labels.length > 0) {
       const label = labels[labels.length - 1]!;
       this.s.setItem.run({
@@ -324,8 +334,11 @@ export class BatchRunner {
         return this.summary(id)!;
       }
       const at = { batchId: id, position: next.position, now: this.now() };
+      // The order as the batch tries it: a re-import meanwhile is a newer order than this try.
+      const orderVersion = this.workflow.orders.get(next.order_id)?.updatedAt ?? null;
       this.s.setItem.run({
         ...at,
+        ...unmarked,
         state: 'working',
         shipmentId: null,
         labelId: null,
@@ -343,7 +356,17 @@ export class BatchRunner {
         };
       }
       const settled = settle(result);
-      this.s.setItem.run({ ...at, now: this.now(), ...settled });
+      // Failed before a shipment existed (no weight, customs data missing): the Orders view
+      // lists the order as failed until a re-import or a newer shipment puts it right (see
+      // migration 011). Written with the item's state, in one statement: crash-safe as it is.
+      const noShipment = settled.state === 'failed' && settled.shipmentId === null;
+      this.s.setItem.run({
+        ...at,
+        now: this.now(),
+        ...settled,
+        orderVersion: noShipment ? orderVersion : null,
+        lastShipmentId: noShipment ? this.s.lastShipment.get(next.order_id)!.id : null,
+      });
       // The platform is away: the order waits in the offline queue; the batch waits for a person.
       if (result.outcome === 'queued') this.setState(id, 'paused');
       else this.options.onProgress?.(this.summary(id)!);

@@ -11,9 +11,10 @@ import type {
   PurchasedLabel,
 } from './platform-port.js';
 import type { ShipmentRepository } from './shipment-repository.js';
-import type { OrderClaims } from './order-claims.js';
+import type { ClaimHolder, OrderClaims } from './order-claims.js';
 import type { Failure, LabelPurchase, RateSelection, Shipment } from './types.js';
 import { inTransaction } from '../storage/database.js';
+import type { PrintQueued } from './print-step.js';
 
 /** Points where a test (or a crash) can stop the purchase; see test/core/packing/fixtures. */
 export type PurchaseStep =
@@ -33,12 +34,33 @@ export interface PurchaseHooks {
 }
 
 export type PurchaseOutcome =
-  | { kind: 'purchased'; label: StoredLabel; purchase: LabelPurchase }
+  | {
+      kind: 'purchased';
+      label: StoredLabel;
+      purchase: LabelPurchase;
+      /** What `withLabel` gave, in the label's transaction (its print job), if it ran. */
+      print?: PrintQueued | undefined;
+    }
   | { kind: 'rejected'; failure: Failure; purchase: LabelPurchase }
   | { kind: 'unknown'; failure: Failure; purchase: LabelPurchase }
   | { kind: 'not-sent'; failure: Failure; purchase: LabelPurchase }
   /** The site store refused the order claim: nothing was written, nothing bought. */
-  | { kind: 'not-claimed'; failure: Failure };
+  | { kind: 'not-claimed'; failure: Failure; holder?: ClaimHolder | undefined };
+
+/** Who confirmed a purchase, its batch, and what goes into its two transactions. */
+export interface PurchaseAttempt {
+  /** Who confirmed buying another label for an order that has one; null: not another. */
+  confirmedBy: string | null;
+  /** The batch this label is bought in (issue 15.8); sent as shipment.batchId. */
+  batchId?: string | undefined;
+  /** Runs first in the purchase intent's transaction (ship()'s rating, PendingRating). */
+  withIntent?: (() => void) | undefined;
+  /**
+   * Runs in the transaction that stores the label (queueBoughtLabel: its print job), so the
+   * label and its job are one commit between the platform's answer and the first byte.
+   */
+  withLabel?: ((label: StoredLabel) => PrintQueued | undefined) | undefined;
+}
 
 /**
  * orderReference of one purchase attempt: the order number the shift lead knows plus a short
@@ -46,6 +68,15 @@ export type PurchaseOutcome =
  */
 export function orderReferenceFor(orderNumber: string, purchaseId: string): string {
   return `${orderNumber}-${purchaseId.slice(3, 11).toUpperCase()}`;
+}
+
+/**
+ * The order number inside a reference orderReferenceFor made (`LUM-10421-1A2B3C4D` →
+ * `LUM-10421`: the attempt id is 8 hex digits of a UUID), or null for a reference of another
+ * form, such as that of a label bought outside Shipping Station.
+ */
+export function orderNumberInReference(reference: string): string | null {
+  return /^(.+)-[0-9A-F]{8}$/.exec(reference)?.[1] ?? null;
 }
 
 /**
@@ -74,10 +105,9 @@ export class LabelPurchaser {
     shipment: Shipment,
     order: StoredOrder,
     selection: RateSelection,
-    confirmedBy: string | null,
-    /** The batch this label is bought in (issue 15.8); sent as shipment.batchId. */
-    batchId?: string,
+    attempt: PurchaseAttempt,
   ): Promise<PurchaseOutcome> {
+    const { confirmedBy, batchId, withIntent, withLabel } = attempt;
     const { shipments, platform, classify, scope } = this.deps;
     const id = `lp_${randomUUID().replaceAll('-', '')}`;
     const orderReference = orderReferenceFor(order.orderNumber, id);
@@ -110,10 +140,12 @@ export class LabelPurchaser {
         return {
           kind: 'not-claimed',
           failure: { code: claim.code, message: claim.message },
+          holder: claim.holder,
         };
     }
 
     inTransaction(shipments.db, () => {
+      withIntent?.();
       shipments.createPurchase(scope, {
         id,
         shipmentId: shipment.id,
@@ -187,12 +219,19 @@ export class LabelPurchaser {
         // Stored without ZPL; the print step fetches it again. The label itself is not lost.
       }
     }
-    const label = this.store(shipment, order, id, orderReference, bought, zpl, 'purchased');
+    let print: PrintQueued | undefined;
+    const label = this.store(shipment, order, id, orderReference, bought, zpl, 'purchased', (l) => {
+      print = withLabel?.(l);
+    });
     await this.deps.hooks.at?.('label-stored', { shipmentId: shipment.id, purchaseId: id });
-    return { kind: 'purchased', label, purchase: shipments.purchase(id)! };
+    return { kind: 'purchased', label, purchase: shipments.purchase(id)!, print };
   }
 
-  /** Label + purchase + shipment state in one transaction: either all of it or none. */
+  /**
+   * Label + purchase + shipment state in one transaction: either all of it or none. `then`
+   * runs last in it (the print job); what it throws is not the label's problem: the label's
+   * writes stand and the print is left to the caller (recovery queues a 'purchased' label).
+   */
   store(
     shipment: Shipment,
     order: StoredOrder,
@@ -201,6 +240,7 @@ export class LabelPurchaser {
     bought: PurchasedLabel,
     zpl: string,
     event: string,
+    then?: (label: StoredLabel) => void,
   ): StoredLabel {
     const { shipments, labels, scope } = this.deps;
     return inTransaction(shipments.db, () => {
@@ -230,6 +270,13 @@ export class LabelPurchaser {
         labelId: bought.id,
         trackingNumber: bought.trackingNumber,
       });
+      if (then)
+        try {
+          then(label);
+        } catch {
+          // queueBoughtLabel rolls back its own savepoint and does not throw; anything else
+          // leaves the label 'purchased' for the caller's print step or recovery.
+        }
       return label;
     });
   }

@@ -19,5 +19,19 @@ export type ClaimResult =
       granted: false;
       code: 'order-claimed-elsewhere' | 'site-store-unreachable';
       message: string;
-      holder?: { stationId: string; stationName: string; packer: string | null; at: string };
+      holder?: ClaimHolder;
     };
+
+/** The station holding an order's claim, and the label it bought for it (when it is known). */
+export interface ClaimHolder {
+  stationId: string;
+  stationName: string;
+  packer: string | null;
+  at: string;
+  /**
+   * The holder's label for the order, as the site store has it (its id at that station): what
+   * a packer here reprints instead of buying. Null while the purchase is in flight, or before
+   * the holder's label has reached the store.
+   */
+  label?: { localId: number; trackingNumber: string } | null;
+}

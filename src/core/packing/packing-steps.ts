@@ -1,17 +1,18 @@
-import type { LabelRepository } from '../labels/label-repository.js';
-import type { StoredLabel } from '../labels/types.js';
 import type { OrderRepository } from '../orders/order-repository.js';
 import type { ShipmentOptions, StoredOrder } from '../orders/types.js';
 import type { Profile } from '../profiles/profile-schema.js';
-import type { OfflineQueueRepository } from '../queue/offline-queue-repository.js';
-import type { Clock, StationScope } from '../storage/scope.js';
+import type { Clock } from '../storage/scope.js';
 import { buildShipment } from './build-shipment.js';
-import type { LabelPurchaser, PurchaseHooks } from './label-purchase.js';
+import {
+  flushPendingRating,
+  purchaseAndPrint,
+  type PendingRating,
+  type PurchaseStepDeps,
+} from './purchase-step.js';
 import { alreadyQueued, enqueueOffline, queueAfterUnreachable } from './offline-steps.js';
 import type { FailureClassifier, PackingPlatform } from './platform-port.js';
 import { findRate, ratesAreFresh, selectionFor } from './rate-choice.js';
 import { carrierProblemsIn, rateShipment } from './rating.js';
-import type { ShipmentRepository } from './shipment-repository.js';
 import { returnShipment } from './return-label.js';
 import { preRateOrder, reuseRates } from './pre-rated.js';
 import { invalid } from './invalid.js';
@@ -19,11 +20,9 @@ import { notVerifiedMessage, type ItemVerification } from './verification.js';
 import type {
   CarrierAccountProblem,
   ChosenRate,
-  Failure,
   PackedPackage,
   PreRateOutcome,
   RateResult,
-  RateSelection,
   Shipment,
   ShipResult,
 } from './types.js';
@@ -51,25 +50,14 @@ export interface BuyOptions {
   confirmedBy?: string | undefined;
 }
 
-export interface PackingStepsDeps {
-  scope: StationScope;
+/** Everything the steps use; the purchase's own part is PurchaseStepDeps (purchase-step.ts). */
+export interface PackingStepsDeps extends PurchaseStepDeps {
   profile: () => Profile;
   platform: PackingPlatform;
   classify: FailureClassifier;
   orders: OrderRepository;
-  labels: LabelRepository;
-  shipments: ShipmentRepository;
-  queue: OfflineQueueRepository;
-  purchaser: LabelPurchaser;
   verification: ItemVerification;
-  hooks: PurchaseHooks;
   clock: Clock;
-  print(
-    shipmentId: number,
-    label: StoredLabel,
-  ): Promise<{ printJobId: number | null } | { failure: Failure }>;
-  /** A label is about to be bought: the label printer's connection may get ready meanwhile. */
-  prepareLabelPrinter?(): void;
 }
 
 /**
@@ -93,11 +81,15 @@ export class PackingSteps {
     return undefined;
   }
 
-  /** `seen.order`: set to the order as it was read (ship() buys with it, not reading it again). */
+  /**
+   * `seen.order`: set to the order as it was read (ship() buys with it, not reading it again).
+   * `pending`: a new rating is not written but left there (ship() writes it with the intent).
+   */
   async rateOrder(
     orderId: number,
     options: RateOptions,
     seen: { order?: StoredOrder } = {},
+    pending?: PendingRating,
   ): Promise<RateResult> {
     const { shipments, scope } = this.d;
     const order = this.d.orders.get(orderId);
@@ -141,7 +133,7 @@ export class PackingSteps {
       stationUser,
     });
     await this.d.hooks.at?.('shipment-created', { shipmentId: shipment.id });
-    return this.rateStored(shipment, order);
+    return this.rateStored(shipment, order, pending);
   }
 
   /** Rates an order in the background (pre-rated.ts). */
@@ -149,8 +141,15 @@ export class PackingSteps {
     return preRateOrder(this.d, orderId, packages);
   }
 
-  /** Asks the platform for the stored shipment's rates (safe to repeat) and keeps them. */
-  async rateStored(shipment: Shipment, order: StoredOrder): Promise<RateResult> {
+  /**
+   * Asks the platform for the stored shipment's rates (safe to repeat) and keeps them; with
+   * `pending`, a good rating is kept there to be written with what follows (PendingRating).
+   */
+  async rateStored(
+    shipment: Shipment,
+    order: StoredOrder,
+    pending?: PendingRating,
+  ): Promise<RateResult> {
     const { shipments } = this.d;
     const rated = await rateShipment(
       this.d.platform,
@@ -172,7 +171,12 @@ export class PackingSteps {
           carrierProblems: rated.carrierProblems,
         };
       case 'rated': {
-        const ratedAt = shipments.setRated(shipment.id, rated.rates, rated.selection);
+        let ratedAt: string;
+        if (pending) {
+          ratedAt = this.d.clock().toISOString();
+          const at = ratedAt;
+          pending.write = () => shipments.setRated(shipment.id, rated.rates, rated.selection, at);
+        } else ratedAt = shipments.setRated(shipment.id, rated.rates, rated.selection);
         await this.d.hooks.at?.('rated', { shipmentId: shipment.id });
         return {
           outcome: 'rated',
@@ -207,7 +211,13 @@ export class PackingSteps {
     shipmentId: number,
     options: BuyOptions,
     known?: CarrierAccountProblem[],
-    justRated?: { shipment: Shipment; order: StoredOrder; ratedAt: string },
+    justRated?: {
+      shipment: Shipment;
+      order: StoredOrder;
+      ratedAt: string;
+      /** That rating, not written yet: written with the purchase intent (or before anything else). */
+      pending?: PendingRating;
+    },
   ): Promise<ShipResult> {
     const { shipments } = this.d;
     const shipment = justRated?.shipment ?? shipments.get(shipmentId)!;
@@ -284,20 +294,18 @@ export class PackingSteps {
     const selection = selectionFor(current.rates!, current.selection!, wanted, stationUser);
     if ('failure' in selection) return { outcome: 'invalid', failure: selection.failure };
     if (selection !== current.selection) {
+      flushPendingRating(justRated?.pending);
       shipments.setSelection(current.id, selection);
       current = shipments.get(current.id)!;
     }
     const confirmedBy = options.confirmAnotherLabel
       ? (options.confirmedBy ?? stationUser ?? 'station')
       : null;
-    return this.purchaseAndPrint(
-      current,
-      order,
-      selection,
-      carrierProblems,
+    return purchaseAndPrint(this.d, current, order, selection, carrierProblems, {
       confirmedBy,
-      options.batchId,
-    );
+      batchId: options.batchId,
+      pending: justRated?.pending,
+    });
   }
 
   /**
@@ -321,68 +329,5 @@ export class PackingSteps {
       { stationUser: options.stationUser, confirmAnotherLabel: options.confirmAnotherLabel },
       rated.carrierProblems,
     );
-  }
-
-  /** The crash-safe purchase (LabelPurchaser), then the print spool. */
-  private async purchaseAndPrint(
-    shipment: Shipment,
-    order: StoredOrder,
-    selection: RateSelection,
-    carrierProblems: CarrierAccountProblem[],
-    confirmedBy: string | null,
-    batchId?: string,
-  ): Promise<ShipResult> {
-    const { shipments } = this.d;
-    // The printer's connection and status check happen while the platform answers.
-    this.d.prepareLabelPrinter?.();
-    const bought = await this.d.purchaser.purchase(
-      shipment,
-      order,
-      selection,
-      confirmedBy,
-      batchId,
-    );
-    switch (bought.kind) {
-      case 'rejected':
-        return {
-          outcome: 'failed',
-          shipment: shipments.get(shipment.id)!,
-          failure: bought.failure,
-          carrierProblems,
-        };
-      case 'not-sent':
-        return queueAfterUnreachable(this.d, shipments.get(shipment.id)!, bought.failure);
-      case 'not-claimed':
-        return { outcome: 'invalid', failure: bought.failure };
-      case 'unknown':
-        return {
-          outcome: 'unknown',
-          shipment: shipments.get(shipment.id)!,
-          purchase: bought.purchase,
-          failure: bought.failure,
-        };
-      case 'purchased': {
-        const printed = await this.d.print(shipment.id, bought.label);
-        if ('failure' in printed)
-          return {
-            outcome: 'purchased-not-printed',
-            shipment: shipments.get(shipment.id)!,
-            label: bought.label,
-            failure: printed.failure,
-          };
-        return {
-          outcome: 'printed',
-          shipment: shipments.get(shipment.id)!,
-          label: this.d.labels.get(bought.label.id)!,
-          selection,
-          carrierProblems,
-          printJobId: printed.printJobId,
-        };
-      }
-      default: {
-        const never: never = bought;
-        throw new Error(`unexpected purchase ${JSON.stringify(never)}`);
-      }
-    }
   }
 }

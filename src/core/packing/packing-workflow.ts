@@ -9,19 +9,18 @@ import { inTransaction, type Db } from '../storage/database.js';
 import { systemClock, type Clock, type StationScope } from '../storage/scope.js';
 import { LabelPurchaser, type PurchaseHooks } from './label-purchase.js';
 import { PackingSteps, type BuyOptions, type RateOptions } from './packing-steps.js';
+import { flushPendingRating, type PendingRating } from './purchase-step.js';
 import type { FailureClassifier, PackingPlatform } from './platform-port.js';
-import { sendLabelToPrinter } from './print-step.js';
+import {
+  queueBoughtLabel,
+  sendLabelToPrinter,
+  type PrintQueued,
+  type PrintStepDeps,
+} from './print-step.js';
 import { lookupScan } from './scan-lookup.js';
 import { ShipmentRepository } from './shipment-repository.js';
 import { ItemVerification } from './verification.js';
-import type {
-  Failure,
-  PackedPackage,
-  PreRateOutcome,
-  RateResult,
-  ScanLookup,
-  ShipResult,
-} from './types.js';
+import type { PackedPackage, PreRateOutcome, RateResult, ScanLookup, ShipResult } from './types.js';
 import type { OrderClaims } from './order-claims.js';
 
 export type { BuyOptions, RateOptions } from './packing-steps.js';
@@ -103,6 +102,8 @@ export class PackingWorkflow {
       hooks: this.hooks,
       clock: this.clock,
       print: (shipmentId, label) => this.print(shipmentId, label),
+      queueWithLabel: (shipmentId, label) =>
+        queueBoughtLabel(this.printStepDeps(), shipmentId, label),
       prepareLabelPrinter: () => {
         const printerId = labelPrinterOf(this.profile);
         if (printerId) options.printQueue.prepare?.(printerId);
@@ -141,13 +142,21 @@ export class PackingWorkflow {
   async ship(orderId: number, options: ShipOptions = {}): Promise<ShipResult> {
     return this.exclusively(orderId, async () => {
       const seen: { order?: StoredOrder } = {};
-      const rated = await this.steps.rateOrder(orderId, options, seen);
-      if (rated.outcome !== 'rated') return rated;
-      return this.steps.buyShipment(rated.shipment.id, options, rated.carrierProblems, {
-        shipment: rated.shipment,
-        order: seen.order!,
-        ratedAt: rated.ratedAt,
-      });
+      // The rating is written in the purchase intent's transaction (one commit between the
+      // two platform calls), and on any other way out before this returns.
+      const pending: PendingRating = {};
+      try {
+        const rated = await this.steps.rateOrder(orderId, options, seen, pending);
+        if (rated.outcome !== 'rated') return rated;
+        return await this.steps.buyShipment(rated.shipment.id, options, rated.carrierProblems, {
+          shipment: rated.shipment,
+          order: seen.order!,
+          ratedAt: rated.ratedAt,
+          pending,
+        });
+      } finally {
+        flushPendingRating(pending);
+      }
     });
   }
 
@@ -288,23 +297,20 @@ export class PackingWorkflow {
   }
 
   /** Hands a bought label to the print spool and marks the shipment print-queued. */
-  async print(
-    shipmentId: number,
-    label: StoredLabel,
-  ): Promise<{ printJobId: number | null } | { failure: Failure }> {
-    return sendLabelToPrinter(
-      {
-        profile: this.profile,
-        platform: this.options.platform,
-        printQueue: this.options.printQueue,
-        labels: this.labels,
-        shipments: this.shipments,
-        orders: this.orders,
-        hooks: this.hooks,
-      },
-      shipmentId,
-      label,
-    );
+  async print(shipmentId: number, label: StoredLabel): Promise<PrintQueued> {
+    return sendLabelToPrinter(this.printStepDeps(), shipmentId, label);
+  }
+
+  private printStepDeps(): PrintStepDeps {
+    return {
+      profile: this.profile,
+      platform: this.options.platform,
+      printQueue: this.options.printQueue,
+      labels: this.labels,
+      shipments: this.shipments,
+      orders: this.orders,
+      hooks: this.hooks,
+    };
   }
 
   /**

@@ -10,41 +10,100 @@ import type { ShipmentRepository } from './shipment-repository.js';
 import type { Failure } from './types.js';
 import { inTransaction } from '../storage/database.js';
 
+export interface PrintStepDeps {
+  profile: Profile;
+  platform: PackingPlatform;
+  printQueue: LabelPrintQueue;
+  labels: LabelRepository;
+  shipments: ShipmentRepository;
+  orders?: OrderRepository;
+  hooks: PurchaseHooks;
+}
+
+/** What handing a label to the spool came to: its job, or why it is not queued. */
+export type PrintQueued = { printJobId: number | null } | { failure: Failure };
+
 /**
  * Hands a bought label to the print spool (which owns durability and retries) and marks the
  * shipment print-queued. A label whose ZPL is missing is fetched again from the platform.
  */
 export async function sendLabelToPrinter(
-  deps: {
-    profile: Profile;
-    platform: PackingPlatform;
-    printQueue: LabelPrintQueue;
-    labels: LabelRepository;
-    shipments: ShipmentRepository;
-    orders?: OrderRepository;
-    hooks: PurchaseHooks;
-  },
+  deps: PrintStepDeps,
   shipmentId: number,
   label: StoredLabel,
-): Promise<{ printJobId: number | null } | { failure: Failure }> {
+): Promise<PrintQueued> {
   const printerId = labelPrinterOf(deps.profile);
-  if (!printerId)
-    return {
-      failure: {
-        code: 'no-label-printer',
-        message: `Profile ${deps.profile.name} has no label printer; the label ${label.trackingNumber} is stored and can be reprinted.`,
-      },
-    };
+  if (!printerId) return noLabelPrinter(deps.profile, label);
   let zpl = label.zpl;
-  try {
-    if (!zpl) {
+  if (!zpl) {
+    try {
       zpl = await deps.platform.labelZpl(label.tenantId, label.platformLabelId);
       deps.labels.restoreZpl(label.id, zpl);
+    } catch (error) {
+      return notQueued(deps, shipmentId, label, error);
     }
-    // The label's print job, its packing slip and the shipment's move to print-queued are one
-    // transaction: a crash leaves either no job and a 'purchased' shipment (recovery queues the
-    // label) or the job and 'print-queued' (recovery leaves it), never a job that recovery
-    // cannot see and queues again. The spool stores jobs synchronously in this database.
+  }
+  const queued = queueLabelJob(deps, shipmentId, { ...label, zpl }, printerId);
+  if ('printJobId' in queued)
+    await deps.hooks.at?.('print-enqueued', { shipmentId, purchaseId: label.purchaseId });
+  return queued;
+}
+
+/**
+ * The same, synchronously, for a label that has its ZPL: called by the purchase inside the
+ * transaction that stores the label (LabelPurchaser.store), so a label and its print job are
+ * one commit. `undefined` when the ZPL must be fetched first (sendLabelToPrinter does that).
+ * Never throws: what could not be queued is rolled back to its savepoint and told as a failure,
+ * and the label's own writes stand.
+ */
+export function queueBoughtLabel(
+  deps: PrintStepDeps,
+  shipmentId: number,
+  label: StoredLabel,
+): PrintQueued | undefined {
+  const printerId = labelPrinterOf(deps.profile);
+  if (!printerId) return noLabelPrinter(deps.profile, label);
+  if (!label.zpl) return undefined;
+  return queueLabelJob(deps, shipmentId, label, printerId);
+}
+
+function noLabelPrinter(profile: Profile, label: StoredLabel): PrintQueued {
+  return {
+    failure: {
+      code: 'no-label-printer',
+      message: `Profile ${profile.name} has no label printer; the label ${label.trackingNumber} is stored and can be reprinted.`,
+    },
+  };
+}
+
+function notQueued(
+  deps: PrintStepDeps,
+  shipmentId: number,
+  label: StoredLabel,
+  error: unknown,
+): PrintQueued {
+  const failure: Failure = {
+    code: 'print-not-queued',
+    message: `The label ${label.trackingNumber} is bought and stored but could not be sent to the printer queue: ${(error as Error).message}`,
+  };
+  deps.shipments.event(shipmentId, 'print-not-queued', failure);
+  return { failure };
+}
+
+/**
+ * The label's print job, its packing slip and the shipment's move to print-queued, in one
+ * transaction (a savepoint inside the label's own): a crash leaves either no job and a
+ * 'purchased' shipment (recovery queues the label) or the job and 'print-queued' (recovery
+ * leaves it), never a job that recovery cannot see and queues again. The spool stores jobs
+ * synchronously in this database.
+ */
+function queueLabelJob(
+  deps: PrintStepDeps,
+  shipmentId: number,
+  label: StoredLabel,
+  printerId: string,
+): PrintQueued {
+  try {
     const printJobId = inTransaction(deps.shipments.db, () => {
       // A job already stored for this label (a station that stopped before both were one
       // transaction, or another path that queued it) is the label's job: never a second one.
@@ -60,7 +119,7 @@ export async function sendLabelToPrinter(
       }
       const job = deps.printQueue.enqueue({
         printerId,
-        payload: zpl!,
+        payload: label.zpl!,
         labelId: label.platformLabelId,
         orderReference: label.orderReference,
         kind: 'label',
@@ -71,15 +130,9 @@ export async function sendLabelToPrinter(
       deps.shipments.setState(shipmentId, 'print-queued', { printerId, printJobId: id });
       return id;
     });
-    await deps.hooks.at?.('print-enqueued', { shipmentId, purchaseId: label.purchaseId });
     return { printJobId };
   } catch (error) {
-    const failure: Failure = {
-      code: 'print-not-queued',
-      message: `The label ${label.trackingNumber} is bought and stored but could not be sent to the printer queue: ${(error as Error).message}`,
-    };
-    deps.shipments.event(shipmentId, 'print-not-queued', failure);
-    return { failure };
+    return notQueued(deps, shipmentId, label, error);
   }
 }
 

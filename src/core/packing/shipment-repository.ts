@@ -198,9 +198,11 @@ export class ShipmentRepository {
     });
   }
 
-  /** Returns when it was rated (the `rated` event's time, which ratedAt gives later). */
-  setRated(id: number, rates: unknown, selection: RateSelection): string {
-    const now = this.now();
+  /**
+   * Returns when it was rated (the `rated` event's time, which ratedAt gives later); `now`:
+   * the time the rates came, for a rating written moments later (PendingRating).
+   */
+  setRated(id: number, rates: unknown, selection: RateSelection, now = this.now()): string {
     inTransaction(this.db, () => {
       this.s.setRated.run({
         id,

@@ -1,6 +1,7 @@
 import type { StoredLabel } from '../labels/types.js';
 import type { StoredOrder } from '../orders/types.js';
 import type { PlatformShipment, RateResponse, ShipmentRate } from './platform-port.js';
+import type { ClaimHolder } from './order-claims.js';
 
 /**
  * A shipment's life at the packing station:
@@ -146,7 +147,8 @@ export type ShipResult =
   | { outcome: 'already-labelled'; labels: StoredLabel[] }
   /** An earlier purchase of this order has an unknown outcome: a shift lead must resolve it. */
   | { outcome: 'needs-attention'; purchases: LabelPurchase[] }
-  | { outcome: 'invalid'; failure: Failure }
+  /** `claimedBy`: the order claim was refused; the station (and label) holding the order. */
+  | { outcome: 'invalid'; failure: Failure; claimedBy?: ClaimHolder }
   | {
       outcome: 'failed';
       shipment: Shipment;

@@ -175,6 +175,15 @@ export class ProfileStore {
   }
 
   /** What the UI may know about a secret: whether one is configured, never its value. */
+  /**
+   * The vault's secret for `profile` as it is given (not necessarily saved yet): only when it
+   * was stored for this very environment, base URL and client id; undefined otherwise.
+   */
+  async boundClientSecret(profile: Profile): Promise<string | undefined> {
+    if (!this.bound(profile)) return undefined;
+    return (await this.vault.get(clientSecretKey(profile.id))) ?? undefined;
+  }
+
   async hasClientSecret(id: string): Promise<boolean> {
     const profile = this.get(id);
     if (!profile || !this.bound(profile)) return false;

@@ -54,6 +54,13 @@ export async function provisionProfiles(
     hotFolderProblem?: (folder: string) => string | null;
     env?: NodeJS.ProcessEnv;
     typedSecret?: (profile: Profile) => Promise<string | undefined>;
+    /**
+     * The platform's word on a profile's shippingSiteId, asked for every profile once the file
+     * is valid and before anything is saved: why it is refused (a sentence that follows the
+     * field's name), or null when the site is listed or the platform could not be asked.
+     * `secret` is the one the profile will use, when there is one to ask with.
+     */
+    checkSite?: (profile: Profile, secret: string | undefined) => Promise<string | null>;
   },
 ): Promise<ProvisionedProfile[]> {
   const parsed = parseJsonText(text);
@@ -110,23 +117,44 @@ export async function provisionProfiles(
   });
   if (issues.length > 0) throw fail(issues);
 
-  if (Array.isArray(roots) && roots.length > 0) store.setHotFolderRoots(roots as string[]);
+  // Each profile's secret, worked out once: the platform is asked with it before anything is
+  // saved, and the typed one is stored with its profile after.
   const env = options.env ?? process.env;
-  const results: ProvisionedProfile[] = [];
+  const secrets: { kind: ProvisionedProfile['secret']; value?: string | undefined }[] = [];
   for (const profile of profiles) {
-    store.save(profile);
-    let secret: ProvisionedProfile['secret'] = 'needs-secret';
-    if (profile.clientSecretEnv && env[profile.clientSecretEnv]) secret = 'from-environment';
-    else if (await store.hasClientSecret(profile.id)) secret = 'already-set';
-    else if (options.typedSecret) {
-      const typed = await options.typedSecret(profile);
-      if (typed) {
-        await store.setClientSecret(profile.id, typed);
-        secret = 'typed';
-      }
+    const fromEnv = profile.clientSecretEnv ? env[profile.clientSecretEnv] : undefined;
+    const stored = fromEnv ? undefined : await store.boundClientSecret(profile);
+    if (fromEnv) secrets.push({ kind: 'from-environment', value: fromEnv });
+    else if (stored) secrets.push({ kind: 'already-set', value: stored });
+    else {
+      const typed = await options.typedSecret?.(profile);
+      secrets.push(typed ? { kind: 'typed', value: typed } : { kind: 'needs-secret' });
     }
-    results.push({ profile, secret });
   }
+  if (options.checkSite) {
+    // Only what is new: a file given again at each start (--provision in a service) asks the
+    // platform nothing for a profile whose site, tenant and platform are already stored.
+    const problems = await Promise.all(
+      profiles.map((profile, i) =>
+        sameSite(store.get(profile.id), profile)
+          ? null
+          : options.checkSite!(profile, secrets[i]!.value),
+      ),
+    );
+    problems.forEach((problem, i) => {
+      if (problem) issues.push({ path: `profiles[${i}].shippingSiteId`, message: problem });
+    });
+    if (issues.length > 0) throw fail(issues);
+  }
+
+  if (Array.isArray(roots) && roots.length > 0) store.setHotFolderRoots(roots as string[]);
+  const results: ProvisionedProfile[] = [];
+  profiles.forEach((profile, i) => {
+    store.save(profile);
+    results.push({ profile, secret: secrets[i]!.kind });
+  });
+  for (const [i, profile] of profiles.entries())
+    if (secrets[i]!.kind === 'typed') await store.setClientSecret(profile.id, secrets[i]!.value!);
   return results;
 }
 
@@ -134,5 +162,17 @@ function fail(issues: SettingsIssue[]): SettingsError {
   return new SettingsError(
     `The provisioning file is not valid: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
     { issues },
+  );
+}
+
+/** The same shipping site on the same platform and tenant as the profile already stored. */
+function sameSite(stored: Profile | undefined, profile: Profile): boolean {
+  return (
+    stored !== undefined &&
+    stored.shippingSiteId === profile.shippingSiteId &&
+    stored.tenantId === profile.tenantId &&
+    stored.environment === profile.environment &&
+    stored.baseUrl === profile.baseUrl &&
+    stored.clientId === profile.clientId
   );
 }

@@ -8,6 +8,9 @@ interface ClaimRow {
   packer: string | null;
   state: string;
   claimed_at: Date;
+  /** The holder's label for the order (refused claims only); BIGINT arrives as a string. */
+  label_local_id: string | null;
+  label_tracking_number: string | null;
 }
 
 /**
@@ -54,13 +57,21 @@ export class SiteClaims {
                          purchase_id = EXCLUDED.purchase_id, packer = EXCLUDED.packer,
                          state = 'in-flight', claimed_at = now(), updated_at = now()
                      WHERE c.state = 'released' OR c.station_id = EXCLUDED.station_id OR $9::boolean
-                   RETURNING true AS granted, station_id, station_name, packer, state, claimed_at)
+                   RETURNING true AS granted, station_id, station_name, packer, state, claimed_at,
+                     NULL::bigint AS label_local_id, NULL::text AS label_tracking_number)
                  SELECT * FROM taken
                  UNION ALL
-                 SELECT false, station_id, station_name, packer, state, claimed_at
-                   FROM site_order_claims
+                 -- Refused: the holder's label too (by its purchase), so the packer can reprint
+                 -- it here. Only read when nothing was taken: a granted claim costs no more.
+                 SELECT false, h.station_id, h.station_name, h.packer, h.state, h.claimed_at,
+                        l.local_id, l.tracking_number
+                   FROM site_order_claims h
+                   LEFT JOIN site_labels l
+                     ON h.state = 'purchased' AND l.station_id = h.station_id
+                    AND l.purchase_id = h.purchase_id
                   WHERE NOT EXISTS (SELECT 1 FROM taken)
-                    AND profile_id = $1 AND environment = $2 AND tenant_id = $3 AND order_number = $4`,
+                    AND h.profile_id = $1 AND h.environment = $2 AND h.tenant_id = $3
+                    AND h.order_number = $4`,
           values: [
             scope.profileId,
             scope.environment,
@@ -90,6 +101,13 @@ export class SiteClaims {
           stationName: row.station_name,
           packer: row.packer,
           at: row.claimed_at.toISOString(),
+          label:
+            row.label_local_id === null || row.label_tracking_number === null
+              ? null
+              : {
+                  localId: Number(row.label_local_id),
+                  trackingNumber: row.label_tracking_number,
+                },
         },
       };
     });

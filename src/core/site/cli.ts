@@ -7,13 +7,17 @@
 //   npm run site -- users disable <user id> --url …
 //   npm run site -- setting <key> [<json value> | --clear] --url …   (issue 14's site settings)
 // The users commands take --station-dir <data dir> instead of --url for a station alone.
-// The password comes from PGPASSWORD (or STATION_SECRET_SITE_STORE), never from the command line;
-// a badge code and a PIN are read from standard input (never arguments: they show in `ps`).
+// The password comes from PGPASSWORD (or STATION_SECRET_SITE_STORE when PGPASSWORD is not set;
+// siteItPassword), never from the command line or the address, and every message names the
+// variable it was read from; a badge code and a PIN are read from standard input (never
+// arguments: they show in `ps`).
 import {
   describeSiteStore,
   parseSiteStoreConfig,
+  SITE_IT_PASSWORD_ENV,
   SITE_PASSWORD_ENV,
   SiteConfigError,
+  siteItPassword,
   type SiteStoreConfig,
 } from './config.js';
 import { SiteStore } from './store.js';
@@ -25,7 +29,7 @@ const usage =
   'usage: npm run site -- migrate|status|offline-purchase <allow|refuse> --url postgres://user@host:5432/database\n' +
   '       npm run site -- users list|add <id> --name <name> --role packer|lead [--badge] [--pin]|disable <id> (--url … | --station-dir <dir>)\n' +
   `       npm run site -- setting <${SITE_SETTING_KEYS.join('|')}> [<json value> | --clear] --url …\n` +
-  `The password is read from PGPASSWORD or ${SITE_PASSWORD_ENV}; --url defaults to SITE_STORE_URL.`;
+  `The password is read from ${SITE_IT_PASSWORD_ENV} (${SITE_PASSWORD_ENV} when ${SITE_IT_PASSWORD_ENV} is not set), never from the command line or the address; --url defaults to SITE_STORE_URL.`;
 
 const COMMANDS: Record<string, number> = {
   migrate: 0,
@@ -99,23 +103,18 @@ try {
 // The address is checked as a station checks its setting, so a typo is said in words.
 let config: SiteStoreConfig;
 try {
-  config = parseSiteStoreConfig({ url, stationId: 'site-cli', stationName: 'site IT' });
+  config = parseSiteStoreConfig(
+    { url, stationId: 'site-cli', stationName: 'site IT' },
+    `${SITE_IT_PASSWORD_ENV} (never on the command line, which ps shows)`,
+  );
 } catch (error) {
   if (!(error instanceof SiteConfigError)) throw error;
   console.error(`${error.message.replace(/^siteStore\.url/, '--url')}\n${usage}`);
   process.exit(2);
 }
 // Said in failures as where the password came from, never what it is.
-const passwordVariable =
-  process.env.PGPASSWORD !== undefined
-    ? 'PGPASSWORD'
-    : process.env[SITE_PASSWORD_ENV] !== undefined
-      ? SITE_PASSWORD_ENV
-      : null;
-const store = new SiteStore({
-  config,
-  password: process.env.PGPASSWORD ?? process.env[SITE_PASSWORD_ENV],
-});
+const { password, variable: passwordVariable } = siteItPassword();
+const store = new SiteStore({ config, password });
 try {
   switch (command) {
     case 'migrate': {
@@ -163,3 +162,6 @@ try {
 } finally {
   await store.close();
 }
+// Everything is said. node-postgres leaves open the socket of a login it gave up itself (no
+// password to send) until the server's authentication_timeout, a minute: do not wait for it.
+process.stdout.write('', () => process.exit());

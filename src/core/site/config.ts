@@ -30,8 +30,18 @@ export class SiteConfigError extends Error {
 
 const STATION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 
-/** Checks a site store setting; every problem is said for site IT, naming the field. */
-export function parseSiteStoreConfig(value: unknown): SiteStoreConfig {
+/** Where a station's password goes, for the messages that refuse one in the wrong place. */
+const STATION_PASSWORD_HOME = `the keychain (Settings) or in ${SITE_PASSWORD_ENV}`;
+
+/**
+ * Checks a site store setting; every problem is said for site IT, naming the field.
+ * `passwordHome` is where the caller reads the password from, for the messages that refuse one
+ * in the wrong place (`npm run site` reads PGPASSWORD, not a keychain).
+ */
+export function parseSiteStoreConfig(
+  value: unknown,
+  passwordHome: string = STATION_PASSWORD_HOME,
+): SiteStoreConfig {
   if (!value || typeof value !== 'object')
     throw new SiteConfigError(
       'siteStore must be an object with url, stationId and stationName.',
@@ -41,7 +51,7 @@ export function parseSiteStoreConfig(value: unknown): SiteStoreConfig {
   for (const key of Object.keys(v))
     if (/password|secret|token/i.test(key))
       throw new SiteConfigError(
-        `siteStore.${key}: the site store password never goes in settings or a file; put it in the keychain (Settings) or in ${SITE_PASSWORD_ENV}.`,
+        `siteStore.${key}: the site store password never goes in settings or a file; put it in ${passwordHome}.`,
         `siteStore.${key}`,
       );
   const url = typeof v.url === 'string' ? v.url.trim() : '';
@@ -61,7 +71,7 @@ export function parseSiteStoreConfig(value: unknown): SiteStoreConfig {
     );
   if (parsed.password)
     throw new SiteConfigError(
-      `siteStore.url contains a password; remove it and put the password in the keychain or in ${SITE_PASSWORD_ENV}.`,
+      `siteStore.url contains a password; remove it and put the password in ${passwordHome}.`,
       'siteStore.url',
     );
   if (!parsed.hostname || parsed.pathname.length < 2)
@@ -90,6 +100,24 @@ export async function siteStorePassword(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<string | undefined> {
   return (await vault.get(SITE_PASSWORD_KEY)) ?? (env[SITE_PASSWORD_ENV] || undefined);
+}
+
+/** The variable `npm run site` takes the password from first: PostgreSQL's own, as psql's. */
+export const SITE_IT_PASSWORD_ENV = 'PGPASSWORD';
+
+/**
+ * The password of `npm run site` (site IT's command line) and the variable it came from:
+ * PGPASSWORD, as psql and pg_dump read it, else STATION_SECRET_SITE_STORE (set on a station's
+ * computer). A variable set to nothing counts as not set, as a station's does. Never from the
+ * command line or the address.
+ */
+export function siteItPassword(env: NodeJS.ProcessEnv = process.env): {
+  password: string | undefined;
+  variable: string | null;
+} {
+  for (const variable of [SITE_IT_PASSWORD_ENV, SITE_PASSWORD_ENV])
+    if (env[variable]) return { password: env[variable], variable };
+  return { password: undefined, variable: null };
 }
 
 /** The URL for display: user, host, port and database, never a password. */

@@ -1,9 +1,21 @@
-import { describeSiteStore, SITE_PASSWORD_ENV } from './config.js';
+import { describeSiteStore, SITE_IT_PASSWORD_ENV, SITE_PASSWORD_ENV } from './config.js';
 
 /** Why the site store cannot be used, in words for site IT; `kind` drives what the station does. */
 export interface SiteProblem {
   kind: 'unreachable' | 'auth' | 'no-database' | 'newer-schema' | 'permission' | 'other';
   message: string;
+  /**
+   * What happened alone, when `message` goes on to say what this station does about it (an
+   * unreachable store: "works on its own"): for a message that says what happens instead.
+   */
+  fact?: string;
+}
+
+const ON_ITS_OWN = 'This station works on its own and catches up when it answers again.';
+
+/** The store does not answer: the fact, and what the station does meanwhile. */
+function unreachable(fact: string): SiteProblem {
+  return { kind: 'unreachable', fact, message: `${fact} ${ON_ITS_OWN}` };
 }
 
 export class SiteStoreError extends Error {
@@ -29,7 +41,7 @@ export function describeSiteError(error: unknown, url: string): SiteProblem {
     case '28000':
       return {
         kind: 'auth',
-        message: `The site store at ${where} refused the station's user name or password. Check the password in Settings (or STATION_SECRET_SITE_STORE) with site IT.`,
+        message: `The site store at ${where} refused the station's user name or password. Check the password in Settings (or ${SITE_PASSWORD_ENV}) with site IT.`,
       };
     case '3D000':
       return {
@@ -50,16 +62,19 @@ export function describeSiteError(error: unknown, url: string): SiteProblem {
     case 'ENETUNREACH':
     case '57P01':
     case '57P03':
-      return {
-        kind: 'unreachable',
-        message: `The site store at ${where} does not answer (${e.code === 'ENOTFOUND' ? 'no such host' : e.code === 'ECONNREFUSED' ? 'connection refused' : 'connection lost'}). This station works on its own and catches up when it answers again.`,
-      };
+      return unreachable(
+        `The site store at ${where} does not answer (${e.code === 'ENOTFOUND' ? 'no such host' : e.code === 'ECONNREFUSED' ? 'connection refused' : 'connection lost'}).`,
+      );
     default:
-      if (/timeout|terminat|Connection|ECONN/i.test(e.message ?? ''))
+      // No password at all (node-postgres stops before the server can refuse one): a login
+      // problem, said as one, not as the client's SCRAM internals.
+      if (/^SASL: .*client password must be a (non-empty )?string/.test(e.message ?? ''))
         return {
-          kind: 'unreachable',
-          message: `The site store at ${where} does not answer (${e.message}). This station works on its own and catches up when it answers again.`,
+          kind: 'auth',
+          message: `The site store at ${where} refused the station's user name or password. Check the password in Settings (or ${SITE_PASSWORD_ENV}) with site IT.`,
         };
+      if (/timeout|terminat|Connection|ECONN/i.test(e.message ?? ''))
+        return unreachable(`The site store at ${where} does not answer (${e.message}).`);
       return {
         kind: 'other',
         message: `The site store at ${where} failed: ${e.message ?? String(error)}`,
@@ -102,7 +117,7 @@ export function describeSiteErrorForSiteIt(
   const tried = `tried host ${host}, port ${port}, database ${database}, user ${user}`;
   const passwordWhere = password.variable
     ? `the password in ${password.variable}`
-    : `the password: none was given (set PGPASSWORD or ${SITE_PASSWORD_ENV})`;
+    : `the password: none was given (set ${SITE_IT_PASSWORD_ENV}, or ${SITE_PASSWORD_ENV} when ${SITE_IT_PASSWORD_ENV} is not set)`;
   switch (problem.kind) {
     case 'unreachable': {
       const why =
@@ -115,8 +130,11 @@ export function describeSiteErrorForSiteIt(
               : 'connection lost';
       return `The site store does not answer: ${tried} (${why}). Check that the host name is right, that PostgreSQL is running on ${host} and listens on port ${port} (listen_addresses and port in postgresql.conf), and that no firewall between this computer and ${host} blocks the port.`;
     }
-    case 'auth':
-      return `The site store refused the login: ${tried}${cause?.message ? ` (${cause.message})` : ''}. Check ${passwordWhere}, and pg_hba.conf on ${host}: it needs a line that lets user ${user} reach database ${database} from this computer (scram-sha-256), and the server reloaded after a change.`;
+    case 'auth': {
+      // node-postgres's words when it had no password to send are its SCRAM internals.
+      const said = /^SASL: /.test(cause?.message ?? '') ? 'no password to send' : cause?.message;
+      return `The site store refused the login: ${tried}${said ? ` (${said})` : ''}. Check ${passwordWhere}, and pg_hba.conf on ${host}: it needs a line that lets user ${user} reach database ${database} from this computer (scram-sha-256), and the server reloaded after a change.`;
+    }
     case 'no-database':
       return `The site store has no database ${database}: ${tried}. Create it once (createdb ${database}, owned by the site's owner role), then run npm run site -- migrate.`;
     case 'permission':

@@ -4,17 +4,23 @@ import type { PrinterConfig } from '../printing/types.js';
 import type { StationScope } from '../storage/scope.js';
 import type { SiteStoreConfig } from './config.js';
 import { describeSiteStore } from './config.js';
-import { describeSiteError, SiteStoreError } from './errors.js';
+import { describeSiteError, SiteStoreError, type SiteProblem } from './errors.js';
 import { SiteListener } from './listener.js';
 import type { Heartbeat } from './console.js';
 import { SiteOutbox } from './outbox.js';
 import { SiteStore, type SitePrinter, type StationQueues } from './store.js';
 import { SiteSync, type SiteSyncStatus } from './sync.js';
 import type { OrderClaims } from '../packing/order-claims.js';
-import type { SiteOrderRow } from './types.js';
+import type { SiteLabel, SiteOrderRow } from './types.js';
 import { SiteTrackers, type SiteTrackersOptions } from './trackers.js';
 
 export type { OrderClaims } from '../packing/order-claims.js';
+
+/** What the site store answered for a scanned order number, or why it could not be asked. */
+export interface SiteOrderLookup {
+  orders: SiteOrderRow[];
+  problem: SiteProblem | null;
+}
 
 /** After a failed attempt, claims, scans and imports skip the store this long instead of waiting on it. */
 const SKIP_AFTER_FAILURE_MS = 5000;
@@ -51,6 +57,8 @@ export class SiteLink {
       printers?: () => SitePrinter[];
       heartbeat?: () => Heartbeat;
       atCheckIn?: (store: SiteStore, settings: Record<string, string>) => Promise<void>;
+      /** How often a store that stays away is mentioned again in the log (default 5 min). */
+      outageReminderMs?: number;
     },
   ) {
     this.password = options.password;
@@ -73,6 +81,7 @@ export class SiteLink {
       ...(options.heartbeat ? { heartbeat: options.heartbeat } : {}),
       ...(options.atCheckIn ? { atCheckIn: options.atCheckIn } : {}),
       ...(options.log ? { log: options.log } : {}),
+      ...(options.outageReminderMs ? { outageReminderMs: options.outageReminderMs } : {}),
       ...(options.onChange ? { onChange: options.onChange } : {}),
     });
     this.listener = options.onRemoteChange
@@ -177,13 +186,32 @@ export class SiteLink {
     }
   }
 
-  /** Orders of the site with this number, for a scan this station has no order for. */
-  async findOrders(scope: StationScope, orderNumber: string): Promise<SiteOrderRow[]> {
+  /**
+   * A label of any station of the site, for a reprint here. A store that does not answer (or
+   * just failed to) throws its SiteStoreError at once: the packer is not kept waiting.
+   */
+  async label(stationId: string, localId: number): Promise<SiteLabel | null> {
+    this.throwIfRecentlyDown();
+    try {
+      return await this.store.label(stationId, localId);
+    } catch (error) {
+      this.sync.wake();
+      throw error;
+    }
+  }
+
+  /**
+   * Orders of the site with this number, for a scan this station has no order for. When the
+   * store could not be asked, `problem` says why: "nothing matches" would then be a guess, and
+   * the packer must be told the site was not looked in.
+   */
+  async findOrders(scope: StationScope, orderNumber: string): Promise<SiteOrderLookup> {
     try {
       this.throwIfRecentlyDown();
-      return await this.store.findOrders(scope, orderNumber);
-    } catch {
-      return [];
+      return { orders: await this.store.findOrders(scope, orderNumber), problem: null };
+    } catch (error) {
+      this.sync.wake();
+      return { orders: [], problem: describeSiteError(error, this.config.url) };
     }
   }
 
@@ -204,7 +232,7 @@ export class SiteLink {
             return {
               granted: false,
               code: 'site-store-unreachable',
-              message: `${problem.message.replace(/ This station works on its own.*$/, '')} This site buys no label without it (offlinePurchase: refuse), so nothing was bought. Try again when it answers, or call site IT.`,
+              message: `${problem.fact ?? problem.message} This site buys no label without it (offlinePurchase: refuse), so nothing was bought. Try again when it answers, or call site IT.`,
             };
           return { granted: true, mode: 'offline' };
         }

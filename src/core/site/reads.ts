@@ -166,6 +166,27 @@ export class SiteReads {
     });
   }
 
+  /**
+   * How many items attention() would list, less one station's own unknown purchases (that
+   * station counts them from its own SQLite): the header's site-wide part. One statement on the
+   * open-items and unknown-purchases indexes, read again at every change another station
+   * commits, so it reads no labels.
+   */
+  async attentionCount(scope: SiteScope, exceptStationId: string): Promise<number> {
+    return this.run(async () => {
+      const { rows } = await this.pool.query<{ n: string }>({
+        name: 'site-attention-count',
+        text: `SELECT (SELECT count(*) FROM site_attention
+                        WHERE profile_id = $1 AND environment = $2 AND resolved_at IS NULL)
+                    + (SELECT count(*) FROM site_purchases
+                        WHERE profile_id = $1 AND environment = $2 AND state = 'unknown'
+                          AND station_id <> $3) AS n`,
+        values: [scope.profileId, scope.environment, exceptStationId],
+      });
+      return Number(rows[0]?.n ?? 0);
+    });
+  }
+
   /** Orders of the site with this number (any brand of the profile), for a scan at any station. */
   async findOrders(scope: SiteScope, orderNumber: string): Promise<SiteOrderRow[]> {
     return this.run(async () => {

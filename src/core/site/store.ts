@@ -208,13 +208,24 @@ export class SiteStore {
     return this.reads.attention(scope);
   }
 
-  /** Closes a site-wide item (the shift lead kept one label and voided the other). */
+  /** The header's site-wide part of Needs attention (see SiteReads.attentionCount). */
+  attentionCount(scope: SiteScope, exceptStationId: string): Promise<number> {
+    return this.reads.attentionCount(scope, exceptStationId);
+  }
+
+  /**
+   * Closes a site-wide item (the shift lead kept one label and voided the other) and, in the
+   * same statement, tells the other stations (NOTIFY site_changes, delivered at commit), so
+   * their Needs attention and header counts drop it at once.
+   */
   async resolveAttention(id: number, by: string, resolution: string): Promise<boolean> {
     return this.run(async () => {
       const res = await this.pool.query(
-        `UPDATE site_attention SET resolved_at = now(), resolved_by = $2, resolution = $3
-          WHERE id = $1 AND resolved_at IS NULL`,
-        [id, by, resolution],
+        `WITH resolved AS (
+           UPDATE site_attention SET resolved_at = now(), resolved_by = $2, resolution = $3
+            WHERE id = $1 AND resolved_at IS NULL RETURNING id)
+         SELECT pg_notify('site_changes', $4) FROM resolved`,
+        [id, by, resolution, this.stationId],
       );
       return (res.rowCount ?? 0) === 1;
     });

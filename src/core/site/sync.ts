@@ -1,4 +1,5 @@
 import { describeSiteError, type SiteProblem } from './errors.js';
+import { OutageLog } from './outage.js';
 import type { SiteOutbox } from './outbox.js';
 import { SITE_SCHEMA_VERSION } from './schema.js';
 import type { SitePrinter, SiteStore, StationQueues } from './store.js';
@@ -31,6 +32,8 @@ export interface SiteSyncOptions {
   checkInMs?: number;
   onChange?: (status: SiteSyncStatus) => void;
   log?: (line: string) => void;
+  /** How often a store that stays away is mentioned again in the log (OutageLog; 5 min). */
+  outageReminderMs?: number;
   /** Between the store's commit and the outbox acknowledgement: where the crash tests kill. */
   afterApply?: (applied: number) => void | Promise<void>;
   /** The station's queues, reported with each check-in (the site-wide queue view). */
@@ -75,7 +78,16 @@ export class SiteSync {
     failedAt: null,
   };
 
-  constructor(private readonly o: SiteSyncOptions) {}
+  /** Away once, a reminder every few minutes, back once: not a line per attempt. */
+  private readonly outage: OutageLog;
+
+  constructor(private readonly o: SiteSyncOptions) {
+    this.outage = new OutageLog({
+      what: 'site store',
+      log: o.log,
+      remindEveryMs: o.outageReminderMs,
+    });
+  }
 
   start(): void {
     if (this.running) return;
@@ -197,7 +209,7 @@ export class SiteSync {
           failedAt: null,
           lastSyncedAt: batch ? new Date().toISOString() : this.current.lastSyncedAt,
         };
-        if (recovered) this.o.log?.('site store: answering again');
+        this.outage.answered();
         if (batch || recovered) {
           outbox.recordSync(null);
           this.o.onChange?.(this.status());
@@ -210,8 +222,8 @@ export class SiteSync {
         // Permission or schema problems do not heal by retrying quickly; unreachable might.
         if (problem.kind !== 'unreachable') this.ready = false;
         wait = Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.min(this.failures - 1, 10));
+        this.outage.failed(problem);
         if (changed) {
-          this.o.log?.(`site store: ${problem.message}`);
           outbox.recordSync(problem.message);
           this.o.onChange?.(this.status());
         }

@@ -6,6 +6,8 @@ import type { TrackerPoller } from '../tracking/poller.js';
 import type { TrackerStore } from '../tracking/store.js';
 import type { TrackerChange, TrackingScope } from '../tracking/types.js';
 import { connectionOf } from './connection.js';
+import { describeSiteError } from './errors.js';
+import { OutageLog } from './outage.js';
 
 /** The first key of our advisory locks for tracker polling (the second is the scope's hash). */
 const TRACKER_LOCK_CLASS = 0x5174;
@@ -42,6 +44,8 @@ export interface SiteTrackersOptions {
   onChanges?: (changes: TrackerChange[]) => void;
   onRole?: (role: TrackerRole) => void;
   log?: (line: string) => void;
+  /** How often a store that stays away is mentioned again in the log (OutageLog; 5 min). */
+  outageReminderMs?: number;
 }
 
 /**
@@ -70,10 +74,17 @@ export class SiteTrackers {
   private currentRole: TrackerRole = 'offline';
   private readonly key: string;
   private readonly checkMs: number;
+  /** A check every quarter interval (3.75 s) must not be a log line each while the store is away. */
+  private readonly outage: OutageLog;
 
   constructor(private readonly o: SiteTrackersOptions) {
     this.key = `${o.scope.profileId}|${o.scope.environment}|${o.scope.tenantId}`;
     this.checkMs = o.checkMs ?? Math.max(50, Math.floor(o.intervalMs / 4));
+    this.outage = new OutageLog({
+      what: 'site trackers',
+      log: o.log,
+      remindEveryMs: o.outageReminderMs,
+    });
   }
 
   role(): TrackerRole {
@@ -104,10 +115,13 @@ export class SiteTrackers {
   private tick(): void {
     if (!this.running) return;
     this.busy = this.step()
-      .catch((error: unknown) => {
-        this.o.log?.(`site trackers: ${(error as Error).message}`);
-        this.lose();
-      })
+      .then(
+        () => this.outage.answered(),
+        (error: unknown) => {
+          this.outage.failed(describeSiteError(error, this.o.url));
+          this.lose();
+        },
+      )
       .finally(() => {
         this.busy = null;
         if (!this.running) return;

@@ -20,6 +20,7 @@ import { StationEvents } from './events.js';
 import type { EmbeddedSandbox, StartSandbox } from './ports.js';
 import { ProfileRuntime } from './runtime.js';
 import type { SiteLink } from '../site/link.js';
+import type { SiteAttentionCount } from './features/site-attention.js';
 import { LocalUsers } from '../users/local.js';
 import { withSiteSettings, type SettingSource, type SiteSettingKey } from '../site/settings.js';
 import {
@@ -80,6 +81,8 @@ export class StationContext {
   private sandboxStarting: Promise<EmbeddedSandbox> | null = null;
   /** The site store link (issue 12); null on a station on its own. */
   site: SiteLink | null = null;
+  /** The site-wide part of the header's Needs attention count; null without a site store. */
+  siteAttention: SiteAttentionCount | null = null;
   /** The station's users (a station alone) or the copy of the site's (issue 14). */
   readonly users: LocalUsers;
   /** Who is packing here, and a shift lead's approvals (issue 14). */
@@ -338,6 +341,7 @@ export class StationContext {
     await this.spool.stop();
     await this.site?.close();
     this.site = null;
+    this.siteAttention = null;
     for (const close of this.closers.reverse()) await close().catch(() => {});
     this.stopCheckpoints();
     this.db.close();

@@ -1,7 +1,7 @@
 import { brandName, carrierView, labelView, trackingSync } from './map.js';
 import type { StationContext } from './context.js';
 import type { ProfileRuntime } from './runtime.js';
-import { attentionOf, queueOf, trackerRow } from './snapshots.js';
+import { attentionOf, queueOf, trackerRows } from './snapshots.js';
 
 /** What a call marks as changed (`StationContext.changed`); a status follows each event. */
 export type ChangeKind = 'queue' | 'attention' | 'tracking' | 'carriers' | 'status';
@@ -36,11 +36,13 @@ export function emitChanges(ctx: StationContext, rt: ProfileRuntime, changes: Du
     if (labels.length) ctx.events.emit('labels-changed', { labels });
   }
   if (numbers) {
-    const rows = numbers
-      .slice(0, MAX_TRACKER_ROWS)
-      .map((n) => rt.board.get(rt.trackingScope, n))
-      .filter((t) => t !== null)
-      .map(trackerRow);
+    const rows = trackerRows(
+      rt,
+      numbers
+        .slice(0, MAX_TRACKER_ROWS)
+        .map((n) => rt.board.get(rt.trackingScope, n))
+        .filter((t) => t !== null),
+    );
     ctx.events.emit('tracking-changed', {
       rows,
       more: Math.max(0, numbers.length - MAX_TRACKER_ROWS),

@@ -1,7 +1,9 @@
 import { attentionList, workCounts } from '../packing/attention.js';
+import { orderNumberInReference } from '../packing/label-purchase.js';
 import type { TrackerRecord } from '../tracking/types.js';
 import type * as V from '../../shared/views.js';
 import type { StationContext } from './context.js';
+import type { ProfileRuntime } from './runtime.js';
 import { printJobView } from './map.js';
 
 /**
@@ -56,14 +58,40 @@ export function countsOf(ctx: StationContext): {
   };
 }
 
-/** A tracker as the board shows it. */
-export function trackerRow(t: TrackerRecord): V.TrackerRow {
+/**
+ * Trackers as the Tracking board shows them, with the order number the shift lead knows (the
+ * platform's orderReference adds an attempt id to it): this station's own label's (one query
+ * for the rows), else the one in a reference Shipping Station made (a label another station of
+ * the site bought), else the reference as the platform has it (a label bought elsewhere: the
+ * only order identifier there is).
+ */
+export function trackerRows(
+  rt: Pick<ProfileRuntime, 'labels' | 'scope'>,
+  trackers: readonly TrackerRecord[],
+): V.TrackerRow[] {
+  const own = rt.labels.orderNumbersOf(
+    rt.scope,
+    trackers.map((t) => t.trackingNumber),
+  );
+  return trackers.map((t) =>
+    trackerRow(
+      t,
+      own.get(t.trackingNumber) ??
+        (t.orderReference === null
+          ? null
+          : (orderNumberInReference(t.orderReference) ?? t.orderReference)),
+    ),
+  );
+}
+
+function trackerRow(t: TrackerRecord, orderNumber: string | null): V.TrackerRow {
   return {
     id: t.trackerId ?? t.trackingNumber,
     trackingNumber: t.trackingNumber,
     carrier: t.carrier ?? '',
     status: t.status,
     statusDetail: t.statusDetail,
+    orderNumber,
     orderReference: t.orderReference,
     tenantId: t.tenantId,
     estimatedDeliveryDate: t.estimatedDeliveryDate,

@@ -50,6 +50,8 @@ export interface OrderRowView {
   units: number;
   weightKnown: boolean;
   status: OrderStatusName;
+  /** Why a `failed` order failed (its newest failure, a batch's included); null otherwise. */
+  reason: string | null;
   importedAt: string;
 }
 

@@ -102,7 +102,16 @@ export type ScanResult =
     }
   | { kind: 'label'; label: LabelSummary }
   | { kind: 'box'; box: BoxPreset }
-  | { kind: 'not-found'; value: string };
+  | {
+      kind: 'not-found';
+      value: string;
+      /**
+       * The site store could not be asked for orders imported at other stations (it does not
+       * answer, or refuses this station): what that means for the packer, in words. Absent or
+       * null when it was asked, or the station has no site store.
+       */
+      siteStoreAway?: string | null;
+    };
 
 export interface ImportReport {
   imported: number;

@@ -138,6 +138,13 @@ export interface TrackerRow {
   carrier: string;
   status: string;
   statusDetail: string | null;
+  /**
+   * The order number the shift lead knows: this station's label's; else the one inside a
+   * reference Shipping Station made (another station's label); else the platform's reference as
+   * it is (a label bought elsewhere). Null when the tracker has neither.
+   */
+  orderNumber: string | null;
+  /** As the platform has it: the order number plus the purchase attempt's id. */
   orderReference: string | null;
   tenantId: string | null;
   estimatedDeliveryDate: string | null;

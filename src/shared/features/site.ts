@@ -17,6 +17,20 @@ export interface SiteHeaderView {
   problem: string | null;
 }
 
+/**
+ * The site-wide part of the header's Needs attention count: the open items Needs attention
+ * lists under Whole site (possible double labels, other stations' unknown purchases), less this
+ * station's own, which its own count holds.
+ */
+export interface SiteAttentionCountView {
+  /** Included in the header's count: as last read from the store (0 before the first read). */
+  count: number;
+  /** false: the store is not answering (or was not read yet), so the site's items may differ. */
+  current: boolean;
+  /** When `count` was read (ISO); null: never. */
+  readAt: string | null;
+}
+
 /** Settings → Site store: where it is, who this station is, and how it is doing. */
 export interface SiteStatusView {
   configured: boolean;
@@ -77,6 +91,19 @@ export interface SiteLabelPage {
   scope: 'site' | 'station';
   /** Why the search is narrower than asked ("The site store does not answer: …"), or null. */
   note: string | null;
+}
+
+/**
+ * The details of an `order-claimed-elsewhere` refusal: the station of the site that holds the
+ * order, and its label, which the packer reprints here (`site.reprint` with its station id and
+ * label id) instead of buying another.
+ */
+export interface LabelledElsewhereView {
+  stationId: string;
+  stationName: string;
+  packer: string | null;
+  /** Null while that station's purchase is in flight or its label has not reached the store. */
+  label: { labelId: string; trackingNumber: string } | null;
 }
 
 export interface SiteAttentionView {

@@ -3,7 +3,7 @@ import { def, none } from './define.js';
 import type { PrinterStatusView } from './printers.js';
 import type { ProfileView } from './profiles.js';
 import type { CarrierAccountView } from './records.js';
-import type { SiteHeaderView } from './site.js';
+import type { SiteAttentionCountView, SiteHeaderView } from './site.js';
 
 export type Connectivity = 'online' | 'offline' | 'unknown';
 
@@ -19,7 +19,13 @@ export interface StationStatus {
   trackingDelayed: string | null;
   printer: PrinterStatusView | null;
   queue: { shipments: number; printJobs: number };
+  /** This station's items under Needs attention, plus the site's (`siteAttention.count`). */
   needsAttention: number;
+  /**
+   * The site-wide items counted in needsAttention, and whether that is the store's answer now
+   * or the last one before it went away; absent or null on a station without a site store.
+   */
+  siteAttention?: SiteAttentionCountView | null;
   /** Carrier accounts whose connection is EXPIRED: the header raises a banner. */
   expiredAccounts: CarrierAccountView[];
   dataDir: string;

@@ -71,12 +71,13 @@ describe('batch printing (#15.8)', () => {
       stationUser: 'lee',
       detail: `batch ${batch.id}`,
     });
-    // And the Orders view now counts them as labelled (BAT-2 was never sent: no failed attempt,
-    // but the batch's override made it verified; BAT-4 was not picked).
+    // And the Orders view now counts them as labelled, and BAT-2 as failed: it was never sent
+    // (no shipment), but the batch failed it (the batch's override would make it verified;
+    // see batch-failed-orders.test.ts). BAT-4 was not picked.
     expect(list.page(s.workflow.scope).counts).toMatchObject({
       labelled: 2,
-      verified: 1,
-      failed: 0,
+      verified: 0,
+      failed: 1,
       open: 1,
     });
   });

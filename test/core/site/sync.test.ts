@@ -61,7 +61,10 @@ describe('the station outbox drained into the site store', () => {
     try {
       await waitUntil(() => link.sync.status().state === 'unreachable');
       const before = attempts.length;
-      expect(await link.findOrders(scope, 'LUM-99999')).toEqual([]);
+      expect(await link.findOrders(scope, 'LUM-99999')).toMatchObject({
+        orders: [],
+        problem: { kind: 'unreachable' },
+      });
       expect(await link.claimFile(scope, '[]', 'wave.json')).toBeNull();
       expect(attempts.length).toBe(before);
     } finally {

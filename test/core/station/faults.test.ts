@@ -163,6 +163,10 @@ describe('expected failures get a stable code and a sentence, never internal', (
       const lost = await s.dispatch('pack.buy', { shipmentId: quote.shipmentId });
       expect(lost).toMatchObject({ ok: false, error: { code: 'purchase-outcome-unknown' } });
       const [item] = await call(s, 'attention.list', {});
+      // The platform client's sentence, ended, then what to do (they ran together before).
+      expect(item!.detail).toMatch(
+        /checks it under Needs attention[^.]*\. Look it up on the platform before deciding \(reference LUM-10422-[0-9A-F]{8}\)\.$/,
+      );
       for (const fault of [{ kind: 'status', status: 500 }, { kind: 'reset' }] as const) {
         sandbox.faults.clear();
         sandbox.faults.add({ method: 'GET', path: '/api/v1/trackers', ...fault });

@@ -1,70 +1,12 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStation, type Station } from '../../../src/core/station/index.js';
-import { MemorySecretVault } from '../../../src/core/profiles/secret-vault.js';
-import { ConfSettingsStore } from '../../../src/core/profiles/settings-store.js';
-import { startSandbox } from '../../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Station } from '../../../src/core/station/index.js';
 import type { Output } from '../../../src/shared/contract.js';
 import { tempDir } from '../../support/tmp.js';
-import { usePostgres } from '../../support/use-postgres.js';
-import { siteDatabase, STATION_PASSWORD } from '../site/support.js';
-import { call, type Sandbox } from './support.js';
+import { siteDatabase } from '../site/support.js';
+import { printed, siteStations } from './site-stations.js';
+import { call } from './support.js';
 
-const root = join(import.meta.dirname, '../../..');
-const pgc = usePostgres();
-let shared: Sandbox;
-beforeAll(async () => {
-  shared = await startSandbox();
-});
-afterAll(() => shared.close());
-
-/** A demo station whose embedded sandbox is the one shared by the whole site. */
-function siteStation(dataDir: string): Station {
-  const c = () => shared.fixtures.apiClients.find((x) => x.clientId === 'demo-lumen-full')!;
-  return createStation({
-    dataDir,
-    host: 'web',
-    settings: new ConfSettingsStore(join(dataDir, 'settings.json')),
-    vault: new MemorySecretVault(),
-    resourcesDir: join(root, 'resources'),
-    startSandbox: async () => ({
-      baseUrl: shared.url,
-      clientId: c().clientId,
-      clientSecret: c().clientSecret,
-      tenantId: c().tenantId,
-      close: async () => {},
-    }),
-  });
-}
-
-/** Stations A (st-a) and B (st-b) started on a new site database, each linked to it. */
-async function stationsAandB() {
-  const site = await siteDatabase(pgc.cluster);
-  const [dirA, dirB] = [tempDir(), tempDir()];
-  const a = siteStation(dirA);
-  const b = siteStation(dirB);
-  await Promise.all([a.start(), b.start()]);
-  try {
-    for (const [s, id, name] of [
-      [a, 'st-a', 'Station A'],
-      [b, 'st-b', 'Station B'],
-    ] as const)
-      await call(s, 'site.configure', {
-        siteStore: { url: site.stationUrl, stationId: id, stationName: name },
-        password: STATION_PASSWORD,
-      });
-  } catch (error) {
-    await Promise.all([a.stop(), b.stop()]);
-    throw error;
-  }
-  return { site, a, b, dirA, dirB };
-}
-
-const printed = (dir: string) =>
-  existsSync(join(dir, 'virtual-printer'))
-    ? readdirSync(join(dir, 'virtual-printer')).filter((f) => f.endsWith('.zpl'))
-    : [];
+const { pgc, sandbox, siteStation, stationsAandB } = siteStations();
 
 async function until(check: () => boolean | Promise<boolean>) {
   while (!(await check())) await new Promise((r) => setTimeout(r, 50));
@@ -385,7 +327,7 @@ describe('Station facade with a site store', () => {
     try {
       // The platform is down for A's scan: the shipment waits in A's offline queue, and B sees
       // it there (the fault stays until then, so A cannot drain it first).
-      shared.faults.add({ path: '/api/v1', kind: 'status', status: 503 });
+      sandbox().faults.add({ path: '/api/v1', kind: 'status', status: 503 });
       try {
         const scan = await call(a, 'pack.scan', { value: 'LUM-10422' });
         if (scan.kind !== 'order') throw new Error(scan.kind);
@@ -401,7 +343,7 @@ describe('Station facade with a site store', () => {
           return seen?.queuedShipments === 1;
         });
       } finally {
-        shared.faults.clear();
+        sandbox().faults.clear();
       }
       const view = await call(b, 'site.status', {});
       expect(view.stations.map((s) => s.stationName)).toEqual(['Station A', 'Station B']);

@@ -1,4 +1,4 @@
--- schema version 10
+-- schema version 11
 
 -- trigger label_day_counts_delete
 CREATE TRIGGER label_day_counts_delete AFTER DELETE ON labels BEGIN
@@ -63,7 +63,7 @@ CREATE TABLE batch_items (
         label_id INTEGER,
         cost_cents INTEGER,
         failure TEXT,
-        updated_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL, order_version TEXT, last_shipment_id INTEGER,
         PRIMARY KEY (batch_id, position)
       ) STRICT, WITHOUT ROWID;
 
@@ -416,6 +416,10 @@ CREATE TABLE verification_events (
         detail TEXT,
         at TEXT NOT NULL
       ) STRICT;
+
+-- index batch_items_failed_by_order
+CREATE INDEX batch_items_failed_by_order ON batch_items (order_id)
+        WHERE state = 'failed' AND shipment_id IS NULL;
 
 -- index batches_by_scope
 CREATE INDEX batches_by_scope ON batches (profile_id, environment, created_at);

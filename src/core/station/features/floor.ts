@@ -123,6 +123,7 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
           units: o.unitCount,
           weightKnown: o.weightKnown,
           status: o.status,
+          reason: o.reason,
           importedAt: o.importedAt,
         })),
         total: page.total,

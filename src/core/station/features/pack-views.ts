@@ -1,5 +1,5 @@
 import type { RateResult, ShipResult } from '../../packing/types.js';
-import type { PurchaseView, RateQuote } from '../../../shared/views.js';
+import type { LabelledElsewhereView, PurchaseView, RateQuote } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
 import { ShipmentRefused, type ShipmentRefusal } from '../errors.js';
 import { brandName, labelView, printJobView } from '../map.js';
@@ -37,6 +37,19 @@ export function refuse(result: Refusal, profile?: Profile): never {
       );
     case 'invalid': {
       const { code, message, errors } = result.failure;
+      const holder = result.claimedBy;
+      // Labelled at another station: which one, and its label, for the Pack view's reprint here.
+      if (holder) {
+        const labelledElsewhere: LabelledElsewhereView = {
+          stationId: holder.stationId,
+          stationName: holder.stationName,
+          packer: holder.packer,
+          label: holder.label
+            ? { labelId: String(holder.label.localId), trackingNumber: holder.label.trackingNumber }
+            : null,
+        };
+        return fail(invalidRefusal[code] ?? 'invalid', message, { labelledElsewhere });
+      }
       return fail(invalidRefusal[code] ?? 'invalid', message, errors);
     }
     case 'failed': {

@@ -111,8 +111,12 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
       const r = rt();
       let found = r.workflow.lookup(value);
       // An order imported at another station of the site (issue 12).
-      if (found.kind === 'not-found' && (await pullSiteOrders(ctx, value)))
-        found = r.workflow.lookup(value);
+      let siteNotAsked: string | null = null;
+      if (found.kind === 'not-found') {
+        const site = await pullSiteOrders(ctx, value);
+        if (site.pulled) found = r.workflow.lookup(value);
+        siteNotAsked = site.notAsked;
+      }
       switch (found.kind) {
         case 'order': {
           const counts = reprintCounts(found.labels.map((l) => l.id));
@@ -145,7 +149,11 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
             `${found.orders.length} orders are numbered ${found.scanned} (brands ${found.orders.map((o) => o.tenantId).join(', ')}).`,
           );
         case 'not-found':
-          return { kind: 'not-found', value: found.scanned };
+          return {
+            kind: 'not-found',
+            value: found.scanned,
+            ...(siteNotAsked ? { siteStoreAway: siteNotAsked } : {}),
+          };
         default: {
           const never: never = found;
           throw new Error(`unexpected ${JSON.stringify(never)}`);

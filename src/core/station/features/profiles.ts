@@ -1,4 +1,4 @@
-import { PlatformClient } from '../../platform/index.js';
+import { PlatformClient, PlatformError } from '../../platform/index.js';
 import type { Tenant } from '../../platform/index.js';
 import { exportProfiles, provisionProfiles } from '../../profiles/provisioning.js';
 import { baseUrlProblem } from '../../profiles/base-url.js';
@@ -37,6 +37,42 @@ function tempClient(c: Creds, tenantId: string): PlatformClient {
     timeoutMs: 8000,
     proactiveTokenRefresh: false,
   });
+}
+
+/**
+ * Why the platform refuses `profile`'s shippingSiteId (a sentence that follows the field's
+ * name), or null when the site is one of its tenant's, or when the platform cannot be asked:
+ * no secret yet, no address, not reached (checked at the first rating instead). Provisioning
+ * and a change of site ask it before anything is saved, as creating a profile does: a wrong
+ * site in a file handed to twenty stations is said to site IT, not to each packer at the
+ * first scan. A refused key or tenant is said too: that profile would fail the same way.
+ */
+export async function shippingSiteProblem(
+  ctx: StationContext,
+  profile: Profile,
+  secret: string | undefined,
+): Promise<string | null> {
+  const running = ctx.runtimeOrNull();
+  // The embedded sandbox's address is the running one (a profile on it names none).
+  const baseUrl =
+    profile.baseUrl ?? (running?.profile.id === profile.id ? running.baseUrl : undefined);
+  if (!baseUrl || !secret || baseUrlProblem(baseUrl) || secretProblem(secret)) return null;
+  const client = tempClient(
+    { baseUrl, clientId: profile.clientId, clientSecret: secret, environment: profile.environment },
+    profile.tenantId,
+  );
+  try {
+    const sites = await client.listShippingSites();
+    if (sites.some((site) => site.id === profile.shippingSiteId)) return null;
+    const listed = sites.map((site) => (site.name ? `${site.id} (${site.name})` : site.id));
+    return `is not one of tenant ${profile.tenantId}'s shipping sites on the platform at ${baseUrl}: ${listed.length ? `it has ${listed.join(', ')}` : 'it has none'}`;
+  } catch (error) {
+    if (error instanceof PlatformError && !error.retryable)
+      return `could not be checked: ${error.message}`;
+    return null;
+  } finally {
+    client.close();
+  }
 }
 
 function tenantNode(t: Tenant): TenantNode {
@@ -158,6 +194,19 @@ export function profileHandlers(ctx: StationContext): FeatureHandlers<typeof pro
       if (typeof input.hotFolder === 'string' && input.hotFolder !== current.hotFolder)
         refuseHotFolder(input.hotFolder, 'page');
       const printers = input.printers ?? current.printers;
+      if (input.shippingSiteId && input.shippingSiteId !== current.shippingSiteId) {
+        const moved = { ...current, shippingSiteId: input.shippingSiteId };
+        const secret = await ctx.profiles
+          .clientSecret(moved, ctx.options.env ?? process.env)
+          .catch(() => undefined);
+        const problem = await shippingSiteProblem(ctx, moved, secret);
+        if (problem)
+          throw new StationFailure(
+            'validation',
+            `Shipping site ${input.shippingSiteId} ${problem}. The profile keeps ${current.shippingSiteId}.`,
+            [{ field: 'shippingSiteId', message: problem }],
+          );
+      }
       const labelPrinterId =
         input.defaultPrinterId === undefined
           ? current.labelPrinterId
@@ -251,6 +300,7 @@ export function profileHandlers(ctx: StationContext): FeatureHandlers<typeof pro
         hotFolderProblem: (folder) => ctx.hotFolderProblem(folder, 'page'),
         ...(ctx.options.env ? { env: ctx.options.env } : {}),
         ...(clientSecret ? { typedSecret: async () => clientSecret } : {}),
+        checkSite: (profile, secret) => shippingSiteProblem(ctx, profile, secret),
       });
       const first = results[0]!.profile;
       const activeId = ctx.profiles.active()?.id;

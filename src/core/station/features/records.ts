@@ -10,7 +10,7 @@ import type { FeatureHandlers } from '../../../shared/features/define.js';
 import type { recordCalls } from '../../../shared/features/records.js';
 import { codeOf, StationFailure } from '../errors.js';
 import { brandName, carrierView, labelView, printJobView, trackingSync } from '../map.js';
-import { attentionOf, queueOf, trackerRow } from '../snapshots.js';
+import { attentionOf, queueOf, trackerRows } from '../snapshots.js';
 import { purchaseView } from './pack-views.js';
 
 /** History (label cache, reprints), needs attention, queues, tracking and carrier accounts. */
@@ -242,9 +242,10 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
       const counts: Record<string, number> = {};
       for (const c of r.board.counts(r.trackingScope, filter)) counts[c.status] = c.count;
       // One page (at most 1000 rows): the board asks for the rows in view, never all of them.
-      const rows = r.board
-        .list(r.trackingScope, { ...filter, ...(status ? { status } : {}), limit, offset })
-        .map(trackerRow);
+      const rows = trackerRows(
+        r,
+        r.board.list(r.trackingScope, { ...filter, ...(status ? { status } : {}), limit, offset }),
+      );
       const total = status
         ? (counts[status] ?? 0)
         : Object.values(counts).reduce((a, b) => a + b, 0);

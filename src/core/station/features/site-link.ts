@@ -7,10 +7,12 @@ import {
 } from '../../site/config.js';
 import { SiteLink } from '../../site/link.js';
 import { SiteOutbox } from '../../site/outbox.js';
+import { SiteAttentionCount } from './site-attention.js';
 import type { StationContext } from '../context.js';
 import { countsOf } from '../snapshots.js';
 import { publishCarriers, type Heartbeat } from '../../site/console.js';
 import type { SiteStore } from '../../site/store.js';
+import type { SiteProblem } from '../../site/errors.js';
 
 /** The station setting key of the last site settings read from the store (issue 14). */
 export const SITE_SETTINGS_CACHE = 'siteSettingsCache';
@@ -104,6 +106,7 @@ export function siteStoreSetting(ctx: StationContext): SiteStoreConfig | null {
 export async function openSite(ctx: StationContext): Promise<void> {
   await ctx.site?.close();
   ctx.site = null;
+  ctx.siteAttention = null;
   let config: SiteStoreConfig | null;
   try {
     config = siteStoreSetting(ctx);
@@ -115,12 +118,22 @@ export async function openSite(ctx: StationContext): Promise<void> {
     SiteOutbox.disable(ctx.db);
     return;
   }
+  // Made with the link (it reads through it); the link's events below refresh it.
+  let attention: SiteAttentionCount | null = null;
   const link = new SiteLink(config, {
     db: ctx.db,
     password: await siteStorePassword(ctx.options.vault, ctx.options.env),
     log: ctx.log,
-    onChange: () => ctx.changed('status'),
-    onRemoteChange: (stationId) => ctx.events.emit('site-changed', { stationId }),
+    // A batch of this station's reached the store (it may have raised a possible double
+    // label), or the store went away or answers again: the site's count follows.
+    onChange: () => {
+      attention?.refresh();
+      ctx.changed('status');
+    },
+    onRemoteChange: (stationId) => {
+      attention?.refresh();
+      ctx.events.emit('site-changed', { stationId });
+    },
     // The console (issue 14) reloads on site-changed too: heartbeats are pushed, not polled.
     onConsole: (stationId) => ctx.events.emit('site-changed', { stationId }),
     heartbeat: () => heartbeatOf(ctx),
@@ -137,26 +150,53 @@ export async function openSite(ctx: StationContext): Promise<void> {
         })),
     queues: () => countsOf(ctx),
   });
+  attention = new SiteAttentionCount({
+    link,
+    scope: () => ctx.runtimeOrNull()?.scope ?? null,
+    // A read that ends after this link was replaced or closed tells nobody.
+    onChange: () => {
+      if (ctx.siteAttention === attention) ctx.changed('status');
+    },
+  });
   ctx.site = link;
+  ctx.siteAttention = attention;
   link.start();
 }
 
 /**
  * A scan this station has no order for: the orders of that number imported at any station of
- * the site are fetched and stored here (source "site:…", so they are not sent back).
+ * the site are fetched and stored here (source "site:…", so they are not sent back). When the
+ * store could not be asked, `notAsked` says so for the packer (see siteNotAskedWords).
  */
-export async function pullSiteOrders(ctx: StationContext, scanned: string): Promise<boolean> {
+export async function pullSiteOrders(
+  ctx: StationContext,
+  scanned: string,
+): Promise<{ pulled: boolean; notAsked: string | null }> {
   const link = ctx.site;
   const rt = ctx.runtimeOrNull();
-  if (!link || !rt) return false;
+  if (!link || !rt) return { pulled: false, notAsked: null };
   const allowed = tenantsOf(rt.profile);
+  const found = await link.findOrders(rt.scope, scanned.trim());
   let pulled = false;
-  for (const row of await link.findOrders(rt.scope, scanned.trim())) {
+  for (const row of found.orders) {
     if (!allowed.includes(row.tenantId)) continue;
     rt.orders.upsert(rt.scope, row.tenantId, row.order as IncomingOrder, `site:${row.source}`);
     pulled = true;
   }
-  return pulled;
+  return { pulled, notAsked: found.problem ? siteNotAskedWords(found.problem) : null };
+}
+
+/**
+ * Why a scan that matched nothing here may still be a real order, for the packer: it may
+ * have been imported at another station, and the site store could not be asked. What to do
+ * differs: a store that does not answer may be back in a minute; one that refuses this
+ * station needs site IT.
+ */
+export function siteNotAskedWords(problem: SiteProblem): string {
+  const may = 'It may be an order imported at another station';
+  return problem.kind === 'unreachable'
+    ? `${may}, but the site store is not answering, so it cannot be looked up there now. Scan it again in a minute, or pack it at the station that imported it; if the header still says Site: not reachable, tell the shift lead.`
+    : `${may}, but this station cannot use the site store right now, so it cannot be looked up there. Pack it at the station that imported it, and tell the shift lead (site IT: the reason is on the header's Site line).`;
 }
 
 /**

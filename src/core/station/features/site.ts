@@ -7,6 +7,9 @@ import {
   type SiteStoreConfig,
 } from '../../site/config.js';
 import { SiteStore } from '../../site/store.js';
+import { SiteStoreError } from '../../site/errors.js';
+import { isPlatformError, type PlatformErrorKind } from '../../platform/errors.js';
+import { asSentence } from '../../../shared/result.js';
 import type { SiteLabel } from '../../site/types.js';
 import type * as V from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
@@ -187,7 +190,14 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
         return handler({ id: labelId, reason, printerId: target });
       }
       if (!link) throw new StationFailure('not-available', 'This station has no site store.');
-      const label = await link.store.label(stationId, Number(labelId));
+      const label = await link.label(stationId, Number(labelId)).catch((error: unknown) => {
+        if (error instanceof SiteStoreError && error.problem.kind === 'unreachable')
+          throw new StationFailure(
+            'site-store-unreachable',
+            `${(error.problem.fact ?? error.problem.message).replace(/\.$/, '')}: nothing was printed. This station finds another station's label, and so its ZPL, only through the site store: reprint it at the station that bought it, or here once the site store answers again.`,
+          );
+        throw error;
+      });
       if (
         !label ||
         label.profileId !== r.scope.profileId ||
@@ -198,7 +208,16 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
           `Label ${labelId} of station ${stationId} is not in the site store for this profile.`,
         );
       // The ZPL lives at the station that bought it; the platform keeps it for every label.
-      const zpl = await r.platform.labelZpl(label.tenantId, label.platformLabelId);
+      const zpl = await r.platform
+        .labelZpl(label.tenantId, label.platformLabelId)
+        .catch((error: unknown) => {
+          if (isPlatformError(error) && platformAway.has(error.kind))
+            throw new StationFailure(
+              'platform-unreachable',
+              `${asSentence(error.message)} Nothing was printed: the label of order ${label.orderNumber} was bought at ${label.stationName}, and this station prints it from the platform's copy. Try again in a moment, or reprint it at ${label.stationName}.`,
+            );
+          throw error;
+        });
       const job = ctx.spool.enqueue({
         printerId: target,
         payload: zpl,
@@ -254,11 +273,16 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
       if (!link || !m)
         throw new StationFailure('not-found', `No site-wide item ${id} can be resolved here.`);
       const done = await link.store.resolveAttention(Number(m[1]), actor(ctx), note);
+      // The other stations hear of it through the store; this one does not hear itself.
+      ctx.siteAttention?.refresh();
       if (!done) throw new StationFailure('conflict', 'That item was already resolved.');
       return { resolved: true };
     },
   };
 }
+
+/** A platform that cannot be asked now (as opposed to one that answered no). */
+const platformAway = new Set<PlatformErrorKind>(['network', 'retryable', 'unexpected-response']);
 
 /** What both History searches (site store, this station) narrow by: brand and days. */
 interface HistoryFilters {

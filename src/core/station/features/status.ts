@@ -139,6 +139,9 @@ export class StatusFeature {
       };
     const conn = rt.client.connectivity.snapshot();
     const counts = countsOf(ctx);
+    // Site-wide items are the header's only: the counts a station reports at check-in stay its
+    // own, or every station would report the site's items again.
+    const siteAttention = ctx.siteAttention?.view(rt.scope) ?? null;
     const expired = rt.carriers().filter((h) => h.authorizationStatus === 'EXPIRED');
     const secret = await ctx.secretState(rt.profile);
     const hasSecret = secret.hasSecret;
@@ -153,7 +156,8 @@ export class StatusFeature {
       trackingDelayed: trackingSync(rt).message,
       printer: this.printer,
       queue: { shipments: counts.shipments, printJobs: counts.printJobs },
-      needsAttention: counts.needsAttention,
+      needsAttention: counts.needsAttention + (siteAttention?.count ?? 0),
+      siteAttention,
       expiredAccounts: expired.map(carrierView),
       dataDir: o.dataDir,
       host: o.host,

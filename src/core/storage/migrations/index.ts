@@ -9,6 +9,7 @@ import { migration007 } from './007-station-users.js';
 import { migration008 } from './008-label-day-counts.js';
 import { migration009 } from './009-tracker-rows.js';
 import { migration010 } from './010-orders-by-update.js';
+import { migration011 } from './011-batch-failures.js';
 
 export interface Migration {
   /** 1-based; equals the migration's position in the list, stored in PRAGMA user_version. */
@@ -32,4 +33,5 @@ export const migrations: readonly Migration[] = [
   migration008,
   migration009,
   migration010,
+  migration011,
 ];

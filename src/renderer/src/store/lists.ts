@@ -3,6 +3,8 @@ import type {
   CarrierAccountView,
   LabelDetail,
   LabelSummary,
+  PrintJobView,
+  PrinterStatusView,
   QueueView,
   ReprintAuditView,
   TrackerRow,
@@ -65,8 +67,36 @@ export const createQueueSlice: Slice<QueueSlice> = (set, get) => ({
   },
 });
 
+/**
+ * Whether a reprint is held by its printer: the spool tried and failed, or the header says that
+ * printer is not ready. A job only waiting its turn behind a ready printer is on its way.
+ */
+export function reprintHeld(job: PrintJobView, printer: PrinterStatusView | null): boolean {
+  if (job.lastError) return true;
+  return (
+    job.state === 'queued' && printer?.printerId === job.printerId && printer.state !== 'ready'
+  );
+}
+
+/** Where a reprint went, in History's words and the Pack view's alike. */
+export function reprintSaid(job: PrintJobView, printer: PrinterStatusView | null): string {
+  if (!reprintHeld(job, printer)) return `Reprint sent to ${job.printerName}.`;
+  const why = job.lastError ?? (printer?.printerId === job.printerId ? printer.message : null);
+  return `Reprint queued for ${job.printerName}: it prints when the printer is ready${why ? ` (${why})` : ''}.`;
+}
+
 /** Labels per History page. */
 export const HISTORY_PAGE = 50;
+
+/** What a History search asks: the box and the filters, as one comparable string. */
+export function historySearchKey(h: {
+  query: string;
+  from: string;
+  to: string;
+  tenantId: string;
+}): string {
+  return JSON.stringify([h.query.trim(), h.from, h.to, h.tenantId]);
+}
 
 export interface HistorySlice {
   history: {
@@ -79,6 +109,8 @@ export interface HistorySlice {
     total: number;
     /** Where the page on screen starts among them. */
     offset: number;
+    /** The search the list on screen answers (historySearchKey), '' before the first. */
+    searched: string;
   };
   selectedLabel: LabelDetail | null;
   audit: ReprintAuditView[];
@@ -95,13 +127,23 @@ export interface HistorySlice {
 }
 
 export const createHistorySlice: Slice<HistorySlice> = (set, get) => ({
-  history: { query: '', from: '', to: '', tenantId: '', labels: [], total: 0, offset: 0 },
+  history: {
+    query: '',
+    from: '',
+    to: '',
+    tenantId: '',
+    labels: [],
+    total: 0,
+    offset: 0,
+    searched: '',
+  },
   selectedLabel: null,
   audit: [],
   reprintWarnings: null,
   setHistoryQuery: (patch) => set({ history: { ...get().history, ...patch } }),
   async searchLabels(offset = 0) {
     const h = get().history;
+    const searched = historySearchKey(h);
     const r = await call('labels.search', {
       ...(h.query ? { query: h.query } : {}),
       ...(h.from ? { from: h.from } : {}),
@@ -117,6 +159,7 @@ export const createHistorySlice: Slice<HistorySlice> = (set, get) => ({
           labels: r.value.labels,
           total: r.value.total,
           offset: r.value.offset,
+          searched,
         },
       });
     else get().notify('error', r.error.message);
@@ -139,13 +182,10 @@ export const createHistorySlice: Slice<HistorySlice> = (set, get) => ({
     set({ reprintWarnings: r.ok ? { labelId: id, warnings: r.value.warnings } : null });
     if (r.ok) {
       const job = r.value;
-      // "Sent" only when it is on its way: a reprint waiting for its printer says so.
-      const what =
-        job.state === 'queued'
-          ? `Reprint queued for ${job.printerName}: it prints when the printer is ready${job.lastError ? ` (${job.lastError})` : ''}.`
-          : `Reprint sent to ${job.printerName}.`;
+      const printer = get().status?.printer ?? null;
+      const what = reprintSaid(job, printer);
       get().notify(
-        job.warnings.length || job.state === 'queued' ? 'error' : 'ok',
+        job.warnings.length || reprintHeld(job, printer) ? 'error' : 'ok',
         `${what}${job.warnings.length ? ` ${job.warnings.join(' ')}` : ''}`,
       );
     } else get().notify('error', r.error.message);

@@ -2,7 +2,7 @@ import type { RateQuote } from '../../../shared/views';
 import { call } from '../bridge';
 import { playFailure, playSuccess } from '../lib/sounds';
 import { packFailure } from './pack';
-import { parseWeight, pickedRate } from './pack-rules';
+import { labelledElsewhereOf, parseWeight, pickedRate } from './pack-rules';
 import type { Slice } from './types';
 
 /** The Pack view's rates and purchase: rating what is on screen, the highlighted rate, buying. */
@@ -189,7 +189,11 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
         set({ result: { kind: 'success', purchase: r.value }, quote: null });
       } else {
         playFailure(sounds);
-        set({ result: { kind: 'failure', error: r.error } });
+        // Labelled at another station: its label is offered for a reprint here (Alt+R).
+        set({
+          result: { kind: 'failure', error: r.error },
+          labelledElsewhere: labelledElsewhereOf(r.error),
+        });
       }
       void get().refreshStatus();
     },

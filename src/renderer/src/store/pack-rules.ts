@@ -1,4 +1,6 @@
+import type { StationError } from '../../../shared/result';
 import type {
+  LabelledElsewhereView,
   LabelSummary,
   RateQuote,
   RateView,
@@ -63,4 +65,11 @@ export function pickedRate(
 ): RateView | null {
   if (!quote || selectedRateId === null || selectedRateId === quote.chosenRateId) return null;
   return quote.rates.find((r) => r.id === selectedRateId) ?? null;
+}
+
+/** The other station (and its label) of an `order-claimed-elsewhere` refusal, if it says. */
+export function labelledElsewhereOf(error: StationError): LabelledElsewhereView | null {
+  if (error.code !== 'order-claimed-elsewhere') return null;
+  const details = error.details as { labelledElsewhere?: LabelledElsewhereView } | undefined;
+  return details?.labelledElsewhere ?? null;
 }

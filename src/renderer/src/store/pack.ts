@@ -1,6 +1,7 @@
 import type { StationError } from '../../../shared/result';
 import type {
   BoxPreset,
+  LabelledElsewhereView,
   LabelSummary,
   OrderView,
   PurchaseView,
@@ -12,10 +13,12 @@ import { playCounted, playFailure, playSuccess, playWrongItem } from '../lib/sou
 import type { PackRatesSlice } from './pack-rates';
 import type { Slice } from './types';
 import { isVerifying, matchesLine, MAX_QUANTITY_KEY, quantityScan } from './pack-rules';
+import { reprintSaid } from './lists';
 
 export type PackResult =
   | { kind: 'success'; purchase: PurchaseView }
-  | { kind: 'failure'; error: StationError }
+  /** `action`: what failed when it was not the scan or the label (a reprint here). */
+  | { kind: 'failure'; error: StationError; action?: 'reprint' }
   | { kind: 'info'; text: string };
 
 /** One parcel of the order as packed: its own weight (as typed) and box. */
@@ -28,6 +31,11 @@ export interface PackSlice {
   order: OrderView | null;
   existingLabels: LabelSummary[];
   scannedLabel: LabelSummary | null;
+  /**
+   * The order on screen was labelled at another station of the site (the buy was refused):
+   * that station and its label, which Alt+R reprints here.
+   */
+  labelledElsewhere: LabelledElsewhereView | null;
   /** One entry per package of the order. */
   packages: PackedEntry[];
   /** Signature, Saturday, handling, messages, incoterm: the order's, as the packer left them. */
@@ -47,6 +55,8 @@ export interface PackSlice {
   scan(value: string): Promise<void>;
   verifyItem(value: string, quantity: number): Promise<void>;
   overrideVerification(by: string, reason: string): Promise<boolean>;
+  /** Reprints the label bought at another station on this station's label printer. */
+  reprintHere(reason: string): Promise<boolean>;
   setWeight(index: number, weight: string): void;
   setBox(index: number, box: BoxPreset | null): void;
   setActivePackage(index: number): void;
@@ -58,6 +68,7 @@ const cleared = {
   order: null,
   existingLabels: [],
   scannedLabel: null,
+  labelledElsewhere: null,
   packages: [],
   shipOptions: null,
   activePackage: 0,
@@ -190,9 +201,12 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
             verifying && onScreen
               ? `, a box, or an item of order ${onScreen.orderNumber}`
               : ' or a box';
+          // The site store could not be asked: nothing matched here, which is not the same as
+          // no such order (another station may have imported it), and the packer is told so.
+          const away = found.siteStoreAway;
           fail({
             code: 'not-found',
-            message: `Nothing matches "${found.value}": not an order, a tracking number${items}.${verifying && onScreen ? ' If it is in the box, take it out.' : ''}`,
+            message: `Nothing matches "${found.value}"${away ? ' at this station' : ''}: not an order, a tracking number${items}.${verifying && onScreen ? ' If it is in the box, take it out.' : ''}${away ? ` ${away}` : ''}`,
           });
           return;
         }
@@ -265,6 +279,32 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
           kind: 'counted',
           text: `Verification overridden by ${by}: ${reason}`,
           lineKey: null,
+        },
+      });
+      return true;
+    },
+
+    // Through History's site-wide reprint (`site.reprint`): the same lookup, ZPL and audit.
+    async reprintHere(reason) {
+      const { labelledElsewhere: there, order } = get();
+      if (!there?.label) return false;
+      const r = await call('site.reprint', {
+        stationId: there.stationId,
+        labelId: there.label.labelId,
+        reason,
+      });
+      if (!r.ok) {
+        playFailure(get().settings?.sounds ?? true);
+        set({ result: { kind: 'failure', error: r.error, action: 'reprint' } });
+        return false;
+      }
+      // Said as History says it (reprintSaid).
+      const where = reprintSaid(r.value, get().status?.printer ?? null);
+      const of = order ? ` of order ${order.orderNumber}` : '';
+      set({
+        result: {
+          kind: 'info',
+          text: `Label${of} from ${there.stationName} (${there.label.trackingNumber}). ${where}`,
         },
       });
       return true;

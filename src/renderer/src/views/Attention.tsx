@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useStation } from '../store';
 import type { AttentionAction } from '../../../shared/views';
 import './attention.css';
+import { ConfirmPanel } from '../components/ConfirmPanel';
 import { SiteAttention } from './site/SiteAttention';
 
 const actionLabel: Record<AttentionAction, string> = {
@@ -20,7 +21,12 @@ export function AttentionView() {
   const resolve = useStation((s) => s.resolveAttention);
   // A note per item ("checked the carrier portal, nothing there"), kept with the decision.
   const [notes, setNotes] = useState<Record<string, string>>({});
+  // Buying again spends money: the button asks first, in the page (as the Orders view's batch
+  // does): Enter confirms, Esc or Cancel leaves and nothing is bought.
+  const [confirming, setConfirming] = useState<string | null>(null);
   useEffect(() => void load(), [load]);
+  const decide = (id: string, action: AttentionAction) =>
+    void resolve(id, action, notes[id]?.trim() || undefined);
   return (
     <section className="list-view">
       <h1>Needs attention</h1>
@@ -55,21 +61,24 @@ export function AttentionView() {
               {item.actions.map((a) => (
                 <button
                   key={a}
-                  onClick={() => {
-                    if (
-                      a === 'buy-again' &&
-                      !window.confirm(
-                        'Buy another label for this order? The first purchase may have gone through.',
-                      )
-                    )
-                      return;
-                    void resolve(item.id, a, notes[item.id]?.trim() || undefined);
-                  }}
+                  onClick={() => (a === 'buy-again' ? setConfirming(item.id) : decide(item.id, a))}
                 >
                   {actionLabel[a]}
                 </button>
               ))}
             </div>
+            {confirming === item.id ? (
+              <ConfirmPanel
+                label={`Confirm buying again${item.orderNumber ? ` for ${item.orderNumber}` : ''}`}
+                question={`Buy another label${item.orderNumber ? ` for order ${item.orderNumber}` : ''}? The first purchase may have gone through: both labels would be charged.`}
+                confirmText="Buy another label"
+                onConfirm={() => {
+                  setConfirming(null);
+                  decide(item.id, 'buy-again');
+                }}
+                onCancel={() => setConfirming(null)}
+              />
+            ) : null}
           </li>
         ))}
       </ul>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useStation } from '../store';
 import { printerStateWords as printerWords } from '../../../shared/printers';
+import type { StationStatus } from '../../../shared/views';
 import './header-extras.css';
 import './header-name.css';
 import { SessionBadge } from './site/SignIn';
@@ -130,8 +131,13 @@ export function Header() {
             className={status?.needsAttention ? 'counter alert' : 'counter'}
             onClick={() => go('attention')}
             data-testid="attention-count"
+            title={status ? attentionTitle(status) : undefined}
           >
-            Needs attention <b>{status?.needsAttention ?? 0}</b>
+            Needs attention{' '}
+            <b>
+              {status?.needsAttention ?? 0}
+              {status?.siteAttention && !status.siteAttention.current ? '?' : ''}
+            </b>
           </button>
         </div>
       </header>
@@ -148,6 +154,26 @@ export function Header() {
       ) : null}
     </>
   );
+}
+
+/**
+ * What the Needs attention count is made of. With a site store it holds the site's open items
+ * (possible double labels, unknown purchases at other stations); while the store is not
+ * reachable the "?" and this say that the site's part is the last one read, or not counted.
+ */
+function attentionTitle(status: StationStatus): string | undefined {
+  const site = status.siteAttention;
+  if (!site) return undefined;
+  const own = `${status.needsAttention - site.count} at this station`;
+  const what = 'possible double labels, unknown purchases at other stations';
+  if (site.current) return `${own}, ${site.count} site-wide (${what})`;
+  const why =
+    status.site?.state === 'unreachable'
+      ? 'the site store is not reachable'
+      : 'the site store has not answered yet';
+  if (site.readAt)
+    return `${own} and ${site.count} site-wide as last read at ${new Date(site.readAt).toLocaleTimeString()}: ${why} now, so the site's items (${what}) may have changed since.`;
+  return `${own}. The site's items (${what}) are not counted: ${why}.`;
 }
 
 function Indicator(props: {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useStation } from '../store';
-import { HISTORY_PAGE } from '../store/lists';
+import { HISTORY_PAGE, historySearchKey } from '../store/lists';
 import { LabelPreview } from '../components/LabelPreview';
 import { ReprintForm } from '../components/ReprintForm';
 import { ReturnLabelForm } from '../components/ReturnLabelForm';
@@ -170,8 +170,13 @@ export function HistoryView() {
             onKeyDown={(e) => {
               if (e.key === 'ArrowDown') {
                 e.preventDefault();
-                // What was typed is searched first (Enter or not), and the list's first row is
-                // the one selected: never a label selected before, out of sight of the search.
+                // The list answers what is in the box: its first row at once. Typed but not
+                // searched yet (no Enter): searched first, then its first match, never a label
+                // selected before, out of sight of the search.
+                if (s.history.searched === historySearchKey(s.history)) {
+                  if (labels.length) select(0);
+                  return;
+                }
                 void s.searchLabels().then(() => {
                   const first = useStation.getState().history.labels[0];
                   if (!first) return;

@@ -4,6 +4,7 @@ import { call } from '../bridge';
 import { useStation } from '../store';
 import { ORDER_PAGE } from '../store/floor';
 import './orders.css';
+import { ConfirmPanel } from '../components/ConfirmPanel';
 import { readOrderFile } from '../lib/read-file';
 import { ImportReportPanel } from './ImportReportPanel';
 import type { ImportReport } from '../../../shared/features/packing';
@@ -252,6 +253,11 @@ export function OrdersView() {
                   <td>{o.weightKnown ? 'known' : <span className="warn">to weigh</span>}</td>
                   <td>
                     <span className={`status status-${o.status}`}>{o.status}</span>
+                    {o.reason ? (
+                      <span className="order-reason" title={o.reason} data-testid="order-reason">
+                        {o.reason}
+                      </span>
+                    ) : null}
                   </td>
                 </tr>
               ))}
@@ -295,25 +301,13 @@ export function OrdersView() {
           </button>
           {s.picked.length ? <button onClick={() => s.clearPicked()}>Clear picks</button> : null}
           {confirming ? (
-            <div className="batch-confirm" role="alertdialog" aria-label="Confirm the batch">
-              <p>
-                Buy and print labels for {batchSize.toLocaleString()} order
-                {batchSize === 1 ? '' : 's'}? Each one is charged.
-              </p>
-              <button
-                className="primary"
-                autoFocus
-                onClick={confirmBatch}
-                onKeyDown={(e) => {
-                  if (e.key === 'Escape') setConfirming(false);
-                }}
-              >
-                Buy {batchSize.toLocaleString()} label{batchSize === 1 ? '' : 's'} <kbd>Enter</kbd>
-              </button>
-              <button onClick={() => setConfirming(false)}>
-                Cancel <kbd>Esc</kbd>
-              </button>
-            </div>
+            <ConfirmPanel
+              label="Confirm the batch"
+              question={`Buy and print labels for ${batchSize.toLocaleString()} order${batchSize === 1 ? '' : 's'}? Each one is charged.`}
+              confirmText={`Buy ${batchSize.toLocaleString()} label${batchSize === 1 ? '' : 's'}`}
+              onConfirm={confirmBatch}
+              onCancel={() => setConfirming(false)}
+            />
           ) : null}
         </div>
         {s.batch ? <BatchPanel batch={s.batch} /> : null}

@@ -67,7 +67,8 @@ export function PackView() {
         if (
           st.scannedLabel ||
           st.existingLabels.length ||
-          (st.result?.kind === 'success' && st.result.purchase.label)
+          (st.result?.kind === 'success' && st.result.purchase.label) ||
+          st.labelledElsewhere?.label
         )
           setReprinting(true);
       } else if (e.altKey && (e.key === 'v' || e.code === 'KeyV')) {

@@ -50,7 +50,11 @@ export function TrackingView() {
           />
         </form>
         <span className="muted" data-testid="tracking-total">
-          {board ? `${board.total} shipments` : t.loading ? 'loading…' : ''}
+          {board
+            ? `${board.total} ${board.total === 1 ? 'shipment' : 'shipments'}`
+            : t.loading
+              ? 'loading…'
+              : ''}
         </span>
       </div>
       <div className="vhead">
@@ -74,7 +78,17 @@ export function TrackingView() {
             <span>{r.carrier}</span>
             <span className={`status ${r.status}`}>{r.status.replace(/_/g, ' ')}</span>
             <span>{r.statusDetail ?? ''}</span>
-            <span>{r.orderReference ?? ''}</span>
+            {/* The order number the shift lead knows; the platform's reference (with the
+                purchase attempt's id) on hover. */}
+            <span
+              title={
+                r.orderReference && r.orderReference !== r.orderNumber
+                  ? `Order reference ${r.orderReference}`
+                  : undefined
+              }
+            >
+              {r.orderNumber ?? ''}
+            </span>
             <span>{new Date(r.updatedAt).toLocaleString()}</span>
           </>
         )}

@@ -94,6 +94,8 @@ export function PackResult(props: {
   const purchase = s.result?.kind === 'success' ? s.result.purchase : null;
   const { phase, message } = usePurchasePhase(purchase);
   const reprintTarget = s.scannedLabel ?? s.existingLabels[0] ?? purchase?.label ?? null;
+  // Labelled at another station of the site: its label reprints here instead.
+  const elsewhere = reprintTarget ? null : s.labelledElsewhere;
   const label = purchase?.label ?? null;
   const packages = label?.packageTrackingNumbers ?? [];
   // Said when the label was queued (events do not repeat them).
@@ -171,7 +173,13 @@ export function PackResult(props: {
         ) : s.result?.kind === 'failure' ? (
           <div>
             <div className="big">
-              {s.result.error.code === 'purchase-outcome-unknown' ? 'NOT CONFIRMED' : 'FAILED'}
+              {s.result.action === 'reprint'
+                ? 'NOT REPRINTED'
+                : s.result.error.code === 'purchase-outcome-unknown'
+                  ? 'NOT CONFIRMED'
+                  : s.result.error.code === 'order-claimed-elsewhere' && elsewhere?.label
+                    ? 'LABELLED AT ANOTHER STATION'
+                    : 'FAILED'}
             </div>
             <div data-testid="failure-message">{s.result.error.message}</div>
             <div className="muted">code: {s.result.error.code}</div>
@@ -205,6 +213,21 @@ export function PackResult(props: {
               Buy another label <kbd>Ctrl+Shift+A</kbd>
             </button>
           ) : null}
+        </div>
+      ) : elsewhere?.label ? (
+        <div className="reprint-row">
+          {props.reprinting ? (
+            <ReprintForm
+              labelId={elsewhere.label.labelId}
+              submitText="Reprint here"
+              send={(reason) => s.reprintHere(reason)}
+              onDone={props.onReprintDone}
+            />
+          ) : (
+            <button onClick={() => props.setReprinting(true)}>
+              Reprint {elsewhere.label.trackingNumber} here <kbd>Alt+R</kbd>
+            </button>
+          )}
         </div>
       ) : null}
     </div>

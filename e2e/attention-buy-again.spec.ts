@@ -1,0 +1,62 @@
+import { expect, test } from '@playwright/test';
+import { importOrders, provisionedPerTest, scanAndBuy } from './station';
+
+const platform = provisionedPerTest({ id: 'lumen-e2e', name: 'Lumen e2e' });
+
+test('"Buy again" under Needs attention asks in the page: Esc leaves with nothing bought, Enter buys', async ({
+  page,
+}, info) => {
+  // The browser's own dialogs are not how the station asks; any would be listed here.
+  const nativeDialogs: string[] = [];
+  page.on('dialog', (d) => {
+    nativeDialogs.push(d.message());
+    void d.dismiss();
+  });
+  const station = await platform.lumen();
+  const sandbox = platform.sandbox();
+  const printer = platform.printer();
+  await page.goto(station.url);
+  await expect(page.getByTestId('profile-name')).toHaveText('Lumen e2e');
+  await importOrders(page);
+  await page.keyboard.press('Alt+1');
+
+  // The platform buys the label, then the connection drops before the answer arrives.
+  await sandbox.addFault({
+    method: 'POST',
+    path: '/api/v1/labels',
+    kind: 'reset',
+    after: true,
+    times: 1,
+  });
+  await scanAndBuy(page, 'LUM-10423');
+  await expect(page.getByTestId('result')).toContainText('purchase-outcome-unknown', {
+    timeout: 30_000,
+  });
+  expect(await sandbox.ledger()).toHaveLength(1);
+
+  await page.keyboard.press('Alt+2');
+  const item = page.getByTestId('attention-item');
+  await expect(item).toContainText('LUM-10423');
+  const buyAgain = item.getByRole('button', { name: 'Buy again (confirmed)' });
+  const confirm = page.getByRole('alertdialog', { name: 'Confirm buying again for LUM-10423' });
+
+  // Asked in the page; Esc leaves it and nothing is bought.
+  await buyAgain.click();
+  await expect(confirm).toBeVisible();
+  await expect(confirm).toContainText('Buy another label for order LUM-10423?');
+  await expect(confirm.getByRole('button', { name: /Buy another label/ })).toBeFocused();
+  await page.screenshot({ path: info.outputPath('attention-buy-again-confirm.png') });
+  await page.keyboard.press('Escape');
+  await expect(confirm).toHaveCount(0);
+  await expect(item).toHaveCount(1);
+  expect(await sandbox.ledger()).toHaveLength(1);
+
+  // Asked again; Enter buys the second label, which prints, and the item is settled.
+  await buyAgain.click();
+  await expect(confirm).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('attention-item')).toHaveCount(0, { timeout: 20_000 });
+  expect(await sandbox.ledger()).toHaveLength(2);
+  await expect.poll(() => printer.labels.length, { timeout: 20_000 }).toBe(1);
+  expect(nativeDialogs).toEqual([]);
+});

@@ -1,0 +1,60 @@
+import { expect, test } from '@playwright/test';
+import { siteDatabase } from '../test/core/site/support.js';
+import { siteWorld } from './site';
+import { importOrders } from './station';
+
+// A station of a site while the site store is away, in Chromium: what the Pack view says of a
+// scan of an order only another station imported, and the header's Needs attention count.
+
+const world = siteWorld();
+
+test('with the site store away, a scan says the store was not asked and the count is marked', async ({
+  browser,
+}, info) => {
+  const site = await siteDatabase(world.cluster());
+  const a = await world.packingStation(site.stationUrl, 'chi-01', 'Station A');
+  const b = await world.packingStation(site.stationUrl, 'chi-02', 'Station B');
+
+  // Station A imports the orders; station B has none of its own.
+  const pageA = await browser.newPage();
+  await pageA.goto(a.station.url);
+  await expect(pageA.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
+  await importOrders(pageA);
+  await expect(pageA.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
+
+  const pageB = await browser.newPage();
+  await pageB.goto(b.station.url);
+  const siteLine = pageB.getByTestId('site-status');
+  await expect(siteLine).toContainText('Site: synced', { timeout: 30_000 });
+  const count = pageB.getByTestId('attention-count');
+  await expect(count).toHaveText('Needs attention 0');
+  await expect(count).toHaveAttribute('title', /^0 at this station, 0 site-wide \(possible double/);
+  await pageB.keyboard.press('Alt+1');
+
+  world.cluster().stop();
+  try {
+    await expect(siteLine).toContainText('not reachable', { timeout: 30_000 });
+    // Not a plain zero: the site's part is what was last read, and the count says so.
+    await expect(count).toHaveText('Needs attention 0?');
+    await expect(count).toHaveAttribute(
+      'title',
+      /^0 at this station and 0 site-wide as last read at .+: the site store is not reachable now/,
+    );
+    await pageB.keyboard.type('LUM-10421');
+    await pageB.keyboard.press('Enter');
+    await expect(pageB.getByTestId('result')).toContainText(
+      'Nothing matches "LUM-10421" at this station: not an order, a tracking number or a box. It may be an order imported at another station, but the site store is not answering, so it cannot be looked up there now.',
+    );
+    await pageB.screenshot({ path: info.outputPath('station-b-store-away.png') });
+  } finally {
+    world.cluster().start();
+  }
+
+  // The store answers again: the count is the store's, and the same scan finds A's order.
+  await expect(siteLine).toContainText('Site: synced', { timeout: 30_000 });
+  await expect(count).toHaveText('Needs attention 0');
+  await pageB.keyboard.type('LUM-10421');
+  await pageB.keyboard.press('Enter');
+  await expect(pageB.getByTestId('order-number')).toHaveText('LUM-10421', { timeout: 15_000 });
+  await site.owner.close();
+});

@@ -1,0 +1,72 @@
+import { expect, test } from '@playwright/test';
+import { siteDatabase } from '../test/core/site/support.js';
+import { siteWorld } from './site';
+import { importOrders, scanAndBuy } from './station';
+
+// "Reprint it here?": an order labelled at station A, scanned and bought at station B. The buy
+// is refused, and the Pack view offers A's label for a reprint on B's printer (Alt+R or the
+// button), with the reason recorded as History's site-wide reprint records it.
+
+const world = siteWorld();
+
+test('an order labelled at station A and scanned at B: Alt+R reprints its label on B, with a reason', async ({
+  browser,
+}, info) => {
+  const site = await siteDatabase(world.cluster());
+  const a = await world.packingStation(site.stationUrl, 'chi-01', 'Station A');
+  const b = await world.packingStation(site.stationUrl, 'chi-02', 'Station B');
+  const pageA = await browser.newPage();
+  const pageB = await browser.newPage();
+
+  await pageA.goto(a.station.url);
+  await expect(pageA.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
+  await importOrders(pageA);
+  await pageA.keyboard.press('Alt+1');
+  await scanAndBuy(pageA, 'LUM-10421');
+  await expect.poll(() => a.printer.labels.length, { timeout: 30_000 }).toBe(1);
+  const tracking = (await pageA.getByTestId('tracking-number').textContent())!.trim();
+  await expect(pageA.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
+
+  // Station B scans the same order (it comes from the site store) and presses Ctrl+Enter.
+  await pageB.goto(b.station.url);
+  await expect(pageB.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
+  await pageB.keyboard.press('Alt+1');
+  await scanAndBuy(pageB, 'LUM-10421');
+  const result = pageB.getByTestId('result');
+  await expect(result).toContainText('LABELLED AT ANOTHER STATION', { timeout: 20_000 });
+  await expect(pageB.getByTestId('failure-message')).toContainText(
+    /^Order LUM-10421 was labelled at Station A at \d\d:\d\d( by .+)? — reprint it here\? Nothing was bought\.$/,
+  );
+  const offer = result.getByRole('button', { name: `Reprint ${tracking} here Alt+R` });
+  await expect(offer).toBeVisible();
+  await pageB.screenshot({ path: info.outputPath('station-b-labelled-elsewhere.png') });
+
+  // Alt+R asks for the reason; Enter reprints it on B's printer.
+  await pageB.keyboard.press('Alt+r');
+  await expect(pageB.getByLabel('Reprint reason')).toBeFocused();
+  await pageB.keyboard.type('label torn at the dock');
+  await pageB.screenshot({ path: info.outputPath('station-b-reprint-reason.png') });
+  await pageB.keyboard.press('Enter');
+  await expect.poll(() => b.printer.labels.length, { timeout: 30_000 }).toBe(1);
+  expect(b.printer.labels[0]!.zpl).toBe(a.printer.labels[0]!.zpl);
+  await expect(result).toContainText(
+    `Label of order LUM-10421 from Station A (${tracking}). Reprint sent to ZD421 Station B.`,
+  );
+  await expect(pageB.getByLabel('Scan')).toBeFocused();
+  await pageB.screenshot({ path: info.outputPath('station-b-reprinted-here.png') });
+  expect(await world.sandbox().ledger()).toHaveLength(1);
+  await expect
+    .poll(
+      async () =>
+        (
+          await site.owner.pool.query(
+            `SELECT station_id, label_station_id, reason FROM site_reprints`,
+          )
+        ).rows,
+      { timeout: 15_000 },
+    )
+    .toEqual([
+      { station_id: 'chi-02', label_station_id: 'chi-01', reason: 'label torn at the dock' },
+    ]);
+  await site.owner.close();
+});

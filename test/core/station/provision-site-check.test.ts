@@ -1,0 +1,150 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Station } from '../../../src/core/station/index.js';
+import { useSandbox } from '../../support/sandbox.js';
+import { tempDir } from '../../support/tmp.js';
+import { call, demoStationsPerTest, type Sandbox } from './support.js';
+
+const stations = demoStationsPerTest();
+const external = useSandbox();
+
+/** The demo profile as a provisioning file, and the demo brand's full-access key. */
+async function demoFile(s: Station, sandbox: Sandbox) {
+  const demo = (await call(s, 'station.status', {})).profile!;
+  const file = JSON.parse((await call(s, 'profiles.export', { id: demo.id })).json) as {
+    profiles: Record<string, unknown>[];
+  };
+  const key = sandbox.fixtures.apiClients.find((c) => c.clientId === 'demo-lumen-full')!;
+  return { demo, file, profile: file.profiles[0]!, key };
+}
+
+async function sitesOf(s: Station): Promise<Record<string, string | null>> {
+  const list = await call(s, 'profiles.list', {});
+  return Object.fromEntries(list.map((p) => [p.id, p.shippingSiteId]));
+}
+
+describe('a shipping site the platform does not list (site IT)', () => {
+  it('a provisioning file naming it is refused before anything is saved, with the sites there are', async () => {
+    const { s, sandbox } = await stations.start();
+    const { file, profile, key } = await demoFile(s, sandbox());
+    const before = await sitesOf(s);
+
+    // The profile this station runs on, with a mistyped site.
+    profile.shippingSiteId = 'site_lumen_chicgo';
+    const again = await s.dispatch('profiles.provision', { json: JSON.stringify(file) });
+    expect(again).toMatchObject({ ok: false, error: { code: 'validation' } });
+    if (again.ok) return;
+    expect(again.error.message).toMatch(/shippingSiteId/);
+    expect(again.error.message).toMatch(/site_lumen_chicgo|is not one of tenant tnt_lumen/);
+    expect(again.error.message).toMatch(/site_lumen_chicago \(Lumen Chicago Workshop\)/);
+
+    // A new profile on the same platform, the secret typed at the station.
+    Object.assign(profile, { id: 'dock-2', name: 'Dock 2', baseUrl: sandbox().url });
+    const added = await s.dispatch('profiles.provision', {
+      json: JSON.stringify(file),
+      clientSecret: key.clientSecret,
+    });
+    expect(added).toMatchObject({ ok: false, error: { code: 'validation' } });
+    expect(!added.ok && added.error.message).toMatch(/is not one of tenant tnt_lumen/);
+
+    // Nothing of either was saved.
+    expect(await sitesOf(s)).toEqual(before);
+
+    // Put right, the same file is taken.
+    profile.shippingSiteId = 'site_lumen_chicago';
+    await call(s, 'profiles.provision', {
+      json: JSON.stringify(file),
+      clientSecret: key.clientSecret,
+    });
+    expect((await sitesOf(s))['dock-2']).toBe('site_lumen_chicago');
+  });
+
+  it('a file provisioned again unchanged asks the platform nothing; a change of site is asked', async () => {
+    const { s, sandbox } = await stations.start();
+    const { file, profile, key } = await demoFile(s, sandbox());
+    Object.assign(profile, { id: 'dock-3', name: 'Dock 3', baseUrl: sandbox().url });
+    const json = () => JSON.stringify(file);
+    await call(s, 'profiles.provision', { json: json(), clientSecret: key.clientSecret });
+
+    // From now on the platform refuses the site list: only a profile that is asked notices.
+    sandbox().faults.add({
+      method: 'GET',
+      path: '/api/v1/shippingSites',
+      kind: 'status',
+      status: 403,
+    });
+    await call(s, 'profiles.provision', { json: json() });
+    profile.shippingSiteId = 'site_lumen_elsewhere';
+    const moved = await s.dispatch('profiles.provision', { json: json() });
+    expect(moved).toMatchObject({ ok: false, error: { code: 'validation' } });
+    expect(!moved.ok && moved.error.message).toMatch(/shippingSiteId could not be checked/);
+    expect((await sitesOf(s))['dock-3']).toBe('site_lumen_chicago');
+  });
+
+  it('a platform that cannot be reached does not stop provisioning: the first rating checks', async () => {
+    const { s, sandbox } = await stations.start();
+    const { file, profile, key } = await demoFile(s, sandbox());
+    Object.assign(profile, {
+      id: 'far-dock',
+      name: 'Far dock',
+      baseUrl: 'http://127.0.0.1:9',
+      shippingSiteId: 'site_somewhere',
+    });
+    await call(s, 'profiles.provision', {
+      json: JSON.stringify(file),
+      clientSecret: key.clientSecret,
+    });
+    expect((await sitesOf(s))['far-dock']).toBe('site_somewhere');
+  });
+
+  it('a change of site in Settings to one the tenant does not have is refused; the profile keeps its own', async () => {
+    const { s } = await stations.start();
+    const changed = await s.dispatch('profiles.update', {
+      id: 'demo',
+      shippingSiteId: 'site_harbor_edison',
+    });
+    expect(changed).toMatchObject({ ok: false, error: { code: 'validation' } });
+    if (changed.ok) return;
+    expect(changed.error.message).toMatch(
+      /^Shipping site site_harbor_edison is not one of tenant tnt_lumen's shipping sites on the platform at http:\/\/127\.0\.0\.1:\d+: it has site_lumen_chicago \(Lumen Chicago Workshop\)\. The profile keeps site_lumen_chicago\.$/,
+    );
+    expect((await sitesOf(s)).demo).toBe('site_lumen_chicago');
+  });
+
+  it('a file given on the command line with a wrong site stops the start and says why', async () => {
+    const key = external.sandbox.fixtures.apiClients.find((c) => c.clientId === 'demo-lumen-full')!;
+    const dir = tempDir();
+    const file = join(dir, 'dock.station-profile.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        format: 'shipping-station-profiles',
+        version: 1,
+        profiles: [
+          {
+            id: 'dock-9',
+            name: 'Dock 9',
+            environment: 'sandbox',
+            baseUrl: external.url,
+            clientId: key.clientId,
+            clientSecretEnv: 'STATION_SECRET_DOCK9',
+            tenantId: key.tenantId,
+            shippingSiteId: 'site_nowhere',
+            shipFrom: {
+              name: 'Dock 9',
+              addressLine1: '1550 W Carroll Ave',
+              city: 'Chicago',
+              stateProvince: 'IL',
+              postalCode: '60607',
+              countryCode: 'US',
+            },
+          },
+        ],
+      }),
+    );
+    await expect(
+      stations.start({ provisionFile: file, env: { STATION_SECRET_DOCK9: key.clientSecret } }),
+    ).rejects.toThrow(/shippingSiteId.*site_nowhere|is not one of tenant tnt_lumen/s);
+  });
+});

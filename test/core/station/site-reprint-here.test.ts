@@ -1,0 +1,143 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Station } from '../../../src/core/station/index.js';
+import type { LabelledElsewhereView } from '../../../src/shared/views.js';
+import { printed, siteStations } from './site-stations.js';
+import { call, packOrder, scanOrder, until } from './support.js';
+
+// "Reprint it here?": a packer scans an order another station of the site has labelled. The
+// buy is refused (the order claim), and the refusal names that station's label, which this
+// station reprints through History's site-wide reprint (site.reprint), with the reason audited.
+
+const { pgc, sandbox, stationsAandB } = siteStations();
+
+/** What the packer at B sees when buying an order A has labelled: the refusal as it comes. */
+async function buyAtB(b: Station, orderNumber: string) {
+  const scan = await scanOrder(b, orderNumber);
+  const quote = await call(b, 'pack.rate', {
+    orderId: scan.order.id,
+    packages: [{ weightLbs: 1.8, boxId: null }],
+  });
+  const refused = await b.dispatch('pack.buy', { shipmentId: quote.shipmentId });
+  if (refused.ok) throw new Error(`${orderNumber} was bought at B`);
+  return refused.error;
+}
+
+const synced = (s: Station) =>
+  until(async () => (await call(s, 'station.status', {})).site?.text === 'Site: synced');
+
+describe('an order labelled at another station, scanned here', () => {
+  it("the refusal names the other station's label, which reprints here, audited site-wide", async () => {
+    const { site, a, b, dirA, dirB } = await stationsAandB();
+    try {
+      await call(a, 'settings.update', { userName: 'ana' });
+      const bought = await packOrder(a, 'LUM-10421');
+      await synced(a);
+      await until(() => printed(dirA).length === 1);
+
+      const error = await buyAtB(b, 'LUM-10421');
+      expect(error).toMatchObject({
+        code: 'order-claimed-elsewhere',
+        message: expect.stringMatching(/^Order LUM-10421 was labelled at Station A .*by ana/),
+      });
+      const there = (error.details as { labelledElsewhere: LabelledElsewhereView })
+        .labelledElsewhere;
+      expect(there).toMatchObject({
+        stationId: 'st-a',
+        stationName: 'Station A',
+        packer: 'ana',
+        label: { trackingNumber: bought.label!.trackingNumber },
+      });
+      // The very label whole-site History lists for the order.
+      const page = await call(b, 'site.labels', { query: 'LUM-10421' });
+      expect(there.label!.labelId).toBe(page.labels[0]!.labelId);
+
+      const job = await call(b, 'site.reprint', {
+        stationId: there.stationId,
+        labelId: there.label!.labelId,
+        reason: 'label torn at the dock',
+      });
+      expect(job.description).toMatch(/reprint .*\(label torn at the dock\)/);
+      await until(() => printed(dirB).length === 1);
+      // The same label A printed, on B's printer; nothing was bought twice.
+      const zpl = (dir: string) =>
+        readFileSync(join(dir, 'virtual-printer', printed(dir)[0]!), 'utf8');
+      expect(zpl(dirB)).toBe(zpl(dirA));
+      expect(
+        sandbox()
+          .ledger()
+          .filter((e) => e.orderReference?.startsWith('LUM-10421')),
+      ).toHaveLength(1);
+      await synced(b);
+      const { rows } = await site.owner.pool.query(
+        `SELECT station_id, source, label_station_id, reason FROM site_reprints`,
+      );
+      expect(rows).toEqual([
+        {
+          station_id: 'st-b',
+          source: 'site',
+          label_station_id: 'st-a',
+          reason: 'label torn at the dock',
+        },
+      ]);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
+  it('when the label cannot be had (platform or site store away), the packer is told so in words', async () => {
+    const { site, a, b, dirB } = await stationsAandB();
+    try {
+      await packOrder(a, 'LUM-10422');
+      await synced(a);
+      const there = (
+        (await buyAtB(b, 'LUM-10422')).details as { labelledElsewhere: LabelledElsewhereView }
+      ).labelledElsewhere;
+      const reprint = () =>
+        b.dispatch('site.reprint', {
+          stationId: there.stationId,
+          labelId: there.label!.labelId,
+          reason: 'label torn at the dock',
+        });
+
+      // The platform, which keeps every label's ZPL, does not answer.
+      const fault = sandbox().faults.add({ method: 'GET', path: '/api/v1/labels/', kind: 'reset' });
+      try {
+        expect(await reprint()).toMatchObject({
+          ok: false,
+          error: {
+            code: 'platform-unreachable',
+            message: expect.stringMatching(
+              /could not be reached .*\. Nothing was printed: the label of order LUM-10422 was bought at Station A, .* Try again in a moment, or reprint it at Station A\.$/,
+            ),
+          },
+        });
+      } finally {
+        sandbox().faults.clear();
+      }
+      expect(fault.hits).toBeGreaterThan(0);
+
+      // The site store does not answer (B now looks for it where nothing listens).
+      await call(b, 'site.configure', {
+        siteStore: {
+          url: site.stationUrl.replace(`:${pgc.cluster.port}/`, ':1/'),
+          stationId: 'st-b',
+          stationName: 'Station B',
+        },
+      });
+      expect(await reprint()).toMatchObject({
+        ok: false,
+        error: {
+          code: 'site-store-unreachable',
+          message: expect.stringMatching(
+            /^The site store at .* does not answer \(connection refused\): nothing was printed\. .*reprint it at the station that bought it, or here once the site store answers again\.$/,
+          ),
+        },
+      });
+      expect(printed(dirB)).toEqual([]);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+});

@@ -1,0 +1,81 @@
+// Station facades on one site store: one sandbox and one throwaway PostgreSQL cluster for the
+// test file, each station its own data directory (its own SQLite) on them.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { createStation, type Station } from '../../../src/core/station/index.js';
+import { MemorySecretVault } from '../../../src/core/profiles/secret-vault.js';
+import { ConfSettingsStore } from '../../../src/core/profiles/settings-store.js';
+import { startSandbox } from '../../../src/sandbox/index.js';
+import { tempDir } from '../../support/tmp.js';
+import { usePostgres } from '../../support/use-postgres.js';
+import { siteDatabase, STATION_PASSWORD } from '../site/support.js';
+import { call, type Sandbox } from './support.js';
+
+const root = join(import.meta.dirname, '../../..');
+
+/** The labels a station's virtual printer has printed (one .zpl file each). */
+export const printed = (dir: string) =>
+  existsSync(join(dir, 'virtual-printer'))
+    ? readdirSync(join(dir, 'virtual-printer')).filter((f) => f.endsWith('.zpl'))
+    : [];
+
+/** Call at the top of a test file: the file's cluster and sandbox, and stations on them. */
+export function siteStations() {
+  const pgc = usePostgres();
+  let shared: Sandbox | undefined;
+  beforeAll(async () => {
+    shared = await startSandbox();
+  });
+  afterAll(() => shared?.close());
+  const sandbox = (): Sandbox => {
+    if (!shared) throw new Error('siteStations: the sandbox is not running');
+    return shared;
+  };
+
+  /** A demo station whose embedded sandbox is the one shared by the whole site. */
+  function siteStation(dataDir: string): Station {
+    const c = () => sandbox().fixtures.apiClients.find((x) => x.clientId === 'demo-lumen-full')!;
+    return createStation({
+      dataDir,
+      host: 'web',
+      settings: new ConfSettingsStore(join(dataDir, 'settings.json')),
+      vault: new MemorySecretVault(),
+      resourcesDir: join(root, 'resources'),
+      startSandbox: async () => ({
+        baseUrl: sandbox().url,
+        clientId: c().clientId,
+        clientSecret: c().clientSecret,
+        tenantId: c().tenantId,
+        close: async () => {},
+      }),
+    });
+  }
+
+  /** Settings → Site store → Connect, as site IT does it: this address, id, name, password. */
+  async function linkToSite(s: Station, url: string, stationId: string, stationName: string) {
+    await call(s, 'site.configure', {
+      siteStore: { url, stationId, stationName },
+      password: STATION_PASSWORD,
+    });
+  }
+
+  /** Stations A (st-a) and B (st-b) started on a new site database, each linked to it. */
+  async function stationsAandB() {
+    const site = await siteDatabase(pgc.cluster);
+    const [dirA, dirB] = [tempDir(), tempDir()];
+    const a = siteStation(dirA);
+    const b = siteStation(dirB);
+    await Promise.all([a.start(), b.start()]);
+    try {
+      await linkToSite(a, site.stationUrl, 'st-a', 'Station A');
+      await linkToSite(b, site.stationUrl, 'st-b', 'Station B');
+    } catch (error) {
+      await Promise.all([a.stop(), b.stop()]);
+      throw error;
+    }
+    return { site, a, b, dirA, dirB };
+  }
+
+  return { pgc, sandbox, siteStation, linkToSite, stationsAandB };
+}

@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import type { Station } from '../../../src/core/station/index.js';
+import type { StationStatus } from '../../../src/shared/views.js';
+import { tempDir } from '../../support/tmp.js';
+import { siteDatabase } from '../site/support.js';
+import { siteStations } from './site-stations.js';
+import { call, packOrder, scanOrder, until } from './support.js';
+
+// What a station of a site says while the site store is away, and what its header counts of
+// the site: two findings of a shift lead's trial, with real PostgreSQL stopped and started.
+
+const { pgc, sandbox, siteStation, linkToSite, stationsAandB } = siteStations();
+
+const synced = (s: Station) =>
+  until(async () => (await call(s, 'station.status', {})).site?.text === 'Site: synced');
+
+/** Every status event the station sends from now on; `next` waits for one after `from`. */
+function statusEvents(s: Station) {
+  const seen: StationStatus[] = [];
+  s.onEvent((name, payload) => {
+    if (name === 'status') seen.push(payload as StationStatus);
+  });
+  return {
+    mark: () => seen.length,
+    next: (from: number, check: (status: StationStatus) => boolean) =>
+      until(() => seen.slice(from).find(check)),
+  };
+}
+
+const anOrder = (orderNumber: string) => ({
+  orderNumber,
+  shipTo: {
+    name: 'Ada',
+    addressLine1: '1 Main St',
+    city: 'Austin',
+    stateProvince: 'TX',
+    postalCode: '78701',
+    countryCode: 'US',
+  },
+  packages: [{ weightLbs: 2, items: [{ sku: 'C-1', name: 'Candle', quantity: 1 }] }],
+});
+
+describe('a station of a site while the site store is away', () => {
+  it('a scan of an order only another station imported says the site store was not asked, and what to do', async () => {
+    const { a, b } = await stationsAandB();
+    try {
+      const file = JSON.stringify([anOrder('SITE-9201')]);
+      await call(a, 'orders.import', { fileName: 'wave-21.json', content: file });
+      await synced(a);
+      // The store answers and has nothing of that number: the answer stays as it was.
+      expect(await call(b, 'pack.scan', { value: 'SITE-0000' })).toEqual({
+        kind: 'not-found',
+        value: 'SITE-0000',
+      });
+
+      pgc.cluster.stop();
+      try {
+        // Twice: asked as it goes away, then not waited on again for a while (SiteLink).
+        for (let i = 0; i < 2; i++)
+          expect(await call(b, 'pack.scan', { value: 'SITE-9201' })).toEqual({
+            kind: 'not-found',
+            value: 'SITE-9201',
+            siteStoreAway: expect.stringMatching(
+              /^It may be an order imported at another station, but the site store is not answering, so it cannot be looked up there now\. Scan it again in a minute, or pack it at the station that imported it/,
+            ),
+          });
+      } finally {
+        pgc.cluster.start();
+      }
+      // It answers again: the same scan brings in the order A imported.
+      await until(
+        async () => (await call(b, 'pack.scan', { value: 'SITE-9201' })).kind === 'order',
+      );
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  }, 60_000);
+
+  it("the header's Needs attention counts the site's open items once each, live, and says when it cannot", async () => {
+    const site = await siteDatabase(pgc.cluster);
+    const a = siteStation(tempDir());
+    const b = siteStation(tempDir());
+    await Promise.all([a.start(), b.start()]);
+    try {
+      await linkToSite(a, site.stationUrl, 'st-a', 'Station A');
+      // B is cut off from the store from the start: nothing of the site is known there, and
+      // its header says so rather than showing a plain zero.
+      const closedPort = site.stationUrl.replace(`:${pgc.cluster.port}/`, ':1/');
+      await linkToSite(b, closedPort, 'st-b', 'Station B');
+      const cutOff = await until(async () => {
+        const status = await call(b, 'station.status', {});
+        return status.site?.state === 'unreachable' ? status : null;
+      });
+      expect(cutOff.needsAttention).toBe(0);
+      expect(cutOff.siteAttention).toEqual({ count: 0, current: false, readAt: null });
+
+      // B buys LUM-10425 offline (offlinePurchase allow); A buys it too, with the claim.
+      expect((await packOrder(b, 'LUM-10425')).label).not.toBeNull();
+      expect((await packOrder(a, 'LUM-10425')).label).not.toBeNull();
+      await synced(a);
+      const atA = statusEvents(a);
+      let from = atA.mark();
+      // B reaches the store: its purchase finds A's label, one possible double label is raised,
+      // and A's header counts it without being asked (NOTIFY), as does B's.
+      await linkToSite(b, site.stationUrl, 'st-b', 'Station B');
+      const raised = await atA.next(from, (s) => s.needsAttention === 1);
+      expect(raised.siteAttention).toMatchObject({ count: 1, current: true });
+      await until(async () => (await call(b, 'station.status', {})).needsAttention === 1);
+
+      // A purchase of unknown outcome at A: A's own item, and in the site's list as A's.
+      sandbox().faults.add({
+        method: 'POST',
+        path: '/api/v1/labels',
+        kind: 'reset',
+        after: true,
+        times: 1,
+      });
+      const scan = await scanOrder(a, 'LUM-10426');
+      const quote = await call(a, 'pack.rate', {
+        orderId: scan.order.id,
+        packages: [{ weightLbs: 2, boxId: null }],
+      });
+      expect(await a.dispatch('pack.buy', { shipmentId: quote.shipmentId })).toMatchObject({
+        ok: false,
+        error: { code: 'purchase-outcome-unknown' },
+      });
+      // B counts the double label and A's unknown purchase, as its Whole site list shows them.
+      await until(async () => (await call(b, 'station.status', {})).needsAttention === 2);
+      const list = await call(b, 'site.attention', {});
+      expect(list.items.map((i) => i.kind).sort()).toEqual([
+        'possible-double-label',
+        'unknown-purchase',
+      ]);
+
+      // The shift lead resolves the double label at B: A's header drops it at once, and A's
+      // unknown purchase, in both its own list and the site's, is counted once.
+      from = atA.mark();
+      const double = list.items.find((i) => i.kind === 'possible-double-label')!;
+      await call(b, 'site.resolveAttention', { id: double.id, note: "kept A's label" });
+      const resolved = await atA.next(from, (s) => s.siteAttention?.count === 0);
+      expect(resolved.needsAttention).toBe(1);
+      await until(async () => (await call(b, 'station.status', {})).needsAttention === 1);
+
+      // The store stops: B keeps counting what it last read (A's unknown purchase), marked.
+      pgc.cluster.stop();
+      try {
+        const away = await until(async () => {
+          const status = await call(b, 'station.status', {});
+          return status.siteAttention?.current === false ? status : null;
+        });
+        expect(away.needsAttention).toBe(1);
+        expect(away.siteAttention).toMatchObject({ count: 1, readAt: expect.any(String) });
+      } finally {
+        pgc.cluster.start();
+      }
+      await until(async () => (await call(b, 'station.status', {})).siteAttention?.current);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  }, 60_000);
+});
