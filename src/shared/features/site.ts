@@ -109,6 +109,12 @@ export interface LabelledElsewhereView {
 export interface SiteAttentionView {
   reachable: boolean;
   note: string | null;
+  /**
+   * When `items` were read from the store (ISO): now when it answered; while it does not, the
+   * last read (its items shown, marked as possibly out of date); null: never read.
+   */
+  readAt?: string | null;
+  /** The site's items, less this station's own unknown purchases (listed with its own items). */
   items: {
     id: string;
     kind: 'possible-double-label' | 'unknown-purchase';

@@ -131,6 +131,13 @@ describe('a station of a site while the site store is away', () => {
         'possible-double-label',
         'unknown-purchase',
       ]);
+      // A lists its own unknown purchase with its own items (where it is resolved), not again
+      // under Whole site.
+      const atAList = await call(a, 'site.attention', {});
+      expect(atAList.items.map((i) => i.kind)).toEqual(['possible-double-label']);
+      expect(
+        (await call(a, 'attention.list', {})).filter((i) => i.kind === 'purchase-unknown'),
+      ).toHaveLength(1);
 
       // The shift lead resolves the double label at B: A's header drops it at once, and A's
       // unknown purchase, in both its own list and the site's, is counted once.
@@ -140,6 +147,10 @@ describe('a station of a site while the site store is away', () => {
       const resolved = await atA.next(from, (s) => s.siteAttention?.count === 0);
       expect(resolved.needsAttention).toBe(1);
       await until(async () => (await call(b, 'station.status', {})).needsAttention === 1);
+      // B's page reads the list again (site-changed): A's unknown purchase is left.
+      expect((await call(b, 'site.attention', {})).items.map((i) => i.kind)).toEqual([
+        'unknown-purchase',
+      ]);
 
       // The store stops: B keeps counting what it last read (A's unknown purchase), marked.
       pgc.cluster.stop();
@@ -150,6 +161,11 @@ describe('a station of a site while the site store is away', () => {
         });
         expect(away.needsAttention).toBe(1);
         expect(away.siteAttention).toMatchObject({ count: 1, readAt: expect.any(String) });
+        // B's Whole site list shows what it last read, marked, as the header counts it.
+        const stale = await call(b, 'site.attention', {});
+        expect(stale).toMatchObject({ reachable: false, readAt: expect.any(String) });
+        expect(stale.note).toMatch(/not answering.*as last read/);
+        expect(stale.items.map((i) => i.kind)).toEqual(['unknown-purchase']);
       } finally {
         pgc.cluster.start();
       }

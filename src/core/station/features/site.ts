@@ -26,6 +26,9 @@ export { siteHeader } from './site-views.js';
 
 export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCalls> {
   const rt = () => ctx.runtime();
+  /** The Whole site list as last read, shown (marked) while the store does not answer. */
+  let lastAttention: { key: string; items: V.SiteAttentionView['items']; readAt: string } | null =
+    null;
   const view = (l: SiteLabel): V.SiteLabelView =>
     siteLabelView(l, {
       stationId: l.stationId,
@@ -245,25 +248,32 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
     'site.attention': async () => {
       const link = ctx.site;
       if (!link) return { reachable: false, note: 'This station has no site store.', items: [] };
+      const key = `${link.config.stationId}|${rt().scope.profileId}|${rt().scope.environment}`;
       try {
-        const items = await link.store.attention(rt().scope);
-        return {
-          reachable: true,
-          note: null,
-          items: items.map((i) => ({
+        const items = (await link.store.attention(rt().scope))
+          // This station's own unknown purchases are listed with its own items, where they are
+          // resolved: listed here too, a shift lead would see (and count) each one twice.
+          .filter((i) => !(i.kind === 'unknown-purchase' && i.stationId === link.config.stationId))
+          .map((i) => ({
             id: i.id,
             kind: i.kind,
             orderNumber: i.orderNumber,
             message: i.message,
             since: i.since,
             labels: i.kind === 'possible-double-label' ? i.labels.map(view) : [],
-          })),
-        };
+          }));
+        lastAttention = { key, items, readAt: new Date().toISOString() };
+        return { reachable: true, note: null, readAt: lastAttention.readAt, items };
       } catch (error) {
+        // The header keeps counting what was last read; the page shows the same items, marked.
+        const last = lastAttention?.key === key ? lastAttention : null;
         return {
           reachable: false,
-          note: `Site-wide items cannot be shown: ${(error as Error).message}`,
-          items: [],
+          note: last
+            ? `The site store is not answering (${(error as Error).message}): these are the site's items as last read; they may have changed since.`
+            : `Site-wide items cannot be shown: ${(error as Error).message}`,
+          readAt: last?.readAt ?? null,
+          items: last?.items ?? [],
         };
       }
     },

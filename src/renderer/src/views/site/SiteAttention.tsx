@@ -3,11 +3,16 @@ import { call, getBridge } from '../../bridge';
 import { useStation } from '../../store';
 import type { SiteAttentionView } from '../../../../shared/views';
 
-/** Needs attention for the whole site: possible double labels and other stations' unknowns. */
+/**
+ * Needs attention for the whole site: possible double labels and other stations' unknowns (this
+ * station's own are in the list above). While the store is away, the last list read, marked.
+ */
 export function SiteAttention() {
   const hasSite = useStation((s) => Boolean(s.status?.site));
   const notify = useStation((s) => s.notify);
   const [view, setView] = useState<SiteAttentionView | null>(null);
+  /** What the shift lead typed per item: the resolution's note (kept with it in the store). */
+  const [notes, setNotes] = useState<Record<string, string>>({});
   async function load() {
     const r = await call('site.attention', {});
     if (r.ok) setView(r.value);
@@ -30,7 +35,14 @@ export function SiteAttention() {
   return (
     <div data-testid="site-attention">
       <h2>Whole site</h2>
-      {view.note ? <p className="banner">{view.note}</p> : null}
+      {view.note ? (
+        <p className="banner">
+          {view.note}
+          {!view.reachable && view.readAt
+            ? ` Read at ${new Date(view.readAt).toLocaleTimeString()}.`
+            : ''}
+        </p>
+      ) : null}
       {view.reachable && view.items.length === 0 ? (
         <p className="placeholder">Nothing needs attention anywhere on the site.</p>
       ) : null}
@@ -58,20 +70,37 @@ export function SiteAttention() {
               </ul>
             ) : null}
             {item.kind === 'possible-double-label' ? (
-              <div className="actions">
+              <form
+                className="actions"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  const note = (notes[item.id] ?? '').trim();
+                  if (note.length < 3) {
+                    notify('error', 'Say which label was kept, and whether the other was voided.');
+                    return;
+                  }
+                  void call('site.resolveAttention', { id: item.id, note }).then((r) => {
+                    if (!r.ok) notify('error', r.error.message);
+                    else setNotes(({ [item.id]: _done, ...rest }) => rest);
+                    void load();
+                  });
+                }}
+              >
+                <input
+                  className="attention-note"
+                  aria-label={`Note for the possible double label of ${item.orderNumber}`}
+                  placeholder="Which label was kept, and was the other voided?"
+                  value={notes[item.id] ?? ''}
+                  onChange={(e) => setNotes({ ...notes, [item.id]: e.target.value })}
+                />
                 <button
-                  onClick={() => {
-                    const note = window.prompt('Which label was kept, and was the other voided?');
-                    if (!note || note.trim().length < 3) return;
-                    void call('site.resolveAttention', { id: item.id, note }).then((r) => {
-                      if (!r.ok) notify('error', r.error.message);
-                      void load();
-                    });
-                  }}
+                  type="submit"
+                  disabled={!view.reachable}
+                  title={view.reachable ? undefined : 'The site store must answer to resolve it'}
                 >
-                  Resolved…
+                  Resolved
                 </button>
-              </div>
+              </form>
             ) : null}
           </li>
         ))}
