@@ -201,6 +201,9 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
+      // Electron does not implement window.prompt (it returns null) and its alert/confirm block
+      // the whole window: the station asks in the page (ConfirmPanel, a field in the row).
+      'no-alert': 'error',
       'no-restricted-imports': [
         'error',
         {

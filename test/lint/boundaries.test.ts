@@ -110,3 +110,13 @@ describe('the hosts', () => {
     ]);
   });
 });
+
+describe('the renderer asks in the page', () => {
+  it("refuses the browser's prompt, confirm and alert (Electron has no window.prompt)", async () => {
+    const code = `export function ask() {\n  const a = window.prompt('Name?');\n  if (confirm('Sure?')) alert(a);\n}\n`;
+    const [result] = await eslint.lintText(code, {
+      filePath: join(root, 'src/renderer/src/views/fixture.tsx'),
+    });
+    expect(result!.messages.filter((m) => m.ruleId === 'no-alert')).toHaveLength(3);
+  });
+});

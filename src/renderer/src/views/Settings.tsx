@@ -24,6 +24,8 @@ export function SettingsView() {
   /** The profile whose secret is being replaced (a masked field in its row). */
   const [secretFor, setSecretFor] = useState<string | null>(null);
   const [secretBusy, setSecretBusy] = useState(false);
+  /** The profile being renamed (a field in its row: Electron has no window.prompt). */
+  const [renaming, setRenaming] = useState<string | null>(null);
   useEffect(() => void loadProfiles(), [loadProfiles]);
 
   const after = async () => {
@@ -46,11 +48,12 @@ export function SettingsView() {
     a.click();
     URL.revokeObjectURL(url);
   }
-  async function rename(id: string, current: string) {
-    const name = window.prompt('Profile name:', current)?.trim();
-    if (!name || name === current) return;
+  async function rename(id: string, current: string, typed: string) {
+    const name = typed.trim();
+    if (!name || name === current) return setRenaming(null);
     const r = await call('profiles.update', { id, name });
-    if (!r.ok) notify('error', r.error.message);
+    if (!r.ok) return notify('error', r.error.message);
+    setRenaming(null);
     await after();
   }
   async function setSecret(id: string, secret: string) {
@@ -101,11 +104,37 @@ export function SettingsView() {
                   ) : (
                     <button onClick={() => void activate(p.id)}>Use</button>
                   )}
-                  <button onClick={() => void rename(p.id, p.name)}>Rename</button>
+                  <button onClick={() => setRenaming(renaming === p.id ? null : p.id)}>
+                    Rename
+                  </button>
                   <button onClick={() => void exportProfile(p.id)}>Export</button>
                   <button onClick={() => setSecretFor(secretFor === p.id ? null : p.id)}>
                     Replace secret
                   </button>
+                  {renaming === p.id ? (
+                    <form
+                      className="replace-secret"
+                      onSubmit={(e) => {
+                        e.preventDefault();
+                        const input = e.currentTarget.elements.namedItem(
+                          'name',
+                        ) as HTMLInputElement;
+                        void rename(p.id, p.name, input.value);
+                      }}
+                    >
+                      <input
+                        name="name"
+                        defaultValue={p.name}
+                        autoFocus
+                        aria-label={`New name for ${p.name}`}
+                        maxLength={100}
+                        onKeyDown={(e) => {
+                          if (e.key === 'Escape') setRenaming(null);
+                        }}
+                      />
+                      <button type="submit">Save name</button>
+                    </form>
+                  ) : null}
                   {secretFor === p.id ? (
                     <form
                       className="replace-secret"
