@@ -188,10 +188,12 @@ export class StationContext {
 
   /** The profile as the screens show it. */
   async view(profile: Profile, baseUrl?: string): Promise<ProfileView> {
+    const running = this.current?.profile.id === profile.id ? this.current : null;
     return profileView(profile, {
       active: this.profiles.active()?.id === profile.id,
       ...(await this.secretState(profile)),
       ...(baseUrl ? { baseUrl } : {}),
+      siteName: running?.shippingSiteName ?? null,
     });
   }
 

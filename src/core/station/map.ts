@@ -17,7 +17,14 @@ export function printerView(p: CorePrinter): V.PrinterView {
 
 export function profileView(
   p: Profile,
-  extra: { active: boolean; hasSecret: boolean; secretSource?: string | null; baseUrl?: string },
+  extra: {
+    active: boolean;
+    hasSecret: boolean;
+    secretSource?: string | null;
+    baseUrl?: string;
+    /** The shipping site's name, as the running profile read it from the platform. */
+    siteName?: string | null;
+  },
 ): V.ProfileView {
   return {
     id: p.id,
@@ -29,7 +36,8 @@ export function profileView(
     tenantName: null,
     brands: p.brandTenants.map((b) => ({ tenantId: b.tenantId, name: b.name || b.tenantId })),
     shippingSiteId: p.shippingSiteId ?? null,
-    siteName: p.shipFrom.company ?? p.shipFrom.city ?? null,
+    // Not shipFrom.company: that is the company on the label, not the site packing it.
+    siteName: extra.siteName ?? null,
     hasSecret: extra.hasSecret,
     secretSource: extra.hasSecret ? (extra.secretSource ?? null) : null,
     active: extra.active,

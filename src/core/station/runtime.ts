@@ -118,6 +118,12 @@ export class ProfileRuntime {
   static retentionEveryMs = 60 * 60_000;
   private readonly timers: NodeJS.Timeout[] = [];
   private carrierRefresh: Promise<CarrierAccountHealth[]> | null = null;
+  /**
+   * The profile's shipping site's name as the platform lists it: read at start, and with the
+   * carrier refresh until it is known (the header names the site packing, not the company).
+   */
+  shippingSiteName: string | null = null;
+  private siteNameRead = false;
 
   private constructor(
     private current: Profile,
@@ -264,11 +270,12 @@ export class ProfileRuntime {
     this.drainer.start();
     this.preRater.start();
     void this.refreshCarriers().catch(() => {});
+    void this.readSiteName();
     this.timers.push(
-      setInterval(
-        () => void this.refreshCarriers().catch(() => {}),
-        ProfileRuntime.carrierRefreshMs,
-      ),
+      setInterval(() => {
+        void this.refreshCarriers().catch(() => {});
+        if (!this.siteNameRead) void this.readSiteName();
+      }, ProfileRuntime.carrierRefreshMs),
     );
     this.applyRetention();
     this.timers.push(setInterval(() => this.applyRetention(), ProfileRuntime.retentionEveryMs));
@@ -307,6 +314,23 @@ export class ProfileRuntime {
       await this.hotFolder
         .start()
         .catch((e: unknown) => this.deps.log(`hot folder: ${(e as Error).message}`));
+    }
+  }
+
+  /** The shipping site's name (a platform that does not answer is asked again later). */
+  private async readSiteName(): Promise<void> {
+    const id = this.profile.shippingSiteId;
+    if (!id) return;
+    try {
+      const site = (await this.client.listShippingSites()).find((s) => s.id === id);
+      this.siteNameRead = true;
+      const name = site?.name?.trim() || null;
+      if (name !== this.shippingSiteName) {
+        this.shippingSiteName = name;
+        this.deps.onChange('status');
+      }
+    } catch {
+      // Offline or refused: the header shows the site's id until the platform answers.
     }
   }
 

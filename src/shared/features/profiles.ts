@@ -71,6 +71,11 @@ export interface ProfileView {
   tenantName: string | null;
   brands: { tenantId: string; name: string }[];
   shippingSiteId: string | null;
+  /**
+   * The shipping site's name as the platform lists it (GET /api/v1/shippingSites), read by the
+   * active profile when the platform answers; null until then, or for another profile (the
+   * screens show shippingSiteId instead).
+   */
   siteName: string | null;
   /** The client secret is stored in the OS keychain; the renderer only learns that it is there. */
   hasSecret: boolean;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import { useSandbox } from '../../support/sandbox.js';
 import { tempDir } from '../../support/tmp.js';
-import { call, demoStationsPerTest, type Sandbox } from './support.js';
+import { call, demoStationsPerTest, until, type Sandbox } from './support.js';
 
 const stations = demoStationsPerTest();
 const external = useSandbox();
@@ -146,5 +146,24 @@ describe('a shipping site the platform does not list (site IT)', () => {
     await expect(
       stations.start({ provisionFile: file, env: { STATION_SECRET_DOCK9: key.clientSecret } }),
     ).rejects.toThrow(/shippingSiteId.*site_nowhere|is not one of tenant tnt_lumen/s);
+  });
+});
+
+describe("the header names the shipping site packing, not the label's company", () => {
+  it("reads the site's name from the platform for the active profile", async () => {
+    const { s, sandbox } = await stations.start();
+    const site = sandbox().fixtures.shippingSites.find((x) => x.id === 'site_lumen_chicago')!;
+    const status = await until(async () => {
+      const st = await call(s, 'station.status', {});
+      return st.profile?.siteName ? st : null;
+    });
+    expect(status.profile).toMatchObject({
+      shippingSiteId: 'site_lumen_chicago',
+      siteName: 'Lumen Chicago Workshop',
+    });
+    // Not the ship-from company printed on the label.
+    expect(site.address?.company).toBe('Lumen Candle Works');
+    const listed = (await call(s, 'profiles.list', {})).find((p) => p.active)!;
+    expect(listed.siteName).toBe('Lumen Chicago Workshop');
   });
 });

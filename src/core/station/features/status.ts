@@ -146,7 +146,12 @@ export class StatusFeature {
     const secret = await ctx.secretState(rt.profile);
     const hasSecret = secret.hasSecret;
     return {
-      profile: profileView(rt.profile, { active: true, ...secret, baseUrl: rt.baseUrl }),
+      profile: profileView(rt.profile, {
+        active: true,
+        ...secret,
+        baseUrl: rt.baseUrl,
+        siteName: rt.shippingSiteName,
+      }),
       connectivity: conn.state,
       connectivityDetail: !hasSecret
         ? 'No client secret for this profile: site IT sets it in Settings → Profiles (Replace secret) or in its environment variable'
