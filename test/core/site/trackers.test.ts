@@ -267,4 +267,82 @@ describe('tracker leadership and its connection', () => {
       m.db.close();
     }
   }, 40_000);
+  it("a follower says Tracking delayed when the site's poll fails at the leader, and clears when it answers", async () => {
+    const { openDatabase } = await import('../../../src/core/storage/database.js');
+    const { TrackerPoller, TrackerStore } = await import('../../../src/core/tracking/index.js');
+    const { SiteTrackers } = await import('../../../src/core/site/trackers.js');
+    const { trackingSync } = await import('../../../src/core/station/map.js');
+    const site = await siteDatabase(pgc.cluster);
+    const scope = {
+      profileId: 'lumen-chicago-3',
+      environment: 'sandbox' as const,
+      tenantId: 'tnt_lumen',
+    };
+    const roles = new Map<string, string>();
+    const station = (id: string) => {
+      const db = openDatabase(join(tempDir(), 'station.db'));
+      const { client } = clientFor(sb, DEMO.directBrand);
+      const trackers = new TrackerStore(db);
+      const poller = new TrackerPoller({
+        client: { listTrackers: client.listTrackers.bind(client), environment: 'sandbox' },
+        store: trackers,
+        scope,
+        intervalMs: 1000,
+        jitter: 0,
+      });
+      const t = new SiteTrackers({
+        url: site.stationUrl,
+        password: STATION_PASSWORD,
+        stationId: id,
+        scope,
+        poller,
+        trackers,
+        intervalMs: 1000,
+        onRole: (role) => roles.set(id, role),
+      });
+      // What the header reads (src/core/station/map.ts), this station's connection being fine.
+      const header = () =>
+        trackingSync({
+          trackers,
+          trackingScope: scope,
+          client: { connectivity: { capability: () => ({ state: 'online' }) } },
+        });
+      return { id, t, db, header };
+    };
+    const until = async (cond: () => boolean) => {
+      const end = Date.now() + 20_000;
+      while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+      return cond();
+    };
+    const leader = station('st-lead');
+    leader.t.start();
+    expect(await until(() => roles.get('st-lead') === 'leader')).toBe(true);
+    const follower = station('st-follow');
+    follower.t.start();
+    expect(await until(() => roles.get('st-follow') === 'follower')).toBe(true);
+    expect(await until(() => follower.header().lastSuccessAt !== null)).toBe(true);
+    expect(follower.header().delayed).toBe(false);
+    try {
+      // The platform's tracker list fails: the leader's passes fail, and the follower says so.
+      sb.sandbox.faults.add({
+        method: 'GET',
+        path: '/api/v1/trackers',
+        kind: 'status',
+        status: 503,
+      });
+      expect(await until(() => follower.header().delayed)).toBe(true);
+      expect(follower.header().message).toMatch(
+        /^Tracking delayed \(last updated .+\): the site's tracker poll at st-lead failed: .+ Packing and labels are not affected/,
+      );
+    } finally {
+      sb.sandbox.faults.clear();
+    }
+    // The next pass succeeds: the follower's header clears.
+    expect(await until(() => !follower.header().delayed)).toBe(true);
+    expect(roles.get('st-follow')).toBe('follower');
+    for (const m of [leader, follower]) {
+      await m.t.stop();
+      m.db.close();
+    }
+  }, 60_000);
 });
