@@ -1,4 +1,5 @@
 import { describeSiteStore, SITE_IT_PASSWORD_ENV, SITE_PASSWORD_ENV } from './config.js';
+import { NoSitePasswordError } from './connection.js';
 
 /** Why the site store cannot be used, in words for site IT; `kind` drives what the station does. */
 export interface SiteProblem {
@@ -35,6 +36,11 @@ export class SiteStoreError extends Error {
 export function describeSiteError(error: unknown, url: string): SiteProblem {
   if (error instanceof SiteStoreError) return error.problem;
   const where = describeSiteStore(url);
+  if (error instanceof NoSitePasswordError)
+    return {
+      kind: 'auth',
+      message: `The site store at ${where} asks for a password and this station has none. Enter the station role's password in Settings → Site store (or set ${SITE_PASSWORD_ENV}); site IT has it.`,
+    };
   const e = (error ?? {}) as { code?: string; message?: string };
   switch (e.code) {
     case '28P01':
@@ -132,7 +138,10 @@ export function describeSiteErrorForSiteIt(
     }
     case 'auth': {
       // node-postgres's words when it had no password to send are its SCRAM internals.
-      const said = /^SASL: /.test(cause?.message ?? '') ? 'no password to send' : cause?.message;
+      const said =
+        cause instanceof NoSitePasswordError || /^SASL: /.test(cause?.message ?? '')
+          ? 'no password to send'
+          : cause?.message;
       return `The site store refused the login: ${tried}${said ? ` (${said})` : ''}. Check ${passwordWhere}, and pg_hba.conf on ${host}: it needs a line that lets user ${user} reach database ${database} from this computer (scram-sha-256), and the server reloaded after a change.`;
     }
     case 'no-database':

@@ -4,7 +4,7 @@ import { describeSiteError, SiteStoreError } from './errors.js';
 import { SiteAdmin } from './admin.js';
 import { SiteClaims } from './claims.js';
 import type { Heartbeat } from './console.js';
-import { connectionOf } from './connection.js';
+import { ClosingClient, connectionOf } from './connection.js';
 import { SiteMigrator } from './migrator.js';
 import { SiteReads } from './reads.js';
 import type { SiteMigration } from './schema.js';
@@ -51,6 +51,7 @@ export class SiteStore {
     this.config = options.config;
     this.pool = new pg.Pool({
       ...connectionOf(options.config.url, options.password),
+      Client: ClosingClient,
       max: options.poolSize ?? 4,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 3000,
       statement_timeout: options.statementTimeoutMs ?? 5000,

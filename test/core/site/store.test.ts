@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { SUPERUSER_PASSWORD } from '../../support/postgres.js';
@@ -302,6 +303,47 @@ describe('site store on a real PostgreSQL', () => {
     await nowhere.close();
   });
 
+  it('a station given no password says so, reads neither PGPASSWORD nor ~/.pgpass, and leaves no session open', async () => {
+    const { stationUrl, owner } = await siteDb();
+    // Connections to the server that are established, as the kernel has them (a session whose
+    // login is still pending is not in pg_stat_activity yet): this computer's side of each.
+    const port = Number(new URL(stationUrl).port).toString(16).toUpperCase().padStart(4, '0');
+    const sessions = async () =>
+      (await readFile('/proc/net/tcp', 'utf8'))
+        .split('\n')
+        .slice(1)
+        .map((line) => line.trim().split(/\s+/))
+        .filter((f) => f[2]?.endsWith(`:${port}`) && f[3] === '01').length;
+    await owner.setting('offlinePurchase'); // the owner's own session, open before counting
+    const before = await sessions();
+    // The right password in PostgreSQL's own variable: node-postgres would have used it.
+    const saved = process.env.PGPASSWORD;
+    process.env.PGPASSWORD = 'station-pw';
+    try {
+      const none = new SiteStore({
+        config: { url: stationUrl, stationId: 'st-6', stationName: 'Station 6' },
+        password: undefined,
+      });
+      for (let i = 0; i < 3; i++) {
+        const error = await none.setting('offlinePurchase').catch((e: Error) => e);
+        expect(String(error)).toMatch(
+          /site store at shipping_station@127\.0\.0\.1:\d+\/\w+ asks for a password and this station has none\. Enter the station role's password in Settings → Site store \(or set STATION_SECRET_SITE_STORE\)/,
+        );
+        expect(String(error)).not.toMatch(/SASL|SCRAM/);
+      }
+      await none.close();
+    } finally {
+      if (saved === undefined) delete process.env.PGPASSWORD;
+      else process.env.PGPASSWORD = saved;
+    }
+    // The refused logins' connections are closed by the station, not left for the server's
+    // authentication_timeout (a minute each).
+    const end = Date.now() + 5000;
+    while ((await sessions()) > before && Date.now() < end)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(await sessions()).toBe(before);
+  });
+
   it('site IT migrates a new database with npm run site -- migrate, then sets offlinePurchase', async () => {
     const url = await pgc.cluster.createDatabase(`site_cli_${process.pid}`);
     const cli = (...args: string[]) =>
@@ -409,10 +451,11 @@ describe('site store on a real PostgreSQL', () => {
       database: 'shipping_site',
       password: 'pw',
     });
-    expect(connectionOf('postgres://u@db/site', undefined)).toMatchObject({
-      port: 5432,
-      password: '',
-    });
+    // No password: a function that refuses, so node-postgres reads no PGPASSWORD or ~/.pgpass.
+    const none = connectionOf('postgres://u@db/site', undefined);
+    expect(none).toMatchObject({ port: 5432 });
+    expect(typeof none.password).toBe('function');
+    expect(() => (none.password as () => string)()).toThrow(/has none/);
     expect(connectionOf('postgres://u@db/site', undefined)).not.toHaveProperty('ssl');
   });
 });
