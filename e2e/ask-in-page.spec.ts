@@ -80,6 +80,8 @@ test('site IT renames a profile in Settings in a field of its row (Enter saves, 
   const a = await world.packingStation(null, 'chi-01', 'Station A');
   const dialogs = noDialogs(page);
   await page.goto(a.station.url);
+  await expect(page.getByTestId('profile-name')).toHaveText('Lumen Chicago');
+  await expect(page.getByLabel('Scan')).toBeFocused();
   await page.keyboard.press('Alt+7');
   const row = page.getByTestId('profiles').getByRole('row', { name: /Lumen Chicago/ });
   await row.getByRole('button', { name: 'Rename' }).click();

@@ -194,6 +194,7 @@ export class StationContext {
       ...(await this.secretState(profile)),
       ...(baseUrl ? { baseUrl } : {}),
       siteName: running?.shippingSiteName ?? null,
+      tenantName: running?.tenantName ?? null,
     });
   }
 

@@ -22,8 +22,9 @@ export function profileView(
     hasSecret: boolean;
     secretSource?: string | null;
     baseUrl?: string;
-    /** The shipping site's name, as the running profile read it from the platform. */
+    /** The shipping site's and tenant's names, as the running profile read them. */
     siteName?: string | null;
+    tenantName?: string | null;
   },
 ): V.ProfileView {
   return {
@@ -33,7 +34,7 @@ export function profileView(
     baseUrl: extra.baseUrl ?? p.baseUrl ?? '(embedded)',
     clientId: p.clientId,
     tenantId: p.tenantId,
-    tenantName: null,
+    tenantName: extra.tenantName ?? null,
     brands: p.brandTenants.map((b) => ({ tenantId: b.tenantId, name: b.name || b.tenantId })),
     shippingSiteId: p.shippingSiteId ?? null,
     // Not shipFrom.company: that is the company on the label, not the site packing it.

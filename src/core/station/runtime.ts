@@ -119,11 +119,14 @@ export class ProfileRuntime {
   private readonly timers: NodeJS.Timeout[] = [];
   private carrierRefresh: Promise<CarrierAccountHealth[]> | null = null;
   /**
-   * The profile's shipping site's name as the platform lists it: read at start, and with the
-   * carrier refresh until it is known (the header names the site packing, not the company).
+   * The profile's shipping site's and tenant's names as the platform has them: read at start,
+   * and with the carrier refresh until both were read (the header names the site packing, not
+   * the company on the label; Settings the tenant by its name).
    */
   shippingSiteName: string | null = null;
+  tenantName: string | null = null;
   private siteNameRead = false;
+  private tenantNameRead = false;
 
   private constructor(
     private current: Profile,
@@ -270,11 +273,11 @@ export class ProfileRuntime {
     this.drainer.start();
     this.preRater.start();
     void this.refreshCarriers().catch(() => {});
-    void this.readSiteName();
+    void this.readNames();
     this.timers.push(
       setInterval(() => {
         void this.refreshCarriers().catch(() => {});
-        if (!this.siteNameRead) void this.readSiteName();
+        if (!this.siteNameRead || !this.tenantNameRead) void this.readNames();
       }, ProfileRuntime.carrierRefreshMs),
     );
     this.applyRetention();
@@ -317,21 +320,31 @@ export class ProfileRuntime {
     }
   }
 
-  /** The shipping site's name (a platform that does not answer is asked again later). */
-  private async readSiteName(): Promise<void> {
+  /** The site's and tenant's names (a platform that does not answer is asked again later). */
+  private async readNames(): Promise<void> {
     const id = this.profile.shippingSiteId;
-    if (!id) return;
-    try {
-      const site = (await this.client.listShippingSites()).find((s) => s.id === id);
+    const [site, tenant] = await Promise.allSettled([
+      id && !this.siteNameRead
+        ? this.client.listShippingSites().then((all) => all.find((s) => s.id === id) ?? null)
+        : Promise.reject(new Error('not asked')),
+      this.tenantNameRead
+        ? Promise.reject(new Error('not asked'))
+        : this.client.getTenant(this.profile.tenantId),
+    ]);
+    // Offline or refused: the screens show the ids until the platform answers.
+    let changed = false;
+    if (site.status === 'fulfilled') {
       this.siteNameRead = true;
-      const name = site?.name?.trim() || null;
-      if (name !== this.shippingSiteName) {
-        this.shippingSiteName = name;
-        this.deps.onChange('status');
-      }
-    } catch {
-      // Offline or refused: the header shows the site's id until the platform answers.
+      this.shippingSiteName = site.value?.name?.trim() || null;
+      changed = this.shippingSiteName !== null;
     }
+    if (tenant.status === 'fulfilled') {
+      this.tenantNameRead = true;
+      this.tenantName = tenant.value.name?.trim() || null;
+      changed ||= this.tenantName !== null;
+    }
+    if (!id) this.siteNameRead = true;
+    if (changed) this.deps.onChange('status');
   }
 
   /**

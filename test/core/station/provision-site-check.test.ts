@@ -165,5 +165,11 @@ describe("the header names the shipping site packing, not the label's company", 
     expect(site.address?.company).toBe('Lumen Candle Works');
     const listed = (await call(s, 'profiles.list', {})).find((p) => p.active)!;
     expect(listed.siteName).toBe('Lumen Chicago Workshop');
+    // And Settings names the tenant as the platform does, not by its id.
+    const tenant = sandbox().fixtures.tenants.find((t) => t.tenantId === 'tnt_lumen')!;
+    await until(async () => (await call(s, 'profiles.list', {})).find((p) => p.active)?.tenantName);
+    expect((await call(s, 'profiles.list', {})).find((p) => p.active)!.tenantName).toBe(
+      tenant.name,
+    );
   });
 });

@@ -151,6 +151,7 @@ export class StatusFeature {
         ...secret,
         baseUrl: rt.baseUrl,
         siteName: rt.shippingSiteName,
+        tenantName: rt.tenantName,
       }),
       connectivity: conn.state,
       connectivityDetail: !hasSecret
