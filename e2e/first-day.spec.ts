@@ -147,6 +147,45 @@ test('large-text mode: Alt+L makes the station readable from a metre away, and t
   expect(await size()).toBe(normal);
 });
 
+test('large text at 1366×768: each rate is one line, and four whole rates are in view with a choice of the packer', async ({
+  page,
+}, info) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(station().url);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  await page.keyboard.press('Alt+l');
+  await expect(page.getByTestId('large-text')).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.type('LUM-10421');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
+  const table = page.getByRole('listbox', { name: 'Rates' });
+  const rows = table.getByRole('option');
+  const wholeInView = async () => {
+    const box = (await table.boundingBox())!;
+    let whole = 0;
+    for (const row of await rows.all()) {
+      const r = (await row.boundingBox())!;
+      if (r.y >= box.y - 0.5 && r.y + r.height <= box.y + box.height + 0.5) whole++;
+    }
+    return whole;
+  };
+  // The packer picks another rate: the choice line appears and the Buy button names it.
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByTestId('rate-choice')).toContainText('Your choice');
+  expect(await rows.count()).toBeGreaterThanOrEqual(5);
+  const heights = await Promise.all(
+    (await rows.all()).map(async (r) => (await r.boundingBox())!.height),
+  );
+  // One line each: no row taller than the first by a wrapped line.
+  for (const h of heights) expect(h).toBeLessThan(heights[0]! * 1.3);
+  expect(await wholeInView()).toBeGreaterThanOrEqual(4);
+  // The reason keeps its lines above the table.
+  const reason = (await page.getByTestId('rate-reason').boundingBox())!;
+  const choice = (await page.getByTestId('rate-choice').boundingBox())!;
+  expect(reason.y + reason.height).toBeLessThanOrEqual(choice.y + 0.5);
+  await page.screenshot({ path: info.outputPath('pack-large-text-rates-1366.png') });
+});
+
 for (const width of [1366, 1440, 1920]) {
   test(`History at ${width} px: no clipped columns, keyboard only, and the Reprints count follows a reprint`, async ({
     page,

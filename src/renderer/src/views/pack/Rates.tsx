@@ -56,7 +56,9 @@ export function RatesPanel({ onBuy }: { onBuy(): void }) {
                       {rule ? '★ rule' : selected ? <span className="yours">your choice</span> : ''}
                     </td>
                     <td>{r.carrier}</td>
-                    <td>{r.serviceLevel}</td>
+                    <td className="service" title={r.serviceLevel}>
+                      {r.serviceLevel}
+                    </td>
                     <td className="num">{r.transitDays === null ? '–' : `${r.transitDays} d`}</td>
                     <td className="num">{money(r.amount, r.currency)}</td>
                   </tr>
