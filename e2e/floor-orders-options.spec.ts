@@ -33,6 +33,18 @@ test('a Shopify export imports as it is; its multi-line order is one order, weig
   );
   await expect(page.getByTestId('import-format')).toHaveText('Read as: Shopify orders export');
   await page.screenshot({ path: info.outputPath('import-shopify.png') });
+  // The same export again (a second click): nothing new, said so; its orders are left as they are.
+  await page
+    .getByLabel('Import orders file')
+    .setInputFiles(fixture('shopify-orders-export.csv'), { noWaitAfter: true });
+  await expect(page.getByTestId('import-report')).toContainText(
+    '0 imported, 3 already here unchanged, 0 skipped, 0 problems',
+  );
+  await expect(
+    page.getByText(
+      'Nothing new in shopify-orders-export.csv: its 3 orders are already here, unchanged.',
+    ),
+  ).toBeVisible();
 
   await toPack(page);
   await page.keyboard.type('#1001');

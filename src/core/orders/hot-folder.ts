@@ -5,6 +5,7 @@ import { basename, join } from 'node:path';
 import {
   decodeOrderFile,
   formatOf,
+  importedNone,
   importOrdersInSlices,
   type TenantPolicy,
 } from './order-import.js';
@@ -134,8 +135,7 @@ export class OrderHotFolder {
         await this.options.releaseFile?.(text);
         throw error;
       });
-      if (report.imported.length + report.updated.length + report.unchanged.length === 0)
-        await this.options.releaseFile?.(text);
+      if (importedNone(report)) await this.options.releaseFile?.(text);
       const outcome = report.problems.length === 0 ? 'processed' : 'failed';
       const stamp = new Date().toISOString().replaceAll(':', '-');
       const movedTo = join(this.options.folder, outcome, `${stamp}-${name}`);

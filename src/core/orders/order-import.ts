@@ -51,6 +51,21 @@ export interface ImportInput {
 }
 
 /** Reads an order file; every good order is stored, every bad row is reported, nothing throws. */
+/**
+ * No order of the file is at the station now because of it (every row refused): a site import
+ * claim on the file is released, so it can be imported again once put right. An order that was
+ * already here exactly as the file has it counts as there.
+ */
+export function importedNone(report: ImportReport): boolean {
+  return (
+    report.imported.length +
+      report.updated.length +
+      report.unchanged.length +
+      report.same.length ===
+    0
+  );
+}
+
 export function importOrders(
   orders: OrderRepository,
   scope: StationScope,
@@ -100,6 +115,7 @@ function* importOrderSteps(
     imported: [],
     updated: [],
     unchanged: [],
+    same: [],
     problems: problems.first,
     problemCount: 0,
   };
@@ -154,6 +170,9 @@ function* importOrderSteps(
         break;
       case 'unchanged':
         report.unchanged.push(order.orderNumber);
+        break;
+      case 'same':
+        report.same.push(order.orderNumber);
         break;
       default: {
         const never: never = outcome;

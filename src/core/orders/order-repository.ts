@@ -46,7 +46,11 @@ function jsonOrNull(value: object | undefined): string | null {
   return defined.length > 0 ? JSON.stringify(Object.fromEntries(defined)) : null;
 }
 
-export type UpsertOutcome = 'imported' | 'updated' | 'unchanged';
+/**
+ * imported: new; updated: replaced by a different version; unchanged: left because a label was
+ * bought for it; same: the file has it exactly as stored (left as it was, its version kept).
+ */
+export type UpsertOutcome = 'imported' | 'updated' | 'unchanged' | 'same';
 
 /** Orders of the inbox, with their packages and items. Statements are prepared once. */
 export class OrderRepository {
@@ -136,9 +140,42 @@ export class OrderRepository {
         tenantId,
         order.orderNumber,
       );
+      const packages = order.packages.map((p, index) => ({
+        index,
+        box: p.box ?? null,
+        weightLbs: p.weightLbs ?? null,
+        lengthIn: p.lengthIn ?? null,
+        widthIn: p.widthIn ?? null,
+        heightIn: p.heightIn ?? null,
+      }));
+      const items = order.packages.flatMap((p, index) =>
+        p.items.map((item, line) => ({
+          index,
+          line,
+          sku: item.sku,
+          name: item.name,
+          quantity: item.quantity,
+          valueCents: item.valueCents ?? null,
+          weightLbs: item.weightLbs ?? null,
+          details: jsonOrNull({
+            description: item.description,
+            harmonizedCode: item.harmonizedCode,
+            countryOfOrigin: item.countryOfOrigin,
+            hazmat: item.hazmat
+              ? (JSON.parse(jsonOrNull(item.hazmat) ?? '{}') as object)
+              : undefined,
+          } satisfies ItemDetails),
+          barcode: item.barcode ?? null,
+          imageUrl: item.imageUrl ?? null,
+        })),
+      );
       let orderId: number;
       if (existing) {
         if (this.s.hasPurchase.get(existing.id)!.n > 0) return 'unchanged';
+        // The same file imported again (a hot folder's copy dropped twice, a packer's second
+        // click): not a new version, so what was done with this one stands (a batch's failure,
+        // items scanned to verify).
+        if (this.sameAsStored(existing, fields, packages, items)) return 'same';
         this.s.update.run({ ...fields, id: existing.id });
         this.s.deleteItems.run(existing.id);
         this.s.deletePackages.run(existing.id);
@@ -154,41 +191,73 @@ export class OrderRepository {
           }).lastInsertRowid,
         );
       }
-      order.packages.forEach((p, index) => {
-        this.s.insertPackage.run({
-          orderId,
-          index,
-          box: p.box ?? null,
-          weightLbs: p.weightLbs ?? null,
-          lengthIn: p.lengthIn ?? null,
-          widthIn: p.widthIn ?? null,
-          heightIn: p.heightIn ?? null,
-        });
-        p.items.forEach((item, line) =>
-          this.s.insertItem.run({
-            orderId,
-            index,
-            line,
-            sku: item.sku,
-            name: item.name,
-            quantity: item.quantity,
-            valueCents: item.valueCents ?? null,
-            weightLbs: item.weightLbs ?? null,
-            details: jsonOrNull({
-              description: item.description,
-              harmonizedCode: item.harmonizedCode,
-              countryOfOrigin: item.countryOfOrigin,
-              hazmat: item.hazmat
-                ? (JSON.parse(jsonOrNull(item.hazmat) ?? '{}') as object)
-                : undefined,
-            } satisfies ItemDetails),
-            barcode: item.barcode ?? null,
-            imageUrl: item.imageUrl ?? null,
-          }),
-        );
-      });
+      for (const p of packages) this.s.insertPackage.run({ orderId, ...p });
+      for (const item of items) this.s.insertItem.run({ orderId, ...item });
       return existing ? 'updated' : 'imported';
     });
+  }
+
+  /** Whether an order's stored rows are what `upsert` would write for the incoming one. */
+  private sameAsStored(
+    row: OrderRow,
+    fields: { shipTo: string; serviceLevels: string | null; options: string | null },
+    packages: {
+      index: number;
+      box: string | null;
+      weightLbs: number | null;
+      lengthIn: number | null;
+      widthIn: number | null;
+      heightIn: number | null;
+    }[],
+    items: {
+      index: number;
+      sku: string;
+      name: string;
+      quantity: number;
+      valueCents: number | null;
+      weightLbs: number | null;
+      details: string | null;
+      barcode: string | null;
+      imageUrl: string | null;
+    }[],
+  ): boolean {
+    if (
+      row.ship_to !== fields.shipTo ||
+      row.service_levels !== fields.serviceLevels ||
+      row.options !== fields.options
+    )
+      return false;
+    const storedPackages = this.s.packages.all(row.id);
+    const storedItems = this.s.items.all(row.id);
+    return (
+      storedPackages.length === packages.length &&
+      storedItems.length === items.length &&
+      packages.every((p, i) => {
+        const r = storedPackages[i]!;
+        return (
+          r.package_index === p.index &&
+          r.box === p.box &&
+          r.weight_lbs === p.weightLbs &&
+          r.length_in === p.lengthIn &&
+          r.width_in === p.widthIn &&
+          r.height_in === p.heightIn
+        );
+      }) &&
+      items.every((it, i) => {
+        const r = storedItems[i]!;
+        return (
+          r.package_index === it.index &&
+          r.sku === it.sku &&
+          r.name === it.name &&
+          r.quantity === it.quantity &&
+          r.value_cents === it.valueCents &&
+          r.weight_lbs === it.weightLbs &&
+          r.details === it.details &&
+          r.barcode === it.barcode &&
+          r.image_url === it.imageUrl
+        );
+      })
+    );
   }
 
   /** Every order with that number in the profile (several when two brands reuse a number). */

@@ -109,6 +109,8 @@ export interface ImportReport {
   updated: string[];
   /** Orders left as they were because a label was already bought for them. */
   unchanged: string[];
+  /** Orders the station already had exactly as the file has them: left as they were. */
+  same: string[];
   /** The first problems (MAX_REPORTED_PROBLEMS by default), in file order. */
   problems: ImportProblem[];
   /** Fields whose control characters were removed; the orders were imported all the same. */

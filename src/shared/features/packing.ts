@@ -114,8 +114,12 @@ export type ScanResult =
     };
 
 export interface ImportReport {
+  /** New orders, and orders replaced by a different version in this file. */
   imported: number;
+  /** Orders left as they were because a label was already bought for them. */
   skipped: number;
+  /** Orders already here exactly as the file has them (the same file again): left as they were. */
+  alreadyImported?: number;
   /** The first problems (500 at most), in file order. */
   errors: ImportError[];
   /** Every problem found, including those beyond `errors`. */

@@ -65,6 +65,16 @@ describe('a batch order that failed before a shipment existed, in the Orders vie
       reason: null,
     });
 
+    // The same file imported again changes nothing: its orders are already here as they are.
+    const same = importRows(s, [rows.noWeight, rows.noCustoms], 'wave.csv');
+    expect(same.same).toEqual(['BF-2', 'BF-3']);
+    expect(list.statusOf([two, three])).toEqual(
+      new Map([
+        [two, 'failed'],
+        [three, 'failed'],
+      ]),
+    );
+
     // Re-imported with a weight (a new version of the order, as for scan to verify): open.
     importRows(s, [rows.weighed], 'wave-fixed.csv');
     expect(list.statusOf([two]).get(two)).toBe('open');

@@ -126,18 +126,29 @@ describe('scan to verify (#15.1)', () => {
     });
   });
 
-  it('a re-imported order starts its verification again; a profile without the rule buys as before', async () => {
+  it('a corrected order starts its verification again, the same file again does not; a profile without the rule buys as before', async () => {
     const s = await station(false);
     const id = orderId(s, 'VER-2');
     const before = s.workflow.orders.get(id)!;
     s.workflow.verification.scan(before, 'CNDL-TRAVEL', { quantity: 12 });
     expect(s.workflow.verification.state(before).complete).toBe(true);
     await new Promise((r) => setTimeout(r, 5)); // a later updated_at for the second import
-    importOrders(s.workflow.orders, s.workflow.scope, tenantPolicy(s.workflow.profile), {
-      text: csv,
-      format: 'csv',
-      source: 'verify-again.csv',
-    });
+    const again = (text: string) =>
+      importOrders(s.workflow.orders, s.workflow.scope, tenantPolicy(s.workflow.profile), {
+        text,
+        format: 'csv',
+        source: 'verify-again.csv',
+      });
+    // The same file again (a second click, a hot folder's copy): the same version, still verified.
+    const same = again(csv);
+    expect(same.same).toEqual(['VER-1', 'VER-2']);
+    expect([...same.imported, ...same.updated]).toEqual([]);
+    expect(s.workflow.orders.get(id)!.updatedAt).toBe(before.updatedAt);
+    expect(s.workflow.verification.state(s.workflow.orders.get(id)!).complete).toBe(true);
+    // Corrected (one tin fewer): a new version, its items scanned again.
+    const corrected = again(csv.replace('Travel tin,12', 'Travel tin,11'));
+    expect(corrected.updated).toEqual(['VER-2']);
+    expect(corrected.same).toEqual(['VER-1']);
     const after = s.workflow.orders.get(id)!;
     expect(after.updatedAt).not.toBe(before.updatedAt);
     expect(s.workflow.verification.state(after).lines[0]!.scanned).toBe(0);

@@ -1,4 +1,8 @@
-import { importOrdersInSlices, chosenFileFormatOf } from '../../orders/order-import.js';
+import {
+  importOrdersInSlices,
+  chosenFileFormatOf,
+  importedNone,
+} from '../../orders/order-import.js';
 import type { ImportProblem, StoredOrder } from '../../orders/types.js';
 import type { ImportError } from '../../../shared/views.js';
 import { pullSiteOrders } from './site.js';
@@ -243,14 +247,14 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
         await release();
         throw error;
       });
-      if (report.imported.length + report.updated.length + report.unchanged.length === 0)
-        await release();
+      if (importedNone(report)) await release();
       ctx.ordersChanged({ fileName, imported: report.imported.length + report.updated.length });
       // Orders whose weight and box are known are rated in the background from now on.
       r.preRater.wake();
       return {
         imported: report.imported.length + report.updated.length,
         skipped: report.unchanged.length,
+        alreadyImported: report.same.length,
         // Cleaned fields are listed too: the orders came in, but someone should fix the source.
         // In file order: row problems and whole-order problems are found in separate passes.
         errors: [...report.problems, ...(report.cleaned ?? [])]

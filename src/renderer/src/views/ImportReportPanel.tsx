@@ -8,7 +8,9 @@ export function ImportReportPanel({ report }: { report: ImportReport }) {
   return (
     <div className="panel" data-testid="import-report">
       <b>
-        {report.imported} imported, {report.skipped} skipped, {report.errorCount} problems
+        {report.imported} imported
+        {report.alreadyImported ? `, ${report.alreadyImported} already here unchanged` : ''},{' '}
+        {report.skipped} skipped, {report.errorCount} problems
         {report.errorCount > SHOWN_PROBLEMS ? ` (the first ${SHOWN_PROBLEMS} are listed)` : ''}
       </b>
       {report.format ? (

@@ -50,8 +50,14 @@ export function StationPanel() {
       setReport(r.value);
       // Nothing came in: said as a problem, with the first reason, not as a success.
       const first = r.value.errors[0];
-      if (r.value.imported === 0 && r.value.skipped === 0 && first)
+      const already = r.value.alreadyImported ?? 0;
+      if (r.value.imported === 0 && r.value.skipped === 0 && already === 0 && first)
         notify('error', `Nothing imported from ${file.name}: ${first.reason}`);
+      else if (r.value.imported === 0 && already > 0)
+        notify(
+          'ok',
+          `Nothing new in ${file.name}: its ${already} ${already === 1 ? 'order is' : 'orders are'} already here, unchanged.`,
+        );
       else
         notify(
           'ok',
