@@ -36,6 +36,29 @@ interface ItemRow {
   details: string | null;
 }
 
+/** A package's values as `upsert` writes them (insertPackage's parameters). */
+interface PackageValues {
+  index: number;
+  box: string | null;
+  weightLbs: number | null;
+  lengthIn: number | null;
+  widthIn: number | null;
+  heightIn: number | null;
+}
+/** An item's values as `upsert` writes them (insertItem's parameters). */
+interface ItemValues {
+  index: number;
+  line: number;
+  sku: string;
+  name: string;
+  quantity: number;
+  valueCents: number | null;
+  weightLbs: number | null;
+  details: string | null;
+  barcode: string | null;
+  imageUrl: string | null;
+}
+
 /** Customs and hazmat fields of an item, kept as JSON in order_items.details. */
 type ItemDetails = Pick<OrderItem, 'description' | 'harmonizedCode' | 'countryOfOrigin' | 'hazmat'>;
 
@@ -140,7 +163,7 @@ export class OrderRepository {
         tenantId,
         order.orderNumber,
       );
-      const packages = order.packages.map((p, index) => ({
+      const packages = order.packages.map((p, index): PackageValues => ({
         index,
         box: p.box ?? null,
         weightLbs: p.weightLbs ?? null,
@@ -149,7 +172,7 @@ export class OrderRepository {
         heightIn: p.heightIn ?? null,
       }));
       const items = order.packages.flatMap((p, index) =>
-        p.items.map((item, line) => ({
+        p.items.map((item, line): ItemValues => ({
           index,
           line,
           sku: item.sku,
@@ -201,25 +224,8 @@ export class OrderRepository {
   private sameAsStored(
     row: OrderRow,
     fields: { shipTo: string; serviceLevels: string | null; options: string | null },
-    packages: {
-      index: number;
-      box: string | null;
-      weightLbs: number | null;
-      lengthIn: number | null;
-      widthIn: number | null;
-      heightIn: number | null;
-    }[],
-    items: {
-      index: number;
-      sku: string;
-      name: string;
-      quantity: number;
-      valueCents: number | null;
-      weightLbs: number | null;
-      details: string | null;
-      barcode: string | null;
-      imageUrl: string | null;
-    }[],
+    packages: PackageValues[],
+    items: ItemValues[],
   ): boolean {
     if (
       row.ship_to !== fields.shipTo ||

@@ -127,48 +127,88 @@ describe('one tracker poller per site (three station processes, one store, one s
   }, 90_000);
 });
 
+/** A scope of the site's trackers for one test (each test its own profile id). */
+const scopeOf = (profileId: string) => ({
+  profileId,
+  environment: 'sandbox' as const,
+  tenantId: 'tnt_lumen',
+});
+
+/**
+ * One station's tracker election in this process: its own SQLite file, platform client and
+ * poller (1 s interval), on the test's site store. `roles` records each station's last role.
+ */
+async function electingStation(o: {
+  siteUrl: string;
+  id: string;
+  scope: ReturnType<typeof scopeOf>;
+  roles: Map<string, string>;
+  onLeader?: (id: string) => void;
+  client?: Parameters<typeof clientFor>[2];
+}) {
+  const { openDatabase } = await import('../../../src/core/storage/database.js');
+  const { TrackerBoard, TrackerPoller, TrackerStore } =
+    await import('../../../src/core/tracking/index.js');
+  const { SiteTrackers } = await import('../../../src/core/site/trackers.js');
+  const { trackingSync } = await import('../../../src/core/station/map.js');
+  const db = openDatabase(join(tempDir(), 'station.db'));
+  const { client } = clientFor(sb, DEMO.directBrand, o.client ?? {});
+  const trackers = new TrackerStore(db);
+  const poller = new TrackerPoller({
+    client: { listTrackers: client.listTrackers.bind(client), environment: 'sandbox' },
+    store: trackers,
+    scope: o.scope,
+    intervalMs: 1000,
+    jitter: 0,
+  });
+  const t = new SiteTrackers({
+    url: o.siteUrl,
+    password: STATION_PASSWORD,
+    stationId: o.id,
+    scope: o.scope,
+    poller,
+    trackers,
+    intervalMs: 1000,
+    onRole: (role) => {
+      o.roles.set(o.id, role);
+      if (role === 'leader') o.onLeader?.(o.id);
+    },
+  });
+  return {
+    id: o.id,
+    t,
+    board: new TrackerBoard(db),
+    /** What the header reads (src/core/station/map.ts), this station's connection being fine. */
+    header: () =>
+      trackingSync({
+        trackers,
+        trackingScope: o.scope,
+        client: { connectivity: { capability: () => ({ state: 'online' }) } },
+      }),
+    async stop() {
+      await t.stop();
+      db.close();
+    },
+  };
+}
+
+/** Whether `cond` holds within `ms` (checked every 25 ms). */
+async function within(cond: () => boolean, ms = 15_000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+  return cond();
+}
+
 describe('tracker leadership and its connection', () => {
   it('a leader whose store connection is cut stops leading, and another station takes over', async () => {
-    const { openDatabase } = await import('../../../src/core/storage/database.js');
-    const { TrackerPoller, TrackerStore } = await import('../../../src/core/tracking/index.js');
-    const { SiteTrackers } = await import('../../../src/core/site/trackers.js');
     const site = await siteDatabase(pgc.cluster);
-    const scope = {
-      profileId: 'lumen-chicago-1',
-      environment: 'sandbox' as const,
-      tenantId: 'tnt_lumen',
-    };
+    const scope = scopeOf('lumen-chicago-1');
     const roles = new Map<string, string>();
-    const made = ['st-a', 'st-b'].map((id) => {
-      const db = openDatabase(join(tempDir(), 'station.db'));
-      const { client } = clientFor(sb, DEMO.directBrand);
-      const trackers = new TrackerStore(db);
-      const poller = new TrackerPoller({
-        client: { listTrackers: client.listTrackers.bind(client), environment: 'sandbox' },
-        store: trackers,
-        scope,
-        intervalMs: 1000,
-        jitter: 0,
-      });
-      const t = new SiteTrackers({
-        url: site.stationUrl,
-        password: STATION_PASSWORD,
-        stationId: id,
-        scope,
-        poller,
-        trackers,
-        intervalMs: 1000,
-        onRole: (role) => roles.set(id, role),
-      });
-      t.start();
-      return { id, t, db };
-    });
-    const until = async (cond: () => boolean) => {
-      const end = Date.now() + 15_000;
-      while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
-      return cond();
-    };
-    expect(await until(() => [...roles.values()].includes('leader'))).toBe(true);
+    const made = await Promise.all(
+      ['st-a', 'st-b'].map((id) => electingStation({ siteUrl: site.stationUrl, id, scope, roles })),
+    );
+    for (const m of made) m.t.start();
+    expect(await within(() => [...roles.values()].includes('leader'))).toBe(true);
     const leader = [...roles.entries()].find(([, r]) => r === 'leader')![0];
     const other = made.find((m) => m.id !== leader)!.id;
     // Site IT (or the network) ends the leader's session: the lock goes with it.
@@ -177,78 +217,42 @@ describe('tracker leadership and its connection', () => {
       [`shipping-station ${leader} trackers`],
     );
     expect(rowCount).toBe(1);
-    expect(await until(() => roles.get(other) === 'leader')).toBe(true);
+    expect(await within(() => roles.get(other) === 'leader')).toBe(true);
     expect(roles.get(leader)).not.toBe('leader');
-    for (const m of made) {
-      await m.t.stop();
-      m.db.close();
-    }
+    for (const m of made) await m.stop();
   }, 30_000);
+
   it('a leader that cannot poll (no client secret at this station) hands the site to one that can', async () => {
-    const { openDatabase } = await import('../../../src/core/storage/database.js');
-    const { TrackerBoard, TrackerPoller, TrackerStore } =
-      await import('../../../src/core/tracking/index.js');
-    const { SiteTrackers } = await import('../../../src/core/site/trackers.js');
     const { SecretMissingError } = await import('../../../src/core/profiles/secret-vault.js');
     const site = await siteDatabase(pgc.cluster);
-    const scope = {
-      profileId: 'lumen-chicago-2',
-      environment: 'sandbox' as const,
-      tenantId: 'tnt_lumen',
-    };
+    const scope = scopeOf('lumen-chicago-2');
     const { client: buyer } = clientFor(sb, DEMO.directBrand);
     const bought = await buyLumenLabel(buyer, 'ORD-HANDOVER');
     const roles = new Map<string, string>();
     const led = new Set<string>();
-    const station = (id: string, secret: boolean) => {
-      const db = openDatabase(join(tempDir(), 'station.db'));
-      const { client } = clientFor(
-        sb,
-        DEMO.directBrand,
-        secret
+    const station = (id: string, secret: boolean) =>
+      electingStation({
+        siteUrl: site.stationUrl,
+        id,
+        scope,
+        roles,
+        onLeader: (leader) => led.add(leader),
+        client: secret
           ? {}
           : {
               getSecret: () => {
                 throw new SecretMissingError(`No client secret for profile "${scope.profileId}"`);
               },
             },
-      );
-      const trackers = new TrackerStore(db);
-      const poller = new TrackerPoller({
-        client: { listTrackers: client.listTrackers.bind(client), environment: 'sandbox' },
-        store: trackers,
-        scope,
-        intervalMs: 1000,
-        jitter: 0,
       });
-      const t = new SiteTrackers({
-        url: site.stationUrl,
-        password: STATION_PASSWORD,
-        stationId: id,
-        scope,
-        poller,
-        trackers,
-        intervalMs: 1000,
-        onRole: (role) => {
-          roles.set(id, role);
-          if (role === 'leader') led.add(id);
-        },
-      });
-      return { id, t, db, board: new TrackerBoard(db) };
-    };
-    const until = async (cond: () => boolean) => {
-      const end = Date.now() + 15_000;
-      while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
-      return cond();
-    };
     // The station without its secret starts first and takes the lock.
-    const broken = station('st-nosecret', false);
+    const broken = await station('st-nosecret', false);
     broken.t.start();
-    expect(await until(() => led.has('st-nosecret'))).toBe(true);
-    const healthy = station('st-ok', true);
+    expect(await within(() => led.has('st-nosecret'))).toBe(true);
+    const healthy = await station('st-ok', true);
     healthy.t.start();
     // Its pass fails for a reason of its own: it lets go, the healthy station leads and polls.
-    expect(await until(() => roles.get('st-ok') === 'leader')).toBe(true);
+    expect(await within(() => roles.get('st-ok') === 'leader')).toBe(true);
     expect(roles.get('st-nosecret')).toBe('follower');
     const written = async () =>
       (
@@ -261,66 +265,22 @@ describe('tracker leadership and its connection', () => {
     while ((await written()) === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
     expect(await written()).toBe(1);
     // And the station without a secret still gets the site's trackers on its own board.
-    expect(await until(() => broken.board.get(scope, bought.trackingNumber) !== null)).toBe(true);
-    for (const m of [broken, healthy]) {
-      await m.t.stop();
-      m.db.close();
-    }
+    expect(await within(() => broken.board.get(scope, bought.trackingNumber) !== null)).toBe(true);
+    for (const m of [broken, healthy]) await m.stop();
   }, 40_000);
+
   it("a follower says Tracking delayed when the site's poll fails at the leader, and clears when it answers", async () => {
-    const { openDatabase } = await import('../../../src/core/storage/database.js');
-    const { TrackerPoller, TrackerStore } = await import('../../../src/core/tracking/index.js');
-    const { SiteTrackers } = await import('../../../src/core/site/trackers.js');
-    const { trackingSync } = await import('../../../src/core/station/map.js');
     const site = await siteDatabase(pgc.cluster);
-    const scope = {
-      profileId: 'lumen-chicago-3',
-      environment: 'sandbox' as const,
-      tenantId: 'tnt_lumen',
-    };
+    const scope = scopeOf('lumen-chicago-3');
     const roles = new Map<string, string>();
-    const station = (id: string) => {
-      const db = openDatabase(join(tempDir(), 'station.db'));
-      const { client } = clientFor(sb, DEMO.directBrand);
-      const trackers = new TrackerStore(db);
-      const poller = new TrackerPoller({
-        client: { listTrackers: client.listTrackers.bind(client), environment: 'sandbox' },
-        store: trackers,
-        scope,
-        intervalMs: 1000,
-        jitter: 0,
-      });
-      const t = new SiteTrackers({
-        url: site.stationUrl,
-        password: STATION_PASSWORD,
-        stationId: id,
-        scope,
-        poller,
-        trackers,
-        intervalMs: 1000,
-        onRole: (role) => roles.set(id, role),
-      });
-      // What the header reads (src/core/station/map.ts), this station's connection being fine.
-      const header = () =>
-        trackingSync({
-          trackers,
-          trackingScope: scope,
-          client: { connectivity: { capability: () => ({ state: 'online' }) } },
-        });
-      return { id, t, db, header };
-    };
-    const until = async (cond: () => boolean) => {
-      const end = Date.now() + 20_000;
-      while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
-      return cond();
-    };
-    const leader = station('st-lead');
+    const station = (id: string) => electingStation({ siteUrl: site.stationUrl, id, scope, roles });
+    const leader = await station('st-lead');
     leader.t.start();
-    expect(await until(() => roles.get('st-lead') === 'leader')).toBe(true);
-    const follower = station('st-follow');
+    expect(await within(() => roles.get('st-lead') === 'leader', 20_000)).toBe(true);
+    const follower = await station('st-follow');
     follower.t.start();
-    expect(await until(() => roles.get('st-follow') === 'follower')).toBe(true);
-    expect(await until(() => follower.header().lastSuccessAt !== null)).toBe(true);
+    expect(await within(() => roles.get('st-follow') === 'follower', 20_000)).toBe(true);
+    expect(await within(() => follower.header().lastSuccessAt !== null, 20_000)).toBe(true);
     expect(follower.header().delayed).toBe(false);
     try {
       // The platform's tracker list fails: the leader's passes fail, and the follower says so.
@@ -330,7 +290,7 @@ describe('tracker leadership and its connection', () => {
         kind: 'status',
         status: 503,
       });
-      expect(await until(() => follower.header().delayed)).toBe(true);
+      expect(await within(() => follower.header().delayed, 20_000)).toBe(true);
       expect(follower.header().message).toMatch(
         /^Tracking delayed \(last updated .+\): the site's tracker poll at st-lead failed: .+ Packing and labels are not affected/,
       );
@@ -338,11 +298,8 @@ describe('tracker leadership and its connection', () => {
       sb.sandbox.faults.clear();
     }
     // The next pass succeeds: the follower's header clears.
-    expect(await until(() => !follower.header().delayed)).toBe(true);
+    expect(await within(() => !follower.header().delayed, 20_000)).toBe(true);
     expect(roles.get('st-follow')).toBe('follower');
-    for (const m of [leader, follower]) {
-      await m.t.stop();
-      m.db.close();
-    }
+    for (const m of [leader, follower]) await m.stop();
   }, 60_000);
 });
