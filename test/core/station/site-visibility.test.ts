@@ -164,7 +164,9 @@ describe('a station of a site while the site store is away', () => {
         // B's Whole site list shows what it last read, marked, as the header counts it.
         const stale = await call(b, 'site.attention', {});
         expect(stale).toMatchObject({ reachable: false, readAt: expect.any(String) });
-        expect(stale.note).toMatch(/not answering.*as last read/);
+        expect(stale.note).toMatch(
+          /^The site store at .+ does not answer \(.+\)\. These are the site's items as last read; they may have changed since\.$/,
+        );
         expect(stale.items.map((i) => i.kind)).toEqual(['unknown-purchase']);
       } finally {
         pgc.cluster.start();

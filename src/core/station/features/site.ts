@@ -267,11 +267,17 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
       } catch (error) {
         // The header keeps counting what was last read; the page shows the same items, marked.
         const last = lastAttention?.key === key ? lastAttention : null;
+        // What happened, without what the station does about it ("works on its own …").
+        const fact = asSentence(
+          error instanceof SiteStoreError
+            ? (error.problem.fact ?? error.problem.message)
+            : (error as Error).message,
+        );
         return {
           reachable: false,
           note: last
-            ? `The site store is not answering (${(error as Error).message}): these are the site's items as last read; they may have changed since.`
-            : `Site-wide items cannot be shown: ${(error as Error).message}`,
+            ? `${fact} These are the site's items as last read; they may have changed since.`
+            : `Site-wide items cannot be shown: ${fact}`,
           readAt: last?.readAt ?? null,
           items: last?.items ?? [],
         };
