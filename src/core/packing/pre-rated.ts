@@ -104,7 +104,12 @@ export async function preRateOrder(
   });
 }
 
-/** No label, no purchase or queue entry, no rating under way: only `rated`/`cancelled` shipments. */
+/**
+ * No label, no purchase or queue entry, no rating under way: only `rated`/`cancelled` shipments;
+ * and its latest rating is not a packer's own. A packer who weighed the order at Pack rated
+ * those packages; replacing that rating with the file's would cancel the shipment on the
+ * packer's screen between rating and Ctrl+Enter ("These rates … were replaced").
+ */
 function openForPreRating(
   d: PackingStepsDeps,
   order: StoredOrder,
@@ -113,5 +118,7 @@ function openForPreRating(
   const all = d.shipments.forOrder(order.id);
   if (all.some((s) => s.state !== 'rated' && s.state !== 'cancelled')) return { ok: false };
   const latest = all.at(-1);
-  return { ok: true, ...(latest?.state === 'rated' ? { rated: latest } : {}) };
+  if (latest?.state !== 'rated') return { ok: true };
+  const preRated = d.shipments.events(latest.id).some((e) => e.kind === 'pre-rated');
+  return preRated ? { ok: true, rated: latest } : { ok: false };
 }

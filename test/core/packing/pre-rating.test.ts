@@ -100,6 +100,16 @@ describe('pre-rating: orders rated in the background after import', () => {
     );
     expect(rates()).toBe(background + 1);
     expect(quote.shipment.shipment.packages[0]!.weightLbs).toBe(9.5);
+
+    // The background comes round to the order again before the packer presses Ctrl+Enter: it
+    // leaves the packer's rating alone (it used to replace it with the file's packages, and the
+    // buy was refused: "These rates of order … were replaced").
+    const again = await station.workflow.preRate(id, asPacked(station, 'LUM-10422'));
+    expect(again).toMatchObject({ kind: 'skipped' });
+    expect(station.workflow.shipments.get(quote.shipment.id)!.state).toBe('rated');
+    expect(rates()).toBe(background + 1);
+    const bought = printed(await station.workflow.buy(quote.shipment.id, { stationUser: 'ana' }));
+    expect(bought.shipment.id).toBe(quote.shipment.id);
   });
 
   it('quotes past their freshness are not shown; the background asks for them again before that', async () => {
