@@ -50,6 +50,9 @@ export function OrdersView() {
   const focusRow = (i: number) => {
     const n = Math.max(0, Math.min(i, list.length - 1));
     setCursor(n);
+    // At once, so an Enter typed right after ↓ (a fast packer) opens the row instead of landing
+    // in the search box; again after the render, for a page that was just loaded.
+    rows.current[n]?.focus();
     requestAnimationFrame(() => rows.current[n]?.focus());
   };
   const open = async (orderNumber: string) => {
