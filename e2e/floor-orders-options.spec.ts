@@ -118,6 +118,40 @@ test('a file in no known format: its columns are mapped once, saved, and the nex
   await expect(page.getByTestId('column-mapping')).toBeHidden();
 });
 
+test('a Shopify export with its order-number column missing: the mapping starts from what Shopify exports, the person picks the one column left', async ({
+  page,
+}, info) => {
+  await open(page);
+  await importOrders(page, fixture('shopify-export-without-name.csv'));
+  const mapping = page.getByTestId('column-mapping');
+  await expect(mapping).toBeVisible();
+  await expect(page.getByTestId('import-report')).toContainText(
+    'this looks like a Shopify orders export, but its column "Name" (the order number) is missing',
+  );
+  // Shopify's own columns, not guesses from the words: "Shipping Name" is the recipient (the
+  // hints alone would have taken "Billing Name" or nothing).
+  await expect(mapping.getByRole('combobox', { name: 'Name', exact: true })).toHaveValue(
+    'Shipping Name',
+  );
+  await expect(mapping.getByRole('combobox', { name: 'Street address' })).toHaveValue(
+    'Shipping Address1',
+  );
+  await expect(mapping.getByRole('combobox', { name: 'Postal code' })).toHaveValue('Shipping Zip');
+  await expect(mapping.getByRole('combobox', { name: 'SKU' })).toHaveValue('Lineitem sku');
+  await expect(mapping.getByRole('combobox', { name: 'Quantity' })).toHaveValue(
+    'Lineitem quantity',
+  );
+  await expect(mapping).toContainText('Still needed: Order number');
+  await page.screenshot({ path: info.outputPath('column-mapping-shopify-without-name.png') });
+  await mapping.getByRole('combobox', { name: 'Order number' }).selectOption('Id');
+  await expect(mapping).not.toContainText('Still needed');
+  await mapping.getByRole('button', { name: /Save mapping and import/ }).click();
+  await expect(page.getByTestId('import-format')).toHaveText(
+    'Read as: saved mapping "shopify-export-without-name"',
+  );
+  await expect(page.getByTestId('import-report')).toContainText(/^[1-9]\d* imported/);
+});
+
 test('options from the order and from the packer go into the rates and onto the label', async ({
   page,
 }, info) => {

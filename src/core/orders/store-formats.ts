@@ -282,6 +282,34 @@ const COLUMN_WORDS: Partial<Record<Column, string>> = {
   quantity: 'the quantity',
 };
 
+/** The known export a header is nearest to: more than half of its signature, at least two. */
+function nearestFormat(present: ReadonlySet<string>): KnownFormat | undefined {
+  let best: { format: KnownFormat; share: number } | undefined;
+  for (const format of knownFormats) {
+    const found = format.signature.filter((h) => present.has(h)).length;
+    const share = found / format.signature.length;
+    if (found >= 2 && share > 0.5 && (!best || share > best.share)) best = { format, share };
+  }
+  return best?.format;
+}
+
+/**
+ * For the column-mapping form, a first guess from the known export the header is nearest to
+ * (a Shopify export with a column missing): each station column the export reads from a header
+ * that is in the file. Empty when the header is near no known export.
+ */
+export function suggestedMapping(header: readonly string[]): Partial<Record<Column, string>> {
+  const present = new Set(header.map((h) => h.trim()));
+  const format = nearestFormat(present);
+  if (!format) return {};
+  const out: Partial<Record<Column, string>> = {};
+  for (const [column, reader] of Object.entries(format.columns) as [Column, ColumnReader][]) {
+    const h = reader.headers.find((x) => present.has(x));
+    if (h) out[column] = h;
+  }
+  return out;
+}
+
 /**
  * A header that is a known export with columns missing: more than half of the export's
  * signature (at least two of its columns), but not all of it, or all of it without a column
@@ -294,14 +322,8 @@ export function missingStoreColumns(
   needed: readonly Column[],
 ): string | undefined {
   const present = new Set(header.map((h) => h.trim()));
-  let best: { format: KnownFormat; share: number } | undefined;
-  for (const format of knownFormats) {
-    const found = format.signature.filter((h) => present.has(h)).length;
-    const share = found / format.signature.length;
-    if (found >= 2 && share > 0.5 && (!best || share > best.share)) best = { format, share };
-  }
-  if (!best) return undefined;
-  const { format } = best;
+  const format = nearestFormat(present);
+  if (!format) return undefined;
   const missing: string[] = [];
   const say = (h: string) => {
     if (present.has(h) || missing.some((m) => m.startsWith(`"${h}"`))) return;

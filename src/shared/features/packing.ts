@@ -131,6 +131,11 @@ export interface ImportReport {
    * saved mapping): Settings offers to map these columns once and save the mapping.
    */
   unmappedHeader?: string[] | null;
+  /**
+   * With `unmappedHeader`: a first guess, station column → the file's header, from the store
+   * export the header is nearest to (one with a column missing); empty when none is near.
+   */
+  suggestedColumns?: Record<string, string> | null;
 }
 
 /** Station CSV columns a saved mapping can fill (the file's header for each). */

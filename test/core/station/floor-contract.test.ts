@@ -38,6 +38,28 @@ describe('orders from store exports and saved mappings', () => {
       'Article',
       'Pieces',
     ]);
+    // Near no known export: nothing is suggested (the form's own hints are a guess to check).
+    expect(unknown.suggestedColumns).toEqual({});
+
+    // A Shopify export with its "Name" (the order number) missing: the form starts from what
+    // Shopify's export reads, so the person only picks the order number's column.
+    const noName = await call(s, 'orders.import', {
+      fileName: 'orders_export_1.csv',
+      content: fixture('shopify-export-without-name.csv'),
+    });
+    expect(noName.imported).toBe(0);
+    expect(noName.suggestedColumns).toMatchObject({
+      ship_to_name: 'Shipping Name',
+      ship_to_address1: 'Shipping Address1',
+      ship_to_city: 'Shipping City',
+      ship_to_postal_code: 'Shipping Zip',
+      ship_to_country: 'Shipping Country',
+      sku: 'Lineitem sku',
+      item_name: 'Lineitem name',
+      quantity: 'Lineitem quantity',
+    });
+    expect(noName.suggestedColumns).not.toHaveProperty('order_number');
+
     const incomplete = await s.dispatch('orders.saveMapping', {
       name: 'ERP',
       columns: { order_number: 'Ref', ship_to_address1: 'Street' },

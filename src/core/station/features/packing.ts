@@ -12,7 +12,12 @@ import type { ParsedInput } from '../../../shared/contract.js';
 import type { StationContext } from '../context.js';
 import { actor, leadFor } from './users.js';
 import type { FeatureHandlers } from '../../../shared/features/define.js';
-import { REQUIRED_MAPPED_COLUMNS, type packingCalls } from '../../../shared/features/packing.js';
+import {
+  MAPPABLE_COLUMNS,
+  REQUIRED_MAPPED_COLUMNS,
+  type packingCalls,
+} from '../../../shared/features/packing.js';
+import { suggestedMapping } from '../../orders/store-formats.js';
 import { optionsFromView } from '../map.js';
 import { StationFailure } from '../errors.js';
 import { brandName, labelView, orderView } from '../map.js';
@@ -263,6 +268,9 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
         errorCount: report.problemCount + (report.cleaned?.length ?? 0),
         format: report.format ?? null,
         unmappedHeader: report.unmappedHeader ?? null,
+        ...(report.unmappedHeader
+          ? { suggestedColumns: suggestedColumns(report.unmappedHeader) }
+          : {}),
       };
     },
     'orders.saveMapping': async ({ name, columns }) => {
@@ -295,4 +303,15 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
       );
     },
   };
+}
+
+/**
+ * The column-mapping form's first guess for a header no format reads: what the known export it
+ * is nearest to (a Shopify export missing a column) reads each mappable column from.
+ */
+function suggestedColumns(header: readonly string[]): Record<string, string> {
+  const suggested = suggestedMapping(header) as Record<string, string | undefined>;
+  return Object.fromEntries(
+    MAPPABLE_COLUMNS.flatMap((c) => (suggested[c] ? [[c, suggested[c]]] : [])),
+  );
 }

@@ -50,16 +50,25 @@ const hints: Record<Column, RegExp> = {
  * the file's headers; saved in the profile, so the next file with that header imports without
  * asking. Then the file is imported again.
  */
-export function ColumnMapping(props: { fileName: string; header: string[]; onSaved(): void }) {
+export function ColumnMapping(props: {
+  fileName: string;
+  header: string[];
+  /** The core's guess from the store export the header is nearest to; hints fill the rest. */
+  suggested?: Partial<Record<string, string>>;
+  onSaved(): void;
+}) {
   const notify = useStation((s) => s.notify);
   const [name, setName] = useState(props.fileName.replace(/\.[^.]+$/, ''));
-  const [columns, setColumns] = useState<Partial<Record<Column, string>>>(() =>
-    Object.fromEntries(
-      MAPPABLE_COLUMNS.map((c) => [c, props.header.find((h) => hints[c].test(h.trim()))]).filter(
-        ([, h]) => h,
-      ),
-    ),
-  );
+  const [columns, setColumns] = useState<Partial<Record<Column, string>>>(() => {
+    const suggested = props.suggested ?? {};
+    const taken = new Set(Object.values(suggested));
+    return Object.fromEntries(
+      MAPPABLE_COLUMNS.map((c) => [
+        c,
+        suggested[c] ?? props.header.find((h) => !taken.has(h) && hints[c].test(h.trim())),
+      ]).filter(([, h]) => h),
+    );
+  });
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => first.current?.focus(), []);
   const missing = REQUIRED_MAPPED_COLUMNS.filter((c) => !columns[c]);

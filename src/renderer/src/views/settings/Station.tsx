@@ -123,6 +123,7 @@ export function StationPanel() {
           key={lastFile.name}
           fileName={lastFile.name}
           header={report.unmappedHeader}
+          suggested={report.suggestedColumns ?? {}}
           onSaved={() => void importFile(lastFile)}
         />
       ) : null}
