@@ -52,6 +52,8 @@ test('a shift lead resolves a possible double label under Whole site with a note
   const item = page.getByTestId('site-attention-item');
   await expect(item).toContainText('Possible double label', { timeout: 20_000 });
   await expect(item).toContainText('Station A');
+  // The header counts it as the page lists it.
+  await expect(page.getByTestId('attention-count')).toHaveText('Needs attention 1');
   // Resolved without a note says what to write; nothing is resolved.
   await item.getByRole('button', { name: 'Resolved' }).click();
   await expect(
@@ -65,6 +67,7 @@ test('a shift lead resolves a possible double label under Whole site with a note
   await expect(page.getByTestId('site-attention')).toContainText(
     'Nothing needs attention anywhere on the site.',
   );
+  await expect(page.getByTestId('attention-count')).toHaveText('Needs attention 0');
   const resolved = await site.owner.pool.query<{ resolution: string; resolved_by: string }>(
     `SELECT resolution, resolved_by FROM site_attention WHERE order_number = 'LUM-10421'`,
   );

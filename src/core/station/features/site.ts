@@ -263,6 +263,9 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
             labels: i.kind === 'possible-double-label' ? i.labels.map(view) : [],
           }));
         lastAttention = { key, items, readAt: new Date().toISOString() };
+        // The header's count reads the store on its changes; a list read here that may differ
+        // from it (an item raised without a change this station heard) brings it along.
+        ctx.siteAttention?.refresh();
         return { reachable: true, note: null, readAt: lastAttention.readAt, items };
       } catch (error) {
         // The header keeps counting what was last read; the page shows the same items, marked.
