@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { importOrders, provisionedPerTest, scanAndBuy } from './station';
+import { buyWithLostAnswer, importOrders, provisionedPerTest } from './station';
 
 const platform = provisionedPerTest({ id: 'lumen-e2e', name: 'Lumen e2e' });
 
@@ -21,17 +21,7 @@ test('"Buy again" under Needs attention asks in the page: Esc leaves with nothin
   await page.keyboard.press('Alt+1');
 
   // The platform buys the label, then the connection drops before the answer arrives.
-  await sandbox.addFault({
-    method: 'POST',
-    path: '/api/v1/labels',
-    kind: 'reset',
-    after: true,
-    times: 1,
-  });
-  await scanAndBuy(page, 'LUM-10423');
-  await expect(page.getByTestId('result')).toContainText('purchase-outcome-unknown', {
-    timeout: 30_000,
-  });
+  await buyWithLostAnswer(page, sandbox, 'LUM-10423');
   expect(await sandbox.ledger()).toHaveLength(1);
 
   await page.keyboard.press('Alt+2');

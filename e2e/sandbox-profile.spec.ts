@@ -14,7 +14,7 @@ import {
   type RunningStation,
   type SandboxProcess,
   importOrders,
-  scanAndBuy,
+  buyWithLostAnswer,
 } from './station';
 
 /** The demo world with a recognisable twist, so the test proves which sandbox it talks to. */
@@ -152,17 +152,7 @@ test('a purchase whose answer is lost is never bought again by itself; a shift l
   await page.keyboard.press('Alt+1');
 
   // The platform buys the label, then the connection drops before the answer arrives.
-  await sandbox.addFault({
-    method: 'POST',
-    path: '/api/v1/labels',
-    kind: 'reset',
-    after: true,
-    times: 1,
-  });
-  await scanAndBuy(page, 'LUM-10423');
-  await expect(page.getByTestId('result')).toContainText('purchase-outcome-unknown', {
-    timeout: 30_000,
-  });
+  await buyWithLostAnswer(page, sandbox, 'LUM-10423');
   await expect(page.getByTestId('attention-count')).toContainText('1');
   await page.screenshot({ path: info.outputPath('outcome-unknown.png') });
 

@@ -1,5 +1,4 @@
 import { expect, test } from '@playwright/test';
-import { siteDatabase } from '../test/core/site/support.js';
 import { siteWorld } from './site';
 import { importOrders } from './station';
 
@@ -11,9 +10,7 @@ const world = siteWorld();
 test('with the site store away, a scan says the store was not asked and the count is marked', async ({
   browser,
 }, info) => {
-  const site = await siteDatabase(world.cluster());
-  const a = await world.packingStation(site.stationUrl, 'chi-01', 'Station A');
-  const b = await world.packingStation(site.stationUrl, 'chi-02', 'Station B');
+  const { site, a, b } = await world.twoStations();
 
   // Station A imports the orders; station B has none of its own.
   const pageA = await browser.newPage();

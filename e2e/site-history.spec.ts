@@ -1,18 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { siteDatabase } from '../test/core/site/support.js';
 import { siteWorld } from './site';
 import { importOrders, scanAndBuy } from './station';
 
 const world = siteWorld();
-/** A provisioned station of the site: the Lumen profile, its own virtual printer, the site store. */
-const siteStation = world.packingStation;
 
 test("a label bought at station A is found and reprinted from station B's History", async ({
   browser,
 }, info) => {
-  const site = await siteDatabase(world.cluster());
-  const a = await siteStation(site.stationUrl, 'chi-01', 'Station A');
-  const b = await siteStation(site.stationUrl, 'chi-02', 'Station B');
+  const { site, a, b } = await world.twoStations();
   const pageA = await browser.newPage();
   const pageB = await browser.newPage();
 

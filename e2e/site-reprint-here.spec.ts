@@ -1,5 +1,4 @@
 import { expect, test } from '@playwright/test';
-import { siteDatabase } from '../test/core/site/support.js';
 import { siteWorld } from './site';
 import { importOrders, scanAndBuy } from './station';
 
@@ -12,9 +11,7 @@ const world = siteWorld();
 test('an order labelled at station A and scanned at B: Alt+R reprints its label on B, with a reason', async ({
   browser,
 }, info) => {
-  const site = await siteDatabase(world.cluster());
-  const a = await world.packingStation(site.stationUrl, 'chi-01', 'Station A');
-  const b = await world.packingStation(site.stationUrl, 'chi-02', 'Station B');
+  const { site, a, b } = await world.twoStations();
   const pageA = await browser.newPage();
   const pageB = await browser.newPage();
 

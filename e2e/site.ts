@@ -4,7 +4,7 @@ import {
   type VirtualPrinter,
 } from '../src/core/printing/virtual-printer/server.js';
 import { removeCluster, startPostgres, type PostgresCluster } from '../test/support/postgres.js';
-import { STATION_PASSWORD } from '../test/core/site/support.js';
+import { siteDatabase, STATION_PASSWORD } from '../test/core/site/support.js';
 import {
   startProvisionedStation,
   startSandboxProcess,
@@ -55,5 +55,12 @@ export function siteWorld() {
     });
     return { station, printer };
   };
-  return { cluster: () => cluster, sandbox: () => sandbox, start, packingStation };
+  /** A new site store for the test, and two of its stations: A (chi-01) and B (chi-02). */
+  const twoStations = async () => {
+    const site = await siteDatabase(cluster);
+    const a = await packingStation(site.stationUrl, 'chi-01', 'Station A');
+    const b = await packingStation(site.stationUrl, 'chi-02', 'Station B');
+    return { site, a, b };
+  };
+  return { cluster: () => cluster, sandbox: () => sandbox, start, packingStation, twoStations };
 }

@@ -286,3 +286,25 @@ export async function scanAndBuy(page: Page, order: string): Promise<void> {
   await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
   await page.keyboard.press('Control+Enter');
 }
+
+/**
+ * Scans and buys `order` while the platform buys the label and then the connection drops before
+ * its answer arrives: the purchase's outcome is unknown (one label on the sandbox's ledger).
+ */
+export async function buyWithLostAnswer(
+  page: Page,
+  sandbox: Pick<SandboxProcess, 'addFault'>,
+  order: string,
+): Promise<void> {
+  await sandbox.addFault({
+    method: 'POST',
+    path: '/api/v1/labels',
+    kind: 'reset',
+    after: true,
+    times: 1,
+  });
+  await scanAndBuy(page, order);
+  await expect(page.getByTestId('result')).toContainText('purchase-outcome-unknown', {
+    timeout: 30_000,
+  });
+}
