@@ -193,8 +193,8 @@ export class StationContext {
       active: this.profiles.active()?.id === profile.id,
       ...(await this.secretState(profile)),
       ...(baseUrl ? { baseUrl } : {}),
-      siteName: running?.shippingSiteName ?? null,
-      tenantName: running?.tenantName ?? null,
+      siteName: running?.names.siteName ?? null,
+      tenantName: running?.names.tenantName ?? null,
     });
   }
 

@@ -12,6 +12,7 @@ import { BatchRunner, type BatchSummary } from '../packing/batch.js';
 import { OrderList } from '../orders/order-list.js';
 import type { PackingPlatform } from '../packing/platform-port.js';
 import { PlatformClient, type TokenStore } from '../platform/index.js';
+import { PlatformNames } from './platform-names.js';
 import { tenantsOf, type Profile } from '../profiles/profile-schema.js';
 import type { PrintSpool } from '../printing/spool/print-spool.js';
 import type { Db } from '../storage/database.js';
@@ -118,15 +119,8 @@ export class ProfileRuntime {
   static retentionEveryMs = 60 * 60_000;
   private readonly timers: NodeJS.Timeout[] = [];
   private carrierRefresh: Promise<CarrierAccountHealth[]> | null = null;
-  /**
-   * The profile's shipping site's and tenant's names as the platform has them: read at start,
-   * and with the carrier refresh until both were read (the header names the site packing, not
-   * the company on the label; Settings the tenant by its name).
-   */
-  shippingSiteName: string | null = null;
-  tenantName: string | null = null;
-  private siteNameRead = false;
-  private tenantNameRead = false;
+  /** The shipping site's and tenant's names as the platform has them (read at start). */
+  readonly names: PlatformNames;
 
   private constructor(
     private current: Profile,
@@ -147,6 +141,12 @@ export class ProfileRuntime {
       labelTimeoutMs: 15_000,
     });
     this.platform = packingPlatformFrom(this.client);
+    this.names = new PlatformNames({
+      client: this.client,
+      tenantId: profile.tenantId,
+      shippingSiteId: profile.shippingSiteId,
+      onChange: () => deps.onChange('status'),
+    });
     const spool = deps.spool;
     // Every field of the request reaches the job, the reason of a reprint included.
     const printQueue: LabelPrintQueue = {
@@ -273,11 +273,11 @@ export class ProfileRuntime {
     this.drainer.start();
     this.preRater.start();
     void this.refreshCarriers().catch(() => {});
-    void this.readNames();
+    void this.names.read();
     this.timers.push(
       setInterval(() => {
         void this.refreshCarriers().catch(() => {});
-        if (!this.siteNameRead || !this.tenantNameRead) void this.readNames();
+        if (!this.names.complete) void this.names.read();
       }, ProfileRuntime.carrierRefreshMs),
     );
     this.applyRetention();
@@ -318,33 +318,6 @@ export class ProfileRuntime {
         .start()
         .catch((e: unknown) => this.deps.log(`hot folder: ${(e as Error).message}`));
     }
-  }
-
-  /** The site's and tenant's names (a platform that does not answer is asked again later). */
-  private async readNames(): Promise<void> {
-    const id = this.profile.shippingSiteId;
-    const [site, tenant] = await Promise.allSettled([
-      id && !this.siteNameRead
-        ? this.client.listShippingSites().then((all) => all.find((s) => s.id === id) ?? null)
-        : Promise.reject(new Error('not asked')),
-      this.tenantNameRead
-        ? Promise.reject(new Error('not asked'))
-        : this.client.getTenant(this.profile.tenantId),
-    ]);
-    // Offline or refused: the screens show the ids until the platform answers.
-    let changed = false;
-    if (site.status === 'fulfilled') {
-      this.siteNameRead = true;
-      this.shippingSiteName = site.value?.name?.trim() || null;
-      changed = this.shippingSiteName !== null;
-    }
-    if (tenant.status === 'fulfilled') {
-      this.tenantNameRead = true;
-      this.tenantName = tenant.value.name?.trim() || null;
-      changed ||= this.tenantName !== null;
-    }
-    if (!id) this.siteNameRead = true;
-    if (changed) this.deps.onChange('status');
   }
 
   /**

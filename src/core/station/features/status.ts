@@ -150,8 +150,8 @@ export class StatusFeature {
         active: true,
         ...secret,
         baseUrl: rt.baseUrl,
-        siteName: rt.shippingSiteName,
-        tenantName: rt.tenantName,
+        siteName: rt.names.siteName,
+        tenantName: rt.names.tenantName,
       }),
       connectivity: conn.state,
       connectivityDetail: !hasSecret
