@@ -8,6 +8,7 @@ import type { TrackerChange, TrackingScope } from '../tracking/types.js';
 import { connectionOf } from './connection.js';
 import { describeSiteError } from './errors.js';
 import { OutageLog } from './outage.js';
+import { followSiteSync } from './tracker-sync.js';
 
 /** The first key of our advisory locks for tracker polling (the second is the scope's hash). */
 const TRACKER_LOCK_CLASS = 0x5174;
@@ -358,50 +359,12 @@ export class SiteTrackers {
         }
         if (rows.length < PULL_PAGE) break;
       }
-      // The board's "last updated" follows the site's poller, and so does "Tracking delayed":
-      // a follower does not poll, so the leader's failed pass is its failure too.
-      const { rows } = await client.query<{
-        watermark_ms: string | null;
-        last_success_at: Date | null;
-        last_poll_at: Date | null;
-        last_error: string | null;
-        leader_station_id: string | null;
-        leader_name: string | null;
-      }>(
-        `SELECT s.watermark_ms, s.last_success_at, s.last_poll_at, s.last_error,
-                s.leader_station_id, st.station_name AS leader_name
-           FROM site_tracker_sync s LEFT JOIN site_stations st ON st.station_id = s.leader_station_id
-          WHERE s.profile_id = $1 AND s.environment = $2 AND s.scope_tenant_id = $3`,
-        [this.o.scope.profileId, this.o.scope.environment, this.o.scope.tenantId],
-      );
-      const sync = rows[0];
-      const local = this.o.trackers.syncState(this.o.scope);
-      if (
-        sync?.last_success_at &&
-        (!local.lastSuccessAt || Date.parse(local.lastSuccessAt) < sync.last_success_at.getTime())
-      )
-        this.o.trackers.recordSuccess(
-          this.o.scope,
-          sync.watermark_ms === null ? null : Number(sync.watermark_ms),
-          sync.last_success_at.toISOString(),
-        );
-      // The site's last pass failed at another station: recorded once per failed pass (the
-      // leader's own poller records its failures itself). A pass that succeeds clears it above.
-      const failedAt = sync?.last_error ? (sync.last_poll_at?.getTime() ?? null) : null;
-      if (
-        sync?.last_error &&
-        failedAt !== null &&
-        failedAt !== this.failedPassSeen &&
-        sync.leader_station_id !== this.o.stationId
-      ) {
-        this.failedPassSeen = failedAt;
-        const at = sync.leader_name ?? sync.leader_station_id ?? 'another station';
-        this.o.trackers.recordFailure(
-          this.o.scope,
-          `the site's tracker poll at ${at} failed: ${sync.last_error}`,
-          new Date(failedAt).toISOString(),
-        );
-      }
+      this.failedPassSeen = await followSiteSync(client, {
+        scope: this.o.scope,
+        trackers: this.o.trackers,
+        stationId: this.o.stationId,
+        failedPassSeen: this.failedPassSeen,
+      });
     })().finally(() => {
       this.pulling = null;
     });
