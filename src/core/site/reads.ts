@@ -100,9 +100,10 @@ export class SiteReads {
   /**
    * Needs attention for the whole site: open possible-double-label items (with both labels)
    * and every station's unknown-outcome purchases. A purchase resolved at its station leaves
-   * this list everywhere as soon as the resolution is synced.
+   * this list everywhere as soon as the resolution is synced. `exceptStationId`: without that
+   * station's own unknown purchases (it lists them with its own items), as attentionCount.
    */
-  async attention(scope: SiteScope): Promise<SiteAttentionItem[]> {
+  async attention(scope: SiteScope, exceptStationId?: string): Promise<SiteAttentionItem[]> {
     return this.run(async () => {
       const doubles = await this.pool.query<{
         id: string;
@@ -145,8 +146,9 @@ export class SiteReads {
       }>(
         `SELECT p.station_id, s.station_name, p.purchase_id, p.tenant_id, p.order_number, p.order_reference, p.updated_at
            FROM site_purchases p LEFT JOIN site_stations s ON s.station_id = p.station_id
-          WHERE p.profile_id = $1 AND p.environment = $2 AND p.state = 'unknown' ORDER BY p.updated_at`,
-        [scope.profileId, scope.environment],
+          WHERE p.profile_id = $1 AND p.environment = $2 AND p.state = 'unknown'
+            AND p.station_id IS DISTINCT FROM $3 ORDER BY p.updated_at`,
+        [scope.profileId, scope.environment, exceptStationId ?? null],
       );
       for (const u of unknown.rows) {
         const name = u.station_name ?? u.station_id;

@@ -205,8 +205,8 @@ export class SiteStore {
   }
 
   /** Needs attention for the whole site (see SiteReads.attention). */
-  attention(scope: SiteScope): Promise<SiteAttentionItem[]> {
-    return this.reads.attention(scope);
+  attention(scope: SiteScope, exceptStationId?: string): Promise<SiteAttentionItem[]> {
+    return this.reads.attention(scope, exceptStationId);
   }
 
   /** The header's site-wide part of Needs attention (see SiteReads.attentionCount). */

@@ -250,18 +250,16 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
       if (!link) return { reachable: false, note: 'This station has no site store.', items: [] };
       const key = `${link.config.stationId}|${rt().scope.profileId}|${rt().scope.environment}`;
       try {
-        const items = (await link.store.attention(rt().scope))
-          // This station's own unknown purchases are listed with its own items, where they are
-          // resolved: listed here too, a shift lead would see (and count) each one twice.
-          .filter((i) => !(i.kind === 'unknown-purchase' && i.stationId === link.config.stationId))
-          .map((i) => ({
-            id: i.id,
-            kind: i.kind,
-            orderNumber: i.orderNumber,
-            message: i.message,
-            since: i.since,
-            labels: i.kind === 'possible-double-label' ? i.labels.map(view) : [],
-          }));
+        // This station's own unknown purchases are listed with its own items, where they are
+        // resolved: listed here too, a shift lead would see (and count) each one twice.
+        const items = (await link.store.attention(rt().scope, link.config.stationId)).map((i) => ({
+          id: i.id,
+          kind: i.kind,
+          orderNumber: i.orderNumber,
+          message: i.message,
+          since: i.since,
+          labels: i.kind === 'possible-double-label' ? i.labels.map(view) : [],
+        }));
         lastAttention = { key, items, readAt: new Date().toISOString() };
         // The header's count reads the store on its changes; a list read here that may differ
         // from it (an item raised without a change this station heard) brings it along.
