@@ -90,13 +90,18 @@ export interface ProfileView {
   requireItemVerification: boolean;
 }
 
+/** A profile's name as site IT types it (New profile, Rename). */
+const profileName = text(100)
+  .trim()
+  .min(2, 'A profile name needs at least 2 characters (the floor sees it in the header).');
+
 export const profileCalls = {
   'profiles.list': def<ProfileView[]>()(none),
   'profiles.tenants': def<TenantNode[]>()(credentials),
   'profiles.sites': def<ShippingSiteView[]>()(credentials.extend({ tenantId: text(200).min(1) })),
   'profiles.create': def<ProfileView>()(
     credentials.extend({
-      name: text(100).min(2),
+      name: profileName,
       tenantId: text(200).min(1),
       shippingSiteId: text(200).min(1),
       brandTenantIds: z.array(text(200)).max(200).default([]),
@@ -106,7 +111,7 @@ export const profileCalls = {
   'profiles.update': def<ProfileView>()(
     z.object({
       id,
-      name: text(100).min(2).optional(),
+      name: profileName.optional(),
       shippingSiteId: text(200).min(1).optional(),
       rateRule: rateRule.optional(),
       printers: z.array(printerSchema).max(20).optional(),

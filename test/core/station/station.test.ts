@@ -159,6 +159,32 @@ describe('Station facade, settings that restart services', () => {
   }, 60_000);
 });
 
+describe('Station facade, renaming a profile (Settings → Rename)', () => {
+  it('takes a name typed with spaces around it, and refuses one too short in words', async () => {
+    const s = station(tempDir());
+    await s.start();
+    try {
+      const renamed = await call(s, 'profiles.update', { id: 'demo', name: '  Dock 4  ' });
+      expect(renamed.name).toBe('Dock 4');
+      for (const name of ['X', '   ']) {
+        const r = await s.dispatch('profiles.update', { id: 'demo', name });
+        expect(r).toMatchObject({
+          ok: false,
+          error: {
+            code: 'validation',
+            message:
+              'A profile name needs at least 2 characters (the floor sees it in the header).',
+          },
+        });
+      }
+      const kept = (await call(s, 'profiles.list', {})).find((p) => p.id === 'demo')!;
+      expect(kept.name).toBe('Dock 4');
+    } finally {
+      await s.stop();
+    }
+  });
+});
+
 describe('one station per data directory', () => {
   it('refuses a second station on a directory in use, and takes over a lock left by a dead process', async () => {
     const dataDir = tempDir();
