@@ -191,12 +191,23 @@ describe('tracker events as stored', () => {
       'lone \ud800 surrogate',
       '',
     ];
-    const events = texts.map((t, i) => ({
-      status: i % 2 ? t : 'IN_TRANSIT',
-      description: t,
-      location: i % 3 ? null : t,
-      ...(i % 4 ? { occurredAt: '2026-11-21T08:00:00Z' } : {}),
-    }));
+    const events = [
+      ...texts.map((t, i) => ({
+        status: i % 2 ? t : 'IN_TRANSIT',
+        description: t,
+        location: i % 3 ? null : t,
+        ...(i % 4 ? { occurredAt: '2026-11-21T08:00:00Z' } : {}),
+      })),
+      // All four fields text: each one in turn holds what JSON escapes, the others plain.
+      ...texts.flatMap((t) =>
+        [0, 1, 2, 3].map((k) => {
+          const fields = ['IN_TRANSIT', 'Departed facility', 'Memphis, TN', '2026-11-21T09:00:00Z'];
+          fields[k] = t;
+          const [status, description, location, occurredAt] = fields;
+          return { status, description, location, occurredAt };
+        }),
+      ),
+    ];
     const expected = JSON.stringify(
       events.map((e) => [e.status, e.description, e.location, e.occurredAt ?? null]),
     );
