@@ -166,6 +166,59 @@ describe("the platform's reads over node:http", () => {
     expect((error as { code?: string }).code).toBe('ECONNREFUSED');
   });
 
+  it('reads answers of every length one after another and two at once, each whole and only itself', async () => {
+    // The reader keeps one buffer from answer to answer: a long answer, then a short one, then
+    // one sent in pieces without a length (chunked, larger than the first buffer), then two
+    // read at the same time must each come back exactly as sent.
+    const body = (n: number, fill: string) =>
+      JSON.stringify({ trackers: [{ trackingNumber: fill.repeat(n), note: 'Łódź' }] });
+    const bodies: Record<string, string> = {
+      long: body(300_000, 'L'),
+      short: body(10, 'S'),
+      chunked: body(200_000, 'C'),
+      a: body(150_000, 'A'),
+      b: body(160_000, 'B'),
+    };
+    // a and b: each sends its first half, then both their second halves once both have begun.
+    let halfSent = 0;
+    const bothBegun: (() => void)[] = [];
+    const url = await serve((req, res) => {
+      const name = new URL(req.url!, 'http://x').searchParams.get('n')!;
+      const text = Buffer.from(bodies[name]!);
+      if (name === 'a' || name === 'b') {
+        res.writeHead(200, { 'content-length': text.length });
+        res.write(text.subarray(0, text.length / 2));
+        bothBegun.push(() => res.end(text.subarray(text.length / 2)));
+        if (++halfSent === 2) setTimeout(() => bothBegun.forEach((go) => go()), 50);
+        return;
+      }
+      if (name !== 'chunked') {
+        res.writeHead(200, { 'content-length': text.length });
+        res.end(text);
+        return;
+      }
+      let at = 0;
+      const next = () => {
+        if (at >= text.length) return res.end();
+        res.write(text.subarray(at, (at += 7_001)));
+        setImmediate(next);
+      };
+      next();
+    });
+    const r = reader();
+    const read = (name: string) => {
+      const u = new URL(url);
+      u.searchParams.set('n', name);
+      return r.get(u, {}, AbortSignal.timeout(5000)).then((a) => a.text);
+    };
+    for (const name of ['long', 'short', 'chunked', 'short'])
+      expect(await read(name)).toBe(bodies[name]);
+    const [a, b] = await Promise.all([read('a'), read('b')]);
+    expect(a).toBe(bodies.a);
+    expect(b).toBe(bodies.b);
+    expect(await read('short')).toBe(bodies.short);
+  });
+
   it('keeps the connection for the next read, and close() lets it go', async () => {
     const sockets = new Set<unknown>();
     const url = await serve((req, res) => {
