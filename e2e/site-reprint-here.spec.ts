@@ -36,7 +36,21 @@ test('an order labelled at station A and scanned at B: Alt+R reprints its label 
   );
   const offer = result.getByRole('button', { name: `Reprint ${tracking} here Alt+R` });
   await expect(offer).toBeVisible();
+  // Nothing is left to buy: the rates go, and Ctrl+Enter again says what the keys do instead
+  // of asking the platform (and the site store) once more.
+  const rates = pageB.getByTestId('rates');
+  await expect(rates.getByRole('listbox', { name: 'Rates' })).toHaveCount(0);
+  await expect(rates).toContainText(
+    'Labelled at Station A: nothing to buy. Reprint it here (Alt+R), or Ctrl+Shift+A to buy another label.',
+  );
+  await expect(rates.getByRole('button', { name: /Buy/ })).toBeDisabled();
   await pageB.screenshot({ path: info.outputPath('station-b-labelled-elsewhere.png') });
+  await pageB.keyboard.press('Control+Enter');
+  await expect(pageB.getByTestId('toast')).toHaveText(
+    `This order was labelled at Station A (${tracking}). Alt+R reprints its label here; Ctrl+Shift+A buys another.`,
+  );
+  await expect(offer).toBeVisible();
+  await expect(rates.getByRole('listbox', { name: 'Rates' })).toHaveCount(0);
 
   // Alt+R asks for the reason; Enter reprints it on B's printer.
   await pageB.keyboard.press('Alt+r');

@@ -148,6 +148,16 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
         );
         return;
       }
+      const there = get().labelledElsewhere;
+      if (!quote && there?.label && !confirmAnother) {
+        // Labelled at another station (the buy was just refused): asking the platform again
+        // would be refused again; the packer is told what the keys do instead.
+        get().notify(
+          'error',
+          `This order was labelled at ${there.stationName} (${there.label.trackingNumber}). Alt+R reprints its label here; Ctrl+Shift+A buys another.`,
+        );
+        return;
+      }
       if (!quote) {
         // Weighed (or re-weighed) but not rated yet: rate, then buy as the rates come in.
         if (!get().order) return;
@@ -189,10 +199,14 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
         set({ result: { kind: 'success', purchase: r.value }, quote: null });
       } else {
         playFailure(sounds);
-        // Labelled at another station: its label is offered for a reprint here (Alt+R).
+        // Labelled at another station: its label is offered for a reprint here (Alt+R), and
+        // the rates go (nothing is to be bought; Ctrl+Shift+A rates again for another label).
+        // Still being bought there (no label yet): the rates stay for a retry if that fails.
+        const elsewhere = labelledElsewhereOf(r.error);
         set({
           result: { kind: 'failure', error: r.error },
-          labelledElsewhere: labelledElsewhereOf(r.error),
+          labelledElsewhere: elsewhere,
+          ...(elsewhere?.label ? { quote: null, selectedRateId: null } : {}),
         });
       }
       void get().refreshStatus();

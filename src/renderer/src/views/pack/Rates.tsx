@@ -91,6 +91,8 @@ export function RatesPanel({ onBuy }: { onBuy(): void }) {
             ? 'Queued: rated and bought when the platform answers again.'
             : s.result?.kind === 'success'
               ? 'Scan the next order.'
+              : s.labelledElsewhere?.label && !s.confirmAnother
+                ? `Labelled at ${s.labelledElsewhere.stationName}: nothing to buy. Reprint it here (Alt+R), or Ctrl+Shift+A to buy another label.`
               : s.order && s.existingLabels.length && !s.confirmAnother
                 ? 'Already labelled: nothing to rate. Reprint (Alt+R), or Ctrl+Shift+A to buy another label.'
                 : s.order && s.packages.some((p) => p.weight.trim() === '')
