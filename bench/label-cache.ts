@@ -398,6 +398,23 @@ export function topUp(db: Db, count: number): void {
   const tenant = (k: string) =>
     `CASE ${k} % 3 ${brands.map((b, i) => `WHEN ${i} THEN '${b}'`).join(' ')} END`;
   const order = (k: string) => `'OLD-' || printf('%08d', ${k})`;
+  // The Orders view's kept statuses (migration 12): worked out once for the loaded orders,
+  // as the migration does, not by their triggers row by row (a third of the load's time).
+  const statusTriggers = db
+    .prepare<[], string>(
+      `SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'order_status_%'`,
+    )
+    .pluck()
+    .all();
+  db.exec(
+    db
+      .prepare<[], string>(
+        `SELECT group_concat('DROP TRIGGER ' || name, '; ') FROM sqlite_master
+         WHERE type = 'trigger' AND name LIKE 'order_status_%'`,
+      )
+      .pluck()
+      .get() ?? '',
+  );
   for (let from = 0; from < count; from += step) {
     const to = Math.min(count, from + step) - 1;
     const series = `WITH RECURSIVE s(k) AS (SELECT ${from} UNION ALL SELECT k + 1 FROM s WHERE k < ${to})`;
@@ -427,6 +444,9 @@ export function topUp(db: Db, count: number): void {
         SELECT ${ids.l + 1} + k, 0, '1ZOLD' || printf('%013d', k) FROM s`);
     })();
   }
+  db.exec(`INSERT INTO order_status (order_id, profile_id, environment, status)
+    SELECT id, profile_id, environment, status FROM order_status_now WHERE id > ${ids.o}`);
+  for (const sql of statusTriggers) db.exec(sql);
   db.pragma(`cache_size = ${cacheSize}`);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

@@ -5,14 +5,9 @@ import type { StationScope } from '../storage/scope.js';
  * The Orders view (issue 15.2): the station's orders with where each one is, paged and counted
  * in SQLite (a 20,000-order inbox never travels to the screen whole).
  *
- * An order's status, first that applies:
- * - `labelled`: a label was bought for it;
- * - `queued`: a shipment waits in the offline queue;
- * - `failed`: its newest attempt failed or has an unknown outcome (Needs attention), or a batch
- *   tried it and it failed before a shipment existed (no weight, customs data missing), and
- *   nothing has put it right since: neither a re-import (a new version) nor a newer shipment;
- * - `verified`: every item was scanned into the box, or a shift lead overrode it;
- * - `open`: anything else.
+ * An order's status (open, verified, labelled, queued, failed: see migration 12 for the rules)
+ * is kept in `order_status` by triggers on every table it depends on, so a page counts and
+ * reads it from an index instead of working it out for every matching order.
  */
 export const orderStatuses = ['open', 'verified', 'labelled', 'queued', 'failed'] as const;
 export type OrderStatus = (typeof orderStatuses)[number];
@@ -70,16 +65,6 @@ const BATCH_FAILURE = `FROM batch_items b WHERE b.order_id = o.id AND b.state = 
       AND b.shipment_id IS NULL AND b.order_version = o.updated_at
       AND NOT EXISTS (SELECT 1 FROM shipments s WHERE s.order_id = o.id AND s.id > b.last_shipment_id)`;
 
-const STATUS = `CASE
-    WHEN EXISTS (SELECT 1 FROM labels l WHERE l.order_id = o.id) THEN 'labelled'
-    WHEN EXISTS (SELECT 1 FROM shipments s WHERE s.order_id = o.id AND s.state = 'queued') THEN 'queued'
-    WHEN (SELECT s.state FROM shipments s WHERE s.order_id = o.id AND s.state <> 'cancelled'
-          ORDER BY s.id DESC LIMIT 1) IN ('failed', 'unknown') THEN 'failed'
-    WHEN EXISTS (SELECT 1 ${BATCH_FAILURE}) THEN 'failed'
-    WHEN EXISTS (SELECT 1 FROM order_verifications v WHERE v.order_id = o.id
-          AND v.order_version = o.updated_at AND (v.complete = 1 OR v.override_by IS NOT NULL)) THEN 'verified'
-    ELSE 'open' END`;
-
 /**
  * The newest failure of an order, for a page's rows: a batch's that still stands (it is newer
  * than any shipment), else its newest shipment's (failed, or of unknown outcome).
@@ -88,6 +73,20 @@ const FAILURE = `coalesce(
     (SELECT b.failure ${BATCH_FAILURE} ORDER BY b.updated_at DESC LIMIT 1),
     (SELECT CASE WHEN json_valid(s.failure) THEN json_extract(s.failure, '$.message') END
        FROM shipments s WHERE s.order_id = o.id AND s.state <> 'cancelled' ORDER BY s.id DESC LIMIT 1))`;
+
+/** The orders a query matches, as SQL (`id`, `status`), and whether each must be worked out. */
+interface Matching {
+  sql: string;
+  params: Record<string, unknown>;
+  /**
+   * A search, or a filter on each order's packages and units: every match is read (and worked
+   * out) anyway, so the counts and the page come from one pass over them.
+   */
+  perOrder: boolean;
+}
+
+const noCounts = () =>
+  Object.fromEntries(orderStatuses.map((s) => [s, 0])) as Record<OrderStatus, number>;
 
 interface Row {
   id: number;
@@ -108,35 +107,86 @@ export class OrderList {
   page(scope: StationScope, query: OrderListQuery = {}): OrderListPage {
     const limit = Math.min(Math.max(1, query.limit ?? 50), MAX_ORDER_PAGE);
     const offset = Math.max(0, query.offset ?? 0);
-    const { sql, params } = this.matching(scope, query);
-    // One pass over the matching orders for their statuses (small rows: id and status), counted
-    // here; then the page's own rows. Each order's status is worked out once per page.
-    const statuses = query.statuses?.length ? new Set(query.statuses) : null;
-    const counts = Object.fromEntries(orderStatuses.map((s) => [s, 0])) as Record<
-      OrderStatus,
-      number
-    >;
-    const wanted: number[] = [];
-    for (const r of this.db
-      .prepare<Record<string, unknown>, { id: number; status: OrderStatus }>(
-        `SELECT id, status FROM (${sql}) ORDER BY id DESC`,
-      )
-      .iterate(params)) {
-      counts[r.status]++;
-      if (!statuses || statuses.has(r.status)) wanted.push(r.id);
-    }
-    const ids = wanted.slice(offset, offset + limit);
+    const matching = this.matching(scope, query);
+    const statuses = query.statuses?.length ? [...new Set(query.statuses)] : null;
+    const { counts, total, ids } = matching.perOrder
+      ? this.scanned(matching, statuses, limit, offset)
+      : this.indexed(matching, statuses, limit, offset);
     const rows = this.db
       .prepare<[string], Row>(
         `SELECT o.id, o.tenant_id, o.order_number, o.ship_to, o.imported_at,
            (SELECT count(*) FROM order_packages p WHERE p.order_id = o.id) AS package_count,
            (SELECT coalesce(sum(i.quantity), 0) FROM order_items i WHERE i.order_id = o.id) AS unit_count,
            NOT EXISTS (SELECT 1 FROM order_packages p WHERE p.order_id = o.id AND p.weight_lbs IS NULL) AS weight_known,
-           ${STATUS} AS status, ${FAILURE} AS failure
-         FROM orders o WHERE o.id IN (SELECT value FROM json_each(?)) ORDER BY o.id DESC`,
+           st.status, CASE st.status WHEN 'failed' THEN ${FAILURE} END AS failure
+         FROM orders o JOIN order_status st ON st.order_id = o.id
+         WHERE o.id IN (SELECT value FROM json_each(?)) ORDER BY o.id DESC`,
       )
       .all(JSON.stringify(ids));
-    return { rows: rows.map(toRow), total: wanted.length, offset, counts };
+    return { rows: rows.map(toRow), total, offset, counts };
+  }
+
+  /**
+   * The counts per status (every status, for the same search and filters) and the page's ids,
+   * read from the kept statuses: the counts from the status index, the page in id order.
+   */
+  private indexed(
+    { sql, params }: Matching,
+    statuses: OrderStatus[] | null,
+    limit: number,
+    offset: number,
+  ): { counts: Record<OrderStatus, number>; total: number; ids: number[] } {
+    const counts = noCounts();
+    for (const r of this.db
+      .prepare<Record<string, unknown>, { status: OrderStatus; n: number }>(
+        `SELECT status, count(*) AS n FROM (${sql}) GROUP BY status`,
+      )
+      .all(params))
+      counts[r.status] = r.n;
+    const total = (statuses ?? [...orderStatuses]).reduce<number>((n, s) => n + counts[s], 0);
+    // One status: read in its index's order (newest first), no sort of every match.
+    const byStatus = !statuses
+      ? ''
+      : statuses.length === 1
+        ? `WHERE status = @status`
+        : `WHERE status IN (SELECT value FROM json_each(@statuses))`;
+    const ids = this.db
+      .prepare<Record<string, unknown>, { id: number }>(
+        `SELECT id FROM (${sql}) ${byStatus} ORDER BY id DESC LIMIT @limit OFFSET @offset`,
+      )
+      .all({
+        ...params,
+        statuses: JSON.stringify(statuses ?? []),
+        status: statuses?.[0] ?? null,
+        limit,
+        offset,
+      })
+      .map((r) => r.id);
+    return { counts, total, ids };
+  }
+
+  /**
+   * The same when each order must be worked out (its packages and units, for the single-item
+   * and weight filters): in one pass over the matching orders, counted here.
+   */
+  private scanned(
+    { sql, params }: Matching,
+    statuses: OrderStatus[] | null,
+    limit: number,
+    offset: number,
+  ): { counts: Record<OrderStatus, number>; total: number; ids: number[] } {
+    const counts = noCounts();
+    const wanted: number[] = [];
+    const asked = statuses ? new Set(statuses) : null;
+    for (const r of this.db
+      .prepare<Record<string, unknown>, { id: number; status: OrderStatus }>(
+        `SELECT id, status FROM (${sql}) ORDER BY id DESC`,
+      )
+      .iterate(params)) {
+      counts[r.status]++;
+      if (!asked || asked.has(r.status)) wanted.push(r.id);
+    }
+    return { counts, total: wanted.length, ids: wanted.slice(offset, offset + limit) };
   }
 
   /** The ids of every order the query matches (newest first), at most `max`: a batch's orders. */
@@ -157,18 +207,16 @@ export class OrderList {
     return new Map(
       this.db
         .prepare<[string], { id: number; status: OrderStatus }>(
-          `SELECT o.id, ${STATUS} AS status FROM orders o WHERE o.id IN (SELECT value FROM json_each(?))`,
+          `SELECT order_id AS id, status FROM order_status
+           WHERE order_id IN (SELECT value FROM json_each(?))`,
         )
         .all(JSON.stringify(orderIds))
         .map((r) => [r.id, r.status]),
     );
   }
 
-  private matching(
-    scope: StationScope,
-    query: OrderListQuery,
-  ): { sql: string; params: Record<string, unknown> } {
-    const where = ['o.profile_id = @profileId', 'o.environment = @environment'];
+  private matching(scope: StationScope, query: OrderListQuery): Matching {
+    const where = ['st.profile_id = @profileId', 'st.environment = @environment'];
     const params: Record<string, unknown> = {
       profileId: scope.profileId,
       environment: scope.environment,
@@ -199,11 +247,15 @@ export class OrderList {
           ]
         : []),
     ];
+    // Only the columns asked for: with none of the filters, the counts are read from the
+    // status index alone (orders is joined only to search or filter by brand).
+    const byOrder = Boolean(term || query.tenantId || sizes.length);
     const sql = `SELECT * FROM (
-        SELECT o.id, ${sizes.map((c) => `${c}, `).join('')}${STATUS} AS status
-        FROM orders o WHERE ${where.join(' AND ')}
+        SELECT st.order_id AS id, ${sizes.map((c) => `${c}, `).join('')}st.status AS status
+        FROM order_status st ${byOrder ? 'JOIN orders o ON o.id = st.order_id' : ''}
+        WHERE ${where.join(' AND ')}
       ) ${outer.length ? `WHERE ${outer.join(' AND ')}` : ''}`;
-    return { sql, params };
+    return { sql, params, perOrder: sizes.length > 0 || Boolean(term) };
   }
 }
 

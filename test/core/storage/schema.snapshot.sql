@@ -1,4 +1,19 @@
--- schema version 11
+-- schema version 12
+
+-- view order_status_now
+CREATE VIEW order_status_now AS
+        SELECT o.id, o.profile_id, o.environment, CASE
+    WHEN EXISTS (SELECT 1 FROM labels l WHERE l.order_id = o.id) THEN 'labelled'
+    WHEN EXISTS (SELECT 1 FROM shipments s WHERE s.order_id = o.id AND s.state = 'queued') THEN 'queued'
+    WHEN (SELECT s.state FROM shipments s WHERE s.order_id = o.id AND s.state <> 'cancelled'
+          ORDER BY s.id DESC LIMIT 1) IN ('failed', 'unknown') THEN 'failed'
+    WHEN EXISTS (SELECT 1 FROM batch_items b WHERE b.order_id = o.id AND b.state = 'failed'
+          AND b.shipment_id IS NULL AND b.order_version = o.updated_at
+          AND NOT EXISTS (SELECT 1 FROM shipments s WHERE s.order_id = o.id AND s.id > b.last_shipment_id))
+      THEN 'failed'
+    WHEN EXISTS (SELECT 1 FROM order_verifications v WHERE v.order_id = o.id
+          AND v.order_version = o.updated_at AND (v.complete = 1 OR v.override_by IS NOT NULL)) THEN 'verified'
+    ELSE 'open' END AS status FROM orders o;
 
 -- trigger label_day_counts_delete
 CREATE TRIGGER label_day_counts_delete AFTER DELETE ON labels BEGIN
@@ -23,6 +38,148 @@ CREATE TRIGGER label_day_counts_update AFTER UPDATE OF profile_id, environment, 
         INSERT INTO label_day_counts (profile_id, environment, day, tenant_id, n)
         VALUES (NEW.profile_id, NEW.environment, substr(NEW.created_at, 1, 10), NEW.tenant_id, 1)
         ON CONFLICT DO UPDATE SET n = n + 1;
+      END;
+
+-- trigger order_status_batch_items_delete
+CREATE TRIGGER order_status_batch_items_delete AFTER DELETE ON batch_items BEGIN
+    INSERT INTO order_status (order_id, profile_id, environment, status)
+    SELECT id, profile_id, environment, status FROM order_status_now WHERE id = OLD.order_id
+    ON CONFLICT (order_id) DO UPDATE SET status = excluded.status
+      WHERE order_status.status IS NOT excluded.status; END;
+
+-- trigger order_status_batch_items_insert
+CREATE TRIGGER order_status_batch_items_insert AFTER INSERT ON batch_items BEGIN
+    INSERT INTO order_status (order_id, profile_id, environment, status)
+    SELECT id, profile_id, environment, status FROM order_status_now WHERE id = NEW.order_id
+    ON CONFLICT (order_id) DO UPDATE SET status = excluded.status
+      WHERE order_status.status IS NOT excluded.status; END;
+
+-- trigger order_status_batch_items_moved
+CREATE TRIGGER order_status_batch_items_moved AFTER UPDATE OF order_id ON batch_items
+        WHEN OLD.order_id IS NOT NEW.order_id BEGIN
+    INSERT INTO order_status (order_id, profile_id, environment, status)
+    SELECT id, profile_id, environment, status FROM order_status_now WHERE id = OLD.order_id
+    ON CONFLICT (order_id) DO UPDATE SET status = excluded.status
+      WHERE order_status.status IS NOT excluded.status; END;
+
+-- trigger order_status_batch_items_update
+CREATE TRIGGER order_status_batch_items_update AFTER UPDATE OF state, shipment_id, order_id, order_version, last_shipment_id ON batch_items BEGIN
+
+    INSERT INTO order_status (order_id, profile_id, environment, status)
+    SELECT id, profile_id, environment, status FROM order_status_now WHERE id = NEW.order_id
+    ON CONFLICT (order_id) DO UPDATE SET status = excluded.status
+      WHERE order_status.status IS NOT excluded.status;
+      END;
+
+-- trigger order_status_labels_delete
+CREATE TRIGGER order_status_labels_delete AFTER DELETE ON labels BEGIN
+    INSERT INTO order_status (order_id, profile_id, environment, status)
+    SELECT id, profile_id, environment, status FROM order_status_now WHERE id = OLD.order_id
+    ON CONFLICT (order_id) DO UPDATE SET status = excluded.status
+      WHERE order_status.status IS NOT excluded.status; END;
+
+-- trigger order_status_labels_insert
+CREATE TRIGGER order_status_labels_insert AFTER INSERT ON labels BEGIN
+    INSERT INTO order_status (order_id, profile_id, environment, status)
+    SELECT id, profile_id, environment, status FROM order_status_now WHERE id = NEW.order_id
+    ON CONFLICT (order_id) DO UPDATE SET status = excluded.status
+      WHERE order_status.status IS NOT excluded.status; END;
+
+-- trigger order_status_labels_moved
+CREATE TRIGGER order_status_labels_moved AFTER UPDATE OF order_id ON labels
+        WHEN OLD.order_id IS NOT NEW.order_id BEGIN
+    INSERT INTO order_status (order_id, profile_id, environment, status)
+    SELECT id, profile_id, environment, status FROM order_status_now WHERE id = OLD.order_id
+    ON CONFLICT (order_id) DO UPDATE SET status = excluded.status
+      WHERE order_status.status IS NOT excluded.status; END;
+
+-- trigger order_status_labels_update
+CREATE TRIGGER order_status_labels_update AFTER UPDATE OF order_id ON labels BEGIN
+
+    INSERT INTO order_status (order_id, profile_id, environment, status)
+    SELECT id, profile_id, environment, status FROM order_status_now WHERE id = NEW.order_id
+    ON CONFLICT (order_id) DO UPDATE SET status = excluded.status
+      WHERE order_status.status IS NOT excluded.status;
+      END;
+
+-- trigger order_status_order_insert
+CREATE TRIGGER order_status_order_insert AFTER INSERT ON orders BEGIN
+
+    INSERT INTO order_status (order_id, profile_id, environment, status)
+    SELECT id, profile_id, environment, status FROM order_status_now WHERE id = NEW.id
+    ON CONFLICT (order_id) DO UPDATE SET status = excluded.status
+      WHERE order_status.status IS NOT excluded.status;
+      END;
+
+-- trigger order_status_order_update
+CREATE TRIGGER order_status_order_update AFTER UPDATE OF updated_at ON orders BEGIN
+
+    INSERT INTO order_status (order_id, profile_id, environment, status)
+    SELECT id, profile_id, environment, status FROM order_status_now WHERE id = NEW.id
+    ON CONFLICT (order_id) DO UPDATE SET status = excluded.status
+      WHERE order_status.status IS NOT excluded.status;
+      END;
+
+-- trigger order_status_order_verifications_delete
+CREATE TRIGGER order_status_order_verifications_delete AFTER DELETE ON order_verifications BEGIN
+    INSERT INTO order_status (order_id, profile_id, environment, status)
+    SELECT id, profile_id, environment, status FROM order_status_now WHERE id = OLD.order_id
+    ON CONFLICT (order_id) DO UPDATE SET status = excluded.status
+      WHERE order_status.status IS NOT excluded.status; END;
+
+-- trigger order_status_order_verifications_insert
+CREATE TRIGGER order_status_order_verifications_insert AFTER INSERT ON order_verifications BEGIN
+    INSERT INTO order_status (order_id, profile_id, environment, status)
+    SELECT id, profile_id, environment, status FROM order_status_now WHERE id = NEW.order_id
+    ON CONFLICT (order_id) DO UPDATE SET status = excluded.status
+      WHERE order_status.status IS NOT excluded.status; END;
+
+-- trigger order_status_order_verifications_moved
+CREATE TRIGGER order_status_order_verifications_moved AFTER UPDATE OF order_id ON order_verifications
+        WHEN OLD.order_id IS NOT NEW.order_id BEGIN
+    INSERT INTO order_status (order_id, profile_id, environment, status)
+    SELECT id, profile_id, environment, status FROM order_status_now WHERE id = OLD.order_id
+    ON CONFLICT (order_id) DO UPDATE SET status = excluded.status
+      WHERE order_status.status IS NOT excluded.status; END;
+
+-- trigger order_status_order_verifications_update
+CREATE TRIGGER order_status_order_verifications_update AFTER UPDATE OF order_id, order_version, complete, override_by ON order_verifications BEGIN
+
+    INSERT INTO order_status (order_id, profile_id, environment, status)
+    SELECT id, profile_id, environment, status FROM order_status_now WHERE id = NEW.order_id
+    ON CONFLICT (order_id) DO UPDATE SET status = excluded.status
+      WHERE order_status.status IS NOT excluded.status;
+      END;
+
+-- trigger order_status_shipments_delete
+CREATE TRIGGER order_status_shipments_delete AFTER DELETE ON shipments BEGIN
+    INSERT INTO order_status (order_id, profile_id, environment, status)
+    SELECT id, profile_id, environment, status FROM order_status_now WHERE id = OLD.order_id
+    ON CONFLICT (order_id) DO UPDATE SET status = excluded.status
+      WHERE order_status.status IS NOT excluded.status; END;
+
+-- trigger order_status_shipments_insert
+CREATE TRIGGER order_status_shipments_insert AFTER INSERT ON shipments BEGIN
+    INSERT INTO order_status (order_id, profile_id, environment, status)
+    SELECT id, profile_id, environment, status FROM order_status_now WHERE id = NEW.order_id
+    ON CONFLICT (order_id) DO UPDATE SET status = excluded.status
+      WHERE order_status.status IS NOT excluded.status; END;
+
+-- trigger order_status_shipments_moved
+CREATE TRIGGER order_status_shipments_moved AFTER UPDATE OF order_id ON shipments
+        WHEN OLD.order_id IS NOT NEW.order_id BEGIN
+    INSERT INTO order_status (order_id, profile_id, environment, status)
+    SELECT id, profile_id, environment, status FROM order_status_now WHERE id = OLD.order_id
+    ON CONFLICT (order_id) DO UPDATE SET status = excluded.status
+      WHERE order_status.status IS NOT excluded.status; END;
+
+-- trigger order_status_shipments_update
+CREATE TRIGGER order_status_shipments_update AFTER UPDATE OF state, order_id ON shipments BEGIN
+
+    INSERT INTO order_status (order_id, profile_id, environment, status)
+    SELECT id, profile_id, environment, status FROM order_status_now WHERE id = NEW.order_id
+    ON CONFLICT (order_id) DO UPDATE SET status = excluded.status
+      WHERE order_status.status IS NOT excluded.status;
       END;
 
 -- trigger site_outbox_label_insert
@@ -208,6 +365,15 @@ CREATE TABLE order_packages (
         height_in REAL,
         PRIMARY KEY (order_id, package_index)
       ) STRICT, WITHOUT ROWID;
+
+-- table order_status
+CREATE TABLE order_status (
+        order_id INTEGER PRIMARY KEY REFERENCES orders (id) ON DELETE CASCADE,
+        profile_id TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        status TEXT NOT NULL
+          CHECK (status IN ('open', 'verified', 'labelled', 'queued', 'failed'))
+      ) STRICT;
 
 -- table order_verifications
 CREATE TABLE order_verifications (
@@ -450,6 +616,12 @@ CREATE INDEX labels_by_tenant_date ON labels (profile_id, environment, tenant_id
 
 -- index offline_queue_waiting
 CREATE INDEX offline_queue_waiting ON offline_queue (profile_id, environment, state, id);
+
+-- index order_status_by_scope
+CREATE INDEX order_status_by_scope ON order_status (profile_id, environment);
+
+-- index order_status_by_status
+CREATE INDEX order_status_by_status ON order_status (profile_id, environment, status, order_id);
 
 -- index orders_by_update
 CREATE INDEX orders_by_update ON orders (profile_id, environment, updated_at);

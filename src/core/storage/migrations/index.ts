@@ -10,6 +10,7 @@ import { migration008 } from './008-label-day-counts.js';
 import { migration009 } from './009-tracker-rows.js';
 import { migration010 } from './010-orders-by-update.js';
 import { migration011 } from './011-batch-failures.js';
+import { migration012 } from './012-order-status.js';
 
 export interface Migration {
   /** 1-based; equals the migration's position in the list, stored in PRAGMA user_version. */
@@ -34,4 +35,5 @@ export const migrations: readonly Migration[] = [
   migration009,
   migration010,
   migration011,
+  migration012,
 ];

@@ -1,6 +1,6 @@
 // vitest-side helpers for packing tests: a sandbox, a virtual printer, the real print spool
 // on the station's SQLite file, and the station itself.
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { join } from 'node:path';
 import { NetworkPrinter } from '../../../../src/core/printing/drivers/network.js';
 import { PrintSpool } from '../../../../src/core/printing/spool/print-spool.js';
@@ -25,6 +25,19 @@ export interface TestStation extends Station {
   printerConfig: PrinterConfig;
   dbFile: string;
   importSamples(): void;
+}
+
+/**
+ * Orders whose kept status (order_status, kept by migration 12's triggers) is not the one their
+ * rows give now (order_status_now), or that have none.
+ */
+export function statusDrift(db: Station['db']): unknown[] {
+  return db
+    .prepare(
+      `SELECT n.id, k.status AS kept, n.status AS now FROM order_status_now n
+       LEFT JOIN order_status k ON k.order_id = n.id WHERE k.status IS NOT n.status`,
+    )
+    .all();
 }
 
 /** A station on a fresh SQLite file with the real spool printing to a virtual printer. */
@@ -69,6 +82,9 @@ export async function stationFor(
   if (options.startSpool !== false) spool.start();
   afterEach(async () => {
     await spool.stop();
+    // Whatever the test wrote, through whichever path: the Orders view's kept statuses are
+    // still the ones the rows give.
+    if (station.db.open) expect(statusDrift(station.db)).toEqual([]);
     station.close();
   });
   return {
