@@ -62,8 +62,9 @@ function restatedBy(table: string, columns: string): string {
  * copy of another station's label), so the kept status is never stale. Each one restates one
  * order: a few index look-ups, a few microseconds per write.
  *
- * The first start on an existing database works every order's status out once (about 1 s per
- * million orders).
+ * The first start on an existing database works every order's status out once: 3.3 s per
+ * million orders on the development machine (measured on 2026-11-27), half a minute for a
+ * station with 10,000,000.
  */
 export const migration012: Migration = {
   version: 12,
