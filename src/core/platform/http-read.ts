@@ -160,7 +160,9 @@ export class HttpReader {
     return {
       add: (chunk) => {
         if (length + chunk.length > buffer!.length) {
-          const bigger = Buffer.allocUnsafeSlow(Math.max(2 * buffer!.length, length + chunk.length));
+          const bigger = Buffer.allocUnsafeSlow(
+            Math.max(2 * buffer!.length, length + chunk.length),
+          );
           buffer!.copy(bigger, 0, 0, length);
           buffer = bigger;
         }

@@ -93,13 +93,13 @@ export function RatesPanel({ onBuy }: { onBuy(): void }) {
               ? 'Scan the next order.'
               : s.labelledElsewhere?.label && !s.confirmAnother
                 ? `Labelled at ${s.labelledElsewhere.stationName}: nothing to buy. Reprint it here (Alt+R), or Ctrl+Shift+A to buy another label.`
-              : s.order && s.existingLabels.length && !s.confirmAnother
-                ? 'Already labelled: nothing to rate. Reprint (Alt+R), or Ctrl+Shift+A to buy another label.'
-                : s.order && s.packages.some((p) => p.weight.trim() === '')
-                  ? 'Weigh each package to rate.'
-                  : s.order
-                    ? 'Press Enter or Ctrl+Enter to rate.'
-                    : 'Rates appear here.'}
+                : s.order && s.existingLabels.length && !s.confirmAnother
+                  ? 'Already labelled: nothing to rate. Reprint (Alt+R), or Ctrl+Shift+A to buy another label.'
+                  : s.order && s.packages.some((p) => p.weight.trim() === '')
+                    ? 'Weigh each package to rate.'
+                    : s.order
+                      ? 'Press Enter or Ctrl+Enter to rate.'
+                      : 'Rates appear here.'}
         </p>
       )}
       <button className="buy" disabled={!quote || quote.queued || s.busy !== null} onClick={onBuy}>
