@@ -68,14 +68,22 @@ export async function preRateOrder(
   if (!order || order.profileId !== scope.profileId || order.environment !== scope.environment)
     return { kind: 'skipped', why: 'order gone' };
   const open = () => openForPreRating(d, order);
-  if (!open().ok) return { kind: 'skipped', why: 'order not open' };
-  const built = buildShipment(d.profile(), order, packages);
-  if ('failure' in built) return { kind: 'skipped', why: built.failure.message };
+  const before = open();
+  if (!before.ok) return { kind: 'skipped', why: 'order not open' };
+  // A packer's own rating gone stale is asked again as the packer packed it (never replaced by
+  // the file's packages under a packer's screen); anything else, as the order file has it.
+  let shipment: PlatformShipment;
+  if (before.packers) shipment = before.rated!.shipment;
+  else {
+    const built = buildShipment(d.profile(), order, packages);
+    if ('failure' in built) return { kind: 'skipped', why: built.failure.message };
+    shipment = built.shipment;
+  }
   const rated = await rateShipment(
     d.platform,
     d.classify,
     d.profile(),
-    { tenantId: order.tenantId, shipment: built.shipment },
+    { tenantId: order.tenantId, shipment },
     order,
   );
   if (rated.kind === 'unreachable') return { kind: 'unreachable', failure: rated.failure };
@@ -85,7 +93,9 @@ export async function preRateOrder(
     const now = open();
     if (!now.ok) return { kind: 'skipped', why: 'order taken meanwhile' };
     let target = now.rated;
-    if (target && JSON.stringify(target.shipment) !== JSON.stringify(built.shipment)) {
+    if (target && JSON.stringify(target.shipment) !== JSON.stringify(shipment)) {
+      // Only a pre-rated shipment is ever replaced: a packer's is refreshed as it is or left.
+      if (now.packers) return { kind: 'skipped', why: 'order taken meanwhile' };
       shipments.setState(target.id, 'cancelled', { why: 'superseded by a new rating' });
       target = undefined;
     }
@@ -95,30 +105,42 @@ export async function preRateOrder(
         tenantId: order.tenantId,
         orderId: order.id,
         state: 'ready',
-        shipment: built.shipment,
+        shipment,
         stationUser: null,
       }).id;
     shipments.setRated(id, rated.rates, rated.selection);
-    shipments.event(id, 'pre-rated', { refreshed: target !== undefined });
+    // `asPacked`: a packer's own shipment, refreshed as it was packed (see openForPreRating).
+    shipments.event(id, 'pre-rated', {
+      refreshed: target !== undefined,
+      ...(now.packers ? { asPacked: true } : {}),
+    });
     return { kind: 'rated', shipmentId: id };
   });
 }
 
 /**
- * No label, no purchase or queue entry, no rating under way: only `rated`/`cancelled` shipments;
- * and its latest rating is not a packer's own. A packer who weighed the order at Pack rated
- * those packages; replacing that rating with the file's would cancel the shipment on the
- * packer's screen between rating and Ctrl+Enter ("These rates … were replaced").
+ * No label, no purchase or queue entry, no rating under way: only `rated`/`cancelled` shipments.
+ * A latest rating that is a packer's own (`packers`) is left alone while it is fresh: the
+ * packer who weighed the order at Pack rated those packages, and replacing that rating would
+ * cancel the shipment on the packer's screen between rating and Ctrl+Enter ("These rates …
+ * were replaced"). Once stale (a buy would ask again anyway) it is refreshed in place, with the
+ * packer's packages: the packer who left the order and scans it again gets rates at once.
  */
 function openForPreRating(
   d: PackingStepsDeps,
   order: StoredOrder,
-): { ok: boolean; rated?: Shipment } {
+): { ok: boolean; rated?: Shipment; packers?: boolean } {
   if (d.labels.forOrder(order.id).length > 0) return { ok: false };
   const all = d.shipments.forOrder(order.id);
   if (all.some((s) => s.state !== 'rated' && s.state !== 'cancelled')) return { ok: false };
   const latest = all.at(-1);
   if (latest?.state !== 'rated') return { ok: true };
-  const preRated = d.shipments.events(latest.id).some((e) => e.kind === 'pre-rated');
-  return preRated ? { ok: true, rated: latest } : { ok: false };
+  const background = d.shipments.events(latest.id).filter((e) => e.kind === 'pre-rated');
+  if (background.length === 0)
+    return ratesAreFresh(d.shipments.ratedAt(latest.id), d.clock())
+      ? { ok: false }
+      : { ok: true, rated: latest, packers: true };
+  // Refreshed in the background already: kept fresh from now on, with the packer's packages.
+  const packers = background.some((e) => (e.detail as { asPacked?: boolean } | null)?.asPacked);
+  return { ok: true, rated: latest, ...(packers ? { packers: true } : {}) };
 }

@@ -112,6 +112,73 @@ describe('pre-rating: orders rated in the background after import', () => {
     expect(bought.shipment.id).toBe(quote.shipment.id);
   });
 
+  it("a packer's own rating, left on the station, is asked again as packed once stale: the next scan shows rates at once", async () => {
+    const clock = { now: new Date('2026-11-24T09:00:00Z') };
+    const { station } = await preRatedStation({ clock });
+    const rates = countAtSandbox('POST', '/api/v1/rates');
+    // Two orders the packer rated at Pack (the background had not come to them): one as the
+    // file has it, one weighed differently. Then the packer moved on.
+    const asFiled = orderId(station, 'LUM-10421');
+    const weighed = orderId(station, 'LUM-10422');
+    const first = rated(
+      await station.workflow.rate(asFiled, {
+        packages: asPacked(station, 'LUM-10421'),
+        stationUser: 'ana',
+      }),
+    );
+    const own = rated(
+      await station.workflow.rate(weighed, { packages: [{ weightLbs: 9.5 }], stationUser: 'ana' }),
+    );
+    expect(rates()).toBe(2);
+
+    // While fresh, the background leaves both alone.
+    clock.now = new Date(clock.now.getTime() + RATES_FRESH_MS - 60_000);
+    for (const [id, n] of [
+      [asFiled, 'LUM-10421'],
+      [weighed, 'LUM-10422'],
+    ] as const)
+      expect(await station.workflow.preRate(id, asPacked(station, n))).toMatchObject({
+        kind: 'skipped',
+      });
+    expect(rates()).toBe(2);
+
+    // Stale: each is asked again as the packer packed it, in place (never replaced by the file's).
+    clock.now = new Date(clock.now.getTime() + 2 * 60_000);
+    for (const [id, n] of [
+      [asFiled, 'LUM-10421'],
+      [weighed, 'LUM-10422'],
+    ] as const)
+      expect(await station.workflow.preRate(id, asPacked(station, n))).toMatchObject({
+        kind: 'rated',
+      });
+    expect(rates()).toBe(4);
+    const kept = station.workflow.shipments.get(own.shipment.id)!;
+    expect(kept.state).toBe('rated');
+    expect(kept.shipment.packages[0]!.weightLbs).toBe(9.5);
+    expect(station.workflow.shipments.ratedAt(own.shipment.id)).toBe(clock.now.toISOString());
+
+    // And kept so: the next refresh too keeps the packer's weight.
+    clock.now = new Date(clock.now.getTime() + 9 * 60_000);
+    await station.workflow.preRate(weighed, asPacked(station, 'LUM-10422'));
+    expect(station.workflow.shipments.forOrder(weighed).at(-1)!.id).toBe(own.shipment.id);
+    expect(station.workflow.shipments.get(own.shipment.id)!.shipment.packages[0]!.weightLbs).toBe(
+      9.5,
+    );
+    const afterRefresh = rates();
+
+    // The packer scans the first order again: its rates are there without asking.
+    const again = rated(
+      await station.workflow.rate(asFiled, {
+        packages: asPacked(station, 'LUM-10421'),
+        stationUser: 'bo',
+      }),
+    );
+    expect(again.shipment.id).toBe(first.shipment.id);
+    expect(rates()).toBe(afterRefresh);
+    printed(await station.workflow.buy(again.shipment.id, { stationUser: 'bo' }));
+    expect(rates()).toBe(afterRefresh);
+  });
+
   it('quotes past their freshness are not shown; the background asks for them again before that', async () => {
     const clock = { now: new Date('2026-11-24T09:00:00Z') };
     const { station, rater } = await preRatedStation({ clock });
