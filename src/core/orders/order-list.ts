@@ -85,6 +85,20 @@ interface Matching {
   perOrder: boolean;
 }
 
+/** Which page of which statuses (null: every status). */
+interface PageAsked {
+  statuses: OrderStatus[] | null;
+  limit: number;
+  offset: number;
+}
+
+/** The counts per status, the orders of the statuses asked, and the page's ids. */
+interface PageFound {
+  counts: Record<OrderStatus, number>;
+  total: number;
+  ids: number[];
+}
+
 const noCounts = () =>
   Object.fromEntries(orderStatuses.map((s) => [s, 0])) as Record<OrderStatus, number>;
 
@@ -110,8 +124,8 @@ export class OrderList {
     const matching = this.matching(scope, query);
     const statuses = query.statuses?.length ? [...new Set(query.statuses)] : null;
     const { counts, total, ids } = matching.perOrder
-      ? this.scanned(matching, statuses, limit, offset)
-      : this.indexed(matching, statuses, limit, offset);
+      ? this.scanned(matching, { statuses, limit, offset })
+      : this.indexed(matching, { statuses, limit, offset });
     const rows = this.db
       .prepare<[string], Row>(
         `SELECT o.id, o.tenant_id, o.order_number, o.ship_to, o.imported_at,
@@ -130,12 +144,8 @@ export class OrderList {
    * The counts per status (every status, for the same search and filters) and the page's ids,
    * read from the kept statuses: the counts from the status index, the page in id order.
    */
-  private indexed(
-    { sql, params }: Matching,
-    statuses: OrderStatus[] | null,
-    limit: number,
-    offset: number,
-  ): { counts: Record<OrderStatus, number>; total: number; ids: number[] } {
+  private indexed({ sql, params }: Matching, ask: PageAsked): PageFound {
+    const { statuses, limit, offset } = ask;
     const counts = noCounts();
     for (const r of this.db
       .prepare<Record<string, unknown>, { status: OrderStatus; n: number }>(
@@ -169,12 +179,8 @@ export class OrderList {
    * The same when each order must be worked out (its packages and units, for the single-item
    * and weight filters): in one pass over the matching orders, counted here.
    */
-  private scanned(
-    { sql, params }: Matching,
-    statuses: OrderStatus[] | null,
-    limit: number,
-    offset: number,
-  ): { counts: Record<OrderStatus, number>; total: number; ids: number[] } {
+  private scanned({ sql, params }: Matching, ask: PageAsked): PageFound {
+    const { statuses, limit, offset } = ask;
     const counts = noCounts();
     const wanted: number[] = [];
     const asked = statuses ? new Set(statuses) : null;

@@ -131,26 +131,19 @@ describe('pre-rating: orders rated in the background after import', () => {
     );
     expect(rates()).toBe(2);
 
-    // While fresh, the background leaves both alone.
+    // The background comes to both, with the file's packages, as the pre-rater does.
+    const background = async () => [
+      (await station.workflow.preRate(asFiled, asPacked(station, 'LUM-10421'))).kind,
+      (await station.workflow.preRate(weighed, asPacked(station, 'LUM-10422'))).kind,
+    ];
+    // While fresh, it leaves both alone.
     clock.now = new Date(clock.now.getTime() + RATES_FRESH_MS - 60_000);
-    for (const [id, n] of [
-      [asFiled, 'LUM-10421'],
-      [weighed, 'LUM-10422'],
-    ] as const)
-      expect(await station.workflow.preRate(id, asPacked(station, n))).toMatchObject({
-        kind: 'skipped',
-      });
+    expect(await background()).toEqual(['skipped', 'skipped']);
     expect(rates()).toBe(2);
 
     // Stale: each is asked again as the packer packed it, in place (never replaced by the file's).
     clock.now = new Date(clock.now.getTime() + 2 * 60_000);
-    for (const [id, n] of [
-      [asFiled, 'LUM-10421'],
-      [weighed, 'LUM-10422'],
-    ] as const)
-      expect(await station.workflow.preRate(id, asPacked(station, n))).toMatchObject({
-        kind: 'rated',
-      });
+    expect(await background()).toEqual(['rated', 'rated']);
     expect(rates()).toBe(4);
     const kept = station.workflow.shipments.get(own.shipment.id)!;
     expect(kept.state).toBe('rated');
@@ -159,7 +152,7 @@ describe('pre-rating: orders rated in the background after import', () => {
 
     // And kept so: the next refresh too keeps the packer's weight.
     clock.now = new Date(clock.now.getTime() + 9 * 60_000);
-    await station.workflow.preRate(weighed, asPacked(station, 'LUM-10422'));
+    expect(await background()).toEqual(['rated', 'rated']);
     expect(station.workflow.shipments.forOrder(weighed).at(-1)!.id).toBe(own.shipment.id);
     expect(station.workflow.shipments.get(own.shipment.id)!.shipment.packages[0]!.weightLbs).toBe(
       9.5,
