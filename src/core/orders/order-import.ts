@@ -50,7 +50,6 @@ export interface ImportInput {
   source: string;
 }
 
-/** Reads an order file; every good order is stored, every bad row is reported, nothing throws. */
 /**
  * No order of the file is at the station now because of it (every row refused): a site import
  * claim on the file is released, so it can be imported again once put right. An order that was
@@ -66,6 +65,7 @@ export function importedNone(report: ImportReport): boolean {
   );
 }
 
+/** Reads an order file; every good order is stored, every bad row is reported, nothing throws. */
 export function importOrders(
   orders: OrderRepository,
   scope: StationScope,
