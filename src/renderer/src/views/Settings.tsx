@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type InputHTMLAttributes } from 'react';
 import { call } from '../bridge';
 import { useStation } from '../store';
 import { NewProfile } from './settings/NewProfile';
@@ -112,55 +112,27 @@ export function SettingsView() {
                     Replace secret
                   </button>
                   {renaming === p.id ? (
-                    <form
-                      className="replace-secret"
-                      onSubmit={(e) => {
-                        e.preventDefault();
-                        const input = e.currentTarget.elements.namedItem(
-                          'name',
-                        ) as HTMLInputElement;
-                        void rename(p.id, p.name, input.value);
-                      }}
-                    >
-                      <input
-                        name="name"
-                        defaultValue={p.name}
-                        autoFocus
-                        aria-label={`New name for ${p.name}`}
-                        maxLength={100}
-                        onKeyDown={(e) => {
-                          if (e.key === 'Escape') setRenaming(null);
-                        }}
-                      />
-                      <button type="submit">Save name</button>
-                    </form>
+                    <RowField
+                      label={`New name for ${p.name}`}
+                      submit="Save name"
+                      input={{ defaultValue: p.name, maxLength: 100 }}
+                      onSubmit={(value) => void rename(p.id, p.name, value)}
+                      onClose={() => setRenaming(null)}
+                    />
                   ) : null}
                   {secretFor === p.id ? (
-                    <form
-                      className="replace-secret"
-                      onSubmit={(e) => {
-                        e.preventDefault();
-                        const input = e.currentTarget.elements.namedItem(
-                          'secret',
-                        ) as HTMLInputElement;
-                        void setSecret(p.id, input.value);
+                    <RowField
+                      label={`New client secret for ${p.name}`}
+                      submit={secretBusy ? 'Checking…' : 'Check and store'}
+                      busy={secretBusy}
+                      input={{
+                        type: 'password',
+                        autoComplete: 'new-password',
+                        placeholder: 'New client secret',
                       }}
-                    >
-                      <input
-                        name="secret"
-                        type="password"
-                        autoComplete="new-password"
-                        autoFocus
-                        aria-label={`New client secret for ${p.name}`}
-                        placeholder="New client secret"
-                        onKeyDown={(e) => {
-                          if (e.key === 'Escape') setSecretFor(null);
-                        }}
-                      />
-                      <button type="submit" disabled={secretBusy}>
-                        {secretBusy ? 'Checking…' : 'Check and store'}
-                      </button>
-                    </form>
+                      onSubmit={(value) => void setSecret(p.id, value)}
+                      onClose={() => setSecretFor(null)}
+                    />
                   ) : null}
                 </td>
               </tr>
@@ -210,5 +182,39 @@ export function SettingsView() {
         <SiteSettingsPanel />
       </div>
     </section>
+  );
+}
+
+/** One field in a profile's row (its new name, its new secret): Enter sends it, Escape closes. */
+function RowField(props: {
+  label: string;
+  submit: string;
+  busy?: boolean;
+  input: InputHTMLAttributes<HTMLInputElement>;
+  onSubmit(value: string): void;
+  onClose(): void;
+}) {
+  return (
+    <form
+      className="replace-secret"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const input = e.currentTarget.elements.namedItem('value') as HTMLInputElement;
+        props.onSubmit(input.value);
+      }}
+    >
+      <input
+        {...props.input}
+        name="value"
+        autoFocus
+        aria-label={props.label}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') props.onClose();
+        }}
+      />
+      <button type="submit" disabled={props.busy}>
+        {props.submit}
+      </button>
+    </form>
   );
 }
