@@ -145,6 +145,8 @@ export class ProfileRuntime {
       client: this.client,
       tenantId: profile.tenantId,
       shippingSiteId: profile.shippingSiteId,
+      db: deps.db,
+      scope: this.scope,
       onChange: () => deps.onChange('status'),
     });
     const spool = deps.spool;

@@ -32,7 +32,7 @@ describe('the Orders view after the upgrade to kept statuses (migration 12)', ()
     await s.spool.stop();
     s.close();
 
-    // The same database as schema 11 had it: no kept statuses.
+    // The same database as schema 11 had it: no kept statuses (nor the later migrations' tables).
     const raw = new Database(s.dbFile);
     const triggers = raw
       .prepare<[], string>(
@@ -42,7 +42,9 @@ describe('the Orders view after the upgrade to kept statuses (migration 12)', ()
       .all();
     expect(triggers.length).toBeGreaterThan(0);
     for (const name of triggers) raw.exec(`DROP TRIGGER ${name}`);
-    raw.exec('DROP VIEW order_status_now; DROP TABLE order_status; PRAGMA user_version = 11');
+    raw.exec(
+      'DROP VIEW order_status_now; DROP TABLE order_status; DROP TABLE platform_names; PRAGMA user_version = 11',
+    );
     raw.close();
 
     const db = openDatabase(s.dbFile);

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import { useSandbox } from '../../support/sandbox.js';
 import { tempDir } from '../../support/tmp.js';
-import { call, demoStationsPerTest, until, type Sandbox } from './support.js';
+import { startSandbox } from '../../../src/sandbox/index.js';
+import { call, demoStation, demoStationsPerTest, until, type Sandbox } from './support.js';
 
 const stations = demoStationsPerTest();
 const external = useSandbox();
@@ -171,5 +172,53 @@ describe("the header names the shipping site packing, not the label's company", 
     expect((await call(s, 'profiles.list', {})).find((p) => p.active)!.tenantName).toBe(
       tenant.name,
     );
+  });
+
+  it('a station started while the platform does not answer names them as last read', async () => {
+    const dataDir = tempDir();
+    const first = demoStation(dataDir);
+    await first.station.start();
+    let named;
+    try {
+      named = await until(async () => {
+        const p = (await call(first.station, 'station.status', {})).profile;
+        return p?.siteName && p.tenantName ? p : null;
+      });
+    } finally {
+      await first.station.stop();
+    }
+    const tenant = first.sandbox().fixtures.tenants.find((t) => t.tenantId === 'tnt_lumen')!;
+    expect(named).toMatchObject({ siteName: 'Lumen Chicago Workshop', tenantName: tenant.name });
+
+    // The next start: the platform's address answers nothing (a sandbox started and stopped).
+    const gone = await startSandbox();
+    const key = gone.fixtures.apiClients.find((c) => c.clientId === 'demo-lumen-full')!;
+    await gone.close();
+    const second = demoStation(dataDir, {
+      startSandbox: async () => ({
+        baseUrl: gone.url,
+        clientId: key.clientId,
+        clientSecret: key.clientSecret,
+        tenantId: key.tenantId,
+        close: async () => {},
+      }),
+    });
+    await second.station.start();
+    try {
+      // Once it has tried the platform and found it away, the names are still the ones read.
+      const status = await until(async () => {
+        const st = await call(second.station, 'station.status', {});
+        return st.connectivity === 'offline' ? st : null;
+      });
+      expect(status.profile).toMatchObject({
+        shippingSiteId: 'site_lumen_chicago',
+        siteName: 'Lumen Chicago Workshop',
+        tenantName: tenant.name,
+      });
+      const listed = (await call(second.station, 'profiles.list', {})).find((p) => p.active)!;
+      expect(listed).toMatchObject({ siteName: 'Lumen Chicago Workshop', tenantName: tenant.name });
+    } finally {
+      await second.station.stop();
+    }
   });
 });

@@ -1,4 +1,4 @@
--- schema version 12
+-- schema version 13
 
 -- view order_status_now
 CREATE VIEW order_status_now AS
@@ -404,6 +404,17 @@ CREATE TABLE orders (
         -- Also the scan index: a scanned order number is looked up across the profile's brands.
         UNIQUE (profile_id, environment, order_number, tenant_id)
       ) STRICT;
+
+-- table platform_names
+CREATE TABLE platform_names (
+        profile_id TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('tenant', 'site')),
+        platform_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        read_at TEXT NOT NULL,
+        PRIMARY KEY (profile_id, environment, kind, platform_id)
+      ) STRICT, WITHOUT ROWID;
 
 -- table print_job_events
 CREATE TABLE print_job_events (

@@ -11,6 +11,7 @@ import { migration009 } from './009-tracker-rows.js';
 import { migration010 } from './010-orders-by-update.js';
 import { migration011 } from './011-batch-failures.js';
 import { migration012 } from './012-order-status.js';
+import { migration013 } from './013-platform-names.js';
 
 export interface Migration {
   /** 1-based; equals the migration's position in the list, stored in PRAGMA user_version. */
@@ -36,4 +37,5 @@ export const migrations: readonly Migration[] = [
   migration010,
   migration011,
   migration012,
+  migration013,
 ];
