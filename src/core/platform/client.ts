@@ -252,6 +252,39 @@ export class PlatformClient extends PlatformCaller {
     return this.change('DELETE', 'deleteWebhook', what, path, undefined, undefined, opts);
   }
 
+  /**
+   * Whether this API key may change anything, without changing anything. The spec's one word on
+   * keys' access: "A key must have full access to manage webhooks; read-only keys cannot." So a
+   * webhook subscription no platform can take (an empty one: no uri, no events, no secret) is
+   * asked for, without x-tenant-id (the webhook requests need only the token, so a 403 here is
+   * about the key, not the tenant): a read-only key is refused for what it is (403), a key with
+   * full access for the empty body (400 or 422). `unknown` when the answer tells neither (the
+   * platform not reached, the key refused outright, another status). Should a platform ever
+   * accept the empty subscription, it is deleted at once.
+   */
+  async keyAccess(opts?: CallOptions): Promise<'full' | 'read-only' | 'unknown'> {
+    const ep = {
+      operation: 'keyAccess',
+      what: "the check of the API key's access",
+      method: 'POST',
+      path: 'api/v1/webhooks',
+      body: {},
+      schema: WebhookSchema,
+      idempotent: false,
+      tokenTenant: true,
+    } as const;
+    try {
+      const made = await this.call(ep, opts);
+      await this.deleteWebhook(made.id, opts).catch(() => {});
+      return 'full';
+    } catch (error) {
+      if (!(error instanceof PlatformError)) throw error;
+      if (error.status === 403) return 'read-only';
+      if (error.status === 400 || error.status === 422) return 'full';
+      return 'unknown';
+    }
+  }
+
   // Trackers and webhook events
 
   /** One page of trackers (a server that does not page answers one page with hasMore false). */

@@ -67,6 +67,8 @@ export interface Endpoint<T> {
   purchase?: boolean;
   /** The token request carries credentials in its body instead of a bearer token. */
   anonymous?: boolean;
+  /** Sent without x-tenant-id: the webhook requests need only the bearer token (spec part 5). */
+  tokenTenant?: boolean;
   timeoutMs?: number;
   /** The whole call's budget; the capability's deadline when omitted. */
   deadlineMs?: number;
@@ -241,7 +243,7 @@ export class Transport {
     }
     const headers: Record<string, string> = { accept: ep.text ? 'text/plain' : 'application/json' };
     if (accessToken) headers.authorization = `Bearer ${accessToken}`;
-    if (!ep.anonymous && tenantId) headers['x-tenant-id'] = tenantId;
+    if (!ep.anonymous && !ep.tokenTenant && tenantId) headers['x-tenant-id'] = tenantId;
     if (ep.body !== undefined) headers['content-type'] = 'application/json';
 
     const timeoutMs = attemptTimeout(

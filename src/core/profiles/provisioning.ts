@@ -55,12 +55,16 @@ export async function provisionProfiles(
     env?: NodeJS.ProcessEnv;
     typedSecret?: (profile: Profile) => Promise<string | undefined>;
     /**
-     * The platform's word on a profile's shippingSiteId, asked for every profile once the file
-     * is valid and before anything is saved: why it is refused (a sentence that follows the
-     * field's name), or null when the site is listed or the platform could not be asked.
-     * `secret` is the one the profile will use, when there is one to ask with.
+     * The platform's word on a profile, asked for every profile once the file is valid and
+     * before anything is saved: what it refuses, by field (its shippingSiteId not one of the
+     * tenant's, its clientId a read-only key), each with a sentence that follows the field's
+     * name; nothing when all is well or the platform could not be asked. `secret` is the one
+     * the profile will use, when there is one to ask with.
      */
-    checkSite?: (profile: Profile, secret: string | undefined) => Promise<string | null>;
+    checkPlatform?: (
+      profile: Profile,
+      secret: string | undefined,
+    ) => Promise<{ field: string; message: string }[]>;
   },
 ): Promise<ProvisionedProfile[]> {
   const parsed = parseJsonText(text);
@@ -131,18 +135,18 @@ export async function provisionProfiles(
       secrets.push(typed ? { kind: 'typed', value: typed } : { kind: 'needs-secret' });
     }
   }
-  if (options.checkSite) {
+  if (options.checkPlatform) {
     // Only what is new: a file given again at each start (--provision in a service) asks the
-    // platform nothing for a profile whose site, tenant and platform are already stored.
+    // platform nothing for a profile whose site, tenant, key and platform are already stored.
     const problems = await Promise.all(
       profiles.map((profile, i) =>
         sameSite(store.get(profile.id), profile)
-          ? null
-          : options.checkSite!(profile, secrets[i]!.value),
+          ? []
+          : options.checkPlatform!(profile, secrets[i]!.value),
       ),
     );
-    problems.forEach((problem, i) => {
-      if (problem) issues.push({ path: `profiles[${i}].shippingSiteId`, message: problem });
+    problems.forEach((found, i) => {
+      for (const p of found) issues.push({ path: `profiles[${i}].${p.field}`, message: p.message });
     });
     if (issues.length > 0) throw fail(issues);
   }

@@ -11,7 +11,7 @@ import { scaleHandlers } from './features/scale.js';
 import { settingsHandlers } from './features/settings.js';
 import { packingHandlers } from './features/packing.js';
 import { floorHandlers } from './features/floor.js';
-import { profileHandlers, shippingSiteProblem } from './features/profiles.js';
+import { platformProblems, profileHandlers } from './features/profiles.js';
 import { recordHandlers } from './features/records.js';
 import { openSite, provisionSiteStore, siteHandlers } from './features/site.js';
 import { StatusFeature } from './features/status.js';
@@ -92,7 +92,7 @@ export function createStation(options: StationOptions): Station {
           source: 'command-line',
           hotFolderProblem: (folder) => ctx.hotFolderProblem(folder, 'command-line'),
           ...(options.env ? { env: options.env } : {}),
-          checkSite: (profile, secret) => shippingSiteProblem(ctx, profile, secret),
+          checkPlatform: (profile, secret) => platformProblems(ctx, profile, secret),
         });
         const site = provisionSiteStore(ctx, text);
         if (site) ctx.log(`provisioned site store ${site.stationName} (${site.stationId})`);

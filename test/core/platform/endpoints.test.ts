@@ -243,6 +243,20 @@ describe('PlatformClient errors for the person at the station', () => {
     expect(error.errorCode).toBe('READ_ONLY_KEY');
   });
 
+  it('keyAccess tells a read-only key from a full one, and creates nothing to find out', async () => {
+    const before = (await clientFor(sb, DEMO.directBrand).client.listWebhooks()).length;
+    const full = clientFor(sb, DEMO.directBrand);
+    expect(await full.client.keyAccess()).toBe('full');
+    expect(await clientFor(sb, DEMO.directBrandReadOnly).client.keyAccess()).toBe('read-only');
+    // One request, refused for its empty body; nothing was subscribed.
+    const asked = full.events.find((e) => e.operation === 'keyAccess')!;
+    expect(asked).toMatchObject({ method: 'POST', path: '/api/v1/webhooks', status: 400 });
+    expect((await full.client.listWebhooks()).length).toBe(before);
+    // An answer that tells neither is not read as either.
+    sb.fault({ method: 'POST', path: '/api/v1/webhooks', kind: 'status', status: 500, times: 1 });
+    expect(await full.client.keyAccess()).toBe('unknown');
+  });
+
   it('naming a PENDING account when rating is connection-not-authorized', async () => {
     const { client } = clientFor(sb, DEMO.directBrand);
     const error = await rejection(

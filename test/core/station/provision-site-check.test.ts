@@ -222,3 +222,74 @@ describe("the header names the shipping site packing, not the label's company", 
     }
   });
 });
+
+describe('a read-only API key (site IT)', () => {
+  it('a provisioning file with one is refused before anything is saved, naming the key', async () => {
+    const { s, sandbox } = await stations.start();
+    const { file, profile } = await demoFile(s, sandbox());
+    const ro = external.sandbox.fixtures.apiClients.find(
+      (c) => c.clientId === 'demo-lumen-readonly',
+    )!;
+    Object.assign(profile, {
+      id: 'dock-3',
+      name: 'Dock 3',
+      environment: 'sandbox',
+      baseUrl: external.url,
+      clientId: ro.clientId,
+    });
+    const before = await sitesOf(s);
+    const refused = await s.dispatch('profiles.provision', {
+      json: JSON.stringify(file),
+      clientSecret: ro.clientSecret,
+    });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'validation' } });
+    if (refused.ok) return;
+    expect(refused.error.message).toMatch(
+      /profiles\[0\]\.clientId is a read-only API key on the platform at .*: it can rate but not buy labels; ask the platform's administrator for a key with full access/,
+    );
+    expect(refused.error.message).not.toContain(ro.clientSecret);
+    expect(await sitesOf(s)).toEqual(before);
+
+    // The same file with a full-access key of the same tenant is taken.
+    const full = external.sandbox.fixtures.apiClients.find(
+      (c) => c.clientId === 'demo-lumen-full',
+    )!;
+    profile.clientId = full.clientId;
+    await call(s, 'profiles.provision', {
+      json: JSON.stringify(file),
+      clientSecret: full.clientSecret,
+    });
+    expect((await sitesOf(s))['dock-3']).toBe('site_lumen_chicago');
+  });
+
+  it('a profile made in Settings with one is refused, the key field marked', async () => {
+    const { s } = await stations.start();
+    const ro = external.sandbox.fixtures.apiClients.find(
+      (c) => c.clientId === 'demo-lumen-readonly',
+    )!;
+    const before = (await call(s, 'profiles.list', {})).map((p) => p.id);
+    const created = await s.dispatch('profiles.create', {
+      environment: 'sandbox',
+      baseUrl: external.url,
+      clientId: ro.clientId,
+      clientSecret: ro.clientSecret,
+      name: 'Dock 4',
+      tenantId: ro.tenantId,
+      shippingSiteId: 'site_lumen_chicago',
+      brandTenantIds: [],
+      activate: true,
+    });
+    expect(created).toMatchObject({
+      ok: false,
+      error: {
+        code: 'validation',
+        message: expect.stringMatching(
+          /^The API key of client demo-lumen-readonly is a read-only API key .* Nothing was saved\.$/,
+        ),
+        details: [{ field: 'clientId', message: expect.stringMatching(/read-only/) }],
+      },
+    });
+    expect((await call(s, 'profiles.list', {})).map((p) => p.id)).toEqual(before);
+    expect((await call(s, 'station.status', {})).profile?.id).toBe('demo');
+  });
+});

@@ -39,37 +39,55 @@ function tempClient(c: Creds, tenantId: string): PlatformClient {
   });
 }
 
+/** What the platform refuses of a profile, by the profile's field it is about. */
+export interface PlatformProblem {
+  field: 'shippingSiteId' | 'clientId';
+  /** A sentence that follows the field's name. */
+  message: string;
+}
+
+/** After "clientId": a key that can read but not buy, said where the key is set up. */
+const readOnlyKey = (baseUrl: string) =>
+  `is a read-only API key on the platform at ${baseUrl}: it can rate but not buy labels; ask the platform's administrator for a key with full access`;
+
 /**
- * Why the platform refuses `profile`'s shippingSiteId (a sentence that follows the field's
- * name), or null when the site is one of its tenant's, or when the platform cannot be asked:
- * no secret yet, no address, not reached (checked at the first rating instead). Provisioning
- * and a change of site ask it before anything is saved, as creating a profile does: a wrong
- * site in a file handed to twenty stations is said to site IT, not to each packer at the
- * first scan. A refused key or tenant is said too: that profile would fail the same way.
+ * What the platform refuses of `profile` before it is saved: its shippingSiteId when the site
+ * is not one of its tenant's (or a refused key or tenant: that profile would fail the same
+ * way), then, with `key`, its API key when it is read-only. Empty when all is well, or when the
+ * platform cannot be asked: no secret yet, no address, not reached (checked at the first
+ * rating instead). Provisioning and a change of site ask it, as creating a profile does: a
+ * wrong site or key in a file handed to twenty stations is said to site IT, not to each packer
+ * at the first scan or purchase.
  */
-export async function shippingSiteProblem(
+export async function platformProblems(
   ctx: StationContext,
   profile: Profile,
   secret: string | undefined,
-): Promise<string | null> {
+  ask: { key: boolean } = { key: true },
+): Promise<PlatformProblem[]> {
   const running = ctx.runtimeOrNull();
   // The embedded sandbox's address is the running one (a profile on it names none).
   const baseUrl =
     profile.baseUrl ?? (running?.profile.id === profile.id ? running.baseUrl : undefined);
-  if (!baseUrl || !secret || baseUrlProblem(baseUrl) || secretProblem(secret)) return null;
+  if (!baseUrl || !secret || baseUrlProblem(baseUrl) || secretProblem(secret)) return [];
   const client = tempClient(
     { baseUrl, clientId: profile.clientId, clientSecret: secret, environment: profile.environment },
     profile.tenantId,
   );
   try {
     const sites = await client.listShippingSites();
-    if (sites.some((site) => site.id === profile.shippingSiteId)) return null;
-    const listed = sites.map((site) => (site.name ? `${site.id} (${site.name})` : site.id));
-    return `is not one of tenant ${profile.tenantId}'s shipping sites on the platform at ${baseUrl}: ${listed.length ? `it has ${listed.join(', ')}` : 'it has none'}`;
+    if (!sites.some((site) => site.id === profile.shippingSiteId)) {
+      const listed = sites.map((site) => (site.name ? `${site.id} (${site.name})` : site.id));
+      const message = `is not one of tenant ${profile.tenantId}'s shipping sites on the platform at ${baseUrl}: ${listed.length ? `it has ${listed.join(', ')}` : 'it has none'}`;
+      return [{ field: 'shippingSiteId', message }];
+    }
+    if (ask.key && (await client.keyAccess()) === 'read-only')
+      return [{ field: 'clientId', message: readOnlyKey(baseUrl) }];
+    return [];
   } catch (error) {
     if (error instanceof PlatformError && !error.retryable)
-      return `could not be checked: ${error.message}`;
-    return null;
+      return [{ field: 'shippingSiteId', message: `could not be checked: ${error.message}` }];
+    return [];
   } finally {
     client.close();
   }
@@ -162,6 +180,14 @@ export function profileHandlers(ctx: StationContext): FeatureHandlers<typeof pro
             'validation',
             `Shipping site ${input.shippingSiteId} is not one of tenant ${input.tenantId}'s sites.`,
           );
+        if ((await client.keyAccess()) === 'read-only') {
+          const message = readOnlyKey(input.baseUrl);
+          throw new StationFailure(
+            'validation',
+            `The API key of client ${input.clientId} ${message}. Nothing was saved.`,
+            [{ field: 'clientId', message }],
+          );
+        }
         const me = findTenant(nodes, input.tenantId);
         let id = slug(input.name);
         const taken = new Set(ctx.profiles.list().map((p) => p.id));
@@ -199,12 +225,12 @@ export function profileHandlers(ctx: StationContext): FeatureHandlers<typeof pro
         const secret = await ctx.profiles
           .clientSecret(moved, ctx.options.env ?? process.env)
           .catch(() => undefined);
-        const problem = await shippingSiteProblem(ctx, moved, secret);
+        const [problem] = await platformProblems(ctx, moved, secret, { key: false });
         if (problem)
           throw new StationFailure(
             'validation',
-            `Shipping site ${input.shippingSiteId} ${problem}. The profile keeps ${current.shippingSiteId}.`,
-            [{ field: 'shippingSiteId', message: problem }],
+            `Shipping site ${input.shippingSiteId} ${problem.message}. The profile keeps ${current.shippingSiteId}.`,
+            [{ field: 'shippingSiteId', message: problem.message }],
           );
       }
       const labelPrinterId =
@@ -300,7 +326,7 @@ export function profileHandlers(ctx: StationContext): FeatureHandlers<typeof pro
         hotFolderProblem: (folder) => ctx.hotFolderProblem(folder, 'page'),
         ...(ctx.options.env ? { env: ctx.options.env } : {}),
         ...(clientSecret ? { typedSecret: async () => clientSecret } : {}),
-        checkSite: (profile, secret) => shippingSiteProblem(ctx, profile, secret),
+        checkPlatform: (profile, secret) => platformProblems(ctx, profile, secret),
       });
       const first = results[0]!.profile;
       const activeId = ctx.profiles.active()?.id;
