@@ -138,6 +138,13 @@ test('large-text mode: Alt+L makes the station readable from a metre away, and t
   // At 1366×768 the large text still keeps the result and its Reprint button in view.
   await page.setViewportSize({ width: 1366, height: 768 });
   await expectOnScreen(page, page.getByRole('button', { name: /^Reprint / }));
+  // The header too: the printer's state and both counters whole, and enough of the profile's
+  // name to tell the station (a dozen characters), not its first two letters.
+  for (const id of ['printer-status', 'queue-count', 'attention-count']) {
+    await expectOnScreen(page, page.getByTestId(id));
+    await expectNotClipped(page.getByTestId(id));
+  }
+  expect((await page.getByTestId('profile-name').boundingBox())!.width).toBeGreaterThan(150);
   await page.screenshot({ path: info.outputPath('pack-large-text-1366.png') });
   // Kept for the next start of this station.
   await page.reload();
