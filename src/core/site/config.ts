@@ -51,7 +51,7 @@ export function parseSiteStoreConfig(
   for (const key of Object.keys(v))
     if (/password|secret|token/i.test(key))
       throw new SiteConfigError(
-        `siteStore.${key}: the site store password never goes in settings or a file; put it in ${passwordHome}.`,
+        `siteStore.${key} is not allowed: the site store password never goes in settings or a file; put it in ${passwordHome}.`,
         `siteStore.${key}`,
       );
   const url = typeof v.url === 'string' ? v.url.trim() : '';

@@ -13,12 +13,19 @@ import { packingHandlers } from './features/packing.js';
 import { floorHandlers } from './features/floor.js';
 import { platformProblems, profileHandlers } from './features/profiles.js';
 import { recordHandlers } from './features/records.js';
-import { openSite, provisionSiteStore, siteHandlers } from './features/site.js';
+import {
+  openSite,
+  refuseStationIdInUse,
+  saveSiteStore,
+  siteHandlers,
+  siteStoreInFile,
+} from './features/site.js';
 import { StatusFeature } from './features/status.js';
 import { siteServiceHandlers } from './features/site-services.js';
 import { diagnosticsHandlers } from './features/diagnostics.js';
 import { DEMO_PROFILE_ID, openDemoProfile } from './first-run.js';
 import { provisionProfiles } from '../profiles/provisioning.js';
+import { SettingsError } from '../profiles/settings-store.js';
 
 export type { StationOptions } from './context.js';
 
@@ -87,15 +94,21 @@ export function createStation(options: StationOptions): Station {
     async start() {
       ctx.spool.start();
       if (options.provisionFile) {
-        const text = readFileSync(options.provisionFile, 'utf8');
+        const text = provisioningText(options.provisionFile);
+        // The whole file is checked before anything of it is stored: its site store (and the
+        // station id not in use by another station) first, then its profiles.
+        const site = siteStoreInFile(text);
+        if (site) await refuseStationIdInUse(ctx, site);
         const results = await provisionProfiles(ctx.profiles, text, {
           source: 'command-line',
           hotFolderProblem: (folder) => ctx.hotFolderProblem(folder, 'command-line'),
           ...(options.env ? { env: options.env } : {}),
           checkPlatform: (profile, secret) => platformProblems(ctx, profile, secret),
         });
-        const site = provisionSiteStore(ctx, text);
-        if (site) ctx.log(`provisioned site store ${site.stationName} (${site.stationId})`);
+        if (site) {
+          saveSiteStore(ctx, site);
+          ctx.log(`provisioned site store ${site.stationName} (${site.stationId})`);
+        }
         const first = results[0]?.profile;
         if (first) ctx.profiles.setActive(first.id);
         ctx.log(
@@ -126,4 +139,25 @@ export function createStation(options: StationOptions): Station {
       }
     },
   };
+}
+
+/** The provisioning file's text; one that cannot be read is said in a sentence, not a stack. */
+function provisioningText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'does not exist'
+        : code === 'EACCES'
+          ? 'cannot be read by this user'
+          : code === 'EISDIR'
+            ? 'is a folder, not a file'
+            : `cannot be read (${code ?? (error as Error).message})`;
+    throw new SettingsError(`The provisioning file ${file} ${why}.`, {
+      file,
+      issues: [{ path: '(file)', message: why }],
+    });
+  }
 }

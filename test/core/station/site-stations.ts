@@ -3,7 +3,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { createStation, type Station } from '../../../src/core/station/index.js';
+import {
+  createStation,
+  type Station,
+  type StationOptions,
+} from '../../../src/core/station/index.js';
 import { MemorySecretVault } from '../../../src/core/profiles/secret-vault.js';
 import { ConfSettingsStore } from '../../../src/core/profiles/settings-store.js';
 import { startSandbox } from '../../../src/sandbox/index.js';
@@ -34,7 +38,7 @@ export function siteStations() {
   };
 
   /** A demo station whose embedded sandbox is the one shared by the whole site. */
-  function siteStation(dataDir: string): Station {
+  function siteStation(dataDir: string, extra: Partial<StationOptions> = {}): Station {
     const c = () => sandbox().fixtures.apiClients.find((x) => x.clientId === 'demo-lumen-full')!;
     return createStation({
       dataDir,
@@ -49,6 +53,7 @@ export function siteStations() {
         tenantId: c().tenantId,
         close: async () => {},
       }),
+      ...extra,
     });
   }
 

@@ -1,8 +1,10 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import type { Output } from '../../../src/shared/contract.js';
 import { tempDir } from '../../support/tmp.js';
-import { siteDatabase } from '../site/support.js';
+import { siteDatabase, STATION_PASSWORD } from '../site/support.js';
 import { printed, siteStations } from './site-stations.js';
 import { call } from './support.js';
 
@@ -78,7 +80,7 @@ describe('Station facade with a site store', () => {
         error: {
           code: 'conflict',
           message: expect.stringMatching(
-            /^Station id st-a is in use by Station A \(seen 1 min ago\)\. Each station needs its own id/,
+            /^Station id st-a is in use by Station A \(seen \d+ s ago\)\. Each station needs its own id/,
           ),
         },
       });
@@ -90,6 +92,83 @@ describe('Station facade with a site store', () => {
       await call(a, 'site.configure', {
         siteStore: { url: site.stationUrl, stationId: 'st-a', stationName: 'Station A' },
       });
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
+  it('a provisioning file is checked whole: a bad siteStore, or a station id in use, stores nothing of it', async () => {
+    const { site, a, b } = await stationsAandB();
+    const dir = tempDir();
+    try {
+      await until(async () => (await site.owner.stations()).some((st) => st.stationId === 'st-a'));
+      const demo = JSON.parse((await call(a, 'profiles.export', { id: 'demo' })).json) as {
+        profiles: Record<string, unknown>[];
+      };
+      const fileWith = (siteStore: unknown) => {
+        const file = join(dir, `provision-${Math.random().toString(36).slice(2)}.json`);
+        const profile = { ...demo.profiles[0], id: 'dock-7', name: 'Dock 7' };
+        writeFileSync(file, JSON.stringify({ ...demo, profiles: [profile], siteStore }));
+        return file;
+      };
+      const env = { STATION_SECRET_SITE_STORE: STATION_PASSWORD };
+      const startWith = async (provisionFile: string) => {
+        const dataDir = tempDir();
+        const s = siteStation(dataDir, { provisionFile, env });
+        try {
+          await s.start();
+          return { dataDir, error: null };
+        } catch (error) {
+          return { dataDir, error: error as Error };
+        } finally {
+          await s.stop().catch(() => {});
+        }
+      };
+      // What the station kept (nothing at all: no settings file).
+      const stored = (dataDir: string) => {
+        const file = join(dataDir, 'settings.json');
+        return (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}) as {
+          profiles?: unknown[];
+          siteStore?: unknown;
+        };
+      };
+
+      // A station id Station A checked in with a moment ago.
+      const taken = await startWith(
+        fileWith({ url: site.stationUrl, stationId: 'st-a', stationName: 'Dock 7' }),
+      );
+      expect(taken.error?.message).toMatch(
+        /^Station id st-a is in use by Station A \(seen \d+ s ago\)\. Each station needs its own id/,
+      );
+      expect(stored(taken.dataDir).profiles ?? []).toEqual([]);
+      expect(stored(taken.dataDir).siteStore).toBeUndefined();
+
+      // A siteStore that is not valid: the file's problem, in one sentence, and no profile kept.
+      const bad = await startWith(
+        fileWith({ url: site.stationUrl, stationId: 'dock 7/x', stationName: 'Dock 7' }),
+      );
+      expect(bad.error).toMatchObject({
+        code: 'settings-invalid',
+        message: expect.stringMatching(
+          /^The provisioning file is not valid: siteStore\.stationId must be 1 to 63 letters/,
+        ),
+      });
+      expect(stored(bad.dataDir).profiles ?? []).toEqual([]);
+
+      // A file that is not there is said as such.
+      const missing = await startWith(join(dir, 'nowhere.json'));
+      expect(missing.error).toMatchObject({
+        code: 'settings-invalid',
+        message: `The provisioning file ${join(dir, 'nowhere.json')} does not exist.`,
+      });
+
+      // With an id of its own the same file is taken whole: the profile and the site store.
+      const good = await startWith(
+        fileWith({ url: site.stationUrl, stationId: 'st-7', stationName: 'Dock 7' }),
+      );
+      expect(good.error).toBeNull();
+      expect(stored(good.dataDir).siteStore).toMatchObject({ stationId: 'st-7' });
+      expect(stored(good.dataDir).profiles).toEqual([expect.objectContaining({ id: 'dock-7' })]);
     } finally {
       await Promise.all([a.stop(), b.stop()]);
     }
@@ -125,6 +204,8 @@ describe('Station facade with a site store', () => {
       await until(async () => (await call(s, 'station.status', {})).site?.state === 'unreachable');
       const settings = await call(s, 'site.status', {});
       expect(settings.header?.problem).toMatch(/refused the station's user name or password/);
+      // The header says the login was refused, not that the store is away.
+      expect((await call(s, 'station.status', {})).site?.text).toMatch(/^Site: login refused\b/);
       expect(JSON.stringify(settings)).not.toContain('wrong-password');
       expect(settings.where).toBe(`shipping_station@127.0.0.1:${pgc.cluster.port}/${site.name}`);
     } finally {

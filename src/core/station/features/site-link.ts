@@ -2,9 +2,11 @@ import type { IncomingOrder } from '../../orders/types.js';
 import { tenantsOf } from '../../profiles/profile-schema.js';
 import {
   parseSiteStoreConfig,
+  SiteConfigError,
   siteStorePassword,
   type SiteStoreConfig,
 } from '../../site/config.js';
+import { SettingsError } from '../../profiles/settings-store.js';
 import { SiteLink } from '../../site/link.js';
 import { SiteOutbox } from '../../site/outbox.js';
 import { SiteAttentionCount } from './site-attention.js';
@@ -200,18 +202,29 @@ export function siteNotAskedWords(problem: SiteProblem): string {
 }
 
 /**
- * The provisioning file's optional top-level `siteStore` ({ url, stationId, stationName }):
- * checked like the setting and stored; a password in it is refused.
+ * The provisioning file's optional top-level `siteStore` ({ url, stationId, stationName }),
+ * checked like the setting (a password in it is refused), not stored: the file is checked
+ * whole before anything of it is (`saveSiteStore`). A bad one is the file's problem, said as
+ * provisioning says one, by its path.
  */
-export function provisionSiteStore(ctx: StationContext, text: string): SiteStoreConfig | null {
+export function siteStoreInFile(text: string): SiteStoreConfig | null {
   let file: { siteStore?: unknown };
   try {
     file = JSON.parse(text) as { siteStore?: unknown };
   } catch {
-    return null; // provisionProfiles has already said what is wrong with the file
+    return null; // provisionProfiles says what is wrong with the file
   }
   if (!file || typeof file !== 'object' || file.siteStore === undefined) return null;
-  const config = parseSiteStoreConfig(file.siteStore);
+  try {
+    return parseSiteStoreConfig(file.siteStore);
+  } catch (error) {
+    if (!(error instanceof SiteConfigError)) throw error;
+    throw new SettingsError(`The provisioning file is not valid: ${error.message}`, {
+      issues: [{ path: error.field, message: error.message }],
+    });
+  }
+}
+
+export function saveSiteStore(ctx: StationContext, config: SiteStoreConfig): void {
   ctx.options.settings.set(SITE_SETTING, config);
-  return config;
 }

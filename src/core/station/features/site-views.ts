@@ -1,4 +1,5 @@
 import type { SiteSyncStatus } from '../../site/sync.js';
+import type { SiteProblem } from '../../site/errors.js';
 import type { SiteLabel } from '../../site/types.js';
 import type * as V from '../../../shared/views.js';
 import { labelFacts, type LabelFacts } from '../map.js';
@@ -10,6 +11,27 @@ export function formatAge(ms: number): string {
   return `${Math.floor(min / 60)} h ${min % 60} min`;
 }
 
+/**
+ * The header's word for a store the station cannot use: "not reachable" only when it does not
+ * answer; one that answers and refuses says so, so nobody chases the network for a password.
+ */
+function awayWords(problem: SiteProblem | null): string {
+  switch (problem?.kind) {
+    case 'auth':
+      return 'login refused';
+    case 'no-database':
+      return 'no such database';
+    case 'newer-schema':
+      return 'store is newer than this station';
+    case 'permission':
+      return 'not permitted';
+    case 'other':
+      return 'cannot be used';
+    default:
+      return 'not reachable';
+  }
+}
+
 export function siteHeader(status: SiteSyncStatus, now = Date.now()): V.SiteHeaderView {
   const lagMs = status.oldestAt === null ? 0 : Math.max(0, now - status.oldestAt);
   const waiting = `${status.depth} change${status.depth === 1 ? '' : 's'} waiting, ${formatAge(lagMs)}`;
@@ -18,7 +40,7 @@ export function siteHeader(status: SiteSyncStatus, now = Date.now()): V.SiteHead
       ? 'Site: synced'
       : status.state === 'waiting'
         ? `Site: ${waiting}`
-        : `Site: not reachable${status.depth > 0 ? ` (${waiting})` : ''}`;
+        : `Site: ${awayWords(status.problem)}${status.depth > 0 ? ` (${waiting})` : ''}`;
   return {
     state: status.state,
     text,

@@ -21,7 +21,7 @@ import { openSite, SITE_SETTING, siteStoreSetting } from './site-link.js';
 import { siteHeader, siteLabelView } from './site-views.js';
 import { actor } from './users.js';
 
-export { openSite, provisionSiteStore, pullSiteOrders } from './site-link.js';
+export { openSite, pullSiteOrders, saveSiteStore, siteStoreInFile } from './site-link.js';
 export { siteHeader } from './site-views.js';
 
 export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCalls> {
@@ -324,7 +324,10 @@ const STATION_ID_IN_USE_MS = 10 * 60_000;
  * one id overwrite each other's labels in the store. A store that cannot be asked is no reason
  * to refuse: the check is for a mistyped id, the store's own rules still hold.
  */
-async function refuseStationIdInUse(ctx: StationContext, config: SiteStoreConfig): Promise<void> {
+export async function refuseStationIdInUse(
+  ctx: StationContext,
+  config: SiteStoreConfig,
+): Promise<void> {
   let current: SiteStoreConfig | null = null;
   try {
     current = siteStoreSetting(ctx);
@@ -352,8 +355,9 @@ async function refuseStationIdInUse(ctx: StationContext, config: SiteStoreConfig
     await store.close().catch(() => {});
   }
   if (other) {
-    const minutes = Math.max(1, Math.round((Date.now() - Date.parse(other.lastSeenAt)) / 60_000));
-    const message = `Station id ${config.stationId} is in use by ${other.stationName} (seen ${minutes} min ago). Each station needs its own id: two under one overwrite each other's labels in the site store. Choose another id.`;
+    const seconds = Math.max(1, Math.round((Date.now() - Date.parse(other.lastSeenAt)) / 1000));
+    const ago = seconds < 60 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
+    const message = `Station id ${config.stationId} is in use by ${other.stationName} (seen ${ago} ago). Each station needs its own id: two under one overwrite each other's labels in the site store. Choose another id.`;
     throw new StationFailure('conflict', message, [{ field: 'stationId', message }]);
   }
 }
