@@ -69,6 +69,11 @@ test("the console shows a second station's purchase within a second", async ({ b
   await expect(lead.getByTestId('console-by-packer')).toContainText('packer');
   await expect(lead.getByTestId('hour-chart')).toContainText('1');
   await lead.screenshot({ path: info.outputPath('console.png'), fullPage: true });
+  // Station B runs on with nothing to tell (its check-ins change nothing, so no NOTIFY): past
+  // the 10 s after which a silent station shows offline, it is still online.
+  await lead.waitForTimeout(12_000);
+  await expect(rowB).not.toContainText('offline');
+  await expect(rowB).toContainText(/\d s ago/);
 
   // Station B uses the site's box presets; it may keep its own, shown with a marker.
   await pageB.keyboard.press('Alt+7');

@@ -5,9 +5,15 @@ import './console.css';
 
 /**
  * A station that stopped sends nothing, so online/offline turns on time passing: the page ages
- * the heartbeats it has on its own clock (set to the store's), without asking the station again.
+ * the heartbeats it has on its own clock (set to the store's).
  */
 const AGE_TICK_MS = 1_000;
+/**
+ * A running station's check-in that changed nothing else (every 2 s) sends no NOTIFY, so the
+ * page reads the site again this often when nothing else made it: well within the 10 s after
+ * which a station shows offline, so a station that is running never does.
+ */
+const REREAD_MS = 4_000;
 
 function ago(iso: string, now: number): string {
   const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
@@ -112,8 +118,8 @@ function LabelTotals(props: {
 
 /**
  * The shift-lead console: the whole site on one screen, live. It reloads when a station
- * commits or its heartbeat changes (site-changed, the store's NOTIFY); between reloads it only
- * ages the heartbeats on its own clock.
+ * commits or its heartbeat changes (site-changed, the store's NOTIFY), and every few seconds
+ * without one (REREAD_MS); between reloads it ages the heartbeats on its own clock.
  */
 export function SiteConsole() {
   const [view, setView] = useState<ConsoleView | null>(null);
@@ -127,12 +133,14 @@ export function SiteConsole() {
     // so an older answer never replaces a newer one.
     let reading = false;
     let again = false;
+    let readAt = 0;
     const load = (): void => {
       if (reading) {
         again = true;
         return;
       }
       reading = true;
+      readAt = Date.now();
       void call('console.snapshot', {}).then((r) => {
         reading = false;
         if (!live) return;
@@ -157,8 +165,10 @@ export function SiteConsole() {
     };
     load();
     const off = getBridge().on('site-changed', soon);
-    // Only the page's clock: no read of the station (changes arrive as site-changed).
-    const timer = setInterval(() => setNow(Date.now()), AGE_TICK_MS);
+    const timer = setInterval(() => {
+      setNow(Date.now());
+      if (Date.now() - readAt >= REREAD_MS) load();
+    }, AGE_TICK_MS);
     return () => {
       live = false;
       off();
