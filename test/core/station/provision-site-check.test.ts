@@ -79,7 +79,10 @@ describe('a shipping site the platform does not list (site IT)', () => {
     profile.shippingSiteId = 'site_lumen_elsewhere';
     const moved = await s.dispatch('profiles.provision', { json: json() });
     expect(moved).toMatchObject({ ok: false, error: { code: 'validation' } });
-    expect(!moved.ok && moved.error.message).toMatch(/shippingSiteId could not be checked/);
+    // (refused as a tenant the key may not act for: said of the tenant, not of the site)
+    expect(!moved.ok && moved.error.message).toMatch(
+      /profiles\[0\]\.tenantId tnt_lumen is not a tenant client demo-lumen-full may act for/,
+    );
     expect((await sitesOf(s))['dock-3']).toBe('site_lumen_chicago');
   });
 
@@ -147,6 +150,68 @@ describe('a shipping site the platform does not list (site IT)', () => {
     await expect(
       stations.start({ provisionFile: file, env: { STATION_SECRET_DOCK9: key.clientSecret } }),
     ).rejects.toThrow(/shippingSiteId.*site_nowhere|is not one of tenant tnt_lumen/s);
+  });
+});
+
+describe('a refused secret or tenant in a provisioning file (site IT)', () => {
+  /** Dock 9's file on the external sandbox, with `over` laid on its profile. */
+  function dockFile(over: Record<string, unknown>): string {
+    const file = join(tempDir(), 'dock.station-profile.json');
+    const profile = {
+      id: 'dock-9',
+      name: 'Dock 9',
+      environment: 'sandbox',
+      baseUrl: external.url,
+      clientId: 'demo-lumen-full',
+      clientSecretEnv: 'STATION_SECRET_DOCK9',
+      tenantId: 'tnt_lumen',
+      shippingSiteId: 'site_lumen_chicago',
+      shipFrom: {
+        name: 'Dock 9',
+        addressLine1: '1550 W Carroll Ave',
+        city: 'Chicago',
+        stateProvince: 'IL',
+        postalCode: '60607',
+        countryCode: 'US',
+      },
+      ...over,
+    };
+    writeFileSync(
+      file,
+      JSON.stringify({ format: 'shipping-station-profiles', version: 1, profiles: [profile] }),
+    );
+    return file;
+  }
+
+  it('a secret the platform refuses is said of the variable that holds it, not of the site', async () => {
+    const wrong = 'Not-The-Right-Secret-42';
+    const error = await stations
+      .start({ provisionFile: dockFile({}), env: { STATION_SECRET_DOCK9: wrong } })
+      .then(
+        () => null,
+        (e: Error) => e,
+      );
+    expect(error?.message).toMatch(
+      /profiles\[0\]\.clientSecretEnv names STATION_SECRET_DOCK9, and the platform at http:\/\/127\.0\.0\.1:\d+ refused that secret for client demo-lumen-full: check the variable's value/,
+    );
+    expect(error?.message).not.toMatch(/shippingSiteId/);
+    expect(error?.message).not.toContain(wrong);
+  });
+
+  it('a tenant the key may not act for is said of the tenant', async () => {
+    const key = external.sandbox.fixtures.apiClients.find((c) => c.clientId === 'demo-lumen-full')!;
+    const error = await stations
+      .start({
+        provisionFile: dockFile({ tenantId: 'tnt_harbor' }),
+        env: { STATION_SECRET_DOCK9: key.clientSecret },
+      })
+      .then(
+        () => null,
+        (e: Error) => e,
+      );
+    expect(error?.message).toMatch(
+      /profiles\[0\]\.tenantId tnt_harbor is not a tenant client demo-lumen-full may act for on the platform at /,
+    );
   });
 });
 

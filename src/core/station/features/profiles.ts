@@ -41,9 +41,35 @@ function tempClient(c: Creds, tenantId: string): PlatformClient {
 
 /** What the platform refuses of a profile, by the profile's field it is about. */
 export interface PlatformProblem {
-  field: 'shippingSiteId' | 'clientId';
+  field: 'shippingSiteId' | 'clientId' | 'clientSecretEnv' | 'tenantId';
   /** A sentence that follows the field's name. */
   message: string;
+}
+
+/**
+ * The platform refused the profile before its site could be looked at: said of the field that
+ * is wrong, so site IT mends the variable or the tenant, not the site.
+ */
+function refusal(error: PlatformError, profile: Profile, baseUrl: string): PlatformProblem {
+  const ref = error.correlationId ? ` (ref ${error.correlationId})` : '';
+  if (error.kind === 'auth') {
+    const env = profile.clientSecretEnv;
+    return env
+      ? {
+          field: 'clientSecretEnv',
+          message: `names ${env}, and the platform at ${baseUrl} refused that secret for client ${profile.clientId}: check the variable's value (and the client id) against the platform's API keys${ref}`,
+        }
+      : {
+          field: 'clientId',
+          message: `${profile.clientId} was refused by the platform at ${baseUrl} with the secret given: check the client id and secret against the platform's API keys${ref}`,
+        };
+  }
+  if (error.kind === 'wrong-tenant')
+    return {
+      field: 'tenantId',
+      message: `${profile.tenantId} is not a tenant client ${profile.clientId} may act for on the platform at ${baseUrl}: check the tenant id${ref}`,
+    };
+  return { field: 'shippingSiteId', message: `could not be checked: ${error.message}` };
 }
 
 /** After "clientId": a key that can read but not buy, said where the key is set up. */
@@ -86,7 +112,7 @@ export async function platformProblems(
     return [];
   } catch (error) {
     if (error instanceof PlatformError && !error.retryable)
-      return [{ field: 'shippingSiteId', message: `could not be checked: ${error.message}` }];
+      return [refusal(error, profile, baseUrl)];
     return [];
   } finally {
     client.close();
@@ -226,12 +252,17 @@ export function profileHandlers(ctx: StationContext): FeatureHandlers<typeof pro
           .clientSecret(moved, ctx.options.env ?? process.env)
           .catch(() => undefined);
         const [problem] = await platformProblems(ctx, moved, secret, { key: false });
-        if (problem)
+        if (problem) {
+          const what =
+            problem.field === 'shippingSiteId'
+              ? `Shipping site ${input.shippingSiteId} ${problem.message}`
+              : `Shipping site ${input.shippingSiteId} could not be checked: the profile's ${problem.field} ${problem.message}`;
           throw new StationFailure(
             'validation',
-            `Shipping site ${input.shippingSiteId} ${problem.message}. The profile keeps ${current.shippingSiteId}.`,
-            [{ field: 'shippingSiteId', message: problem.message }],
+            `${what}. The profile keeps ${current.shippingSiteId}.`,
+            [{ field: problem.field, message: problem.message }],
           );
+        }
       }
       const labelPrinterId =
         input.defaultPrinterId === undefined
