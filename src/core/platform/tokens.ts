@@ -82,6 +82,12 @@ export class TokenManager {
     requestsWaitedForToken: 0,
     reauthenticatedRetries: 0,
   };
+  /**
+   * The platform refused the key at its last token request (a wrong secret or client id,
+   * a key revoked): the message said, until a token is issued again. Not an outage: the
+   * platform answers, and no retry mends it.
+   */
+  refused: { message: string; at: number } | null = null;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly margin: number;
@@ -159,11 +165,14 @@ export class TokenManager {
           refreshAt: issuedAt + Math.max(lifetime - this.margin, lifetime / 2),
         };
         slot.token = token;
+        this.refused = null;
         this.schedule(token);
         return token;
       })
       .catch((error: unknown) => {
         this.stats.tokenFetchFailures++;
+        if ((error as { kind?: unknown }).kind === 'auth')
+          this.refused = { message: (error as Error).message, at: this.options.now() };
         throw error;
       })
       .finally(() => {

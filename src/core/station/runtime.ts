@@ -141,6 +141,11 @@ export class ProfileRuntime {
       labelTimeoutMs: 15_000,
     });
     this.platform = packingPlatformFrom(this.client);
+    // A key refused (or accepted again) at a token request is the header's news: the token
+    // manager settles it just after the request's event, hence the next turn.
+    this.client.observe((e) => {
+      if (e.operation === 'issueToken') setImmediate(() => deps.onChange('status'));
+    });
     this.names = new PlatformNames({
       client: this.client,
       tenantId: profile.tenantId,

@@ -5,7 +5,8 @@ import type { ProfileView } from './profiles.js';
 import type { CarrierAccountView } from './records.js';
 import type { SiteAttentionCountView, SiteHeaderView } from './site.js';
 
-export type Connectivity = 'online' | 'offline' | 'unknown';
+/** `refused`: the platform answers but refuses this profile's API key (nothing can be bought). */
+export type Connectivity = 'online' | 'offline' | 'unknown' | 'refused';
 
 export interface StationStatus {
   profile: ProfileView | null;

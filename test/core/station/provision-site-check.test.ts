@@ -198,6 +198,46 @@ describe('a refused secret or tenant in a provisioning file (site IT)', () => {
     expect(error?.message).not.toContain(wrong);
   });
 
+  it('a secret refused after provisioning (the variable changed) shows on the header, not "online"', async () => {
+    const key = external.sandbox.fixtures.apiClients.find((c) => c.clientId === 'demo-lumen-full')!;
+    const dataDir = tempDir();
+    const provisionFile = dockFile({});
+    const first = demoStation(dataDir, {
+      provisionFile,
+      env: { STATION_SECRET_DOCK9: key.clientSecret },
+    });
+    await first.station.start();
+    try {
+      await until(
+        async () => (await call(first.station, 'station.status', {})).connectivity === 'online',
+      );
+    } finally {
+      await first.station.stop();
+    }
+    // The same file at the next start (not asked again: nothing in it changed), another secret.
+    const wrong = 'Not-The-Right-Secret-42';
+    const second = demoStation(dataDir, { provisionFile, env: { STATION_SECRET_DOCK9: wrong } });
+    // The header is told (a status event), not only a page that asks.
+    const pushed: string[] = [];
+    second.station.onEvent((name, payload) => {
+      if (name === 'status') pushed.push((payload as { connectivity: string }).connectivity);
+    });
+    await second.station.start();
+    try {
+      await until(() => pushed.includes('refused'));
+      const status = await until(async () => {
+        const st = await call(second.station, 'station.status', {});
+        return st.connectivity === 'refused' ? st : null;
+      });
+      expect(status.connectivityDetail).toMatch(
+        /^The platform did not accept the API key of client demo-lumen-full; .*\(ref [^)]+\)\. Nothing can be bought until site IT mends it\.$/,
+      );
+      expect(JSON.stringify(status)).not.toContain(wrong);
+    } finally {
+      await second.station.stop();
+    }
+  });
+
   it('a tenant the key may not act for is said of the tenant', async () => {
     const key = external.sandbox.fixtures.apiClients.find((c) => c.clientId === 'demo-lumen-full')!;
     const error = await stations

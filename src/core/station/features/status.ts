@@ -138,6 +138,7 @@ export class StatusFeature {
         version: o.version ?? '0.0.0',
       };
     const conn = rt.client.connectivity.snapshot();
+    const refused = rt.client.tokens.refused;
     const counts = countsOf(ctx);
     // Site-wide items are the header's only: the counts a station reports at check-in stay its
     // own, or every station would report the site's items again.
@@ -153,12 +154,14 @@ export class StatusFeature {
         siteName: rt.names.siteName,
         tenantName: rt.names.tenantName,
       }),
-      connectivity: conn.state,
+      connectivity: refused ? 'refused' : conn.state,
       connectivityDetail: !hasSecret
         ? 'No client secret for this profile: site IT sets it in Settings → Profiles (Replace secret) or in its environment variable'
-        : conn.state === 'offline'
-          ? rt.client.connectivity.outage()
-          : null,
+        : refused
+          ? `${refused.message}. Nothing can be bought until site IT mends it.`
+          : conn.state === 'offline'
+            ? rt.client.connectivity.outage()
+            : null,
       trackingDelayed: trackingSync(rt).message,
       printer: this.printer,
       queue: { shipments: counts.shipments, printJobs: counts.printJobs },

@@ -80,11 +80,17 @@ export function Header() {
                 ? 'bad'
                 : status?.connectivity === 'online'
                   ? 'ok'
-                  : status?.connectivity === 'offline'
+                  : status?.connectivity === 'offline' || status?.connectivity === 'refused'
                     ? 'bad'
                     : 'unknown'
             }
-            text={!hostConnected ? 'station host lost' : (status?.connectivity ?? '…')}
+            text={
+              !hostConnected
+                ? 'station host lost'
+                : status?.connectivity === 'refused'
+                  ? 'API key refused'
+                  : (status?.connectivity ?? '…')
+            }
             title={status?.connectivityDetail ?? undefined}
           />
           {status?.trackingDelayed ? (
