@@ -24,7 +24,7 @@ import { StatusFeature } from './features/status.js';
 import { siteServiceHandlers } from './features/site-services.js';
 import { diagnosticsHandlers } from './features/diagnostics.js';
 import { DEMO_PROFILE_ID, openDemoProfile } from './first-run.js';
-import { provisionProfiles } from '../profiles/provisioning.js';
+import { provisionProfiles, type ProvisionedProfile } from '../profiles/provisioning.js';
 import { SettingsError } from '../profiles/settings-store.js';
 
 export type { StationOptions } from './context.js';
@@ -112,7 +112,7 @@ export function createStation(options: StationOptions): Station {
         const first = results[0]?.profile;
         if (first) ctx.profiles.setActive(first.id);
         ctx.log(
-          `provisioned ${results.map((r) => `${r.profile.name} (secret: ${r.secret})`).join(', ')}`,
+          `provisioned ${results.map((r) => `${r.profile.name} (${secretWords(r)})`).join(', ')}`,
         );
       }
       await openSite(ctx);
@@ -159,5 +159,22 @@ function provisioningText(file: string): string {
       file,
       issues: [{ path: '(file)', message: why }],
     });
+  }
+}
+
+/**
+ * Where a provisioned profile's client secret comes from, for the log (no "secret:" in it: the
+ * log's redaction would take what follows for a secret and blank it).
+ */
+function secretWords(r: ProvisionedProfile): string {
+  switch (r.secret) {
+    case 'from-environment':
+      return `client secret from ${r.profile.clientSecretEnv ?? 'its environment variable'}`;
+    case 'already-set':
+      return 'client secret already stored';
+    case 'typed':
+      return 'client secret typed at the station';
+    case 'needs-secret':
+      return `no client secret yet${r.profile.clientSecretEnv ? ` (${r.profile.clientSecretEnv} is not set)` : ''}: set it in Settings → Profiles`;
   }
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import { useSandbox } from '../../support/sandbox.js';
 import { tempDir } from '../../support/tmp.js';
+import { Redactor } from '../../../src/core/logging/redact.js';
 import { startSandbox } from '../../../src/sandbox/index.js';
 import { call, demoStation, demoStationsPerTest, until, type Sandbox } from './support.js';
 
@@ -202,12 +203,18 @@ describe('a refused secret or tenant in a provisioning file (site IT)', () => {
     const key = external.sandbox.fixtures.apiClients.find((c) => c.clientId === 'demo-lumen-full')!;
     const dataDir = tempDir();
     const provisionFile = dockFile({});
+    const env = { STATION_SECRET_DOCK9: key.clientSecret };
+    const logged: string[] = [];
+    const redactor = new Redactor(env);
     const first = demoStation(dataDir, {
       provisionFile,
-      env: { STATION_SECRET_DOCK9: key.clientSecret },
+      env,
+      log: (line) => logged.push(redactor.text(line)),
     });
     await first.station.start();
     try {
+      // Site IT's line on where the secret comes from survives the log's redaction whole.
+      expect(logged).toContain('provisioned Dock 9 (client secret from STATION_SECRET_DOCK9)');
       await until(
         async () => (await call(first.station, 'station.status', {})).connectivity === 'online',
       );
