@@ -110,15 +110,18 @@ test("sign-in by badge, and a packer's buy-another waits for a lead's badge", as
       ],
       { input },
     );
+  // The station is open on the page, packing without sign-in, when site IT adds the users.
+  const page = await browser.newPage();
+  await page.goto(b.station.url);
+  await expect(page.getByTestId('connectivity')).toContainText('online', { timeout: 30_000 });
+  await expect(page.getByTestId('sign-in')).toHaveCount(0);
   cli(
     ['add', 'ana', '--name', 'Ana Ruiz', '--role', 'packer', '--badge', '--pin'],
     'BADGE-0017\n4821\n',
   );
   cli(['add', 'bo', '--name', 'Bo Lindqvist', '--role', 'lead', '--badge'], 'BADGE-0042\n');
-
-  const page = await browser.newPage();
-  await page.goto(b.station.url);
-  await expect(page.getByTestId('sign-in')).toBeVisible();
+  // The page turns to sign-in by itself (the station's next look, within its 10 s probe).
+  await expect(page.getByTestId('sign-in')).toBeVisible({ timeout: 20_000 });
   await page.screenshot({ path: info.outputPath('sign-in.png') });
   await page.getByTestId('badge-input').fill('BADGE-9999');
   await page.keyboard.press('Enter');

@@ -33,7 +33,17 @@ export function App() {
     const warm = setTimeout(() => void warmZplRenderer(), 300);
     // Every event carries what changed: the page shows it as it comes, nothing polls.
     const offs = [
-      bridge.on('status', (status) => useStation.getState().setStatus(status)),
+      bridge.on('status', (status) => {
+        useStation.getState().setStatus(status);
+        // Users set up (or gone) since the page read its session: sign-in shows (or goes).
+        const session = useSession.getState().session;
+        if (
+          status.signInRequired !== undefined &&
+          session &&
+          status.signInRequired !== session.required
+        )
+          void useSession.getState().load();
+      }),
       bridge.on('queue-changed', (queue) => useStation.setState({ queue })),
       bridge.on('attention-changed', ({ items }) => useStation.setState({ attention: items })),
       bridge.on('carriers-changed', ({ accounts }) => useStation.setState({ carriers: accounts })),

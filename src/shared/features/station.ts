@@ -36,6 +36,11 @@ export interface StationStatus {
   version: string;
   /** The site store line of the header; absent or null on a station without a site store. */
   site?: SiteHeaderView | null;
+  /**
+   * Users are set up (or were just copied from the site): someone must sign in to pack. The
+   * page shows the sign-in screen when this turns on while it is open.
+   */
+  signInRequired?: boolean;
 }
 
 export const stationCalls = {

@@ -77,6 +77,9 @@ export class StatusFeature {
     return fault && fault !== 'other' ? printerStateWords[fault] : 'reports a fault';
   }
 
+  /** Whether sign-in was required at the last probe (null: not looked yet). */
+  private signInRequired: boolean | null = null;
+
   private setPrinter(view: PrinterStatusView): void {
     const before = JSON.stringify(this.printer);
     this.printer = view;
@@ -104,6 +107,13 @@ export class StatusFeature {
       // The header's site line says how long changes have waited ("3 changes waiting, 40 s"):
       // the station sends it again while they wait, so the page needs no timer of its own.
       if (this.ctx.site && this.ctx.site.sync.status().depth > 0) this.ctx.changed('status');
+      // Users set up since (copied from the site, or added with npm run site -- users add
+      // --station-dir) or all gone: the page on screen shows or drops sign-in.
+      const required = this.ctx.session.required();
+      if (required !== this.signInRequired) {
+        if (this.signInRequired !== null) this.ctx.changed('status');
+        this.signInRequired = required;
+      }
       if (this.probe === null) return;
       this.probe = setTimeout(
         () => void tick(),
@@ -173,6 +183,7 @@ export class StatusFeature {
       secretStorage: secretStorage(o.vault),
       version: o.version ?? '0.0.0',
       site: ctx.site ? siteHeader(ctx.site.sync.status()) : null,
+      signInRequired: ctx.session.required(),
     };
   }
 
