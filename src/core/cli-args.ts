@@ -12,6 +12,9 @@ export class CliUsageError extends Error {
 /** node:util's messages, shortened to what a person at a terminal needs. */
 function plain(message: string): string {
   const unknown = /^Unknown option '([^']+)'/.exec(message);
+  // "-1" reads as an option: a negative number is no value any command takes.
+  if (unknown && /^-\d/.test(unknown[1]!))
+    return `${unknown[1]} is not a value here: numbers below 0 are not accepted`;
   if (unknown) return `unknown option ${unknown[1]}`;
   const missing = /^Option '(-\w, )?(--[\w-]+)[^']*' argument (missing|is ambiguous)/.exec(message);
   if (missing) return `${missing[2]} needs a value`;

@@ -57,7 +57,15 @@ export async function runUsersCommand(
     local ? local.upsert(u) : (where as { store: SiteStore }).store.saveUser(u);
   try {
     if (sub === 'list') {
-      for (const u of await list())
+      const users = await list();
+      if (users.length === 0) {
+        console.log(
+          'No users yet: nobody signs in, and every station packs without sign-in. Add one with: npm run site -- users add <id> --name … --role packer|lead --badge',
+        );
+        return 0;
+      }
+      console.log('id\tname\trole\tbadge\tPIN\tstate');
+      for (const u of users)
         console.log(
           `${u.userId}\t${u.name}\t${u.role}\t${u.badgeSha256 ? 'badge' : '-'}\t${u.pinHash ? 'PIN' : '-'}\t${u.active ? 'active' : 'disabled'}`,
         );
@@ -67,9 +75,20 @@ export async function runUsersCommand(
       const userId = args[1] ?? '';
       const name = opts.name?.trim();
       const role = opts.role;
-      if (!USER_ID.test(userId) || !name || (role !== 'packer' && role !== 'lead')) {
+      const missing = !USER_ID.test(userId)
+        ? userId
+          ? `"${userId}" is not a user id (letters, digits, . - _)`
+          : 'the user id is missing'
+        : !name
+          ? '--name is missing'
+          : role === undefined
+            ? '--role is missing'
+            : role !== 'packer' && role !== 'lead'
+              ? `"${role}" is not a role: a user is a packer or a lead`
+              : null;
+      if (missing) {
         console.error(
-          `A user needs an id (letters, digits, . - _), --name and --role packer|lead.\n${usage}`,
+          `${missing}. A user needs an id (letters, digits, . - _), --name and --role packer|lead.\n${usage}`,
         );
         return 2;
       }
@@ -112,8 +131,8 @@ export async function runUsersCommand(
       }
       await save({
         userId,
-        name,
-        role,
+        name: name!,
+        role: role as 'packer' | 'lead',
         badgeSha256: badgeSha256 ?? existing?.badgeSha256 ?? null,
         pinHash: pinHash ?? existing?.pinHash ?? null,
         active: true,
@@ -131,7 +150,9 @@ export async function runUsersCommand(
       console.log(`${u.name} (${u.userId}) can no longer sign in.`);
       return 0;
     }
-    console.error(usage);
+    console.error(
+      `${sub ? `unknown users command ${sub}` : 'which users command: list, add or disable?'}\n\n${usage}`,
+    );
     return 2;
   } finally {
     db?.close();
@@ -166,6 +187,11 @@ export async function runSettingCommand(
     return 2;
   }
   await store.setSetting(key, parsed.text);
-  console.log(`${key} is now set for every station of the site.`);
+  // The value said back when it is short (a number, a word); a long JSON one is shown on ask.
+  console.log(
+    parsed.text.length <= 60
+      ? `${key} is now ${parsed.text} for every station of the site.`
+      : `${key} is now set for every station of the site (npm run site -- setting ${key} shows it).`,
+  );
   return 0;
 }

@@ -81,6 +81,13 @@ try {
   if (!(command in COMMANDS)) throw new CliUsageError(`unknown command ${command}`, usage);
   if (positionals.length > 1 + COMMANDS[command]!)
     throw new CliUsageError(`unexpected argument ${positionals[1 + COMMANDS[command]!]}`, usage);
+  if (command === 'offline-purchase' && !['allow', 'refuse'].includes(positionals[1] ?? ''))
+    throw new CliUsageError(
+      positionals[1]
+        ? `offline-purchase is allow or refuse, not "${positionals[1]}"`
+        : 'offline-purchase needs allow or refuse',
+      usage,
+    );
   // A station alone keeps its users in its own SQLite: no store needed.
   if (command === 'users' && options['station-dir']) {
     process.exit(
@@ -127,7 +134,14 @@ try {
       break;
     }
     case 'status': {
-      console.log(`site store ${describeSiteStore(url)}, schema ${await store.schemaVersion()}`);
+      const schema = await store.schemaVersion();
+      if (schema === 0) {
+        console.log(
+          `site store ${describeSiteStore(url)} is not set up yet (no site schema): run npm run site -- migrate --url ${url}`,
+        );
+        break;
+      }
+      console.log(`site store ${describeSiteStore(url)}, schema ${schema}`);
       console.log(`offlinePurchase: ${(await store.setting('offlinePurchase')) ?? 'allow'}`);
       for (const s of await store.stations())
         console.log(

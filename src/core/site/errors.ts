@@ -147,7 +147,7 @@ export function describeSiteErrorForSiteIt(
     case 'no-database':
       return `The site store has no database ${database}: ${tried}. Create it once (createdb ${database}, owned by the site's owner role), then run npm run site -- migrate.`;
     case 'permission':
-      return `User ${user} may not do that on database ${database} (${cause?.message ?? 'permission denied'}). Run this command as the site's owner role, or grant the station role what resources/site/station-role.sql grants.`;
+      return `User ${user} may not do that on database ${database} (${cause?.message ?? 'permission denied'}). Site settings, users and migrations are site IT's: run this command as the site's owner role (the one that ran migrate), not the stations' role, which may only read them.`;
     default:
       return problem.message;
   }

@@ -19,9 +19,14 @@ export class SiteMigrator {
   /** The schema version of the database (0 when nothing was ever migrated). */
   async schemaVersion(): Promise<number> {
     return this.run(async () => {
+      // Two statements: PostgreSQL resolves every table a statement names before it runs, so
+      // one CASE over a table that does not exist yet fails instead of answering 0.
+      const exists = await this.pool.query<{ t: string | null }>(
+        `SELECT to_regclass('site_schema_migrations')::text AS t`,
+      );
+      if (!exists.rows[0]?.t) return 0;
       const { rows } = await this.pool.query<{ v: number | null }>(
-        `SELECT CASE WHEN to_regclass('site_schema_migrations') IS NULL THEN 0
-                ELSE (SELECT COALESCE(max(version), 0) FROM site_schema_migrations) END AS v`,
+        'SELECT COALESCE(max(version), 0) AS v FROM site_schema_migrations',
       );
       return Number(rows[0]?.v ?? 0);
     });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { usePostgres } from '../../support/use-postgres.js';
 import { siteDatabase, STATION_PASSWORD } from './support.js';
+import { SUPERUSER_PASSWORD } from '../../support/postgres.js';
 
 const pgc = usePostgres();
 
@@ -80,5 +81,15 @@ describe('npm run site names the password variable it reads', () => {
       /^The site store refused the login: tried host 127\.0\.0\.1, port \d+, database \w+, user shipping_station \(no password to send\)\. Check the password: none was given \(set PGPASSWORD, or STATION_SECRET_SITE_STORE when PGPASSWORD is not set\), and pg_hba\.conf/,
     );
     expect(r.stderr).not.toMatch(/SASL|SCRAM/);
+  });
+
+  it('status on a database not set up yet says to run migrate, not a missing relation', async () => {
+    const url = await pgc.cluster.createDatabase(`site_fresh_${process.pid}`);
+    const r = await site(['status', '--url', url], { PGPASSWORD: SUPERUSER_PASSWORD });
+    expect(r).toMatchObject({ code: 0 });
+    expect(r.stdout).toMatch(
+      /^site store .* is not set up yet \(no site schema\): run npm run site -- migrate --url /,
+    );
+    expect(r.stdout + r.stderr).not.toMatch(/relation|does not exist/);
   });
 });

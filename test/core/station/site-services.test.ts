@@ -274,11 +274,28 @@ describe('site services with a site store', () => {
       });
     expect(await run(['setting', 'rateRule', '{"strategy":"slowest"}'])).toMatchObject({
       code: 2,
-      stderr: expect.stringContaining('rateRule: strategy'),
+      stderr: expect.stringContaining('rateRule: strategy must be one of "cheapest", "fastest"'),
+    });
+    // A negative number is said as a value, not taken for an option.
+    expect(await run(['setting', 'reprintsWithoutLead', '-1'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^-1 is not a value here: numbers below 0 are not accepted/),
+    });
+    expect(await run(['offline-purchase', 'maybe'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^offline-purchase is allow or refuse, not "maybe"\n\nusage: /),
+    });
+    // No users yet: said, not an empty answer.
+    expect((await run(['users', 'list'])).stdout).toMatch(/^No users yet: nobody signs in/);
+    expect(
+      await run(['users', 'add', 'eve', '--name', 'Eve', '--role', 'boss', '--badge'], 'B-1\n'),
+    ).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^"boss" is not a role: a user is a packer or a lead\./),
     });
     expect(await run(['setting', 'reprintsWithoutLead', '3'])).toMatchObject({
       code: 0,
-      stdout: 'reprintsWithoutLead is now set for every station of the site.\n',
+      stdout: 'reprintsWithoutLead is now 3 for every station of the site.\n',
     });
     expect(
       await run(
@@ -297,7 +314,7 @@ describe('site services with a site store', () => {
     ]);
     expect(JSON.stringify(users)).not.toContain('BADGE-0042');
     expect((await run(['users', 'list'])).stdout).toBe(
-      'bo\tBo Lindqvist\tlead\tbadge\t-\tactive\n',
+      'id\tname\trole\tbadge\tPIN\tstate\nbo\tBo Lindqvist\tlead\tbadge\t-\tactive\n',
     );
   });
 });
