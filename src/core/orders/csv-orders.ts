@@ -24,6 +24,7 @@ import {
   type OrderItem,
   type OrderPackage,
 } from './types.js';
+import { zodIssueWords } from '../../shared/zod-words.js';
 
 const itemOnlyColumns = new Set<Column>(itemOnly);
 
@@ -375,7 +376,7 @@ function buildOrder(
         packageIndex: Number(packageIndex),
         itemIndex: Number(itemIndex),
       });
-      problem(row, column, issue.message);
+      problem(row, column, zodIssueWords(issue));
     }
   }
   if (problems.length > 0) return { problems };

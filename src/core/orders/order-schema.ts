@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Address, IncomingOrder, ImportProblem } from './types.js';
+import { zodIssueWords } from '../../shared/zod-words.js';
 
 const text = (max: number) =>
   z.string().trim().min(1, 'is empty').max(max, `is longer than ${max}`);
@@ -163,7 +164,7 @@ export function parseIncomingOrder(
       row,
       orderNumber,
       field: issue.path.map(String).join('.') || '(order)',
-      reason: issue.message,
+      reason: zodIssueWords(issue),
     })),
   };
 }

@@ -5,6 +5,7 @@ import { addressSchema } from '../orders/order-schema.js';
 import { baseUrlProblem } from './base-url.js';
 import { SECRET_ENV_PREFIX } from './secret-vault.js';
 import { printerSchema } from '../../shared/printers.js';
+import { zodIssueWords } from '../../shared/zod-words.js';
 
 /** How the station picks one rate among those the platform returned. */
 export const rateRuleSchema = z.object({
@@ -176,6 +177,6 @@ export function issuesOf(error: z.ZodError, prefix = ''): SettingsIssue[] {
           typeof part === 'number' ? `${at}[${part}]` : at ? `${at}.${String(part)}` : String(part),
         prefix,
       ) || '(profile)',
-    message: issue.message,
+    message: zodIssueWords(issue),
   }));
 }

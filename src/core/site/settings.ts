@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { rateRuleSchema, type Profile } from '../profiles/profile-schema.js';
+import { zodIssueWords } from '../../shared/zod-words.js';
 
 /**
  * Site settings (issue 14): set once for the site by site IT (`npm run site -- setting …`),
@@ -64,7 +65,7 @@ export function parseSiteSetting(
   if (!parsed.success)
     return {
       ok: false,
-      message: `${key}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'value'} ${i.message}`).join('; ')}`,
+      message: `${key}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'value'} ${zodIssueWords(i)}`).join('; ')}`,
     };
   return {
     ok: true,

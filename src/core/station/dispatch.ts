@@ -1,6 +1,7 @@
 import { calls, isCallName, type Handlers } from '../../shared/contract.js';
 import { fail, ok, type Result } from '../../shared/result.js';
 import { toStationError } from './errors.js';
+import { zodIssueWords } from '../../shared/zod-words.js';
 
 export type { Handlers } from '../../shared/contract.js';
 
@@ -25,11 +26,11 @@ export async function dispatch(
         // said with the field they are about.
         .map((i) =>
           i.path.length && !i.message.endsWith('.')
-            ? `${i.path.join('.')}: ${i.message}`
+            ? `${i.path.join('.')}: ${zodIssueWords(i)}`
             : i.message,
         )
         .join('; '),
-      parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })),
+      parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: zodIssueWords(i) })),
     );
   }
   try {
