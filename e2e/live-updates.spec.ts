@@ -17,6 +17,14 @@ async function queuedWhilePlatformAway(page: Page, order: string): Promise<void>
   await page.keyboard.type(order);
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('order-number')).toHaveText(order);
+  // The scan's rating finds the platform away: said, and nothing bought or queued by it.
+  await expect(page.getByTestId('rates-unreachable')).toContainText(
+    'Nothing was bought or queued. Ctrl+Enter queues this order',
+    { timeout: 30_000 },
+  );
+  await expect(page.getByTestId('queue-count')).toContainText('0');
+  await expect(page.getByRole('button', { name: /Queue for the platform/ })).toBeEnabled();
+  // The packer asks to buy: queued, to be labelled by the rule when the platform answers.
   await page.keyboard.press('Control+Enter');
   await expect(page.getByTestId('result')).toContainText('QUEUED', { timeout: 30_000 });
 }

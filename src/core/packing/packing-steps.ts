@@ -18,6 +18,8 @@ import { preRateOrder, reuseRates } from './pre-rated.js';
 import { invalid } from './invalid.js';
 import { notVerifiedMessage, type ItemVerification } from './verification.js';
 import type {
+  BuyingRateResult,
+  NotAnswering,
   CarrierAccountProblem,
   ChosenRate,
   PackedPackage,
@@ -28,6 +30,12 @@ import type {
 } from './types.js';
 
 export interface RateOptions {
+  /**
+   * The packer asked to buy (Ctrl+Enter before the rates came): an unreachable platform queues
+   * the shipment, to be rated and bought by the rule when it answers. Without it a rating never
+   * queues anything.
+   */
+  queueIfUnreachable?: boolean | undefined;
   /** Weights (and boxes) as packed, one per package; the order's own values when omitted. */
   packages?: PackedPackage[] | undefined;
   stationUser?: string | undefined;
@@ -85,11 +93,26 @@ export class PackingSteps {
    * `seen.order`: set to the order as it was read (ship() buys with it, not reading it again).
    * `pending`: a new rating is not written but left there (ship() writes it with the intent).
    */
+  rateOrder(
+    orderId: number,
+    options: RateOptions,
+    seen?: { order?: StoredOrder },
+    pending?: PendingRating,
+  ): Promise<BuyingRateResult>;
+  /** `say`: a packer's rating; an unreachable platform is said, nothing is queued. */
+  rateOrder(
+    orderId: number,
+    options: RateOptions,
+    seen: { order?: StoredOrder } | undefined,
+    pending: PendingRating | undefined,
+    unreachable: 'say',
+  ): Promise<RateResult>;
   async rateOrder(
     orderId: number,
     options: RateOptions,
     seen: { order?: StoredOrder } = {},
     pending?: PendingRating,
+    unreachable: 'queue' | 'say' = 'queue',
   ): Promise<RateResult> {
     const { shipments, scope } = this.d;
     const order = this.d.orders.get(orderId);
@@ -117,14 +140,11 @@ export class PackingSteps {
       if (open.state === 'ready' || open.state === 'rated')
         shipments.setState(open.id, 'cancelled', { why: 'superseded by a new rating' });
 
-    if (this.d.platform.isReachable?.() === false)
-      return enqueueOffline(
-        this.d,
-        order,
-        built.shipment,
-        stationUser,
-        this.d.platform.unreachableReason?.() ?? 'The platform is unreachable.',
-      );
+    if (this.d.platform.isReachable?.() === false) {
+      const why = this.d.platform.unreachableReason?.() ?? 'The platform is unreachable.';
+      if (unreachable === 'say') return notAnswering(why);
+      return enqueueOffline(this.d, order, built.shipment, stationUser, why);
+    }
     const shipment = shipments.create(scope, {
       tenantId: order.tenantId,
       orderId: order.id,
@@ -133,7 +153,9 @@ export class PackingSteps {
       stationUser,
     });
     await this.d.hooks.at?.('shipment-created', { shipmentId: shipment.id });
-    return this.rateStored(shipment, order, pending);
+    return unreachable === 'say'
+      ? this.rateStored(shipment, order, pending, 'say')
+      : this.rateStored(shipment, order, pending);
   }
 
   /** Rates an order in the background (pre-rated.ts). */
@@ -145,10 +167,23 @@ export class PackingSteps {
    * Asks the platform for the stored shipment's rates (safe to repeat) and keeps them; with
    * `pending`, a good rating is kept there to be written with what follows (PendingRating).
    */
+  rateStored(
+    shipment: Shipment,
+    order: StoredOrder,
+    pending?: PendingRating,
+  ): Promise<BuyingRateResult>;
+  /** `say`: the platform away is said and the shipment, which bought nothing, cancelled. */
+  rateStored(
+    shipment: Shipment,
+    order: StoredOrder,
+    pending: PendingRating | undefined,
+    unreachable: 'say',
+  ): Promise<RateResult>;
   async rateStored(
     shipment: Shipment,
     order: StoredOrder,
     pending?: PendingRating,
+    unreachable: 'queue' | 'say' = 'queue',
   ): Promise<RateResult> {
     const { shipments } = this.d;
     const rated = await rateShipment(
@@ -160,6 +195,10 @@ export class PackingSteps {
     );
     switch (rated.kind) {
       case 'unreachable':
+        if (unreachable === 'say') {
+          shipments.setState(shipment.id, 'cancelled', { why: rated.failure.message });
+          return notAnswering(rated.failure.message);
+        }
         return queueAfterUnreachable(this.d, shipment, rated.failure);
       case 'failed':
         shipments.setFailed(shipment.id, 'failed', rated.failure);
@@ -330,4 +369,20 @@ export class PackingSteps {
       rated.carrierProblems,
     );
   }
+}
+
+/**
+ * A packer's rating with the platform away: said, with what Ctrl+Enter does now. Nothing was
+ * bought and nothing queued; the shipment is queued (and later bought by the rule) only when the
+ * packer asks to buy.
+ */
+function notAnswering(why: string): NotAnswering {
+  const reason = why.trim().replace(/[.\s]*$/, '.');
+  return {
+    outcome: 'unreachable',
+    failure: {
+      code: 'platform-unreachable',
+      message: `${reason} Nothing was bought or queued. Ctrl+Enter queues this order: it is labelled by the profile's rule when the platform answers again.`,
+    },
+  };
 }

@@ -162,10 +162,15 @@ export class PackingWorkflow {
 
   /**
    * Rates one order and keeps the answer: a shipment in state `rated` with the rates, the
-   * rule's choice and its reason. Nothing is bought. Unreachable platform: queued, as ship().
+   * rule's choice and its reason. Nothing is bought. Unreachable platform: said (`unreachable`),
+   * nothing queued, unless `queueIfUnreachable` (the packer asked to buy): queued, as ship().
    */
   async rate(orderId: number, options: RateOptions = {}): Promise<RateResult> {
-    return this.exclusively(orderId, () => this.steps.rateOrder(orderId, options));
+    return this.exclusively(orderId, () =>
+      options.queueIfUnreachable
+        ? this.steps.rateOrder(orderId, options)
+        : this.steps.rateOrder(orderId, options, undefined, undefined, 'say'),
+    );
   }
 
   /**

@@ -116,8 +116,18 @@ export type ScanLookup =
   | { kind: 'label'; scanned: string; label: StoredLabel }
   | { kind: 'not-found'; scanned: string; message: string };
 
+/**
+ * A packer's rating found the platform away: nothing was bought and nothing queued (a scan
+ * never spends money). Buying (ship(), buy(), Ctrl+Enter) queues it instead.
+ */
+export interface NotAnswering {
+  outcome: 'unreachable';
+  failure: Failure;
+}
+
 /** A shipment rated and stored (state `rated`), or why it was not. */
 export type RateResult =
+  | NotAnswering
   | {
       outcome: 'rated';
       shipment: Shipment;
@@ -131,6 +141,9 @@ export type RateResult =
       ShipResult,
       { outcome: 'already-labelled' | 'needs-attention' | 'invalid' | 'failed' | 'queued' }
     >;
+
+/** A rating on the way to buying: an unreachable platform queues the shipment. */
+export type BuyingRateResult = Exclude<RateResult, NotAnswering>;
 
 export type ShipResult =
   | {

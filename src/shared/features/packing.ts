@@ -221,6 +221,11 @@ export interface RateQuote {
   accountIssues: AccountIssue[];
   /** The platform is unreachable: the shipment was queued and will be rated and bought later. */
   queued: boolean;
+  /**
+   * The platform did not answer this rating: nothing was bought or queued (`reason` says so).
+   * Buying asks `pack.rate` again with `queue: true`, which queues the order for the platform.
+   */
+  unreachable?: boolean;
 }
 
 export interface PurchaseView {
@@ -272,6 +277,11 @@ export const packingCalls = {
       confirmAnother: z.boolean().default(false),
       /** Options as set on Pack; null: the order's own. */
       options: shipOptions.nullable().default(null),
+      /**
+       * The packer asked to buy (Ctrl+Enter): a platform that does not answer queues the order.
+       * Without it a rating never queues (nor buys) anything.
+       */
+      queue: z.boolean().default(false),
     }),
   ),
   'pack.buy': def<PurchaseView>()(

@@ -152,11 +152,30 @@ describe('rate, then buy what was rated', () => {
     expect(events.filter((k) => k === 'rated')).toHaveLength(2);
   });
 
-  it('rating while the platform is unreachable queues the shipment, as ship() does', async () => {
-    const { station } = await warmStation();
+  it('a rating while the platform is unreachable buys and queues nothing; asked to buy, it queues', async () => {
+    const { station, calls } = await warmStation();
     const outage = sb.fault({ path: '/api/v1/rates', kind: 'reset' });
     const id = orderId(station, 'LUM-10423');
-    const queued = await station.workflow.rate(id, { packages: [{ weightLbs: 2.9 }] });
+    // A scan's rating: said, nothing queued, nothing left to buy later.
+    const said = await station.workflow.rate(id, { packages: [{ weightLbs: 2.9 }] });
+    expect(said).toMatchObject({
+      outcome: 'unreachable',
+      failure: {
+        code: 'platform-unreachable',
+        message: expect.stringMatching(
+          /Nothing was bought or queued\. Ctrl\+Enter queues this order: it is labelled by the profile's rule when the platform answers again\.$/,
+        ),
+      },
+    });
+    expect(station.workflow.queue.counts(station.workflow.scope).waiting).toBe(0);
+    expect(station.workflow.shipments.forOrder(id).filter((s) => s.state !== 'cancelled')).toEqual(
+      [],
+    );
+    // The packer asks to buy: queued, to be bought by the rule when the platform answers.
+    const queued = await station.workflow.rate(id, {
+      packages: [{ weightLbs: 2.9 }],
+      queueIfUnreachable: true,
+    });
     expect(queued).toMatchObject({ outcome: 'queued', failure: { code: 'platform-unreachable' } });
     // Re-weighed while queued: never queued twice, and it waits with the new weight.
     const again = await station.workflow.rate(id, { packages: [{ weightLbs: 3.3 }] });
@@ -165,6 +184,7 @@ describe('rate, then buy what was rated', () => {
     expect(again.shipment.id).toBe(queued.shipment.id);
     expect(again.shipment.shipment.packages[0]?.weightLbs).toBe(3.3);
     expect(outage.hits).toBeGreaterThan(0);
+    expect(calls.filter((c) => c === 'purchaseLabel')).toEqual([]);
     sb.clearFaults();
   });
 });

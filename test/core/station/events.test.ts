@@ -73,9 +73,11 @@ describe('events carry what changed', () => {
     if (scan.kind !== 'order') throw new Error(`LUM-10422 scanned as ${scan.kind}`);
     s.context.runtime().client.tokens.forget();
     sandbox().faults.add({ method: 'POST', path: '/api/v1/tokens/m2m', kind: 'hang' });
+    // The packer pressed Ctrl+Enter (queue): with the platform away the order is queued.
     const quote = await call(s, 'pack.rate', {
       orderId: scan.order.id,
       packages: [{ weightLbs: 1.8 }],
+      queue: true,
     });
     expect(quote.queued).toBe(true);
 

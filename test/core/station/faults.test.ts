@@ -53,9 +53,18 @@ describe('deadlines a packer can live with', () => {
       const orderId = await orderIdOf(s, 'LUM-10421');
       s.context.runtime().client.tokens.forget();
       sandbox.faults.add({ method: 'POST', path: '/api/v1/tokens/m2m', kind: 'hang' });
-      const quote = await call(s, 'pack.rate', { orderId, packages: [{ weightLbs: 1.8 }] });
+      // A scan's rating: said within the deadline, nothing bought or queued.
+      const said = await call(s, 'pack.rate', { orderId, packages: [{ weightLbs: 1.8 }] });
+      expect(said).toMatchObject({ unreachable: true, queued: false });
+      expect(said.reason).toMatch(/token request \(no answer within 5 s\)/);
+      expect(said.reason).toMatch(/Nothing was bought or queued\. Ctrl\+Enter queues this order/);
+      // Ctrl+Enter (queue): queued with the reason.
+      const quote = await call(s, 'pack.rate', {
+        orderId,
+        packages: [{ weightLbs: 1.8 }],
+        queue: true,
+      });
       expect(quote.queued).toBe(true);
-      expect(quote.reason).toMatch(/token request \(no answer within 5 s\)/);
       expect(quote.reason).toMatch(/Nothing was bought/);
       expect(sandbox.ledger()).toHaveLength(0);
     });
@@ -65,7 +74,11 @@ describe('deadlines a packer can live with', () => {
     await withStation(async (s, sandbox) => {
       const orderId = await orderIdOf(s, 'LUM-10421');
       sandbox.faults.add({ method: 'POST', path: '/api/v1/rates', kind: 'hang' });
-      const quote = await call(s, 'pack.rate', { orderId, packages: [{ weightLbs: 1.8 }] });
+      const quote = await call(s, 'pack.rate', {
+        orderId,
+        packages: [{ weightLbs: 1.8 }],
+        queue: true,
+      });
       expect(quote.queued).toBe(true);
       expect(quote.reason).toMatch(/rate request \(no answer within 8 s\)/);
     });

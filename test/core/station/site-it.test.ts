@@ -108,9 +108,13 @@ describe('a queued shipment whose profile lost its secret (shift lead)', () => {
     const key = sandbox.fixtures.apiClients.find((c) => c.clientId === 'demo-lumen-full')!;
     env.STATION_SECRET_LUMEN = key.clientSecret;
     const orderId = await onEnvSecret(s, sandbox, env);
-    // The platform is down while the packer rates: the shipment is queued.
+    // The platform is down when the packer presses Ctrl+Enter: the shipment is queued.
     sandbox.faults.add({ method: 'POST', path: '/api/v1/tokens/m2m', kind: 'status', status: 503 });
-    const quote = await call(s, 'pack.rate', { orderId, packages: [{ weightLbs: 1.8 }] });
+    const quote = await call(s, 'pack.rate', {
+      orderId,
+      packages: [{ weightLbs: 1.8 }],
+      queue: true,
+    });
     expect(quote.queued).toBe(true);
 
     // The platform is back, but the variable is gone (a restart without it).

@@ -416,6 +416,7 @@ describe('Station facade with a site store', () => {
         await a.dispatch('pack.rate', {
           orderId: scan.order.id,
           packages: [{ weightLbs: 2, boxId: null }],
+          queue: true,
         });
         await until(async () => (await call(a, 'station.status', {})).queue.shipments === 1);
         await until(async () => {

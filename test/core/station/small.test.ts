@@ -17,6 +17,7 @@ describe('small things a packer reads', () => {
       const quote = await call(s, 'pack.rate', {
         orderId: await orderIdOf(s, order),
         packages: [{ weightLbs: 2 }],
+        queue: true,
       });
       expect(quote.queued).toBe(true);
       expect(quote.reason.match(/answers again/g) ?? []).toHaveLength(1);

@@ -157,6 +157,20 @@ export function quoteView(
           .filter(Boolean)
           .join(' '),
       };
+    case 'unreachable':
+      // Nothing queued: Ctrl+Enter asks again with queueIfUnreachable (pack.rate's `queue`).
+      return {
+        orderId,
+        orderNumber,
+        shipmentId: '',
+        ratedAt: null,
+        rates: [],
+        chosenRateId: null,
+        accountIssues: [],
+        queued: false,
+        unreachable: true,
+        reason: result.failure.message,
+      };
     default:
       return refuse(result, profile);
   }

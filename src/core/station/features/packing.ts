@@ -178,6 +178,7 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
         packages: packed(input.packages),
         stationUser: actor(ctx),
         confirmAnotherLabel: input.confirmAnother,
+        queueIfUnreachable: input.queue,
         ...(input.options ? { options: optionsFromView(input.options) } : {}),
       });
       if (result.outcome === 'queued') ctx.changed('queue');

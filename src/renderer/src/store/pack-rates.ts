@@ -26,7 +26,10 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
   const fail = packFailure(set, get);
 
   async function rateOnce() {
-    const { order, packages, confirmAnother, existingLabels, shipOptions } = get();
+    const { order, packages, confirmAnother, existingLabels, shipOptions, buyPending } = get();
+    // The packer asked to buy (Ctrl+Enter): a platform that does not answer queues the order.
+    // A plain rating (a scan, Enter, a new weight) never queues anything.
+    const queue = buyPending;
     if (!order || !packages.length || (existingLabels.length && !confirmAnother)) {
       set({ buyPending: false });
       return;
@@ -49,6 +52,7 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
       })),
       confirmAnother,
       options: shipOptions,
+      queue,
     });
     set({ busy: null });
     // Asked again meanwhile, another order scanned, or a weight, box or option changed: not these rates.
@@ -68,6 +72,17 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
       return;
     }
     set({ quote: r.value, selectedRateId: r.value.chosenRateId });
+    if (r.value.unreachable) {
+      // Ctrl+Enter came while this rating was on its way: asked again, queueing this time.
+      if (get().buyPending && !queue) {
+        again = true;
+        return;
+      }
+      // Nothing bought or queued; the Rates panel says so and what Ctrl+Enter does now.
+      set({ buyPending: false });
+      void get().refreshStatus();
+      return;
+    }
     if (r.value.queued) {
       // The platform is away: the shipment already waits in the offline queue.
       set({
@@ -166,6 +181,12 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
         return;
       }
       if (quote.queued) return;
+      if (quote.unreachable) {
+        // The platform did not answer the rating: the packer's buy queues the order for it.
+        set({ buyPending: true });
+        await get().rate();
+        return;
+      }
       set({ busy: 'buy' });
       const boughtFor = get().order;
       // The shipment that was rated, at the highlighted rate: no second rating.

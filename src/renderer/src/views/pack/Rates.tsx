@@ -24,8 +24,12 @@ export function RatesPanel({ onBuy }: { onBuy(): void }) {
           <kbd>↓</kbd> or click to pick another
         </span>
       </h2>
-      <Waiting busy={s.busy} />
-      {quote && !quote.queued ? (
+      <Waiting busy={s.busy} buying={s.buyPending} />
+      {quote?.unreachable ? (
+        <p className="unreachable" data-testid="rates-unreachable" role="status">
+          {quote.reason}
+        </p>
+      ) : quote && !quote.queued ? (
         <>
           <p className="reason" data-testid="rate-reason" title={quote.reason}>
             ★ {quote.reason}
@@ -103,7 +107,12 @@ export function RatesPanel({ onBuy }: { onBuy(): void }) {
         </p>
       )}
       <button className="buy" disabled={!quote || quote.queued || s.busy !== null} onClick={onBuy}>
-        {picked ? `Buy ${picked.serviceLevel} & print` : 'Buy & print'} <kbd>Ctrl+Enter</kbd>
+        {quote?.unreachable
+          ? 'Queue for the platform'
+          : picked
+            ? `Buy ${picked.serviceLevel} & print`
+            : 'Buy & print'}{' '}
+        <kbd>Ctrl+Enter</kbd>
       </button>
     </div>
   );
