@@ -135,6 +135,8 @@ test("sign-in by badge, and a packer's buy-another waits for a lead's badge", as
   await page.keyboard.press('Alt+1');
   await scanAndBuy(page, 'LUM-10421');
   await expect.poll(() => b.printer.labels.length, { timeout: 30_000 }).toBe(1);
+  const reprint = page.getByRole('button', { name: /^Reprint / });
+  const first = /Reprint (\S+)/.exec((await reprint.textContent()) ?? '')![1]!;
 
   // The same order again: buying another needs a lead.
   await page.keyboard.type('LUM-10421');
@@ -155,5 +157,9 @@ test("sign-in by badge, and a packer's buy-another waits for a lead's badge", as
   await page.keyboard.press('Control+Enter');
   await expect.poll(() => b.printer.labels.length, { timeout: 30_000 }).toBe(2);
   expect(await world.sandbox().ledger()).toHaveLength(2);
+  // Alt+R now reprints the label just bought, the one the panel shows, not the order's first.
+  await expect(page.getByTestId('result')).toContainText('LABEL');
+  await expect(reprint).not.toContainText(first);
+  await expect(reprint).toContainText(/Reprint \d+/);
   await page.screenshot({ path: info.outputPath('approved.png') });
 });

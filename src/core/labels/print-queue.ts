@@ -29,6 +29,11 @@ export interface LabelPrintQueue {
    */
   existingLabelJob?(labelId: string): unknown;
   /**
+   * A job of this platform label (its own or a reprint's) that has not printed and still waits
+   * or is being sent, or null: a reprint then would print the label twice.
+   */
+  pendingLabelJob?(labelId: string): { lastError: string | null } | null;
+  /**
    * A label for this printer is being bought: the spool may get the printer's connection and
    * status ready so the job does not wait for them (PrintSpool.prepare). Best effort.
    */

@@ -6,7 +6,11 @@ import { printJobIdOf, type LabelPrintQueue } from './print-queue.js';
 import type { ReprintRecord, StoredLabel } from './types.js';
 
 export type ReprintErrorCode =
-  'label-not-found' | 'reprint-reason-required' | 'label-zpl-expired' | 'label-package-not-found';
+  | 'label-not-found'
+  | 'reprint-reason-required'
+  | 'label-zpl-expired'
+  | 'label-package-not-found'
+  | 'label-still-waiting';
 
 export class ReprintError extends Error {
   constructor(
@@ -84,6 +88,18 @@ export class LabelReprints {
       throw new ReprintError(
         'reprint-reason-required',
         'A reprint needs the name of the person asking and a reason.',
+      );
+    // The label has not printed yet (its job, or an earlier reprint's, waits for a printer):
+    // a copy queued now would print too when that printer is back, two labels with one
+    // tracking number. The waiting job is said instead; Queue moves it to another printer.
+    const waiting =
+      request.packageIndex === undefined
+        ? this.printQueue.pendingLabelJob?.(label.platformLabelId)
+        : undefined;
+    if (waiting)
+      throw new ReprintError(
+        'label-still-waiting',
+        `${label.trackingNumber} has not printed yet: its print job waits for the printer${waiting.lastError ? ` (${waiting.lastError.replace(/\.$/, '')})` : ''} and prints by itself when the printer is ready. No second copy was queued. To print it on another printer, move its job in Queue (Alt+3).`,
       );
     let zpl = label.zpl;
     if (zpl === null) {

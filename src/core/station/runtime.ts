@@ -159,6 +159,7 @@ export class ProfileRuntime {
     const printQueue: LabelPrintQueue = {
       enqueue: (job) => spool.enqueue(job).job,
       existingLabelJob: (labelId: string) => spool.labelJob(labelId),
+      pendingLabelJob: (labelId: string) => spool.pendingLabelJob(labelId),
       prepare: (printerId: string) => spool.prepare(printerId),
     };
     this.workflow = new PackingWorkflow({

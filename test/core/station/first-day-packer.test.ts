@@ -63,6 +63,50 @@ describe('packer: bought but waiting for the printer (#13.7)', () => {
   });
 });
 
+describe('packer: a reprint while the label still waits for its printer', () => {
+  it('queues no second copy (two labels with one tracking number); once it printed, a reprint prints', async () => {
+    const s = await station();
+    const vp = await startVirtualPrinter({ dpi: 203 });
+    stations.onEnd(() => vp.close());
+    await usePrinter(s, {
+      id: 'vp',
+      name: 'ZD421',
+      kind: 'network',
+      host: '127.0.0.1',
+      port: vp.port,
+      dpi: 203,
+    });
+    vp.setFault('paper-out');
+    await until(async () => (await call(s, 'station.status', {})).printer?.state === 'paper-out');
+    const bought = await packOrder(s, 'LUM-10421');
+    expect(bought.outcome).toBe('print-waiting');
+    // Nothing came out, so the packer asks for a reprint: told why, nothing queued.
+    const refused = await s.dispatch('labels.reprint', {
+      id: bought.label!.id,
+      reason: 'nothing came out',
+    });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: {
+        code: 'conflict',
+        message: expect.stringMatching(
+          new RegExp(
+            `^${bought.label!.trackingNumber} has not printed yet: its print job waits for the printer .*No second copy was queued\\. To print it on another printer, move its job in Queue \\(Alt\\+3\\)\\.$`,
+          ),
+        ),
+      },
+    });
+    // Paper back in: the label prints once.
+    vp.setFault(null);
+    await until(() => vp.labels.length >= 1);
+    await until(async () => (await call(s, 'queue.list', {})).printJobs.length === 0);
+    expect(vp.labels).toHaveLength(1);
+    // Printed: a reprint is a reprint again.
+    await call(s, 'labels.reprint', { id: bought.label!.id, reason: 'smudged' });
+    await until(() => vp.labels.length === 2);
+  });
+});
+
 describe('packer: multi-package orders (#13.9)', () => {
   it('shows every package tracking number and reprints one package or all of them', async () => {
     const s = await station();

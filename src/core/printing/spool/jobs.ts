@@ -109,6 +109,7 @@ export class PrintJobStore {
   private readonly eventsOf;
   private readonly listFiltered;
   private readonly labelJobOf;
+  private readonly pendingOf;
 
   constructor(
     private readonly db: Database.Database,
@@ -149,6 +150,10 @@ export class PrintJobStore {
     );
     this.labelJobOf = db.prepare(
       `SELECT ${COLUMNS} FROM print_jobs WHERE label_id = ? AND kind = 'label' ORDER BY id LIMIT 1`,
+    );
+    this.pendingOf = db.prepare(
+      `SELECT ${COLUMNS} FROM print_jobs WHERE label_id = ? AND state IN ('queued', 'sending')
+       ORDER BY id DESC LIMIT 1`,
     );
     this.listFiltered = db.prepare(`SELECT ${COLUMNS} FROM print_jobs
       WHERE (@states IS NULL OR state IN (SELECT value FROM json_each(@states)))
@@ -242,6 +247,12 @@ export class PrintJobStore {
   /** The first 'label' job stored for a platform label id (reprints are kind 'reprint'). */
   labelJob(labelId: string): PrintJob | null {
     const row = this.labelJobOf.get(labelId) as Row | undefined;
+    return row ? toJob(row) : null;
+  }
+
+  /** The newest job of this label (its own or a reprint) still waiting or being sent. */
+  pendingLabelJob(labelId: string): PrintJob | null {
+    const row = this.pendingOf.get(labelId) as Row | undefined;
     return row ? toJob(row) : null;
   }
 

@@ -227,6 +227,10 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
     return this.store.labelJob(labelId);
   }
 
+  pendingLabelJob(labelId: string): PrintJob | null {
+    return this.store.pendingLabelJob(labelId);
+  }
+
   payload(id: number): Buffer | null {
     return this.store.payload(id);
   }

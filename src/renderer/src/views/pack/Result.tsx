@@ -93,7 +93,9 @@ export function PackResult(props: {
   const s = useStation();
   const purchase = s.result?.kind === 'success' ? s.result.purchase : null;
   const { phase, message } = usePurchasePhase(purchase);
-  const reprintTarget = s.scannedLabel ?? s.existingLabels[0] ?? purchase?.label ?? null;
+  // The label the panel shows first: one just bought (another label of an order that had one
+  // included) is the one the packer holds, not the order's earlier label.
+  const reprintTarget = purchase?.label ?? s.scannedLabel ?? s.existingLabels[0] ?? null;
   // Labelled at another station of the site: its label reprints here instead.
   const elsewhere = reprintTarget ? null : s.labelledElsewhere;
   const label = purchase?.label ?? null;
