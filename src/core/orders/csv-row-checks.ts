@@ -1,6 +1,9 @@
 import { csvColumns } from './csv-columns.js';
 import type { Row } from './csv-location.js';
 
+/** A data row (1 = the first under the header) as the spreadsheet numbers it, the header row 1. */
+const sheetRow = (row: number) => row + 1;
+
 /** Where the rows of one order number disagree or repeat: the order waits for a fixed file. */
 export function disagreeingRows(
   rows: readonly Row[],
@@ -21,7 +24,7 @@ export function disagreeingRows(
         found.push({
           row,
           field: column,
-          reason: `"${v}" differs from the order's first row (row ${first.row}: "${first.get(column)}"): two orders under one number?`,
+          reason: `"${v}" differs from the order's first row (row ${sheetRow(first.row)}: "${first.get(column)}"): two orders under one number?`,
         });
     }
   }
@@ -35,7 +38,7 @@ export function disagreeingRows(
       found.push({
         row,
         field: '(row)',
-        reason: `repeats row ${at} exactly: its items would be counted twice; remove one copy and import the file again`,
+        reason: `repeats row ${sheetRow(at)} exactly: its items would be counted twice; remove one copy and import the file again`,
       });
     else seen.set(key, row.row);
   }

@@ -5,7 +5,9 @@
  *
  * Accepts: a UTF-8 BOM, CRLF or LF line ends, quoted fields with embedded commas, line
  * breaks and doubled quotes. A quote that closes a field must be followed by a comma or the
- * end of the line; anything else is an error for that record, which is skipped.
+ * end of the line; anything else is an error for that record, which is skipped. A quote that
+ * never closes is an error for its record, which ends with the line the quote opened on: the
+ * rows after it are read.
  *
  * The separator is read from the header line: Excel in many European locales saves "CSV" with
  * semicolons, and "Unicode text" with tabs; whichever of `,` `;` tab is most frequent outside
@@ -82,6 +84,8 @@ export function* parseCsvSteps(text: string): Steps<number, CsvParseResult> {
     for (;;) {
       let value = '';
       if (src[i] === '"') {
+        const openAt = i;
+        const openLine = line;
         i++;
         let closed = false;
         while (i < n) {
@@ -101,7 +105,14 @@ export function* parseCsvSteps(text: string): Steps<number, CsvParseResult> {
           i++;
         }
         if (!closed) {
-          broken ??= 'a quoted field is never closed (missing ")';
+          // A stray quote would swallow every row after it: the record ends with the line its
+          // quote opened on, and the rows after it are read as rows.
+          broken ??= 'a quoted field is never closed (missing "); the rows after it were read';
+          const nl = src.indexOf('\n', openAt);
+          i = nl === -1 ? n : nl + 1;
+          line = openLine + 1;
+          fields.push(value);
+          break;
         } else if (i < n && src[i] !== sep && src[i] !== '\n' && src[i] !== '\r') {
           broken ??= `unexpected text after a closing quote in field ${fields.length + 1}`;
           while (i < n && src[i] !== sep && src[i] !== '\n' && src[i] !== '\r') i++;

@@ -77,13 +77,15 @@ describe('order import', () => {
     expect(report.problems.find((p) => p.orderNumber === 'D-1')).toMatchObject({
       row: 4,
       field: '(row)',
-      reason: expect.stringMatching(/^repeats row 1 exactly: its items would be counted twice/),
+      // Rows named in the reason as the spreadsheet numbers them (the header is row 1), as the
+      // station shows the problem's own row (`row` + 1): the first D-1 is on row 2.
+      reason: expect.stringMatching(/^repeats row 2 exactly: its items would be counted twice/),
     });
     expect(report.problems.find((p) => p.orderNumber === 'D-3')).toMatchObject({
       row: 6,
       field: 'ship_to_name',
       reason: expect.stringMatching(
-        /"Second Version" differs from the order's first row \(row 5: "First Version"\)/,
+        /"Second Version" differs from the order's first row \(row 6: "First Version"\)/,
       ),
     });
     expect(orders.findByNumber(scope, 'D-1')).toEqual([]);
