@@ -60,6 +60,12 @@ test('the Queue page and the header follow a shipment from queued to printed wit
     timeout: 15_000,
   });
   await page.screenshot({ path: info.outputPath('queue-drained.png') });
+  // Back on Pack, the order that said QUEUED shows the label the queue bought, with its Reprint.
+  await page.keyboard.press('Alt+1');
+  await expect(page.getByTestId('result')).toContainText('Bought by the offline queue');
+  await expect(page.getByTestId('result')).not.toContainText('QUEUED');
+  await expect(page.getByRole('button', { name: /^Reprint \d+/ })).toBeVisible();
+  await page.screenshot({ path: info.outputPath('pack-after-drain.png') });
 
   expect(await page.evaluate('window.intervals')).toEqual([]);
 });

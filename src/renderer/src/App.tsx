@@ -47,10 +47,12 @@ export function App() {
       bridge.on('queue-changed', (queue) => useStation.setState({ queue })),
       bridge.on('attention-changed', ({ items }) => useStation.setState({ attention: items })),
       bridge.on('carriers-changed', ({ accounts }) => useStation.setState({ carriers: accounts })),
-      bridge.on('labels-changed', () => {
+      bridge.on('labels-changed', ({ labels }) => {
         const st = useStation.getState();
         // Only the page on screen is asked for again, where it starts now.
         if (st.view === 'history') void st.searchLabels(st.history.offset);
+        // Pack's QUEUED order, bought by the offline queue, shows its label.
+        st.labelsStored(labels);
       }),
       bridge.on('tracking-changed', (change) => {
         const st = useStation.getState();

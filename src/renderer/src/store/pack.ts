@@ -61,6 +61,11 @@ export interface PackSlice {
   setBox(index: number, box: BoxPreset | null): void;
   setActivePackage(index: number): void;
   setShipOptions(patch: Partial<ShipOptionsView>): void;
+  /**
+   * Labels the station just stored (`labels-changed`): the order on screen, QUEUED for the
+   * platform, bought by the offline queue turns into its label, with its Reprint.
+   */
+  labelsStored(labels: readonly LabelSummary[]): void;
   clearPack(): void;
 }
 
@@ -308,6 +313,28 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
         },
       });
       return true;
+    },
+
+    labelsStored(labels) {
+      const { order, result } = get();
+      if (!order || result?.kind !== 'success' || result.purchase.outcome !== 'queued-offline')
+        return;
+      const label = labels.find((l) => l.orderNumber === order.orderNumber && !l.returnOfLabelId);
+      if (!label) return;
+      set({
+        existingLabels: [label, ...get().existingLabels.filter((l) => l.id !== label.id)],
+        quote: null,
+        result: {
+          kind: 'success',
+          purchase: {
+            outcome: 'printing',
+            label,
+            printJob: null,
+            message:
+              'Bought by the offline queue when the platform answered; sent to the label printer.',
+          },
+        },
+      });
     },
 
     clearPack: () => set({ ...cleared }),
