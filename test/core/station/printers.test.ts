@@ -96,6 +96,34 @@ describe('Settings → Printers: add by address, test print, remove (site IT)', 
     expect(receipt.received()).toContain('\x1b');
   });
 
+  it('a test print to a printer that does not answer says so and queues nothing', async () => {
+    const s = await started();
+    // A port nothing listens on: the printer is switched off.
+    const gone = createServer();
+    await new Promise<void>((r) => gone.listen(0, '127.0.0.1', r));
+    const port = (gone.address() as { port: number }).port;
+    await new Promise<void>((r) => gone.close(() => r()));
+    const view = await call(s, 'printers.add', {
+      name: 'Dead Zebra',
+      host: '127.0.0.1',
+      port,
+      role: 'label',
+    });
+    const added = view.printers.find((p) => p.name === 'Dead Zebra')!;
+    const before = (await call(s, 'queue.list', {})).printJobs.length;
+    const r = await s.dispatch('printers.testPrint', { printerId: added.id });
+    expect(r).toMatchObject({
+      ok: false,
+      error: {
+        code: 'printer-offline',
+        message: expect.stringMatching(
+          /^Dead Zebra: not answering \(.+\)\. The test page was not sent and nothing was queued; put it right and try again\.$/,
+        ),
+      },
+    });
+    expect((await call(s, 'queue.list', {})).printJobs.length).toBe(before);
+  });
+
   it('says what is wrong with a typed address, and refuses the same address twice', async () => {
     const s = await started();
     const withScheme = await s.dispatch('printers.add', {

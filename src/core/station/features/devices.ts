@@ -1,4 +1,5 @@
 import { probePrinter } from './status.js';
+import { printerStateWords } from '../../../shared/printers.js';
 import type { StationContext } from '../context.js';
 import type { FeatureHandlers } from '../../../shared/features/define.js';
 import type { printerCalls } from '../../../shared/features/printers.js';
@@ -32,6 +33,14 @@ export function deviceHandlers(ctx: StationContext): FeatureHandlers<typeof prin
     },
     'printers.testPrint': async ({ printerId }) => {
       const p = printer(printerId);
+      // A test page is for finding out whether the printer works now: one that does not answer
+      // or reports a fault is said at once, and nothing is queued to print by surprise later.
+      const now = await probePrinter(p);
+      if (now.state !== 'ready' && now.state !== 'unknown')
+        throw new StationFailure(
+          'printer-offline',
+          `${p.name}: ${printerStateWords[now.state]} (${now.message.replace(/\.$/, '')}). The test page was not sent and nothing was queued; put it right and try again.`,
+        );
       const { job } = ctx.spool.printTest(p.id);
       ctx.changed('queue');
       return printJobView(job, p.name);

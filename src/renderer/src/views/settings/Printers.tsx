@@ -69,7 +69,11 @@ export function PrintersPanel() {
     const r = await call('printers.testPrint', { printerId });
     notify(
       r.ok ? 'ok' : 'error',
-      r.ok ? `Test print sent to ${r.value.printerName}.` : r.error.message,
+      r.ok
+        ? r.value.state === 'printed'
+          ? `Test page printed on ${r.value.printerName}.`
+          : `Test page sent to ${r.value.printerName}: check that it came out.`
+        : r.error.message,
     );
   }
 
