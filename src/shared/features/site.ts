@@ -40,6 +40,11 @@ export interface SiteStatusView {
   stationName: string | null;
   /** Whether a password is stored in the keychain or STATION_SECRET_SITE_STORE is set. */
   hasPassword: boolean;
+  /**
+   * Where the password the station uses comes from, in words for site IT ("held in memory for
+   * this run only", "from STATION_SECRET_SITE_STORE"); null when there is none.
+   */
+  passwordFrom?: string | null;
   header: SiteHeaderView | null;
   lastSyncedAt: string | null;
   offlinePurchase: 'allow' | 'refuse';

@@ -207,6 +207,8 @@ describe('Station facade with a site store', () => {
       // The header says the login was refused, not that the store is away.
       expect((await call(s, 'station.status', {})).site?.text).toMatch(/^Site: login refused\b/);
       expect(JSON.stringify(settings)).not.toContain('wrong-password');
+      // Where the typed password is kept, in words: here a vault that forgets it at restart.
+      expect(settings.passwordFrom).toBe('held in memory for this run only');
       expect(settings.where).toBe(`shipping_station@127.0.0.1:${pgc.cluster.port}/${site.name}`);
     } finally {
       await s.stop();

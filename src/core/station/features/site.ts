@@ -1,6 +1,7 @@
 import { labelPrinterOf } from '../../profiles/profile-schema.js';
 import {
   parseSiteStoreConfig,
+  SITE_PASSWORD_ENV,
   SITE_PASSWORD_KEY,
   SiteConfigError,
   siteStorePassword,
@@ -49,6 +50,12 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
       config = null;
     }
     const hasPassword = Boolean(await siteStorePassword(ctx.options.vault, ctx.options.env));
+    // The vault first, as the station reads it: said with where that vault keeps it.
+    const passwordFrom = !hasPassword
+      ? null
+      : (await ctx.options.vault.get(SITE_PASSWORD_KEY))
+        ? (ctx.options.vault.description ?? 'in the keychain')
+        : `from ${SITE_PASSWORD_ENV}`;
     if (!link)
       return {
         configured: config !== null,
@@ -56,6 +63,7 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
         stationId: config?.stationId ?? null,
         stationName: config?.stationName ?? null,
         hasPassword,
+        passwordFrom,
         header: null,
         lastSyncedAt: null,
         offlinePurchase: 'allow',
@@ -71,6 +79,7 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
       stationId: link.config.stationId,
       stationName: link.config.stationName,
       hasPassword,
+      passwordFrom,
       header: siteHeader(s, now),
       lastSyncedAt: s.lastSyncedAt,
       offlinePurchase: link.outbox.offlinePurchase(),

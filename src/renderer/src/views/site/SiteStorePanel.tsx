@@ -51,6 +51,9 @@ export function SiteStorePanel() {
   // connection to the host came back (events may have been missed meanwhile).
   const siteLine = useStation((s) => JSON.stringify(s.status?.site ?? null));
   const hostConnected = useStation((s) => s.hostConnected);
+  // Where a typed password goes on this host ("held in memory for this run only" on the web
+  // host without a keychain), said on the field itself.
+  const secretStorage = useStation((s) => s.status?.secretStorage ?? null);
   const [asked, setAsked] = useState(0);
   useEffect(() => getBridge().on('site-changed', () => setAsked((n) => n + 1)), []);
   useEffect(() => {
@@ -84,8 +87,16 @@ export function SiteStorePanel() {
         <>
           <p>
             {site.where} as <b>{site.stationName}</b> ({site.stationId}) · password{' '}
-            {site.hasPassword ? 'stored' : 'missing'} · offline purchases{' '}
-            {site.offlinePurchase === 'allow' ? 'allowed' : 'refused'}
+            <span data-testid="site-password-from">
+              {site.hasPassword
+                ? site.passwordFrom
+                  ? site.passwordFrom.startsWith('from ')
+                    ? site.passwordFrom
+                    : `stored, ${site.passwordFrom}`
+                  : 'stored'
+                : 'missing'}
+            </span>{' '}
+            · offline purchases {site.offlinePurchase === 'allow' ? 'allowed' : 'refused'}
           </p>
           <p data-testid="site-store-state">
             {site.header?.text ?? 'not connected'}
@@ -162,7 +173,7 @@ export function SiteStorePanel() {
             onChange={setStationName}
           />
           <Field
-            label="Password (kept in the keychain)"
+            label={`Password (${secretStorage ?? 'kept in the keychain'})`}
             type="password"
             value={password}
             onChange={setPassword}
