@@ -43,6 +43,17 @@ test('with the site store away, a scan says the store was not asked and the coun
       'Nothing matches "LUM-10421" at this station: not an order, a tracking number or a box. It may be an order imported at another station, but the site store is not answering, so it cannot be looked up there now.',
     );
     await pageB.screenshot({ path: info.outputPath('station-b-store-away.png') });
+    // At 1366×768, large text, with the Site line of an outage, the counters stay on screen
+    // (the header takes a second line rather than cutting them off).
+    await pageB.setViewportSize({ width: 1366, height: 768 });
+    await pageB.keyboard.press('Alt+l');
+    for (const id of ['queue-count', 'attention-count', 'printer-status']) {
+      const box = (await pageB.getByTestId(id).boundingBox())!;
+      expect(box.x + box.width, id).toBeLessThanOrEqual(1366);
+      expect(box.x, id).toBeGreaterThanOrEqual(0);
+    }
+    await pageB.screenshot({ path: info.outputPath('station-b-store-away-1366-large.png') });
+    await pageB.keyboard.press('Alt+l');
   } finally {
     world.cluster().start();
   }

@@ -192,7 +192,9 @@ function Indicator(props: {
   return (
     <span className={`indicator ${props.state}`} data-testid={props.testId} title={props.title}>
       <span className="dot" aria-hidden="true" />
-      {props.label}: {props.text}
+      <span className="label-text">
+        {props.label}: {props.text}
+      </span>
     </span>
   );
 }
