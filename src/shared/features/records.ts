@@ -172,7 +172,8 @@ export interface TrackingBoard {
 
 export const recordCalls = {
   'attention.list': def<AttentionItem[]>()(none),
-  'attention.resolve': def<{ resolved: true }>()(
+  /** `message`: what was done, for the shift lead ("Found on the platform: 9400… …"). */
+  'attention.resolve': def<{ resolved: true; message?: string }>()(
     z.object({
       id,
       action: z.enum([

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import { tempDir } from '../../support/tmp.js';
-import { call, demoStation, scanOrder, type Sandbox } from './support.js';
+import { call, demoStation, scanOrder, until, type Sandbox } from './support.js';
 
 const root = join(import.meta.dirname, '../../..');
 
@@ -115,10 +115,26 @@ describe('Station facade, needs attention', () => {
       });
       expect(rerated).toMatchObject({ ok: false, error: { code: 'purchase-outcome-unknown' } });
 
-      await call(s, 'attention.resolve', { id: items[0]!.id, action: 'check-trackers' });
+      // Labels-changed tells the pages (Pack's NOT CONFIRMED panel turns to the label).
+      const told: string[] = [];
+      s.onEvent((name, payload) => {
+        if (name === 'labels-changed')
+          told.push(
+            ...(payload as { labels: { orderNumber: string }[] }).labels.map((l) => l.orderNumber),
+          );
+      });
+      const resolved = await call(s, 'attention.resolve', {
+        id: items[0]!.id,
+        action: 'check-trackers',
+      });
       expect(await call(s, 'attention.list', {})).toEqual([]);
       const found = await call(s, 'labels.search', { query: 'LUM-10422' });
       expect(found.labels).toHaveLength(1);
+      // The shift lead is told what was found, not "Done.".
+      expect(resolved.message).toBe(
+        `Found on the platform: label ${found.labels[0]!.trackingNumber} of order LUM-10422, stored and sent to the label printer.`,
+      );
+      await until(() => told.includes('LUM-10422'));
       expect(lastSandbox().ledger()).toHaveLength(1);
     } finally {
       await s.stop();

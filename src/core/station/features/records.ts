@@ -169,10 +169,14 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
         });
         if (lead && lead !== user) user = `${lead} (for ${user})`;
       }
+      let message: string | undefined;
       if (kind === 'purchase') {
         if (action === 'check-trackers') {
           const found = await lookUpOnPlatform(na, key, user);
           if (!found.found) throw new StationFailure('not-found', found.message);
+          const orderNumber =
+            r.workflow.orders.get(found.label.orderId)?.orderNumber ?? found.label.orderReference;
+          message = `Found on the platform: label ${found.label.trackingNumber} of order ${orderNumber}, stored${found.printed ? ' and sent to the label printer' : `; it did not print (${(found.failure?.message ?? 'not sent').replace(/\.$/, '')})`}.`;
         } else if (action === 'mark-not-bought')
           na.markNotBought(
             key,
@@ -203,7 +207,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
         else ctx.spool.markPrinted(printJobId(key), `marked printed by ${user}${why}`);
       } else throw new StationFailure('validation', `${action} does not apply to ${id}.`);
       ctx.changed('attention');
-      return { resolved: true as const };
+      return { resolved: true as const, ...(message ? { message } : {}) };
     },
 
     'queue.list': async () => queueOf(ctx),

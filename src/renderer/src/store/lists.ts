@@ -30,7 +30,7 @@ export const createAttentionSlice: Slice<AttentionSlice> = (set, get) => ({
   },
   async resolveAttention(id, action, note) {
     const r = await call('attention.resolve', { id, action, ...(note ? { note } : {}) });
-    if (r.ok) get().notify('ok', 'Done.');
+    if (r.ok) get().notify('ok', r.value.message ?? 'Done.');
     else get().notify('error', r.error.message);
     await get().loadAttention();
     void get().refreshStatus();

@@ -316,9 +316,14 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
     },
 
     labelsStored(labels) {
-      const { order, result } = get();
-      if (!order || result?.kind !== 'success' || result.purchase.outcome !== 'queued-offline')
-        return;
+      const { order, result, busy } = get();
+      if (!order || busy) return;
+      // QUEUED (the offline queue bought it) or NOT CONFIRMED (a shift lead found the label on
+      // the platform from Needs attention): the panel turns to the label, Buy no longer offered.
+      const queued = result?.kind === 'success' && result.purchase.outcome === 'queued-offline';
+      const unconfirmed =
+        result?.kind === 'failure' && result.error.code === 'purchase-outcome-unknown';
+      if (!queued && !unconfirmed) return;
       const label = labels.find((l) => l.orderNumber === order.orderNumber && !l.returnOfLabelId);
       if (!label) return;
       set({
@@ -330,8 +335,9 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
             outcome: 'printing',
             label,
             printJob: null,
-            message:
-              'Bought by the offline queue when the platform answered; sent to the label printer.',
+            message: queued
+              ? 'Bought by the offline queue when the platform answered; sent to the label printer.'
+              : 'Found on the platform (Needs attention): this is the label that was bought; sent to the label printer.',
           },
         },
       });
