@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import { tempDir } from '../../support/tmp.js';
-import { call, demoStation, scanOrder, until, type Sandbox } from './support.js';
+import { call, demoStation, scanOrder, type Sandbox } from './support.js';
 
 const root = join(import.meta.dirname, '../../..');
 
