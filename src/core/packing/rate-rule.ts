@@ -4,6 +4,16 @@ import type { RateSelection } from './types.js';
 
 export type RateChoice = RateSelection | { rate: null; reason: string };
 
+/**
+ * A service level or carrier as a person types it in the rule ("ups ground", "Ups-Ground")
+ * matched against the platform's code (UPS_GROUND): case, spaces and dashes do not count.
+ */
+export const ruleKey = (v: string): string =>
+  v
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_');
+
 const money = (r: ShipmentRate) => `$${r.amount.toFixed(2)}`;
 const days = (r: ShipmentRate) =>
   r.transitDays === undefined
@@ -25,8 +35,8 @@ export function selectRate(
 ): RateChoice {
   if (rates.length === 0) return { rate: null, reason: 'The platform returned no rates.' };
   const notes: string[] = [];
-  const excluded = new Set(rule.excludedCarriers.map((c) => c.toUpperCase()));
-  let pool = rates.filter((r) => !excluded.has(r.carrier.toUpperCase()));
+  const excluded = new Set(rule.excludedCarriers.map(ruleKey));
+  let pool = rates.filter((r) => !excluded.has(ruleKey(r.carrier)));
   if (pool.length < rates.length) notes.push(`excluding ${[...excluded].join(', ')}`);
   if (rule.maxTransitDays !== undefined) {
     const max = rule.maxTransitDays;
@@ -44,7 +54,8 @@ export function selectRate(
       reason: `None of the ${rates.length} rates fits the rule (${notes.join('; ')}).`,
     };
   if (rule.preferredServiceLevels.length > 0) {
-    const preferred = pool.filter((r) => rule.preferredServiceLevels.includes(r.serviceLevel));
+    const wanted = new Set(rule.preferredServiceLevels.map(ruleKey));
+    const preferred = pool.filter((r) => wanted.has(ruleKey(r.serviceLevel)));
     if (preferred.length > 0) {
       pool = preferred;
       notes.push(`preferred ${rule.preferredServiceLevels.join(', ')}`);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { startVirtualPrinter } from '../../../src/core/printing/virtual-printer/server.js';
 import type { Station } from '../../../src/core/station/index.js';
 import type { PrinterConfig } from '../../../src/shared/views.js';
-import { call, demoStationsPerTest, packOrder, scanOrder, until } from './support.js';
+import { allPrinted, call, demoStationsPerTest, packOrder, scanOrder, until } from './support.js';
 
 /**
  * Issue 13, what a packer and a shift lead hit on their first day, through the station's
@@ -163,6 +163,7 @@ describe('shift lead: DPI warnings (#13.19)', () => {
   it('warns when a 203-dpi label is reprinted to a 300-dpi printer', async () => {
     const s = await station();
     const bought = await packOrder(s, 'LUM-10421');
+    await allPrinted(s);
     const vp = await startVirtualPrinter({ dpi: 300 });
     stations.onEnd(() => vp.close());
     await usePrinter(s, {
@@ -186,6 +187,7 @@ describe('shift lead: DPI warnings (#13.19)', () => {
   it('gives no warning when the label fits the printer', async () => {
     const s = await station();
     const bought = await packOrder(s, 'LUM-10421');
+    await allPrinted(s);
     const job = await call(s, 'labels.reprint', { id: bought.label!.id, reason: 'jammed' });
     expect(job.warnings).toEqual([]);
   });

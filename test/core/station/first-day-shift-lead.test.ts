@@ -256,7 +256,9 @@ describe('label retention (#13.20)', () => {
     expect(label.zpl).toBeNull();
     expect(label.zplAvailable).toBe(false);
     expect(label.trackingNumber).toBe(bought.label!.trackingNumber);
-    // A reprint still works: the ZPL is fetched again from the platform.
+    // A reprint still works (once the label has printed): the ZPL is fetched again from the
+    // platform.
+    await until(async () => (await call(s, 'queue.list', {})).printJobs.length === 0);
     await call(s, 'labels.reprint', { id: bought.label!.id, reason: 'customer lost it' });
 
     // And it keeps running: the hourly pass drops labels that have aged since.

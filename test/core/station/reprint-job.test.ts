@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import { tempDir } from '../../support/tmp.js';
-import { call, demoStation } from './support.js';
+import { allPrinted, call, demoStation } from './support.js';
 
 const open: Station[] = [];
 afterEach(async () => {
@@ -20,6 +20,7 @@ describe('a reprint’s print job (shift lead, Queue)', () => {
       packages: scan.order.packages.map((p) => ({ weightLbs: p.weightLbs ?? 2, boxId: null })),
     });
     const bought = await call(s, 'pack.buy', { shipmentId: quote.shipmentId });
+    await allPrinted(s);
 
     const job = await call(s, 'labels.reprint', { id: bought.label!.id, reason: 'jammed' });
     expect(job.description).toMatch(/^reprint .*\(jammed/);

@@ -162,3 +162,59 @@ describe('Settings: box presets', () => {
     }
   });
 });
+
+describe('Settings: a rate rule that names nothing this profile has', () => {
+  it('is refused with what the carrier accounts offer; one that excludes every carrier too', async () => {
+    const { station: s } = demoStation(tempDir());
+    await s.start();
+    try {
+      // The profile's carrier accounts, as the station read them at start.
+      const carriers = await (async () => {
+        for (;;) {
+          const list = await call(s, 'carriers.list', {});
+          if (list.length) return list;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      })();
+      const rule = {
+        strategy: 'cheapest' as const,
+        preferredServiceLevels: [] as string[],
+        maxTransitDays: null,
+        excludedCarriers: [] as string[],
+      };
+      const typo = await s.dispatch('profiles.update', {
+        id: 'demo',
+        rateRule: { ...rule, preferredServiceLevels: ['FOO_BAR', 'ups ground'] },
+      });
+      expect(typo).toMatchObject({
+        ok: false,
+        error: {
+          code: 'validation',
+          message: expect.stringMatching(
+            /^The rate rule was not saved: FOO_BAR is not a service level of this profile's carrier accounts \(they offer .*UPS_GROUND.*\)\.$/,
+          ),
+        },
+      });
+      const nope = await s.dispatch('profiles.update', {
+        id: 'demo',
+        rateRule: { ...rule, excludedCarriers: ['USPS', 'NOPE'] },
+      });
+      expect(!nope.ok && nope.error.message).toMatch(/NOPE is not a carrier of this profile's/);
+      const every = [...new Set(carriers.map((c) => c.carrier))];
+      const all = await s.dispatch('profiles.update', {
+        id: 'demo',
+        rateRule: { ...rule, excludedCarriers: every },
+      });
+      expect(!all.ok && all.error.message).toMatch(/excludes every carrier this profile has/);
+      // Written as a person would ("ups ground"), a known service level is taken.
+      await call(s, 'profiles.update', {
+        id: 'demo',
+        rateRule: { ...rule, preferredServiceLevels: ['ups ground'] },
+      });
+      const saved = (await call(s, 'profiles.list', {})).find((p) => p.id === 'demo')!;
+      expect(saved.rateRule.preferredServiceLevels).toEqual(['ups ground']);
+    } finally {
+      await s.stop();
+    }
+  });
+});

@@ -159,3 +159,11 @@ export async function packOrder(s: Station, number: string) {
   });
   return call(s, 'pack.buy', { shipmentId: quote.shipmentId });
 }
+
+/**
+ * Until every print job has printed (the Queue shows none): a reprint of a label whose job
+ * still waits is refused (it would print twice), so a test reprints once the label is out.
+ */
+export async function allPrinted(s: Station): Promise<void> {
+  await until(async () => (await call(s, 'queue.list', {})).printJobs.length === 0);
+}

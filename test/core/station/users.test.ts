@@ -7,7 +7,7 @@ import { LocalUsers } from '../../../src/core/users/local.js';
 import { badgeDigest, hashPin, verifyPin } from '../../../src/core/users/pin.js';
 import { openDatabase } from '../../../src/core/storage/database.js';
 import type { Station } from '../../../src/core/station/index.js';
-import { call, demoStationsPerTest, scanOrder, type Sandbox } from './support.js';
+import { allPrinted, call, demoStationsPerTest, scanOrder, type Sandbox } from './support.js';
 
 const stations = demoStationsPerTest();
 const repo = join(import.meta.dirname, '../../..');
@@ -204,7 +204,11 @@ describe('sign-in and roles at a station', () => {
     if (bought.outcome !== 'printed' && bought.outcome !== 'printing')
       throw new Error(bought.outcome);
     const id = bought.label!.id;
-    for (let i = 0; i < 2; i++) await call(s, 'labels.reprint', { id, reason: 'jammed' });
+    for (let i = 0; i < 2; i++) {
+      await allPrinted(s);
+      await call(s, 'labels.reprint', { id, reason: 'jammed' });
+    }
+    await allPrinted(s);
     expect(await s.dispatch('labels.reprint', { id, reason: 'jammed' })).toMatchObject({
       ok: false,
       error: {

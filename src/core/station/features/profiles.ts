@@ -1,4 +1,5 @@
 import { PlatformClient, PlatformError } from '../../platform/index.js';
+import { ruleKey } from '../../packing/rate-rule.js';
 import type { Tenant } from '../../platform/index.js';
 import { exportProfiles, provisionProfiles } from '../../profiles/provisioning.js';
 import { baseUrlProblem } from '../../profiles/base-url.js';
@@ -117,6 +118,34 @@ export async function platformProblems(
   } finally {
     client.close();
   }
+}
+
+/**
+ * What in a rate rule names nothing this profile's carrier accounts have (a typo that would
+ * quietly never match), or excludes every carrier they have (every order would then fail at
+ * Pack): said where the rule is saved. Unchecked while the accounts are not known yet.
+ */
+export function rateRuleProblem(
+  rule: { preferredServiceLevels?: readonly string[]; excludedCarriers?: readonly string[] },
+  accounts: readonly { carrier: string | null; serviceLevels: readonly string[] }[],
+): string | null {
+  const known = accounts.filter((a) => a.carrier);
+  if (known.length === 0) return null;
+  const services = new Set(known.flatMap((a) => a.serviceLevels.map(ruleKey)));
+  const carriers = new Set(known.map((a) => ruleKey(a.carrier!)));
+  const list = (set: Set<string>) => [...set].sort().join(', ');
+  const unknownServices = (rule.preferredServiceLevels ?? []).filter(
+    (s) => services.size > 0 && !services.has(ruleKey(s)),
+  );
+  if (unknownServices.length)
+    return `${unknownServices.join(', ')} ${unknownServices.length === 1 ? 'is not a service level' : 'are not service levels'} of this profile's carrier accounts (they offer ${list(services)})`;
+  const excluded = rule.excludedCarriers ?? [];
+  const unknownCarriers = excluded.filter((c) => !carriers.has(ruleKey(c)));
+  if (unknownCarriers.length)
+    return `${unknownCarriers.join(', ')} ${unknownCarriers.length === 1 ? 'is not a carrier' : 'are not carriers'} of this profile's carrier accounts (they are ${list(carriers)})`;
+  if ([...carriers].every((c) => excluded.some((e) => ruleKey(e) === c)))
+    return `it excludes every carrier this profile has (${list(carriers)}), so no order could be rated`;
+  return null;
 }
 
 function tenantNode(t: Tenant): TenantNode {
@@ -263,6 +292,13 @@ export function profileHandlers(ctx: StationContext): FeatureHandlers<typeof pro
             [{ field: problem.field, message: problem.message }],
           );
         }
+      }
+      if (input.rateRule) {
+        const problem = rateRuleProblem(input.rateRule, ctx.runtimeOrNull()?.carriers() ?? []);
+        if (problem)
+          throw new StationFailure('validation', `The rate rule was not saved: ${problem}.`, [
+            { field: 'rateRule', message: problem },
+          ]);
       }
       const labelPrinterId =
         input.defaultPrinterId === undefined

@@ -35,6 +35,8 @@ export function StationPanel() {
   const [progress, setProgress] = useState<ImportProgressView | null>(null);
   useEffect(() => getBridge().on('import-progress', setProgress), []);
   const [rule, setRule] = useState<RateRule | null>(profile?.rateRule ?? null);
+  // As typed: "abc" or "-1" is said at Save, not turned into no limit.
+  const [maxDays, setMaxDays] = useState(String(profile?.rateRule.maxTransitDays ?? ''));
   const [hotFolder, setHotFolder] = useState(profile?.hotFolder ?? '');
 
   async function importFile(file: File) {
@@ -186,13 +188,8 @@ export function StationPanel() {
               <input
                 aria-label="Maximum transit days"
                 inputMode="numeric"
-                value={rule.maxTransitDays ?? ''}
-                onChange={(e) =>
-                  setRule({
-                    ...rule,
-                    maxTransitDays: e.target.value ? Number(e.target.value) : null,
-                  })
-                }
+                value={maxDays}
+                onChange={(e) => setMaxDays(e.target.value)}
               />
             </label>
             <label>
@@ -203,7 +200,23 @@ export function StationPanel() {
                 onChange={(e) => setRule({ ...rule, excludedCarriers: split(e.target.value) })}
               />
             </label>
-            <button onClick={() => void saveProfile({ rateRule: rule })}>Save rate rule</button>
+            <button
+              onClick={() => {
+                const typed = maxDays.trim();
+                if (typed !== '' && !/^[1-9]\d{0,2}$/.test(typed)) {
+                  notify(
+                    'error',
+                    `Maximum transit days: "${typed}" is not a number of days. Type a whole number, 1 or more, or leave it empty for no limit. The rate rule was not saved.`,
+                  );
+                  return;
+                }
+                void saveProfile({
+                  rateRule: { ...rule, maxTransitDays: typed === '' ? null : Number(typed) },
+                });
+              }}
+            >
+              Save rate rule
+            </button>
           </div>
           <h2>Scan to verify</h2>
           <div className="panel form">
