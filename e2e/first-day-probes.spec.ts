@@ -261,6 +261,38 @@ test('#13.18 a connection that expires during the shift raises the EXPIRED banne
   ).toContainText('EXPIRED');
 });
 
+test('a carrier connection that lapses between the rates and Ctrl+Enter: its rates go, and the next Ctrl+Enter rates again and buys from another carrier', async ({
+  page,
+}, info) => {
+  station = await provisioned();
+  await page.goto(station.url);
+  await expect(page.getByTestId('profile-name')).toHaveText('Lumen dock');
+  await importOrders(page);
+  await page.keyboard.press('Alt+1');
+  await page.keyboard.type('LUM-10421');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toContainText('USPS', { timeout: 20_000 });
+
+  // The rule picked a USPS rate; the USPS connection lapses before the packer confirms.
+  const res = await fetch(`${sandbox!.url}/sandbox/connections/conn_lumen_usps/status`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ authorizationStatus: 'EXPIRED' }),
+  });
+  expect(res.status).toBe(200);
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('result')).toContainText('not authorized', { timeout: 20_000 });
+  // The dead rate is no longer offered as the rule's choice.
+  await expect(page.getByTestId('rate-reason')).toHaveCount(0);
+  await page.screenshot({ path: info.outputPath('lapsed-connection.png') });
+  // The next Ctrl+Enter rates again (the USPS rates are gone) and buys from UPS.
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('result')).toContainText('LABEL', { timeout: 20_000 });
+  const ledger = (await sandbox!.ledger()) as { serviceLevel?: string }[];
+  expect(ledger).toHaveLength(1);
+  expect(ledger[0]!.serviceLevel).toMatch(/^UPS_/);
+});
+
 test("#13.12/#13.14/#13.18 a 3PL at 1366×768: its brands' labels in History with whole columns, a reprint made on Pack counted in History, and the brands' EXPIRED account in the banner", async ({
   page,
 }, info) => {

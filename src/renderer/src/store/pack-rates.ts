@@ -224,10 +224,15 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
         // the rates go (nothing is to be bought; Ctrl+Shift+A rates again for another label).
         // Still being bought there (no label yet): the rates stay for a retry if that fails.
         const elsewhere = labelledElsewhereOf(r.error);
+        // Rates that can no longer be bought (the carrier's connection lapsed, or the shipment
+        // failed meanwhile): they go, so the next Ctrl+Enter rates the order again instead of
+        // offering the same dead rate as the rule's choice.
+        const stale =
+          r.error.code === 'connection-not-authorized' || /rate it again\.?$/.test(r.error.message);
         set({
           result: { kind: 'failure', error: r.error },
           labelledElsewhere: elsewhere,
-          ...(elsewhere?.label ? { quote: null, selectedRateId: null } : {}),
+          ...(elsewhere?.label || stale ? { quote: null, selectedRateId: null } : {}),
         });
       }
       void get().refreshStatus();

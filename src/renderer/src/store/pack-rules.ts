@@ -54,6 +54,9 @@ export const MAX_QUANTITY_KEY = 999;
 export function parseWeight(text: string): number | null | 'bad' {
   const t = text.trim().replace(',', '.');
   if (!t) return null;
+  // Digits and one decimal point, as the order files take them: "1e2", "0x10" or "Infinity"
+  // are not a weight anyone typed on purpose.
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(t)) return 'bad';
   const n = Number(t);
   return Number.isFinite(n) ? n : 'bad';
 }
