@@ -48,6 +48,17 @@ export class LocalUsers {
     return row ? record(row) : null;
   }
 
+  /** Whether this badge belongs to a user who can no longer sign in (disabled). */
+  badgeDisabled(digest: string): boolean {
+    return (
+      this.db
+        .prepare<[string], { n: number }>(
+          'SELECT count(*) AS n FROM station_users WHERE badge_sha256 = ? AND active = 0',
+        )
+        .get(digest)!.n > 0
+    );
+  }
+
   byId(userId: string): UserRecord | null {
     const row = this.db
       .prepare<[string], Row>('SELECT * FROM station_users WHERE user_id = ? AND active = 1')

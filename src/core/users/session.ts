@@ -143,11 +143,14 @@ export class StationSession {
   }): Promise<UserRecord> {
     const users = this.o.users;
     if (input.badge?.trim()) {
-      const user = users.byBadge(badgeDigest(input.badge));
+      const digest = badgeDigest(input.badge);
+      const user = users.byBadge(digest);
       if (!user)
         throw new UserError(
           'validation',
-          'That badge is not known at this site. Ask site IT to add it, or sign in with your PIN.',
+          users.badgeDisabled(digest)
+            ? "That badge's user can no longer sign in here (disabled by site IT). Ask site IT or the shift lead."
+            : 'That badge is not known at this site. Ask site IT to add it, or sign in with your PIN.',
         );
       return user;
     }

@@ -90,6 +90,21 @@ describe('sign-in and roles at a station', () => {
     await expect(s.context.session.signIn({ userId: 'ana', pin: '0000' })).rejects.toThrow(
       'That user name and PIN do not match.',
     );
+    // A badge nobody has, and the badge of a user site IT disabled, are told apart.
+    await expect(s.context.session.signIn({ badge: 'BADGE-9999' })).rejects.toThrow(
+      /^That badge is not known at this site/,
+    );
+    s.context.users.upsert({
+      userId: 'cy',
+      name: 'Cy Former',
+      role: 'packer',
+      badgeSha256: badgeDigest('BADGE-0077'),
+      pinHash: null,
+      active: false,
+    });
+    await expect(s.context.session.signIn({ badge: 'BADGE-0077' })).rejects.toThrow(
+      "That badge's user can no longer sign in here (disabled by site IT). Ask site IT or the shift lead.",
+    );
     expect(await s.context.session.signIn({ userId: 'ana', pin: ANA.pin })).toEqual({
       userId: 'ana',
       name: ANA.name,
