@@ -140,10 +140,14 @@ describe('the packing floor through the contract (#15)', () => {
       manifestId: expect.stringMatching(/^mf_/),
     });
     const again = await call(s, 'endOfDay.manifest', { from: today, to: today });
+    // Said as a close-out already done, not as a refusal.
+    expect(again.message).toBe(
+      'Already closed out: every label of these days is on a manifest. Nothing new was sent.',
+    );
     expect(again.manifests[0]).toMatchObject({
       manifestId: null,
       message: expect.stringMatching(
-        /nothing to manifest: every label asked for is already on a manifest/,
+        /^Already closed out: every \S+ label of .+ is on a manifest\.$/,
       ),
     });
     sandbox().faults.add({

@@ -257,6 +257,7 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
           manifests: [],
         };
       const manifests: V.ManifestResultView['manifests'] = [];
+      let closedBefore = 0;
       for (const g of groups) {
         const brand = brandName(r.profile, g.tenantId) ?? g.tenantId;
         const siteId =
@@ -297,6 +298,22 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
               message: `This platform has no manifest endpoint (it answered ${(e as PlatformError).status}). The end-of-day summary is the record: print it (Alt+P) or export it (Alt+E).`,
               manifests: [],
             };
+          // Every label of the group is on a manifest already (a second close-out of the same
+          // days): not a failure, said as such.
+          const alreadyOn =
+            e instanceof PlatformError &&
+            e.kind === 'validation' &&
+            (e.fieldErrors.some((f) => f.code === 'empty') ||
+              /nothing to manifest/i.test(e.platformMessage ?? ''));
+          if (alreadyOn) {
+            closedBefore++;
+            manifests.push({
+              ...base,
+              manifestId: null,
+              message: `Already closed out: every ${g.carrier} label of ${brand} is on a manifest.`,
+            });
+            continue;
+          }
           manifests.push({
             ...base,
             manifestId: null,
@@ -305,9 +322,13 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
         }
       }
       const made = manifests.filter((m) => m.manifestId).length;
+      const failed = manifests.length - made - closedBefore;
       return {
         offered: true,
-        message: `${made} of ${manifests.length} manifest${manifests.length === 1 ? '' : 's'} made.`,
+        message:
+          made === 0 && failed === 0
+            ? 'Already closed out: every label of these days is on a manifest. Nothing new was sent.'
+            : `${made} of ${manifests.length} manifest${manifests.length === 1 ? '' : 's'} made${closedBefore ? ` (${closedBefore} already closed out)` : ''}.`,
         manifests,
       };
     },
