@@ -123,6 +123,17 @@ export function* ordersFromCsvSteps(
       reason: `ignored unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`,
     });
 
+  if (records.length === 0 && errors.length === 0) {
+    // A header and nothing under it (an export of an empty selection): said, not "0 imported".
+    problems.push({
+      row: 0,
+      line: header.line + 1,
+      field: '(file)',
+      reason: 'the file has a header row but no orders under it',
+    });
+    return done([]);
+  }
+
   // Group rows by order, keeping file order. Orders with a malformed row (field count) must
   // not import without that row.
   const groups = new Map<string, Row[]>();

@@ -59,6 +59,24 @@ describe('order import', () => {
     expect(orders.findByNumber(scope, 'A-2')).toEqual([]);
   });
 
+  it('a file with a header and no orders under it says so, not just "0 imported"', () => {
+    const { orders } = setup();
+    const text =
+      'order_number,ship_to_name,ship_to_address1,ship_to_city,ship_to_postal_code,ship_to_country,weight_lbs,sku,item_name,quantity\n';
+    const report = importOrders(orders, scope, tenants, {
+      text,
+      format: 'csv',
+      source: 'empty.csv',
+    });
+    expect(report.imported).toEqual([]);
+    expect(report.problems).toEqual([
+      expect.objectContaining({
+        field: '(file)',
+        reason: 'the file has a header row but no orders under it',
+      }),
+    ]);
+  });
+
   it('an order whose rows repeat a line or name another person is not imported, and says which rows', () => {
     const { orders } = setup();
     const header =

@@ -10,7 +10,7 @@ export function ImportReportPanel({ report }: { report: ImportReport }) {
       <b>
         {report.imported} imported
         {report.alreadyImported ? `, ${report.alreadyImported} already here unchanged` : ''},{' '}
-        {report.skipped} skipped, {report.errorCount} problems
+        {report.skipped} skipped, {report.errorCount} problem{report.errorCount === 1 ? '' : 's'}
         {report.errorCount > SHOWN_PROBLEMS ? ` (the first ${SHOWN_PROBLEMS} are listed)` : ''}
       </b>
       {report.format ? (
@@ -21,7 +21,10 @@ export function ImportReportPanel({ report }: { report: ImportReport }) {
       <ul className="reasons">
         {report.errors.slice(0, SHOWN_PROBLEMS).map((e, i) => (
           <li key={i}>
-            {e.where}, {e.field}: {e.reason}
+            {/* "(row)", "(header)", "(file)": the place says it already, not a column. */}
+            {e.field.startsWith('(')
+              ? `${e.where}: ${e.reason}`
+              : `${e.where}, ${e.field}: ${e.reason}`}
           </li>
         ))}
       </ul>

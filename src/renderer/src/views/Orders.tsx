@@ -194,7 +194,9 @@ export function OrdersView() {
           <b>
             {matching === 0
               ? 'No orders'
-              : `${(q.offset + 1).toLocaleString()}–${Math.min(q.offset + ORDER_PAGE, matching).toLocaleString()} of ${matching.toLocaleString()} orders`}
+              : matching === 1
+                ? '1 order'
+                : `${(q.offset + 1).toLocaleString()}–${Math.min(q.offset + ORDER_PAGE, matching).toLocaleString()} of ${matching.toLocaleString()} orders`}
           </b>
           <button
             disabled={q.offset === 0}
