@@ -17,21 +17,30 @@
 -- psql stops at the first error (a role that may not create roles, say) instead of going on.
 \set ON_ERROR_STOP on
 
-CREATE ROLE shipping_station LOGIN PASSWORD :station_password;
+-- The role's name: shipping_station, unless site IT names another. Roles belong to the whole
+-- PostgreSQL server, not to one database: a second site on the same server gives its stations
+-- their own role (-v station_role=shipping_station_dock2), so one site's stations can never log
+-- in to the other's store.
+\if :{?station_role}
+\else
+\set station_role shipping_station
+\endif
+
+CREATE ROLE :"station_role" LOGIN PASSWORD :station_password;
 
 REVOKE ALL ON SCHEMA public FROM PUBLIC;
-GRANT USAGE ON SCHEMA public TO shipping_station;
+GRANT USAGE ON SCHEMA public TO :"station_role";
 
-GRANT SELECT ON ALL TABLES IN SCHEMA public TO shipping_station;
+GRANT SELECT ON ALL TABLES IN SCHEMA public TO :"station_role";
 GRANT INSERT, UPDATE ON site_stations, site_purchases, site_labels, site_order_claims,
   site_attention, site_orders, site_printers, site_trackers, site_tracker_sync,
-  site_carrier_health TO shipping_station;
-GRANT INSERT ON site_reprints, site_import_claims TO shipping_station;
+  site_carrier_health TO :"station_role";
+GRANT INSERT ON site_reprints, site_import_claims TO :"station_role";
 -- Site migration 4: an order file whose import brought in nothing is claimed no more.
-GRANT DELETE ON site_import_claims TO shipping_station;
-GRANT USAGE ON SEQUENCE site_attention_id_seq, site_trackers_seq_seq TO shipping_station;
+GRANT DELETE ON site_import_claims TO :"station_role";
+GRANT USAGE ON SEQUENCE site_attention_id_seq, site_trackers_seq_seq TO :"station_role";
 -- site_users is read (sign-in at any station) but only site IT adds or changes users.
 
 -- Site migration 3: an outbox batch in one round trip (SECURITY INVOKER: it writes only what
 -- the grants above allow).
-GRANT EXECUTE ON FUNCTION site_apply_batch(TEXT, TEXT, JSONB) TO shipping_station;
+GRANT EXECUTE ON FUNCTION site_apply_batch(TEXT, TEXT, JSONB) TO :"station_role";

@@ -18,7 +18,8 @@ import pg from 'pg';
 
 export const SUPERUSER_PASSWORD = 'test-superuser-password';
 
-function binDir(): string {
+/** The newest PostgreSQL server's bin directory (initdb, pg_ctl, psql). */
+export function binDir(): string {
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root)
     ? readdirSync(root)

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { SUPERUSER_PASSWORD } from '../../support/postgres.js';
+import { binDir, SUPERUSER_PASSWORD } from '../../support/postgres.js';
 import { SiteStore } from '../../../src/core/site/store.js';
 import { siteMigrations } from '../../../src/core/site/schema.js';
 import { connectionOf } from '../../../src/core/site/connection.js';
@@ -369,6 +369,66 @@ describe('site store on a real PostgreSQL', () => {
       /offlinePurchase is now refuse/,
     );
     expect((await cli('status')).stdout).toMatch(/offlinePurchase: refuse/);
+  });
+
+  it('station-role.sql through psql: a second site on the same server gets its own stations role, which cannot read the first site', async () => {
+    const { url: firstUrl } = await siteDb(); // its stations log in as shipping_station
+    const secondUrl = await pgc.cluster.createDatabase(`site_two_${process.pid}`);
+    const owner = new SiteStore({
+      config: { url: secondUrl, stationId: 'site-it', stationName: 'Site IT' },
+      password: SUPERUSER_PASSWORD,
+    });
+    await owner.migrate();
+    await owner.close();
+    const psql = join(binDir(), 'psql');
+    const run = (args: string[]) =>
+      promisify(execFile)(
+        psql,
+        [
+          secondUrl,
+          '-X',
+          '-q',
+          ...args,
+          '-f',
+          join(import.meta.dirname, '../../../resources/site/station-role.sql'),
+        ],
+        { env: { ...process.env, PGPASSWORD: SUPERUSER_PASSWORD } },
+      ).then(
+        () => ({ code: 0, stderr: '' }),
+        (e: { code: number; stderr: string }) => e,
+      );
+    // As the docs first say: the default name is taken on this server by the first site.
+    const again = await run(['-v', "station_password='pw-2'"]);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toMatch(/role "shipping_station" already exists/);
+    // With a role of its own, as the docs say for a second site.
+    const own = await run([
+      '-v',
+      'station_role=shipping_station_two',
+      '-v',
+      "station_password='pw-2'",
+    ]);
+    expect(own).toEqual({ code: 0, stderr: '' });
+    const asTwo = (url: string) =>
+      new SiteStore({
+        config: {
+          url: url.replace('postgres://postgres@', 'postgres://shipping_station_two@'),
+          stationId: 'st-2',
+          stationName: 'Two',
+        },
+        password: 'pw-2',
+        connectTimeoutMs: 3000,
+      });
+    const two = asTwo(secondUrl);
+    expect(await two.setting('offlinePurchase')).toBe('allow');
+    await two.close();
+    // The second site's stations cannot read the first site's store: its schema is not theirs
+    // to use (REVOKE ALL ON SCHEMA public FROM PUBLIC), so not even its tables are visible.
+    const other = asTwo(firstUrl);
+    await expect(other.setting('offlinePurchase')).rejects.toThrow(
+      /"site_settings" does not exist|permission denied/,
+    );
+    await other.close();
   });
 
   it("npm run site says site IT's sentence when the store does not answer or refuses: what it tried, what to check, no password", async () => {

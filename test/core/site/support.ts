@@ -39,7 +39,8 @@ export async function siteDatabase(cluster: PostgresCluster): Promise<SiteDataba
     roleSql
       .split('\n')
       .filter((l) => !l.startsWith('--') && !l.startsWith('\\') && !l.startsWith('CREATE ROLE'))
-      .join('\n'),
+      .join('\n')
+      .replaceAll(':"station_role"', 'shipping_station'),
   );
   await c.end();
   return {
