@@ -83,6 +83,8 @@ export interface SiteSettingsView {
     SettingSourceView
   >;
   reprintsWithoutLead: number;
+  /** Each setting's value as this station uses it, in a few words ("allowed", "3 presets: …"). */
+  values?: Partial<Record<keyof SiteSettingsView['sources'], string>>;
 }
 
 /** A badge scan, or a user id and PIN. */

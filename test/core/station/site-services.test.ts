@@ -92,6 +92,14 @@ describe('site services with a site store', () => {
       ]);
       expect(a.context.siteSettingSources().boxPresets).toBe('station-override');
       expect((await call(b, 'settings.get', {})).boxes.map((x) => x.id)).toEqual(['site-10']);
+      // Settings → Site settings reads each value in use, not only where it comes from.
+      expect((await call(b, 'siteSettings.get', {})).values).toMatchObject({
+        boxPresets: '1 preset: Site 10×8×4',
+        rateRule: 'fastest',
+        offlinePurchase: expect.stringMatching(/^allowed/),
+        reprintsWithoutLead: expect.stringMatching(/^\d+$/),
+        packingSlip: 'none',
+      });
       // A change made once reaches every station at its next check-in.
       await site.owner.setSetting(
         'boxPresets',

@@ -24,10 +24,47 @@ export function siteServiceHandlers(ctx: StationContext): FeatureHandlers<typeof
       consoleOnly: ctx.options.consoleOnly === true,
     };
   };
-  const settings = (): SiteSettingsView => ({
-    sources: ctx.siteSettingSources(),
-    reprintsWithoutLead: reprintsWithoutLead(ctx),
-  });
+  const settings = (): SiteSettingsView => {
+    const rt = ctx.runtimeOrNull();
+    const boxes = ctx.stationSettings().boxes;
+    const rule = rt?.profile.rateRule;
+    const slips = rt?.profile.packingSlips;
+    const limit = reprintsWithoutLead(ctx);
+    return {
+      sources: ctx.siteSettingSources(),
+      reprintsWithoutLead: limit,
+      // What is in use, so site IT and a shift lead read the value, not only where it is from.
+      values: {
+        offlinePurchase:
+          (ctx.site?.outbox.offlinePurchase() ?? 'allow') === 'allow'
+            ? 'allowed (bought offline, checked against the site when it answers)'
+            : 'refused (nothing is bought while the store is away)',
+        reprintsWithoutLead: String(limit),
+        boxPresets: boxes.length
+          ? `${boxes.length} preset${boxes.length === 1 ? '' : 's'}: ${boxes.map((b) => b.name).join(', ')}`
+          : 'none',
+        ...(rule
+          ? {
+              rateRule: [
+                rule.strategy,
+                rule.preferredServiceLevels.length
+                  ? `preferring ${rule.preferredServiceLevels.join(', ')}`
+                  : null,
+                rule.maxTransitDays ? `at most ${rule.maxTransitDays} days` : null,
+                rule.excludedCarriers.length
+                  ? `excluding ${rule.excludedCarriers.join(', ')}`
+                  : null,
+              ]
+                .filter(Boolean)
+                .join(', '),
+            }
+          : {}),
+        packingSlip: slips
+          ? `after each label, ${slips.width ?? 48} characters a line${slips.footer ? `, footer "${slips.footer}"` : ''}`
+          : 'none',
+      },
+    };
+  };
   // The header says who is packing; the heartbeat tells the console at the next check-in.
   const changed = () => {
     ctx.changed('status');

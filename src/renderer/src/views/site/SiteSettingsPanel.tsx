@@ -49,6 +49,10 @@ export function SiteSettingsPanel() {
             return (
               <tr key={k} data-testid={`site-setting-${k}`}>
                 <td>{labels[k]}</td>
+                <td className="value" data-testid={`site-setting-value-${k}`}>
+                  {view.values?.[k] ??
+                    (k === 'reprintsWithoutLead' ? view.reprintsWithoutLead : '')}
+                </td>
                 <td>
                   {source === 'site' ? (
                     <span className="chip on">from the site</span>
@@ -59,7 +63,6 @@ export function SiteSettingsPanel() {
                   ) : (
                     <span className="muted">this station's (not set for the site)</span>
                   )}
-                  {k === 'reprintsWithoutLead' ? ` ${view.reprintsWithoutLead}` : ''}
                 </td>
                 <td>
                   {overridable.has(k) && source !== 'station' ? (
