@@ -146,6 +146,14 @@ test('large-text mode: Alt+L makes the station readable from a metre away, and t
   }
   expect((await page.getByTestId('profile-name').boundingBox())!.width).toBeGreaterThan(150);
   await page.screenshot({ path: info.outputPath('pack-large-text-1366.png') });
+  // A stray scan after the purchase is said beside the label, which stays with its Reprint.
+  await page.keyboard.type('GARBAGE-123');
+  await page.keyboard.press('Enter');
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Nothing matches "GARBAGE-123"' }),
+  ).toBeVisible();
+  await expect(page.getByTestId('result')).toHaveAttribute('data-phase', 'printed');
+  await expect(page.getByRole('button', { name: /^Reprint / })).toBeVisible();
   // Kept for the next start of this station.
   await page.reload();
   await expect(page.getByTestId('large-text')).toHaveAttribute('aria-pressed', 'true');

@@ -209,10 +209,17 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
           // The site store could not be asked: nothing matched here, which is not the same as
           // no such order (another station may have imported it), and the packer is told so.
           const away = found.siteStoreAway;
-          fail({
-            code: 'not-found',
-            message: `Nothing matches "${found.value}"${away ? ' at this station' : ''}: not an order, a tracking number${items}.${verifying && onScreen ? ' If it is in the box, take it out.' : ''}${away ? ` ${away}` : ''}`,
-          });
+          const message = `Nothing matches "${found.value}"${away ? ' at this station' : ''}: not an order, a tracking number${items}.${verifying && onScreen ? ' If it is in the box, take it out.' : ''}${away ? ` ${away}` : ''}`;
+          // A label just bought stays on screen with its Reprint: a stray scan is said beside
+          // it (red, with the failure sound), not instead of it.
+          if (onScreen && get().result?.kind === 'success') {
+            playFailure(get().settings?.sounds ?? true);
+            get().notify('error', message);
+            return;
+          }
+          // No order on screen: nothing of an earlier one (its label, its Reprint) stays.
+          if (!onScreen) set({ scannedLabel: null, existingLabels: [], labelledElsewhere: null });
+          fail({ code: 'not-found', message });
           return;
         }
         default: {
