@@ -232,7 +232,7 @@ export class SiteLink {
             return {
               granted: false,
               code: 'site-store-unreachable',
-              message: `${problem.fact ?? problem.message} This site buys no label without it (offlinePurchase: refuse), so nothing was bought. Try again when it answers, or call site IT.`,
+              message: `${problem.fact ?? problem.message} This site buys no label while the site store is away (site IT set it so), so nothing was bought. Try again when it answers, or call the shift lead.`,
             };
           return { granted: true, mode: 'offline' };
         }

@@ -290,9 +290,24 @@ describe('the station outbox drained into the site store', () => {
       failure: { code: 'site-store-unreachable' },
     });
     expect(shipped.outcome === 'invalid' && shipped.failure.message).toMatch(
-      /does not answer \(connection refused\)\. This site buys no label without it \(offlinePurchase: refuse\), so nothing was bought/,
+      /does not answer \(connection refused\)\. This site buys no label while the site store is away \(site IT set it so\), so nothing was bought/,
     );
     expect(await ledgerFor(sb.url, 'LUM-10424')).toEqual([]);
+    // The header's reason says the station cannot buy, not that it "works on its own".
+    const fact = 'The site store at shipping_station@db/site does not answer (connection refused).';
+    const header = siteHeader(
+      {
+        ...down.sync.status(),
+        state: 'unreachable',
+        problem: { kind: 'unreachable', fact, message: `${fact} This station works on its own.` },
+      },
+      Date.now(),
+      down.outbox.offlinePurchase(),
+    );
+    expect(header.problem).toMatch(
+      /does not answer .*This site buys no label while the site store is away \(site IT set it so\): nothing can be bought here until it answers\.$/,
+    );
+    expect(header.problem).not.toMatch(/works on its own/);
     await down.close();
   });
 

@@ -32,7 +32,12 @@ function awayWords(problem: SiteProblem | null): string {
   }
 }
 
-export function siteHeader(status: SiteSyncStatus, now = Date.now()): V.SiteHeaderView {
+export function siteHeader(
+  status: SiteSyncStatus,
+  now = Date.now(),
+  /** The site's rule for buying while the store is away: with `refuse` the station cannot. */
+  offlinePurchase: 'allow' | 'refuse' = 'allow',
+): V.SiteHeaderView {
   const lagMs = status.oldestAt === null ? 0 : Math.max(0, now - status.oldestAt);
   const waiting = `${status.depth} change${status.depth === 1 ? '' : 's'} waiting, ${formatAge(lagMs)}`;
   const text =
@@ -46,7 +51,10 @@ export function siteHeader(status: SiteSyncStatus, now = Date.now()): V.SiteHead
     text,
     depth: status.depth,
     lagMs,
-    problem: status.problem?.message ?? null,
+    problem:
+      status.problem?.kind === 'unreachable' && offlinePurchase === 'refuse'
+        ? `${status.problem.fact ?? status.problem.message} This site buys no label while the site store is away (site IT set it so): nothing can be bought here until it answers.`
+        : (status.problem?.message ?? null),
   };
 }
 

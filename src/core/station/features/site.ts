@@ -80,7 +80,7 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
       stationName: link.config.stationName,
       hasPassword,
       passwordFrom,
-      header: siteHeader(s, now),
+      header: siteHeader(s, now, link.outbox.offlinePurchase()),
       lastSyncedAt: s.lastSyncedAt,
       offlinePurchase: link.outbox.offlinePurchase(),
       sitePrinters: link.remotePrinters().map((p) => ({ id: p.id, name: p.name })),

@@ -182,7 +182,9 @@ export class StatusFeature {
       host: o.host,
       secretStorage: secretStorage(o.vault),
       version: o.version ?? '0.0.0',
-      site: ctx.site ? siteHeader(ctx.site.sync.status()) : null,
+      site: ctx.site
+        ? siteHeader(ctx.site.sync.status(), Date.now(), ctx.site.outbox.offlinePurchase())
+        : null,
       signInRequired: ctx.session.required(),
     };
   }
