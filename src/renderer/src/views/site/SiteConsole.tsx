@@ -219,15 +219,27 @@ export function SiteConsole() {
                     <td>{s.signedInUser ?? '—'}</td>
                     <td>
                       {s.printers.length
-                        ? s.printers.map((p) => (
-                            <span
-                              key={p.id}
-                              className={p.state === 'ready' ? 'chip on' : 'chip bad'}
-                              title={p.detail ?? undefined}
-                            >
-                              {p.name}: {p.state}
-                            </span>
-                          ))
+                        ? s.printers.map((p) =>
+                            online(s) ? (
+                              <span
+                                key={p.id}
+                                className={p.state === 'ready' ? 'chip on' : 'chip bad'}
+                                title={p.detail ?? undefined}
+                              >
+                                {p.name}: {p.state}
+                              </span>
+                            ) : (
+                              // The station stopped telling: its printer's word is as old as
+                              // its last heartbeat, not "ready" now.
+                              <span
+                                key={p.id}
+                                className="chip"
+                                title={`As its station last said, ${ago(s.lastSeenAt, storeNow)}`}
+                              >
+                                {p.name}: {p.state} (last known)
+                              </span>
+                            ),
+                          )
                         : '—'}
                     </td>
                     <td className="num">{s.queuedShipments}</td>
