@@ -263,8 +263,12 @@ export class StationContext {
     this.current = runtime;
     await runtime.start();
     this.changed('status');
+    this.onActivated?.();
     return runtime;
   }
+
+  /** Called each time a profile is (re)opened: the header asks its label printer again at once. */
+  onActivated: (() => void) | null = null;
 
   /**
    * Stores a profile; when it is the active one it is reopened, so its printers, rule and hot

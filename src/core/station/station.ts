@@ -55,6 +55,7 @@ export function createStation(options: StationOptions): Station {
     throw error;
   }
   const status = new StatusFeature(ctx);
+  ctx.onActivated = () => status.soon();
   ctx.onStatusDue = () => {
     void status.status().then(
       (s) => ctx.events.emit('status', s),

@@ -63,6 +63,31 @@ describe('packer: bought but waiting for the printer (#13.7)', () => {
   });
 });
 
+describe('packer: the header follows "Use for labels" at once', () => {
+  it('a new label printer is asked at once, not at the next steady probe 10 s later', async () => {
+    const s = await station();
+    // The demo's virtual printer is ready: the header asks it again only every 10 s.
+    await until(async () => (await call(s, 'station.status', {})).printer?.state === 'ready');
+    await usePrinter(s, {
+      id: 'zd421',
+      name: 'ZD421',
+      kind: 'network',
+      host: '127.0.0.1',
+      port: await deadPort(),
+      dpi: 203,
+    });
+    const deadline = Date.now() + 4000;
+    let seen: string | undefined;
+    while (Date.now() < deadline) {
+      const printer = (await call(s, 'station.status', {})).printer;
+      seen = `${printer?.printerId}:${printer?.state}`;
+      if (seen === 'zd421:offline') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(seen).toBe('zd421:offline');
+  });
+});
+
 describe('packer: a reprint while the label still waits for its printer', () => {
   it('queues no second copy (two labels with one tracking number); once it printed, a reprint prints', async () => {
     const s = await station();

@@ -77,6 +77,9 @@ export class StatusFeature {
     return fault && fault !== 'other' ? printerStateWords[fault] : 'reports a fault';
   }
 
+  private tick: (() => Promise<void>) | null = null;
+  private ticking = false;
+  private hurry = false;
   /** Whether sign-in was required at the last probe (null: not looked yet). */
   private signInRequired: boolean | null = null;
 
@@ -93,6 +96,8 @@ export class StatusFeature {
    */
   start(): void {
     const tick = async () => {
+      this.ticking = true;
+      this.hurry = false;
       const rt = this.ctx.runtimeOrNull();
       const id = rt && labelPrinterOf(rt.profile);
       const cfg = id ? rt.profile.printers.find((p) => p.id === id) : undefined;
@@ -114,13 +119,32 @@ export class StatusFeature {
         if (this.signInRequired !== null) this.ctx.changed('status');
         this.signInRequired = required;
       }
+      this.ticking = false;
       if (this.probe === null) return;
       this.probe = setTimeout(
         () => void tick(),
-        this.printer?.state === 'ready' ? PROBE_STEADY_MS : PROBE_TROUBLE_MS,
+        // Asked to look again while this look was under way (the printer changed meanwhile).
+        this.hurry ? 50 : this.printer?.state === 'ready' ? PROBE_STEADY_MS : PROBE_TROUBLE_MS,
       );
     };
+    this.tick = tick;
     this.probe = setTimeout(() => void tick(), 200);
+  }
+
+  /**
+   * The label printer may have changed (a profile reopened: Use for labels, a printer added):
+   * asked now rather than at the next steady probe, up to 10 s later.
+   */
+  soon(): void {
+    if (this.probe === null || !this.tick) return;
+    // One look at a time: a look under way takes the next one at once when it ends.
+    if (this.ticking) {
+      this.hurry = true;
+      return;
+    }
+    clearTimeout(this.probe);
+    const tick = this.tick;
+    this.probe = setTimeout(() => void tick(), 50);
   }
 
   stop(): void {
