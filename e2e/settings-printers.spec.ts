@@ -39,7 +39,7 @@ test('site IT adds a network printer by host and port in Settings, test-prints t
   await expect(row).toContainText(`127.0.0.1:${zebra.port} · labels`);
 
   await row.getByRole('button', { name: 'Test print' }).click();
-  await expect(page.getByText('Test print sent to ZD421 dock 2.')).toBeVisible();
+  await expect(page.getByText(/^Test page (printed on|sent to) ZD421 dock 2/)).toBeVisible();
   await expect.poll(() => zebra.received().includes('^XZ')).toBe(true);
   expect(zebra.received()).toContain('Test print');
 

@@ -30,6 +30,14 @@ async function usePrinter(s: Station, printer: PrinterConfig) {
   });
 }
 
+/** A virtual printer on a TCP port, made the station's label printer; closed after the test. */
+async function useVirtualPrinter(s: Station, id: string, name: string, dpi: 203 | 300 = 203) {
+  const vp = await startVirtualPrinter({ dpi });
+  stations.onEnd(() => vp.close());
+  await usePrinter(s, { id, name, kind: 'network', host: '127.0.0.1', port: vp.port, dpi });
+  return vp;
+}
+
 describe('packer: bought but waiting for the printer (#13.7)', () => {
   it('says amber "bought — waiting for ZD421 (not answering)" when the label printer is down, not "sent"', async () => {
     const s = await station();
@@ -91,16 +99,7 @@ describe('packer: the header follows "Use for labels" at once', () => {
 describe('packer: a reprint while the label still waits for its printer', () => {
   it('queues no second copy (two labels with one tracking number); once it printed, a reprint prints', async () => {
     const s = await station();
-    const vp = await startVirtualPrinter({ dpi: 203 });
-    stations.onEnd(() => vp.close());
-    await usePrinter(s, {
-      id: 'vp',
-      name: 'ZD421',
-      kind: 'network',
-      host: '127.0.0.1',
-      port: vp.port,
-      dpi: 203,
-    });
+    const vp = await useVirtualPrinter(s, 'vp', 'ZD421');
     vp.setFault('paper-out');
     await until(async () => (await call(s, 'station.status', {})).printer?.state === 'paper-out');
     const bought = await packOrder(s, 'LUM-10421');
@@ -135,16 +134,7 @@ describe('packer: a reprint while the label still waits for its printer', () => 
 describe('packer: multi-package orders (#13.9)', () => {
   it('shows every package tracking number and reprints one package or all of them', async () => {
     const s = await station();
-    const vp = await startVirtualPrinter({ dpi: 203 });
-    stations.onEnd(() => vp.close());
-    await usePrinter(s, {
-      id: 'vp',
-      name: 'Bench printer',
-      kind: 'network',
-      host: '127.0.0.1',
-      port: vp.port,
-      dpi: 203,
-    });
+    const vp = await useVirtualPrinter(s, 'vp', 'Bench printer');
     const bought = await packOrder(s, 'LUM-10424');
     const label = bought.label!;
     expect(label.packageTrackingNumbers).toHaveLength(2);
@@ -189,16 +179,7 @@ describe('shift lead: DPI warnings (#13.19)', () => {
     const s = await station();
     const bought = await packOrder(s, 'LUM-10421');
     await allPrinted(s);
-    const vp = await startVirtualPrinter({ dpi: 300 });
-    stations.onEnd(() => vp.close());
-    await usePrinter(s, {
-      id: 'zd621',
-      name: 'ZD621',
-      kind: 'network',
-      host: '127.0.0.1',
-      port: vp.port,
-      dpi: 300,
-    });
+    await useVirtualPrinter(s, 'zd621', 'ZD621', 300);
     const job = await call(s, 'labels.reprint', { id: bought.label!.id, reason: 'jammed' });
     expect(job.warnings).toHaveLength(1);
     expect(job.warnings[0]).toMatch(/203-dpi/);
