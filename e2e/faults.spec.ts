@@ -92,6 +92,9 @@ test('a History reprint while the label printer is off says it is queued for it,
   await expect(page.getByTestId('history-row').first()).toBeFocused();
   await page.keyboard.press('r');
   await expect(page.getByLabel('Reprint reason')).toBeFocused();
+  // Enter before any reason is said, not silently ignored.
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('reprint-reason-hint')).toContainText('Type why it is reprinted');
   await page.keyboard.type('label torn');
   await page.keyboard.press('Enter');
   const toast = page.getByTestId('toast').last();

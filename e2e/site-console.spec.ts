@@ -122,6 +122,8 @@ test("sign-in by badge, and a packer's buy-another waits for a lead's badge", as
   cli(['add', 'bo', '--name', 'Bo Lindqvist', '--role', 'lead', '--badge'], 'BADGE-0042\n');
   // The page turns to sign-in by itself (the station's next look, within its 10 s probe).
   await expect(page.getByTestId('sign-in')).toBeVisible({ timeout: 20_000 });
+  // The screen says which station the packer signs in at.
+  await expect(page.getByTestId('sign-in-station')).toContainText('Lumen Chicago');
   await page.screenshot({ path: info.outputPath('sign-in.png') });
   await page.getByTestId('badge-input').fill('BADGE-9999');
   await page.keyboard.press('Enter');

@@ -29,6 +29,8 @@ export function ReprintForm(props: {
   const [reason, setReason] = useState('');
   const [which, setWhich] = useState('all');
   const [printerId, setPrinterId] = useState('');
+  // Enter with no reason (or two letters) is said, not silently ignored.
+  const [hint, setHint] = useState<string | null>(null);
   const ref = useRef<HTMLInputElement>(null);
   const autoFocus = props.autoFocus ?? true;
   useEffect(() => {
@@ -36,7 +38,14 @@ export function ReprintForm(props: {
   }, [autoFocus]);
   const packages = props.packages ?? [];
   const submit = async () => {
-    if (reason.trim().length < 3) return;
+    if (reason.trim().length < 3) {
+      setHint(
+        'Type why it is reprinted (damaged, jammed, lost…), then Enter: it goes to the audit.',
+      );
+      ref.current?.focus();
+      return;
+    }
+    setHint(null);
     const index = which === 'all' ? undefined : Number(which);
     const sent = props.send
       ? await props.send(reason.trim(), index, printerId || null)
@@ -91,9 +100,13 @@ export function ReprintForm(props: {
         value={reason}
         onChange={(e) => setReason(e.target.value)}
       />
-      <button type="submit" disabled={reason.trim().length < 3}>
-        {props.submitText ?? 'Reprint'}
-      </button>
+      {/* Not disabled: Enter with no reason must reach submit(), which says what is missing. */}
+      <button type="submit">{props.submitText ?? 'Reprint'}</button>
+      {hint ? (
+        <p className="hint" role="alert" data-testid="reprint-reason-hint">
+          {hint}
+        </p>
+      ) : null}
     </form>
   );
 }

@@ -82,9 +82,20 @@ function Credentials(props: {
 /** The whole screen until someone signs in (only where users are set up). */
 export function SignInScreen() {
   const setSession = useSession((s) => s.setSession);
+  // Which station this is: a packer walking up reads where they are signing in.
+  const where = useStation((s) => {
+    const p = s.status?.profile;
+    if (!p) return null;
+    return [p.name, p.siteName ?? p.shippingSiteId].filter(Boolean).join(' · ');
+  });
   return (
     <div className="sign-in-screen" data-testid="sign-in">
       <h1>Sign in to pack</h1>
+      {where ? (
+        <p className="muted" data-testid="sign-in-station">
+          {where}
+        </p>
+      ) : null}
       <Credentials
         submitLabel="Sign in"
         testId="sign-in-form"
