@@ -11,7 +11,8 @@ import { scaleHandlers } from './features/scale.js';
 import { settingsHandlers } from './features/settings.js';
 import { packingHandlers } from './features/packing.js';
 import { floorHandlers } from './features/floor.js';
-import { platformProblems, profileHandlers } from './features/profiles.js';
+import { profileHandlers } from './features/profiles.js';
+import { platformProblems } from './features/profile-checks.js';
 import { recordHandlers } from './features/records.js';
 import {
   openSite,

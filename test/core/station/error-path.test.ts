@@ -8,15 +8,7 @@ import { toStationError } from '../../../src/core/station/errors.js';
 import type { StationError } from '../../../src/shared/result.js';
 import { DEMO, useSandbox } from '../../support/sandbox.js';
 import { clientFor, lumenShipment } from '../platform/support.js';
-
-/** A port nothing listens on: bound once, then closed. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
+import { closedPort } from '../../support/ports.js';
 
 const servers: Server[] = [];
 const sockets = new Set<Socket>();

@@ -1,5 +1,5 @@
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { closedPort } from '../../support/ports.js';
 import { startVirtualPrinter } from '../../../src/core/printing/virtual-printer/server.js';
 import type { Station } from '../../../src/core/station/index.js';
 import type { PrinterConfig } from '../../../src/shared/views.js';
@@ -12,15 +12,6 @@ import { allPrinted, call, demoStationsPerTest, packOrder, scanOrder, until } fr
 
 const stations = demoStationsPerTest();
 const station = async (): Promise<Station> => (await stations.start()).s;
-
-/** A port nothing listens on: a network printer that is switched off. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 async function usePrinter(s: Station, printer: PrinterConfig) {
   await call(s, 'profiles.update', {
@@ -46,7 +37,7 @@ describe('packer: bought but waiting for the printer (#13.7)', () => {
       name: 'ZD421',
       kind: 'network',
       host: '127.0.0.1',
-      port: await deadPort(),
+      port: await closedPort(),
       dpi: 203,
     });
     // The header's probe finds out first; that is what a packer sees before scanning.
@@ -81,7 +72,7 @@ describe('packer: the header follows "Use for labels" at once', () => {
       name: 'ZD421',
       kind: 'network',
       host: '127.0.0.1',
-      port: await deadPort(),
+      port: await closedPort(),
       dpi: 203,
     });
     const deadline = Date.now() + 4000;

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import type { ProfileView } from '../../../src/shared/views.js';
 import { startPlainZebra } from '../../support/plain-zebra.js';
+import { closedPort } from '../../support/ports.js';
 import { call, demoStationsPerTest, until } from './support.js';
 
 /** A plain TCP listener on port 0 that keeps every byte a client sends (not the virtual printer). */
@@ -99,10 +100,7 @@ describe('Settings → Printers: add by address, test print, remove (site IT)', 
   it('a test print to a printer that does not answer says so and queues nothing', async () => {
     const s = await started();
     // A port nothing listens on: the printer is switched off.
-    const gone = createServer();
-    await new Promise<void>((r) => gone.listen(0, '127.0.0.1', r));
-    const port = (gone.address() as { port: number }).port;
-    await new Promise<void>((r) => gone.close(() => r()));
+    const port = await closedPort();
     const view = await call(s, 'printers.add', {
       name: 'Dead Zebra',
       host: '127.0.0.1',
