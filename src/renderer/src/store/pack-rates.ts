@@ -224,11 +224,10 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
         // the rates go (nothing is to be bought; Ctrl+Shift+A rates again for another label).
         // Still being bought there (no label yet): the rates stay for a retry if that fails.
         const elsewhere = labelledElsewhereOf(r.error);
-        // Rates that can no longer be bought (the carrier's connection lapsed, or the shipment
-        // failed meanwhile): they go, so the next Ctrl+Enter rates the order again instead of
-        // offering the same dead rate as the rule's choice.
-        const stale =
-          r.error.code === 'connection-not-authorized' || /rate it again\.?$/.test(r.error.message);
+        // A rate that can no longer be bought (its carrier's connection lapsed): the rates go,
+        // so the next Ctrl+Enter rates the order again instead of offering the same dead rate
+        // as the rule's choice. (By its code, never by the message's words.)
+        const stale = r.error.code === 'connection-not-authorized';
         set({
           result: { kind: 'failure', error: r.error },
           labelledElsewhere: elsewhere,
