@@ -1,3 +1,4 @@
+import { foldedLikePattern } from '../../shared/search-fold.js';
 import type { Db } from '../storage/database.js';
 import type { StationScope } from '../storage/scope.js';
 
@@ -229,8 +230,8 @@ export class OrderList {
     };
     const term = query.search?.trim();
     if (term) {
-      where.push(`(o.order_number LIKE @like ESCAPE '\\' OR o.ship_to LIKE @like ESCAPE '\\')`);
-      params.like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      where.push(`o.search_text LIKE @like ESCAPE '\\'`);
+      params.like = foldedLikePattern(term);
     }
     if (query.tenantId) {
       where.push('o.tenant_id = @tenantId');

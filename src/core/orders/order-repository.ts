@@ -1,3 +1,4 @@
+import { foldedLikePattern, orderSearchText } from '../../shared/search-fold.js';
 import { inTransaction, type Db } from '../storage/database.js';
 import type { Clock, StationScope } from '../storage/scope.js';
 import { systemClock } from '../storage/scope.js';
@@ -92,11 +93,11 @@ export class OrderRepository {
       ),
       byId: db.prepare<[number], OrderRow>(`SELECT * FROM orders WHERE id = ?`),
       insert: db.prepare(
-        `INSERT INTO orders (profile_id, environment, tenant_id, order_number, ship_to, service_levels, options, source, imported_at, updated_at)
-         VALUES (@profileId, @environment, @tenantId, @orderNumber, @shipTo, @serviceLevels, @options, @source, @now, @now)`,
+        `INSERT INTO orders (profile_id, environment, tenant_id, order_number, ship_to, service_levels, options, source, imported_at, updated_at, search_text)
+         VALUES (@profileId, @environment, @tenantId, @orderNumber, @shipTo, @serviceLevels, @options, @source, @now, @now, @searchText)`,
       ),
       update: db.prepare(
-        `UPDATE orders SET ship_to = @shipTo, service_levels = @serviceLevels, options = @options, source = @source, updated_at = @now WHERE id = @id`,
+        `UPDATE orders SET ship_to = @shipTo, service_levels = @serviceLevels, options = @options, source = @source, updated_at = @now, search_text = @searchText WHERE id = @id`,
       ),
       hasPurchase: db.prepare<[number], { n: number }>(
         `SELECT count(*) AS n FROM label_purchases p JOIN shipments s ON s.id = p.shipment_id
@@ -122,9 +123,9 @@ export class OrderRepository {
         `SELECT * FROM orders WHERE profile_id = ? AND environment = ? ORDER BY id DESC LIMIT ?`,
       ),
       // Order number, or anything on the ship-to address (name, company, city, postal code).
-      matching: db.prepare<[string, string, string, string, number], OrderRow>(
+      matching: db.prepare<[string, string, string, number], OrderRow>(
         `SELECT * FROM orders WHERE profile_id = ? AND environment = ?
-           AND (order_number LIKE ? ESCAPE '\\' OR ship_to LIKE ? ESCAPE '\\')
+           AND search_text LIKE ? ESCAPE '\\'
          ORDER BY id DESC LIMIT ?`,
       ),
       labelled: db.prepare<[string], { order_id: number }>(
@@ -152,6 +153,7 @@ export class OrderRepository {
       const now = this.clock().toISOString();
       const fields = {
         shipTo: JSON.stringify(order.shipTo),
+        searchText: orderSearchText(order.orderNumber, order.shipTo),
         serviceLevels: order.serviceLevels ? JSON.stringify(order.serviceLevels) : null,
         options: jsonOrNull(order.options),
         source,
@@ -284,11 +286,13 @@ export class OrderRepository {
       .map((row) => this.hydrate(row));
   }
 
-  /** The newest orders whose number or ship-to address contains `search` (case-insensitive). */
+  /**
+   * The newest orders whose number or ship-to address contains `search`, in any case and with
+   * or without accents ("jose" finds "José").
+   */
   search(scope: StationScope, search: string, limit = 50): StoredOrder[] {
-    const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     return this.s.matching
-      .all(scope.profileId, scope.environment, like, like, limit)
+      .all(scope.profileId, scope.environment, foldedLikePattern(search), limit)
       .map((row) => this.hydrate(row));
   }
 

@@ -12,6 +12,7 @@ import { migration010 } from './010-orders-by-update.js';
 import { migration011 } from './011-batch-failures.js';
 import { migration012 } from './012-order-status.js';
 import { migration013 } from './013-platform-names.js';
+import { migration014 } from './014-order-search.js';
 
 export interface Migration {
   /** 1-based; equals the migration's position in the list, stored in PRAGMA user_version. */
@@ -38,4 +39,5 @@ export const migrations: readonly Migration[] = [
   migration011,
   migration012,
   migration013,
+  migration014,
 ];
