@@ -199,7 +199,7 @@ function normalizeJsonOrder(raw: unknown): unknown {
         ...p,
         items: (p as { items: unknown[] }).items.map((item) => {
           if (!item || typeof item !== 'object') return item;
-          const { valueUsd, ...rest } = platformHazmat(item as Record<string, unknown>);
+          const { valueUsd, ...rest } = platformHazmat(namedBySku(item as Record<string, unknown>));
           if (typeof valueUsd === 'number' && rest.valueCents === undefined)
             return { ...rest, valueCents: Math.round(valueUsd * 100) };
           return valueUsd === undefined ? rest : { ...rest, valueCents: valueUsd };
@@ -207,6 +207,19 @@ function normalizeJsonOrder(raw: unknown): unknown {
       };
     }),
   };
+}
+
+const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && !v.trim());
+
+/**
+ * An item with a SKU and no name (or a name and no SKU) takes the one it has for both, as a
+ * CSV row does: many shops' exports leave one of the two empty.
+ */
+function namedBySku(item: Record<string, unknown>): Record<string, unknown> {
+  const { sku, name } = item;
+  if (blank(name) && typeof sku === 'string' && !blank(sku)) return { ...item, name: sku };
+  if (blank(sku) && typeof name === 'string' && !blank(name)) return { ...item, sku: name };
+  return item;
 }
 
 /** An item written with the platform's own hazmat fields (isHazmat, hazmatUnNumber, …). */

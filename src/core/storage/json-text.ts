@@ -35,6 +35,13 @@ export function describeJsonError(text: string, error: unknown): string {
     const at = text.indexOf(token[3]!);
     if (at >= 0) position = token[2] ? at + 10 : at + token[3]!.indexOf(token[1]!);
   }
+  const end = text.trimEnd();
+  if (/^Unexpected end of JSON input|^Unterminated string/.test(raw) || position >= end.length) {
+    // The text stops inside an object, an array or a string: a file cut short (a copy that
+    // did not finish, an export that failed halfway). Said where it stops.
+    const line = end.split('\n').length;
+    return `it ends in the middle, at line ${line}: the file looks cut short (copied or saved only in part)`;
+  }
   if (!Number.isInteger(position) || position < 0) return message;
   const before = text.slice(0, position);
   const line = before.split('\n').length;

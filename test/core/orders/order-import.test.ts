@@ -151,7 +151,11 @@ describe('order import', () => {
     ['unterminated-quote.csv', 'csv', /never closed/],
     ['missing-columns.csv', 'csv', /missing columns: order_number/],
     ['empty.csv', 'csv', /no header row/],
-    ['truncated.json', 'json', /not valid JSON/],
+    [
+      'truncated.json',
+      'json',
+      /^not valid JSON: it ends in the middle, at line \d+: the file looks cut short/,
+    ],
     ['wrong-shape.json', 'json', /expected an array of orders/],
   ] as const)(
     'reports a broken file (%s) without importing or throwing',
@@ -166,6 +170,73 @@ describe('order import', () => {
       expect(report.problems.map((p) => p.reason).join('\n')).toMatch(reason);
     },
   );
+
+  it('a JSON item with only a SKU or only a name takes it for both; a cut-short JSON file says at which line it stops', () => {
+    const { orders } = setup();
+    const address = {
+      name: 'Ana',
+      addressLine1: '1 Main St',
+      city: 'Austin',
+      postalCode: '78701',
+      countryCode: 'US',
+    };
+    const list = [
+      {
+        orderNumber: 'J-1',
+        shipTo: address,
+        packages: [{ weightLbs: 2, items: [{ sku: 'MUG-1', quantity: 1 }] }],
+      },
+      {
+        orderNumber: 'J-2',
+        shipTo: address,
+        packages: [{ weightLbs: 2, items: [{ name: 'Amber candle', sku: ' ', quantity: 2 }] }],
+      },
+      {
+        orderNumber: 'J-3',
+        shipTo: address,
+        packages: [{ weightLbs: 2, items: [{ quantity: 2 }] }],
+      },
+    ];
+    const text = JSON.stringify(list, null, 2);
+    const report = importOrders(orders, scope, tenants, {
+      text,
+      format: 'json',
+      source: 'shop.json',
+    });
+    expect(report.imported).toEqual(['J-1', 'J-2']);
+    expect(orders.findByNumber(scope, 'J-1')[0]!.packages[0]!.items[0]).toMatchObject({
+      sku: 'MUG-1',
+      name: 'MUG-1',
+    });
+    expect(orders.findByNumber(scope, 'J-2')[0]!.packages[0]!.items[0]).toMatchObject({
+      sku: 'Amber candle',
+      name: 'Amber candle',
+    });
+    // Neither: the order is refused for it, with the field named.
+    expect(report.problems.filter((p) => p.orderNumber === 'J-3').map((p) => p.field)).toEqual(
+      expect.arrayContaining(['packages.0.items.0.sku', 'packages.0.items.0.name']),
+    );
+
+    const lines = text.split('\n');
+    const cut = lines.slice(0, 30).join('\n');
+    const broken = importOrders(setup().orders, scope, tenants, {
+      text: cut,
+      format: 'json',
+      source: 'cut.json',
+    });
+    expect(broken.imported).toEqual([]);
+    expect(broken.problems[0]!.reason).toBe(
+      'not valid JSON: it ends in the middle, at line 30: the file looks cut short (copied or saved only in part)',
+    );
+    const inString = `${lines.slice(0, 12).join('\n')}\n      "city": "Aus`;
+    expect(
+      importOrders(setup().orders, scope, tenants, {
+        text: inString,
+        format: 'json',
+        source: 'cut.json',
+      }).problems[0]!.reason,
+    ).toMatch(/ends in the middle, at line 13:/);
+  });
 
   it('reads what Excel saves: semicolons with decimal commas, Windows-1252, UTF-16 tab-separated', () => {
     const { orders } = setup();
