@@ -38,6 +38,10 @@ test("the console shows a second station's purchase within a second", async ({ b
   const rowB = lead.getByTestId('console-stations').getByRole('row', { name: /Station B/ });
   await expect(rowB).toContainText('0.1.0', { timeout: 30_000 });
   await expect(rowB).toContainText('ZD421 Station B: ready', { timeout: 30_000 });
+  // The console's own station is in the list, marked as such.
+  const own = lead.getByTestId('console-stations').getByRole('row', { name: /Lead desk/ });
+  await expect(own).toContainText('(this station)');
+  await expect(rowB).not.toContainText('(this station)');
 
   const pageB = await browser.newPage();
   await pageB.goto(b.station.url);

@@ -6,6 +6,7 @@
 //   npm run site -- users add <user id> --name "Ana Ruiz" --role packer|lead [--badge] [--pin] --url …
 //   npm run site -- users disable <user id> --url …
 //   npm run site -- setting <key> [<json value> | --clear] --url …   (issue 14's site settings)
+//   npm run site -- stations list|retire <station id> --url …
 // The users commands take --station-dir <data dir> instead of --url for a station alone.
 // The password comes from PGPASSWORD (or STATION_SECRET_SITE_STORE when PGPASSWORD is not set;
 // siteItPassword), never from the command line or the address, and every message names the
@@ -29,6 +30,7 @@ const usage =
   'usage: npm run site -- migrate|status|offline-purchase <allow|refuse> --url postgres://user@host:5432/database\n' +
   '       npm run site -- users list|add <id> --name <name> --role packer|lead [--badge] [--pin]|disable <id> (--url … | --station-dir <dir>)\n' +
   `       npm run site -- setting <${SITE_SETTING_KEYS.join('|')}> [<json value> | --clear] --url …\n` +
+  '       npm run site -- stations list|retire <station id> --url …   (retire: take a station that is gone off the lists)\n' +
   `The password is read from ${SITE_IT_PASSWORD_ENV} (${SITE_PASSWORD_ENV} when ${SITE_IT_PASSWORD_ENV} is not set), never from the command line or the address; --url defaults to SITE_STORE_URL.`;
 
 const COMMANDS: Record<string, number> = {
@@ -37,6 +39,7 @@ const COMMANDS: Record<string, number> = {
   'offline-purchase': 1,
   users: 2,
   setting: 2,
+  stations: 2,
 };
 let command: string;
 let url: string;
@@ -75,7 +78,7 @@ try {
   command = positionals[0] ?? '';
   if (!command)
     throw new CliUsageError(
-      'which command: migrate, status, offline-purchase, users or setting?',
+      'which command: migrate, status, offline-purchase, users, setting or stations?',
       usage,
     );
   if (!(command in COMMANDS)) throw new CliUsageError(`unknown command ${command}`, usage);
@@ -119,6 +122,62 @@ try {
   console.error(`${error.message.replace(/^siteStore\.url/, '--url')}\n${usage}`);
   process.exit(2);
 }
+/** When a station was last seen, as a time and how long ago ("2026-11-28 02:40 UTC, 3 min ago"). */
+function seen(iso: string): string {
+  const s = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
+  const ago =
+    s < 120
+      ? `${s} s ago`
+      : s < 7200
+        ? `${Math.round(s / 60)} min ago`
+        : s < 172_800
+          ? `${Math.round(s / 3600)} h ago`
+          : `${Math.round(s / 86_400)} days ago`;
+  return `${iso.slice(0, 16).replace('T', ' ')} UTC, ${ago}`;
+}
+
+async function listStations(): Promise<void> {
+  const stations = await store.stations();
+  if (stations.length === 0) console.log('No station has checked in yet.');
+  for (const s of stations)
+    console.log(
+      `${s.stationName} (${s.stationId}): last seen ${seen(s.lastSeenAt)}; ${s.depth} change(s) waiting${s.oldestAt ? ` since ${s.oldestAt}` : ''}`,
+    );
+}
+
+async function runStationsCommand(args: string[]): Promise<number> {
+  const [sub, id] = args;
+  if (sub === 'list' && id === undefined) {
+    await listStations();
+    return 0;
+  }
+  if (sub !== 'retire' || !id) {
+    console.error(
+      sub === 'retire'
+        ? 'stations retire needs the station id (npm run site -- stations list shows them)'
+        : `stations is list or retire <station id>, not "${args.join(' ')}"\n${usage}`,
+    );
+    return 2;
+  }
+  const r = await store.retireStation(id);
+  if (r.outcome === 'unknown') {
+    console.error(
+      `No station "${id}" in this site store.${r.known.length ? ` Its stations: ${r.known.join(', ')}.` : ' No station has checked in yet.'}`,
+    );
+    return 1;
+  }
+  if (r.outcome === 'running') {
+    console.error(
+      `${r.stationName} (${id}) checked in ${seen(r.lastSeenAt).split(', ')[1]}: it is running, and a running station is listed again at its next check-in. Close it (or remove the site store in its Settings → Site store) and retire it after two minutes.`,
+    );
+    return 1;
+  }
+  console.log(
+    `${r.stationName} (${id}) is no longer listed (last seen ${seen(r.lastSeenAt)}). Its labels, reprints and history stay in the site store; its printers are no longer offered to other stations. Should it start again with this site store, it is listed again.`,
+  );
+  return 0;
+}
+
 // Said in failures as where the password came from, never what it is.
 const { password, variable: passwordVariable } = siteItPassword();
 const store = new SiteStore({ config, password });
@@ -143,12 +202,12 @@ try {
       }
       console.log(`site store ${describeSiteStore(url)}, schema ${schema}`);
       console.log(`offlinePurchase: ${(await store.setting('offlinePurchase')) ?? 'allow'}`);
-      for (const s of await store.stations())
-        console.log(
-          `${s.stationName} (${s.stationId}): last seen ${s.lastSeenAt}, ${s.depth} change(s) waiting${s.oldestAt ? ` since ${s.oldestAt}` : ''}`,
-        );
+      await listStations();
       break;
     }
+    case 'stations':
+      process.exitCode = await runStationsCommand(positionals.slice(1));
+      break;
     case 'offline-purchase': {
       const value = positionals[1];
       if (value !== 'allow' && value !== 'refuse') throw new Error(usage);

@@ -144,6 +144,46 @@ export class SiteStations {
     });
   }
 
+  /**
+   * Site IT takes a station off the site's lists (the console, Settings → Site store, status):
+   * a computer replaced or gone for good. Its labels, reprints and claims stay in the store,
+   * under its id; its printers are no longer offered to the others. A station that checked in
+   * within `quietForMs` is running: it is left, as it would be listed again at its next
+   * check-in. (Site IT's command; the stations' role has no DELETE on site_stations.)
+   */
+  async retire(
+    stationId: string,
+    quietForMs = 120_000,
+  ): Promise<
+    | { outcome: 'retired'; stationName: string; lastSeenAt: string }
+    | { outcome: 'running'; stationName: string; lastSeenAt: string }
+    | { outcome: 'unknown'; known: string[] }
+  > {
+    return this.tx(async (c) => {
+      const { rows } = await c.query<{ station_name: string; last_seen_at: Date; quiet: boolean }>(
+        `SELECT station_name, last_seen_at, last_seen_at < now() - make_interval(secs => $2::float8 / 1000) AS quiet
+           FROM site_stations WHERE station_id = $1 FOR UPDATE`,
+        [stationId, quietForMs],
+      );
+      const row = rows[0];
+      if (!row) {
+        const all = await c.query<{ station_id: string }>(
+          'SELECT station_id FROM site_stations ORDER BY station_id',
+        );
+        return { outcome: 'unknown', known: all.rows.map((r) => r.station_id) };
+      }
+      const seen = { stationName: row.station_name, lastSeenAt: row.last_seen_at.toISOString() };
+      if (!row.quiet) return { outcome: 'running', ...seen };
+      await c.query('DELETE FROM site_stations WHERE station_id = $1', [stationId]);
+      await c.query(
+        'UPDATE site_printers SET active = false, updated_at = now() WHERE station_id = $1 AND active',
+        [stationId],
+      );
+      await c.query('SELECT pg_notify($1, $2)', [CONSOLE_CHANNEL, stationId]);
+      return { outcome: 'retired', ...seen };
+    });
+  }
+
   /** The stations of the site with their outbox, lag and queues, for Settings and consoles. */
   async stations(): Promise<
     ({

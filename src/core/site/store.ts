@@ -247,6 +247,11 @@ export class SiteStore {
     return this.siteStations.stations();
   }
 
+  /** See SiteStations.retire: site IT takes a station that is gone off the site's lists. */
+  retireStation(stationId: string, quietForMs?: number): ReturnType<SiteStations['retire']> {
+    return this.siteStations.retire(stationId, quietForMs);
+  }
+
   /** See SiteClaims.claimImport: an order file is imported by exactly one station. */
   claimImport(
     scope: SiteScope,

@@ -73,6 +73,8 @@ export interface ConsoleView {
   attention: { id: string; message: string; since: string }[];
   /** tenant id → brand name, for the cost table. */
   brands: Record<string, string>;
+  /** The station this console runs on (marked in the list), when it has a site store. */
+  thisStationId?: string;
 }
 
 export type SettingSourceView = 'station' | 'site' | 'station-override';

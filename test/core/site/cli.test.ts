@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { usePostgres } from '../../support/use-postgres.js';
+import { SiteStore } from '../../../src/core/site/store.js';
 import { siteDatabase, STATION_PASSWORD } from './support.js';
 import { SUPERUSER_PASSWORD } from '../../support/postgres.js';
 
@@ -91,5 +92,67 @@ describe('npm run site names the password variable it reads', () => {
       /^site store .* is not set up yet \(no site schema\): run npm run site -- migrate --url /,
     );
     expect(r.stdout + r.stderr).not.toMatch(/relation|does not exist/);
+  });
+
+  it('stations list shows when each was seen; stations retire takes a gone station off the lists, never a running one', async () => {
+    const db = await siteDatabase(pgc.cluster);
+    const station = (stationId: string, stationName: string) =>
+      new SiteStore({
+        config: { url: db.stationUrl, stationId, stationName },
+        password: STATION_PASSWORD,
+      });
+    const old = station('pack-old', 'Old packer PC');
+    const live = station('pack-1', 'Packing 1');
+    for (const s of [old, live]) await s.checkIn({ depth: 0, oldestAt: null });
+    await old.registerPrinters([
+      { printerId: 'zebra-old', name: 'Old Zebra', host: '10.0.0.9', port: 9100, dpi: 203 },
+    ]);
+    await Promise.all([old.close(), live.close()]);
+    const c = pgc.cluster.superuser(db.name);
+    await c.connect();
+    await c.query(
+      `UPDATE site_stations SET last_seen_at = now() - interval '9 days' WHERE station_id = 'pack-old'`,
+    );
+    const env = { PGPASSWORD: SUPERUSER_PASSWORD };
+    const url = db.ownerUrl;
+
+    const list = await site(['stations', 'list', '--url', url], env);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(
+      /^Old packer PC \(pack-old\): last seen \d{4}-\d\d-\d\d \d\d:\d\d UTC, 9 days ago; 0 change\(s\) waiting$/m,
+    );
+    expect(list.stdout).toMatch(/^Packing 1 \(pack-1\): last seen .* UTC, \d+ s ago;/m);
+
+    const running = await site(['stations', 'retire', 'pack-1', '--url', url], env);
+    expect(running.code).toBe(1);
+    expect(running.stderr).toMatch(/^Packing 1 \(pack-1\) checked in \d+ s ago: it is running/);
+    const unknown = await site(['stations', 'retire', 'pack-9', '--url', url], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(
+      'No station "pack-9" in this site store. Its stations: pack-1, pack-old.',
+    );
+    const missing = await site(['stations', 'retire', '--url', url], env);
+    expect(missing).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/needs the station id/),
+    });
+
+    const retired = await site(['stations', 'retire', 'pack-old', '--url', url], env);
+    expect(retired.code).toBe(0);
+    expect(retired.stdout).toMatch(
+      /^Old packer PC \(pack-old\) is no longer listed \(last seen .*9 days ago\)\. Its labels, reprints and history stay/,
+    );
+    const after = await site(['status', '--url', url], env);
+    expect(after.stdout).toContain('Packing 1 (pack-1)');
+    expect(after.stdout).not.toContain('pack-old');
+    const printers = await c.query(
+      `SELECT active FROM site_printers WHERE station_id = 'pack-old'`,
+    );
+    expect(printers.rows).toEqual([{ active: false }]);
+    // The stations' own role cannot do it.
+    await expect(
+      c.query(`SET ROLE shipping_station; DELETE FROM site_stations WHERE station_id = 'pack-1'`),
+    ).rejects.toThrow(/permission denied/);
+    await c.end();
   });
 });

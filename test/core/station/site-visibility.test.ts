@@ -152,6 +152,11 @@ describe('a station of a site while the site store is away', () => {
         'unknown-purchase',
       ]);
 
+      // B's console marks B as the station it runs on.
+      const consoleAtB = await call(b, 'console.snapshot', {});
+      expect(consoleAtB.thisStationId).toBe('st-b');
+      expect(consoleAtB.snapshot?.stations.map((s) => s.stationId)).toContain('st-b');
+
       // The store stops: B keeps counting what it last read (A's unknown purchase), marked.
       pgc.cluster.stop();
       try {
@@ -168,6 +173,12 @@ describe('a station of a site while the site store is away', () => {
           /^The site store at .+ does not answer \(.+\)\. These are the site's items as last read; they may have changed since\.$/,
         );
         expect(stale.items.map((i) => i.kind)).toEqual(['unknown-purchase']);
+        // The console at B says what the store did and what the floor does, in its own words.
+        const consoleAway = await call(b, 'console.snapshot', {});
+        expect(consoleAway).toMatchObject({ reachable: false, snapshot: null });
+        expect(consoleAway.note).toMatch(
+          /^The site store at .+ does not answer \(.+\)\. The console shows the site again as soon as it answers; meanwhile every station packs on its own and sends its labels when the store is back\.$/,
+        );
       } finally {
         pgc.cluster.start();
       }

@@ -115,6 +115,7 @@ export function siteServiceHandlers(ctx: StationContext): FeatureHandlers<typeof
         return {
           reachable: true,
           note: null,
+          thisStationId: link.config.stationId,
           snapshot,
           attention: attention.map((a) => ({ id: a.id, message: a.message, since: a.since })),
           brands: Object.fromEntries(
@@ -122,9 +123,15 @@ export function siteServiceHandlers(ctx: StationContext): FeatureHandlers<typeof
           ),
         };
       } catch (error) {
+        // The console's own words: what the store did, and what the floor does meanwhile (the
+        // station's banner speaks of this station alone).
+        const problem = describeSiteError(error, link.config.url);
         return {
           reachable: false,
-          note: describeSiteError(error, link.config.url).message,
+          note:
+            problem.kind === 'unreachable' && problem.fact
+              ? `${problem.fact} The console shows the site again as soon as it answers; meanwhile every station packs on its own and sends its labels when the store is back.`
+              : problem.message,
           ...empty,
         };
       }

@@ -19,7 +19,11 @@ function ago(iso: string, now: number): string {
   const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
   if (s < 60) return `${s} s ago`;
   if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  return new Date(iso).toLocaleTimeString();
+  const at = new Date(iso);
+  // A station gone quiet for days shows the day too, not only a time that looks like today's.
+  return at.toDateString() === new Date(now).toDateString()
+    ? at.toLocaleTimeString()
+    : at.toLocaleString();
 }
 
 const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency}`;
@@ -212,6 +216,9 @@ export function SiteConsole() {
                   <tr key={s.stationId} className={online(s) ? '' : 'offline'}>
                     <td>
                       <span className={online(s) ? 'dot ok' : 'dot bad'} /> <b>{s.stationName}</b>{' '}
+                      {s.stationId === view.thisStationId ? (
+                        <span className="muted">(this station) </span>
+                      ) : null}
                       {online(s) ? '' : <span className="warn">offline</span>}
                     </td>
                     <td>{ago(s.lastSeenAt, storeNow)}</td>
