@@ -120,3 +120,41 @@ test('an unknown code scanned with an order on screen says it is not one of its 
   );
   await expect(page.getByTestId('order-number')).toHaveText('LUM-10421');
 });
+
+test('buy another: after a label, a new weight rates nothing; Ctrl+Shift+A names the label the order has, and the button says it buys another', async ({
+  page,
+}, info) => {
+  await page.goto(station().url);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  const scan = page.getByRole('textbox', { name: 'Scan' });
+  await scan.fill('LUM-10421');
+  await scan.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toContainText('cheapest');
+  await expect(page.getByRole('button', { name: /^Buy .*& print/ })).toBeVisible();
+  await expect(page.getByTestId('buy-another')).toHaveCount(0);
+  await page.keyboard.press('Control+Enter');
+  const tracking = page.getByTestId('tracking-number');
+  await expect(tracking).toHaveText(/\w{10,}/, { timeout: 20_000 });
+  const first = (await tracking.textContent())!.trim();
+
+  // A weight typed after the purchase does not bring back rates to buy from.
+  await page.keyboard.press('Alt+W');
+  await page.keyboard.type('3');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rates')).toContainText('Scan the next order.');
+  await expect(page.locator('.rate-table')).toHaveCount(0);
+
+  await page.keyboard.press('Control+Shift+A');
+  const another = page.getByTestId('buy-another');
+  await expect(another).toContainText(
+    `Another label for LUM-10421: it already has label ${first}. Ctrl+Enter buys and charges a second one; Esc cancels.`,
+  );
+  const button = page.getByRole('button', { name: /^Buy another label/ });
+  await expect(button).toBeVisible();
+  await page.screenshot({ path: info.outputPath('pack-buy-another.png') });
+  await page.keyboard.press('Control+Enter');
+  await expect(tracking).not.toHaveText(first, { timeout: 20_000 });
+  await expect(another).toHaveCount(0);
+  const dir = join(station().dataDir, 'virtual-printer');
+  await expect.poll(() => printedLabels(dir).length, { timeout: 15_000 }).toBe(2);
+});

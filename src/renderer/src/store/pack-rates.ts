@@ -217,7 +217,17 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
       }
       if (r.ok) {
         playSuccess(sounds);
-        set({ result: { kind: 'success', purchase: r.value }, quote: null });
+        // The order now has this label too: a Ctrl+Shift+A from here buys a further one, and
+        // says which labels the order already has.
+        const bought = r.value.label;
+        const known = get().existingLabels;
+        set({
+          result: { kind: 'success', purchase: r.value },
+          quote: null,
+          confirmAnother: false,
+          existingLabels:
+            bought && !known.some((l) => l.id === bought.id) ? [...known, bought] : known,
+        });
       } else {
         playFailure(sounds);
         // Labelled at another station: its label is offered for a reprint here (Alt+R), and

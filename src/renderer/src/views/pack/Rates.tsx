@@ -14,6 +14,16 @@ export function RatesPanel({ onBuy }: { onBuy(): void }) {
   const quote = s.quote;
   const picked = pickedRate(quote, s.selectedRateId);
   const ruleRate = quote?.rates.find((r) => r.id === quote.chosenRateId) ?? null;
+  // Ctrl+Shift+A on an order that has a label: what is on screen must not look like a first
+  // purchase. The labels it has are named, and the button says it buys another.
+  const earlier = s.confirmAnother
+    ? s.existingLabels.length
+      ? s.existingLabels.map((l) => l.trackingNumber)
+      : s.labelledElsewhere?.label
+        ? [`${s.labelledElsewhere.label.trackingNumber} at ${s.labelledElsewhere.stationName}`]
+        : []
+    : [];
+  const another = earlier.length > 0;
 
   return (
     <div className="panel rates" data-testid="rates">
@@ -25,6 +35,13 @@ export function RatesPanel({ onBuy }: { onBuy(): void }) {
         </span>
       </h2>
       <Waiting busy={s.busy} buying={s.buyPending} />
+      {another ? (
+        <p className="another" data-testid="buy-another" role="status">
+          <b>Another label</b> for {s.order?.orderNumber}: it already has{' '}
+          {earlier.length === 1 ? 'label' : `${earlier.length} labels`} {earlier.join(', ')}.
+          Ctrl+Enter buys and charges a second one; Esc cancels.
+        </p>
+      ) : null}
       {quote?.unreachable ? (
         <p className="unreachable" data-testid="rates-unreachable" role="status">
           {quote.reason}
@@ -106,12 +123,18 @@ export function RatesPanel({ onBuy }: { onBuy(): void }) {
                       : 'Rates appear here.'}
         </p>
       )}
-      <button className="buy" disabled={!quote || quote.queued || s.busy !== null} onClick={onBuy}>
+      <button
+        className={another ? 'buy another' : 'buy'}
+        disabled={!quote || quote.queued || s.busy !== null}
+        onClick={onBuy}
+      >
         {quote?.unreachable
           ? 'Queue for the platform'
-          : picked
-            ? `Buy ${picked.serviceLevel} & print`
-            : 'Buy & print'}{' '}
+          : another
+            ? `Buy another label${picked ? `: ${picked.serviceLevel}` : ''}`
+            : picked
+              ? `Buy ${picked.serviceLevel} & print`
+              : 'Buy & print'}{' '}
         <kbd>Ctrl+Enter</kbd>
       </button>
     </div>

@@ -210,7 +210,7 @@ export function PackResult(props: {
               <kbd>Alt+R</kbd>
             </button>
           )}
-          {s.existingLabels.length ? (
+          {s.existingLabels.length && !s.confirmAnother ? (
             <button onClick={() => s.allowAnother()}>
               Buy another label <kbd>Ctrl+Shift+A</kbd>
             </button>
