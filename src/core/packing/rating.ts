@@ -50,7 +50,7 @@ export async function rateShipment(
           carrierProblems: [],
           failure: {
             code: failure.errorCode ?? `http-${failure.status}`,
-            message: `No rates: ${failure.message}`,
+            message: noRatesMessage(failure.message, failure.errorCode, order),
             errors: failure.errors,
             correlationId: failure.correlationId,
           },
@@ -95,6 +95,26 @@ export async function rateShipment(
     };
   }
   return { kind: 'rated', rates, selection: choice, carrierProblems };
+}
+
+/**
+ * A refused rating in the packer's words. An order limited to service levels (its file's
+ * service_levels) that no carrier account offers gets NO_RATES with the platform's reasons for
+ * the other accounts, which read as if the order were fine: the limit is named first.
+ */
+function noRatesMessage(
+  platformWords: string,
+  errorCode: string | undefined,
+  order: StoredOrder,
+): string {
+  const levels = order.serviceLevels ?? [];
+  if (errorCode !== 'NO_RATES' || levels.length === 0) return `No rates: ${platformWords}`;
+  return (
+    `No rates: order ${order.orderNumber} may only ship ${levels.join(' or ')} (its order file says so), ` +
+    `and no carrier account of this brand rated ${levels.length === 1 ? 'it' : 'any of them'}. ` +
+    `Check the service level in the order file and import it again, or ask the shift lead whether that service is set up. ` +
+    `The platform said: ${platformWords}`
+  );
 }
 
 /** Accounts in rateErrors, as stored with the rates (no authorization link looked up). */

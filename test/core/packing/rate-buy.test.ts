@@ -228,4 +228,42 @@ describe('multi-package orders', () => {
     expect(bought.shipment.shipment.packages.map((p) => p.weightLbs)).toEqual([7.1, 2.4]);
     expect(await ledgerFor(sb.url, 'LUM-10424')).toHaveLength(1);
   });
+
+  it('an order limited to a service level no account offers is refused naming that limit first, not only the other accounts', async () => {
+    const { station } = await warmStation();
+    const scope = station.workflow.scope;
+    const order = (orderNumber: string, serviceLevels: string[]) => ({
+      orderNumber,
+      serviceLevels,
+      shipTo: {
+        name: 'Ana',
+        addressLine1: '1 Main St',
+        city: 'Austin',
+        stateProvince: 'TX',
+        postalCode: '78701',
+        countryCode: 'US',
+      },
+      packages: [{ weightLbs: 2, items: [{ sku: 'MUG', name: 'Mug', quantity: 1 }] }],
+    });
+    station.workflow.orders.upsert(scope, 'tnt_lumen', order('SL-1', ['FOO_BAR']), 'test');
+    station.workflow.orders.upsert(scope, 'tnt_lumen', order('SL-2', ['UPS_GROUND']), 'test');
+    const refused = await station.workflow.rate(orderId(station, 'SL-1'), {
+      packages: [{ weightLbs: 2 }],
+      stationUser: 'ana',
+    });
+    expect(refused.outcome).toBe('failed');
+    if (refused.outcome !== 'failed') return;
+    expect(refused.failure.message).toMatch(
+      /^No rates: order SL-1 may only ship FOO_BAR \(its order file says so\), and no carrier account of this brand rated it\. Check the service level in the order file and import it again, or ask the shift lead whether that service is set up\. The platform said: /,
+    );
+    expect(await ledgerFor(sb.url, 'SL-1')).toHaveLength(0);
+    // A level an account offers rates as usual, limited to it.
+    const ok = rated(
+      await station.workflow.rate(orderId(station, 'SL-2'), {
+        packages: [{ weightLbs: 2 }],
+        stationUser: 'ana',
+      }),
+    );
+    expect(ok.selection.rate.serviceLevel).toBe('UPS_GROUND');
+  });
 });
