@@ -81,3 +81,52 @@ test('an order labelled at station A and scanned at B: Alt+R reprints its label 
     ]);
   await site.owner.close();
 });
+
+test("an order station A is buying right now, bought at B: amber 'being labelled at Station A', nothing bought at B", async ({
+  browser,
+}, info) => {
+  const { site, a, b } = await world.twoStations();
+  const pageA = await browser.newPage();
+  const pageB = await browser.newPage();
+  await pageA.goto(a.station.url);
+  await expect(pageA.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
+  await importOrders(pageA);
+  await pageB.goto(b.station.url);
+  await expect(pageB.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
+  await pageA.keyboard.press('Alt+1');
+  await pageB.keyboard.press('Alt+1');
+
+  // The platform takes 6 s to sell A's label: A holds the order's claim meanwhile.
+  await world.sandbox().addFault({
+    method: 'POST',
+    path: '/api/v1/labels',
+    kind: 'delay',
+    delayMs: 6_000,
+    times: 1,
+  });
+  await scanAndBuy(pageA, 'LUM-10422');
+  await expect
+    .poll(
+      async () =>
+        (
+          await site.owner.pool.query(
+            `SELECT station_id, state FROM site_order_claims WHERE order_number = 'LUM-10422'`,
+          )
+        ).rows,
+      { timeout: 5_000, intervals: [50] },
+    )
+    .toEqual([{ station_id: 'chi-01', state: 'in-flight' }]);
+  await scanAndBuy(pageB, 'LUM-10422');
+  const result = pageB.getByTestId('result');
+  await expect(result).toContainText('BEING LABELLED AT STATION A', { timeout: 5_000 });
+  await expect(result).toHaveClass(/waiting/);
+  await expect(pageB.getByTestId('failure-message')).toContainText(
+    /^Order LUM-10422 is being labelled at Station A right now \(since \d\d:\d\d( by .+)?\)\. Nothing was bought here/,
+  );
+  await pageB.screenshot({ path: info.outputPath('station-b-being-labelled-there.png') });
+  // A's label is sold and printed; only one label exists for the order.
+  await expect.poll(() => a.printer.labels.length, { timeout: 30_000 }).toBe(1);
+  expect(await world.sandbox().ledger()).toHaveLength(1);
+  expect(b.printer.labels).toHaveLength(0);
+  await site.owner.close();
+});

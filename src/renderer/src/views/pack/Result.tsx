@@ -115,8 +115,18 @@ export function PackResult(props: {
       ))}
     </ul>
   ) : null;
-  const cls =
-    s.result?.kind === 'success'
+  // Refused because another station is buying this order's label right now: nothing went
+  // wrong here, and the packer waits or moves on (amber, as a label on its way).
+  const beingLabelledThere =
+    s.result?.kind === 'failure' &&
+    s.result.action !== 'reprint' &&
+    s.result.error.code === 'order-claimed-elsewhere' &&
+    !elsewhere?.label
+      ? (s.labelledElsewhere?.stationName ?? 'another station')
+      : null;
+  const cls = beingLabelledThere
+    ? 'waiting'
+    : s.result?.kind === 'success'
       ? phase === 'waiting' || phase === 'check' || phase === 'queued'
         ? 'waiting'
         : 'success'
@@ -181,7 +191,9 @@ export function PackResult(props: {
                   ? 'NOT CONFIRMED'
                   : s.result.error.code === 'order-claimed-elsewhere' && elsewhere?.label
                     ? 'LABELLED AT ANOTHER STATION'
-                    : 'FAILED'}
+                    : beingLabelledThere
+                      ? `BEING LABELLED AT ${beingLabelledThere.toUpperCase()}`
+                      : 'FAILED'}
             </div>
             <div data-testid="failure-message">{s.result.error.message}</div>
             <div className="muted">code: {s.result.error.code}</div>
