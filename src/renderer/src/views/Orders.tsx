@@ -250,9 +250,21 @@ export function OrdersView() {
                 >
                   <td>{s.picked.includes(o.id) ? '✔' : ''}</td>
                   <td className="order-number">{o.orderNumber}</td>
-                  <td>{o.brandName ?? ''}</td>
-                  <td>{o.shipToName}</td>
-                  <td>{o.place}</td>
+                  <td>
+                    <span className="clip brand" title={o.brandName ?? undefined}>
+                      {o.brandName ?? ''}
+                    </span>
+                  </td>
+                  <td>
+                    <span className="clip" title={o.shipToName}>
+                      {o.shipToName}
+                    </span>
+                  </td>
+                  <td>
+                    <span className="clip" title={o.place}>
+                      {o.place}
+                    </span>
+                  </td>
                   <td className="num">{o.packages}</td>
                   <td className="num">{o.units}</td>
                   <td>{o.weightKnown ? 'known' : <span className="warn">to weigh</span>}</td>

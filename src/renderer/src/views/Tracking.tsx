@@ -4,6 +4,14 @@ import { TRACKING_PAGE } from '../store/lists';
 import { VirtualList } from '../components/VirtualList';
 import { trackerStatuses } from '../../../shared/tracking';
 
+/** A time as short as the column: today's as a time, an earlier one with its day. */
+function shortTime(iso: string): string {
+  const at = new Date(iso);
+  const time = at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  if (at.toDateString() === new Date().toDateString()) return time;
+  return `${at.toLocaleDateString([], { month: 'short', day: 'numeric' })}, ${time}`;
+}
+
 export function TrackingView() {
   const t = useStation((s) => s.tracking);
   const setFilter = useStation((s) => s.setTrackingFilter);
@@ -77,7 +85,7 @@ export function TrackingView() {
             <span>{r.trackingNumber}</span>
             <span>{r.carrier}</span>
             <span className={`status ${r.status}`}>{r.status.replace(/_/g, ' ')}</span>
-            <span>{r.statusDetail ?? ''}</span>
+            <span title={r.statusDetail ?? undefined}>{r.statusDetail ?? ''}</span>
             {/* The order number the shift lead knows; the platform's reference (with the
                 purchase attempt's id) on hover. */}
             <span
@@ -89,7 +97,7 @@ export function TrackingView() {
             >
               {r.orderNumber ?? ''}
             </span>
-            <span>{new Date(r.updatedAt).toLocaleString()}</span>
+            <span title={new Date(r.updatedAt).toLocaleString()}>{shortTime(r.updatedAt)}</span>
           </>
         )}
       />
