@@ -103,3 +103,29 @@ test('events missed while the socket was down are made up for when it comes back
   await expect(page.getByTestId('queue-count')).toContainText('0');
   await page.screenshot({ path: info.outputPath('after-reconnect.png') });
 });
+
+test('cancelling a queued purchase is asked in the page: Esc keeps it, Enter cancels it and nothing is bought', async ({
+  page,
+}, info) => {
+  await queuedWhilePlatformAway(page, 'LUM-10424');
+  await page.keyboard.press('Alt+3');
+  const queued = page.getByTestId('queued-shipments');
+  await expect(queued).toContainText('LUM-10424');
+  await queued.getByRole('button', { name: 'Cancel' }).click();
+  const ask = page.getByRole('alertdialog', { name: 'Confirm cancelling order LUM-10424' });
+  await expect(ask).toContainText(
+    'Cancel the queued purchase for order LUM-10424? Nothing is bought for it when the platform answers',
+  );
+  await page.screenshot({ path: info.outputPath('queue-cancel-asked.png') });
+  await page.keyboard.press('Escape');
+  await expect(ask).toHaveCount(0);
+  await expect(queued).toContainText('LUM-10424');
+  await queued.getByRole('button', { name: 'Cancel' }).click();
+  await expect(ask.getByRole('button', { name: /Cancel the purchase/ })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(queued).not.toContainText('LUM-10424');
+  await expect(page.getByTestId('queue-count')).toContainText('0');
+  await platform.sandbox().clearFaults();
+  await page.waitForTimeout(3_000);
+  expect(await platform.sandbox().ledger()).toHaveLength(0);
+});

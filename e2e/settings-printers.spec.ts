@@ -69,7 +69,16 @@ test('site IT adds a network printer by host and port in Settings, test-prints t
   const cut = await name.evaluate((el) => el.scrollWidth > el.clientWidth);
   expect(cut).toBe(false);
 
+  // Removing is asked in the page; Esc keeps the printer, Enter removes it.
   await page.getByRole('button', { name: 'Remove ZD421 dock 2' }).click();
+  const ask = page.getByRole('alertdialog', { name: 'Confirm removing ZD421 dock 2' });
+  await expect(ask).toContainText('Remove ZD421 dock 2 (');
+  await page.keyboard.press('Escape');
+  await expect(ask).toHaveCount(0);
+  await expect(page.getByTestId('printers')).toContainText('ZD421 dock 2');
+  await page.getByRole('button', { name: 'Remove ZD421 dock 2' }).click();
+  await expect(ask.getByRole('button', { name: /Remove ZD421 dock 2/ })).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(page.getByTestId('printers')).not.toContainText('ZD421 dock 2');
   await expect(receiptRow).toBeVisible();
 });

@@ -1,4 +1,5 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
+import { ConfirmPanel } from '../components/ConfirmPanel';
 import { useStation } from '../store';
 
 export function QueueView() {
@@ -9,6 +10,13 @@ export function QueueView() {
   const printers = useStation((s) => s.status?.profile?.printers ?? []);
   // Asked once; then the station's queue-changed events carry the queue as it is (App.tsx).
   useEffect(() => void load(), [load]);
+  // A cancel is asked in the page first: a click in passing must not drop an order's purchase
+  // or a label's print.
+  const [confirming, setConfirming] = useState<{
+    kind: 'shipment' | 'print-job';
+    id: string;
+    what: string;
+  } | null>(null);
   return (
     <section className="list-view">
       <h1>Queue</h1>
@@ -34,12 +42,19 @@ export function QueueView() {
               <td>{new Date(q.createdAt).toLocaleTimeString()}</td>
               <td className="actions">
                 <button onClick={() => void act('retry', 'shipment', q.id)}>Retry now</button>
-                <button onClick={() => void act('cancel', 'shipment', q.id)}>Cancel</button>
+                <button
+                  onClick={() =>
+                    setConfirming({ kind: 'shipment', id: q.id, what: `order ${q.orderNumber}` })
+                  }
+                >
+                  Cancel
+                </button>
               </td>
             </tr>
           ))}
         </tbody>
       </table>
+      {confirming?.kind === 'shipment' ? cancelPanel() : null}
       <h2>Print jobs ({queue.printJobs.length})</h2>
       <table className="grid" data-testid="print-jobs">
         <thead>
@@ -62,7 +77,13 @@ export function QueueView() {
               <td>{j.lastError ?? ''}</td>
               <td className="actions">
                 <button onClick={() => void act('retry', 'print-job', j.id)}>Retry</button>
-                <button onClick={() => void act('cancel', 'print-job', j.id)}>Cancel</button>
+                <button
+                  onClick={() =>
+                    setConfirming({ kind: 'print-job', id: j.id, what: j.description })
+                  }
+                >
+                  Cancel
+                </button>
                 {printers.length > 1 ? (
                   <select
                     aria-label="Move to printer"
@@ -84,6 +105,28 @@ export function QueueView() {
           ))}
         </tbody>
       </table>
+      {confirming?.kind === 'print-job' ? cancelPanel() : null}
     </section>
   );
+
+  function cancelPanel() {
+    if (!confirming) return null;
+    const { kind, id, what } = confirming;
+    return (
+      <ConfirmPanel
+        label={`Confirm cancelling ${what}`}
+        question={
+          kind === 'shipment'
+            ? `Cancel the queued purchase for ${what}? Nothing is bought for it when the platform answers; the order stays open, to pack again from Pack.`
+            : `Cancel the print job "${what}"? This copy will not print; the label stays in History to reprint.`
+        }
+        confirmText={kind === 'shipment' ? 'Cancel the purchase' : 'Cancel the print job'}
+        onConfirm={() => {
+          setConfirming(null);
+          void act('cancel', kind, id);
+        }}
+        onCancel={() => setConfirming(null)}
+      />
+    );
+  }
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { call } from '../../bridge';
+import { ConfirmPanel } from '../../components/ConfirmPanel';
 import { useStation } from '../../store';
 import type { DiscoveredPrinter, PrinterConfig } from '../../../../shared/views';
 import { printerAddress, roleOf, type PrinterRole } from '../../../../shared/printers';
@@ -25,6 +26,9 @@ export function PrintersPanel() {
     role: 'label' as PrinterRole,
   });
   const [formError, setFormError] = useState<string | null>(null);
+  // Removing a printer is asked in the page first (the label printer above all: labels then
+  // have nowhere to print until another is chosen).
+  const [removing, setRemoving] = useState<PrinterConfig | null>(null);
   if (!profile) return null;
 
   async function after() {
@@ -123,7 +127,7 @@ export function PrintersPanel() {
                   <button onClick={() => void save(profile.printers, p.id)}>Use for labels</button>
                 )}
                 <button onClick={() => void testPrint(p.id)}>Test print</button>
-                <button aria-label={`Remove ${p.name}`} onClick={() => void remove(p)}>
+                <button aria-label={`Remove ${p.name}`} onClick={() => setRemoving(p)}>
                   Remove
                 </button>
               </td>
@@ -131,6 +135,23 @@ export function PrintersPanel() {
           ))}
         </tbody>
       </table>
+      {removing ? (
+        <ConfirmPanel
+          label={`Confirm removing ${removing.name}`}
+          question={
+            profile.defaultPrinterId === removing.id
+              ? `Remove ${removing.name}, this station's label printer? Labels have no printer until you choose another with "Use for labels".`
+              : `Remove ${removing.name} (${printerAddress(removing)}) from this profile?`
+          }
+          confirmText={`Remove ${removing.name}`}
+          onConfirm={() => {
+            const p = removing;
+            setRemoving(null);
+            void remove(p);
+          }}
+          onCancel={() => setRemoving(null)}
+        />
+      ) : null}
 
       <form
         className="add-printer"
