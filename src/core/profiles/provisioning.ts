@@ -177,6 +177,7 @@ function sameSite(stored: Profile | undefined, profile: Profile): boolean {
     stored.tenantId === profile.tenantId &&
     stored.environment === profile.environment &&
     stored.baseUrl === profile.baseUrl &&
-    stored.clientId === profile.clientId
+    stored.clientId === profile.clientId &&
+    JSON.stringify(stored.shipFrom) === JSON.stringify(profile.shipFrom)
   );
 }

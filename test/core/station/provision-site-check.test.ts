@@ -154,6 +154,87 @@ describe('a shipping site the platform does not list (site IT)', () => {
   });
 });
 
+describe("a ship-from that is not the site's address (site IT)", () => {
+  const edison = {
+    company: 'Harbor Fulfillment',
+    name: 'Dock 4',
+    addressLine1: '300 Raritan Center Pkwy',
+    city: 'Edison',
+    stateProvince: 'NJ',
+    postalCode: '08837',
+    countryCode: 'US',
+  };
+
+  it("a file whose shipFrom is another warehouse's is refused, naming both addresses; the same address written otherwise is taken", async () => {
+    const { s, sandbox } = await stations.start();
+    const { file, profile, key } = await demoFile(s, sandbox());
+    Object.assign(profile, { id: 'dock-5', name: 'Dock 5', baseUrl: sandbox().url });
+    // Copied from the Edison station's file: Chicago's site, Edison's address.
+    profile.shipFrom = edison;
+    const refused = await s.dispatch('profiles.provision', {
+      json: JSON.stringify(file),
+      clientSecret: key.clientSecret,
+    });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'validation' } });
+    expect(!refused.ok && refused.error.message).toContain(
+      "profiles[0].shipFrom is 300 Raritan Center Pkwy, Edison, NJ 08837, US, but site site_lumen_chicago (Lumen Chicago Workshop) is at 1550 W Carroll Ave, Chicago, IL 60607, US on the platform: labels would carry the wrong return address and origin. Use the site's address as shipFrom, or the site whose address this is",
+    );
+    expect((await sitesOf(s))['dock-5']).toBeUndefined();
+
+    // The site's address in other case and punctuation, with a ZIP+4: the same place.
+    profile.shipFrom = {
+      company: 'Lumen Candle Works',
+      addressLine1: '1550 w. carroll ave.',
+      city: 'Chicago',
+      stateProvince: 'IL',
+      postalCode: '60607-4410',
+      countryCode: 'us',
+    };
+    await call(s, 'profiles.provision', {
+      json: JSON.stringify(file),
+      clientSecret: key.clientSecret,
+    });
+    expect((await sitesOf(s))['dock-5']).toBe('site_lumen_chicago');
+  });
+
+  it("a change of site in Settings takes the new site's address as the ship-from", async () => {
+    const { s, sandbox } = await stations.start();
+    const { file, profile } = await demoFile(s, sandbox());
+    const harbor = sandbox().fixtures.apiClients.find((c) => c.clientId === 'demo-harbor-full')!;
+    Object.assign(profile, {
+      id: 'harbor-dock',
+      name: 'Harbor dock',
+      baseUrl: sandbox().url,
+      clientId: harbor.clientId,
+      tenantId: harbor.tenantId,
+      shippingSiteId: 'site_harbor_edison',
+      shipFrom: edison,
+    });
+    delete profile.brandTenants;
+    delete profile.tenantType;
+    await call(s, 'profiles.provision', {
+      json: JSON.stringify(file),
+      clientSecret: harbor.clientSecret,
+    });
+    await call(s, 'profiles.update', { id: 'harbor-dock', shippingSiteId: 'site_harbor_reno' });
+    const saved = JSON.parse((await call(s, 'profiles.export', { id: 'harbor-dock' })).json) as {
+      profiles: { shippingSiteId: string; shipFrom: Record<string, unknown> }[];
+    };
+    expect(saved.profiles[0]!.shippingSiteId).toBe('site_harbor_reno');
+    expect(saved.profiles[0]!.shipFrom).toEqual({
+      company: 'Harbor Fulfillment',
+      name: 'Outbound',
+      phone: '775-555-0122',
+      addressLine1: '1155 Trademark Dr',
+      city: 'Reno',
+      stateProvince: 'NV',
+      postalCode: '89521',
+      countryCode: 'US',
+      isResidential: false,
+    });
+  });
+});
+
 describe('a refused secret or tenant in a provisioning file (site IT)', () => {
   /** Dock 9's file on the external sandbox, with `over` laid on its profile. */
   function dockFile(over: Record<string, unknown>): string {

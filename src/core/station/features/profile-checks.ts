@@ -7,6 +7,7 @@ import { ruleKey } from '../../packing/rate-rule.js';
 import { baseUrlProblem } from '../../profiles/base-url.js';
 import { secretProblem } from '../../profiles/secret-vault.js';
 import type { Profile } from '../../profiles/profile-schema.js';
+import type { ShippingSite } from '../../platform/schemas.js';
 import type { StationContext } from '../context.js';
 import { StationFailure } from '../errors.js';
 
@@ -41,7 +42,7 @@ export function tempClient(c: Creds, tenantId: string): PlatformClient {
 
 /** What the platform refuses of a profile, by the profile's field it is about. */
 export interface PlatformProblem {
-  field: 'shippingSiteId' | 'clientId' | 'clientSecretEnv' | 'tenantId';
+  field: 'shippingSiteId' | 'clientId' | 'clientSecretEnv' | 'tenantId' | 'shipFrom';
   /** A sentence that follows the field's name. */
   message: string;
 }
@@ -89,7 +90,13 @@ export async function platformProblems(
   ctx: StationContext,
   profile: Profile,
   secret: string | undefined,
-  ask: { key: boolean } = { key: true },
+  ask: {
+    key: boolean;
+    /** Off: the ship-from is not compared with the site's address (the caller takes the site's). */
+    shipFrom?: boolean;
+    /** Told the site found, with its address as the platform has it. */
+    onSite?: (site: ShippingSite) => void;
+  } = { key: true },
 ): Promise<PlatformProblem[]> {
   const running = ctx.runtimeOrNull();
   // The embedded sandbox's address is the running one (a profile on it names none).
@@ -102,11 +109,15 @@ export async function platformProblems(
   );
   try {
     const sites = await client.listShippingSites();
-    if (!sites.some((site) => site.id === profile.shippingSiteId)) {
-      const listed = sites.map((site) => (site.name ? `${site.id} (${site.name})` : site.id));
+    const site = sites.find((s) => s.id === profile.shippingSiteId);
+    if (!site) {
+      const listed = sites.map((s) => (s.name ? `${s.id} (${s.name})` : s.id));
       const message = `is not one of tenant ${profile.tenantId}'s shipping sites on the platform at ${baseUrl}: ${listed.length ? `it has ${listed.join(', ')}` : 'it has none'}`;
       return [{ field: 'shippingSiteId', message }];
     }
+    ask.onSite?.(site);
+    const elsewhere = ask.shipFrom === false ? null : shipFromMismatch(profile.shipFrom, site);
+    if (elsewhere) return [{ field: 'shipFrom', message: elsewhere }];
     if (ask.key && (await client.keyAccess()) === 'read-only')
       return [{ field: 'clientId', message: readOnlyKey(baseUrl) }];
     return [];
@@ -117,6 +128,68 @@ export async function platformProblems(
   } finally {
     client.close();
   }
+}
+
+const squash = (v: string | null | undefined) => (v ?? '').toUpperCase().replace(/[^A-Z0-9]/g, '');
+
+/** An address in one line, for a sentence. */
+type Lines = {
+  [K in 'addressLine1' | 'city' | 'stateProvince' | 'postalCode' | 'countryCode']?:
+    string | null | undefined;
+};
+
+export function oneLine(a: Lines | null | undefined): string {
+  if (!a) return '';
+  const place = [a.city, [a.stateProvince, a.postalCode].filter(Boolean).join(' ')]
+    .filter(Boolean)
+    .join(', ');
+  return [a.addressLine1, place, a.countryCode].filter(Boolean).join(', ');
+}
+
+/**
+ * The ship-from of a profile moved to another site: that site's address as the platform has it
+ * (its lines, city, postal code, country), with the profile's own name, company, phone and email
+ * kept where the site has none. Null when the platform gives no usable address.
+ */
+export function siteShipFrom(
+  current: Profile['shipFrom'],
+  address: ShippingSite['address'],
+): Profile['shipFrom'] | null {
+  if (!address?.addressLine1 || !address.city || !address.postalCode || !address.countryCode)
+    return null;
+  const given = Object.fromEntries(
+    Object.entries(address).filter(
+      ([k, v]) => k !== 'siteId' && typeof v === 'string' && v.trim() !== '',
+    ),
+  ) as Partial<Profile['shipFrom']>;
+  return {
+    ...(current.name ? { name: current.name } : {}),
+    ...(current.company ? { company: current.company } : {}),
+    ...(current.phone ? { phone: current.phone } : {}),
+    ...(current.email ? { email: current.email } : {}),
+    ...given,
+    ...(typeof address.isResidential === 'boolean' ? { isResidential: address.isResidential } : {}),
+  } as Profile['shipFrom'];
+}
+
+/**
+ * A ship-from that is not the site's address (as the platform has it): labels would carry
+ * another warehouse's return address while the purchase names this site as the origin (a
+ * profile moved to another site with its old address, a file copied from another station).
+ * Compared on the first line, postal code and country, ignoring case, spaces and punctuation
+ * (and a ZIP+4 against its 5 digits); nothing is said when the platform gives no address.
+ */
+export function shipFromMismatch(shipFrom: Lines | undefined, site: ShippingSite): string | null {
+  const a = site.address;
+  if (!a?.addressLine1 || !a.postalCode || !shipFrom) return null;
+  const zip = (v: string | null | undefined) => squash(v).slice(0, 5);
+  const same =
+    squash(shipFrom.addressLine1) === squash(a.addressLine1) &&
+    zip(shipFrom.postalCode) === zip(a.postalCode) &&
+    (!a.countryCode || squash(shipFrom.countryCode) === squash(a.countryCode));
+  if (same) return null;
+  const name = site.name ? `${site.id} (${site.name})` : site.id;
+  return `is ${oneLine(shipFrom)}, but site ${name} is at ${oneLine(a)} on the platform: labels would carry the wrong return address and origin. Use the site's address as shipFrom, or the site whose address this is`;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { profileCalls } from '../../../shared/features/profiles.js';
 import { StationFailure } from '../errors.js';
 import {
   platformProblems,
+  siteShipFrom,
   rateRuleProblem,
   readOnlyKey,
   tempClient,
@@ -141,12 +142,20 @@ export function profileHandlers(ctx: StationContext): FeatureHandlers<typeof pro
       if (typeof input.hotFolder === 'string' && input.hotFolder !== current.hotFolder)
         refuseHotFolder(input.hotFolder, 'page');
       const printers = input.printers ?? current.printers;
+      let newSiteAddress: Profile['shipFrom'] | null = null;
       if (input.shippingSiteId && input.shippingSiteId !== current.shippingSiteId) {
         const moved = { ...current, shippingSiteId: input.shippingSiteId };
         const secret = await ctx.profiles
           .clientSecret(moved, ctx.options.env ?? process.env)
           .catch(() => undefined);
-        const [problem] = await platformProblems(ctx, moved, secret, { key: false });
+        const [problem] = await platformProblems(ctx, moved, secret, {
+          key: false,
+          // Another site is another warehouse: its address becomes the ship-from.
+          shipFrom: false,
+          onSite: (site) => {
+            newSiteAddress = siteShipFrom(current.shipFrom, site.address);
+          },
+        });
         if (problem) {
           const what =
             problem.field === 'shippingSiteId'
@@ -178,6 +187,7 @@ export function profileHandlers(ctx: StationContext): FeatureHandlers<typeof pro
         ...current,
         ...(input.name ? { name: input.name } : {}),
         ...(input.shippingSiteId ? { shippingSiteId: input.shippingSiteId } : {}),
+        ...(newSiteAddress ? { shipFrom: newSiteAddress } : {}),
         rateRule: { ...rule, ...(maxTransitDays ? { maxTransitDays } : {}) },
         printers,
         labelPrinterId:
