@@ -20,6 +20,13 @@ export function queueAfterUnreachable(
   failure: Failure,
 ): Queued {
   const { shipments, queue, scope } = deps;
+  // The packer's pick is what the queue will buy (continueShipment): said with the queuing.
+  const picked = shipments.get(shipment.id)?.selection;
+  if (picked?.chosenBy)
+    failure = {
+      ...failure,
+      message: `${failure.message} When it answers, ${picked.rate.serviceLevel} is bought, as ${picked.chosenBy} chose.`,
+    };
   const entry = queue.forShipment(shipment.id);
   if (entry) {
     shipments.setState(shipment.id, 'queued', { still: failure.message });

@@ -11,7 +11,7 @@ import {
 } from './purchase-step.js';
 import { alreadyQueued, enqueueOffline, queueAfterUnreachable } from './offline-steps.js';
 import type { FailureClassifier, PackingPlatform } from './platform-port.js';
-import { findRate, ratesAreFresh, selectionFor } from './rate-choice.js';
+import { findRate, ratesAreFresh, sameService, selectionFor } from './rate-choice.js';
 import { carrierProblemsIn, rateShipment } from './rating.js';
 import { returnShipment } from './return-label.js';
 import { preRateOrder, reuseRates } from './pre-rated.js';
@@ -312,6 +312,21 @@ export class PackingSteps {
           `That rate is not among the rates of order ${n}; pick one of the rates listed.`,
         );
       wanted = { carrierAccountId: stored.carrierAccount.id, serviceLevel: stored.serviceLevel };
+      // Written before anything is asked of the platform: should the purchase be queued (the
+      // platform away for the new rating or for the label), the queue buys this pick, not the
+      // rule's (PackingWorkflow.continueShipment).
+      if (shipment.selection && !sameService(shipment.selection.rate, wanted)) {
+        const pick = selectionFor(
+          shipment.rates!,
+          shipment.selection,
+          wanted,
+          options.stationUser ?? shipment.stationUser,
+        );
+        if (!('failure' in pick)) {
+          flushPendingRating(justRated?.pending);
+          shipments.setSelection(shipment.id, pick);
+        }
+      }
     }
 
     let current = shipment;

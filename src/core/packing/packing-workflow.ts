@@ -296,9 +296,38 @@ export class PackingWorkflow {
       this.shipments.setState(shipment.id, 'cancelled', { why: blocked.outcome });
       return blocked;
     }
+    // The packer's pick (a rate other than the rule's, Ctrl+Enter on it) is what was queued:
+    // the rates are asked again, and that service on that account is bought, never the rule's
+    // instead. No longer offered: not bought, and said (the order goes back to the packer).
+    const picked = shipment.selection?.chosenBy ? shipment.selection : null;
     const rated = await this.steps.rateStored(shipment, order);
     if (rated.outcome !== 'rated') return rated;
-    return this.steps.buyShipment(shipment.id, {}, rated.carrierProblems);
+    if (!picked) return this.steps.buyShipment(shipment.id, {}, rated.carrierProblems);
+    const bought = await this.steps.buyShipment(
+      shipment.id,
+      {
+        rate: {
+          carrierAccountId: picked.rate.carrierAccount.id,
+          serviceLevel: picked.rate.serviceLevel,
+        },
+        stationUser: picked.chosenBy,
+      },
+      rated.carrierProblems,
+    );
+    if (bought.outcome === 'invalid' && bought.failure.code === 'rate-not-offered') {
+      const failure = {
+        code: 'rate-not-offered',
+        message: `${picked.rate.serviceLevel} (${picked.rate.carrierAccount.name ?? picked.rate.carrier}), chosen by ${picked.chosenBy} for order ${order.orderNumber}, is no longer offered now that the platform answers; nothing was bought. Scan the order to rate it again.`,
+      };
+      this.shipments.setFailed(shipment.id, 'failed', failure);
+      return {
+        outcome: 'failed',
+        shipment: this.shipments.get(shipment.id)!,
+        failure,
+        carrierProblems: rated.carrierProblems,
+      };
+    }
+    return bought;
   }
 
   /** Hands a bought label to the print spool and marks the shipment print-queued. */

@@ -4,6 +4,7 @@ import { OfflineQueueDrainer } from '../../../src/core/packing/offline-drainer.j
 import { useSandbox } from '../../support/sandbox.js';
 import { tempDir } from '../../support/tmp.js';
 import { waitForLabels, waitUntil } from '../../support/virtual-printer.js';
+import { RATES_FRESH_MS } from '../../../src/core/packing/rate-choice.js';
 import { lumenProfile } from '../packing/support/station.js';
 import { ledger, ledgerFor, orderId, stationFor } from '../packing/support/harness.js';
 
@@ -179,5 +180,76 @@ describe('offline queue', () => {
     expect(drainer.counts()).toMatchObject({ waiting: 1, failed: 0 });
     expect((await drainer.drain(true)).map((o) => o.result)).toEqual(['printed']);
     expect(await ledgerFor(sb.url, 'LUM-10425')).toHaveLength(sold + 1);
+  });
+
+  it("a packer's pick that was queued is what the queue buys; one no longer offered is not bought and is said", async () => {
+    sb.clearFaults();
+    let now = Date.now();
+    const station = await stationFor((p) => lumenProfile(sb.url, p), {
+      clock: () => new Date(now),
+    });
+    station.importSamples();
+    const pickOf = async (number: string) => {
+      const r = await station.workflow.rate(orderId(station, number), { stationUser: 'ana' });
+      if (r.outcome !== 'rated') throw new Error(r.outcome);
+      // The dearest UPS rate: never the rule's (cheapest) choice.
+      const ups = r.rates.shipmentRates.filter((x) => x.carrier === 'UPS');
+      const pick = ups.sort((a, b) => b.amount - a.amount)[0]!;
+      expect(pick.serviceLevel).not.toBe(r.selection.rate.serviceLevel);
+      return { shipmentId: r.shipment.id, pick };
+    };
+    // The sandbox outlives each test: only what this test sells is looked at.
+    const soldBefore = {
+      a: (await ledgerFor(sb.url, 'LUM-10421')).length,
+      b: (await ledgerFor(sb.url, 'LUM-10422')).length,
+    };
+    const a = await pickOf('LUM-10421');
+    const b = await pickOf('LUM-10422');
+    // The rates go stale and the platform is away when Ctrl+Enter asks for them again.
+    now += RATES_FRESH_MS + 1;
+    sb.fault({ path: '/api/v1/rates', kind: 'status', status: 503 });
+    for (const { shipmentId, pick } of [a, b]) {
+      const queued = await station.workflow.buy(shipmentId, {
+        rate: { rateQuoteId: pick.rateQuoteId! },
+        stationUser: 'ana',
+      });
+      expect(queued).toMatchObject({
+        outcome: 'queued',
+        failure: {
+          message: expect.stringContaining(
+            `When it answers, ${pick.serviceLevel} is bought, as ana chose.`,
+          ),
+        },
+      });
+    }
+    sb.clearFaults();
+    const drainer = new OfflineQueueDrainer(station.workflow);
+    // A's pick is bought as picked.
+    const first = await drainer.drain(true);
+    expect(first[0]?.result).toBe('printed');
+    const soldA = (await ledgerFor(sb.url, 'LUM-10421')).slice(soldBefore.a);
+    expect(soldA.map((e) => [e.serviceLevel, e.carrierAccountId])).toEqual([
+      [a.pick.serviceLevel, a.pick.carrierAccount.id],
+    ]);
+    expect(station.workflow.labels.forOrder(orderId(station, 'LUM-10421'))[0]!.serviceLevel).toBe(
+      a.pick.serviceLevel,
+    );
+    // B's carrier lapses before the queue gets to it: nothing is bought, and it says why.
+    sb.sandbox.setConnectionStatus('conn_lumen_ups', 'EXPIRED');
+    try {
+      const rest = await drainer.drain(true);
+      expect(rest.map((o) => o.result)).toEqual(['failed']);
+      expect(await ledgerFor(sb.url, 'LUM-10422')).toHaveLength(soldBefore.b);
+      const failed = station.workflow.queue
+        .list(station.workflow.scope)
+        .find((e) => e.state === 'failed')!;
+      expect(failed.lastError).toMatch(
+        new RegExp(
+          `^${b.pick.serviceLevel} \\(.+\\), chosen by ana for order LUM-10422, is no longer offered now that the platform answers; nothing was bought\\. Scan the order to rate it again\\.$`,
+        ),
+      );
+    } finally {
+      sb.sandbox.setConnectionStatus('conn_lumen_ups', 'AUTHORIZED');
+    }
   });
 });
