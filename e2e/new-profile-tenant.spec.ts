@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { join } from 'node:path';
-import { startSandboxProcess, stationPerTest, type SandboxProcess } from './station';
+import { scanAndBuy, startSandboxProcess, stationPerTest, type SandboxProcess } from './station';
 
 const station = stationPerTest();
 let sandbox: SandboxProcess;
@@ -18,6 +18,11 @@ test('the New profile form finds the API key’s tenant by itself, and says plai
 }, info) => {
   await page.goto(station().url);
   await expect(page.getByTestId('environment-badge')).toBeVisible();
+  // A label bought on the demo profile, on Pack and in History's detail pane.
+  await scanAndBuy(page, 'LUM-10421');
+  await expect(page.getByTestId('tracking-number')).toHaveText(/\w{10,}/, { timeout: 20_000 });
+  await page.keyboard.press('Alt+4');
+  await expect(page.getByTestId('history-pager')).toContainText('1–1 of 1 label');
   await page.keyboard.press('Alt+7');
   await page.getByRole('button', { name: 'New profile…' }).click();
   const form = page.getByTestId('new-profile');
@@ -41,4 +46,15 @@ test('the New profile form finds the API key’s tenant by itself, and says plai
   await page.screenshot({ path: info.outputPath('new-profile-no-tenant-id.png') });
   await form.getByRole('button', { name: 'Create profile' }).click();
   await expect(page.getByTestId('profile-name')).toHaveText('Harbor dock 5');
+
+  // Nothing of the demo profile's stays on screen in Harbor's: not its order or label on Pack,
+  // not its label (nor a Reprint of it) in History.
+  await page.keyboard.press('Alt+1');
+  await expect(page.getByTestId('result')).toContainText('The result of each label shows here.');
+  await expect(page.getByTestId('tracking-number')).toHaveCount(0);
+  await expect(page.getByText('LUM-10421')).toHaveCount(0);
+  await page.keyboard.press('Alt+4');
+  await expect(page.getByTestId('history-pager')).toContainText('No labels');
+  await expect(page.getByRole('button', { name: /^Reprint/ })).toHaveCount(0);
+  await expect(page.getByText('LUM-10421')).toHaveCount(0);
 });

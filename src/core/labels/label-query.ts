@@ -25,8 +25,24 @@ export class LabelQueries {
   count(scope: StationScope, query: LabelSearch = {}): number {
     // By brand and date only (what History opens on): from the per-day counts (migration 008),
     // not by walking millions of index entries.
-    if (!query.orderNumber && !query.trackingNumber) return this.countByDays(scope, query);
+    if (!query.orderNumber && !query.trackingNumber && !query.orderNumberPrefix)
+      return this.countByDays(scope, query);
     return this.countRows(scope, query);
+  }
+
+  /**
+   * How many labels match, counting no further than `max` (a prefix such as "LUM" may match
+   * millions: walking them all to say so would hold the station).
+   */
+  countUpTo(scope: StationScope, query: LabelSearch, max: number): number {
+    const { where, params } = this.filters(scope, query);
+    const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM labels l WHERE ${where.join(' AND ')} LIMIT ?)`;
+    let statement = this.counts.get(sql);
+    if (!statement) {
+      statement = this.db.prepare<unknown[], { n: number }>(sql);
+      this.counts.set(sql, statement);
+    }
+    return statement.get(...params, max)?.n ?? 0;
   }
 
   private countRows(scope: StationScope, query: LabelSearch): number {
@@ -147,6 +163,11 @@ export class LabelQueries {
       where.push(condition);
       params.push(value);
     }
+    if (query.orderNumberPrefix) {
+      // A range of labels_by_order, not a LIKE (which would read every label of the profile).
+      where.push('l.order_number >= ? AND l.order_number < ?');
+      params.push(query.orderNumberPrefix, `${query.orderNumberPrefix}\uffff`);
+    }
     return { where, params };
   }
 
@@ -160,7 +181,12 @@ export class LabelQueries {
       params.push(cursor.createdAt, cursor.id);
     }
     let offset = cursor ? 0 : Math.max(0, Math.floor(query.offset ?? 0));
-    if (offset > DEEP_OFFSET && !query.orderNumber && !query.trackingNumber) {
+    if (
+      offset > DEEP_OFFSET &&
+      !query.orderNumber &&
+      !query.trackingNumber &&
+      !query.orderNumberPrefix
+    ) {
       const seek = this.seekDeep(scope, query, offset);
       if (seek.to !== query.to) {
         const { where: w, params: p } = this.filters(scope, { ...query, to: seek.to });

@@ -200,6 +200,11 @@ export class LabelRepository {
     return this.queries.count(scope, query);
   }
 
+  /** `count`, counting no further than `max`. */
+  countUpTo(scope: StationScope, query: LabelSearch, max: number): number {
+    return this.queries.countUpTo(scope, query, max);
+  }
+
   /**
    * Retention: drops the ZPL of labels created before `before`, keeping every other field.
    * Returns how many labels lost their ZPL.

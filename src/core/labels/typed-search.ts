@@ -4,27 +4,66 @@ import type { LabelSearch } from './types.js';
 
 export type LabelFilters = Pick<LabelSearch, 'tenantId' | 'from' | 'to'>;
 
+/** Matches by the beginning of an order number, up to this many labels (then: type more). */
+export const PREFIX_MATCH_LIMIT = 5000;
+
+/**
+ * The texts a search may stand for, in order: as typed; upper case (order numbers are stored
+ * as the file had them, usually upper case: "bat-3010" finds BAT-3010); case swapped (Caps
+ * Lock on a keyboard-wedge scanner); and the label's REF (the platform's orderReference, the
+ * order number plus "-" and an 8-character attempt id, as printed at the label's foot).
+ */
+function candidates(query: string): string[] {
+  const upper = query.toUpperCase();
+  const swapped = [...query]
+    .map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()))
+    .join('');
+  const ref = /^(.+)-[0-9A-F]{8}$/.exec(upper)?.[1];
+  return [...new Set([query, upper, swapped, ...(ref ? [ref] : [])])];
+}
+
 /**
  * History's search box: what was typed is an order number or a tracking number (of any package
  * of a label). A text that looks like a tracking number (`looksLikeTrackingNumber` of
  * src/core/tracking, handed in by the station: labels may not import tracking), and is no known
- * order number, is tried as one first; when the first guess finds nothing the other is tried.
+ * order number, is tried as one first; when the first guess finds nothing the other is tried,
+ * then the same in upper case, case swapped, and as a label's REF; then, from 3 characters, as
+ * the beginning of order numbers ("BAT-301" finds BAT-3010 … BAT-3019), when at most
+ * PREFIX_MATCH_LIMIT labels match (more: `note` asks for more of the number).
  * Returns the filter that found labels (or the last one tried) and how many labels match it.
  */
 export function typedLabelSearch(
-  labels: Pick<LabelRepository, 'count'>,
+  labels: Pick<LabelRepository, 'count' | 'countUpTo'>,
   scope: StationScope,
   typed: string | undefined,
   filters: LabelFilters,
   guess: { isOrderNumber(text: string): boolean; looksLikeTrackingNumber(text: string): boolean },
-): { filter: LabelSearch; total: number } {
+): { filter: LabelSearch; total: number; note?: string } {
   const query = typed?.trim();
   if (!query) return { filter: filters, total: labels.count(scope, filters) };
-  const byOrder = { ...filters, orderNumber: query };
-  const byTracking = { ...filters, trackingNumber: query };
   const trackingFirst = guess.looksLikeTrackingNumber(query) && !guess.isOrderNumber(query);
-  const [first, second] = trackingFirst ? [byTracking, byOrder] : [byOrder, byTracking];
-  const total = labels.count(scope, first);
-  if (total > 0) return { filter: first, total };
-  return { filter: second, total: labels.count(scope, second) };
+  let last: LabelSearch = { ...filters, orderNumber: query };
+  for (const text of candidates(query)) {
+    const byOrder = { ...filters, orderNumber: text };
+    const byTracking = { ...filters, trackingNumber: text };
+    for (const filter of trackingFirst ? [byTracking, byOrder] : [byOrder, byTracking]) {
+      const total = labels.count(scope, filter);
+      if (total > 0) return { filter, total };
+      last = filter;
+    }
+  }
+  if (query.length >= 3) {
+    for (const text of [...new Set([query, query.toUpperCase()])]) {
+      const filter = { ...filters, orderNumberPrefix: text };
+      const total = labels.countUpTo(scope, filter, PREFIX_MATCH_LIMIT + 1);
+      if (total > PREFIX_MATCH_LIMIT)
+        return {
+          filter: { ...filters, orderNumber: query },
+          total: 0,
+          note: `More than ${PREFIX_MATCH_LIMIT.toLocaleString('en-US')} labels have an order number that begins with ${text}: type more of the number.`,
+        };
+      if (total > 0) return { filter, total };
+    }
+  }
+  return { filter: last, total: 0 };
 }

@@ -46,6 +46,8 @@ export interface NewLabel extends LabelFacts {
 
 export interface LabelSearch {
   orderNumber?: string | undefined;
+  /** Order numbers that begin with this (History's search of a part of a number). */
+  orderNumberPrefix?: string | undefined;
   trackingNumber?: string | undefined;
   /** Brand tenant. */
   tenantId?: string | undefined;

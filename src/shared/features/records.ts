@@ -79,6 +79,8 @@ export interface LabelPage {
   total: number;
   /** Where this page starts among the `total` matches. */
   offset: number;
+  /** Why nothing is listed when the search was too broad ("type more of the number"). */
+  note?: string;
 }
 
 export interface LabelDetail extends LabelSummary {

@@ -46,6 +46,18 @@ describe('History pages with a real total (#13.13)', () => {
     });
     expect(byTracking.labels.map((l) => l.orderNumber)).toEqual(['LUM-10424']);
     expect(byTracking.total).toBe(1);
+
+    // Typed as people type it: lower case, the label's REF, the beginning of a number.
+    const found = async (query: string) =>
+      (await call(s, 'labels.search', { query })).labels.map((l) => l.orderNumber).sort();
+    expect(await found('lum-10424')).toEqual(['LUM-10424']);
+    const ref = (await call(s, 'labels.get', { id: one.labels[0]!.id })).zpl!;
+    const printedRef = /REF (LUM-10424-[0-9A-F]{8})/.exec(ref)![1]!;
+    expect(await found(printedRef.toLowerCase())).toEqual(['LUM-10424']);
+    expect(await found('LUM-1042')).toEqual([...demoOrders].sort());
+    expect(await found('lum-1042')).toEqual([...demoOrders].sort());
+    expect(await found('LUM-10429')).toEqual([]);
+    expect(await found('LU')).toEqual([]); // two characters: too little to be a beginning
   });
 });
 

@@ -29,7 +29,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
   return {
     'labels.search': async (q) => {
       const r = rt();
-      const { filter, total } = typedLabelSearch(
+      const { filter, total, note } = typedLabelSearch(
         r.labels,
         r.scope,
         q.query,
@@ -62,6 +62,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
         ),
         total,
         offset: q.offset,
+        ...(note ? { note } : {}),
       };
     },
     'labels.get': async ({ id }) => {

@@ -111,6 +111,8 @@ export interface HistorySlice {
     offset: number;
     /** The search the list on screen answers (historySearchKey), '' before the first. */
     searched: string;
+    /** Why nothing is listed when the search was too broad. */
+    note?: string | undefined;
   };
   selectedLabel: LabelDetail | null;
   audit: ReprintAuditView[];
@@ -152,7 +154,11 @@ export const createHistorySlice: Slice<HistorySlice> = (set, get) => ({
       limit: HISTORY_PAGE,
       offset,
     });
-    if (r.ok)
+    if (r.ok) {
+      // The label in the detail pane must be one of the list's: after a search that found
+      // nothing (or not it), its preview and Reprint would be another search's label.
+      const selected = get().selectedLabel;
+      const kept = selected && r.value.labels.some((l) => l.id === selected.id);
       set({
         history: {
           ...get().history,
@@ -160,9 +166,11 @@ export const createHistorySlice: Slice<HistorySlice> = (set, get) => ({
           total: r.value.total,
           offset: r.value.offset,
           searched,
+          note: r.value.note,
         },
+        ...(kept ? {} : { selectedLabel: null, audit: [], reprintWarnings: null }),
       });
-    else get().notify('error', r.error.message);
+    } else get().notify('error', r.error.message);
   },
   async selectLabel(id) {
     const [label, audit] = await Promise.all([

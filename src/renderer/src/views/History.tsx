@@ -222,7 +222,7 @@ export function HistoryView() {
         <div className="history-pager" data-testid="history-pager">
           <span>
             {total === 0
-              ? 'No labels'
+              ? (s.history.note ?? 'No labels')
               : `${offset + 1}–${offset + labels.length} of ${total} ${total === 1 ? 'label' : 'labels'}`}
           </span>
           <button
