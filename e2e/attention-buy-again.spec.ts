@@ -23,6 +23,13 @@ test('"Buy again" under Needs attention asks in the page: Esc leaves with nothin
   // The platform buys the label, then the connection drops before the answer arrives.
   await buyWithLostAnswer(page, sandbox, 'LUM-10423');
   expect(await sandbox.ledger()).toHaveLength(1);
+  // Pack offers nothing to buy again: the rates go, and the panel says where it is settled.
+  const rates = page.getByTestId('rates');
+  await expect(rates.getByRole('listbox', { name: 'Rates' })).toHaveCount(0);
+  await expect(rates).toContainText(
+    'Not confirmed: the label may have been bought. Nothing to buy here until Needs attention (Alt+2) has found out.',
+  );
+  await expect(rates.getByRole('button', { name: /Buy/ })).toBeDisabled();
 
   await page.keyboard.press('Alt+2');
   const item = page.getByTestId('attention-item');

@@ -238,10 +238,13 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
         // so the next Ctrl+Enter rates the order again instead of offering the same dead rate
         // as the rule's choice. (By its code, never by the message's words.)
         const stale = r.error.code === 'connection-not-authorized';
+        // Not confirmed: the label may have been bought. Nothing is offered to buy again here
+        // (Needs attention finds out first); the station would refuse it anyway.
+        const unknown = r.error.code === 'purchase-outcome-unknown';
         set({
           result: { kind: 'failure', error: r.error },
           labelledElsewhere: elsewhere,
-          ...(elsewhere?.label || stale ? { quote: null, selectedRateId: null } : {}),
+          ...(elsewhere?.label || stale || unknown ? { quote: null, selectedRateId: null } : {}),
         });
       }
       void get().refreshStatus();
