@@ -46,7 +46,10 @@ export class Redactor {
 
   /** A secret value to replace wherever it appears (too short to be one: ignored). */
   remember(secret: string | undefined | null): void {
-    if (typeof secret === 'string' && secret.length >= 4) this.known.add(secret);
+    if (typeof secret !== 'string') return;
+    // Also as used: a variable's value is trimmed of the space or line break it came with.
+    for (const value of new Set([secret, secret.trim()]))
+      if (value.length >= 4) this.known.add(value);
   }
 
   text(input: string): string {

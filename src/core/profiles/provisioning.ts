@@ -126,7 +126,7 @@ export async function provisionProfiles(
   const env = options.env ?? process.env;
   const secrets: { kind: ProvisionedProfile['secret']; value?: string | undefined }[] = [];
   for (const profile of profiles) {
-    const fromEnv = profile.clientSecretEnv ? env[profile.clientSecretEnv] : undefined;
+    const fromEnv = profile.clientSecretEnv ? env[profile.clientSecretEnv]?.trim() : undefined;
     const stored = fromEnv ? undefined : await store.boundClientSecret(profile);
     if (fromEnv) secrets.push({ kind: 'from-environment', value: fromEnv });
     else if (stored) secrets.push({ kind: 'already-set', value: stored });

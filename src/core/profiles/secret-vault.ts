@@ -73,8 +73,15 @@ export function secretFromEnvironment(
       throw new SecretMissingError(
         `Profile "${profile.name}" names the environment variable ${profile.clientSecretEnv}; only ${SECRET_ENV_PREFIX}… variables are read.`,
       );
-    const fromEnv = env[profile.clientSecretEnv];
-    if (fromEnv && !secretProblem(fromEnv)) return fromEnv;
+    // A value set with a stray space or line break (echo "…" > a service's env file): the
+    // secret is what is between them.
+    const fromEnv = env[profile.clientSecretEnv]?.trim();
+    const problem = fromEnv ? secretProblem(fromEnv) : null;
+    if (fromEnv && !problem) return fromEnv;
+    if (fromEnv && problem)
+      throw new SecretMissingError(
+        `The client secret of profile "${profile.name}" in the environment variable ${profile.clientSecretEnv} cannot be used: ${problem.replace(/^The client secret /, 'it ')} Site IT: set ${profile.clientSecretEnv} again and restart the station. Nothing was sent to the platform.`,
+      );
     throw new SecretMissingError(
       `No client secret for profile "${profile.name}": it reads it from the environment variable ${profile.clientSecretEnv}, which is not set for the station. Site IT: set ${profile.clientSecretEnv} and restart the station, or type the secret in Settings → Profiles → Replace secret. Nothing was sent to the platform.`,
     );

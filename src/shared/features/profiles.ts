@@ -13,9 +13,10 @@ const rateRule = z.object({
 const credentials = z.object({
   environment,
   baseUrl: z.url().max(500),
-  clientId: text(200).min(1),
+  // Pasted keys often bring a space or a line break along: never part of a client id or secret.
+  clientId: text(200).trim().min(1),
   /** Typed once in the form; stored in the keychain by the host, never sent back. */
-  clientSecret: text(500).min(1),
+  clientSecret: text(500).trim().min(1),
   tenantId: text(200).optional(),
 });
 
@@ -121,12 +122,14 @@ export const profileCalls = {
       requireItemVerification: z.boolean().optional(),
     }),
   ),
-  'profiles.setSecret': def<{ stored: true }>()(z.object({ id, clientSecret: text(500).min(1) })),
+  'profiles.setSecret': def<{ stored: true }>()(
+    z.object({ id, clientSecret: text(500).trim().min(1) }),
+  ),
   'profiles.activate': def<ProfileView>()(z.object({ id })),
   /** Electron: the main process shows a native folder dialog; the choice becomes the hot folder. */
   'profiles.chooseHotFolder': def<ProfileView>()(z.object({ id })),
   'profiles.export': def<{ fileName: string; json: string }>()(z.object({ id })),
   'profiles.provision': def<ProfileView>()(
-    z.object({ json: text(200_000).min(2), clientSecret: text(500).optional() }),
+    z.object({ json: text(200_000).min(2), clientSecret: text(500).trim().optional() }),
   ),
 };

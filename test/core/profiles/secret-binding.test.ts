@@ -174,3 +174,31 @@ describe('4. secrets with control characters are refused', () => {
       expect(await vault.has('profile:reno-3:clientSecret')).toBe(false);
     });
 });
+
+describe('a secret pasted or exported with a space or line break around it', () => {
+  it('is used without them from a STATION_SECRET_ variable; a line break inside is said, not "not set"', async () => {
+    const { store } = stores();
+    const profile = store.save({ ...base, clientSecretEnv: 'STATION_SECRET_RENO' });
+    expect(await store.clientSecret(profile, { STATION_SECRET_RENO: 'Reno-Secret-9\n' })).toBe(
+      'Reno-Secret-9',
+    );
+    expect(await store.clientSecret(profile, { STATION_SECRET_RENO: '  Reno-Secret-9\r\n' })).toBe(
+      'Reno-Secret-9',
+    );
+    const inside = await store
+      .clientSecret(profile, { STATION_SECRET_RENO: 'Reno-\nSecret-9' })
+      .then(
+        () => null,
+        (e: Error) => e.message,
+      );
+    expect(inside).toBe(
+      'The client secret of profile "Reno station 3" in the environment variable STATION_SECRET_RENO cannot be used: it contains a control character (a line break, tab or escape); copy it again without them. Site IT: set STATION_SECRET_RENO again and restart the station. Nothing was sent to the platform.',
+    );
+    expect(inside).not.toContain('Secret-9');
+    const unset = await store.clientSecret(profile, {}).then(
+      () => null,
+      (e: Error) => e.message,
+    );
+    expect(unset).toMatch(/which is not set for the station/);
+  });
+});

@@ -190,11 +190,17 @@ describe("a ship-from that is not the site's address (site IT)", () => {
       postalCode: '60607-4410',
       countryCode: 'us',
     };
+    // The secret pasted with a space before it and a line break after: taken without them.
     await call(s, 'profiles.provision', {
       json: JSON.stringify(file),
-      clientSecret: key.clientSecret,
+      clientSecret: ` ${key.clientSecret}\n`,
     });
     expect((await sitesOf(s))['dock-5']).toBe('site_lumen_chicago');
+    const replaced = await s.dispatch('profiles.setSecret', {
+      id: 'dock-5',
+      clientSecret: `${key.clientSecret} `,
+    });
+    expect(replaced).toMatchObject({ ok: true });
   });
 
   it("a change of site in Settings takes the new site's address as the ship-from", async () => {
