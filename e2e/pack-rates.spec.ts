@@ -158,3 +158,26 @@ test('buy another: after a label, a new weight rates nothing; Ctrl+Shift+A names
   const dir = join(station().dataDir, 'virtual-printer');
   await expect.poll(() => printedLabels(dir).length, { timeout: 15_000 }).toBe(2);
 });
+
+test('a batch of every order asks to buy only for those without a label, and says the others are skipped', async ({
+  page,
+}) => {
+  await page.goto(station().url);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  const scan = page.getByRole('textbox', { name: 'Scan' });
+  await scan.fill('LUM-10421');
+  await scan.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toContainText('cheapest');
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('tracking-number')).toHaveText(/\w{10,}/, { timeout: 20_000 });
+  await page.keyboard.press('Alt+8');
+  await expect(page.getByTestId('orders-pager')).toContainText('of 6 orders');
+  await page.keyboard.press('Alt+b');
+  const ask = page.getByRole('alertdialog', { name: 'Confirm the batch' });
+  await expect(ask).toContainText(
+    'Buy and print labels for the 5 orders without one? Each label is charged; the 1 that already has a label is skipped.',
+  );
+  await expect(ask.getByRole('button', { name: /Buy 5 labels/ })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(ask).toHaveCount(0);
+});

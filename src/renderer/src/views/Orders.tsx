@@ -68,8 +68,25 @@ export function OrdersView() {
   // A batch buys labels (up to 500): Alt+B or the button asks first, Enter confirms, Esc not.
   const [confirming, setConfirming] = useState(false);
   const batchSize = s.picked.length || (page?.total ?? 0);
+  // What the batch will actually buy: orders with a label already are skipped, so the question
+  // does not count them as charged (of the matching orders, the counts say how many; of picks,
+  // those on the page on screen are known).
+  const labelledAmong = s.picked.length
+    ? s.picked.filter((id) => page?.rows.find((r) => r.id === id)?.status === 'labelled').length
+    : q.statuses.length === 0 || q.statuses.includes('labelled')
+      ? Math.min(page?.counts.labelled ?? 0, batchSize)
+      : 0;
+  const toBuy = batchSize - labelledAmong;
+  const batchRunning = s.batch?.state === 'running' || s.batch?.state === 'paused';
   const startBatch = () => {
-    if (batchSize > 0) setConfirming(true);
+    if (batchRunning)
+      s.notify(
+        'error',
+        'A batch is under way: let it finish, or stop it, before starting another.',
+      );
+    else if (batchSize > 0 && toBuy === 0)
+      s.notify('error', 'Every one of these orders already has a label: nothing to buy.');
+    else if (batchSize > 0) setConfirming(true);
   };
   const confirmBatch = () => {
     setConfirming(false);
@@ -308,7 +325,8 @@ export function OrdersView() {
           </p>
           <button
             className="primary"
-            disabled={matching === 0 && !s.picked.length}
+            disabled={(matching === 0 && !s.picked.length) || batchRunning}
+            title={batchRunning ? 'A batch is under way' : undefined}
             onClick={startBatch}
           >
             {s.picked.length
@@ -320,8 +338,12 @@ export function OrdersView() {
           {confirming ? (
             <ConfirmPanel
               label="Confirm the batch"
-              question={`Buy and print labels for ${batchSize.toLocaleString()} order${batchSize === 1 ? '' : 's'}? Each one is charged.`}
-              confirmText={`Buy ${batchSize.toLocaleString()} label${batchSize === 1 ? '' : 's'}`}
+              question={
+                labelledAmong > 0
+                  ? `Buy and print labels for the ${toBuy.toLocaleString()} order${toBuy === 1 ? '' : 's'} without one? Each label is charged; the ${labelledAmong.toLocaleString()} that already ha${labelledAmong === 1 ? 's' : 've'} a label ${labelledAmong === 1 ? 'is' : 'are'} skipped.`
+                  : `Buy and print labels for ${toBuy.toLocaleString()} order${toBuy === 1 ? '' : 's'}? Each one is charged${s.picked.length ? '; an order that already has a label is skipped' : ''}.`
+              }
+              confirmText={`Buy ${toBuy.toLocaleString()} label${toBuy === 1 ? '' : 's'}`}
               onConfirm={confirmBatch}
               onCancel={() => setConfirming(false)}
             />
