@@ -243,19 +243,39 @@ export function carrierView(h: CarrierAccountHealth): V.CarrierAccountView {
 export function trackingSync(rt: {
   trackers: { syncState(scope: TrackingScope): TrackerSyncState };
   trackingScope: TrackingScope;
-  client: { connectivity: { capability(c: 'trackers'): { state: string } } };
+  client: {
+    connectivity: { capability(c: 'trackers'): { state: string } };
+    tokens?: { refused: unknown };
+  };
 }): V.TrackingSync {
   const sync = rt.trackers.syncState(rt.trackingScope);
   const delayed =
     sync.consecutiveFailures > 0 ||
     rt.client.connectivity.capability('trackers').state === 'offline';
-  const since = sync.lastSuccessAt ? `last updated ${sync.lastSuccessAt}` : 'no update yet';
+  const since = sync.lastSuccessAt
+    ? `last updated ${clockTime(sync.lastSuccessAt)}`
+    : 'no update yet';
   const why = (sync.lastError ?? 'the tracker list does not answer').replace(/\.?\s*$/, '.');
+  // A missing or refused key stops rating and buying too: then "packing is not affected" would
+  // be untrue (the header says what is wrong).
+  const keyProblem =
+    Boolean(rt.client.tokens?.refused) || /no client secret|secret-missing/i.test(why);
   return {
     delayed,
     message: delayed
-      ? `Tracking delayed (${since}): ${why} Packing and labels are not affected; statuses catch up when it answers.`
+      ? keyProblem
+        ? `Tracking delayed (${since}): ${why}`
+        : `Tracking delayed (${since}): ${why} Packing and labels are not affected; statuses catch up when it answers.`
       : null,
     lastSuccessAt: sync.lastSuccessAt,
   };
+}
+
+/** A time as the station's clock shows it: "14:05" today, "Nov 27 14:05" before. */
+function clockTime(iso: string): string {
+  const at = new Date(iso);
+  const time = at.toTimeString().slice(0, 5);
+  return at.toDateString() === new Date().toDateString()
+    ? time
+    : `${at.toDateString().slice(4, 10)} ${time}`;
 }

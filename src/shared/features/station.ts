@@ -6,7 +6,8 @@ import type { CarrierAccountView } from './records.js';
 import type { SiteAttentionCountView, SiteHeaderView } from './site.js';
 
 /** `refused`: the platform answers but refuses this profile's API key (nothing can be bought). */
-export type Connectivity = 'online' | 'offline' | 'unknown' | 'refused';
+/** refused: the platform refused the API key; no-secret: the profile has none to ask with. */
+export type Connectivity = 'online' | 'offline' | 'unknown' | 'refused' | 'no-secret';
 
 export interface StationStatus {
   profile: ProfileView | null;

@@ -188,7 +188,7 @@ export class StatusFeature {
         siteName: rt.names.siteName,
         tenantName: rt.names.tenantName,
       }),
-      connectivity: refused ? 'refused' : conn.state,
+      connectivity: refused ? 'refused' : hasSecret ? conn.state : 'no-secret',
       connectivityDetail: !hasSecret
         ? 'No client secret for this profile: site IT sets it in Settings → Profiles (Replace secret) or in its environment variable'
         : refused

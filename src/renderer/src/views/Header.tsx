@@ -80,7 +80,9 @@ export function Header() {
                 ? 'bad'
                 : status?.connectivity === 'online'
                   ? 'ok'
-                  : status?.connectivity === 'offline' || status?.connectivity === 'refused'
+                  : status?.connectivity === 'offline' ||
+                      status?.connectivity === 'refused' ||
+                      status?.connectivity === 'no-secret'
                     ? 'bad'
                     : 'unknown'
             }
@@ -89,7 +91,9 @@ export function Header() {
                 ? 'station host lost'
                 : status?.connectivity === 'refused'
                   ? 'API key refused'
-                  : (status?.connectivity ?? '…')
+                  : status?.connectivity === 'no-secret'
+                    ? 'no client secret'
+                    : (status?.connectivity ?? '…')
             }
             title={status?.connectivityDetail ?? undefined}
           />
