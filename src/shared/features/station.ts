@@ -6,8 +6,12 @@ import type { CarrierAccountView } from './records.js';
 import type { SiteAttentionCountView, SiteHeaderView } from './site.js';
 
 /** `refused`: the platform answers but refuses this profile's API key (nothing can be bought). */
-/** refused: the platform refused the API key; no-secret: the profile has none to ask with. */
-export type Connectivity = 'online' | 'offline' | 'unknown' | 'refused' | 'no-secret';
+/**
+ * refused: the platform refused the API key; no-secret: the profile has none to ask with;
+ * failing: its last request(s) for packing went unanswered (a timeout, a 5xx), not yet enough
+ * in a row to count it offline.
+ */
+export type Connectivity = 'online' | 'offline' | 'unknown' | 'refused' | 'no-secret' | 'failing';
 
 export interface StationStatus {
   profile: ProfileView | null;

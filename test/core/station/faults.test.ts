@@ -47,6 +47,40 @@ describe('a tracking outage', () => {
   });
 });
 
+describe('a platform that stops answering', () => {
+  it("is 'not answering' on the header from its first unanswered packing request, online again at its next answer", async () => {
+    await withStation(async (s, sandbox) => {
+      const buy = async (order: string) => {
+        const orderId = await orderIdOf(s, order);
+        const quote = await call(s, 'pack.rate', { orderId, packages: [{ weightLbs: 1.8 }] });
+        return s.dispatch('pack.buy', { shipmentId: quote.shipmentId });
+      };
+      await buy('LUM-10425');
+      expect((await call(s, 'station.status', {})).connectivity).toBe('online');
+      // One label request answered with a 503 (never retried: its outcome is unknown).
+      sandbox.faults.add({
+        method: 'POST',
+        path: '/api/v1/labels',
+        kind: 'status',
+        status: 503,
+        times: 1,
+      });
+      expect(await buy('LUM-10421')).toMatchObject({
+        ok: false,
+        error: { code: 'purchase-outcome-unknown' },
+      });
+      const failing = await call(s, 'station.status', {});
+      expect(failing.connectivity).toBe('failing');
+      expect(failing.connectivityDetail).toMatch(
+        /^The platform did not answer the last request for packing \(.*503.*\); it counts as offline after a few in a row\.$/,
+      );
+      // The next label is bought: online again.
+      expect(await buy('LUM-10422')).toMatchObject({ ok: true });
+      expect((await call(s, 'station.status', {})).connectivity).toBe('online');
+    });
+  });
+});
+
 describe('deadlines a packer can live with', () => {
   it('a hung token endpoint: the scan is queued with the reason, not stalled', async () => {
     await withStation(async (s, sandbox) => {

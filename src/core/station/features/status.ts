@@ -172,6 +172,16 @@ export class StatusFeature {
         version: o.version ?? '0.0.0',
       };
     const conn = rt.client.connectivity.snapshot();
+    // Answered before, but the latest packing request(s) went unanswered: said at once (a
+    // platform that hangs answers nothing, so it would stay "online" until a streak).
+    const failing =
+      conn.state === 'online' && conn.consecutiveFailures > 0
+        ? (['token', 'rates', 'labels'] as const)
+            .map((c) => conn.capabilities[c])
+            .filter((c) => c.consecutiveFailures > 0 && c.lastFailure)
+            .map((c) => c.lastFailure!)
+            .sort((a, b) => b.at - a.at)[0]
+        : undefined;
     const refused = rt.client.tokens.refused;
     const counts = countsOf(ctx);
     // Site-wide items are the header's only: the counts a station reports at check-in stay its
@@ -188,14 +198,22 @@ export class StatusFeature {
         siteName: rt.names.siteName,
         tenantName: rt.names.tenantName,
       }),
-      connectivity: refused ? 'refused' : hasSecret ? conn.state : 'no-secret',
+      connectivity: refused
+        ? 'refused'
+        : !hasSecret
+          ? 'no-secret'
+          : failing
+            ? 'failing'
+            : conn.state,
       connectivityDetail: !hasSecret
         ? 'No client secret for this profile: site IT sets it in Settings → Profiles (Replace secret) or in its environment variable'
         : refused
           ? `${refused.message}. Nothing can be bought until site IT mends it.`
           : conn.state === 'offline'
             ? rt.client.connectivity.outage()
-            : null,
+            : failing
+              ? `The platform did not answer the last ${conn.consecutiveFailures === 1 ? 'request' : `${conn.consecutiveFailures} requests`} for packing (${failing.detail}); it counts as offline after a few in a row.`
+              : null,
       trackingDelayed: trackingSync(rt).message,
       printer: this.printer,
       queue: { shipments: counts.shipments, printJobs: counts.printJobs },

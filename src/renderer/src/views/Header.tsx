@@ -84,7 +84,9 @@ export function Header() {
                       status?.connectivity === 'refused' ||
                       status?.connectivity === 'no-secret'
                     ? 'bad'
-                    : 'unknown'
+                    : status?.connectivity === 'failing'
+                      ? 'warn'
+                      : 'unknown'
             }
             text={
               !hostConnected
@@ -93,7 +95,9 @@ export function Header() {
                   ? 'API key refused'
                   : status?.connectivity === 'no-secret'
                     ? 'no client secret'
-                    : (status?.connectivity ?? '…')
+                    : status?.connectivity === 'failing'
+                      ? 'not answering'
+                      : (status?.connectivity ?? '…')
             }
             title={status?.connectivityDetail ?? undefined}
           />
