@@ -96,6 +96,24 @@ describe('network printer (raw TCP 9100)', () => {
     expect((await caught(printer.status())).code).toBe('printer-offline');
   });
 
+  it('says a printer name that does not resolve is a typo in the address, not a printer switched off', async () => {
+    // .invalid never resolves (RFC 6761): the name typed in Settings with a letter wrong.
+    const printer = new NetworkPrinter({
+      id: 'dock-1',
+      name: 'Dock1 Zebra',
+      kind: 'network',
+      role: 'label',
+      host: 'zebra-dok1.invalid',
+      port: 9100,
+      dpi: 203,
+    });
+    const error = await caught(printer.send(Buffer.from(sampleLabel('x'))));
+    expect(error.code).toBe('printer-offline');
+    expect(error.message).toBe(
+      "Printer Dock1 Zebra at zebra-dok1.invalid cannot be found: no computer on the network is called zebra-dok1.invalid (check the printer's address for a typo, or use its IP address)",
+    );
+  });
+
   it('knows a label dropped mid-job did not print', async () => {
     const vp = await useVirtualPrinter();
     vp.dropNextJobMidway();

@@ -55,7 +55,7 @@ describe('print spool', () => {
     await waitUntil(() => spool.get(ids[0]!)!.attempts >= 2);
     expect(spool.get(ids[0]!)).toMatchObject({ state: 'queued', lastErrorCode: 'printer-offline' });
     expect(spool.get(ids[0]!)!.lastError).toBe(
-      `Printer ZD421 at 127.0.0.1:${port} is not answering (check that it is switched on and connected)`,
+      `Printer ZD421 at 127.0.0.1:${port} is not answering on port ${port} (connection refused: check that it is switched on; if it is, check the port, 9100 for Zebra and most label printers)`,
     );
     expect(notices[0]).toMatch(/ZD421 .* is not answering/);
 

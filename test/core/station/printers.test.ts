@@ -115,7 +115,7 @@ describe('Settings → Printers: add by address, test print, remove (site IT)', 
       error: {
         code: 'printer-offline',
         message: expect.stringMatching(
-          /^Dead Zebra: not answering \(.+\)\. The test page was not sent and nothing was queued; put it right and try again\.$/,
+          /^Printer Dead Zebra at 127\.0\.0\.1:\d+ is not answering on port \d+ \(connection refused: check that it is switched on; if it is, check the port, 9100 for Zebra and most label printers\)\. The test page was not sent and nothing was queued; put it right and try again\.$/,
         ),
       },
     });

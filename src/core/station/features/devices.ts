@@ -1,5 +1,4 @@
 import { probePrinter } from './status.js';
-import { printerStateWords } from '../../../shared/printers.js';
 import type { StationContext } from '../context.js';
 import type { FeatureHandlers } from '../../../shared/features/define.js';
 import type { printerCalls } from '../../../shared/features/printers.js';
@@ -39,7 +38,7 @@ export function deviceHandlers(ctx: StationContext): FeatureHandlers<typeof prin
       if (now.state !== 'ready' && now.state !== 'unknown')
         throw new StationFailure(
           'printer-offline',
-          `${p.name}: ${printerStateWords[now.state]} (${now.message.replace(/\.$/, '')}). The test page was not sent and nothing was queued; put it right and try again.`,
+          `${now.message.replace(/\.$/, '')}. The test page was not sent and nothing was queued; put it right and try again.`,
         );
       const { job } = ctx.spool.printTest(p.id);
       ctx.changed('queue');
