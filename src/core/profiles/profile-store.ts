@@ -133,6 +133,10 @@ export class ProfileStore {
     return secretFromEnvironment(profile, env, this.vault);
   }
 
+  /**
+   * Takes a profile off the station: its settings and its client secret go. Its labels, orders
+   * and history stay in the station's database, found again if a profile with that id returns.
+   */
   async remove(id: string): Promise<void> {
     this.settings.set(
       PROFILES,

@@ -122,10 +122,13 @@ export const profileCalls = {
       requireItemVerification: z.boolean().optional(),
     }),
   ),
-  'profiles.setSecret': def<{ stored: true }>()(
+  /** `warning`: the secret is right, but the platform refuses something else of the profile. */
+  'profiles.setSecret': def<{ stored: true; warning?: string }>()(
     z.object({ id, clientSecret: text(500).trim().min(1) }),
   ),
   'profiles.activate': def<ProfileView>()(z.object({ id })),
+  /** Takes a profile that is not the active one off the station; its labels stay in History. */
+  'profiles.remove': def<{ removed: string }>()(z.object({ id })),
   /** Electron: the main process shows a native folder dialog; the choice becomes the hot folder. */
   'profiles.chooseHotFolder': def<ProfileView>()(z.object({ id })),
   'profiles.export': def<{ fileName: string; json: string }>()(z.object({ id })),

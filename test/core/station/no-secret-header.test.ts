@@ -8,12 +8,17 @@ const stations = demoStationsPerTest();
 const external = useSandbox();
 
 /** The demo profile's file, as another profile on the external sandbox, with no secret. */
-async function withoutSecret(s: Station) {
+async function withoutSecret(s: Station, over: Record<string, unknown> = {}) {
   const demo = (await call(s, 'station.status', {})).profile!;
   const file = JSON.parse((await call(s, 'profiles.export', { id: demo.id })).json) as {
     profiles: Record<string, unknown>[];
   };
-  Object.assign(file.profiles[0]!, { id: 'dock-7', name: 'Dock 7', baseUrl: external.url });
+  Object.assign(file.profiles[0]!, {
+    id: 'dock-7',
+    name: 'Dock 7',
+    baseUrl: external.url,
+    ...over,
+  });
   await call(s, 'profiles.provision', { json: JSON.stringify(file) });
 }
 
@@ -50,5 +55,42 @@ describe('the header says when a profile has no client secret', () => {
     expect(
       trackingSync(rt('The platform refused the API key', { message: 'x' })).message,
     ).not.toMatch(/not affected/);
+  });
+});
+
+describe('a profile taken off the station (site IT)', () => {
+  it('removes one that is not in use, with its secret; refuses the one in use; its labels stay', async () => {
+    const { s } = await stations.start();
+    const demo = (await call(s, 'station.status', {})).profile!;
+    await withoutSecret(s);
+    const inUse = await s.dispatch('profiles.remove', { id: demo.id });
+    expect(inUse).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    expect(!inUse.ok && inUse.error.message).toBe(
+      `"${demo.name}" is the profile this station is using: switch to another profile first, then remove it.`,
+    );
+    expect(await call(s, 'profiles.remove', { id: 'dock-7' })).toEqual({ removed: 'Dock 7' });
+    expect((await call(s, 'profiles.list', {})).map((p) => p.id)).toEqual([demo.id]);
+    expect(await s.dispatch('profiles.remove', { id: 'dock-7' })).toMatchObject({
+      ok: false,
+      error: { code: 'not-found' },
+    });
+  });
+
+  it('a secret given later checks the site a file left unchecked, and says what is wrong', async () => {
+    const { s } = await stations.start();
+    // Taken without a secret: the platform could not be asked about the site.
+    await withoutSecret(s, { shippingSiteId: 'site_lumen_chicgo' });
+    const key = external.sandbox.fixtures.apiClients.find((c) => c.clientId === 'demo-lumen-full')!;
+    const stored = await call(s, 'profiles.setSecret', {
+      id: 'dock-7',
+      clientSecret: key.clientSecret,
+    });
+    expect(stored.stored).toBe(true);
+    expect(stored.warning).toMatch(
+      /^The secret was stored, but the profile's shippingSiteId is not one of tenant tnt_lumen's shipping sites on the platform at http:\/\/127\.0\.0\.1:\d+: it has site_lumen_chicago \(Lumen Chicago Workshop\)\.$/,
+    );
+    expect((await call(s, 'profiles.list', {})).find((p) => p.id === 'dock-7')?.hasSecret).toBe(
+      true,
+    );
   });
 });

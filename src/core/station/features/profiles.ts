@@ -234,6 +234,21 @@ export function profileHandlers(ctx: StationContext): FeatureHandlers<typeof pro
         }
       }
       await ctx.profiles.setClientSecret(id, clientSecret);
+      // The running profile asks with the new secret from now on: a "key refused" it showed is
+      // over (the header turns at once, not at the next scan).
+      if (running?.profile.id === id) {
+        running.client.tokens.forget();
+        running.client.tokens.refused = null;
+        ctx.changed('status');
+      }
+      // Now that the platform can be asked: the site (and ship-from) a file or a change left
+      // unchecked for want of a secret. Said, not undone: the secret itself is right.
+      const [problem] = await platformProblems(ctx, profile, clientSecret, { key: true });
+      if (problem)
+        return {
+          stored: true as const,
+          warning: `The secret was stored, but the profile's ${problem.field} ${problem.message}.`,
+        };
       return { stored: true as const };
     },
     'profiles.chooseHotFolder': async ({ id }) => {
@@ -262,6 +277,18 @@ export function profileHandlers(ctx: StationContext): FeatureHandlers<typeof pro
         fileName: `${p.id}.station-profile.json`,
         json: JSON.stringify(exportProfiles([p]), null, 2),
       };
+    },
+    'profiles.remove': async ({ id }) => {
+      const profile = ctx.profiles.get(id);
+      if (!profile) throw new StationFailure('not-found', `No profile ${id}.`);
+      if (ctx.profiles.active()?.id === id)
+        throw new StationFailure(
+          'conflict',
+          `"${profile.name}" is the profile this station is using: switch to another profile first, then remove it.`,
+        );
+      await ctx.profiles.remove(id);
+      ctx.log(`profile removed: ${profile.name} (${id})`);
+      return { removed: profile.name };
     },
     'profiles.provision': async ({ json, clientSecret }) => {
       const results = await provisionProfiles(ctx.profiles, json, {

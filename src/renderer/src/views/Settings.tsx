@@ -1,5 +1,6 @@
 import { useEffect, useState, type InputHTMLAttributes } from 'react';
 import { call } from '../bridge';
+import { ConfirmPanel } from '../components/ConfirmPanel';
 import { useStation } from '../store';
 import { NewProfile } from './settings/NewProfile';
 import { BoxPresetsPanel } from './settings/BoxPresets';
@@ -26,6 +27,8 @@ export function SettingsView() {
   const [secretBusy, setSecretBusy] = useState(false);
   /** The profile being renamed (a field in its row: Electron has no window.prompt). */
   const [renaming, setRenaming] = useState<string | null>(null);
+  /** The profile whose removal is being asked (in the page). */
+  const [removing, setRemoving] = useState<string | null>(null);
   useEffect(() => void loadProfiles(), [loadProfiles]);
 
   const after = async () => {
@@ -63,10 +66,19 @@ export function SettingsView() {
     const r = await call('profiles.setSecret', { id, clientSecret: secret });
     setSecretBusy(false);
     notify(
-      r.ok ? 'ok' : 'error',
-      r.ok ? 'Secret checked with the platform and stored.' : r.error.message,
+      r.ok && !r.value.warning ? 'ok' : 'error',
+      r.ok ? (r.value.warning ?? 'Secret checked with the platform and stored.') : r.error.message,
     );
     if (r.ok) setSecretFor(null);
+    await after();
+  }
+  async function removeProfile(id: string) {
+    setRemoving(null);
+    const r = await call('profiles.remove', { id });
+    notify(
+      r.ok ? 'ok' : 'error',
+      r.ok ? `Profile ${r.value.removed} removed from this station.` : r.error.message,
+    );
     await after();
   }
   async function provision() {
@@ -111,6 +123,20 @@ export function SettingsView() {
                   <button onClick={() => setSecretFor(secretFor === p.id ? null : p.id)}>
                     Replace secret
                   </button>
+                  {p.active ? null : (
+                    <button aria-label={`Remove ${p.name}`} onClick={() => setRemoving(p.id)}>
+                      Remove
+                    </button>
+                  )}
+                  {removing === p.id ? (
+                    <ConfirmPanel
+                      label={`Confirm removing ${p.name}`}
+                      question={`Remove the profile ${p.name} from this station, with its client secret? Its labels stay in the station's database (History finds them again if the profile is provisioned again).`}
+                      confirmText={`Remove ${p.name}`}
+                      onConfirm={() => void removeProfile(p.id)}
+                      onCancel={() => setRemoving(null)}
+                    />
+                  ) : null}
                   {renaming === p.id ? (
                     <RowField
                       label={`New name for ${p.name}`}
