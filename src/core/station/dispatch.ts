@@ -5,6 +5,11 @@ import { zodIssueWords } from '../../shared/zod-words.js';
 
 export type { Handlers } from '../../shared/contract.js';
 
+/** Calls asked often that are refused as a matter of course (a scan of something unknown). */
+const QUIET = new Set<string>(['pack.scan', 'station.status']);
+/** Set-up calls whose refusals are logged even as `validation` (a secret or site refused). */
+const SITE_IT = /^(profiles|printers|site|siteSettings)\./;
+
 /**
  * The one entry point both hosts use: look the call up in the contract, validate the input
  * with its schema (the renderer is untrusted), run the handler, and turn whatever happens into
@@ -39,6 +44,12 @@ export async function dispatch(
   } catch (error) {
     const e = toStationError(error);
     if (e.code === 'internal') log(`${name} failed: ${(error as Error)?.stack ?? String(error)}`);
+    // What the station refused, and why, is what site IT looks for in a diagnostics folder
+    // (a test print to a dead printer, a purchase not confirmed, a secret the platform
+    // refused): one line each. A packer's typo in a form (validation) is theirs, not the log's;
+    // site IT's set-up refusals are logged.
+    else if ((e.code !== 'validation' || SITE_IT.test(name)) && !QUIET.has(name))
+      log(`${name} refused (${e.code}): ${e.message}`);
     return { ok: false, error: e };
   }
 }

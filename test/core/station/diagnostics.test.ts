@@ -59,6 +59,14 @@ describe('Export diagnostics', () => {
       password: SITE_PASSWORD,
     });
     stationLog.line(`a careless line: ${CLIENT_SECRET} / ${SITE_PASSWORD}`);
+    // Site IT's set-up, refused or not, is in the log (without the secrets typed).
+    const harbor = (await call(s, 'profiles.list', {})).find((p) => p.name === 'Harbor Edison')!;
+    await call(s, 'profiles.setSecret', { id: harbor.id, clientSecret: CLIENT_SECRET });
+    const wrong = await s.dispatch('profiles.setSecret', {
+      id: harbor.id,
+      clientSecret: 'Not-The-Secret-77',
+    });
+    expect(wrong.ok).toBe(false);
 
     const done = await call(s, 'station.exportDiagnostics', {});
     expect(done.folder.startsWith(join(dataDir, 'diagnostics', 'station-diagnostics-'))).toBe(true);
@@ -105,6 +113,13 @@ describe('Export diagnostics', () => {
     });
     expect(db.bytes.database).toBeGreaterThan(0);
     expect(db.schemaVersion).toBeGreaterThan(0);
+    const log = readFileSync(join(done.folder, 'logs', 'station.log'), 'utf8');
+    expect(log).toMatch(
+      /profile created: Harbor Edison \(harbor-edison, sandbox, tenant tnt_harbor, site site_harbor_edison\)/,
+    );
+    expect(log).toMatch(/client secret replaced for profile Harbor Edison/);
+    expect(log).toMatch(/profiles\.setSecret refused \(validation\): .*The secret was not stored/);
+    expect(log).not.toContain('Not-The-Secret-77');
     // The redacted lines are still there for site IT to read.
     expect(readFileSync(join(done.folder, 'logs', 'station.log.1'), 'utf8')).toContain(
       'old build logged [redacted]',

@@ -133,6 +133,9 @@ export function profileHandlers(ctx: StationContext): FeatureHandlers<typeof pro
         client.close();
       }
       await ctx.profiles.setClientSecret(profile.id, input.clientSecret);
+      ctx.log(
+        `profile created: ${profile.name} (${profile.id}, ${profile.environment}, tenant ${profile.tenantId}, site ${profile.shippingSiteId})`,
+      );
       if (input.activate) await ctx.activate(profile);
       return view(profile);
     },
@@ -234,6 +237,7 @@ export function profileHandlers(ctx: StationContext): FeatureHandlers<typeof pro
         }
       }
       await ctx.profiles.setClientSecret(id, clientSecret);
+      ctx.log(`client secret replaced for profile ${profile.name} (${id})`);
       // The running profile asks with the new secret from now on: a "key refused" it showed is
       // over (the header turns at once, not at the next scan).
       if (running?.profile.id === id) {
@@ -299,6 +303,10 @@ export function profileHandlers(ctx: StationContext): FeatureHandlers<typeof pro
         checkPlatform: (profile, secret) => platformProblems(ctx, profile, secret),
       });
       const first = results[0]!.profile;
+      for (const { profile, secret } of results)
+        ctx.log(
+          `profile provisioned from a file at the station: ${profile.name} (${profile.id}, secret ${secret})`,
+        );
       const activeId = ctx.profiles.active()?.id;
       // A file that changes the active profile takes effect now (its printers, rule, site),
       // not at the next switch of profiles.

@@ -225,18 +225,26 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
     },
     'queue.cancel': async ({ kind, id }) => {
       const r = rt();
-      if (kind === 'print-job') ctx.spool.cancel(printJobId(id));
-      else {
+      if (kind === 'print-job') {
+        const job = ctx.spool.get(printJobId(id));
+        ctx.spool.cancel(printJobId(id));
+        // A label that will not print is worth a line: "it never came out" is asked later.
+        ctx.log(
+          `print job ${id} cancelled by ${actor(ctx)}${job ? ` (${job.kind}${job.labelId ? `, label ${job.labelId}` : ''}, ${job.state} on ${job.printerId})` : ''}`,
+        );
+      } else {
         const entry = r.queue.getInScope(r.scope, Number(id));
         if (!entry) throw new StationFailure('not-found', `No queued shipment ${id}.`);
         if (!r.workflow.cancelQueued(entry.shipmentId, actor(ctx)))
           throw new StationFailure('conflict', 'That shipment is no longer waiting in the queue.');
+        ctx.log(`queued shipment ${entry.shipmentId} cancelled by ${actor(ctx)}`);
       }
       ctx.changed('queue');
       return { done: true as const };
     },
     'queue.move': async ({ id, printerId }) => {
       ctx.spool.move(printJobId(id), printerId);
+      ctx.log(`print job ${id} moved to ${printerId} by ${actor(ctx)}`);
       ctx.changed('queue');
       return { done: true as const };
     },
