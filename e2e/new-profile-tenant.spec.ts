@@ -57,4 +57,18 @@ test('the New profile form finds the API key’s tenant by itself, and says plai
   await expect(page.getByTestId('history-pager')).toContainText('No labels');
   await expect(page.getByRole('button', { name: /^Reprint/ })).toHaveCount(0);
   await expect(page.getByText('LUM-10421')).toHaveCount(0);
+
+  // The profile in use cannot be removed (no button); the demo one, asked in the page, can.
+  await page.keyboard.press('Alt+7');
+  const profiles = page.getByTestId('profiles');
+  await expect(profiles.getByRole('button', { name: 'Remove Harbor dock 5' })).toHaveCount(0);
+  await profiles.getByRole('button', { name: /^Remove Demo station/ }).click();
+  const ask = page.getByRole('alertdialog', { name: /^Confirm removing Demo station/ });
+  await expect(ask).toContainText('Its labels stay in the station');
+  await page.keyboard.press('Escape');
+  await expect(profiles).toContainText('Demo station');
+  await profiles.getByRole('button', { name: /^Remove Demo station/ }).click();
+  await page.keyboard.press('Enter');
+  await expect(profiles).not.toContainText('Demo station');
+  await expect(page.getByTestId('toast')).toContainText('removed from this station');
 });

@@ -63,7 +63,9 @@ export async function discoverPrinters(options: DiscoveryOptions = {}): Promise<
       });
     }
   } catch (error) {
-    notes.push(`USB printers could not be listed: ${(error as Error).message}`);
+    notes.push(
+      `USB printers could not be looked for on this computer (${(error as Error).message}): add a USB printer once the station can see the USB bus, or use its network address.`,
+    );
   }
 
   const queues = await listOsQueues(options.lpstatCommand);
@@ -75,7 +77,9 @@ export async function discoverPrinters(options: DiscoveryOptions = {}): Promise<
       detail: `print queue ${queue}`,
     });
   if (queues.length === 0 && process.platform !== 'win32')
-    notes.push('No print queues found (CUPS not installed, or none set up).');
+    notes.push(
+      'No print queues of the operating system found (CUPS not installed, or none set up).',
+    );
 
   for (const { host, port = 9100 } of options.networkCandidates ?? []) {
     const probe = new NetworkPrinter(
@@ -93,7 +97,9 @@ export async function discoverPrinters(options: DiscoveryOptions = {}): Promise<
         detail: `answers Zebra status${status?.ready ? ', ready' : ''}${dpi ? `, ${dpi} dpi` : ''}`,
       });
     } catch (error) {
-      notes.push(`${host}:${port}: ${(error as Error).message}`);
+      notes.push(
+        `${host}:${port}, set up in this profile, did not answer: ${(error as Error).message}`,
+      );
     }
   }
   return { printers, notes };

@@ -35,7 +35,11 @@ export interface DiscoveredPrinter {
 }
 
 export const printerCalls = {
-  'printers.discover': def<DiscoveredPrinter[]>()(none),
+  /**
+   * `notes`: what could not be looked at, in words (no USB access, no print system, a
+   * configured address that does not answer), so "nothing found" is never the whole story.
+   */
+  'printers.discover': def<{ printers: DiscoveredPrinter[]; notes: string[] }>()(none),
   /** Settings → "Add printer by address": a network printer by host and port. */
   'printers.add': def<ProfileView>()(networkPrinterInputSchema),
   'printers.remove': def<ProfileView>()(z.object({ printerId: id })),

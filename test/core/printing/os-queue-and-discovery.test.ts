@@ -130,7 +130,11 @@ describe('driver factory and discovery', () => {
       dpi: 203,
     });
     expect(printers[3]!.config).toMatchObject({ dpi: 300 });
-    expect(notes).toEqual([expect.stringMatching(/^127\.0\.0\.1:1: .*not answering/)]);
+    expect(notes).toEqual([
+      expect.stringMatching(
+        /^127\.0\.0\.1:1, set up in this profile, did not answer: .*not answering/,
+      ),
+    ]);
   });
 
   it('says when USB cannot be searched instead of failing', async () => {
@@ -140,6 +144,8 @@ describe('driver factory and discovery', () => {
       },
       lpstatCommand: join(tempDir(), 'none'),
     });
-    expect(notes[0]).toBe('USB printers could not be listed: /sys/bus/usb/devices/ not found');
+    expect(notes[0]).toBe(
+      'USB printers could not be looked for on this computer (/sys/bus/usb/devices/ not found): add a USB printer once the station can see the USB bus, or use its network address.',
+    );
   });
 });

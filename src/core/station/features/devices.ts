@@ -25,10 +25,13 @@ export function deviceHandlers(ctx: StationContext): FeatureHandlers<typeof prin
           .map((p) => ({ host: p.host!, ...(p.port ? { port: p.port } : {}) })),
       });
       for (const note of result.notes) ctx.log(`printer discovery: ${note}`);
-      return result.printers.map((d) => {
-        const { id: _id, address, ...printer } = printerView({ id: 'discovered', ...d.config });
-        return { name: d.name, address, printer };
-      });
+      return {
+        printers: result.printers.map((d) => {
+          const { id: _id, address, ...printer } = printerView({ id: 'discovered', ...d.config });
+          return { name: d.name, address, printer };
+        }),
+        notes: result.notes,
+      };
     },
     'printers.testPrint': async ({ printerId }) => {
       const p = printer(printerId);

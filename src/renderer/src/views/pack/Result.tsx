@@ -222,7 +222,9 @@ export function PackResult(props: {
               <kbd>Alt+R</kbd>
             </button>
           )}
-          {s.existingLabels.length && !s.confirmAnother ? (
+          {/* Offered for an order scanned with its label; right after a purchase the result
+              keeps its room (Ctrl+Shift+A still buys another). */}
+          {s.existingLabels.length && !s.confirmAnother && !purchase ? (
             <button onClick={() => s.allowAnother()}>
               Buy another label <kbd>Ctrl+Shift+A</kbd>
             </button>

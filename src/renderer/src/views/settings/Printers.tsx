@@ -18,6 +18,8 @@ export function PrintersPanel() {
   const refreshStatus = useStation((s) => s.refreshStatus);
   const loadProfiles = useStation((s) => s.loadProfiles);
   const [found, setFound] = useState<DiscoveredPrinter[] | null>(null);
+  /** What discovery could not look at (no USB access, no print system, an address silent). */
+  const [foundNotes, setFoundNotes] = useState<string[]>([]);
   const [form, setForm] = useState({
     name: '',
     host: '',
@@ -65,9 +67,12 @@ export function PrintersPanel() {
   }
   async function discover() {
     setFound(null);
+    setFoundNotes([]);
     const r = await call('printers.discover', {});
-    if (r.ok) setFound(r.value);
-    else notify('error', r.error.message);
+    if (r.ok) {
+      setFound(r.value.printers);
+      setFoundNotes(r.value.notes);
+    } else notify('error', r.error.message);
   }
   async function testPrint(printerId: string) {
     const r = await call('printers.testPrint', { printerId });
@@ -244,6 +249,11 @@ export function PrintersPanel() {
                   Add
                 </button>
               )}
+            </li>
+          ))}
+          {foundNotes.map((n) => (
+            <li key={n} className="muted" data-testid="discovery-note">
+              {n}
             </li>
           ))}
         </ul>
