@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { keptNamesOf } from './platform-names.js';
 import { batchView } from './features/floor.js';
 import type { HidPort } from '../devices/index.js';
 import type { StationLog } from '../logging/index.js';
@@ -166,7 +167,7 @@ export class StationContext {
         : inVault
           ? (this.options.vault.description ?? "the host's secret vault")
           : profile.clientSecretEnv && env[profile.clientSecretEnv]
-            ? `the environment variable ${profile.clientSecretEnv}`
+            ? `from the environment variable ${profile.clientSecretEnv}`
             : null;
     return { hasSecret: inVault || inEnv, secretSource };
   }
@@ -189,12 +190,17 @@ export class StationContext {
   /** The profile as the screens show it. */
   async view(profile: Profile, baseUrl?: string): Promise<ProfileView> {
     const running = this.current?.profile.id === profile.id ? this.current : null;
+    // A profile not running is named as the platform last named it (kept in the database).
+    const names = running
+      ? { siteName: running.names.siteName, tenantName: running.names.tenantName }
+      : this.db.open
+        ? keptNamesOf(this.db, { profileId: profile.id, environment: profile.environment }, profile)
+        : { siteName: null, tenantName: null };
     return profileView(profile, {
       active: this.profiles.active()?.id === profile.id,
       ...(await this.secretState(profile)),
       ...(baseUrl ? { baseUrl } : {}),
-      siteName: running?.names.siteName ?? null,
-      tenantName: running?.names.tenantName ?? null,
+      ...names,
     });
   }
 

@@ -106,3 +106,19 @@ export class PlatformNames {
     if (before[0] !== this.siteName || before[1] !== this.tenantName) this.o.onChange();
   }
 }
+
+/**
+ * The names kept for a profile that is not running (Settings' list): what the platform last
+ * said, without asking it; null where it never answered.
+ */
+export function keptNamesOf(
+  db: Database.Database,
+  scope: StationScope,
+  ids: { tenantId: string; shippingSiteId?: string | undefined },
+): { tenantName: string | null; siteName: string | null } {
+  const kept = new KeptNames(db, scope);
+  return {
+    tenantName: kept.read('tenant', ids.tenantId),
+    siteName: ids.shippingSiteId ? kept.read('site', ids.shippingSiteId) : null,
+  };
+}

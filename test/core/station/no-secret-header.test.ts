@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import { useSandbox } from '../../support/sandbox.js';
 import { trackingSync } from '../../../src/core/station/map.js';
-import { call, demoStationsPerTest } from './support.js';
+import { call, demoStationsPerTest, until } from './support.js';
 
 const stations = demoStationsPerTest();
 const external = useSandbox();
@@ -25,6 +25,8 @@ async function withoutSecret(s: Station, over: Record<string, unknown> = {}) {
 describe('the header says when a profile has no client secret', () => {
   it('red "no client secret", not a grey "unknown"; the tracking notice does not call packing unaffected', async () => {
     const { s } = await stations.start();
+    // The demo profile's site and tenant names, read from the platform while it runs.
+    await until(async () => (await call(s, 'station.status', {})).profile?.siteName);
     await withoutSecret(s);
     await call(s, 'profiles.activate', { id: 'dock-7' });
     const status = await call(s, 'station.status', {});
@@ -33,6 +35,14 @@ describe('the header says when a profile has no client secret', () => {
     expect(status.connectivityDetail).toMatch(
       /^No client secret for this profile: site IT sets it/,
     );
+    // Settings lists the profiles by name, the one not running named as the platform named it.
+    const list = await call(s, 'profiles.list', {});
+    expect(list.map((p) => p.name)).toEqual(['Demo station (embedded sandbox)', 'Dock 7']);
+    expect(list[0]).toMatchObject({
+      active: false,
+      tenantName: 'Lumen Candle Works',
+      siteName: 'Lumen Chicago Workshop',
+    });
   });
 
   it('the tracking notice does not call packing unaffected when the key is what is wrong', () => {

@@ -76,7 +76,14 @@ export function profileHandlers(ctx: StationContext): FeatureHandlers<typeof pro
   }
 
   return {
-    'profiles.list': async () => Promise.all(ctx.profiles.list().map(view)),
+    // By name: the order a saved change made (a profile saved goes last) is not the person's.
+    'profiles.list': async () =>
+      Promise.all(
+        ctx.profiles
+          .list()
+          .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))
+          .map(view),
+      ),
     'profiles.tenants': tenants,
     'profiles.sites': async (c) => {
       const client = tempClient(c, c.tenantId);
