@@ -68,7 +68,7 @@ describe('every command line refuses an unknown flag with its usage (exit 2)', (
 
   it('npm run site: no command, an unknown command, no --url are said in words', async () => {
     expect((await run('src/core/site/cli.ts', ['--url', 'postgres://u@h/d'])).stderr).toMatch(
-      /^which command: migrate, status, offline-purchase, users or setting\?/,
+      /^which command: migrate, status, offline-purchase, users, setting or stations\?/,
     );
     expect(
       (await run('src/core/site/cli.ts', ['drop', '--url', 'postgres://u@h/d'])).stderr,

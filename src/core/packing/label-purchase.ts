@@ -293,12 +293,17 @@ export class LabelPurchaser {
     correlationId?: string,
   ): PurchaseOutcome {
     const { shipments } = this.deps;
+    // The order as people know it; the reference (with its attempt id) is what the platform
+    // is asked about, so it is said too.
+    const order = orderReference.replace(/-[0-9A-F]{8}$/, '');
+    const which =
+      order === orderReference ? orderReference : `order ${order} (reference ${orderReference})`;
     const failure: Failure = {
       code: 'purchase-outcome-unknown',
       message:
         'explained' in why
-          ? `Label for ${orderReference}: ${why.explained}`
-          : `The label for ${orderReference} may or may not have been bought (${why.cause}). It will not be bought again automatically; a shift lead can look it up under Needs attention.`,
+          ? `Label for ${which}: ${why.explained}`
+          : `The label for ${which} may or may not have been bought (${why.cause}). It will not be bought again automatically; a shift lead can look it up under Needs attention.`,
       correlationId,
     };
     inTransaction(shipments.db, () => {

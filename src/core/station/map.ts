@@ -198,6 +198,18 @@ export function labelView(
   };
 }
 
+/**
+ * A print job as a shift lead names it: what it is and for which order ("reprint of order
+ * LUM-10421 (jammed at the dock)"), not the platform's reference with its attempt id.
+ */
+function printJobWords(j: PrintJob): string {
+  const order = j.orderReference?.replace(/-[0-9A-F]{8}$/, '');
+  const what = { label: 'label', reprint: 'reprint', slip: 'packing slip', test: 'test page' }[
+    j.kind
+  ];
+  return `${what}${order ? ` of order ${order}` : ''}${j.reason ? ` (${j.reason})` : ''}`;
+}
+
 export function printJobView(
   j: PrintJob,
   printerName: string,
@@ -217,7 +229,7 @@ export function printJobView(
         : j.lastError,
     createdAt: j.createdAt,
     updatedAt: j.updatedAt,
-    description: `${j.kind}${j.orderReference ? ` ${j.orderReference}` : ''}${j.reason ? ` (${j.reason})` : ''}`,
+    description: printJobWords(j),
     warnings: warnings.map((w) => w.message),
   };
 }

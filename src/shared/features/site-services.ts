@@ -67,6 +67,8 @@ export interface ConsoleSnapshotView {
 export interface ConsoleView {
   /** false: no site store, or it does not answer (`note` says which). */
   reachable: boolean;
+  /** This station has no site store at all: a state to explain, not a fault. */
+  noStore?: boolean;
   note: string | null;
   snapshot: ConsoleSnapshotView | null;
   /** The site's Needs attention (possible double labels, unknown purchases of every station). */

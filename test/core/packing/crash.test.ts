@@ -146,7 +146,9 @@ describe('a station killed with SIGKILL during a purchase, then restarted', () =
     expect(waiting.map((i) => i.purchase.state)).toEqual(c.unknown ? ['unknown'] : []);
     for (const item of waiting) {
       expect(item.purchase.failure?.message).toMatch(
-        new RegExp(`${item.purchase.orderReference} may or may not have been bought`),
+        new RegExp(
+          `\\(reference ${item.purchase.orderReference}\\) may or may not have been bought`,
+        ),
       );
       // The shift lead looks it up: found on the platform exactly when it was sold.
       const found = await attention.lookUp(item.purchase.id, 'shift-lead');

@@ -96,6 +96,7 @@ export function siteServiceHandlers(ctx: StationContext): FeatureHandlers<typeof
       if (!link)
         return {
           reachable: false,
+          noStore: true,
           note: 'This station has no site store: the console shows a whole site. Connect one in Settings → Site store.',
           ...empty,
         };

@@ -111,7 +111,11 @@ export const createFloorSlice: Slice<FloorSlice> = (set, get) => {
     async loadEndOfDay(from, to) {
       const r = await call('endOfDay.summary', { from, to, utcOffsetMinutes: offsetMinutes() });
       if (r.ok) set({ endOfDay: r.value });
-      else get().notify('error', r.error.message);
+      else {
+        // The totals on screen were another range's: they go, the refusal is said.
+        set({ endOfDay: null });
+        get().notify('error', r.error.message);
+      }
     },
   };
 };

@@ -35,7 +35,7 @@ export function QueueView() {
         <tbody>
           {queue.shipments.map((q) => (
             <tr key={q.id}>
-              <td>{q.orderNumber}</td>
+              <td className="nowrap">{q.orderNumber}</td>
               <td>{q.state}</td>
               <td className="num">{q.attempts}</td>
               <td>{q.lastError ?? ''}</td>

@@ -189,7 +189,7 @@ export function SiteConsole() {
   return (
     <div className="site-console" data-testid="site-console">
       {view.note ? (
-        <p className="banner" data-testid="console-note">
+        <p className={view.noStore ? 'placeholder' : 'banner'} data-testid="console-note">
           {view.note}
         </p>
       ) : null}
