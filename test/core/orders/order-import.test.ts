@@ -238,6 +238,22 @@ describe('order import', () => {
     ).toMatch(/ends in the middle, at line 13:/);
   });
 
+  it('a decimal comma in a file that writes decimals with a point is refused with the number it may mean', () => {
+    const { orders } = setup();
+    const text = [
+      'order_number,ship_to_name,ship_to_address1,ship_to_city,ship_to_postal_code,ship_to_country,weight_lbs,sku,quantity',
+      'DC-1,Ana,1 Main St,Austin,78701,US,1.5,MUG-1,1',
+      'DC-2,Bo,2 Main St,Austin,78701,US,"2,5",MUG-1,1',
+    ].join('\n');
+    const report = importOrders(orders, scope, tenants, { text, format: 'csv', source: 'c.csv' });
+    expect(report.imported).toEqual(['DC-1']);
+    expect(report.problems[0]).toMatchObject({
+      orderNumber: 'DC-2',
+      reason:
+        '"2,5" is not a number here: this file writes decimals with a point (2.5, or 25 if the comma separates thousands)',
+    });
+  });
+
   it('reads what Excel saves: semicolons with decimal commas, Windows-1252, UTF-16 tab-separated', () => {
     const { orders } = setup();
     const header =

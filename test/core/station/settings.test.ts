@@ -206,6 +206,15 @@ describe('Settings: a rate rule that names nothing this profile has', () => {
         rateRule: { ...rule, excludedCarriers: every },
       });
       expect(!all.ok && all.error.message).toMatch(/excludes every carrier this profile has/);
+      // Excluding the carriers that work, leaving only FedEx (its connection PENDING in the demo).
+      const working = every.filter((c) => c !== 'FEDEX');
+      const pending = await s.dispatch('profiles.update', {
+        id: 'demo',
+        rateRule: { ...rule, excludedCarriers: working },
+      });
+      expect(!pending.ok && pending.error.message).toBe(
+        'The rate rule was not saved: it leaves only FEDEX (PENDING), which cannot rate now, so no order could be rated until its connection is authorized.',
+      );
       // Written as a person would ("ups ground"), a known service level is taken.
       await call(s, 'profiles.update', {
         id: 'demo',

@@ -199,7 +199,13 @@ export function shipFromMismatch(shipFrom: Lines | undefined, site: ShippingSite
  */
 export function rateRuleProblem(
   rule: { preferredServiceLevels?: readonly string[]; excludedCarriers?: readonly string[] },
-  accounts: readonly { carrier: string | null; serviceLevels: readonly string[] }[],
+  accounts: readonly {
+    carrier: string | null;
+    serviceLevels: readonly string[];
+    /** The account can rate now (connection AUTHORIZED, active); unknown: counted as usable. */
+    usable?: boolean;
+    authorizationStatus?: string;
+  }[],
 ): string | null {
   const known = accounts.filter((a) => a.carrier);
   if (known.length === 0) return null;
@@ -217,5 +223,18 @@ export function rateRuleProblem(
     return `${unknownCarriers.join(', ')} ${unknownCarriers.length === 1 ? 'is not a carrier' : 'are not carriers'} of this profile's carrier accounts (they are ${list(carriers)})`;
   if ([...carriers].every((c) => excluded.some((e) => ruleKey(e) === c)))
     return `it excludes every carrier this profile has (${list(carriers)}), so no order could be rated`;
+  // What the rule leaves must be able to rate: excluding every carrier that works now, leaving
+  // one whose connection is PENDING or EXPIRED, fails every order at Pack just the same.
+  const left = known.filter((a) => !excluded.some((e) => ruleKey(e) === ruleKey(a.carrier!)));
+  if (excluded.length > 0 && left.length > 0 && left.every((a) => a.usable === false)) {
+    const why = [
+      ...new Set(
+        left.map(
+          (a) => `${a.carrier}${a.authorizationStatus ? ` (${a.authorizationStatus})` : ''}`,
+        ),
+      ),
+    ].join(', ');
+    return `it leaves only ${why}, which cannot rate now, so no order could be rated until its connection is authorized`;
+  }
   return null;
 }
