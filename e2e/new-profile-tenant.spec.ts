@@ -43,6 +43,15 @@ test('the New profile form finds the API key’s tenant by itself, and says plai
   const tenant = form.getByLabel('Tenant', { exact: true });
   await expect(tenant).toContainText('Harbor Fulfillment');
   await expect(form.getByLabel('Shipping site')).toContainText('Harbor Edison DC');
+  // A brand of the 3PL has no site of its own: said, with what to pick instead.
+  await tenant.selectOption('tnt_driftwood');
+  await expect(form.getByTestId('no-sites')).toContainText(
+    "Driftwood Coffee Co. has no shipping site of its own: its orders ship from Harbor Fulfillment's. Pick Harbor Fulfillment as the tenant",
+  );
+  await expect(form.getByRole('button', { name: 'Create profile' })).toBeDisabled();
+  await tenant.selectOption('tnt_harbor');
+  await expect(form.getByLabel('Shipping site')).toContainText('Harbor Edison DC');
+  await expect(form.getByTestId('no-sites')).toHaveCount(0);
   await page.screenshot({ path: info.outputPath('new-profile-no-tenant-id.png') });
   await form.getByRole('button', { name: 'Create profile' }).click();
   await expect(page.getByTestId('profile-name')).toHaveText('Harbor dock 5');

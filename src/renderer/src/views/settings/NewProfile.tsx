@@ -164,10 +164,27 @@ export function NewProfile(props: { onDone(): void }) {
               ))}
             </select>
           </label>
+          {sites && sites.length === 0 ? (
+            // A brand of a 3PL ships from the 3PL's warehouses: its own tenant has no site.
+            <p className="muted" data-testid="no-sites">
+              {(() => {
+                const parent = flat.find(({ node }) =>
+                  node.children.some((c) => c.tenantId === tenantId),
+                )?.node;
+                const name = selectedTenant?.name ?? tenantId;
+                return parent
+                  ? `${name} has no shipping site of its own: its orders ship from ${parent.name}'s. Pick ${parent.name} as the tenant, then tick ${name} under "Brands this station ships for".`
+                  : `${name} has no shipping site on the platform yet: the profile needs one (site IT creates it on the platform), or pick another tenant.`;
+              })()}
+            </p>
+          ) : null}
           <button
             className="primary"
             onClick={() => void create()}
             disabled={!form.name || !tenantId || !siteId}
+            title={
+              !form.name ? 'Give the profile a name' : !siteId ? 'Pick a shipping site' : undefined
+            }
           >
             Create profile
           </button>
