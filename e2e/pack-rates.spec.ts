@@ -181,3 +181,22 @@ test('a batch of every order asks to buy only for those without a label, and say
   await page.keyboard.press('Escape');
   await expect(ask).toHaveCount(0);
 });
+
+test('with the station host gone, a scan is answered within seconds that nothing was done', async ({
+  page,
+}) => {
+  await page.goto(station().url);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  await station().stop();
+  await expect(page.getByTestId('connectivity')).toContainText(
+    'Station: station host lost, reconnecting…',
+  );
+  const scan = page.getByRole('textbox', { name: 'Scan' });
+  await scan.fill('LUM-10421');
+  await scan.press('Enter');
+  await expect(
+    page.getByText('The station host is not answering (the station program stopped', {
+      exact: false,
+    }),
+  ).toBeVisible({ timeout: 8_000 });
+});

@@ -29,6 +29,8 @@ export const errorCodes = [
   'sign-in-required',
   /** The action needs a shift lead: a lead scans their badge at this station to approve. */
   'lead-required',
+  /** The page lost its station host (the web host or the app's main process stopped). */
+  'host-lost',
   'internal',
 ] as const;
 

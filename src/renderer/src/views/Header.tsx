@@ -73,7 +73,7 @@ export function Header() {
         </button>
         <div className="indicators">
           <Indicator
-            label="Platform"
+            label={hostConnected ? 'Platform' : 'Station'}
             testId="connectivity"
             state={
               !hostConnected
@@ -90,7 +90,7 @@ export function Header() {
             }
             text={
               !hostConnected
-                ? 'station host lost'
+                ? 'station host lost, reconnecting…'
                 : status?.connectivity === 'refused'
                   ? 'API key refused'
                   : status?.connectivity === 'no-secret'
