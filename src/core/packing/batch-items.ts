@@ -11,6 +11,8 @@ export interface BatchItem {
   orderNumber: string;
   state: BatchItemState;
   labelId: number | null;
+  /** The platform's id of that label (what its print jobs are filed under). */
+  platformLabelId: string | null;
   trackingNumber: string | null;
   costCents: number | null;
   /** Why it failed or was skipped, in words. */

@@ -48,6 +48,11 @@ interface ItemRow {
   tracking_number: string | null;
   cost_cents: number | null;
   failure: string | null;
+  platform_label_id: string | null;
+  queued_label_id: number | null;
+  queued_tracking_number: string | null;
+  queued_platform_label_id: string | null;
+  queued_cost_cents: number | null;
 }
 
 /**
@@ -91,9 +96,18 @@ export class BatchRunner {
       setState: db.prepare(`UPDATE batches SET state = @state, updated_at = @now WHERE id = @id`),
       items: db.prepare<[string], ItemRow>(
         `SELECT b.position, b.order_id, o.order_number, b.state, b.label_id, l.tracking_number,
-                b.cost_cents, b.failure
+                l.platform_label_id, b.cost_cents, b.failure,
+                q.id AS queued_label_id, q.tracking_number AS queued_tracking_number,
+                q.platform_label_id AS queued_platform_label_id,
+                q.cost_cents AS queued_cost_cents
          FROM batch_items b JOIN orders o ON o.id = b.order_id
          LEFT JOIN labels l ON l.id = b.label_id
+         -- A failed item whose shipment the offline queue bought since (the platform was away
+         -- when the batch got to it): the label it has now.
+         LEFT JOIN labels q ON b.state = 'failed' AND b.shipment_id IS NOT NULL
+           AND q.purchase_id = (SELECT p.id FROM label_purchases p
+                                WHERE p.shipment_id = b.shipment_id AND p.state = 'purchased'
+                                ORDER BY p.id DESC LIMIT 1)
          WHERE b.batch_id = ? ORDER BY b.position`,
       ),
       next: db.prepare<[string], { position: number; order_id: number }>(
@@ -164,16 +178,31 @@ export class BatchRunner {
   summary(id: string): BatchSummary | undefined {
     const row = this.s.batch.get(id, this.scope.profileId, this.scope.environment);
     if (!row) return undefined;
-    const items = this.s.items.all(id).map((r): BatchItem => ({
-      position: r.position,
-      orderId: r.order_id,
-      orderNumber: r.order_number,
-      state: r.state,
-      labelId: r.label_id,
-      trackingNumber: r.tracking_number,
-      costCents: r.cost_cents,
-      reason: r.failure,
-    }));
+    const items = this.s.items.all(id).map((r): BatchItem =>
+      r.queued_label_id !== null
+        ? {
+            position: r.position,
+            orderId: r.order_id,
+            orderNumber: r.order_number,
+            state: 'bought',
+            labelId: r.queued_label_id,
+            platformLabelId: r.queued_platform_label_id,
+            trackingNumber: r.queued_tracking_number,
+            costCents: r.queued_cost_cents,
+            reason: 'Bought by the offline queue once the platform answered.',
+          }
+        : {
+            position: r.position,
+            orderId: r.order_id,
+            orderNumber: r.order_number,
+            state: r.state,
+            labelId: r.label_id,
+            platformLabelId: r.platform_label_id,
+            trackingNumber: r.tracking_number,
+            costCents: r.cost_cents,
+            reason: r.failure,
+          },
+    );
     const count = (s: BatchItemState) => items.filter((i) => i.state === s).length;
     const bought = count('bought');
     const failed = count('failed');

@@ -252,7 +252,7 @@ export class StationContext {
         onLabel: (purchaseId) => this.labelStored(purchaseId),
         onOrders: (fileName, imported) => this.ordersChanged({ fileName, imported }),
         boxes: () => this.stationSettings().boxes,
-        onBatch: (summary) => this.events.emit('batch-progress', batchView(summary)),
+        onBatch: (summary) => this.events.emit('batch-progress', batchView(summary, this.spool)),
         ...(this.site
           ? {
               orderClaims: this.site.claims.bind(this.site),

@@ -44,7 +44,12 @@ export function App() {
         )
           void useSession.getState().load();
       }),
-      bridge.on('queue-changed', (queue) => useStation.setState({ queue })),
+      bridge.on('queue-changed', (queue) => {
+        useStation.setState({ queue });
+        // A batch on screen says how many of its labels wait for a printer: read it again as
+        // print jobs (or the offline queue) move.
+        if (useStation.getState().batch) void useStation.getState().loadBatches();
+      }),
       bridge.on('attention-changed', ({ items }) => useStation.setState({ attention: items })),
       bridge.on('carriers-changed', ({ accounts }) => useStation.setState({ carriers: accounts })),
       bridge.on('labels-changed', ({ labels }) => {

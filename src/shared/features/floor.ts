@@ -83,6 +83,8 @@ export interface BatchView {
   failed: number;
   skipped: number;
   waiting: number;
+  /** Labels of the batch bought and still waiting for their printer (not printed yet). */
+  printWaiting: number;
   /** Dollars. */
   cost: number;
   items: BatchItemView[];

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { importOrders } from '../../../src/core/orders/order-import.js';
 import { OrderList } from '../../../src/core/orders/order-list.js';
 import { BatchRunner, type BatchSummary } from '../../../src/core/packing/batch.js';
+import { batchView } from '../../../src/core/station/features/floor.js';
 import { useSandbox } from '../../support/sandbox.js';
+import { OfflineQueueDrainer } from '../../../src/core/packing/offline-drainer.js';
+import { startVirtualPrinter } from '../../../src/core/printing/virtual-printer/server.js';
 import { waitForLabels } from '../../support/virtual-printer.js';
 import { ledger, ledgerFor, orderId, stationFor } from '../packing/support/harness.js';
 import { lumenProfile, tenantPolicy } from '../packing/support/station.js';
@@ -196,6 +199,57 @@ describe('batch printing (#15.8)', () => {
     expect(done).toMatchObject({ state: 'done', bought: 2, failed: 0 });
     expect(await bought('BAT-1')).toBe(before.one + 1);
     expect(await bought('BAT-3')).toBe(before.three + 1);
+  });
+
+  it('an order the batch queued while the platform was away shows as bought once the offline queue buys it', async () => {
+    const s = await station();
+    const runner = new BatchRunner(s.workflow, s.db);
+    const batch = runner.create({
+      orderIds: [orderId(s, 'BAT-1'), orderId(s, 'BAT-3')],
+      description: 'two',
+      createdBy: 'lee',
+    });
+    // The platform is away for the rates: the first order is queued and the batch pauses.
+    sb.fault({ path: '/api/v1/rates', kind: 'status', status: 503 });
+    const paused = await runner.run(batch.id);
+    expect(paused).toMatchObject({ state: 'paused', failed: 1, bought: 0 });
+    const queuedItem = paused.items.find((i) => i.state === 'failed')!;
+    expect(queuedItem.reason).toMatch(/^Queued: /);
+    // It answers again; the offline queue buys that order.
+    sb.clearFaults();
+    await new OfflineQueueDrainer(s.workflow).drain(true);
+    const after = runner.summary(batch.id)!;
+    const item = after.items.find((i) => i.orderNumber === queuedItem.orderNumber)!;
+    expect(item).toMatchObject({
+      state: 'bought',
+      reason: 'Bought by the offline queue once the platform answered.',
+      trackingNumber: expect.stringMatching(/\w{10,}/),
+    });
+    expect(after).toMatchObject({ bought: 1, failed: 0 });
+    expect(after.costCents).toBe(item.costCents);
+    expect(after.costCents).toBeGreaterThan(0);
+  });
+
+  it('a batch whose labels wait for a printer that stopped says how many, until they print', async () => {
+    const s = await station();
+    await s.printer.close();
+    const runner = new BatchRunner(s.workflow, s.db);
+    const batch = runner.create({
+      orderIds: [orderId(s, 'BAT-1'), orderId(s, 'BAT-3')],
+      description: 'two',
+      createdBy: 'lee',
+    });
+    const summary = await runner.run(batch.id);
+    expect(summary).toMatchObject({ state: 'done', bought: 2 });
+    expect(batchView(summary, s.spool).printWaiting).toBe(2);
+    // The printer comes back: they print, and the batch has nothing left waiting.
+    const back = await startVirtualPrinter({ port: s.printer.port });
+    try {
+      await waitForLabels(back, 2);
+      await until(async () => batchView(runner.summary(batch.id)!, s.spool).printWaiting === 0);
+    } finally {
+      await back.close();
+    }
   });
 });
 

@@ -36,8 +36,25 @@ export function verificationView(state: VerificationState, profile: Profile): V.
   };
 }
 
-export function batchView(s: BatchSummary): V.BatchView {
+/**
+ * A batch as the Orders view shows it. With the spool: how many of its labels are bought but
+ * still waiting for their printer (a batch "done" while its labels sit at a dead printer is
+ * not done for the shift lead).
+ */
+export function batchView(
+  s: BatchSummary,
+  spool?: { pendingLabelJob(labelId: string): unknown },
+): V.BatchView {
+  const printWaiting = spool
+    ? s.items.filter(
+        (i) =>
+          i.state === 'bought' &&
+          i.platformLabelId !== null &&
+          spool.pendingLabelJob(i.platformLabelId),
+      ).length
+    : 0;
   return {
+    printWaiting,
     id: s.id,
     state: s.state,
     description: s.description,
@@ -196,7 +213,7 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
       void r.batches
         .run(batch.id)
         .catch((e: unknown) => ctx.log(`batch ${batch.id}: ${String(e)}`));
-      return batchView(batch);
+      return batchView(batch, ctx.spool);
     },
     'batch.control': async ({ id, action }) => {
       const r = rt();
@@ -210,9 +227,12 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
         summary = r.batches.summary(id);
       }
       if (!summary) throw new StationFailure('not-found', `No batch ${id} in this profile.`);
-      return batchView(summary);
+      return batchView(summary, ctx.spool);
     },
-    'batch.list': async () => rt().batches.list(20).map(batchView),
+    'batch.list': async () =>
+      rt()
+        .batches.list(20)
+        .map((b) => batchView(b, ctx.spool)),
 
     'endOfDay.summary': async (q) => {
       const list = days(rt(), q);

@@ -386,6 +386,12 @@ function BatchPanel({ batch }: { batch: BatchView }) {
           Cost <b>${batch.cost.toFixed(2)}</b>
         </span>
       </div>
+      {batch.printWaiting ? (
+        <p className="warn" data-testid="batch-print-waiting">
+          {batch.printWaiting} of the labels bought {batch.printWaiting === 1 ? 'is' : 'are'} still
+          waiting for {batch.printWaiting === 1 ? 'its' : 'their'} printer: see Queue (Alt+3).
+        </p>
+      ) : null}
       {working ? <p className="muted">Buying {working.orderNumber}…</p> : null}
       <div className="actions">
         {batch.state === 'running' ? (
