@@ -25,7 +25,12 @@ const BENCHES = [
   'site_trackers',
   'orders_view',
 ];
-const usage = `usage: npm run bench -- [--quick] [--only name,name]\n  names: ${BENCHES.join(', ')}`;
+const usage = `usage: npm run bench -- [--quick] [--only name,name]
+  --quick          smaller sizes (50 scans, 30 packs, 500,000 labels, 2,000 trackers): a few
+                   minutes instead of about half an hour on a 2-core machine
+  --only names     run only these: ${BENCHES.join(', ')}
+Prints one JSON line per figure, then a summary against the targets (docs/benchmarks.md).
+Needs python3 on the PATH (the printer's tap). Never part of npm test.`;
 let values: { quick?: boolean; only?: string; help?: boolean };
 try {
   ({ values } = parseCli(

@@ -3,7 +3,17 @@ import { parseArgs } from 'node:util';
 import { FixtureError, startSandbox } from './index.js';
 import { watchLauncher } from './launcher.js';
 
-const usage = `usage: npm run sandbox -- [--port N] [--host H] [--fixtures FILE] [--latency-ms N] [--token-ttl S] [--allow-http-webhooks]`;
+const usage = `usage: npm run sandbox -- [--port N] [--host H] [--fixtures FILE] [--latency-ms N] [--token-ttl S] [--allow-http-webhooks]
+
+A local Shipping Platform (docs/sandbox.md): point a profile's base URL at the address it prints.
+  --port N               port to listen on (default 0: any free port, printed at start)
+  --host H               interface to listen on (default 127.0.0.1)
+  --fixtures FILE        the world to start with: tenants, sites, API keys, carrier accounts
+                         (default resources/fixtures/demo-world.json; its API keys, e.g.
+                         demo-lumen-full / demo-lumen-full-secret, are what a profile uses)
+  --latency-ms N         wait N ms before each answer (default 0), as a distant platform would
+  --token-ttl S          lifetime of the tokens it issues, in seconds (default 3600)
+  --allow-http-webhooks  accept webhook URLs on loopback (http:// too), for local receivers`;
 
 function intOption(name: string, value: string | undefined, min: number): number | undefined {
   if (value === undefined) return undefined;
