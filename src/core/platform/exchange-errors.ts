@@ -165,3 +165,18 @@ export function networkCode(error: unknown): string {
   }
   return error instanceof Error ? error.message : 'network error';
 }
+
+/**
+ * A network code with what it means for whoever set the profile up: the code stays (support
+ * searches for it), the words say what to check.
+ */
+export function networkWords(code: string): string {
+  if (/^ERR_SSL_|^EPROTO$/.test(code))
+    return `${code}: the server does not answer HTTPS there; if it is a sandbox or test server on this computer, its address starts with http://`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return `${code}: no server of that name; check the base URL for a typo`;
+  if (code === 'ECONNREFUSED') return `${code}: nothing answers at that address and port`;
+  if (code === 'CERT_HAS_EXPIRED' || /CERT|SELF_SIGNED/.test(code))
+    return `${code}: the server's HTTPS certificate is not one this computer trusts`;
+  return code;
+}

@@ -7,6 +7,7 @@ import {
   kindOfAnswer,
   kindWithoutAnswer,
   networkCode,
+  networkWords,
   noAnswerError,
   parseJson,
   unreadableAnswer,
@@ -294,7 +295,7 @@ export class Transport {
           ? `no answer within ${seconds(timeoutMs)}`
           : code === 'cancelled'
             ? 'cancelled'
-            : `${code}`;
+            : networkWords(code);
       const kind = kindWithoutAnswer(x, code);
       if (!callerAborted)
         this.o.connectivity.recordFailure(null, detail, capability, wasNotSent(code));

@@ -12,7 +12,12 @@ const rateRule = z.object({
 });
 const credentials = z.object({
   environment,
-  baseUrl: z.url().max(500),
+  baseUrl: z
+    .url({
+      error:
+        'must be a whole address such as https://api.platform.example (starting with https:// or http://)',
+    })
+    .max(500),
   // Pasted keys often bring a space or a line break along: never part of a client id or secret.
   clientId: text(200).trim().min(1),
   /** Typed once in the form; stored in the keychain by the host, never sent back. */

@@ -103,4 +103,28 @@ describe('a profile taken off the station (site IT)', () => {
       true,
     );
   });
+
+  it('a base URL with https:// for a server that speaks http says so, and a typo in a URL is said in words', async () => {
+    const { s } = await stations.start();
+    const key = external.sandbox.fixtures.apiClients.find((c) => c.clientId === 'demo-lumen-full')!;
+    const creds = {
+      environment: 'sandbox' as const,
+      clientId: key.clientId,
+      clientSecret: key.clientSecret,
+    };
+    const https = await s.dispatch('profiles.tenants', {
+      ...creds,
+      baseUrl: external.url.replace('http://', 'https://'),
+    });
+    expect(!https.ok && https.error.message).toMatch(
+      /: the server does not answer HTTPS there; if it is a sandbox or test server on this computer, its address starts with http:\/\//,
+    );
+    const typo = await s.dispatch('profiles.tenants', {
+      ...creds,
+      baseUrl: 'api.platform.example',
+    });
+    expect(!typo.ok && typo.error.message).toBe(
+      'baseUrl: must be a whole address such as https://api.platform.example (starting with https:// or http://)',
+    );
+  });
 });

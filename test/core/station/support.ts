@@ -119,14 +119,12 @@ export async function until<T>(check: () => T | Promise<T>): Promise<NonNullable
  * rate the platform offers.
  */
 export async function refuseEveryRate(s: Station) {
-  await call(s, 'profiles.update', {
-    id: 'demo',
-    rateRule: {
-      strategy: 'cheapest',
-      preferredServiceLevels: [],
-      maxTransitDays: null,
-      excludedCarriers: ['UPS', 'USPS'],
-    },
+  // A rule that leaves only the demo's PENDING FedEx. Settings refuses to save it (it says
+  // why), so it is written as a provisioning file written elsewhere could have it.
+  const demo = s.context.profiles.get('demo')!;
+  await s.context.saveProfile({
+    ...demo,
+    rateRule: { ...demo.rateRule, excludedCarriers: ['UPS', 'USPS'] },
   });
 }
 
