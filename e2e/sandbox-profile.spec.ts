@@ -167,8 +167,21 @@ test('a purchase whose answer is lost is never bought again by itself; a shift l
   const item = page.getByTestId('attention-item');
   await expect(item).toContainText('LUM-10423');
   await page.screenshot({ path: info.outputPath('needs-attention.png') });
+  // The platform takes its time: the page says it is looking, and keeps what it found.
+  await sandbox.addFault({
+    method: 'GET',
+    path: '/api/v1/trackers',
+    kind: 'delay',
+    delayMs: 1500,
+    times: 1,
+  });
   await item.getByRole('button', { name: 'Look it up on the platform' }).click();
+  await expect(page.getByTestId('attention-busy')).toContainText('Looking it up on the platform…');
+  await expect(item.getByRole('button', { name: 'Look it up on the platform' })).toBeDisabled();
   await expect(page.getByTestId('attention-item')).toHaveCount(0);
+  await expect(page.getByTestId('attention-outcomes')).toContainText('LUM-10423');
+  await page.waitForTimeout(6_000); // longer than a toast stays
+  await expect(page.getByTestId('attention-outcomes')).toContainText('LUM-10423');
   await expect.poll(() => printer.labels.length, { timeout: 20_000 }).toBe(1);
   expect(await sandbox.ledger()).toHaveLength(1);
   await page.keyboard.press('Alt+4');

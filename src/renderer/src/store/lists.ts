@@ -18,7 +18,12 @@ import type { Slice } from './types';
 export interface AttentionSlice {
   attention: AttentionItem[];
   loadAttention(): Promise<void>;
-  resolveAttention(id: string, action: AttentionAction, note?: string): Promise<void>;
+  /** Resolves an item; says how it went (also as a toast). */
+  resolveAttention(
+    id: string,
+    action: AttentionAction,
+    note?: string,
+  ): Promise<{ ok: boolean; message: string }>;
 }
 
 export const createAttentionSlice: Slice<AttentionSlice> = (set, get) => ({
@@ -30,10 +35,13 @@ export const createAttentionSlice: Slice<AttentionSlice> = (set, get) => ({
   },
   async resolveAttention(id, action, note) {
     const r = await call('attention.resolve', { id, action, ...(note ? { note } : {}) });
-    if (r.ok) get().notify('ok', r.value.message ?? 'Done.');
-    else get().notify('error', r.error.message);
+    const said = r.ok
+      ? { ok: true, message: r.value.message ?? 'Done.' }
+      : { ok: false, message: r.error.message };
+    get().notify(said.ok ? 'ok' : 'error', said.message);
     await get().loadAttention();
     void get().refreshStatus();
+    return said;
   },
 });
 

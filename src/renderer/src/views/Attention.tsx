@@ -24,9 +24,28 @@ export function AttentionView() {
   // Buying again spends money: the button asks first, in the page (as the Orders view's batch
   // does): Enter confirms, Esc or Cancel leaves and nothing is bought.
   const [confirming, setConfirming] = useState<string | null>(null);
+  // The item being decided (a look-up can take the platform's time: said, buttons held), and
+  // what each decision here said, kept on the page (a toast is gone in seconds, and the item
+  // it was about may be gone from the list).
+  const [busy, setBusy] = useState<{ id: string; action: AttentionAction } | null>(null);
+  const [outcomes, setOutcomes] = useState<
+    { key: number; title: string; ok: boolean; message: string; at: string }[]
+  >([]);
   useEffect(() => void load(), [load]);
-  const decide = (id: string, action: AttentionAction) =>
-    void resolve(id, action, notes[id]?.trim() || undefined);
+  const decide = (id: string, action: AttentionAction) => {
+    if (busy) return;
+    const title = items.find((i) => i.id === id)?.title ?? id;
+    setBusy({ id, action });
+    void resolve(id, action, notes[id]?.trim() || undefined).then((said) => {
+      setBusy(null);
+      setOutcomes((o) =>
+        [{ key: Date.now(), title, ...said, at: new Date().toLocaleTimeString() }, ...o].slice(
+          0,
+          5,
+        ),
+      );
+    });
+  };
   return (
     <section className="list-view">
       <h1>Needs attention</h1>
@@ -34,6 +53,15 @@ export function AttentionView() {
         Purchases whose outcome is unknown are never bought again by themselves: look them up first,
         then decide.
       </p>
+      {outcomes.length ? (
+        <ul className="attention-outcomes" data-testid="attention-outcomes">
+          {outcomes.map((o) => (
+            <li key={o.key} className={o.ok ? 'ok' : 'bad'}>
+              <span className="muted">{o.at}</span> <b>{o.title}</b>: {o.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {items.length === 0 ? <p className="placeholder">Nothing needs attention.</p> : null}
       <ul className="cards">
         {items.map((item) => (
@@ -61,12 +89,20 @@ export function AttentionView() {
               {item.actions.map((a) => (
                 <button
                   key={a}
+                  disabled={busy !== null}
                   onClick={() => (a === 'buy-again' ? setConfirming(item.id) : decide(item.id, a))}
                 >
                   {actionLabel[a]}
                 </button>
               ))}
             </div>
+            {busy?.id === item.id ? (
+              <p className="muted" role="status" data-testid="attention-busy">
+                {busy.action === 'check-trackers'
+                  ? 'Looking it up on the platform… (this waits for the platform to answer)'
+                  : 'Working on it…'}
+              </p>
+            ) : null}
             {confirming === item.id ? (
               <ConfirmPanel
                 label={`Confirm buying again${item.orderNumber ? ` for ${item.orderNumber}` : ''}`}
