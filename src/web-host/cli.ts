@@ -99,6 +99,10 @@ async function main(): Promise<void> {
   });
   process.stdout.write(`station ui at ${host.url}\n`);
   log(`data directory: ${dataDir}`);
+  if (args.console && !station.context.site)
+    log(
+      "--console shows a site store's stations, and this data directory has none: give it one with --provision FILE (a file with a siteStore, see docs/site.md), then start it again. Until then the page says the same.",
+    );
 
   let stopping = false;
   const stop = async () => {
