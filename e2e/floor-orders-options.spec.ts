@@ -32,6 +32,10 @@ test('a Shopify export imports as it is; its multi-line order is one order, weig
     '3 imported, 0 skipped, 0 problems',
   );
   await expect(page.getByTestId('import-format')).toHaveText('Read as: Shopify orders export');
+  // Its order to Canada has no customs data: imported, and said now rather than first at Pack.
+  await expect(page.getByTestId('import-notices')).toContainText(
+    '(order #1003): imported, but it goes to CA and its customs declaration lacks',
+  );
   await page.screenshot({ path: info.outputPath('import-shopify.png') });
   // The same export again (a second click): nothing new, said so; its orders are left as they are.
   await page

@@ -22,6 +22,11 @@ export interface TenantPolicy {
   /** Used when an order names no tenant. */
   defaultTenantId: string;
   allowedTenantIds: readonly string[];
+  /**
+   * The profile's ship-from country: an order to another country is imported, and what its
+   * customs declaration lacks is said at import (Pack would refuse it), not first at Pack.
+   */
+  shipFromCountry?: string | undefined;
 }
 
 export function formatOf(fileName: string): OrderFileFormat | undefined {
@@ -161,6 +166,18 @@ function* importOrderSteps(
       return;
     }
     const outcome = orders.upsert(scope, tenantId, order, input.source);
+    const customs =
+      outcome === 'imported' || outcome === 'updated'
+        ? customsGaps(order, tenants.shipFromCountry)
+        : null;
+    if (customs)
+      (report.notices ??= []).push({
+        row,
+        line,
+        orderNumber: order.orderNumber,
+        field: '(customs)',
+        reason: customs,
+      });
     switch (outcome) {
       case 'imported':
         report.imported.push(order.orderNumber);
@@ -306,4 +323,30 @@ export function notText(text: string): string | null {
   if (nuls >= 16 || nuls > head.length / 50)
     return 'This is not a text file (it holds bytes no order file has). Export the orders as CSV, tab-separated text or JSON and import that file.';
   return null;
+}
+
+/**
+ * What an order to another country lacks for its customs declaration (every item's description,
+ * value, weight, harmonized code and country of origin, as Pack checks them), in words; null
+ * when nothing, or when it stays in the country. The incoterm is the packer's to pick at Pack.
+ */
+function customsGaps(order: IncomingOrder, shipFromCountry: string | undefined): string | null {
+  const country = (c: string) => c.trim().toUpperCase();
+  if (!shipFromCountry || country(shipFromCountry) === country(order.shipTo.countryCode))
+    return null;
+  const words: [keyof IncomingOrder['packages'][number]['items'][number], string][] = [
+    ['description', 'description'],
+    ['valueCents', 'value'],
+    ['weightLbs', 'weight'],
+    ['harmonizedCode', 'harmonized code'],
+    ['countryOfOrigin', 'country of origin'],
+  ];
+  const gaps = order.packages.flatMap((p) =>
+    p.items.flatMap((item) => {
+      const missing = words.filter(([k]) => item[k] === undefined || item[k] === '');
+      return missing.length ? [`${item.sku}: ${missing.map(([, w]) => w).join(', ')}`] : [];
+    }),
+  );
+  if (gaps.length === 0) return null;
+  return `imported, but it goes to ${order.shipTo.countryCode} and its customs declaration lacks ${gaps.join('; ')}: Pack will refuse it until the file gives them (import it again with them)`;
 }

@@ -115,6 +115,8 @@ export interface ImportReport {
   problems: ImportProblem[];
   /** Fields whose control characters were removed; the orders were imported all the same. */
   cleaned?: ImportProblem[];
+  /** Orders imported that will need more before they can be shipped (customs data abroad). */
+  notices?: ImportProblem[];
   /** Every problem found, including those beyond the list. */
   problemCount: number;
   /** The store export recognised by its header ("Shopify orders export"), or the saved mapping used. */

@@ -129,7 +129,11 @@ export async function openDemoProfile(ctx: StationContext, firstRun: boolean): P
             .filter((f) => formatOf(f))
             .sort()
         : [];
-    const tenants = { defaultTenantId: profile.tenantId, allowedTenantIds: tenantsOf(profile) };
+    const tenants = {
+      defaultTenantId: profile.tenantId,
+      allowedTenantIds: tenantsOf(profile),
+      shipFromCountry: profile.shipFrom.countryCode,
+    };
     let imported = 0;
     for (const f of files) {
       const report = importOrders(runtime.orders, runtime.scope, tenants, {

@@ -303,6 +303,7 @@ export class ProfileRuntime {
         tenants: {
           defaultTenantId: this.profile.tenantId,
           allowedTenantIds: tenantsOf(this.profile),
+          shipFromCountry: this.profile.shipFrom.countryCode,
         },
         onFile: ({ file, report }) => {
           this.preRater.wake();

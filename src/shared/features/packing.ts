@@ -124,6 +124,11 @@ export interface ImportReport {
   errors: ImportError[];
   /** Every problem found, including those beyond `errors`. */
   errorCount: number;
+  /**
+   * Orders imported that need more before they can be shipped (abroad, without their customs
+   * data): not problems of the file's reading, but what Pack would refuse.
+   */
+  notices?: ImportError[];
   /** The store export or saved mapping the file was read as ("Shopify orders export"). */
   format?: string | null;
   /**

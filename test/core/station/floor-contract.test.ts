@@ -15,7 +15,16 @@ describe('orders from store exports and saved mappings', () => {
       fileName: 'orders_export.csv',
       content: fixture('shopify-orders-export.csv'),
     });
-    expect(shopify).toMatchObject({ imported: 3, errorCount: 0, format: 'Shopify orders export' });
+    expect(shopify).toMatchObject({ imported: 3, format: 'Shopify orders export' });
+    // One of them goes abroad without its customs data: imported, and said now, not at Pack.
+    expect(shopify.errorCount).toBe(0);
+    expect(shopify.notices).toHaveLength(1);
+    expect(shopify.notices![0]).toMatchObject({
+      field: '(customs)',
+      reason: expect.stringMatching(
+        /^imported, but it goes to [A-Z]{2} and its customs declaration lacks .*harmonized code.*: Pack will refuse it until the file gives them/,
+      ),
+    });
     const amazon = await call(s, 'orders.import', {
       fileName: 'unshipped.txt',
       content: fixture('amazon-unshipped-orders.txt'),

@@ -243,7 +243,11 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
       const report = await importOrdersInSlices(
         r.orders,
         r.scope,
-        { defaultTenantId: r.profile.tenantId, allowedTenantIds: tenantsOf(r.profile) },
+        {
+          defaultTenantId: r.profile.tenantId,
+          allowedTenantIds: tenantsOf(r.profile),
+          shipFromCountry: r.profile.shipFrom.countryCode,
+        },
         { text: content, format, source: fileName },
         {
           onProgress: (p) => ctx.events.emit('import-progress', { fileName, ...p }),
@@ -267,6 +271,10 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
           .map((p) => importError(p, format))
           .sort((a, b) => a.row - b.row),
         errorCount: report.problemCount + (report.cleaned?.length ?? 0),
+        // Orders abroad whose customs data Pack would refuse: said now, apart from problems.
+        ...(report.notices?.length
+          ? { notices: report.notices.map((p) => importError(p, format)) }
+          : {}),
         format: report.format ?? null,
         unmappedHeader: report.unmappedHeader ?? null,
         ...(report.unmappedHeader

@@ -28,6 +28,21 @@ export function ImportReportPanel({ report }: { report: ImportReport }) {
           </li>
         ))}
       </ul>
+      {report.notices?.length ? (
+        <>
+          <b className="warn">
+            {report.notices.length} order{report.notices.length === 1 ? '' : 's'} imported that Pack
+            will refuse until the file gives more:
+          </b>
+          <ul className="reasons" data-testid="import-notices">
+            {report.notices.slice(0, SHOWN_PROBLEMS).map((e, i) => (
+              <li key={i}>
+                {e.where}: {e.reason}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
     </div>
   );
 }
