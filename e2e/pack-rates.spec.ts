@@ -1,9 +1,19 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stationPerTest, printedLabels } from './station';
 
 const station = stationPerTest();
+
+/** The demo station open and online, `order` scanned and rated by the rule. */
+async function openAndRate(page: Page, order: string): Promise<void> {
+  await page.goto(station().url);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  const scan = page.getByRole('textbox', { name: 'Scan' });
+  await scan.fill(order);
+  await scan.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toContainText('cheapest');
+}
 
 test('keyboard only: the arrow keys pick another rate than the rule, and Ctrl+Enter buys that one', async ({
   page,
@@ -124,12 +134,7 @@ test('an unknown code scanned with an order on screen says it is not one of its 
 test('buy another: after a label, a new weight rates nothing; Ctrl+Shift+A names the label the order has, and the button says it buys another', async ({
   page,
 }, info) => {
-  await page.goto(station().url);
-  await expect(page.getByTestId('connectivity')).toContainText('online');
-  const scan = page.getByRole('textbox', { name: 'Scan' });
-  await scan.fill('LUM-10421');
-  await scan.press('Enter');
-  await expect(page.getByTestId('rate-reason')).toContainText('cheapest');
+  await openAndRate(page, 'LUM-10421');
   await expect(page.getByRole('button', { name: /^Buy .*& print/ })).toBeVisible();
   await expect(page.getByTestId('buy-another')).toHaveCount(0);
   await page.keyboard.press('Control+Enter');
@@ -162,12 +167,7 @@ test('buy another: after a label, a new weight rates nothing; Ctrl+Shift+A names
 test('a batch of every order asks to buy only for those without a label, and says the others are skipped', async ({
   page,
 }) => {
-  await page.goto(station().url);
-  await expect(page.getByTestId('connectivity')).toContainText('online');
-  const scan = page.getByRole('textbox', { name: 'Scan' });
-  await scan.fill('LUM-10421');
-  await scan.press('Enter');
-  await expect(page.getByTestId('rate-reason')).toContainText('cheapest');
+  await openAndRate(page, 'LUM-10421');
   await page.keyboard.press('Control+Enter');
   await expect(page.getByTestId('tracking-number')).toHaveText(/\w{10,}/, { timeout: 20_000 });
   await page.keyboard.press('Alt+8');

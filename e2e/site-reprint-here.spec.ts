@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Browser } from '@playwright/test';
 import { siteWorld } from './site';
 import { importOrders, scanAndBuy } from './station';
 
@@ -8,26 +8,34 @@ import { importOrders, scanAndBuy } from './station';
 
 const world = siteWorld();
 
+/** Stations A and B of one site, each open on Pack and synced, the sample orders imported at A. */
+async function bothOnPack(browser: Browser) {
+  const { site, a, b } = await world.twoStations();
+  const [pageA, pageB] = [await browser.newPage(), await browser.newPage()];
+  for (const [page, s] of [
+    [pageA, a],
+    [pageB, b],
+  ] as const) {
+    await page.goto(s.station.url);
+    await expect(page.getByTestId('site-status')).toContainText('Site: synced', {
+      timeout: 30_000,
+    });
+    if (page === pageA) await importOrders(pageA);
+    await page.keyboard.press('Alt+1');
+  }
+  return { site, a, b, pageA, pageB };
+}
+
 test('an order labelled at station A and scanned at B: Alt+R reprints its label on B, with a reason', async ({
   browser,
 }, info) => {
-  const { site, a, b } = await world.twoStations();
-  const pageA = await browser.newPage();
-  const pageB = await browser.newPage();
-
-  await pageA.goto(a.station.url);
-  await expect(pageA.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
-  await importOrders(pageA);
-  await pageA.keyboard.press('Alt+1');
+  const { site, a, b, pageA, pageB } = await bothOnPack(browser);
   await scanAndBuy(pageA, 'LUM-10421');
   await expect.poll(() => a.printer.labels.length, { timeout: 30_000 }).toBe(1);
   const tracking = (await pageA.getByTestId('tracking-number').textContent())!.trim();
   await expect(pageA.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
 
   // Station B scans the same order (it comes from the site store) and presses Ctrl+Enter.
-  await pageB.goto(b.station.url);
-  await expect(pageB.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
-  await pageB.keyboard.press('Alt+1');
   await scanAndBuy(pageB, 'LUM-10421');
   const result = pageB.getByTestId('result');
   await expect(result).toContainText('LABELLED AT ANOTHER STATION', { timeout: 20_000 });
@@ -85,16 +93,7 @@ test('an order labelled at station A and scanned at B: Alt+R reprints its label 
 test("an order station A is buying right now, bought at B: amber 'being labelled at Station A', nothing bought at B", async ({
   browser,
 }, info) => {
-  const { site, a, b } = await world.twoStations();
-  const pageA = await browser.newPage();
-  const pageB = await browser.newPage();
-  await pageA.goto(a.station.url);
-  await expect(pageA.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
-  await importOrders(pageA);
-  await pageB.goto(b.station.url);
-  await expect(pageB.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
-  await pageA.keyboard.press('Alt+1');
-  await pageB.keyboard.press('Alt+1');
+  const { site, a, b, pageA, pageB } = await bothOnPack(browser);
 
   // The platform takes 6 s to sell A's label: A holds the order's claim meanwhile.
   await world.sandbox().addFault({
