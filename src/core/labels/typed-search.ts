@@ -1,3 +1,4 @@
+import { orderNumberInReference } from './order-reference.js';
 import type { StationScope } from '../storage/scope.js';
 import type { LabelRepository } from './label-repository.js';
 import type { LabelSearch } from './types.js';
@@ -18,7 +19,7 @@ function candidates(query: string): string[] {
   const swapped = [...query]
     .map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()))
     .join('');
-  const ref = /^(.+)-[0-9A-F]{8}$/.exec(upper)?.[1];
+  const ref = orderNumberInReference(upper);
   return [...new Set([query, upper, swapped, ...(ref ? [ref] : [])])];
 }
 

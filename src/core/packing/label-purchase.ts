@@ -1,3 +1,4 @@
+import { orderNumberInReference } from '../labels/order-reference.js';
 import { randomUUID } from 'node:crypto';
 import type { LabelRepository } from '../labels/label-repository.js';
 import type { StoredLabel } from '../labels/types.js';
@@ -70,14 +71,7 @@ export function orderReferenceFor(orderNumber: string, purchaseId: string): stri
   return `${orderNumber}-${purchaseId.slice(3, 11).toUpperCase()}`;
 }
 
-/**
- * The order number inside a reference orderReferenceFor made (`LUM-10421-1A2B3C4D` →
- * `LUM-10421`: the attempt id is 8 hex digits of a UUID), or null for a reference of another
- * form, such as that of a label bought outside Shipping Station.
- */
-export function orderNumberInReference(reference: string): string | null {
-  return /^(.+)-[0-9A-F]{8}$/.exec(reference)?.[1] ?? null;
-}
+export { orderNumberInReference } from '../labels/order-reference.js';
 
 /**
  * The crash-safe purchase of DESIGN.md:
@@ -295,9 +289,8 @@ export class LabelPurchaser {
     const { shipments } = this.deps;
     // The order as people know it; the reference (with its attempt id) is what the platform
     // is asked about, so it is said too.
-    const order = orderReference.replace(/-[0-9A-F]{8}$/, '');
-    const which =
-      order === orderReference ? orderReference : `order ${order} (reference ${orderReference})`;
+    const order = orderNumberInReference(orderReference);
+    const which = order ? `order ${order} (reference ${orderReference})` : orderReference;
     const failure: Failure = {
       code: 'purchase-outcome-unknown',
       message:

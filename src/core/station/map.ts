@@ -1,3 +1,4 @@
+import { orderNumberInReference } from '../labels/order-reference.js';
 import { differentCountries } from '../packing/shipment-checks.js';
 import type { LabelSummary as CoreLabelSummary, StoredLabel } from '../labels/types.js';
 import type { OrderItem, ShipmentOptions, StoredOrder } from '../orders/types.js';
@@ -203,7 +204,9 @@ export function labelView(
  * LUM-10421 (jammed at the dock)"), not the platform's reference with its attempt id.
  */
 function printJobWords(j: PrintJob): string {
-  const order = j.orderReference?.replace(/-[0-9A-F]{8}$/, '');
+  const order = j.orderReference
+    ? (orderNumberInReference(j.orderReference) ?? j.orderReference)
+    : null;
   const what = { label: 'label', reprint: 'reprint', slip: 'packing slip', test: 'test page' }[
     j.kind
   ];
