@@ -108,3 +108,46 @@ function withCorrelation(f: { message: string; correlationId?: string | undefine
     ? `${f.message} (correlation id ${f.correlationId})`
     : f.message;
 }
+
+/** A batch item as BatchRunner.summary reads it (with the label the offline queue bought since). */
+export interface BatchItemRow {
+  position: number;
+  order_id: number;
+  order_number: string;
+  state: BatchItemState;
+  label_id: number | null;
+  tracking_number: string | null;
+  cost_cents: number | null;
+  failure: string | null;
+  platform_label_id: string | null;
+  queued_label_id: number | null;
+  queued_tracking_number: string | null;
+  queued_platform_label_id: string | null;
+  queued_cost_cents: number | null;
+}
+
+/** A batch item row as the shift lead sees it. */
+export function batchItemOf(r: BatchItemRow): BatchItem {
+  const item: BatchItem = {
+    position: r.position,
+    orderId: r.order_id,
+    orderNumber: r.order_number,
+    state: r.state,
+    labelId: r.label_id,
+    platformLabelId: r.platform_label_id,
+    trackingNumber: r.tracking_number,
+    costCents: r.cost_cents,
+    reason: r.failure,
+  };
+  // Left to the offline queue (the platform was away), and bought by it since.
+  if (r.queued_label_id === null) return item;
+  return {
+    ...item,
+    state: 'bought',
+    labelId: r.queued_label_id,
+    platformLabelId: r.queued_platform_label_id,
+    trackingNumber: r.queued_tracking_number,
+    costCents: r.queued_cost_cents,
+    reason: 'Bought by the offline queue once the platform answered.',
+  };
+}

@@ -4,9 +4,10 @@ import { systemClock, type Clock, type StationScope } from '../storage/scope.js'
 import type { PackingWorkflow } from './packing-workflow.js';
 import type { ShipResult } from './types.js';
 import {
+  batchItemOf,
   MAX_BATCH_ORDERS,
   settle,
-  type BatchItem,
+  type BatchItemRow,
   type BatchItemState,
   type BatchState,
   type BatchSummary,
@@ -38,21 +39,6 @@ interface BatchRow {
   description: string;
   created_by: string | null;
   created_at: string;
-}
-interface ItemRow {
-  position: number;
-  order_id: number;
-  order_number: string;
-  state: BatchItemState;
-  label_id: number | null;
-  tracking_number: string | null;
-  cost_cents: number | null;
-  failure: string | null;
-  platform_label_id: string | null;
-  queued_label_id: number | null;
-  queued_tracking_number: string | null;
-  queued_platform_label_id: string | null;
-  queued_cost_cents: number | null;
 }
 
 /**
@@ -94,7 +80,7 @@ export class BatchRunner {
         `SELECT * FROM batches WHERE profile_id = ? AND environment = ? AND state = ?`,
       ),
       setState: db.prepare(`UPDATE batches SET state = @state, updated_at = @now WHERE id = @id`),
-      items: db.prepare<[string], ItemRow>(
+      items: db.prepare<[string], BatchItemRow>(
         `SELECT b.position, b.order_id, o.order_number, b.state, b.label_id, l.tracking_number,
                 l.platform_label_id, b.cost_cents, b.failure,
                 q.id AS queued_label_id, q.tracking_number AS queued_tracking_number,
@@ -178,31 +164,7 @@ export class BatchRunner {
   summary(id: string): BatchSummary | undefined {
     const row = this.s.batch.get(id, this.scope.profileId, this.scope.environment);
     if (!row) return undefined;
-    const items = this.s.items.all(id).map((r): BatchItem =>
-      r.queued_label_id !== null
-        ? {
-            position: r.position,
-            orderId: r.order_id,
-            orderNumber: r.order_number,
-            state: 'bought',
-            labelId: r.queued_label_id,
-            platformLabelId: r.queued_platform_label_id,
-            trackingNumber: r.queued_tracking_number,
-            costCents: r.queued_cost_cents,
-            reason: 'Bought by the offline queue once the platform answered.',
-          }
-        : {
-            position: r.position,
-            orderId: r.order_id,
-            orderNumber: r.order_number,
-            state: r.state,
-            labelId: r.label_id,
-            platformLabelId: r.platform_label_id,
-            trackingNumber: r.tracking_number,
-            costCents: r.cost_cents,
-            reason: r.failure,
-          },
-    );
+    const items = this.s.items.all(id).map(batchItemOf);
     const count = (s: BatchItemState) => items.filter((i) => i.state === s).length;
     const bought = count('bought');
     const failed = count('failed');
