@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { BatchView, OrderStatusName } from '../../../shared/views';
+import type { OrderStatusName } from '../../../shared/views';
 import { call } from '../bridge';
 import { useStation } from '../store';
 import { ORDER_PAGE } from '../store/floor';
@@ -7,6 +7,7 @@ import './orders.css';
 import { ConfirmPanel } from '../components/ConfirmPanel';
 import { readOrderFile } from '../lib/read-file';
 import { ImportReportPanel } from './ImportReportPanel';
+import { BatchPanel } from './BatchPanel';
 import type { ImportReport } from '../../../shared/features/packing';
 
 const statuses: { id: OrderStatusName; label: string }[] = [
@@ -352,69 +353,5 @@ export function OrdersView() {
         {s.batch ? <BatchPanel batch={s.batch} /> : null}
       </aside>
     </section>
-  );
-}
-
-function BatchPanel({ batch }: { batch: BatchView }) {
-  const control = useStation((s) => s.controlBatch);
-  const pct = batch.total ? Math.round((batch.done / batch.total) * 100) : 0;
-  const failed = batch.items.filter((i) => i.state === 'failed' || i.state === 'skipped');
-  const working = batch.items.find((i) => i.state === 'working');
-  return (
-    <div className={`panel batch batch-${batch.state}`} data-testid="batch">
-      <h2>Batch {batch.state}</h2>
-      <p className="muted batch-description">{batch.description}</p>
-      <div
-        className="progress"
-        role="progressbar"
-        aria-label="Batch progress"
-        aria-valuemin={0}
-        aria-valuemax={batch.total}
-        aria-valuenow={batch.done}
-      >
-        <div className="bar" style={{ width: `${pct}%` }} />
-        <span className="progress-text">
-          {batch.done} of {batch.total} ({pct}%)
-        </span>
-      </div>
-      <div className="batch-counts" data-testid="batch-counts">
-        <span className="ok">Bought {batch.bought}</span>
-        <span className={batch.failed ? 'bad' : ''}>Failed {batch.failed}</span>
-        {batch.skipped ? <span>Skipped {batch.skipped}</span> : null}
-        <span>Waiting {batch.waiting}</span>
-        <span>
-          Cost <b>${batch.cost.toFixed(2)}</b>
-        </span>
-      </div>
-      {batch.printWaiting ? (
-        <p className="warn" data-testid="batch-print-waiting">
-          {batch.printWaiting} of the labels bought {batch.printWaiting === 1 ? 'is' : 'are'} still
-          waiting for {batch.printWaiting === 1 ? 'its' : 'their'} printer: see Queue (Alt+3).
-        </p>
-      ) : null}
-      {working ? <p className="muted">Buying {working.orderNumber}…</p> : null}
-      <div className="actions">
-        {batch.state === 'running' ? (
-          <button onClick={() => void control('pause')}>Pause</button>
-        ) : null}
-        {batch.state === 'paused' ? (
-          <button onClick={() => void control('resume')}>Resume</button>
-        ) : null}
-        {batch.state === 'running' || batch.state === 'paused' ? (
-          <button className="danger" onClick={() => void control('stop')}>
-            Stop
-          </button>
-        ) : null}
-      </div>
-      {failed.length ? (
-        <ul className="batch-failures" data-testid="batch-failures">
-          {failed.map((f) => (
-            <li key={f.orderId}>
-              <b>{f.orderNumber}</b>: {f.reason}
-            </li>
-          ))}
-        </ul>
-      ) : null}
-    </div>
   );
 }
