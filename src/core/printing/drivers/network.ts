@@ -8,7 +8,7 @@ import {
   type SendOptions,
 } from '../types.js';
 import { parseHostQueryErrors, parseHostStatus, toPrinterStatus } from '../zebra-status.js';
-import { framesLength, LineError, TcpLine } from './tcp-line.js';
+import { framesLength, LineError, TcpLine, whyNoLine } from './tcp-line.js';
 import { stationPrinterAnswers, type PrinterAnswers } from './printer-answers.js';
 
 export interface NetworkPrinterOptions {
@@ -117,26 +117,14 @@ export class NetworkPrinter implements Printer {
     } catch (cause) {
       if (cause instanceof LineError && cause.reason === 'aborted')
         throw new PrinterError('aborted', 'Printing was cancelled', { cause });
-      throw new PrinterError('printer-offline', `${this.who} ${this.unreachable(cause)}`, {
-        cause,
-      });
+      throw new PrinterError(
+        'printer-offline',
+        `${this.who} ${whyNoLine(this.config.host!, this.port, cause)}`,
+        {
+          cause,
+        },
+      );
     }
-  }
-
-  /**
-   * Why the printer's address could not be reached, in site IT's terms: a name that does not
-   * resolve is a typo in the address, not a printer switched off; a refused port is a wrong
-   * port (or another device at that address).
-   */
-  private unreachable(cause: unknown): string {
-    const code = ((cause as { cause?: { code?: string } })?.cause ?? {}).code;
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME')
-      return `cannot be found: no computer on the network is called ${this.config.host!} (check the printer's address for a typo, or use its IP address)`;
-    if (code === 'ECONNREFUSED')
-      return `is not answering on port ${this.port} (connection refused: check that it is switched on; if it is, check the port, 9100 for Zebra and most label printers)`;
-    if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
-      return `cannot be reached: the network has no way to ${this.config.host!} (check the address and that this computer is on the printers' network)`;
-    return 'is not answering (check that it is switched on and connected)';
   }
 
   async send(data: Buffer, options: SendOptions = {}): Promise<void> {
@@ -208,7 +196,7 @@ export class NetworkPrinter implements Printer {
     } catch (cause) {
       throw new PrinterError(
         'printer-offline',
-        `${this.who} is not answering (check that it is switched on and connected)`,
+        `${this.who} ${whyNoLine(this.config.host!, this.port, cause)}`,
         {
           cause,
           // the interface cannot tell a refused connection from a write cut short

@@ -12,6 +12,26 @@ export class LineError extends Error {
 }
 
 /**
+ * Why no connection to a printer's address could be made, in site IT's terms (after "Printer
+ * X at host:port"): a name that does not resolve is a typo in the address, not a printer
+ * switched off; a refused connection names the port.
+ */
+export function whyNoLine(host: string, port: number, cause: unknown): string {
+  let code: string | undefined;
+  for (let e = cause as { code?: unknown; cause?: unknown } | undefined, n = 0; e && n < 4; n++) {
+    if (typeof e.code === 'string') code = e.code;
+    e = e.cause as typeof e;
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME')
+    return `cannot be found: no computer on the network is called ${host} (check the printer's address for a typo, or use its IP address)`;
+  if (code === 'ECONNREFUSED')
+    return `is not answering on port ${port} (connection refused: check that it is switched on; if it is, check the port, 9100 for Zebra and most label printers)`;
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
+    return `cannot be reached: the network has no way to ${host} (check the address and that this computer is on the printers' network)`;
+  return 'is not answering (check that it is switched on and connected)';
+}
+
+/**
  * One raw TCP connection to a printer, with awaited writes and reads of the answer. A thin
  * layer over net.Socket so the network driver can ask for status on the same socket it sent
  * the label on.
