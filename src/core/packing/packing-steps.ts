@@ -304,6 +304,7 @@ export class PackingSteps {
     }
     // The packer's pick, named by account and service level so it survives a re-rating.
     let wanted: { carrierAccountId: string; serviceLevel: string } | undefined;
+    let current = shipment;
     if (options.rate) {
       const stored = shipment.rates ? findRate(shipment.rates, options.rate) : undefined;
       if (!stored)
@@ -312,24 +313,19 @@ export class PackingSteps {
           `That rate is not among the rates of order ${n}; pick one of the rates listed.`,
         );
       wanted = { carrierAccountId: stored.carrierAccount.id, serviceLevel: stored.serviceLevel };
-      // Written before anything is asked of the platform: should the purchase be queued (the
-      // platform away for the new rating or for the label), the queue buys this pick, not the
-      // rule's (PackingWorkflow.continueShipment).
+      // Written before anything is asked of the platform (once: `current` carries it on), so
+      // a purchase that ends up queued is bought as picked (PackingWorkflow.continueShipment).
       if (shipment.selection && !sameService(shipment.selection.rate, wanted)) {
-        const pick = selectionFor(
-          shipment.rates!,
-          shipment.selection,
-          wanted,
-          options.stationUser ?? shipment.stationUser,
-        );
+        const who = options.stationUser ?? shipment.stationUser;
+        const pick = selectionFor(shipment.rates!, shipment.selection, wanted, who);
         if (!('failure' in pick)) {
           flushPendingRating(justRated?.pending);
           shipments.setSelection(shipment.id, pick);
+          current = { ...shipment, selection: pick };
         }
       }
     }
 
-    let current = shipment;
     let carrierProblems: CarrierAccountProblem[];
     const fresh =
       shipment.state === 'rated' &&
