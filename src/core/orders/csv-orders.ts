@@ -259,13 +259,9 @@ function buildOrder(
     // Plain decimals only: Number() would also take "0x1A" or "1e3" from a garbled cell.
     const value = /^[-+]?(\d+\.?\d*|\.\d+)$/.test(text) ? Number(text) : NaN;
     if (!Number.isFinite(value)) {
-      problem(
-        row,
-        column,
-        /^-?\d+,\d+$/.test(raw)
-          ? `"${raw}" is not a number here: this file writes decimals with a point (${raw.replace(',', '.')}, or ${raw.replace(',', '')} if the comma separates thousands)`
-          : `"${raw}" is not a number`,
-      );
+      const comma = /^-?\d+,\d+$/.test(raw); // "2,5" in a file of points
+      const hint = `: this file writes decimals with a point (${raw.replace(',', '.')}, or ${raw.replace(',', '')} if the comma separates thousands)`;
+      problem(row, column, `"${raw}" is not a number${comma ? ` here${hint}` : ''}`);
       return undefined;
     }
     return value;
