@@ -107,30 +107,47 @@ function utcRange(query: EndOfDayQuery): { fromUtc: string; toUtc: string; shift
   };
 }
 
-/** The platform label ids of those days, per tenant and carrier: what a manifest closes out. */
+/** One label a manifest closes out: the platform's id, and what a person looks it up by. */
+export interface ManifestLabel {
+  labelId: string;
+  trackingNumber: string;
+  orderNumber: string;
+}
+
+/** The labels of those days, per tenant and carrier: what a manifest closes out. */
 export function manifestGroups(
   db: Db,
   scope: StationScope,
   query: EndOfDayQuery,
-): { tenantId: string; carrier: string; labelIds: string[] }[] {
+): { tenantId: string; carrier: string; labels: ManifestLabel[] }[] {
   const { fromUtc, toUtc } = utcRange(query);
   const rows = db
     .prepare<
       { profileId: string; environment: string; fromUtc: string; toUtc: string },
-      { tenant_id: string; carrier: string; platform_label_id: string }
+      {
+        tenant_id: string;
+        carrier: string;
+        platform_label_id: string;
+        tracking_number: string;
+        order_number: string;
+      }
     >(
-      `SELECT tenant_id, carrier, platform_label_id FROM labels
+      `SELECT tenant_id, carrier, platform_label_id, tracking_number, order_number FROM labels
        WHERE profile_id = @profileId AND environment = @environment
          AND created_at >= @fromUtc AND created_at < @toUtc
        ORDER BY tenant_id, carrier, id`,
     )
     .all({ ...scope, fromUtc, toUtc });
-  const groups = new Map<string, { tenantId: string; carrier: string; labelIds: string[] }>();
+  const groups = new Map<string, { tenantId: string; carrier: string; labels: ManifestLabel[] }>();
   for (const r of rows) {
     const key = `${r.tenant_id}\u0000${r.carrier}`;
     let g = groups.get(key);
-    if (!g) groups.set(key, (g = { tenantId: r.tenant_id, carrier: r.carrier, labelIds: [] }));
-    g.labelIds.push(r.platform_label_id);
+    if (!g) groups.set(key, (g = { tenantId: r.tenant_id, carrier: r.carrier, labels: [] }));
+    g.labels.push({
+      labelId: r.platform_label_id,
+      trackingNumber: r.tracking_number,
+      orderNumber: r.order_number,
+    });
   }
   return [...groups.values()];
 }

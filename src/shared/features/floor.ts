@@ -142,6 +142,8 @@ export interface ManifestResultView {
     labels: number;
     manifestId: string | null;
     message: string;
+    /** Labels the platform refused one by one, left off the manifest (the rest was sent). */
+    leftOut?: { trackingNumber: string; orderNumber: string; reason: string }[];
   }[];
 }
 

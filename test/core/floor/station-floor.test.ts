@@ -189,4 +189,64 @@ describe('the packing floor through the contract (#15)', () => {
     await until(() => received.includes('END OF DAY'));
     expect(received).toContain(`1 label  $${done.cost.toFixed(2)}`);
   });
+  it('a manifest leaves out a label the platform refuses and closes out the rest of that carrier', async () => {
+    const { s } = await stations.start();
+    const twins = [
+      'order_number,ship_to_name,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,weight_lbs,sku,item_name,quantity',
+      'MF-1,Bo Diaz,2 Main St,Austin,TX,78702,US,0.8,TEA-1,Tea tin,1',
+      'MF-2,Bo Diaz,2 Main St,Austin,TX,78702,US,0.8,TEA-1,Tea tin,1',
+      'MF-3,Bo Diaz,2 Main St,Austin,TX,78702,US,0.8,TEA-1,Tea tin,1',
+    ].join('\n');
+    await call(s, 'orders.import', { fileName: 'twins.csv', content: twins });
+    const bought: { trackingNumber: string; carrier: string }[] = [];
+    for (const n of ['MF-1', 'MF-2', 'MF-3']) {
+      const scan = await scanOrder(s, n);
+      const quote = await call(s, 'pack.rate', {
+        orderId: scan.order.id,
+        packages: [{ weightLbs: 0.8, boxId: null }],
+      });
+      const r = await call(s, 'pack.buy', { shipmentId: quote.shipmentId });
+      bought.push({ trackingNumber: r.label!.trackingNumber, carrier: r.label!.carrier });
+    }
+    // The same order, weight and address: the rule picks the same carrier for all three.
+    expect(new Set(bought.map((b) => b.carrier)).size).toBe(1);
+    // MF-2's label as the platform does not know it (bought against another sandbox, say).
+    s.context
+      .runtime()
+      .workflow.shipments.db.prepare(
+        "UPDATE labels SET platform_label_id = 'lbl_not_here' WHERE tracking_number = ?",
+      )
+      .run(bought[1]!.trackingNumber);
+
+    const today = new Date().toISOString().slice(0, 10);
+    const result = await call(s, 'endOfDay.manifest', { from: today, to: today });
+    expect(result.message).toBe(
+      '1 of 1 manifest made. 1 label left out: the platform refused it (below).',
+    );
+    const line = result.manifests[0]!;
+    expect(line).toMatchObject({
+      carrier: bought[0]!.carrier,
+      labels: 2,
+      manifestId: expect.stringMatching(/^mf_/),
+      leftOut: [
+        {
+          trackingNumber: bought[1]!.trackingNumber,
+          orderNumber: 'MF-2',
+          reason: expect.stringContaining('lbl_not_here'),
+        },
+      ],
+    });
+    expect(line.message).toContain(
+      `without 1 label the platform refused: ${bought[1]!.trackingNumber} (order MF-2)`,
+    );
+
+    // A second close-out: the two are on a manifest, the unknown one is still left out and said.
+    const again = await call(s, 'endOfDay.manifest', { from: today, to: today });
+    expect(again.message).toBe(
+      'Already closed out: every label of these days that the platform knows is on a manifest. Nothing new was sent. 1 label left out: the platform refused it (below).',
+    );
+    expect(again.manifests[0]!.leftOut).toEqual([
+      expect.objectContaining({ trackingNumber: bought[1]!.trackingNumber }),
+    ]);
+  });
 });

@@ -1,5 +1,4 @@
-import { endOfDay, endOfDayCsv, manifestGroups, renderEndOfDay } from '../../labels/end-of-day.js';
-import { PlatformError } from '../../platform/errors.js';
+import { endOfDay, endOfDayCsv, renderEndOfDay } from '../../labels/end-of-day.js';
 import type { OrderListQuery } from '../../orders/order-list.js';
 import type { StoredOrder } from '../../orders/types.js';
 import type { BatchSummary } from '../../packing/batch.js';
@@ -13,6 +12,7 @@ import type { FeatureHandlers } from '../../../shared/features/define.js';
 import type { floorCalls } from '../../../shared/features/floor.js';
 import { StationFailure } from '../errors.js';
 import { brandName, printJobView } from '../map.js';
+import { closeOut } from './manifest.js';
 import type { ProfileRuntime } from '../runtime.js';
 
 /** What the packer sees of an order's verification. */
@@ -262,96 +262,7 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
       fileName: `end-of-day-${q.from}${q.to === q.from ? '' : `-to-${q.to}`}.csv`,
       csv: endOfDayCsv(days(rt(), q)),
     }),
-    'endOfDay.manifest': async (q) => {
-      const r = rt();
-      if (q.from > q.to)
-        throw new StationFailure(
-          'validation',
-          `The first day (${q.from}) is after the last (${q.to}).`,
-        );
-      const groups = manifestGroups(r.workflow.shipments.db, r.scope, q);
-      if (groups.length === 0)
-        return {
-          offered: true,
-          message: 'No labels on these days: nothing to manifest.',
-          manifests: [],
-        };
-      const manifests: V.ManifestResultView['manifests'] = [];
-      let closedBefore = 0;
-      for (const g of groups) {
-        const brand = brandName(r.profile, g.tenantId) ?? g.tenantId;
-        const siteId =
-          r.profile.brandTenants.find((b) => b.tenantId === g.tenantId)?.shippingSiteId ??
-          r.profile.shippingSiteId;
-        const base = { carrier: g.carrier, brandName: brand, labels: g.labelIds.length };
-        if (!siteId) {
-          manifests.push({
-            ...base,
-            manifestId: null,
-            message: `No shipping site in the profile for ${brand}: a manifest needs one.`,
-          });
-          continue;
-        }
-        try {
-          const m = await r.client.createManifest(
-            { shippingSiteId: siteId, carrier: g.carrier, labelIds: g.labelIds },
-            { tenantId: g.tenantId },
-          );
-          manifests.push({
-            ...base,
-            labels: m.labelCount ?? m.labelIds?.length ?? g.labelIds.length,
-            manifestId: m.id,
-            message: `Manifest ${m.id}.`,
-          });
-        } catch (e) {
-          // The spec shows no manifest endpoint: a platform without one is not an error here.
-          // A 404 only when it names nothing more specific than the route (no error code,
-          // NOT_FOUND, ROUTE_NOT_FOUND): a 404 with its own code (a shipping site or label the
-          // platform does not know) is a real failure, said with its reference.
-          const noRoute =
-            e instanceof PlatformError &&
-            ([405, 501].includes(e.status ?? 0) ||
-              (e.status === 404 && [null, 'NOT_FOUND', 'ROUTE_NOT_FOUND'].includes(e.errorCode)));
-          if (noRoute && manifests.every((x) => !x.manifestId))
-            return {
-              offered: false,
-              message: `This platform has no manifest endpoint (it answered ${(e as PlatformError).status}). The end-of-day summary is the record: print it (Alt+P) or export it (Alt+E).`,
-              manifests: [],
-            };
-          // Every label of the group is on a manifest already (a second close-out of the same
-          // days): not a failure, said as such.
-          const alreadyOn =
-            e instanceof PlatformError &&
-            e.kind === 'validation' &&
-            (e.fieldErrors.some((f) => f.code === 'empty') ||
-              /nothing to manifest/i.test(e.platformMessage ?? ''));
-          if (alreadyOn) {
-            closedBefore++;
-            manifests.push({
-              ...base,
-              manifestId: null,
-              message: `Already closed out: every ${g.carrier} label of ${brand} is on a manifest.`,
-            });
-            continue;
-          }
-          manifests.push({
-            ...base,
-            manifestId: null,
-            message: e instanceof Error ? e.message : String(e),
-          });
-        }
-      }
-      const made = manifests.filter((m) => m.manifestId).length;
-      const failed = manifests.length - made - closedBefore;
-      return {
-        offered: true,
-        message:
-          made === 0 && failed === 0
-            ? 'Already closed out: every label of these days is on a manifest. Nothing new was sent.'
-            : `${made} of ${manifests.length} manifest${manifests.length === 1 ? '' : 's'} made${closedBefore ? ` (${closedBefore} already closed out)` : ''}.`,
-        manifests,
-      };
-    },
+    'endOfDay.manifest': async (q) => closeOut(rt(), q),
     'endOfDay.print': async (q) => {
       const r = rt();
       const printerId =

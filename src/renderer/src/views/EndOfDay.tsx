@@ -120,6 +120,15 @@ export function EndOfDayView() {
                 <li key={`${m.brandName}-${m.carrier}`} className={m.manifestId ? '' : 'bad'}>
                   {m.carrier} · {m.brandName} · {m.labels} label{m.labels === 1 ? '' : 's'}:{' '}
                   {m.message}
+                  {m.leftOut?.length ? (
+                    <ul data-testid="eod-manifest-left-out">
+                      {m.leftOut.map((l) => (
+                        <li key={l.trackingNumber} className="bad">
+                          Left out: {l.trackingNumber} (order {l.orderNumber}): {l.reason}
+                        </li>
+                      ))}
+                    </ul>
+                  ) : null}
                 </li>
               ))}
             </ul>
