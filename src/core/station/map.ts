@@ -183,6 +183,7 @@ export function labelView(
   brandName: string | null,
   reprints: number,
   returnTrackingNumbers: string[] = [],
+  notPrinted?: V.LabelSummary['notPrinted'],
 ): V.LabelSummary {
   return {
     id: String(l.id),
@@ -196,6 +197,7 @@ export function labelView(
       : [l.trackingNumber],
     returnOfLabelId: l.returnOfLabelId ? String(l.returnOfLabelId) : null,
     returnTrackingNumbers,
+    ...(notPrinted ? { notPrinted } : {}),
   };
 }
 

@@ -71,6 +71,12 @@ export interface LabelSummary {
   returnOfLabelId?: string | null;
   /** Return labels bought for this label (History lists them on its row). */
   returnTrackingNumbers?: string[];
+  /**
+   * Set while this label has not come out of this station's printer: a job of it waits, failed
+   * (Needs attention has it) or was cancelled in the Queue. Absent once one printed, and for a
+   * label of another station (site History).
+   */
+  notPrinted?: { state: 'waiting' | 'failed' | 'cancelled'; at: string; note: string | null };
 }
 
 /** One page of History: `total` counts every label that matches, not only this page. */

@@ -75,6 +75,15 @@ const toJob = (r: Row): PrintJob => ({
   payloadBytes: r.payload_bytes,
 });
 
+/** Why a label has not come out (see `PrintJobStore.printOutcomes`). */
+export interface LabelPrintOutcome {
+  state: 'waiting' | 'failed' | 'cancelled';
+  /** When its job last changed. */
+  at: string;
+  /** The job's last event ("cancelled by ana"). */
+  note: string | null;
+}
+
 export interface NewPrintJob {
   printerId: string;
   kind: PrintJobKind;
@@ -110,6 +119,7 @@ export class PrintJobStore {
   private readonly listFiltered;
   private readonly labelJobOf;
   private readonly pendingOf;
+  private readonly outcomesOf;
 
   constructor(
     private readonly db: Database.Database,
@@ -154,6 +164,13 @@ export class PrintJobStore {
     this.pendingOf = db.prepare(
       `SELECT ${COLUMNS} FROM print_jobs WHERE label_id = ? AND state IN ('queued', 'sending')
        ORDER BY id DESC LIMIT 1`,
+    );
+    this.outcomesOf = db.prepare(
+      `SELECT j.label_id AS labelId, j.state, j.updated_at AS at,
+         (SELECT message FROM print_job_events e WHERE e.job_id = j.id ORDER BY e.id DESC LIMIT 1) AS note
+       FROM print_jobs j
+       WHERE j.label_id IN (SELECT value FROM json_each(?)) AND j.kind IN ('label', 'reprint')
+       ORDER BY j.id`,
     );
     this.listFiltered = db.prepare(`SELECT ${COLUMNS} FROM print_jobs
       WHERE (@states IS NULL OR state IN (SELECT value FROM json_each(@states)))
@@ -254,6 +271,43 @@ export class PrintJobStore {
   pendingLabelJob(labelId: string): PrintJob | null {
     const row = this.pendingOf.get(labelId) as Row | undefined;
     return row ? toJob(row) : null;
+  }
+
+  /**
+   * How each label's printing stands, for labels whose jobs have not all printed: 'waiting' while
+   * a job of it (its own or a reprint) is queued or being sent, 'failed' while one failed or may
+   * not have printed (Needs attention has it), 'cancelled' when its newest job was cancelled and
+   * none printed. A label that printed once, or has no job here, is not in the map.
+   */
+  printOutcomes(labelIds: readonly string[]): Map<string, LabelPrintOutcome> {
+    const out = new Map<string, LabelPrintOutcome>();
+    if (labelIds.length === 0) return out;
+    const printed = new Set<string>();
+    const rank = { waiting: 3, failed: 2, cancelled: 1 } as const;
+    const rows = this.outcomesOf.all(JSON.stringify(labelIds)) as {
+      labelId: string;
+      state: PrintJobState;
+      at: string;
+      note: string | null;
+    }[];
+    for (const r of rows) {
+      if (r.state === 'printed') {
+        printed.add(r.labelId);
+        continue;
+      }
+      const state =
+        r.state === 'cancelled'
+          ? 'cancelled'
+          : r.state === 'queued' || r.state === 'sending'
+            ? 'waiting'
+            : 'failed';
+      const seen = out.get(r.labelId);
+      // Rows come oldest first: a later job of the same rank replaces an earlier one.
+      if (!seen || rank[state] >= rank[seen.state])
+        out.set(r.labelId, { state, at: r.at, note: r.note });
+    }
+    for (const id of printed) out.delete(id);
+    return out;
   }
 
   /** Jobs left in 'sending' by a previous run (a crash or kill -9 mid-send). */

@@ -7,6 +7,7 @@ import { JobSender } from './job-sender.js';
 import {
   PrintJobStore,
   type JobChange,
+  type LabelPrintOutcome,
   type NewPrintJob,
   type PrintJob,
   type PrintJobEvent,
@@ -14,7 +15,13 @@ import {
 } from './jobs.js';
 import { inTransaction } from '../../storage/database.js';
 
-export type { PrintJob, PrintJobEvent, PrintJobState, PrintJobKind } from './jobs.js';
+export type {
+  LabelPrintOutcome,
+  PrintJob,
+  PrintJobEvent,
+  PrintJobState,
+  PrintJobKind,
+} from './jobs.js';
 
 export interface PrinterNotice {
   printerId: string;
@@ -229,6 +236,11 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
 
   pendingLabelJob(labelId: string): PrintJob | null {
     return this.store.pendingLabelJob(labelId);
+  }
+
+  /** Labels among these that have not come out, and why (see `PrintJobStore.printOutcomes`). */
+  printOutcomes(labelIds: readonly string[]): Map<string, LabelPrintOutcome> {
+    return this.store.printOutcomes(labelIds);
   }
 
   payload(id: number): Buffer | null {

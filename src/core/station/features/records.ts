@@ -51,6 +51,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
       // One query for the reprint counts of the whole page, not one per row; one for returns.
       const reprints = r.reprints.counts(page.labels.map((l) => l.id));
       const returns = r.labels.returnsOf(page.labels.map((l) => l.id));
+      const unprinted = ctx.spool.printOutcomes(page.labels.map((l) => l.platformLabelId));
       return {
         labels: page.labels.map((l) =>
           labelView(
@@ -58,6 +59,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
             brand(l.tenantId),
             reprints.get(l.id) ?? 0,
             (returns.get(l.id) ?? []).map((x) => x.trackingNumber),
+            unprinted.get(l.platformLabelId),
           ),
         ),
         total,
@@ -68,7 +70,8 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
     'labels.get': async ({ id }) => {
       const l = label(id);
       const reprints = rt().reprints.counts([l.id]).get(l.id) ?? 0;
-      return { ...labelView(l, brand(l.tenantId), reprints), zpl: l.zpl };
+      const unprinted = ctx.spool.printOutcomes([l.platformLabelId]).get(l.platformLabelId);
+      return { ...labelView(l, brand(l.tenantId), reprints, [], unprinted), zpl: l.zpl };
     },
     'labels.reprint': async ({ id, reason, printerId, packageIndex }) => {
       const r = rt();
@@ -227,7 +230,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
       const r = rt();
       if (kind === 'print-job') {
         const job = ctx.spool.get(printJobId(id));
-        ctx.spool.cancel(printJobId(id));
+        ctx.spool.cancel(printJobId(id), `cancelled in the Queue by ${actor(ctx)}`);
         // A label that will not print is worth a line: "it never came out" is asked later.
         ctx.log(
           `print job ${id} cancelled by ${actor(ctx)}${job ? ` (${job.kind}${job.labelId ? `, label ${job.labelId}` : ''}, ${job.state} on ${job.printerId})` : ''}`,

@@ -19,6 +19,18 @@ const when = (iso: string) =>
     hourCycle: 'h23',
   });
 
+const capitalized = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
+
+/** Why a label has not come out of this station's printer, for History's row and pane. */
+function notPrintedWords(n: NonNullable<LabelSummary['notPrinted']>): string {
+  const at = new Date(n.at).toLocaleString();
+  if (n.state === 'waiting')
+    return `not printed yet: waiting for its printer since ${at} (Queue, Alt+3)`;
+  if (n.state === 'failed')
+    return `not printed: its print job failed, ${at} (Needs attention, Alt+2)`;
+  return `never printed: its print job was ${n.note ?? 'cancelled'}, ${at}. Reprint it (R) if the parcel still needs its label`;
+}
+
 const columns: LabelColumn<LabelSummary>[] = [
   {
     head: 'Created',
@@ -31,15 +43,16 @@ const columns: LabelColumn<LabelSummary>[] = [
     col: 'c-order',
     // A return label is marked ↩; an original with a return label gets a ↩ after it.
     cell: (l) =>
-      l.returnOfLabelId
+      (l.returnOfLabelId
         ? `↩ ${l.orderNumber}`
-        : `${l.orderNumber}${l.returnTrackingNumbers?.length ? ' ↩' : ''}`,
+        : `${l.orderNumber}${l.returnTrackingNumbers?.length ? ' ↩' : ''}`) +
+      (l.notPrinted ? ' ⚠' : ''),
     title: (l) =>
-      l.returnOfLabelId
+      (l.returnOfLabelId
         ? `${l.orderNumber}: return label`
         : l.returnTrackingNumbers?.length
           ? `${l.orderNumber}: return label ${l.returnTrackingNumbers.join(', ')}`
-          : l.orderNumber,
+          : l.orderNumber) + (l.notPrinted ? `: ${notPrintedWords(l.notPrinted)}` : ''),
   },
   {
     head: 'Tracking',
@@ -270,6 +283,11 @@ export function HistoryView() {
               Order {sel.orderNumber} · {sel.carrier} {sel.serviceLevel} · {sel.cost.toFixed(2)}{' '}
               {sel.currency} · {sel.reprints} reprint{sel.reprints === 1 ? '' : 's'}
             </p>
+            {sel.notPrinted ? (
+              <p className="not-printed" data-testid="not-printed">
+                ⚠ {capitalized(notPrintedWords(sel.notPrinted))}.
+              </p>
+            ) : null}
             {sel.packageTrackingNumbers.length > 1 ? (
               <ol className="detail-packages" aria-label="Tracking numbers">
                 {sel.packageTrackingNumbers.map((t, i) => (
