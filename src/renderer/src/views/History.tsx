@@ -46,7 +46,8 @@ const columns: LabelColumn<LabelSummary>[] = [
       (l.returnOfLabelId
         ? `↩ ${l.orderNumber}`
         : `${l.orderNumber}${l.returnTrackingNumbers?.length ? ' ↩' : ''}`) +
-      (l.notPrinted ? ' ⚠' : ''),
+      // Marked when it did not print; a label still on its way to the printer is said in the pane.
+      (l.notPrinted && l.notPrinted.state !== 'waiting' ? ' ⚠' : ''),
     title: (l) =>
       (l.returnOfLabelId
         ? `${l.orderNumber}: return label`
