@@ -4,6 +4,7 @@ import { statSync, existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { openDatabase, type Db } from '../src/core/storage/database.js';
 import { LabelRepository } from '../src/core/labels/label-repository.js';
+import { PART_SEARCH_WINDOW } from '../src/core/labels/typed-search.js';
 import { OrderRepository } from '../src/core/orders/order-repository.js';
 import { ShipmentRepository } from '../src/core/packing/shipment-repository.js';
 import { systemClock, type StationScope } from '../src/core/storage/scope.js';
@@ -341,6 +342,23 @@ export function labelCacheBench(file: string, count: number, total = count): voi
       ),
     );
   }
+  // History's search for a part in the middle of a number ("0421" of ORD-00010421): read row by
+  // row among the newest PART_SEARCH_WINDOW labels, the only way to find a middle part.
+  const part: number[] = [];
+  const fromId = labels.newestWindowStart(PART_SEARCH_WINDOW);
+  const newest = read.prepare<[], { id: number }>('SELECT max(id) AS id FROM labels').get()!.id;
+  const numberAt = read
+    .prepare<[number], { n: string }>('SELECT order_number AS n FROM labels WHERE id >= ? LIMIT 1')
+    .pluck(false);
+  for (let k = 0; k < 200; k++) {
+    const id = fromId + Math.floor(random() * (newest - fromId + 1));
+    // The last six characters of an order number in the window: a part in its middle.
+    const text = numberAt.get(id)!.n.slice(-6);
+    part.push(time(() => labels.search(benchScope, { numberPart: { text, fromId } }).labels));
+  }
+  const p = summarize(part);
+  report({ name: 'label_cache.history_part_search_p50', value: p.p50, unit: 'ms', labels: total });
+  report({ name: 'label_cache.history_part_search_p95', value: p.p95, unit: 'ms', labels: total });
   for (const [name, values, target] of [
     ['lookup_by_tracking', byTracking, 2],
     ['lookup_by_order', byOrder, 2],

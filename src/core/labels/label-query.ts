@@ -25,7 +25,12 @@ export class LabelQueries {
   count(scope: StationScope, query: LabelSearch = {}): number {
     // By brand and date only (what History opens on): from the per-day counts (migration 008),
     // not by walking millions of index entries.
-    if (!query.orderNumber && !query.trackingNumber && !query.orderNumberPrefix)
+    if (
+      !query.orderNumber &&
+      !query.trackingNumber &&
+      !query.orderNumberPrefix &&
+      !query.numberPart
+    )
       return this.countByDays(scope, query);
     return this.countRows(scope, query);
   }
@@ -145,7 +150,9 @@ export class LabelQueries {
     // By tracking number, the few labels with it are looked up through label_packages: the
     // unary + keeps SQLite from walking every label of the profile in labels_by_date instead
     // (it did, testing each against the tracking number: seconds at 10,000,000 labels).
-    const scoped = query.trackingNumber ? '+l.' : 'l.';
+    // A part of a number: the window of newest labels is a rowid range (the + again keeps
+    // SQLite from walking the profile's index instead).
+    const scoped = query.trackingNumber || query.numberPart ? '+l.' : 'l.';
     const where = [`${scoped}profile_id = ?`, `${scoped}environment = ?`];
     const params: unknown[] = [scope.profileId, scope.environment];
     const filters: [string, string | undefined][] = [
@@ -168,6 +175,13 @@ export class LabelQueries {
       where.push('l.order_number >= ? AND l.order_number < ?');
       params.push(query.orderNumberPrefix, `${query.orderNumberPrefix}\uffff`);
     }
+    if (query.numberPart) {
+      where.push(
+        'l.id >= ?',
+        '(instr(upper(l.order_number), ?) > 0 OR instr(upper(l.tracking_number), ?) > 0)',
+      );
+      params.push(query.numberPart.fromId, query.numberPart.text, query.numberPart.text);
+    }
     return { where, params };
   }
 
@@ -185,7 +199,8 @@ export class LabelQueries {
       offset > DEEP_OFFSET &&
       !query.orderNumber &&
       !query.trackingNumber &&
-      !query.orderNumberPrefix
+      !query.orderNumberPrefix &&
+      !query.numberPart
     ) {
       const seek = this.seekDeep(scope, query, offset);
       if (seek.to !== query.to) {

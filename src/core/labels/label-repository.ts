@@ -70,6 +70,7 @@ export class LabelRepository {
          WHERE return_of_label_id IN (SELECT value FROM json_each(?)) ORDER BY id`,
       ),
       markZplBack: db.prepare<[number]>(`UPDATE labels SET zpl_dropped_at = NULL WHERE id = ?`),
+      newestId: db.prepare<[], { id: number | null }>(`SELECT max(id) AS id FROM labels`),
     };
   }
 
@@ -198,6 +199,12 @@ export class LabelRepository {
   /** How many labels match the filters of `query` (its cursor, offset and limit aside). */
   count(scope: StationScope, query: LabelSearch = {}): number {
     return this.queries.count(scope, query);
+  }
+
+  /** The first id of the station's newest `size` labels (of every profile): a search's window. */
+  newestWindowStart(size: number): number {
+    const newest = this.s.newestId.get()?.id ?? 0;
+    return Math.max(0, newest - size + 1);
   }
 
   /** `count`, counting no further than `max`. */

@@ -48,6 +48,12 @@ export interface LabelSearch {
   orderNumber?: string | undefined;
   /** Order numbers that begin with this (History's search of a part of a number). */
   orderNumberPrefix?: string | undefined;
+  /**
+   * A part of an order or tracking number anywhere in it ("3010" for BAT-3010, a tracking
+   * number's last digits), upper case, among the labels from `partFromId` on: a bounded window
+   * of the newest labels, read row by row (no index can find a middle part).
+   */
+  numberPart?: { text: string; fromId: number } | undefined;
   trackingNumber?: string | undefined;
   /** Brand tenant. */
   tenantId?: string | undefined;

@@ -101,6 +101,42 @@ describe('label cache', () => {
     ).toEqual(['1ZB', '1ZB-2']);
   });
 
+  it('finds a part of a number among the newest labels only, through a rowid range', () => {
+    const { file, labels } = setup();
+    // Harbor's labels have ids 1–5 (DW-1 … DW-3); a window from id 3 leaves DW-1 and DW-2 out.
+    const ids = numbers(labels.search(harbor, {})).length;
+    expect(ids).toBe(5);
+    expect(labels.newestWindowStart(100_000)).toBe(0);
+    expect(labels.newestWindowStart(5)).toBe(3); // seven labels in all: 3 … 7
+    expect(numbers(labels.search(harbor, { numberPart: { text: 'W-', fromId: 0 } }))).toEqual([
+      'DW-3',
+      'DW-2',
+      'DW-1',
+    ]);
+    expect(numbers(labels.search(harbor, { numberPart: { text: 'W-', fromId: 3 } }))).toEqual([
+      'DW-3',
+    ]);
+    // A tracking number's part; another profile's label never.
+    expect(numbers(labels.search(harbor, { numberPart: { text: 'ZD', fromId: 0 } }))).toEqual([
+      'PC-2',
+    ]);
+    expect(labels.count(harbor, { numberPart: { text: 'LUM', fromId: 0 } })).toBe(0);
+    // The window is a range of the primary key, not a walk of the profile's index.
+    const traced = new Database(file, { verbose: (sql) => ran.push(String(sql)) });
+    const ran: string[] = [];
+    try {
+      new LabelRepository(traced).searchSummaries(harbor, {
+        numberPart: { text: 'W-', fromId: 3 },
+      });
+      const plan = (traced.prepare(`EXPLAIN QUERY PLAN ${ran[0]}`).all() as { detail: string }[])
+        .map((r) => r.detail)
+        .join(' | ');
+      expect(plan).toMatch(/SEARCH l USING INTEGER PRIMARY KEY \(rowid>\?\)/);
+    } finally {
+      traced.close();
+    }
+  });
+
   it('pages newest first without skipping or repeating labels with the same time', () => {
     const { labels } = setup();
     const seen: string[] = [];

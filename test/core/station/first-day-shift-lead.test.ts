@@ -58,6 +58,15 @@ describe('History pages with a real total (#13.13)', () => {
     expect(await found('lum-1042')).toEqual([...demoOrders].sort());
     expect(await found('LUM-10429')).toEqual([]);
     expect(await found('LU')).toEqual([]); // two characters: too little to be a beginning
+    // A part in the middle, from four characters: of an order number, or a tracking number's
+    // last digits; said as found that way.
+    const middle = await call(s, 'labels.search', { query: '0424' });
+    expect(middle.labels.map((l) => l.orderNumber)).toEqual(['LUM-10424']);
+    expect(middle.note).toMatch(/^found by a part of the number, among the newest 100,000 labels$/);
+    expect(await found('um-1042')).toEqual([...demoOrders].sort());
+    const tail = one.labels[0]!.trackingNumber.slice(-6);
+    expect(await found(tail)).toContain('LUM-10424');
+    expect(await found('042')).toEqual([]); // three characters: too little for a part
   });
 });
 

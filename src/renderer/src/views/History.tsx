@@ -237,7 +237,7 @@ export function HistoryView() {
           <span>
             {total === 0
               ? (s.history.note ?? 'No labels')
-              : `${offset + 1}–${offset + labels.length} of ${total} ${total === 1 ? 'label' : 'labels'}`}
+              : `${offset + 1}–${offset + labels.length} of ${total} ${total === 1 ? 'label' : 'labels'}${s.history.note ? ` (${s.history.note})` : ''}`}
           </span>
           <button
             type="button"
