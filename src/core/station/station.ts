@@ -87,6 +87,17 @@ export function createStation(options: StationOptions): Station {
   } satisfies Handlers;
   ctx.handlersRef = handlers;
 
+  let closing: Promise<void> | undefined;
+  const shutDown = (): Promise<void> =>
+    (closing ??= (async () => {
+      status.stop();
+      try {
+        await ctx.close();
+      } finally {
+        unlock();
+      }
+    })());
+
   return {
     handlers,
     events: ctx.events,
@@ -94,53 +105,57 @@ export function createStation(options: StationOptions): Station {
     dispatch: (name, input) => dispatch(handlers, name, input, ctx.log),
     onEvent: (listener) => ctx.events.onAny(listener),
     async start() {
-      ctx.spool.start();
-      if (options.provisionFile) {
-        const text = provisioningText(options.provisionFile);
-        // The whole file is checked before anything of it is stored: its site store (and the
-        // station id not in use by another station) first, then its profiles.
-        const site = siteStoreInFile(text);
-        if (site) await refuseStationIdInUse(ctx, site);
-        const results = await provisionProfiles(ctx.profiles, text, {
-          source: 'command-line',
-          hotFolderProblem: (folder) => ctx.hotFolderProblem(folder, 'command-line'),
-          ...(options.env ? { env: options.env } : {}),
-          checkPlatform: (profile, secret) => platformProblems(ctx, profile, secret),
-        });
-        if (site) {
-          saveSiteStore(ctx, site);
-          ctx.log(`provisioned site store ${site.stationName} (${site.stationId})`);
-        }
-        const first = results[0]?.profile;
-        if (first) ctx.profiles.setActive(first.id);
-        ctx.log(
-          `provisioned ${results.map((r) => `${r.profile.name} (${secretWords(r)})`).join(', ')}`,
-        );
-      }
-      await openSite(ctx);
-      const profiles = ctx.profiles.list();
-      if (profiles.length === 0) {
-        await openDemoProfile(ctx, true);
-      } else {
-        const active = ctx.profiles.active() ?? profiles[0]!;
-        if (profiles.some((p) => p.id === DEMO_PROFILE_ID) && options.startSandbox) {
-          const demo = await openDemoProfile(ctx, false);
-          await ctx.activate(active.id === DEMO_PROFILE_ID ? demo : active);
-        } else {
-          await ctx.activate(active);
-        }
-      }
-      status.start();
-    },
-    async stop() {
-      status.stop();
       try {
-        await ctx.close();
-      } finally {
-        unlock();
+        await starting();
+      } catch (error) {
+        // A refused start (its provisioning file, a site store, a profile) leaves nothing
+        // running and no lock behind: the next start, or another host, takes the directory.
+        await shutDown().catch(() => {});
+        throw error;
       }
     },
+    stop: shutDown,
   };
+
+  async function starting(): Promise<void> {
+    ctx.spool.start();
+    if (options.provisionFile) {
+      const text = provisioningText(options.provisionFile);
+      // The whole file is checked before anything of it is stored: its site store (and the
+      // station id not in use by another station) first, then its profiles.
+      const site = siteStoreInFile(text);
+      if (site) await refuseStationIdInUse(ctx, site);
+      const results = await provisionProfiles(ctx.profiles, text, {
+        source: 'command-line',
+        hotFolderProblem: (folder) => ctx.hotFolderProblem(folder, 'command-line'),
+        ...(options.env ? { env: options.env } : {}),
+        checkPlatform: (profile, secret) => platformProblems(ctx, profile, secret),
+      });
+      if (site) {
+        saveSiteStore(ctx, site);
+        ctx.log(`provisioned site store ${site.stationName} (${site.stationId})`);
+      }
+      const first = results[0]?.profile;
+      if (first) ctx.profiles.setActive(first.id);
+      ctx.log(
+        `provisioned ${results.map((r) => `${r.profile.name} (${secretWords(r)})`).join(', ')}`,
+      );
+    }
+    await openSite(ctx);
+    const profiles = ctx.profiles.list();
+    if (profiles.length === 0) {
+      await openDemoProfile(ctx, true);
+    } else {
+      const active = ctx.profiles.active() ?? profiles[0]!;
+      if (profiles.some((p) => p.id === DEMO_PROFILE_ID) && options.startSandbox) {
+        const demo = await openDemoProfile(ctx, false);
+        await ctx.activate(active.id === DEMO_PROFILE_ID ? demo : active);
+      } else {
+        await ctx.activate(active);
+      }
+    }
+    status.start();
+  }
 }
 
 /** The provisioning file's text; one that cannot be read is said in a sentence, not a stack. */

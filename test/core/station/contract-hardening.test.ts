@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../support/tmp.js';
@@ -63,6 +63,8 @@ describe('the contract (the renderer) cannot reach host secrets or other address
     writeFileSync(file, provisioning({ clientSecretEnv: 'HOME' }));
     const { station } = demoStation(join(dir, 'data'), { provisionFile: file });
     await expect(station.start()).rejects.toThrow(/clientSecretEnv.*STATION_SECRET_/);
+    // A refused start holds nothing: no lock left for the next start to take over.
+    expect(existsSync(join(dir, 'data', 'station.lock'))).toBe(false);
     await station.stop();
   });
 
