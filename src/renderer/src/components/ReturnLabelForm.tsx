@@ -55,17 +55,19 @@ export function ReturnLabelForm(props: { label: LabelSummary; onDone(bought: boo
           ? `Order ${label.orderNumber} already has a return label (${earlier.join(', ')}). Buy another one?`
           : `Buy a return label for order ${label.orderNumber} (${label.trackingNumber}), from the customer back to this site?`}
       </p>
-      <button ref={button} type="submit" disabled={busy}>
-        {busy
-          ? 'Buying the return label…'
-          : earlier.length
-            ? 'Buy another return label'
-            : 'Buy return label'}{' '}
-        <kbd>Enter</kbd>
-      </button>{' '}
-      <span className="muted">
-        <kbd>Esc</kbd> cancel
-      </span>
+      <div className="return-actions">
+        <button ref={button} type="submit" disabled={busy}>
+          {busy
+            ? 'Buying the return label…'
+            : earlier.length
+              ? 'Buy another return label'
+              : 'Buy return label'}{' '}
+          <kbd>Enter</kbd>
+        </button>
+        <span className="muted">
+          <kbd>Esc</kbd> cancel
+        </span>
+      </div>
       {error ? (
         <p className="error" role="alert" data-testid="return-error">
           {error}
