@@ -113,6 +113,16 @@ export class StationContext {
         // Other stations' network printers, for reprints from site-wide History (issue 12).
         ...(this.site?.remotePrinters() ?? []),
       ],
+      otherPrinter: (id) => {
+        try {
+          return this.profiles
+            .list()
+            .flatMap((p) => p.printers)
+            .find((p) => p.id === id);
+        } catch {
+          return undefined; // stored profiles unreadable: said where they are edited
+        }
+      },
       createDriver: (config) => createPrinterDriver(config),
       backoff: { baseMs: 500, maxMs: 5000 },
       faultPollMs: 1000,

@@ -14,8 +14,28 @@ import { printJobView } from './map.js';
 
 const STUCK = { states: ['failed', 'unknown'] as ('failed' | 'unknown')[] };
 
-function printerName(ctx: StationContext, id: string): string {
-  return ctx.runtimeOrNull()?.profile.printers.find((p) => p.id === id)?.name ?? id;
+/**
+ * Names printers by id for a list of jobs: the profile in use's, else (a job queued under another
+ * profile of this station, which prints on that profile's printer) another profile's, named with
+ * it. The stored profiles are read once per list, and only if a job needs them.
+ */
+export function printerNamer(ctx: StationContext): (id: string) => string {
+  let others: Map<string, string> | undefined;
+  return (id) => {
+    const own = ctx.runtimeOrNull()?.profile.printers.find((p) => p.id === id);
+    if (own) return own.name;
+    if (!others) {
+      others = new Map();
+      try {
+        for (const profile of ctx.profiles.list())
+          for (const p of profile.printers)
+            if (!others.has(p.id)) others.set(p.id, `${p.name} (profile ${profile.name})`);
+      } catch {
+        // stored profiles unreadable: the id is all there is
+      }
+    }
+    return others.get(id) ?? id;
+  };
 }
 
 /** The Queue page: shipments waiting for the platform and print jobs not yet done. */
@@ -29,17 +49,18 @@ export function queueOf(ctx: StationContext): V.QueueView {
     lastError: q.lastError,
     createdAt: q.createdAt,
   }));
+  const name = printerNamer(ctx);
   const printJobs = ctx.spool
     .list({ limit: 200 })
     .filter((j) => j.state !== 'printed' && j.state !== 'cancelled')
-    .map((j) => printJobView(j, printerName(ctx, j.printerId)));
+    .map((j) => printJobView(j, name(j.printerId)));
   return { shipments, printJobs };
 }
 
 /** Needs attention, as the page lists it. */
 export function attentionOf(ctx: StationContext): V.AttentionItem[] {
   const r = ctx.runtime();
-  return attentionList(r.workflow, ctx.spool.list(STUCK), (id) => printerName(ctx, id));
+  return attentionList(r.workflow, ctx.spool.list(STUCK), printerNamer(ctx));
 }
 
 /** The counts of the header and the site store: shipments and print jobs waiting, attention. */

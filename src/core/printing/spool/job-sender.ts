@@ -104,7 +104,9 @@ export class JobSender {
   }
 
   async attempt(job: PrintJob): Promise<void> {
-    const config = this.ctx.options.printers().find((p) => p.id === job.printerId);
+    const config =
+      this.ctx.options.printers().find((p) => p.id === job.printerId) ??
+      this.ctx.options.otherPrinter?.(job.printerId);
     if (!config) {
       this.ctx.emitJob(
         this.ctx.store.change(job.id, {

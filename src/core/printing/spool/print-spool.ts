@@ -54,6 +54,12 @@ export interface PrintSpoolOptions {
   db: Database.Database;
   /** The printers of the current site profile. */
   printers: () => readonly PrinterConfig[];
+  /**
+   * A printer of another profile of this station, by id: a job queued while that profile was in
+   * use still prints on its printer after a switch (it is at this station all the same). Asked
+   * only when `printers()` has no such id.
+   */
+  otherPrinter?: (id: string) => PrinterConfig | undefined;
   createDriver: (config: PrinterConfig) => Printer;
   /** Retry delay after a failed attempt: base·2^(attempts-1), capped. Defaults 1 s and 30 s. */
   backoff?: { baseMs?: number; maxMs?: number };
@@ -324,7 +330,8 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
   }
 
   private printer(id: string): PrinterConfig {
-    const config = this.options.printers().find((p) => p.id === id);
+    const config =
+      this.options.printers().find((p) => p.id === id) ?? this.options.otherPrinter?.(id);
     if (!config)
       throw new PrintSpoolError(
         'printer-not-found',

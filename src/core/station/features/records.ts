@@ -10,14 +10,13 @@ import type { FeatureHandlers } from '../../../shared/features/define.js';
 import type { recordCalls } from '../../../shared/features/records.js';
 import { codeOf, StationFailure } from '../errors.js';
 import { brandName, carrierView, labelView, printJobView, trackingSync } from '../map.js';
-import { attentionOf, queueOf, trackerRows } from '../snapshots.js';
+import { attentionOf, printerNamer, queueOf, trackerRows } from '../snapshots.js';
 import { purchaseView } from './pack-views.js';
 
 /** History (label cache, reprints), needs attention, queues, tracking and carrier accounts. */
 export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof recordCalls> {
   const rt = () => ctx.runtime();
   const brand = (tenantId: string) => brandName(rt().profile, tenantId);
-  const printerName = (id: string) => rt().profile.printers.find((p) => p.id === id)?.name ?? id;
   const label = (id: string) => {
     const r = rt();
     const l = r.labels.get(Number(id));
@@ -113,7 +112,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
       // a 203-dpi label on a 300-dpi printer is said out loud, not printed small in silence.
       const payload = ctx.spool.payload(job.id);
       const warnings = payload ? ctx.spool.checkLabel(job.printerId, payload) : [];
-      return printJobView(job, printerName(job.printerId), warnings);
+      return printJobView(job, printerNamer(ctx)(job.printerId), warnings);
     },
     'labels.returnLabel': async ({ labelId, confirmAnother }) => {
       const r = rt();
