@@ -39,6 +39,8 @@ export interface CsvOrders {
   /** The first problems; `problemCount` counts them all. */
   problems: ImportProblem[];
   problemCount: number;
+  /** The order numbers of every problem, listed or only counted. */
+  problemOrders: string[];
 }
 
 export function ordersFromCsv(
@@ -74,6 +76,7 @@ export function* ordersFromCsvSteps(
     orders,
     problems: list.first,
     problemCount: list.count,
+    problemOrders: [...list.orders],
     ...(recognised.format ? { format: recognised.format.name } : {}),
     ...(recognised.unmappedHeader ? { unmappedHeader: recognised.unmappedHeader } : {}),
   });
@@ -144,6 +147,10 @@ export function* ordersFromCsvSteps(
    * report "is empty" problems that are not there. The broken row's own problem is said once.
    */
   const headless = new Set<string>();
+  // Orders with a line the export says needs no shipping, and orders with one that does: an
+  // order only in the first set has nothing left to ship.
+  const skippedOnly = new Set<string>();
+  const shipping = new Set<string>();
   const keyOf = (row: Row) => `${row.get('tenant_id')}\u0000${row.get('order_number')}`;
   const broken = (row: Row) => {
     brokenOrders.add(row.get('order_number'));
@@ -189,10 +196,13 @@ export function* ordersFromCsvSteps(
       },
     };
     if (format?.skipItem?.(raw)) {
-      // Not an item to ship (a gift card); the order's address may still be on this row.
+      // Not an item to ship (a gift card, a line shipped already); the order's address may
+      // still be on this row.
       group.push({ ...row, get: (c) => (itemOnlyColumns.has(c) ? '' : row.get(c)) });
+      skippedOnly.add(key);
       continue;
     }
+    shipping.add(key);
     const expanded = format?.expandItems?.(raw);
     if (expanded && 'error' in expanded) {
       broken(row);
@@ -223,6 +233,17 @@ export function* ordersFromCsvSteps(
     if (++built % STEP_ORDERS === 0)
       yield { phase: 'checking', done: rows[0]!.row, total: records.length };
     if (headless.has(key)) continue;
+    if (skippedOnly.has(key) && !shipping.has(key)) {
+      const first = rows[0]!;
+      list.add({
+        row: first.row,
+        line: first.line,
+        orderNumber: first.get('order_number') || undefined,
+        field: '(items)',
+        reason: `nothing left to ship: the export says no line of this order needs shipping (${format?.skipWhy ?? 'shipped already'}); not imported`,
+      });
+      continue;
+    }
     const order = buildOrder(rows, decimalComma);
     if ('order' in order) {
       if (!brokenOrders.has(order.order.orderNumber))

@@ -137,6 +137,7 @@ function* importOrderSteps(
   problems.addAll(parsed.problems);
   // Problems the parser found beyond its list are counted, not kept.
   problems.count += parsed.problemCount - parsed.problems.length;
+  for (const n of parsed.problemOrders ?? []) problems.orders.add(n);
   const total = parsed.orders.length;
   for (let start = 0; start < total; start += STORE_CHUNK) {
     yield { phase: 'storing', done: start, total };
@@ -146,6 +147,14 @@ function* importOrderSteps(
     });
   }
   report.problemCount = problems.count;
+  const here = new Set([
+    ...report.imported,
+    ...report.updated,
+    ...report.unchanged,
+    ...report.same,
+  ]);
+  const leftOut = [...problems.orders].filter((n) => !here.has(n)).length;
+  if (leftOut > 0) report.ordersLeftOut = leftOut;
   return report;
 
   function store(incoming: IncomingOrder, row: number, line: number | undefined): void {
@@ -205,6 +214,8 @@ interface ParsedOrders {
   orders: { order: IncomingOrder; row: number; line?: number | undefined }[];
   problems: ImportProblem[];
   problemCount: number;
+  /** The order numbers of every problem, listed or only counted. */
+  problemOrders?: string[];
 }
 
 function* parse(
@@ -216,8 +227,9 @@ function* parse(
   switch (format) {
     case 'csv': {
       const csv = yield* ordersFromCsvSteps(text, maxProblems, mappings);
-      const { orders, problems, problemCount } = csv;
+      const { orders, problems, problemCount, problemOrders } = csv;
       return {
+        problemOrders,
         ...(csv.format ? { format: csv.format } : {}),
         ...(csv.unmappedHeader ? { unmappedHeader: csv.unmappedHeader } : {}),
         orders: orders.map((o) => ({ order: o.order, row: o.rows[0] ?? 0 })),
@@ -293,7 +305,12 @@ function* parseJson(
     seen.set(key, row);
     orders.push({ order: parsed.order, row });
   }
-  return { orders, problems: problems.first, problemCount: problems.count };
+  return {
+    orders,
+    problems: problems.first,
+    problemCount: problems.count,
+    problemOrders: [...problems.orders],
+  };
 }
 
 /** Files that are not text, by their first bytes as decoded (Windows-1252 for non-UTF-8). */

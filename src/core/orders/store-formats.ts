@@ -34,6 +34,8 @@ export interface RecognisedFormat {
   columns: Partial<Record<Column, ColumnReader>>;
   /** Rows that are not items to ship (Shopify's gift cards, "requires shipping" false). */
   skipItem?(get: (header: string) => string): boolean;
+  /** Why `skipItem` leaves a line out, in the export's words (an order with no other line is refused). */
+  skipWhy?: string;
   /** A record that carries several items in one cell. */
   expandItems?(get: (header: string) => string): ExpandedItem[] | { error: string };
 }
@@ -102,6 +104,7 @@ const shopify: KnownFormat = {
     unit_value_usd: col('Lineitem price'),
   },
   skipItem: (get) => get('Lineitem requires shipping').toLowerCase() === 'false',
+  skipWhy: 'Lineitem requires shipping is false',
 };
 
 /** ShipStation's orders export: one row per item; the order's weight in ounces. */
@@ -222,6 +225,7 @@ const amazon: KnownFormat = {
     },
   },
   skipItem: (get) => get('quantity-to-ship') === '0',
+  skipWhy: 'quantity-to-ship is 0',
 };
 
 export const knownFormats: readonly KnownFormat[] = [

@@ -119,6 +119,11 @@ export interface ImportReport {
   notices?: ImportProblem[];
   /** Every problem found, including those beyond the list. */
   problemCount: number;
+  /**
+   * Orders of the file that are not here because of a problem (a bad row, no line to ship, a
+   * tenant not this profile's): the problems' order numbers that were not stored.
+   */
+  ordersLeftOut?: number;
   /** The store export recognised by its header ("Shopify orders export"), or the saved mapping used. */
   format?: string | undefined;
   /** The header of a CSV in no format the station knows: a saved mapping could read it. */
@@ -140,10 +145,13 @@ export const MAX_REPORTED_PROBLEMS = 500;
 export class ProblemList {
   readonly first: ImportProblem[] = [];
   count = 0;
+  /** The order numbers of every problem (listed or only counted): orders the file may lose. */
+  readonly orders = new Set<string>();
   constructor(readonly max: number = MAX_REPORTED_PROBLEMS) {}
 
   add(problem: ImportProblem): void {
     this.count++;
+    if (problem.orderNumber) this.orders.add(problem.orderNumber);
     if (this.first.length < this.max) this.first.push(problem);
   }
 

@@ -124,6 +124,8 @@ export interface ImportReport {
   errors: ImportError[];
   /** Every problem found, including those beyond `errors`. */
   errorCount: number;
+  /** Orders of the file that are not imported because of those problems (absent: none). */
+  ordersLeftOut?: number;
   /**
    * Orders imported that need more before they can be shipped (abroad, without their customs
    * data): not problems of the file's reading, but what Pack would refuse.

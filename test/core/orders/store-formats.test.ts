@@ -127,6 +127,42 @@ describe('store exports, recognised by their header', () => {
     });
   });
 
+  it('Amazon: a line with nothing left to ship is left out; an order with no line left is not imported, and said', () => {
+    const lines = fixture('amazon-unshipped-orders.txt').split('\n');
+    const cells = (line: string) => line.split('\t');
+    const header = cells(lines[0]!);
+    const at = (name: string) => header.indexOf(name);
+    // The headlamp of 112-… shipped already (0 to ship); 115-… is one line, shipped already.
+    const shipped = (line: string, order?: string) => {
+      const c = cells(line);
+      c[at('quantity-shipped')] = c[at('quantity-purchased')]!;
+      c[at('quantity-to-ship')] = '0';
+      if (order) c[at('order-id')] = order;
+      return c.join('\t');
+    };
+    const text = [
+      lines[0],
+      shipped(lines[1]!),
+      ...lines.slice(2).filter((l) => l.trim() !== ''),
+      shipped(lines[1]!, '115-0000000-0000001'),
+    ].join('\n');
+    const { report, order } = importFile('amazon-unshipped-orders.txt', text);
+    expect(report.imported).toEqual(['112-3456789-1234567', '114-9876543-7654321']);
+    expect(order('112-3456789-1234567').packages[0]!.items.map((i) => i.sku)).toEqual([
+      'PC-SOCK-M',
+    ]);
+    expect(report.problems).toEqual([
+      expect.objectContaining({
+        orderNumber: '115-0000000-0000001',
+        field: '(items)',
+        reason: expect.stringMatching(
+          /^nothing left to ship: .*quantity-to-ship is 0.*not imported$/,
+        ),
+      }),
+    ]);
+    expect(report.ordersLeftOut).toBe(1);
+  });
+
   it("a bad row of a store export is named by the file's own column; the other orders come in", () => {
     const text = fixture('shopify-orders-export.csv')
       .split('\n')

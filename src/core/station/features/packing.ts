@@ -271,6 +271,7 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
           .map((p) => importError(p, format))
           .sort((a, b) => a.row - b.row),
         errorCount: report.problemCount + (report.cleaned?.length ?? 0),
+        ...(report.ordersLeftOut ? { ordersLeftOut: report.ordersLeftOut } : {}),
         // Orders abroad whose customs data Pack would refuse: said now, apart from problems.
         ...(report.notices?.length
           ? { notices: report.notices.map((p) => importError(p, format)) }

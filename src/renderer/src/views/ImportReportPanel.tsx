@@ -13,6 +13,13 @@ export function ImportReportPanel({ report }: { report: ImportReport }) {
         {report.skipped} skipped, {report.errorCount} problem{report.errorCount === 1 ? '' : 's'}
         {report.errorCount > SHOWN_PROBLEMS ? ` (the first ${SHOWN_PROBLEMS} are listed)` : ''}
       </b>
+      {report.ordersLeftOut ? (
+        <div className="warn" data-testid="import-left-out">
+          {report.ordersLeftOut} order{report.ordersLeftOut === 1 ? ' was' : 's were'} not imported
+          because of {report.ordersLeftOut === 1 ? 'its' : 'their'} problems: put the file right and
+          import it again (the orders already here stay as they are).
+        </div>
+      ) : null}
       {report.format ? (
         <div className="muted" data-testid="import-format">
           Read as: {report.format}
