@@ -2,6 +2,7 @@ import type { PrintJob } from '../printing/spool/jobs.js';
 import type { AttentionItem as AttentionView } from '../../shared/features/records.js';
 import { asSentence } from '../../shared/result.js';
 import { failedOrders } from './failed-ratings.js';
+import type { ImportAlert } from '../orders/import-alerts.js';
 import { NeedsAttention } from './needs-attention.js';
 import type { PackingWorkflow } from './packing-workflow.js';
 
@@ -14,13 +15,14 @@ export type StuckPrintJob = Pick<
 /**
  * Everything under Needs attention, in the order the page lists it: purchases of unknown
  * outcome, orders whose last rating or purchase failed (one per order), and print jobs that
- * failed or may not have printed. The header's count is the length of the same list plus the
+ * failed or may not have printed, then order files of the hot folder with problems. The header's count is the length of the same list plus the
  * offline queue's entries that need attention (`attentionCount`).
  */
 export function attentionList(
   workflow: PackingWorkflow,
   stuckJobs: readonly StuckPrintJob[],
   printerName: (printerId: string) => string,
+  importAlerts: readonly ImportAlert[] = [],
 ): AttentionView[] {
   const items: AttentionView[] = [];
   for (const a of new NeedsAttention(workflow).list())
@@ -76,6 +78,33 @@ export function attentionList(
       actions: ['mark-printed', 'retry', 'cancel'],
     });
   }
+  // Order files of the hot folder that lost orders or had problems: said until dismissed.
+  for (const a of importAlerts) {
+    const lost = a.ordersLeftOut;
+    items.push({
+      id: `import:${a.id}`,
+      kind: 'import-problems',
+      orderNumber: null,
+      title: `Order file ${a.fileName}: ${
+        lost
+          ? `${lost} order${lost === 1 ? '' : 's'} not imported`
+          : `${a.problemCount} problem${a.problemCount === 1 ? '' : 's'}`
+      }`,
+      detail: `The hot folder moved it to ${a.movedTo}, with its report beside it (.report.json)${
+        lost
+          ? ': put those orders right and drop the file in the hot folder again (the orders already imported stay as they are)'
+          : ''
+      }. ${a.problemCount} problem${a.problemCount === 1 ? '' : 's'} in all${
+        a.problemCount > a.problems.length ? `; the first ${a.problems.length}` : ''
+      }:`,
+      reasons: a.problems.map(
+        (p) =>
+          `${p.row ? `row ${p.row}${p.orderNumber ? ` (order ${p.orderNumber})` : ''}` : (p.orderNumber ?? 'the file')}: ${p.reason}`,
+      ),
+      createdAt: a.createdAt,
+      actions: ['dismiss'],
+    });
+  }
   return items;
 }
 
@@ -83,12 +112,14 @@ export function attentionList(
 export function workCounts(
   workflow: PackingWorkflow,
   stuckJobs: number,
+  importAlerts = 0,
 ): { waitingShipments: number; needsAttention: number } {
   const queue = workflow.queue.counts(workflow.scope);
   const unknown = workflow.shipments.purchasesInState(workflow.scope, 'unknown').length;
   return {
     waitingShipments: queue.waiting,
-    needsAttention: unknown + failedOrders(workflow).length + stuckJobs + queue.needsAttention,
+    needsAttention:
+      unknown + failedOrders(workflow).length + stuckJobs + queue.needsAttention + importAlerts,
   };
 }
 

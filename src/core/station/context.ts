@@ -261,6 +261,7 @@ export class StationContext {
         onTrackers: (numbers) => this.trackersChanged(numbers),
         onLabel: (purchaseId) => this.labelStored(purchaseId),
         onOrders: (fileName, imported) => this.ordersChanged({ fileName, imported }),
+        onAttention: () => this.changed('attention'),
         boxes: () => this.stationSettings().boxes,
         onBatch: (summary) => this.events.emit('batch-progress', batchView(summary, this.spool)),
         ...(this.site

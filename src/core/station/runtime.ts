@@ -6,6 +6,7 @@ import type { OrderRepository } from '../orders/order-repository.js';
 import type { OfflineQueueRepository } from '../queue/offline-queue-repository.js';
 import { applyLabelRetention } from '../labels/retention.js';
 import { OrderHotFolder } from '../orders/hot-folder.js';
+import { ImportAlerts } from '../orders/import-alerts.js';
 import { PackingWorkflow } from '../packing/packing-workflow.js';
 import { PreRater, type BoxDimensions } from '../packing/pre-rating.js';
 import { BatchRunner, type BatchSummary } from '../packing/batch.js';
@@ -55,6 +56,8 @@ export interface RuntimeDeps {
   onLabel: (purchaseId: string) => void;
   /** A hot-folder file was imported: its name and how many orders were new or updated. */
   onOrders: (fileName: string, imported: number) => void;
+  /** Needs attention changed here (a hot-folder file with problems). */
+  onAttention?: () => void;
   /** The site store's order claim for a scope (issue 12); absent without a site store. */
   orderClaims?: (scope: StationScope) => OrderClaims;
   /** The station's box presets, for pre-rating orders whose box code names one. */
@@ -95,6 +98,8 @@ export class ProfileRuntime {
    * through the workflow and the packing module (needs attention, dismissals).
    */
   readonly orders: OrderRepository;
+  /** Hot-folder files with problems, under Needs attention until dismissed. */
+  readonly importAlerts: ImportAlerts;
   readonly labels: LabelRepository;
   readonly queue: OfflineQueueRepository;
   readonly reprints: LabelReprints;
@@ -178,6 +183,7 @@ export class ProfileRuntime {
       ...(deps.orderClaims ? { orderClaims: deps.orderClaims(this.scope) } : {}),
     });
     this.orders = this.workflow.orders;
+    this.importAlerts = new ImportAlerts(deps.db);
     this.labels = this.workflow.labels;
     this.queue = this.workflow.queue;
     this.orderList = new OrderList(deps.db);
@@ -305,8 +311,12 @@ export class ProfileRuntime {
           allowedTenantIds: tenantsOf(this.profile),
           shipFromCountry: this.profile.shipFrom.countryCode,
         },
-        onFile: ({ file, report }) => {
+        onFile: ({ file, movedTo, report }) => {
           this.preRater.wake();
+          if (report.problemCount > 0) {
+            this.importAlerts.add(this.scope, { fileName: basename(file), movedTo, report });
+            this.deps.onAttention?.();
+          }
           this.deps.onOrders(basename(file), report.imported.length + report.updated.length);
         },
         log: this.deps.log,

@@ -60,7 +60,12 @@ export function queueOf(ctx: StationContext): V.QueueView {
 /** Needs attention, as the page lists it. */
 export function attentionOf(ctx: StationContext): V.AttentionItem[] {
   const r = ctx.runtime();
-  return attentionList(r.workflow, ctx.spool.list(STUCK), printerNamer(ctx));
+  return attentionList(
+    r.workflow,
+    ctx.spool.list(STUCK),
+    printerNamer(ctx),
+    r.importAlerts.open(r.scope),
+  );
 }
 
 /** The counts of the header and the site store: shipments and print jobs waiting, attention. */
@@ -71,7 +76,11 @@ export function countsOf(ctx: StationContext): {
 } {
   const r = ctx.runtimeOrNull();
   if (!r) return { shipments: 0, printJobs: 0, needsAttention: 0 };
-  const work = workCounts(r.workflow, ctx.spool.list(STUCK).length);
+  const work = workCounts(
+    r.workflow,
+    ctx.spool.list(STUCK).length,
+    r.importAlerts.open(r.scope).length,
+  );
   return {
     shipments: work.waitingShipments,
     printJobs: ctx.spool.list({ states: ['queued', 'sending'] }).length,

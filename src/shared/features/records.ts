@@ -30,7 +30,11 @@ export interface CarrierAccountView {
   serviceLevels: string[];
 }
 
-export type AttentionKind = 'purchase-unknown' | 'purchase-failed' | 'print-failed';
+export type AttentionKind =
+  | 'purchase-unknown'
+  | 'purchase-failed'
+  | 'print-failed'
+  | 'import-problems';
 
 export interface AttentionItem {
   id: string;

@@ -169,6 +169,31 @@ describe('Station facade, settings that restart services', () => {
       expect(scan.kind).toBe('order');
       const profiles = await call(s, 'profiles.list', {});
       expect(profiles.find((p) => p.id === 'demo')?.hotFolder).toBe(hot);
+
+      // A file that loses an order (a bad weight) is under Needs attention until dismissed: the
+      // orders it lost are not only in a folder nobody opens.
+      writeFileSync(
+        join(hot, 'night.csv'),
+        `${header}\nHOT-2,tnt_lumen,Bo Example,,2 Main St,,Springfield,IL,62701,US,,,yes,,1,BOX-S,heavy,8,6,4,SKU-1,Thing,1,5.00\n` +
+          `HOT-3,tnt_lumen,Cy Example,,3 Main St,,Springfield,IL,62701,US,,,yes,,1,BOX-S,1.1,8,6,4,SKU-1,Thing,1,5.00\n`,
+      );
+      let alert;
+      while (!alert) {
+        await new Promise((r) => setTimeout(r, 100));
+        alert = (await call(s, 'attention.list', {})).find((i) => i.kind === 'import-problems');
+      }
+      expect(alert).toMatchObject({
+        title: 'Order file night.csv: 1 order not imported',
+        detail: expect.stringMatching(
+          /moved it to .*failed.*night\.csv, with its report beside it/,
+        ),
+        reasons: [expect.stringMatching(/^row 1 \(order HOT-2\): .*heavy/)],
+        actions: ['dismiss'],
+      });
+      expect((await call(s, 'station.status', {})).needsAttention).toBe(1);
+      await call(s, 'attention.resolve', { id: alert.id, action: 'dismiss' });
+      expect(await call(s, 'attention.list', {})).toEqual([]);
+      expect((await call(s, 'station.status', {})).needsAttention).toBe(0);
     } finally {
       await s.stop();
     }

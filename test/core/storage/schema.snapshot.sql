@@ -1,4 +1,4 @@
--- schema version 14
+-- schema version 15
 
 -- view order_status_now
 CREATE VIEW order_status_now AS
@@ -254,6 +254,22 @@ CREATE TABLE carrier_account_health (
         raw_json TEXT NOT NULL,
         checked_at TEXT NOT NULL,
         PRIMARY KEY (profile_id, environment, tenant_id, carrier_account_id)
+      ) STRICT;
+
+-- table import_alerts
+CREATE TABLE import_alerts (
+        id INTEGER PRIMARY KEY,
+        profile_id TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        file_name TEXT NOT NULL,
+        moved_to TEXT NOT NULL,
+        orders_left_out INTEGER NOT NULL CHECK (orders_left_out >= 0),
+        problem_count INTEGER NOT NULL CHECK (problem_count >= 0),
+        -- JSON: the first few problems, as the report has them
+        problems TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        dismissed_at TEXT,
+        dismissed_by TEXT
       ) STRICT;
 
 -- table label_day_counts
@@ -600,6 +616,10 @@ CREATE INDEX batch_items_failed_by_order ON batch_items (order_id)
 
 -- index batches_by_scope
 CREATE INDEX batches_by_scope ON batches (profile_id, environment, created_at);
+
+-- index import_alerts_open
+CREATE INDEX import_alerts_open ON import_alerts (profile_id, environment)
+        WHERE dismissed_at IS NULL;
 
 -- index label_packages_by_tracking
 CREATE INDEX label_packages_by_tracking ON label_packages (tracking_number);

@@ -151,7 +151,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
     'attention.resolve': async ({ id, action, note }) => {
       const r = rt();
       const [kind, key] = id.split(':') as [string, string | undefined];
-      if (!key || !['purchase', 'shipment', 'print'].includes(kind))
+      if (!key || !['purchase', 'shipment', 'print', 'import'].includes(kind))
         throw new StationFailure(
           'validation',
           `"${id}" is not an item of Needs attention; refresh the list and pick one.`,
@@ -199,6 +199,13 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
                 'conflict',
                 `Shipment ${key} is ${done.state}, not failed; there is nothing to dismiss.`,
               );
+      } else if (kind === 'import' && action === 'dismiss') {
+        if (!r.importAlerts.dismiss(r.scope, Number(key), user))
+          throw new StationFailure(
+            'not-found',
+            `No order file ${key} waiting under Needs attention.`,
+          );
+        ctx.log(`order file alert ${key} dismissed by ${user}`);
       } else if (
         kind === 'print' &&
         (action === 'retry' || action === 'cancel' || action === 'mark-printed')

@@ -13,6 +13,7 @@ import { migration011 } from './011-batch-failures.js';
 import { migration012 } from './012-order-status.js';
 import { migration013 } from './013-platform-names.js';
 import { migration014 } from './014-order-search.js';
+import { migration015 } from './015-import-alerts.js';
 
 export interface Migration {
   /** 1-based; equals the migration's position in the list, stored in PRAGMA user_version. */
@@ -40,4 +41,5 @@ export const migrations: readonly Migration[] = [
   migration012,
   migration013,
   migration014,
+  migration015,
 ];
