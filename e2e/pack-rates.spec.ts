@@ -103,11 +103,18 @@ test('a two-package order: each package weighed on its own; one left without a w
   expect(await page.getByTestId('rates').boundingBox()).toEqual(ratesBox);
   await page.screenshot({ path: info.outputPath('pack-multi-rated.png') });
 
-  // Re-weighed after rating: the old rates go; Ctrl+Enter rates again and buys in one key.
+  // Re-weighed by hand after rating: the old rates go; Ctrl+Enter rates again and shows the
+  // rates at the typed weights (a typo is seen before money is spent); Ctrl+Enter then buys.
   await page.keyboard.press('Alt+W');
   await expect(second).toBeFocused();
   await page.keyboard.type('2.8');
   await expect(page.getByTestId('rate-reason')).toHaveCount(0);
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('rate-reason')).toContainText('cheapest');
+  await expect(
+    page.getByText('Rated at 7.2 lb + 2.8 lb: check the rate, then Ctrl+Enter buys it.'),
+  ).toBeVisible();
+  await expect(page.getByTestId('tracking-number')).toHaveCount(0);
   await page.keyboard.press('Control+Enter');
   await expect(page.getByTestId('tracking-number')).toHaveText(/\w{10,}/, { timeout: 20_000 });
   const dir = join(station().dataDir, 'virtual-printer');

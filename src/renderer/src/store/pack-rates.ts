@@ -71,7 +71,7 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
       fail(r.error);
       return;
     }
-    set({ quote: r.value, selectedRateId: r.value.chosenRateId });
+    set({ quote: r.value, selectedRateId: r.value.chosenRateId, changedByHand: false });
     if (r.value.unreachable) {
       // Ctrl+Enter came while this rating was on its way: asked again, queueing this time.
       if (get().buyPending && !queue) {
@@ -174,8 +174,23 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
         return;
       }
       if (!quote) {
-        // Weighed (or re-weighed) but not rated yet: rate, then buy as the rates come in.
         if (!get().order) return;
+        if (get().changedByHand) {
+          // A weight typed by hand: rated and shown first, never bought unseen (150 typed for
+          // 1.50 would buy the rule's freight rate). The next Ctrl+Enter buys. A box or an
+          // option changed, the scale's reading, the order file's weight: rated and bought.
+          await get().rate();
+          if (get().quote?.rates.length)
+            get().notify(
+              'ok',
+              `Rated at ${get()
+                .packages.map((p) => `${p.weight.trim()} lb`)
+                .join(' + ')}: check the rate, then Ctrl+Enter buys it.`,
+            );
+          return;
+        }
+        // Weighed by the scale or the order file but not rated yet: rate, then buy as the
+        // rates come in.
         set({ buyPending: true });
         await get().rate();
         return;

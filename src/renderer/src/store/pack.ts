@@ -57,7 +57,13 @@ export interface PackSlice {
   overrideVerification(by: string, reason: string): Promise<boolean>;
   /** Reprints the label bought at another station on this station's label printer. */
   reprintHere(reason: string): Promise<boolean>;
-  setWeight(index: number, weight: string): void;
+  /**
+   * `byHand`: typed by the packer (not the scale's reading, not the order file's): the next buy
+   * key rates and shows the rates first, so a mistyped weight is seen before money is spent.
+   */
+  setWeight(index: number, weight: string, byHand?: boolean): void;
+  /** A weight typed by hand since the last rating (see `setWeight`). */
+  changedByHand: boolean;
   setBox(index: number, box: BoxPreset | null): void;
   setActivePackage(index: number): void;
   setShipOptions(patch: Partial<ShipOptionsView>): void;
@@ -82,6 +88,7 @@ const cleared = {
   result: null,
   confirmAnother: false,
   buyPending: false,
+  changedByHand: false,
   verification: null,
   verifyAlert: null,
 } satisfies Partial<PackSlice & PackRatesSlice>;
@@ -231,10 +238,11 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
 
     // A changed weight or box makes the rates on screen wrong: they go, and the next Enter or
     // Ctrl+Enter rates again (buying never uses rates of another weight).
-    setWeight: (index, weight) =>
+    setWeight: (index, weight, byHand = false) =>
       set({
         packages: get().packages.map((p, i) => (i === index ? { ...p, weight } : p)),
         ...(get().quote ? { quote: null, selectedRateId: null } : {}),
+        ...(byHand ? { changedByHand: true } : {}),
       }),
     setBox: (index, box) =>
       set({

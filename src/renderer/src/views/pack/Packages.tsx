@@ -81,7 +81,7 @@ export const Packages = forwardRef<PackagesHandle, { onReadScale(): void; onDone
                     value={p.weight}
                     className={p.weight.trim() === '' && needsWeights ? 'missing' : ''}
                     onFocus={() => s.setActivePackage(i)}
-                    onChange={(e) => s.setWeight(i, e.target.value)}
+                    onChange={(e) => s.setWeight(i, e.target.value, true)}
                     onKeyDown={(e) => {
                       // Ctrl+Enter is the buy key (the Pack view's), not \"next package\".
                       if (e.key === 'Enter' && !e.ctrlKey) {
