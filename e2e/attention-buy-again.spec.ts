@@ -57,3 +57,34 @@ test('"Buy again" under Needs attention asks in the page: Esc leaves with nothin
   await expect.poll(() => printer.labels.length, { timeout: 20_000 }).toBe(1);
   expect(nativeDialogs).toEqual([]);
 });
+
+test('"Not bought" under Needs attention asks in the page before it releases the order', async ({
+  page,
+}) => {
+  const station = await platform.lumen();
+  const sandbox = platform.sandbox();
+  await page.goto(station.url);
+  await expect(page.getByTestId('profile-name')).toHaveText('Lumen e2e');
+  await importOrders(page);
+  await page.keyboard.press('Alt+1');
+  await buyWithLostAnswer(page, sandbox, 'LUM-10424');
+
+  await page.keyboard.press('Alt+2');
+  const item = page.getByTestId('attention-item');
+  await expect(item).toContainText('LUM-10424');
+  const release = item.getByRole('button', { name: 'Not bought: release the order' });
+  const confirm = page.getByRole('alertdialog', { name: 'Confirm not bought for LUM-10424' });
+  await release.click();
+  await expect(confirm).toContainText('Release order LUM-10424 as not bought? Only if you checked');
+  await expect(confirm.getByRole('button', { name: /Not bought: release it/ })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(confirm).toHaveCount(0);
+  await expect(item).toHaveCount(1);
+
+  await release.click();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('attention-item')).toHaveCount(0, { timeout: 20_000 });
+  await expect(page.getByTestId('attention-outcomes')).toContainText(
+    'Released as not bought (by packer): the order can be scanned and bought again.',
+  );
+});

@@ -180,15 +180,20 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
           const orderNumber =
             r.workflow.orders.get(found.label.orderId)?.orderNumber ?? found.label.orderReference;
           message = `Found on the platform: label ${found.label.trackingNumber} of order ${orderNumber}, stored${found.printed ? ' and sent to the label printer' : `; it did not print (${(found.failure?.message ?? 'not sent').replace(/\.$/, '')})`}.`;
-        } else if (action === 'mark-not-bought')
+        } else if (action === 'mark-not-bought') {
           na.markNotBought(
             key,
             user,
             note?.trim() ? `checked: not bought — ${note.trim()}` : 'checked: not bought',
           );
-        else if (action === 'buy-again')
-          await na.buyAgain(key, { stationUser: user, confirm: true });
-        else throw new StationFailure('validation', `${action} does not apply to a purchase.`);
+          message = `Released as not bought (by ${user}): the order can be scanned and bought again.`;
+        } else if (action === 'buy-again') {
+          const again = await na.buyAgain(key, { stationUser: user, confirm: true });
+          message =
+            'label' in again
+              ? `Bought again: label ${again.label.trackingNumber}${again.outcome === 'printed' ? ', sent to the label printer' : ''}.`
+              : `Asked again (${again.outcome.replaceAll('-', ' ')}): see Pack and History for how it ended.`;
+        } else throw new StationFailure('validation', `${action} does not apply to a purchase.`);
       } else if (kind === 'shipment' && action === 'dismiss') {
         // The order's earlier failed attempts go with it: one order, one entry, one dismissal.
         const done = dismissFailedOrder(r.workflow, Number(key), user, note);

@@ -23,7 +23,12 @@ export function AttentionView() {
   const [notes, setNotes] = useState<Record<string, string>>({});
   // Buying again spends money: the button asks first, in the page (as the Orders view's batch
   // does): Enter confirms, Esc or Cancel leaves and nothing is bought.
-  const [confirming, setConfirming] = useState<string | null>(null);
+  // "Not bought" asks too: if the label was bought after all, the order scanned again is bought
+  // twice.
+  const [confirming, setConfirming] = useState<{
+    id: string;
+    action: 'buy-again' | 'mark-not-bought';
+  } | null>(null);
   // The item being decided (a look-up can take the platform's time: said, buttons held), and
   // what each decision here said, kept on the page (a toast is gone in seconds, and the item
   // it was about may be gone from the list).
@@ -90,7 +95,11 @@ export function AttentionView() {
                 <button
                   key={a}
                   disabled={busy !== null}
-                  onClick={() => (a === 'buy-again' ? setConfirming(item.id) : decide(item.id, a))}
+                  onClick={() =>
+                    a === 'buy-again' || a === 'mark-not-bought'
+                      ? setConfirming({ id: item.id, action: a })
+                      : decide(item.id, a)
+                  }
                 >
                   {actionLabel[a]}
                 </button>
@@ -103,7 +112,7 @@ export function AttentionView() {
                   : 'Working on it…'}
               </p>
             ) : null}
-            {confirming === item.id ? (
+            {confirming?.id === item.id && confirming.action === 'buy-again' ? (
               <ConfirmPanel
                 label={`Confirm buying again${item.orderNumber ? ` for ${item.orderNumber}` : ''}`}
                 question={`Buy another label${item.orderNumber ? ` for order ${item.orderNumber}` : ''}? The first purchase may have gone through: both labels would be charged.`}
@@ -111,6 +120,18 @@ export function AttentionView() {
                 onConfirm={() => {
                   setConfirming(null);
                   decide(item.id, 'buy-again');
+                }}
+                onCancel={() => setConfirming(null)}
+              />
+            ) : null}
+            {confirming?.id === item.id && confirming.action === 'mark-not-bought' ? (
+              <ConfirmPanel
+                label={`Confirm not bought${item.orderNumber ? ` for ${item.orderNumber}` : ''}`}
+                question={`Release order${item.orderNumber ? ` ${item.orderNumber}` : ''} as not bought? Only if you checked (Look it up on the platform, the carrier's portal): if the label was bought after all, scanning the order again buys and charges a second one.`}
+                confirmText="Not bought: release it"
+                onConfirm={() => {
+                  setConfirming(null);
+                  decide(item.id, 'mark-not-bought');
                 }}
                 onCancel={() => setConfirming(null)}
               />
