@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stationPerTest, printedLabels } from './station';
 
@@ -187,6 +187,29 @@ test('a batch of every order asks to buy only for those without a label, and say
   await expect(ask.getByRole('button', { name: /Buy 5 labels/ })).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(ask).toHaveCount(0);
+});
+
+test('a batch of more orders than one batch holds says so before it asks to buy anything', async ({
+  page,
+}, info) => {
+  await page.goto(station().url);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  const sample = readFileSync(
+    join(import.meta.dirname, '../resources/orders/sample-orders.csv'),
+    'utf8',
+  );
+  const [header, first] = sample.split(/\r?\n/);
+  const rows = Array.from({ length: 501 }, (_, i) =>
+    first!.replace(/^[^,]+/, `BIG-${String(i).padStart(4, '0')}`),
+  );
+  const file = info.outputPath('big.csv');
+  writeFileSync(file, [header, ...rows].join('\n'));
+  await page.keyboard.press('Alt+8');
+  await page.getByLabel('Import orders file').setInputFiles(file);
+  await expect(page.getByTestId('import-report')).toContainText('501 imported');
+  await page.keyboard.press('Alt+b');
+  await expect(page.getByText(/^507 orders match: a batch holds at most 500\./)).toBeVisible();
+  await expect(page.getByRole('alertdialog', { name: 'Confirm the batch' })).toHaveCount(0);
 });
 
 test('with the station host gone, a scan is answered within seconds that nothing was done', async ({

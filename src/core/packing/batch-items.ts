@@ -36,8 +36,8 @@ export interface BatchSummary {
   items: BatchItem[];
 }
 
-/** The most orders one batch may hold. */
-export const MAX_BATCH_ORDERS = 500;
+/** The most orders one batch may hold (the contract's, so the Orders view can say it first). */
+export { MAX_BATCH_ORDERS } from '../../shared/features/floor.js';
 
 /** What one order's `ship()` result makes of its batch item. */
 export function settle(result: ShipResult): {

@@ -108,6 +108,9 @@ export interface EndOfDayView {
   cost: number;
 }
 
+/** The most orders one batch may hold (the Orders view says so before it asks to buy). */
+export const MAX_BATCH_ORDERS = 500;
+
 /** The Orders view's filters; a batch can take the same filters. */
 const orderFilter = z.object({
   search: text(200).optional(),

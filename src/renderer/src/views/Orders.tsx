@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { OrderStatusName } from '../../../shared/views';
+import { MAX_BATCH_ORDERS } from '../../../shared/features/floor';
 import { call } from '../bridge';
 import { useStation } from '../store';
 import { ORDER_PAGE } from '../store/floor';
@@ -84,6 +85,12 @@ export function OrdersView() {
       s.notify(
         'error',
         'A batch is under way: let it finish, or stop it, before starting another.',
+      );
+    else if (batchSize > MAX_BATCH_ORDERS)
+      // Said before the money question, not after it.
+      s.notify(
+        'error',
+        `${batchSize.toLocaleString()} orders ${s.picked.length ? 'are picked' : 'match'}: a batch holds at most ${MAX_BATCH_ORDERS}. Narrow the filter (a status, Single item, Weight known, a search) or pick orders with Space.`,
       );
     else if (batchSize > 0 && toBuy === 0)
       s.notify('error', 'Every one of these orders already has a label: nothing to buy.');
