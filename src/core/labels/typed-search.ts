@@ -30,7 +30,9 @@ function candidates(query: string): string[] {
     .map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()))
     .join('');
   const ref = orderNumberInReference(upper);
-  return [...new Set([query, upper, swapped, ...(ref ? [ref] : [])])];
+  // Shopify's "#2001" typed as 2001.
+  const hash = /^\d{1,12}$/.test(query) ? [`#${query}`] : [];
+  return [...new Set([query, upper, swapped, ...(ref ? [ref] : []), ...hash])];
 }
 
 /**

@@ -68,8 +68,9 @@ export function cleanScan(scanned: string): string {
 /**
  * The values a scan may stand for, in order: itself; the tracking number inside a USPS
  * Intelligent Mail package barcode (`420` + ZIP [+ GS] + tracking number, what a USPS label's
- * barcode holds); and the same with upper and lower case swapped (a keyboard-wedge scanner
- * types "lum-10421" for LUM-10421 while Caps Lock is on).
+ * barcode holds); the same with upper and lower case swapped (a keyboard-wedge scanner
+ * types "lum-10421" for LUM-10421 while Caps Lock is on); and a number with or without the "#"
+ * Shopify puts before its order numbers ("2001" finds #2001).
  */
 function scanCandidates(value: string): string[] {
   const plain = value.replaceAll('\u001d', '');
@@ -81,5 +82,9 @@ function scanCandidates(value: string): string[] {
     .map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()))
     .join('');
   candidates.add(swapped);
+  // Shopify's order names are "#2001", printed and barcoded without the "#" on many slips and
+  // typed without it; a "#2001" typed for a store that numbers "2001" is the same order.
+  if (/^\d{1,12}$/.test(plain)) candidates.add(`#${plain}`);
+  else if (/^#\d{1,12}$/.test(plain)) candidates.add(plain.slice(1));
   return [...candidates].filter(Boolean);
 }

@@ -46,6 +46,50 @@ describe('scan lookup', () => {
       kind: 'not-found',
       message: expect.stringMatching(/No order or label "1002"/),
     });
+    // Typed with the "#" a Shopify order name has: the same orders.
+    expect(workflow.lookup('#1001')).toMatchObject({ kind: 'ambiguous' });
+    db.close();
+  });
+
+  it('finds a Shopify order "#2001" scanned or typed as 2001, and one stored as 2001 typed as #2001', () => {
+    const db = openDatabase(join(tempDir(), 'station.db'));
+    const profile = harborProfile('http://127.0.0.1:9');
+    const workflow = new PackingWorkflow({
+      db,
+      profile,
+      platform: offline,
+      classify: () => ({ kind: 'outcome-unknown', message: 'unused' }),
+      printQueue: { enqueue: () => undefined },
+    });
+    const order = (orderNumber: string) => ({
+      orderNumber,
+      tenantId: 'tnt_driftwood',
+      shipTo: { addressLine1: '1 A St', city: 'Reno', postalCode: '89501', countryCode: 'US' },
+      packages: [{ weightLbs: 1 }],
+    });
+    importOrders(workflow.orders, workflow.scope, tenantPolicy(profile), {
+      text: JSON.stringify([order('#2001'), order('3001'), order('#4001'), order('4001')]),
+      format: 'json',
+      source: 'test',
+    });
+    expect(workflow.lookup('2001\r')).toMatchObject({
+      kind: 'order',
+      order: { orderNumber: '#2001' },
+    });
+    expect(workflow.lookup('#3001')).toMatchObject({
+      kind: 'order',
+      order: { orderNumber: '3001' },
+    });
+    // Both exist: the number as scanned wins.
+    expect(workflow.lookup('4001')).toMatchObject({
+      kind: 'order',
+      order: { orderNumber: '4001' },
+    });
+    expect(workflow.lookup('#4001')).toMatchObject({
+      kind: 'order',
+      order: { orderNumber: '#4001' },
+    });
+    expect(workflow.lookup('5001')).toMatchObject({ kind: 'not-found' });
     db.close();
   });
 
