@@ -70,6 +70,21 @@ describe('print spool', () => {
     }
   });
 
+  it('a test page dropped mid-job fails at once and is never sent again (a label would be)', async () => {
+    const vp = await useVirtualPrinter();
+    const { spool } = openSpool([virtualPrinterConfig(vp, { name: 'ZD421' })]);
+    vp.dropNextJobMidway();
+    spool.start();
+    const { job } = spool.printTest('virtual');
+    await waitForState(spool, job.id, 'failed');
+    expect(spool.get(job.id)).toMatchObject({ attempts: 1 });
+    expect(spool.get(job.id)!.lastError).toMatch(
+      /The test page did not print and is not sent again; put it right and try again\.$/,
+    );
+    await new Promise((r) => setTimeout(r, 1500)); // longer than the spool's first backoff
+    expect(vp.labels).toEqual([]);
+  });
+
   it('sends a label again after the printer dropped it mid-job, and it prints exactly once', async () => {
     const vp = await useVirtualPrinter();
     const { spool } = openSpool([virtualPrinterConfig(vp)]);

@@ -2,6 +2,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import type { ProfileView } from '../../../src/shared/views.js';
+import { hostStatusAnswer } from '../../../src/core/printing/virtual-printer/responses.js';
 import { startPlainZebra } from '../../support/plain-zebra.js';
 import { closedPort } from '../../support/ports.js';
 import { call, demoStationsPerTest, until } from './support.js';
@@ -75,6 +76,49 @@ describe('Settings → Printers: add by address, test print, remove (site IT)', 
     expect(after.printers.map((p) => p.id)).not.toContain(added.id);
     const again = await s.dispatch('printers.testPrint', { printerId: added.id });
     expect(again).toMatchObject({ ok: false, error: { code: 'not-found' } });
+  });
+
+  it('a test page the printer drops says so at once and is never sent again later', async () => {
+    const s = await started();
+    // Answers the status question, then drops the connection as the page arrives.
+    let pages = 0;
+    const sockets = new Set<Socket>();
+    const dropper = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.on('data', (d) => {
+        const text = d.toString('latin1');
+        if (text.includes('~HS'))
+          socket.write(hostStatusAnswer({ fault: null, formatsInBuffer: 0, dpi: 203 }), 'latin1');
+        if (text.includes('^XA')) {
+          pages++;
+          socket.destroy();
+        }
+      });
+    });
+    await new Promise<void>((ok) => dropper.listen(0, '127.0.0.1', ok));
+    stations.onEnd(async () => {
+      for (const k of sockets) k.destroy();
+      await new Promise((ok) => dropper.close(ok));
+    });
+    const view = await call(s, 'printers.add', {
+      name: 'Drops pages',
+      host: '127.0.0.1',
+      port: (dropper.address() as { port: number }).port,
+      dpi: 203,
+      role: 'label',
+    });
+    const id = view.printers.find((p) => p.name === 'Drops pages')!.id;
+    const job = await call(s, 'printers.testPrint', { printerId: id });
+    // Answered with the page's outcome (it may or may not have come out), not "sent".
+    expect(job).toMatchObject({
+      state: 'failed',
+      lastError: expect.stringMatching(/^Printer Drops pages .* dropped the connection/),
+    });
+    expect(pages).toBe(1);
+    expect((await call(s, 'queue.list', {})).printJobs.filter((j) => j.state === 'queued')).toEqual(
+      [],
+    );
   });
 
   it('adds a receipt printer whose test print is an ESC/POS slip, not ZPL', async () => {

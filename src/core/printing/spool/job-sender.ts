@@ -317,6 +317,18 @@ export class JobSender {
   private failedAttempt(job: PrintJob, attempts: number, error: Error) {
     const code = error instanceof PrinterError ? error.code : 'unexpected';
     const waited = this.ctx.clock() - Date.parse(job.createdAt);
+    if (job.kind === 'test') {
+      // A test page says whether the printer works now: never printed by surprise later.
+      this.ctx.emitJob(
+        this.ctx.store.change(job.id, {
+          state: 'failed',
+          attempts,
+          lastError: `${error.message.replace(/\.$/, '')}. The test page did not print and is not sent again; put it right and try again.`,
+          lastErrorCode: code,
+        }),
+      );
+      return;
+    }
     if (
       attempts >= (this.ctx.options.maxAttempts ?? 20) &&
       waited >= (this.ctx.options.giveUpAfterMs ?? 30 * 60_000)

@@ -6,6 +6,7 @@ import { StationFailure } from '../errors.js';
 import { printJobView, printerView } from '../map.js';
 import { printerSetupHandlers } from './printers.js';
 import { discoverPrinters } from '../../printing/discovery.js';
+import type { PrintJob } from '../../printing/spool/print-spool.js';
 
 /** Printers: discover, test print, status, and (printers.ts) add and remove. */
 export function deviceHandlers(ctx: StationContext): FeatureHandlers<typeof printerCalls> {
@@ -45,9 +46,36 @@ export function deviceHandlers(ctx: StationContext): FeatureHandlers<typeof prin
         );
       const { job } = ctx.spool.printTest(p.id);
       ctx.changed('queue');
-      return printJobView(job, p.name);
+      // Its outcome, when the printer gives it within a few seconds: "printed", or why not (a
+      // printer that took the connection and dropped the page), instead of "sent".
+      const settled = await settledWithin(ctx, job.id, TEST_PRINT_WAIT_MS);
+      return printJobView(settled ?? job, p.name);
     },
     'printers.status': async ({ printerId }) => probePrinter(printer(printerId)),
     ...printerSetupHandlers(ctx),
   };
+}
+
+/** How long a test print waits for its page's outcome before answering "sent". */
+const TEST_PRINT_WAIT_MS = 8000;
+
+/** The job once it is printed, failed or unknown; null if it is still on its way after `ms`. */
+function settledWithin(ctx: StationContext, id: number, ms: number): Promise<PrintJob | null> {
+  const done = (j: PrintJob | null) => j && j.state !== 'queued' && j.state !== 'sending';
+  const now = ctx.spool.get(id);
+  if (done(now)) return Promise.resolve(now);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      off();
+      resolve(null);
+    }, ms);
+    const listener = (j: PrintJob) => {
+      if (j.id !== id || !done(j)) return;
+      clearTimeout(timer);
+      off();
+      resolve(j);
+    };
+    const off = () => ctx.spool.off('job', listener);
+    ctx.spool.on('job', listener);
+  });
 }

@@ -76,12 +76,15 @@ export function PrintersPanel() {
   }
   async function testPrint(printerId: string) {
     const r = await call('printers.testPrint', { printerId });
+    const bad = !r.ok || r.value.state === 'failed';
     notify(
-      r.ok ? 'ok' : 'error',
+      bad ? 'error' : 'ok',
       r.ok
         ? r.value.state === 'printed'
           ? `Test page printed on ${r.value.printerName}.`
-          : `Test page sent to ${r.value.printerName}: check that it came out.`
+          : r.value.state === 'failed'
+            ? `Test page on ${r.value.printerName}: ${r.value.lastError ?? 'it did not print'}`
+            : `Test page sent to ${r.value.printerName}: check that it came out.`
         : r.error.message,
     );
   }
