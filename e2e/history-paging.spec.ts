@@ -72,4 +72,14 @@ test('History pages through 120 labels with a real total, by keyboard and by but
   await search.press('Enter');
   await expect(pager).toContainText('1–1 of 1 label');
   await expect(rows).toHaveCount(1);
+
+  // A day picked in From / To applies at once, no Enter needed: the labels are one a minute
+  // from 08:00 UTC on 1 November, none on 2 November.
+  await search.fill('');
+  await search.press('Enter');
+  await expect(pager).toContainText(`of ${LABELS} labels`);
+  await page.getByLabel('From').fill('2026-11-02');
+  await expect(pager).toContainText('No labels');
+  await page.getByLabel('From').fill('2026-10-31');
+  await expect(pager).toContainText(`of ${LABELS} labels`);
 });

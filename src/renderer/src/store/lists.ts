@@ -162,6 +162,8 @@ export const createHistorySlice: Slice<HistorySlice> = (set, get) => ({
       limit: HISTORY_PAGE,
       offset,
     });
+    // A date or brand changed again while this was asked: the newer search answers instead.
+    if (historySearchKey(get().history) !== searched && r.ok) return;
     if (r.ok) {
       // The label in the detail pane must be one of the list's: after a search that found
       // nothing (or not it), its preview and Reprint would be another search's label.

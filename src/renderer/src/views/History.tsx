@@ -207,7 +207,10 @@ export function HistoryView() {
             <input
               type="date"
               value={s.history.from}
-              onChange={(e) => s.setHistoryQuery({ from: e.target.value })}
+              onChange={(e) => {
+                s.setHistoryQuery({ from: e.target.value });
+                void s.searchLabels();
+              }}
             />
           </label>
           <label>
@@ -215,13 +218,19 @@ export function HistoryView() {
             <input
               type="date"
               value={s.history.to}
-              onChange={(e) => s.setHistoryQuery({ to: e.target.value })}
+              onChange={(e) => {
+                s.setHistoryQuery({ to: e.target.value });
+                void s.searchLabels();
+              }}
             />
           </label>
           <BrandSelect
             brands={brands}
             value={s.history.tenantId}
-            onChange={(tenantId) => s.setHistoryQuery({ tenantId })}
+            onChange={(tenantId) => {
+              s.setHistoryQuery({ tenantId });
+              void s.searchLabels();
+            }}
           />
           <button type="submit">Search</button>
           {hasSite ? (
