@@ -14,7 +14,11 @@ import {
 } from '../../support/virtual-printer.js';
 
 /** Sends `data` on a fresh connection and collects what comes back until `done(text)` holds. */
-function exchange(port: number, data: string, done: (text: string) => boolean): Promise<string> {
+function exchange(
+  port: number,
+  data: string | Buffer,
+  done: (text: string) => boolean,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let text = '';
@@ -54,6 +58,16 @@ describe('virtual printer', () => {
     expect(third!.file).toBe(join(out, 'label-0003.zpl'));
     expect(readFileSync(join(out, 'label-0001.zpl'), 'utf8')).toBe(sampleLabel('one'));
     expect(readFileSync(join(out, 'label-0003.zpl'), 'utf8')).toBe(sampleLabel('three'));
+
+    // A UTF-8 label (^CI28) is stored as the bytes it came as: "Zoë Ørsted", not "ZoÃ« Ã\u0098rsted".
+    const utf8 = '^XA^CI28^FO20,20^A0N,30,30^FDZoë Ørsted 王小明^FS^XZ';
+    await exchange(
+      again.port,
+      Buffer.concat([Buffer.from(utf8, 'utf8'), Buffer.from('~HS')]),
+      (t) => t.includes('\x03'),
+    );
+    const [, fourth] = await waitForLabels(again, 2);
+    expect(readFileSync(fourth!.file!, 'utf8')).toBe(utf8);
   });
 
   it('answers ~HS and ~HQES with the fault it was told to have', async () => {

@@ -151,7 +151,9 @@ class Printer extends EventEmitter implements VirtualPrinter {
       if (this.options.outDir) {
         const n = this.filesBefore + label.seq;
         label.file = join(this.options.outDir, `label-${String(n).padStart(4, '0')}.zpl`);
-        writeFileSync(label.file, zpl, { mode: 0o600 });
+        // The bytes as they came (the text is read as latin1, one char a byte): a UTF-8 name
+        // (^CI28) stays UTF-8 in the file, not encoded a second time.
+        writeFileSync(label.file, zpl, { encoding: 'latin1', mode: 0o600 });
       }
       this.labels.push(label);
       this.emit('label', label);
