@@ -251,7 +251,9 @@ export function stationMessage(ctx: MessageContext): string {
     case 'retryable':
       return ctx.status === null
         ? `The platform did not answer ${ctx.what} in time; try again${ref}`
-        : `The platform had a problem with ${ctx.what} (HTTP ${ctx.status}); try again, and quote the reference to support if it persists${ref}`;
+        : ctx.status === 429
+          ? `The platform is busy and asked the station to slow down (too many requests, HTTP 429) for ${ctx.what}: wait a moment and try again${ref}`
+          : `The platform had a problem with ${ctx.what} (HTTP ${ctx.status}); try again, and quote the reference to support if it persists${ref}`;
     case 'unknown-outcome':
       return `The platform did not confirm ${ctx.what} (${ctx.detail ?? `HTTP ${ctx.status}`}): it may or may not have been bought. Do not buy again; a shift lead checks it under Needs attention${ref}`;
     case 'network':

@@ -131,6 +131,17 @@ describe('a platform that answers with an error (the sandbox’s fault injection
     client.close();
   });
 
+  it('429: the platform is busy, said in words a packer reads, with its reference', async () => {
+    const { client } = clientFor(sb, DEMO.directBrand, { retry: { attempts: 1 } });
+    sb.fault({ method: 'GET', path: '/api/v1/tenants', kind: 'status', status: 429, times: 1 });
+    const e = await contractError(() => client.listTenants());
+    expect(e.code).toBe('platform-unreachable');
+    expect(e.message).toMatch(
+      /^The platform is busy and asked the station to slow down \(too many requests, HTTP 429\) for .*: wait a moment and try again \(ref \S+\)/,
+    );
+    client.close();
+  });
+
   it('5xx on a label purchase: purchase-outcome-unknown (it may have been bought)', async () => {
     const { client } = clientFor(sb, DEMO.directBrand, { retry: { attempts: 1 } });
     const rates = await client.getRates({ shipment: lumenShipment('ORD-500') });
