@@ -23,6 +23,9 @@ export interface DaySummary {
   labels: number;
   packages: number;
   costCents: number;
+  /** Of `labels`: return labels (from the customer back to the site), and their cost. */
+  returns: number;
+  returnCostCents: number;
 }
 
 export interface EndOfDayQuery {
@@ -51,12 +54,16 @@ export function endOfDay(
         labels: number;
         packages: number;
         cost: number;
+        returns: number;
+        return_cost: number;
       }
     >(
       `SELECT date(l.created_at, @shift) AS day, l.carrier, l.tenant_id,
               count(*) AS labels,
               sum((SELECT max(1, count(*)) FROM label_packages p WHERE p.label_id = l.id)) AS packages,
-              sum(l.cost_cents) AS cost
+              sum(l.cost_cents) AS cost,
+              sum(l.return_of_label_id IS NOT NULL) AS returns,
+              sum(CASE WHEN l.return_of_label_id IS NOT NULL THEN l.cost_cents ELSE 0 END) AS return_cost
        FROM labels l
        WHERE l.profile_id = @profileId AND l.environment = @environment
          AND l.created_at >= @fromUtc AND l.created_at < @toUtc
@@ -68,7 +75,15 @@ export function endOfDay(
   for (const r of rows) {
     let day = days.get(r.day);
     if (!day) {
-      day = { day: r.day, carriers: [], labels: 0, packages: 0, costCents: 0 };
+      day = {
+        day: r.day,
+        carriers: [],
+        labels: 0,
+        packages: 0,
+        costCents: 0,
+        returns: 0,
+        returnCostCents: 0,
+      };
       days.set(r.day, day);
     }
     let carrier = day.carriers.find((c) => c.carrier === r.carrier);
@@ -88,6 +103,8 @@ export function endOfDay(
     day.labels += r.labels;
     day.packages += r.packages;
     day.costCents += r.cost;
+    day.returns += r.returns;
+    day.returnCostCents += r.return_cost;
   }
   return [...days.values()];
 }

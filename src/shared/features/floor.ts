@@ -96,6 +96,9 @@ export interface EndOfDayView {
     labels: number;
     packages: number;
     cost: number;
+    /** Of `labels`: return labels (customer back to the site), and their cost. */
+    returns: number;
+    returnCost: number;
     carriers: {
       carrier: string;
       labels: number;
@@ -106,6 +109,8 @@ export interface EndOfDayView {
   }[];
   labels: number;
   cost: number;
+  returns: number;
+  returnCost: number;
 }
 
 /** The most orders one batch may hold (the Orders view says so before it asks to buy). */

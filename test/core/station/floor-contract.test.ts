@@ -153,5 +153,12 @@ describe('options, customs and returns', () => {
       [bought.label!.id, []],
       [null, [back.label!.trackingNumber]],
     ]);
+    // End of day counts the return label among the day's labels, and says how many were returns.
+    const today = new Date().toISOString().slice(0, 10);
+    const day = await call(s, 'endOfDay.summary', { from: today, to: today });
+    expect(day.returns).toBe(1);
+    expect(day.returnCost).toBe(back.label!.cost);
+    expect(day.days[0]).toMatchObject({ returns: 1, returnCost: back.label!.cost });
+    expect(day.labels).toBe(2);
   });
 });

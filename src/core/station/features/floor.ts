@@ -242,6 +242,8 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
           labels: d.labels,
           packages: d.packages,
           cost: d.costCents / 100,
+          returns: d.returns,
+          returnCost: d.returnCostCents / 100,
           carriers: d.carriers.map((c) => ({
             carrier: c.carrier,
             labels: c.labels,
@@ -256,6 +258,8 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
         })),
         labels: list.reduce((n, d) => n + d.labels, 0),
         cost: list.reduce((n, d) => n + d.costCents, 0) / 100,
+        returns: list.reduce((n, d) => n + d.returns, 0),
+        returnCost: list.reduce((n, d) => n + d.returnCostCents, 0) / 100,
       };
     },
     'endOfDay.csv': async (q) => ({

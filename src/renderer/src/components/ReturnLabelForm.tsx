@@ -52,8 +52,8 @@ export function ReturnLabelForm(props: { label: LabelSummary; onDone(bought: boo
     >
       <p>
         {earlier.length
-          ? `Order ${label.orderNumber} already has a return label (${earlier.join(', ')}). Buy another one?`
-          : `Buy a return label for order ${label.orderNumber} (${label.trackingNumber}), from the customer back to this site?`}
+          ? `Order ${label.orderNumber} already has a return label (${earlier.join(', ')}). Buy another one? It is charged like any label.`
+          : `Buy a return label for order ${label.orderNumber} (${label.trackingNumber}), from the customer back to this site? It is charged like any label.`}
       </p>
       <div className="return-actions">
         <button ref={button} type="submit" disabled={busy}>

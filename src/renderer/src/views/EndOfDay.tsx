@@ -140,6 +140,13 @@ export function EndOfDayView() {
           <p className="eod-total" data-testid="eod-total">
             <b>{summary.labels}</b> label{summary.labels === 1 ? '' : 's'} ·{' '}
             <b>${summary.cost.toFixed(2)}</b>
+            {summary.returns ? (
+              <span data-testid="eod-returns">
+                {' '}
+                (of which {summary.returns} return label{summary.returns === 1 ? '' : 's'}, $
+                {summary.returnCost.toFixed(2)})
+              </span>
+            ) : null}
           </p>
           {summary.days.length === 0 ? <p>Nothing shipped on these days.</p> : null}
           {summary.days.map((d) => (
@@ -147,6 +154,9 @@ export function EndOfDayView() {
               <h2>
                 {d.day}: {d.labels} label{d.labels === 1 ? '' : 's'}, {d.packages} package
                 {d.packages === 1 ? '' : 's'}, ${d.cost.toFixed(2)}
+                {d.returns
+                  ? ` (of which ${d.returns} return label${d.returns === 1 ? '' : 's'}, $${d.returnCost.toFixed(2)})`
+                  : ''}
               </h2>
               <table className="grid eod-table" data-testid="eod-table">
                 <thead>
