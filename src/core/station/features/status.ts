@@ -107,7 +107,13 @@ export class StatusFeature {
           this.ctx.changed('status');
         }
       } else {
-        this.setPrinter(await probePrinter(cfg));
+        const probed = await probePrinter(cfg);
+        // Stopped while the printer was asked (the station closing): its database is closed.
+        if (this.probe === null) {
+          this.ticking = false;
+          return;
+        }
+        this.setPrinter(probed);
       }
       // The header's site line says how long changes have waited ("3 changes waiting, 40 s"):
       // the station sends it again while they wait, so the page needs no timer of its own.
