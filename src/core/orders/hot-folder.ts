@@ -7,11 +7,13 @@ import {
   formatOf,
   importedNone,
   importOrdersInSlices,
+  type OrderFileFormat,
   type TenantPolicy,
 } from './order-import.js';
 import type { OrderRepository } from './order-repository.js';
 import type { StationScope } from '../storage/scope.js';
-import type { ImportReport } from './types.js';
+import type { ImportProblem, ImportReport } from './types.js';
+import { importError } from './import-error.js';
 
 export interface HotFolderOptions {
   folder: string;
@@ -40,6 +42,7 @@ export interface HotFolderFileResult {
   movedTo: string;
   outcome: 'processed' | 'failed';
   report: ImportReport;
+  format: OrderFileFormat;
 }
 
 /**
@@ -139,13 +142,34 @@ export class OrderHotFolder {
       const outcome = report.problems.length === 0 ? 'processed' : 'failed';
       const stamp = new Date().toISOString().replaceAll(':', '-');
       const movedTo = join(this.options.folder, outcome, `${stamp}-${name}`);
-      await writeFile(`${movedTo}.report.json`, JSON.stringify(report, null, 2));
+      await writeFile(
+        `${movedTo}.report.json`,
+        JSON.stringify(reportFile(report, format), null, 2),
+      );
       await rename(path, movedTo);
-      const result: HotFolderFileResult = { file: path, movedTo, outcome, report };
+      const result: HotFolderFileResult = { file: path, movedTo, outcome, report, format };
       this.options.onFile?.(result);
       return result;
     } finally {
       this.inFlight.delete(path);
     }
   }
+}
+
+/**
+ * The report as the file's writer reads it: each problem's row as a spreadsheet numbers it (the
+ * header is row 1), with the words the station shows ("row 6 (order #2003)"), and the file line
+ * it starts on; the same numbers as the Orders view and Needs attention give.
+ */
+function reportFile(report: ImportReport, format: OrderFileFormat) {
+  const place = (p: ImportProblem) => ({
+    ...importError(p, format),
+    ...(p.line ? { line: p.line } : {}),
+  });
+  return {
+    ...report,
+    problems: report.problems.map(place),
+    ...(report.cleaned ? { cleaned: report.cleaned.map(place) } : {}),
+    ...(report.notices ? { notices: report.notices.map(place) } : {}),
+  };
 }

@@ -1,6 +1,9 @@
 import type { Db } from '../storage/database.js';
 import type { StationScope } from '../storage/scope.js';
-import type { ImportProblem, ImportReport } from './types.js';
+import type { ImportError } from '../../shared/features/packing.js';
+import { importError } from './import-error.js';
+import type { OrderFileFormat } from './order-import.js';
+import type { ImportReport } from './types.js';
 
 /** Problems kept with an alert: enough to say what went wrong; the whole report is in failed/. */
 const KEPT_PROBLEMS = 5;
@@ -12,7 +15,8 @@ export interface ImportAlert {
   movedTo: string;
   ordersLeftOut: number;
   problemCount: number;
-  problems: ImportProblem[];
+  /** The first problems, with the place the Orders view gives them ("row 6 (order #2003)"). */
+  problems: Pick<ImportError, 'where' | 'reason'>[];
   createdAt: string;
 }
 
@@ -57,7 +61,7 @@ export class ImportAlerts {
   /** Kept when the file had any problem (the report's); nothing otherwise. */
   add(
     scope: StationScope,
-    file: { fileName: string; movedTo: string; report: ImportReport },
+    file: { fileName: string; movedTo: string; report: ImportReport; format: OrderFileFormat },
     now = new Date(),
   ): void {
     const { report } = file;
@@ -68,7 +72,12 @@ export class ImportAlerts {
       movedTo: file.movedTo,
       ordersLeftOut: report.ordersLeftOut ?? 0,
       problemCount: report.problemCount,
-      problems: JSON.stringify(report.problems.slice(0, KEPT_PROBLEMS)),
+      problems: JSON.stringify(
+        report.problems.slice(0, KEPT_PROBLEMS).map((p) => {
+          const { where, reason } = importError(p, file.format);
+          return { where, reason };
+        }),
+      ),
       createdAt: now.toISOString(),
     });
   }
@@ -80,7 +89,7 @@ export class ImportAlerts {
       movedTo: r.moved_to,
       ordersLeftOut: r.orders_left_out,
       problemCount: r.problem_count,
-      problems: JSON.parse(r.problems) as ImportProblem[],
+      problems: JSON.parse(r.problems) as ImportAlert['problems'],
       createdAt: r.created_at,
     }));
   }

@@ -97,10 +97,7 @@ export function attentionList(
       }. ${a.problemCount} problem${a.problemCount === 1 ? '' : 's'} in all${
         a.problemCount > a.problems.length ? `; the first ${a.problems.length}` : ''
       }:`,
-      reasons: a.problems.map(
-        (p) =>
-          `${p.row ? `row ${p.row}${p.orderNumber ? ` (order ${p.orderNumber})` : ''}` : (p.orderNumber ?? 'the file')}: ${p.reason}`,
-      ),
+      reasons: a.problems.map((p) => `${p.where}: ${p.reason}`),
       createdAt: a.createdAt,
       actions: ['dismiss'],
     });

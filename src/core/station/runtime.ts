@@ -311,10 +311,15 @@ export class ProfileRuntime {
           allowedTenantIds: tenantsOf(this.profile),
           shipFromCountry: this.profile.shipFrom.countryCode,
         },
-        onFile: ({ file, movedTo, report }) => {
+        onFile: ({ file, movedTo, report, format }) => {
           this.preRater.wake();
           if (report.problemCount > 0) {
-            this.importAlerts.add(this.scope, { fileName: basename(file), movedTo, report });
+            this.importAlerts.add(this.scope, {
+              fileName: basename(file),
+              movedTo,
+              report,
+              format,
+            });
             this.deps.onAttention?.();
           }
           this.deps.onOrders(basename(file), report.imported.length + report.updated.length);

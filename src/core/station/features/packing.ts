@@ -3,8 +3,8 @@ import {
   chosenFileFormatOf,
   importedNone,
 } from '../../orders/order-import.js';
-import type { ImportProblem, StoredOrder } from '../../orders/types.js';
-import type { ImportError } from '../../../shared/views.js';
+import type { StoredOrder } from '../../orders/types.js';
+import { importError } from '../../orders/import-error.js';
 import { pullSiteOrders } from './site.js';
 import type { PackedPackage } from '../../packing/types.js';
 import { tenantsOf, type Profile } from '../../profiles/profile-schema.js';
@@ -24,35 +24,6 @@ import { brandName, labelView, orderView } from '../map.js';
 import { purchaseView, quoteView } from './pack-views.js';
 import { verificationView } from './floor.js';
 import { hasFailedRating } from '../../packing/failed-ratings.js';
-
-/**
- * An import problem as the person who wrote the file finds it: the core counts data rows from 1;
- * a spreadsheet counts the header as row 1, so the CSV row it shows is one more.
- */
-export function importError(p: ImportProblem, format: 'csv' | 'json'): ImportError {
-  const orderNumber = p.orderNumber ?? null;
-  const named = orderNumber ? ` (order ${orderNumber})` : '';
-  if (p.row <= 0) {
-    const where =
-      p.field === '(header)'
-        ? 'the header'
-        : p.line
-          ? `line ${p.line} of the file${named}`
-          : `the file${named}`;
-    return { row: 0, orderNumber, field: p.field, reason: p.reason, where };
-  }
-  if (format === 'csv') {
-    const row = p.row + 1;
-    return { row, orderNumber, field: p.field, reason: p.reason, where: `row ${row}${named}` };
-  }
-  return {
-    row: p.row,
-    orderNumber,
-    field: p.field,
-    reason: p.reason,
-    where: `order ${p.row} in the file${orderNumber ? ` (${orderNumber})` : ''}`,
-  };
-}
 
 /**
  * Scan, rate, buy and print, and the order inbox: translation onto PackingWorkflow, nothing
