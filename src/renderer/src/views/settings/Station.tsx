@@ -148,6 +148,10 @@ export function StationPanel() {
               aria-label="Hot folder"
               value={hotFolder}
               onChange={(e) => setHotFolder(e.target.value)}
+              onKeyDown={(e) => {
+                // Enter saves, as in every other one-field form of Settings.
+                if (e.key === 'Enter') void saveProfile({ hotFolder: hotFolder.trim() || null });
+              }}
             />
             <button onClick={() => void saveProfile({ hotFolder: hotFolder.trim() || null })}>
               Save
