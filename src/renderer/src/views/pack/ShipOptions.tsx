@@ -17,7 +17,17 @@ export const ShipOptionsPanel = forwardRef<ShipOptionsHandle, { onDone: () => vo
   function ShipOptionsPanel({ onDone }, ref) {
     const s = useStation();
     const first = useRef<HTMLInputElement>(null);
-    useImperativeHandle(ref, () => ({ focus: () => first.current?.focus() }));
+    const incoterm = useRef<HTMLSelectElement>(null);
+    // Alt+O goes where the order needs the packer: the incoterm when one is missing abroad (the
+    // refusal asks for it), else the first option.
+    useImperativeHandle(ref, () => ({
+      focus: () => {
+        const st = useStation.getState();
+        if (st.order?.international && !st.shipOptions?.incoTerm && incoterm.current)
+          incoterm.current.focus();
+        else first.current?.focus();
+      },
+    }));
     // The message row takes room the order panel needs: shown when the order has a message
     // or the packer asks for it.
     const [wantMessages, setWantMessages] = useState(false);
@@ -77,6 +87,7 @@ export const ShipOptionsPanel = forwardRef<ShipOptionsHandle, { onDone: () => vo
             <label className={o.incoTerm ? 'incoterm' : 'incoterm missing'}>
               <span>Incoterm</span>
               <select
+                ref={incoterm}
                 aria-label="Incoterm"
                 value={o.incoTerm ?? ''}
                 onChange={(e) =>
