@@ -4,6 +4,7 @@ import type { Station } from '../../../src/core/station/index.js';
 import type { ProfileView } from '../../../src/shared/views.js';
 import { hostStatusAnswer } from '../../../src/core/printing/virtual-printer/responses.js';
 import { startPlainZebra } from '../../support/plain-zebra.js';
+import { startVirtualPrinter } from '../../../src/core/printing/virtual-printer/server.js';
 import { closedPort } from '../../support/ports.js';
 import { call, demoStationsPerTest, until } from './support.js';
 
@@ -76,6 +77,25 @@ describe('Settings → Printers: add by address, test print, remove (site IT)', 
     expect(after.printers.map((p) => p.id)).not.toContain(added.id);
     const again = await s.dispatch('printers.testPrint', { printerId: added.id });
     expect(again).toMatchObject({ ok: false, error: { code: 'not-found' } });
+  });
+
+  it("a test print says when the printer's own resolution differs from its setting", async () => {
+    const s = await started();
+    const vp = await startVirtualPrinter({ dpi: 300 });
+    stations.onEnd(() => vp.close());
+    const view = await call(s, 'printers.add', {
+      name: 'VP300',
+      host: '127.0.0.1',
+      port: vp.port,
+      dpi: 203,
+      role: 'label',
+    });
+    const id = view.printers.find((p) => p.name === 'VP300')!.id;
+    const job = await call(s, 'printers.testPrint', { printerId: id });
+    expect(job.state).toBe('printed');
+    expect(job.warnings).toEqual([
+      'VP300 says it prints at 300 dpi, but it is set up here as 203 dpi: labels would come out the wrong size. Set it to 300 dpi in Settings → Printers.',
+    ]);
   });
 
   it('a test page the printer drops says so at once and is never sent again later', async () => {

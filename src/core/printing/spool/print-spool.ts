@@ -199,6 +199,11 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
     });
   }
 
+  /** The resolution the printer gave itself when asked before a job (null: not asked or not said). */
+  reportedDpi(printerId: string): number | null {
+    return this.sender.reportedDpi.get(printerId) ?? null;
+  }
+
   /** The warnings `enqueue` would give, without queueing (for the UI before the packer confirms). */
   checkLabel(printerId: string, payload: Buffer | string): LabelWarning[] {
     const buf = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload;

@@ -49,7 +49,20 @@ export function deviceHandlers(ctx: StationContext): FeatureHandlers<typeof prin
       // Its outcome, when the printer gives it within a few seconds: "printed", or why not (a
       // printer that took the connection and dropped the page), instead of "sent".
       const settled = await settledWithin(ctx, job.id, TEST_PRINT_WAIT_MS);
-      return printJobView(settled ?? job, p.name);
+      // The printer's own word on its resolution, asked before the page went out: a setting
+      // that differs is said now, not at the first paid label that comes out the wrong size.
+      const reported = ctx.spool.reportedDpi(p.id);
+      const warnings =
+        p.role !== 'receipt' && reported !== null && p.dpi !== undefined && reported !== p.dpi
+          ? [
+              `${p.name} says it prints at ${reported} dpi, but it is set up here as ${p.dpi} dpi: labels would come out the wrong size. Set it to ${reported} dpi in Settings → Printers.`,
+            ]
+          : [];
+      return printJobView(
+        settled ?? job,
+        p.name,
+        warnings.map((message) => ({ message })),
+      );
     },
     'printers.status': async ({ printerId }) => probePrinter(printer(printerId)),
     ...printerSetupHandlers(ctx),

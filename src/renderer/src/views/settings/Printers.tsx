@@ -76,17 +76,16 @@ export function PrintersPanel() {
   }
   async function testPrint(printerId: string) {
     const r = await call('printers.testPrint', { printerId });
-    const bad = !r.ok || r.value.state === 'failed';
-    notify(
-      bad ? 'error' : 'ok',
-      r.ok
-        ? r.value.state === 'printed'
-          ? `Test page printed on ${r.value.printerName}.`
-          : r.value.state === 'failed'
-            ? `Test page on ${r.value.printerName}: ${r.value.lastError ?? 'it did not print'}`
-            : `Test page sent to ${r.value.printerName}: check that it came out.`
-        : r.error.message,
-    );
+    const bad = !r.ok || r.value.state === 'failed' || r.value.warnings.length > 0;
+    const outcome = r.ok
+      ? r.value.state === 'printed'
+        ? `Test page printed on ${r.value.printerName}.`
+        : r.value.state === 'failed'
+          ? `Test page on ${r.value.printerName}: ${r.value.lastError ?? 'it did not print'}`
+          : `Test page sent to ${r.value.printerName}: check that it came out.`
+      : r.error.message;
+    // The printer's own resolution differs from its setting: said with the outcome.
+    notify(bad ? 'error' : 'ok', [outcome, ...(r.ok ? r.value.warnings : [])].join(' '));
   }
 
   return (
