@@ -11,6 +11,9 @@ interface ClaimRow {
   /** The holder's label for the order (refused claims only); BIGINT arrives as a string. */
   label_local_id: string | null;
   label_tracking_number: string | null;
+  /** Refused in-flight claims: the holder has not checked in for two minutes, or is retired. */
+  holder_quiet: boolean | null;
+  holder_seen_at: Date | null;
 }
 
 /**
@@ -58,17 +61,25 @@ export class SiteClaims {
                          state = 'in-flight', claimed_at = now(), updated_at = now()
                      WHERE c.state = 'released' OR c.station_id = EXCLUDED.station_id OR $9::boolean
                    RETURNING true AS granted, station_id, station_name, packer, state, claimed_at,
-                     NULL::bigint AS label_local_id, NULL::text AS label_tracking_number)
+                     NULL::bigint AS label_local_id, NULL::text AS label_tracking_number,
+                     NULL::boolean AS holder_quiet, NULL::timestamptz AS holder_seen_at)
                  SELECT * FROM taken
                  UNION ALL
                  -- Refused: the holder's label too (by its purchase), so the packer can reprint
                  -- it here. Only read when nothing was taken: a granted claim costs no more.
                  SELECT false, h.station_id, h.station_name, h.packer, h.state, h.claimed_at,
-                        l.local_id, l.tracking_number
+                        l.local_id, l.tracking_number,
+                        -- Quiet: checked in last over two minutes ago, or gone from the site
+                        -- (retired) with a claim that old.
+                        CASE WHEN st.station_id IS NULL
+                             THEN h.claimed_at < now() - interval '2 minutes'
+                             ELSE st.last_seen_at < now() - interval '2 minutes' END,
+                        st.last_seen_at
                    FROM site_order_claims h
                    LEFT JOIN site_labels l
                      ON h.state = 'purchased' AND l.station_id = h.station_id
                     AND l.purchase_id = h.purchase_id
+                   LEFT JOIN site_stations st ON st.station_id = h.station_id
                   WHERE NOT EXISTS (SELECT 1 FROM taken)
                     AND h.profile_id = $1 AND h.environment = $2 AND h.tenant_id = $3
                     AND h.order_number = $4`,
@@ -95,7 +106,11 @@ export class SiteClaims {
         message:
           row.state === 'purchased'
             ? `Order ${claim.orderNumber} was labelled at ${row.station_name} at ${at}${by} — reprint it here? Nothing was bought.`
-            : `Order ${claim.orderNumber} is being labelled at ${row.station_name} right now (since ${at}${by}). Nothing was bought here; find its label in History (whole site) to reprint it.`,
+            : row.holder_quiet
+              ? // The holder died mid-purchase (or was retired): its label may or may not exist,
+                // and nothing settles it until that station comes back. Said, with the way on.
+                `Order ${claim.orderNumber} was being labelled at ${row.station_name} (since ${at}${by}), but ${row.station_name} ${row.holder_seen_at ? `has not checked in since ${clockTime(row.holder_seen_at)}` : 'is retired'}: its purchase may or may not have gone through. Nothing was bought here. A shift lead looks for the order's label on the platform or the carrier's portal; to buy here all the same, Ctrl+Shift+A, then Ctrl+Enter (a shift lead approves, and ${row.station_name}'s Needs attention will show its own attempt when it comes back).`
+              : `Order ${claim.orderNumber} is being labelled at ${row.station_name} right now (since ${at}${by}). Nothing was bought here; find its label in History (whole site) to reprint it.`,
         holder: {
           stationId: row.station_id,
           stationName: row.station_name,

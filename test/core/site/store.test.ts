@@ -113,6 +113,22 @@ describe('site store on a real PostgreSQL', () => {
     expect(!refused.granted && refused.message).toMatch(
       /^Order DW-55012 is being labelled at Station [47] right now \(since \d\d:\d\d by (ana|bo)\)/,
     );
+    // The holder dies mid-purchase: once it has been quiet two minutes the refusal says so, and
+    // how to buy here all the same.
+    const holder = results[0]!.granted ? 'st-4' : 'st-7';
+    const holderName = holder === 'st-4' ? 'Station 4' : 'Station 7';
+    await owner.pool.query(
+      `INSERT INTO site_stations (station_id, station_name, last_seen_at)
+       VALUES ($1, $2, now() - interval '5 minutes')
+       ON CONFLICT (station_id) DO UPDATE SET last_seen_at = now() - interval '5 minutes'`,
+      [holder, holderName],
+    );
+    const later = await claim(holder === 'st-4' ? b : a, 'lp_later', 'cy');
+    expect(!later.granted && later.message).toMatch(
+      new RegExp(
+        `^Order DW-55012 was being labelled at ${holderName} \\(since \\d\\d:\\d\\d by (ana|bo)\\), but ${holderName} has not checked in since \\d\\d:\\d\\d: its purchase may or may not have gone through\\. Nothing was bought here\\..*Ctrl\\+Shift\\+A, then Ctrl\\+Enter`,
+      ),
+    );
 
     // A burst: eight stations on each of twenty orders at the same instant. Exactly one claim per
     // order is granted and every other station is told who holds it (none fails to answer).
