@@ -436,4 +436,57 @@ describe('Station facade with a site store', () => {
       await Promise.all([a.stop(), b.stop()]);
     }
   });
+
+  it('buying again for a purchase of unknown outcome is refused once another station has labelled the order', async () => {
+    const { a, b } = await stationsAandB();
+    try {
+      // A's purchase goes through at the platform, but the answer is lost: unknown at A.
+      sandbox().faults.add({
+        method: 'POST',
+        path: '/api/v1/labels',
+        kind: 'reset',
+        after: true,
+        times: 1,
+      });
+      const atA = await call(a, 'pack.scan', { value: 'LUM-10423' });
+      if (atA.kind !== 'order') throw new Error(atA.kind);
+      const rated = await call(a, 'pack.rate', {
+        orderId: atA.order.id,
+        packages: [{ weightLbs: 1.8, boxId: null }],
+      });
+      const lost = await a.dispatch('pack.buy', { shipmentId: rated.shipmentId });
+      expect(lost).toMatchObject({ ok: false, error: { code: 'purchase-outcome-unknown' } });
+      // B buys the order all the same (another label, confirmed).
+      const scan = await call(b, 'pack.scan', { value: 'LUM-10423' });
+      if (scan.kind !== 'order') throw new Error(scan.kind);
+      const quote = await call(b, 'pack.rate', {
+        orderId: scan.order.id,
+        packages: [{ weightLbs: 1.8, boxId: null }],
+        confirmAnother: true,
+      });
+      const atB = await call(b, 'pack.buy', { shipmentId: quote.shipmentId, confirmAnother: true });
+      await until(async () => (await call(b, 'station.status', {})).site?.text === 'Site: synced');
+
+      // A's shift lead then presses "Buy again": refused, naming B's label.
+      const item = (await call(a, 'attention.list', {})).find(
+        (i) => i.kind === 'purchase-unknown',
+      )!;
+      const again = await a.dispatch('attention.resolve', { id: item.id, action: 'buy-again' });
+      expect(again).toMatchObject({
+        ok: false,
+        error: {
+          code: 'conflict',
+          message: expect.stringMatching(
+            new RegExp(
+              `^Order LUM-10423 was labelled at Station B at .* \\(${atB.label!.trackingNumber}\\): nothing is bought again here\\.`,
+            ),
+          ),
+        },
+      });
+      expect((await call(a, 'attention.list', {})).map((i) => i.id)).toContain(item.id);
+    } finally {
+      sandbox().faults.clear();
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
 });
