@@ -88,10 +88,19 @@ describe('Station facade with a site store', () => {
       expect((await call(b, 'site.status', {})).stationId).toBe('st-b');
       const rows = (await site.owner.stations()).filter((st) => st.stationId === 'st-a');
       expect(rows.map((r) => r.stationName)).toEqual(['Station A']);
-      // The same station saving its own settings again is not a conflict.
+      // The same station saving its own settings again is not a conflict, nor a new name for it.
       await call(a, 'site.configure', {
         siteStore: { url: site.stationUrl, stationId: 'st-a', stationName: 'Station A' },
       });
+      const renamed = await call(a, 'site.configure', {
+        siteStore: { url: site.stationUrl, stationId: 'st-a', stationName: 'Dock 1' },
+      });
+      expect(renamed.stationId).toBe('st-a');
+      await until(async () =>
+        (await site.owner.stations()).some(
+          (st) => st.stationId === 'st-a' && st.stationName === 'Dock 1',
+        ),
+      );
     } finally {
       await Promise.all([a.stop(), b.stop()]);
     }

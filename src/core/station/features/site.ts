@@ -343,7 +343,9 @@ export async function refuseStationIdInUse(
   } catch {
     // A setting that no longer reads: nothing to compare with.
   }
-  if (current?.stationId === config.stationId && current.stationName === config.stationName) return;
+  // This station under its own id on the same store (a new name, say): the heartbeat under that
+  // id is its own, not another station's.
+  if (current?.stationId === config.stationId && current.url === config.url) return;
   const store = new SiteStore({
     config,
     password: await siteStorePassword(ctx.options.vault, ctx.options.env),
