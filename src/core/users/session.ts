@@ -17,7 +17,9 @@ export class UserError extends Error {
 export type LeadAction =
   | { kind: 'buy-another'; orderNumber: string }
   | { kind: 'mark-not-bought'; orderNumber: string }
-  | { kind: 'reprint'; orderNumber: string; reprints: number; limit: number };
+  | { kind: 'reprint'; orderNumber: string; reprints: number; limit: number }
+  | { kind: 'site-store' }
+  | { kind: 'resolve-double'; itemId: string };
 
 export function describeLeadAction(a: LeadAction): string {
   switch (a.kind) {
@@ -27,6 +29,10 @@ export function describeLeadAction(a: LeadAction): string {
       return `marking the purchase for order ${a.orderNumber} as not bought`;
     case 'reprint':
       return `reprint ${a.reprints + 1} of order ${a.orderNumber} (the site allows ${a.limit} without a lead)`;
+    case 'site-store':
+      return "changing this station's site store or its password";
+    case 'resolve-double':
+      return 'resolving a possible double label';
   }
 }
 

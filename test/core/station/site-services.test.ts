@@ -208,6 +208,63 @@ describe('site services with a site store', () => {
     }
   });
 
+  it("a packer may not change the station's site store or resolve a possible double label; a lead's badge approves", async () => {
+    const site = await siteDatabase(pgc.cluster);
+    await site.owner.saveUser({
+      userId: 'dee',
+      name: 'Dee Park',
+      role: 'packer',
+      badgeSha256: badgeDigest('BADGE-0007'),
+      pinHash: await hashPin('1111'),
+      active: true,
+    });
+    await site.owner.saveUser({
+      userId: 'cy',
+      name: 'Cy Okafor',
+      role: 'lead',
+      badgeSha256: badgeDigest('BADGE-0042'),
+      pinHash: await hashPin('7305'),
+      active: true,
+    });
+    const { a, stop } = await twoStations(site);
+    try {
+      await until(() => a.context.users.count() === 2);
+      await a.context.session.signIn({ badge: 'BADGE-0007' });
+      const status = await call(a, 'site.status', {});
+      const moved = await a.dispatch('site.configure', {
+        siteStore: {
+          url: site.stationUrl.replace(/\/[^/]+$/, '/shipping_sitx'),
+          stationId: status.stationId!,
+          stationName: status.stationName!,
+        },
+      });
+      expect(moved).toMatchObject({
+        ok: false,
+        error: {
+          code: 'lead-required',
+          message: expect.stringMatching(
+            /^A shift lead must approve changing this station's site store or its password/,
+          ),
+        },
+      });
+      expect((await call(a, 'site.status', {})).stationId).toBe(status.stationId);
+      const resolve = await a.dispatch('site.resolveAttention', {
+        id: 'site-double-1',
+        note: 'kept st1 label',
+      });
+      expect(resolve).toMatchObject({ ok: false, error: { code: 'lead-required' } });
+      // A lead scans their badge: the next such action is allowed.
+      await a.context.session.approve({ badge: 'BADGE-0042' });
+      const again = await a.dispatch('site.resolveAttention', {
+        id: 'site-double-1',
+        note: 'kept st1 label',
+      });
+      expect(again).not.toMatchObject({ error: { code: 'lead-required' } });
+    } finally {
+      await stop();
+    }
+  });
+
   it("the console's picture: stations with heartbeat, labels per hour, cost, carriers not AUTHORIZED", async () => {
     const site = await siteDatabase(pgc.cluster);
     const { a, b } = await twoStations(site);

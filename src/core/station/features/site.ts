@@ -20,7 +20,7 @@ import { StationFailure } from '../errors.js';
 import { brandName, printJobView } from '../map.js';
 import { openSite, SITE_SETTING, siteStoreSetting } from './site-link.js';
 import { siteHeader, siteLabelView } from './site-views.js';
-import { actor } from './users.js';
+import { actor, leadFor } from './users.js';
 
 export { openSite, pullSiteOrders, saveSiteStore, siteStoreInFile } from './site-link.js';
 export { siteHeader } from './site-views.js';
@@ -124,6 +124,9 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
   return {
     'site.status': status,
     'site.configure': async ({ siteStore, password }) => {
+      // Where the station's records go, and its password there: a shift lead's (or site IT's)
+      // change, not a packer's.
+      leadFor(ctx, { kind: 'site-store' });
       let config: SiteStoreConfig | null = null;
       if (siteStore !== null) {
         try {
@@ -298,7 +301,10 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
       const m = /^site-double-(\d+)$/.exec(id);
       if (!link || !m)
         throw new StationFailure('not-found', `No site-wide item ${id} can be resolved here.`);
-      const done = await link.store.resolveAttention(Number(m[1]), actor(ctx), note);
+      // Which label of two the customer keeps is a shift lead's decision (docs/site.md).
+      const lead = leadFor(ctx, { kind: 'resolve-double', itemId: id });
+      const by = lead && lead !== actor(ctx) ? `${lead} (for ${actor(ctx)})` : actor(ctx);
+      const done = await link.store.resolveAttention(Number(m[1]), by, note);
       // The other stations hear of it through the store; this one does not hear itself.
       ctx.siteAttention?.refresh();
       if (!done) throw new StationFailure('conflict', 'That item was already resolved.');
