@@ -51,8 +51,18 @@ export class SiteReads {
       if ((await this.orderMatches(scope, prefix)) <= SORT_MATCHES)
         newest = `l.created_at + interval '0 seconds' DESC`;
     }
-    if (search.stationId) add((n) => `l.station_id = ${n}`, search.stationId);
-    if (search.packer) add((n) => `l.packer = ${n}`, search.packer);
+    // A station as the table names it ("Station 1") or by its id; a packer by any part of the
+    // name, in any case ("ana" finds Ana Ruiz).
+    if (search.stationId)
+      add(
+        (n) => `(l.station_id = ${n} OR lower(s.station_name) = lower(${n}))`,
+        search.stationId.trim(),
+      );
+    if (search.packer)
+      add(
+        (n) => `l.packer ILIKE ${n}`,
+        `%${search.packer.trim().replace(/[\\%_]/g, (m) => `\\${m}`)}%`,
+      );
     if (search.tenantId) add((n) => `l.tenant_id = ${n}`, search.tenantId);
     if (search.from) add((n) => `l.created_at >= ${n}`, search.from);
     if (search.to) add((n) => `l.created_at < ${n}`, search.to);

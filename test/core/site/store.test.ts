@@ -233,6 +233,14 @@ describe('site store on a real PostgreSQL', () => {
     expect(
       (await owner.searchLabels(scope, { packer: 'ana', tenantId: 'tnt_lumen' })).labels,
     ).toHaveLength(1);
+    // As a shift lead types them: the station's name as the table shows it, part of a packer's
+    // name in any case; "%" is a character, not a wildcard.
+    for (const search of [{ stationId: 'station 4' }, { stationId: 'st-4' }, { packer: 'AN' }])
+      expect((await owner.searchLabels(scope, search)).labels, JSON.stringify(search)).toHaveLength(
+        1,
+      );
+    expect((await owner.searchLabels(scope, { packer: '%' })).labels).toEqual([]);
+    expect((await owner.searchLabels(scope, { stationId: 'Station' })).labels).toEqual([]);
     expect(
       (await owner.searchLabels({ ...scope, profileId: 'other' }, { query: 'DW-55' })).labels,
     ).toEqual([]);

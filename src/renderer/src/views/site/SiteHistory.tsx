@@ -120,8 +120,8 @@ export function SiteHistory(props: { onStationScope(): void }) {
           </label>
           <BrandSelect brands={brands} value={tenantId} onChange={setTenantId} />
           <input
-            aria-label="Station id"
-            placeholder="Station id"
+            aria-label="Station"
+            placeholder="Station (name or id)"
             size={10}
             value={station}
             onChange={(e) => setStation(e.target.value)}
@@ -149,6 +149,11 @@ export function SiteHistory(props: { onStationScope(): void }) {
           isSelected={(l) => selected?.stationId === l.stationId && selected.labelId === l.labelId}
           onSelect={(i) => setSelected(labels[i] ?? null)}
         />
+        {page && labels.length === 0 ? (
+          <p className="muted" data-testid="site-history-empty">
+            No label of the site matches this search.
+          </p>
+        ) : null}
         {page?.more ? <p className="muted">More labels match: narrow the search.</p> : null}
       </div>
       <aside className="history-detail panel" data-testid="site-label-detail">
