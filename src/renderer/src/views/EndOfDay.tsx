@@ -80,8 +80,8 @@ export function EndOfDayView() {
         // With a site store, a station's end of day is still its own: said, so a shift lead does
         // not take one station's total (or manifests) for the site's.
         <p className="muted" data-testid="eod-this-station">
-          This station&apos;s labels only: each station of the site closes out (Alt+M) its own.
-          The site&apos;s labels and cost today are on the Site view (Alt+0).
+          This station&apos;s labels only: each station of the site closes out (Alt+M) its own. The
+          site&apos;s labels and cost today are on the Site view (Alt+0).
         </p>
       ) : null}
       <div className="filters">
