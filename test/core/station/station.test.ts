@@ -237,3 +237,19 @@ describe('one station per data directory', () => {
     await second.stop();
   });
 });
+
+describe('the shift-lead console without a site store', () => {
+  it('says how site IT gives it one, not a Settings view the console does not have', async () => {
+    const { station: s } = demoStation(tempDir(), { consoleOnly: true });
+    await s.start();
+    try {
+      const view = await call(s, 'console.snapshot', {});
+      expect(view).toMatchObject({ reachable: false, noStore: true });
+      expect(view.note).toBe(
+        'This console has no site store: it shows a whole site. Site IT starts it with one: npm run web -- --console --provision FILE (a file with a siteStore, see docs/site.md).',
+      );
+    } finally {
+      await s.stop();
+    }
+  });
+});

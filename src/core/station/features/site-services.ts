@@ -97,7 +97,9 @@ export function siteServiceHandlers(ctx: StationContext): FeatureHandlers<typeof
         return {
           reachable: false,
           noStore: true,
-          note: 'This station has no site store: the console shows a whole site. Connect one in Settings → Site store.',
+          note: ctx.options.consoleOnly
+            ? 'This console has no site store: it shows a whole site. Site IT starts it with one: npm run web -- --console --provision FILE (a file with a siteStore, see docs/site.md).'
+            : 'This station has no site store: the console shows a whole site. Connect one in Settings → Site store.',
           ...empty,
         };
       if (!rt) return { reachable: false, note: 'No site profile is active.', ...empty };
