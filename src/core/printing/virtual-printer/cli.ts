@@ -18,6 +18,27 @@ import { startVirtualPrinter } from './server.js';
 
 const usage = 'usage: npm run virtual-printer -- [--port N] [--out DIR] [--dpi 203|300|600]';
 
+/** `--help`: what it is, its options, and the fault commands typed on its input. */
+const help = `${usage}
+
+A TCP label printer for trying a station without a Zebra: it answers ~HS and ~HQES as a Zebra
+does, prints (stores) every ^XA…^XZ it receives, and takes faults typed on its input.
+
+  --port N     the TCP port to listen on (default 9100; 0 picks a free one)
+  --out DIR    store each label as DIR/label-0001.zpl, … (the bytes as received)
+  --dpi D      the resolution it reports: 203, 300 or 600 (default 203)
+
+Type on its input, one command a line:
+  paper-out | head-open | paused | ribbon-out   set that fault (labels wait in the buffer)
+  ok                                           clear the fault; waiting labels print
+  slow MS                                      every answer and label takes MS ms (0: off)
+  drop                                         drop the next job halfway through
+  drop-after                                   print the next label, then drop the line
+  status                                       show fault, labels printed and waiting
+  quit                                         stop (so do Ctrl-C and SIGTERM)
+
+In a station: Settings → Printers → Add, host 127.0.0.1 and this port (docs/sandbox.md).`;
+
 const faults = ['paper-out', 'head-open', 'paused', 'ribbon-out'] as const;
 
 // Whoever started us may stop reading our output (a test that only wanted the first line):
@@ -37,7 +58,7 @@ async function main() {
     usage,
   );
   if (values.help) {
-    console.log(usage);
+    console.log(help);
     return;
   }
   const port = intOption('port', values.port, { min: 0, max: 65535 }, usage)!;
