@@ -137,6 +137,10 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
       const r = await call('pack.scan', { value: code });
       set({ busy: null });
       if (!r.ok) {
+        // A scan that failed is not about the order on screen any more: its "labelled at
+        // another station" and that label's Reprint here go, so they are not taken for the
+        // scanned one's.
+        set({ labelledElsewhere: null });
         fail(r.error);
         return;
       }
