@@ -16,17 +16,23 @@ const offline: PackingPlatform = {
   trackersByOrderReference: () => Promise.reject(new Error('no call expected')),
 };
 
+/** Harbor's profile on a fresh station database, with a platform that must not be asked. */
+function offlineWorkflow() {
+  const db = openDatabase(join(tempDir(), 'station.db'));
+  const profile = harborProfile('http://127.0.0.1:9');
+  const workflow = new PackingWorkflow({
+    db,
+    profile,
+    platform: offline,
+    classify: () => ({ kind: 'outcome-unknown', message: 'unused' }),
+    printQueue: { enqueue: () => undefined },
+  });
+  return { db, profile, workflow };
+}
+
 describe('scan lookup', () => {
   it('asks which brand when two brands of a 3PL use the same order number', () => {
-    const db = openDatabase(join(tempDir(), 'station.db'));
-    const profile = harborProfile('http://127.0.0.1:9');
-    const workflow = new PackingWorkflow({
-      db,
-      profile,
-      platform: offline,
-      classify: () => ({ kind: 'outcome-unknown', message: 'unused' }),
-      printQueue: { enqueue: () => undefined },
-    });
+    const { db, profile, workflow } = offlineWorkflow();
     const order = (tenantId: string) => ({
       orderNumber: '1001',
       tenantId,
@@ -52,15 +58,7 @@ describe('scan lookup', () => {
   });
 
   it('finds a Shopify order "#2001" scanned or typed as 2001, and one stored as 2001 typed as #2001', () => {
-    const db = openDatabase(join(tempDir(), 'station.db'));
-    const profile = harborProfile('http://127.0.0.1:9');
-    const workflow = new PackingWorkflow({
-      db,
-      profile,
-      platform: offline,
-      classify: () => ({ kind: 'outcome-unknown', message: 'unused' }),
-      printQueue: { enqueue: () => undefined },
-    });
+    const { db, profile, workflow } = offlineWorkflow();
     const order = (orderNumber: string) => ({
       orderNumber,
       tenantId: 'tnt_driftwood',
@@ -94,15 +92,7 @@ describe('scan lookup', () => {
   });
 
   it('reads a scan as the scanner sends it: Enter at the end, Caps Lock, AIM prefix, a USPS IMpb barcode', () => {
-    const db = openDatabase(join(tempDir(), 'station.db'));
-    const profile = harborProfile('http://127.0.0.1:9');
-    const workflow = new PackingWorkflow({
-      db,
-      profile,
-      platform: offline,
-      classify: () => ({ kind: 'outcome-unknown', message: 'unused' }),
-      printQueue: { enqueue: () => undefined },
-    });
+    const { db, profile, workflow } = offlineWorkflow();
     importOrders(workflow.orders, workflow.scope, tenantPolicy(profile), {
       text: JSON.stringify([
         {

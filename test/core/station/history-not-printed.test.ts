@@ -1,39 +1,20 @@
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startPlainZebra } from '../../support/plain-zebra.js';
-import { call, demoStationsPerTest, packOrder, until } from './support.js';
+import { closedPort } from '../../support/ports.js';
+import { call, demoStationsPerTest, onlyLabelPrinter, packOrder, until } from './support.js';
 
 const stations = demoStationsPerTest();
-
-/** A port nothing listens on: a printer that is switched off. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 describe('History says which labels never came out of the printer', () => {
   it('a label whose print job was cancelled in the Queue is marked, until a reprint prints it', async () => {
     const { s } = await stations.start();
-    const before = await call(s, 'station.status', {});
-    const virtual = before.profile!.printers.find((p) => p.role === 'label')!;
-    // The dock's printer is off: its only label printer (the demo's virtual one is taken away).
-    await call(s, 'printers.remove', { printerId: virtual.id });
-    const view = await call(s, 'printers.add', {
-      name: 'Dock 4 (off)',
-      host: '127.0.0.1',
-      port: await closedPort(),
-      dpi: 203,
-      role: 'label',
-    });
-    const off = view.printers.find((p) => p.name === 'Dock 4 (off)')!;
+    // The dock's printer is off: its only label printer.
+    const off = await onlyLabelPrinter(s, 'Dock 4 (off)', await closedPort());
 
     const bought = await packOrder(s, 'LUM-10421');
     const tracking = bought.label!.trackingNumber;
     const job = await until(async () =>
-      (await call(s, 'queue.list', {})).printJobs.find((j) => j.printerId === off.id),
+      (await call(s, 'queue.list', {})).printJobs.find((j) => j.printerId === off),
     );
     // Waiting for its printer: said as such while the job is in the Queue.
     const waiting = await call(s, 'labels.search', { query: tracking, limit: 10, offset: 0 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startPlainZebra } from '../../support/plain-zebra.js';
-import { call, demoStationsPerTest, packOrder, until } from './support.js';
+import { call, demoStationsPerTest, onlyLabelPrinter, packOrder, until } from './support.js';
 
 const stations = demoStationsPerTest();
 
@@ -10,21 +10,11 @@ describe('a print job outlives a switch of profile', () => {
     const zebra = await startPlainZebra();
     stations.onEnd(zebra.close);
     zebra.setFault('paper-out');
-    const before = await call(s, 'station.status', {});
-    const virtual = before.profile!.printers.find((p) => p.role === 'label')!;
-    await call(s, 'printers.remove', { printerId: virtual.id });
-    const view = await call(s, 'printers.add', {
-      name: 'Dock 4',
-      host: '127.0.0.1',
-      port: zebra.port,
-      dpi: 203,
-      role: 'label',
-    });
-    const dock4 = view.printers.find((p) => p.name === 'Dock 4')!;
+    const dock4 = await onlyLabelPrinter(s, 'Dock 4', zebra.port);
     const bought = await packOrder(s, 'LUM-10421');
     expect(bought.label?.trackingNumber).toBeTruthy();
     const waiting = await until(async () =>
-      (await call(s, 'queue.list', {})).printJobs.find((j) => j.printerId === dock4.id),
+      (await call(s, 'queue.list', {})).printJobs.find((j) => j.printerId === dock4),
     );
 
     // Another profile of this station takes over the screen while the paper is out.

@@ -165,3 +165,21 @@ export async function packOrder(s: Station, number: string) {
 export async function allPrinted(s: Station): Promise<void> {
   await until(async () => (await call(s, 'queue.list', {})).printJobs.length === 0);
 }
+
+/**
+ * Makes a network printer at 127.0.0.1:`port` the profile's only label printer (the demo's
+ * virtual one is taken away); returns its id.
+ */
+export async function onlyLabelPrinter(s: Station, name: string, port: number): Promise<string> {
+  const before = await call(s, 'station.status', {});
+  const virtual = before.profile!.printers.find((p) => p.role === 'label')!;
+  await call(s, 'printers.remove', { printerId: virtual.id });
+  const view = await call(s, 'printers.add', {
+    name,
+    host: '127.0.0.1',
+    port,
+    dpi: 203,
+    role: 'label',
+  });
+  return view.printers.find((p) => p.name === name)!.id;
+}
