@@ -40,7 +40,6 @@ function Credentials(props: {
             onChange={(e) => setBadge(e.target.value)}
             autoComplete="off"
             data-testid="badge-input"
-            aria-label="Badge"
           />
         </label>
       </form>
