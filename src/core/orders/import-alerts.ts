@@ -74,8 +74,9 @@ export class ImportAlerts {
       problemCount: report.problemCount,
       problems: JSON.stringify(
         report.problems.slice(0, KEPT_PROBLEMS).map((p) => {
-          const { where, reason } = importError(p, file.format);
-          return { where, reason };
+          // As the Orders view lists it: "row 2 (order A-1), weight_lbs: …".
+          const { where, field, reason } = importError(p, file.format);
+          return { where: field.startsWith('(') ? where : `${where}, ${field}`, reason };
         }),
       ),
       createdAt: now.toISOString(),

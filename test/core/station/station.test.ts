@@ -187,7 +187,7 @@ describe('Station facade, settings that restart services', () => {
         detail: expect.stringMatching(
           /moved it to .*failed.*night\.csv, with its report beside it/,
         ),
-        reasons: [expect.stringMatching(/^row 2 \(order HOT-2\): .*heavy/)],
+        reasons: [expect.stringMatching(/^row 2 \(order HOT-2\), weight_lbs: .*heavy/)],
         actions: ['dismiss'],
       });
       expect((await call(s, 'station.status', {})).needsAttention).toBe(1);
