@@ -1,5 +1,5 @@
 import type { PrintJobStore, PrintJob } from './jobs.js';
-import type { PrinterNotice, PrintSpoolOptions } from './print-spool.js';
+import type { PrinterNotice, PrintSpoolOptions } from './spool-types.js';
 import {
   describePrinter,
   PrinterError,

@@ -1,7 +1,6 @@
 import { renderPackingSlip } from '../packing-slip.js';
-import type Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
-import { describePrinter, type Printer, type PrinterConfig, type PrinterStatus } from '../types.js';
+import { describePrinter, type Printer, type PrinterConfig } from '../types.js';
 import { checkLabelForPrinter, testLabel, type LabelWarning } from '../zpl.js';
 import { JobSender } from './job-sender.js';
 import {
@@ -15,6 +14,22 @@ import {
 } from './jobs.js';
 import { inTransaction } from '../../storage/database.js';
 
+import {
+  PrintSpoolError,
+  type EnqueueResult,
+  type PrinterNotice,
+  type PrintSpoolEvents,
+  type PrintSpoolOptions,
+} from './spool-types.js';
+
+export {
+  PrintSpoolError,
+  type EnqueueResult,
+  type PrinterNotice,
+  type PrintSpoolErrorCode,
+  type PrintSpoolEvents,
+  type PrintSpoolOptions,
+} from './spool-types.js';
 export type {
   LabelPrintOutcome,
   PrintJob,
@@ -22,67 +37,6 @@ export type {
   PrintJobState,
   PrintJobKind,
 } from './jobs.js';
-
-export interface PrinterNotice {
-  printerId: string;
-  /** null: the printer does not answer status (one-way USB, OS queue) or is unreachable. */
-  status: PrinterStatus | null;
-  /** "Printer ZD421 at 10.1.4.20 is out of paper"; null when all is well. */
-  message: string | null;
-}
-
-export interface PrintSpoolEvents {
-  /** A job was added or changed state (or its last error changed). */
-  job: [PrintJob];
-  /** What a printer said the last time the spool asked. */
-  printer: [PrinterNotice];
-}
-
-export type PrintSpoolErrorCode = 'job-not-found' | 'job-state-conflict' | 'printer-not-found';
-
-export class PrintSpoolError extends Error {
-  constructor(
-    readonly code: PrintSpoolErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'PrintSpoolError';
-  }
-}
-
-export interface PrintSpoolOptions {
-  db: Database.Database;
-  /** The printers of the current site profile. */
-  printers: () => readonly PrinterConfig[];
-  /**
-   * A printer of another profile of this station, by id: a job queued while that profile was in
-   * use still prints on its printer after a switch (it is at this station all the same). Asked
-   * only when `printers()` has no such id.
-   */
-  otherPrinter?: (id: string) => PrinterConfig | undefined;
-  createDriver: (config: PrinterConfig) => Printer;
-  /** Retry delay after a failed attempt: base·2^(attempts-1), capped. Defaults 1 s and 30 s. */
-  backoff?: { baseMs?: number; maxMs?: number };
-  /** Send attempts before a job is 'failed' (faults reported by the printer do not count). */
-  maxAttempts?: number;
-  /**
-   * …and not before this long after it was queued: a printer switched off for a few minutes
-   * (paper, a jam, a cable) must not turn every waiting label into a shift lead's task.
-   * Default 30 minutes.
-   */
-  giveUpAfterMs?: number;
-  /** How often a printer with a fault (paper out…) is asked again. Default 2 s. */
-  faultPollMs?: number;
-  /** While a printer works through labels already sent. Default 250 ms. */
-  printingPollMs?: number;
-  now?: () => number;
-}
-
-export interface EnqueueResult {
-  job: PrintJob;
-  /** Shown to the packer before it prints (e.g. a 203-dpi label on a 300-dpi printer). */
-  warnings: LabelWarning[];
-}
 
 const INTERRUPTED =
   'The station stopped while this was being sent to the printer, so it may or may not have printed. ' +
