@@ -51,6 +51,12 @@ export class ImportAlerts {
          FROM import_alerts WHERE profile_id = ? AND environment = ? AND dismissed_at IS NULL
          ORDER BY id`,
       ),
+      count: db
+        .prepare<[string, string], number>(
+          `SELECT count(*) FROM import_alerts
+           WHERE profile_id = ? AND environment = ? AND dismissed_at IS NULL`,
+        )
+        .pluck(),
       dismiss: db.prepare<[string, string, number, string, string]>(
         `UPDATE import_alerts SET dismissed_at = ?, dismissed_by = ?
          WHERE id = ? AND profile_id = ? AND environment = ? AND dismissed_at IS NULL`,
@@ -93,6 +99,11 @@ export class ImportAlerts {
       problems: JSON.parse(r.problems) as ImportAlert['problems'],
       createdAt: r.created_at,
     }));
+  }
+
+  /** How many are open (the header's count, asked with every status: no row is read). */
+  count(scope: StationScope): number {
+    return this.s.count.get(scope.profileId, scope.environment) ?? 0;
   }
 
   /** False when there is no such open alert in this scope. */

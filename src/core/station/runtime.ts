@@ -1,11 +1,11 @@
-import { basename } from 'node:path';
 import type { LabelPrintQueue } from '../labels/print-queue.js';
 import type { LabelRepository } from '../labels/label-repository.js';
 import { LabelReprints } from '../labels/reprint.js';
 import type { OrderRepository } from '../orders/order-repository.js';
 import type { OfflineQueueRepository } from '../queue/offline-queue-repository.js';
 import { applyLabelRetention } from '../labels/retention.js';
-import { OrderHotFolder } from '../orders/hot-folder.js';
+import type { OrderHotFolder } from '../orders/hot-folder.js';
+import { watchHotFolder } from './runtime-hot-folder.js';
 import { ImportAlerts } from '../orders/import-alerts.js';
 import { PackingWorkflow } from '../packing/packing-workflow.js';
 import { PreRater, type BoxDimensions } from '../packing/pre-rating.js';
@@ -297,51 +297,7 @@ export class ProfileRuntime {
     this.applyRetention();
     this.timers.push(setInterval(() => this.applyRetention(), ProfileRuntime.retentionEveryMs));
     for (const t of this.timers) t.unref();
-    const refused = this.profile.hotFolder
-      ? (this.deps.hotFolderProblem?.(this.profile.hotFolder) ?? null)
-      : null;
-    if (refused) this.deps.log(`hot folder not watched: ${refused}`);
-    else if (this.profile.hotFolder) {
-      this.hotFolder = new OrderHotFolder({
-        folder: this.profile.hotFolder,
-        orders: this.orders,
-        scope: this.scope,
-        tenants: {
-          defaultTenantId: this.profile.tenantId,
-          allowedTenantIds: tenantsOf(this.profile),
-          shipFromCountry: this.profile.shipFrom.countryCode,
-        },
-        onFile: ({ file, movedTo, report, format }) => {
-          this.preRater.wake();
-          if (report.problemCount > 0) {
-            this.importAlerts.add(this.scope, {
-              fileName: basename(file),
-              movedTo,
-              report,
-              format,
-            });
-            this.deps.onAttention?.();
-          }
-          this.deps.onOrders(basename(file), report.imported.length + report.updated.length);
-        },
-        log: this.deps.log,
-        mappings: this.profile.orderColumnMappings ?? [],
-        ...(this.deps.claimOrderFile
-          ? {
-              claimFile: (text: string, name: string) =>
-                this.deps.claimOrderFile!(this.scope, text, name),
-            }
-          : {}),
-        ...(this.deps.releaseOrderFile
-          ? {
-              releaseFile: (text: string) => this.deps.releaseOrderFile!(this.scope, text),
-            }
-          : {}),
-      });
-      await this.hotFolder
-        .start()
-        .catch((e: unknown) => this.deps.log(`hot folder: ${(e as Error).message}`));
-    }
+    this.hotFolder = await watchHotFolder(this, this.deps);
   }
 
   /**

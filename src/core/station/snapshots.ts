@@ -76,11 +76,7 @@ export function countsOf(ctx: StationContext): {
 } {
   const r = ctx.runtimeOrNull();
   if (!r) return { shipments: 0, printJobs: 0, needsAttention: 0 };
-  const work = workCounts(
-    r.workflow,
-    ctx.spool.list(STUCK).length,
-    r.importAlerts.open(r.scope).length,
-  );
+  const work = workCounts(r.workflow, ctx.spool.list(STUCK).length, r.importAlerts.count(r.scope));
   return {
     shipments: work.waitingShipments,
     printJobs: ctx.spool.list({ states: ['queued', 'sending'] }).length,
