@@ -70,23 +70,17 @@ describe('scan lookup', () => {
       format: 'json',
       source: 'test',
     });
-    expect(workflow.lookup('2001\r')).toMatchObject({
-      kind: 'order',
-      order: { orderNumber: '#2001' },
-    });
-    expect(workflow.lookup('#3001')).toMatchObject({
-      kind: 'order',
-      order: { orderNumber: '3001' },
-    });
-    // Both exist: the number as scanned wins.
-    expect(workflow.lookup('4001')).toMatchObject({
-      kind: 'order',
-      order: { orderNumber: '4001' },
-    });
-    expect(workflow.lookup('#4001')).toMatchObject({
-      kind: 'order',
-      order: { orderNumber: '#4001' },
-    });
+    // Scanned → found; where both exist, the number as scanned wins.
+    for (const [scanned, found] of [
+      ['2001\r', '#2001'],
+      ['#3001', '3001'],
+      ['4001', '4001'],
+      ['#4001', '#4001'],
+    ])
+      expect(workflow.lookup(scanned!), scanned).toMatchObject({
+        kind: 'order',
+        order: { orderNumber: found },
+      });
     expect(workflow.lookup('5001')).toMatchObject({ kind: 'not-found' });
     db.close();
   });

@@ -45,6 +45,25 @@ function siteStation(dataDir: string): Station {
   });
 }
 
+/** A site user with a badge and a PIN, as `npm run site -- users add` stores one. */
+async function addUser(
+  site: SiteDatabase,
+  userId: string,
+  name: string,
+  role: 'packer' | 'lead',
+  badge: string,
+  pin: string,
+) {
+  await site.owner.saveUser({
+    userId,
+    name,
+    role,
+    badgeSha256: badgeDigest(badge),
+    pinHash: await hashPin(pin),
+    active: true,
+  });
+}
+
 async function twoStations(site: SiteDatabase) {
   const a = siteStation(tempDir());
   const b = siteStation(tempDir());
@@ -167,14 +186,7 @@ describe('site services with a site store', () => {
 
   it("the site's users sign in at any station; a station's role cannot write users", async () => {
     const site = await siteDatabase(pgc.cluster);
-    await site.owner.saveUser({
-      userId: 'bo',
-      name: 'Bo Lindqvist',
-      role: 'lead',
-      badgeSha256: badgeDigest('BADGE-0042'),
-      pinHash: await hashPin('7305'),
-      active: true,
-    });
+    await addUser(site, 'bo', 'Bo Lindqvist', 'lead', 'BADGE-0042', '7305');
     const { a, b, stop } = await twoStations(site);
     try {
       for (const s of [a, b]) {
@@ -210,22 +222,8 @@ describe('site services with a site store', () => {
 
   it("a packer may not change the station's site store or resolve a possible double label; a lead's badge approves", async () => {
     const site = await siteDatabase(pgc.cluster);
-    await site.owner.saveUser({
-      userId: 'dee',
-      name: 'Dee Park',
-      role: 'packer',
-      badgeSha256: badgeDigest('BADGE-0007'),
-      pinHash: await hashPin('1111'),
-      active: true,
-    });
-    await site.owner.saveUser({
-      userId: 'cy',
-      name: 'Cy Okafor',
-      role: 'lead',
-      badgeSha256: badgeDigest('BADGE-0042'),
-      pinHash: await hashPin('7305'),
-      active: true,
-    });
+    await addUser(site, 'dee', 'Dee Park', 'packer', 'BADGE-0007', '1111');
+    await addUser(site, 'cy', 'Cy Okafor', 'lead', 'BADGE-0042', '7305');
     const { a, stop } = await twoStations(site);
     try {
       await until(() => a.context.users.count() === 2);
