@@ -43,6 +43,10 @@ export class SiteMigrator {
     list.forEach((m, i) => {
       if (m.version !== i + 1) throw new Error(`site migration ${m.name} is numbered ${m.version}`);
     });
+    // Read first, without DDL: a station's role may not create tables, and a store from a newer
+    // version must be said as that, not as the role's missing rights. Checked again under the lock.
+    const current = await this.schemaVersion();
+    if (current > list.length) throw newerSchema(current, list.length);
     return this.tx(async (c) => {
       await c.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
       await c.query(`CREATE TABLE IF NOT EXISTS site_schema_migrations (
@@ -51,11 +55,7 @@ export class SiteMigrator {
         'SELECT max(version) AS v FROM site_schema_migrations',
       );
       const from = Number(rows[0]?.v ?? 0);
-      if (from > list.length)
-        throw new SiteStoreError({
-          kind: 'newer-schema',
-          message: `The site store was set up by a newer version of Shipping Station (schema ${from}, this station knows ${list.length}). Update this station; the site store was left untouched.`,
-        });
+      if (from > list.length) throw newerSchema(from, list.length);
       for (const m of list.slice(from)) {
         await c.query(m.sql);
         await c.query('INSERT INTO site_schema_migrations (version, name) VALUES ($1, $2)', [
@@ -66,4 +66,11 @@ export class SiteMigrator {
       return { from, to: list.length };
     });
   }
+}
+
+function newerSchema(found: number, known: number): SiteStoreError {
+  return new SiteStoreError({
+    kind: 'newer-schema',
+    message: `The site store was set up by a newer version of Shipping Station (schema ${found}, this station knows ${known}). Update this station; the site store was left untouched.`,
+  });
 }

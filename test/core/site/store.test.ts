@@ -308,6 +308,15 @@ describe('site store on a real PostgreSQL', () => {
         { version: siteMigrations.length + 1, name: 'x', sql: 'CREATE TABLE x (a int)' },
       ]),
     ).rejects.toThrow(/does not allow this station's role.*station-role\.sql/);
+    // A store a newer version migrated is said as that to a station role too (its missing DDL
+    // rights were reported instead when it restarted).
+    const c = pgc.cluster.superuser(stationUrl.split('/').pop());
+    await c.connect();
+    await c.query(`INSERT INTO site_schema_migrations (version, name) VALUES (99, 'future')`);
+    await c.end();
+    await expect(a.migrate()).rejects.toThrow(
+      /set up by a newer version of Shipping Station \(schema 99.*Update this station/,
+    );
     await Promise.all([a.close(), owner.close()]);
   });
 
