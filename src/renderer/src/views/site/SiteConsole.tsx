@@ -219,7 +219,18 @@ export function SiteConsole() {
                       {s.stationId === view.thisStationId ? (
                         <span className="muted">(this station) </span>
                       ) : null}
-                      {online(s) ? '' : <span className="warn">offline</span>}
+                      {online(s) ? (
+                        ''
+                      ) : (
+                        // The store cannot tell a station turned off from one it refuses: the
+                        // station's own header says which.
+                        <span
+                          className="warn"
+                          title="Not heard from: turned off, cut off from the network, or its site login refused (that station's header says which)"
+                        >
+                          offline
+                        </span>
+                      )}
                     </td>
                     <td>{ago(s.lastSeenAt, storeNow)}</td>
                     <td>{s.appVersion ?? '—'}</td>
