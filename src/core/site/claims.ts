@@ -218,6 +218,6 @@ export class SiteClaims {
 }
 
 /** 10:42, the station's local time: what the packer reads on the floor clock. */
-function clockTime(at: Date): string {
+export function clockTime(at: Date): string {
   return `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
 }

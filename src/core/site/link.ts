@@ -5,6 +5,7 @@ import type { StationScope } from '../storage/scope.js';
 import type { SiteStoreConfig } from './config.js';
 import { describeSiteStore } from './config.js';
 import { describeSiteError, SiteStoreError, type SiteProblem } from './errors.js';
+import { LabelledElsewhere } from './labelled-elsewhere.js';
 import { SiteListener } from './listener.js';
 import type { Heartbeat } from './console.js';
 import { SiteOutbox } from './outbox.js';
@@ -32,6 +33,7 @@ const SKIP_AFTER_FAILURE_MS = 5000;
 export class SiteLink {
   readonly store: SiteStore;
   readonly outbox: SiteOutbox;
+  private readonly labelled: LabelledElsewhere;
   readonly sync: SiteSync;
   private readonly listener: SiteListener | null;
   private readonly password: string | undefined;
@@ -69,6 +71,7 @@ export class SiteLink {
     });
     this.outbox = new SiteOutbox(options.db, config.stationId);
     this.outbox.enable();
+    this.labelled = new LabelledElsewhere(options.db);
     this.sync = new SiteSync({
       store: this.store,
       outbox: this.outbox,
@@ -222,12 +225,20 @@ export class SiteLink {
   claims(scope: StationScope): OrderClaims {
     return {
       claim: async (request) => {
+        const { tenantId, orderNumber } = request;
+        let answer;
         try {
           this.throwIfRecentlyDown();
-          return await this.store.claimOrder(scope, request);
+          answer = await this.store.claimOrder(scope, request);
         } catch (error) {
           const problem = describeSiteError(error, this.config.url);
           this.sync.wake();
+          // Labelled at another station, as the store said before it went away: not bought
+          // offline (a second charge flagged later), unless the packer asks for another label.
+          const known = request.confirmed
+            ? null
+            : this.labelled.refusal(scope, tenantId, orderNumber, problem.fact ?? problem.message);
+          if (known) return known;
           if (this.outbox.offlinePurchase() === 'refuse')
             return {
               granted: false,
@@ -236,6 +247,8 @@ export class SiteLink {
             };
           return { granted: true, mode: 'offline' };
         }
+        this.labelled.learn(scope, tenantId, orderNumber, answer);
+        return answer;
       },
     };
   }

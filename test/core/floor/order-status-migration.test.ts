@@ -44,7 +44,7 @@ describe('the Orders view after the upgrade to kept statuses (migration 12)', ()
     for (const name of triggers) raw.exec(`DROP TRIGGER ${name}`);
     raw.exec(
       'DROP VIEW order_status_now; DROP TABLE order_status; DROP TABLE platform_names; ' +
-        'ALTER TABLE orders DROP COLUMN search_text; DROP TABLE import_alerts; PRAGMA user_version = 11',
+        'ALTER TABLE orders DROP COLUMN search_text; DROP TABLE import_alerts; DROP TABLE site_labelled_elsewhere; PRAGMA user_version = 11',
     );
     raw.close();
 

@@ -6,6 +6,8 @@ import type { LabelledElsewhereView } from '../../../src/shared/views.js';
 import { printed, siteStations } from './site-stations.js';
 import { call, packOrder, scanOrder, until } from './support.js';
 
+const root = join(import.meta.dirname, '../../..');
+
 // "Reprint it here?": a packer scans an order another station of the site has labelled. The
 // buy is refused (the order claim), and the refusal names that station's label, which this
 // station reprints through History's site-wide reprint (site.reprint), with the reason audited.
@@ -136,6 +138,60 @@ describe('an order labelled at another station, scanned here', () => {
         },
       });
       expect(printed(dirB)).toEqual([]);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
+  it('while the store is away, an order it said was labelled elsewhere is still refused, its file imported again or not', async () => {
+    const { site, a, b } = await stationsAandB();
+    try {
+      await call(a, 'settings.update', { userName: 'ana' });
+      const bought = await packOrder(a, 'LUM-10423');
+      await synced(a);
+      expect((await buyAtB(b, 'LUM-10423')).code).toBe('order-claimed-elsewhere');
+
+      // The store goes away (B looks for it where nothing listens); the sample file, the order's
+      // phone number changed, is imported again at B, which replaces its copy of the order.
+      await call(b, 'site.configure', {
+        siteStore: {
+          url: site.stationUrl.replace(`:${pgc.cluster.port}/`, ':1/'),
+          stationId: 'st-b',
+          stationName: 'Station B',
+        },
+      });
+      const report = await call(b, 'orders.import', {
+        fileName: 'sample-orders.csv',
+        content: readFileSync(join(root, 'resources/orders/sample-orders.csv'), 'utf8').replace(
+          '617-555-0107',
+          '617-555-0199',
+        ),
+      });
+      expect(report).toMatchObject({ imported: 1, errorCount: 0 });
+
+      const error = await buyAtB(b, 'LUM-10423');
+      expect(error).toMatchObject({
+        code: 'order-claimed-elsewhere',
+        message: expect.stringMatching(
+          new RegExp(
+            String.raw`^Order LUM-10423 was labelled at Station A at \d\d:\d\d by ana \(${bought.label!.trackingNumber}\), as the site store said at \d\d:\d\d\. Nothing was bought\. The site store at .* does not answer \(connection refused\)\..*Ctrl\+Shift\+A buys another label all the same\.$`,
+          ),
+        ),
+      });
+      expect(
+        (error.details as { labelledElsewhere: LabelledElsewhereView }).labelledElsewhere,
+      ).toMatchObject({
+        stationName: 'Station A',
+        label: { trackingNumber: bought.label!.trackingNumber },
+      });
+      // One label for the order, A's: nothing was bought at B in the outage.
+      expect(
+        sandbox()
+          .ledger()
+          .filter((e) => e.orderReference?.startsWith('LUM-10423')),
+      ).toHaveLength(1);
+      // An order the store never said anything about is bought offline as before.
+      expect((await packOrder(b, 'LUM-10424')).label).toBeTruthy();
     } finally {
       await Promise.all([a.stop(), b.stop()]);
     }

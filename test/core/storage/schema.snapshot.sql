@@ -1,4 +1,4 @@
--- schema version 15
+-- schema version 16
 
 -- view order_status_now
 CREATE VIEW order_status_now AS
@@ -503,6 +503,24 @@ CREATE TABLE shipments (
         created_at TEXT NOT NULL,
         updated_at TEXT NOT NULL
       , return_of_label_id INTEGER REFERENCES labels (id)) STRICT;
+
+-- table site_labelled_elsewhere
+CREATE TABLE site_labelled_elsewhere (
+        profile_id TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        tenant_id TEXT NOT NULL,
+        order_number TEXT NOT NULL,
+        station_id TEXT NOT NULL,
+        station_name TEXT NOT NULL,
+        packer TEXT,
+        -- ISO 8601: when the other station claimed the order, as the store said
+        claimed_at TEXT NOT NULL,
+        label_local_id INTEGER NOT NULL,
+        tracking_number TEXT NOT NULL,
+        -- epoch ms: when the store said it (old rows are dropped as new ones come)
+        learnt_at INTEGER NOT NULL,
+        PRIMARY KEY (profile_id, environment, tenant_id, order_number)
+      ) STRICT, WITHOUT ROWID;
 
 -- table site_outbox
 CREATE TABLE site_outbox (

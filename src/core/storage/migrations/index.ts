@@ -14,6 +14,7 @@ import { migration012 } from './012-order-status.js';
 import { migration013 } from './013-platform-names.js';
 import { migration014 } from './014-order-search.js';
 import { migration015 } from './015-import-alerts.js';
+import { migration016 } from './016-labelled-elsewhere.js';
 
 export interface Migration {
   /** 1-based; equals the migration's position in the list, stored in PRAGMA user_version. */
@@ -42,4 +43,5 @@ export const migrations: readonly Migration[] = [
   migration013,
   migration014,
   migration015,
+  migration016,
 ];
