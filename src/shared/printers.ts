@@ -41,7 +41,20 @@ export const printerHostSchema = z
   .regex(
     /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[?[0-9A-Fa-f:.]+\]?)$/,
     'must be a host name or an IP address such as 10.1.4.20 (no http://, no port)',
-  );
+  )
+  .superRefine((host, ctx) => {
+    // Digits and dots with a slip ("10.1.4.2o", "10.1.4.300", "10.1.4") pass as a host name
+    // and fail only at the first print: said here, as the address site IT meant to type.
+    const labels = host.split('.');
+    const numeric = labels.filter((l) => /^\d+$/.test(l)).length;
+    if (!/^\d/.test(host) || numeric < labels.length - 1 || numeric < 2) return;
+    const ipv4 = labels.length === 4 && numeric === 4 && labels.every((l) => Number(l) <= 255);
+    if (!ipv4)
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${host}" is not an IP address: four numbers from 0 to 255 with dots, such as 10.1.4.20`,
+      });
+  });
 
 export const printerPortSchema = z
   .number({ error: 'must be a number' })

@@ -219,8 +219,10 @@ export class SiteLink {
   }
 
   /**
-   * The claim for one profile's scope. Unreachable store: the site's offlinePurchase setting
-   * (as last read) decides: allow buys and reconciles later, refuse buys nothing.
+   * The claim for one profile's scope. Unreachable store: an order the store said was labelled
+   * at another station is refused from that memory (LabelledElsewhere); otherwise the site's
+   * offlinePurchase setting (as last read) decides: allow buys and reconciles later, refuse
+   * buys nothing.
    */
   claims(scope: StationScope): OrderClaims {
     return {

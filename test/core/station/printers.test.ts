@@ -202,6 +202,12 @@ describe('Settings → Printers: add by address, test print, remove (site IT)', 
     });
     expect(badPort).toMatchObject({ ok: false, error: { code: 'validation' } });
     expect(!badPort.ok && badPort.error.message).toMatch(/port.*1 and 65535/);
+    // An IP address with a slip of the finger passes as a host name only to fail at a print.
+    for (const host of ['10.1.4.2o', '10.1.4.300', '10.1.4', '10.1.4.20.5']) {
+      const typo = await s.dispatch('printers.add', { name: 'ZD421', host });
+      expect(typo).toMatchObject({ ok: false, error: { code: 'validation' } });
+      expect(!typo.ok && typo.error.message).toContain(`"${host}" is not an IP address`);
+    }
 
     await call(s, 'printers.add', { name: 'ZD421', host: '10.1.4.20', port: 9100 });
     const twice = await s.dispatch('printers.add', { name: 'Other', host: '10.1.4.20' });
