@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -261,9 +261,8 @@ test('#13.18 a connection that expires during the shift raises the EXPIRED banne
   ).toContainText('EXPIRED');
 });
 
-test('a carrier connection that lapses between the rates and Ctrl+Enter: its rates go, and the next Ctrl+Enter rates again and buys from another carrier', async ({
-  page,
-}, info) => {
+/** LUM-10421 rated (the rule picks USPS), its USPS connection lapses, Ctrl+Enter is refused. */
+async function buyRefusedForLapsedConnection(page: Page, info: TestInfo) {
   station = await provisioned();
   await page.goto(station.url);
   await expect(page.getByTestId('profile-name')).toHaveText('Lumen dock');
@@ -285,12 +284,48 @@ test('a carrier connection that lapses between the rates and Ctrl+Enter: its rat
   // The dead rate is no longer offered as the rule's choice.
   await expect(page.getByTestId('rate-reason')).toHaveCount(0);
   await page.screenshot({ path: info.outputPath('lapsed-connection.png') });
-  // The next Ctrl+Enter rates again (the USPS rates are gone) and buys from UPS.
+  // The keys say what they do now: nothing is bought before the new rates are seen.
+  await expect(page.getByTestId('rates')).toContainText(
+    'Press Enter or Ctrl+Enter to rate; nothing is bought until you see the rates.',
+  );
+}
+
+/** Ctrl+Enter on the rates now shown buys from UPS: the one label of the order. */
+async function buyShownUpsRate(page: Page) {
   await page.keyboard.press('Control+Enter');
   await expect(page.getByTestId('result')).toContainText('LABEL', { timeout: 20_000 });
   const ledger = (await sandbox!.ledger()) as { serviceLevel?: string }[];
   expect(ledger).toHaveLength(1);
   expect(ledger[0]!.serviceLevel).toMatch(/^UPS_/);
+}
+
+test('a carrier connection that lapses between the rates and Ctrl+Enter: its rates go; the next Ctrl+Enter rates again and shows the new choice, and only the one after buys it', async ({
+  page,
+}, info) => {
+  await buyRefusedForLapsedConnection(page, info);
+  // The next Ctrl+Enter rates again (the USPS rates are gone) and shows UPS at its price: the
+  // rule's choice is now another carrier at another price, and no money is spent unseen.
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('rate-reason')).toContainText('UPS', { timeout: 20_000 });
+  await expect(
+    page.getByText(
+      /Rated again: the rule's choice is now UPS UPS_\w+ at [\d.]+ USD\. Check it, then Ctrl\+Enter buys it\./,
+    ),
+  ).toBeVisible();
+  expect(await sandbox!.ledger()).toHaveLength(0);
+  await page.screenshot({ path: info.outputPath('lapsed-connection-rated-again.png') });
+  await buyShownUpsRate(page);
+});
+
+test('after a refused buy, Enter in the empty scan field rates the order on screen (as the Rates panel says), and buys nothing', async ({
+  page,
+}, info) => {
+  await buyRefusedForLapsedConnection(page, info);
+  await expect(page.getByRole('textbox', { name: 'Scan' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toContainText('UPS', { timeout: 20_000 });
+  expect(await sandbox!.ledger()).toHaveLength(0);
+  await buyShownUpsRate(page);
 });
 
 test("#13.12/#13.14/#13.18 a 3PL at 1366×768: its brands' labels in History with whole columns, a reprint made on Pack counted in History, and the brands' EXPIRED account in the banner", async ({

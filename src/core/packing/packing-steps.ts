@@ -10,7 +10,7 @@ import {
   type PurchaseStepDeps,
 } from './purchase-step.js';
 import { alreadyQueued, enqueueOffline, queueAfterUnreachable } from './offline-steps.js';
-import type { FailureClassifier, PackingPlatform } from './platform-port.js';
+import type { FailureClassifier, PackingPlatform, RateResponse } from './platform-port.js';
 import { findRate, ratesAreFresh, sameService, selectionFor } from './rate-choice.js';
 import { carrierProblemsIn, rateShipment } from './rating.js';
 import { returnShipment } from './return-label.js';
@@ -66,6 +66,8 @@ export interface PackingStepsDeps extends PurchaseStepDeps {
   orders: OrderRepository;
   verification: ItemVerification;
   clock: Clock;
+  /** See PackingWorkflowOptions.lapsedAccount. */
+  lapsedAccount?: (tenantId: string, carrierAccountId: string) => string | null;
 }
 
 /**
@@ -327,6 +329,20 @@ export class PackingSteps {
     }
 
     let carrierProblems: CarrierAccountProblem[];
+    // A rate shown earlier (not rated in this call) on an account the station has since seen
+    // lapse: buying it would be refused, and buying the rule's next choice would spend money on
+    // a carrier and price the packer never saw. Nothing is bought; the packer rates again.
+    const buying = wanted?.carrierAccountId ?? current.selection?.rate.carrierAccount.id;
+    const earlier = known === undefined && justRated === undefined;
+    const lapsed = earlier && buying ? this.d.lapsedAccount?.(shipment.tenantId, buying) : null;
+    if (lapsed) {
+      const rate = current.selection?.rate;
+      const name = rate?.carrierAccount.name ?? rate?.carrierAccount.carrier ?? buying;
+      return invalid(
+        'rate-account-lapsed',
+        `Nothing was bought: carrier account "${name}" is ${lapsed} since these rates were shown, so its rate cannot be bought. Press Enter to rate order ${n} again and see what the rule chooses now.`,
+      );
+    }
     const fresh =
       shipment.state === 'rated' &&
       shipment.rates !== null &&
@@ -396,4 +412,17 @@ function notAnswering(why: string): NotAnswering {
       message: `${reason} Nothing was bought or queued. Ctrl+Enter queues this order: it is labelled by the profile's rule when the platform answers again.`,
     },
   };
+}
+
+/** Stored rates that name an account the station has since seen unusable (carrier health). */
+export function hasLapsedAccount(
+  d: Pick<PackingStepsDeps, 'lapsedAccount'>,
+  tenantId: string,
+  rates: Pick<RateResponse, 'shipmentRates'>,
+): boolean {
+  const lapsed = d.lapsedAccount;
+  if (!lapsed) return false;
+  const accounts = new Set(rates.shipmentRates.map((r) => r.carrierAccount.id));
+  for (const id of accounts) if (lapsed(tenantId, id) !== null) return true;
+  return false;
 }

@@ -35,6 +35,12 @@ export interface PackingWorkflowOptions {
   hooks?: PurchaseHooks;
   /** The site store's order claim (issue 12); absent on a station without one. */
   orderClaims?: OrderClaims;
+  /**
+   * How the station last saw this carrier account when it is unusable ("EXPIRED", "inactive";
+   * null when usable or never read; carrier health): pre-rated quotes that include it are asked
+   * again instead of shown, and a rate of it shown earlier is not bought.
+   */
+  lapsedAccount?: (tenantId: string, carrierAccountId: string) => string | null;
 }
 
 /** ship() takes what rate() takes: the rule's choice is bought (in a batch: its batchId). */
@@ -101,6 +107,7 @@ export class PackingWorkflow {
       verification: this.verification,
       hooks: this.hooks,
       clock: this.clock,
+      ...(options.lapsedAccount ? { lapsedAccount: options.lapsedAccount } : {}),
       print: (shipmentId, label) => this.print(shipmentId, label),
       queueWithLabel: (shipmentId, label) =>
         queueBoughtLabel(this.printStepDeps(), shipmentId, label),

@@ -1,6 +1,6 @@
 import type { StoredOrder } from '../orders/types.js';
 import { buildShipment } from './build-shipment.js';
-import type { PackingStepsDeps } from './packing-steps.js';
+import { hasLapsedAccount, type PackingStepsDeps } from './packing-steps.js';
 import type { PlatformShipment } from './platform-port.js';
 import { ratesAreFresh } from './rate-choice.js';
 import { selectRate } from './rate-rule.js';
@@ -38,6 +38,9 @@ export function reuseRates(
     return undefined;
   const ratedAt = shipments.ratedAt(latest.id);
   if (!ratesAreFresh(ratedAt, d.clock())) return undefined;
+  // An account of these rates lapsed since (its connection expired): asked again, so the
+  // packer never sees, or buys, a rate the platform now refuses.
+  if (hasLapsedAccount(d, order.tenantId, latest.rates)) return undefined;
   const choice = selectRate(latest.rates.shipmentRates, d.profile().rateRule, order.serviceLevels);
   if (!choice.rate || choice.rate.rateQuoteId !== latest.selection.rate.rateQuoteId)
     return undefined;

@@ -181,6 +181,8 @@ export class ProfileRuntime {
       classify: classifyPlatformError,
       printQueue,
       ...(deps.orderClaims ? { orderClaims: deps.orderClaims(this.scope) } : {}),
+      // Read when a stored rating is about to be shown or bought (health is built below).
+      lapsedAccount: (tenantId, accountId) => this.health.lapsed(tenantId, accountId),
     });
     this.orders = this.workflow.orders;
     this.importAlerts = new ImportAlerts(deps.db);

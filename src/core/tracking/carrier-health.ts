@@ -114,6 +114,7 @@ export class CarrierHealth {
   private readonly insert;
   private readonly select;
   private readonly replace;
+  private readonly one;
 
   constructor(
     private readonly client: Pick<
@@ -132,6 +133,13 @@ export class CarrierHealth {
     const where =
       'profile_id = @profile_id AND environment = @environment AND tenant_id = @tenant_id';
     this.deleteScope = db.prepare(`DELETE FROM carrier_account_health WHERE ${where}`);
+    this.one = db.prepare<
+      Record<string, unknown>,
+      Pick<HealthRow, 'authorization_status' | 'is_active'>
+    >(
+      `SELECT authorization_status, is_active FROM carrier_account_health
+        WHERE ${where} AND carrier_account_id = @carrier_account_id`,
+    );
     this.insert = db.prepare(`
       INSERT INTO carrier_account_health (profile_id, environment, tenant_id, carrier_account_id,
         name, carrier, ownership_type, is_active, connection_id, authorization_status,
@@ -197,6 +205,17 @@ export class CarrierHealth {
     );
     this.replace(tenantId, accounts, this.now().toISOString());
     return this.cached(tenantId);
+  }
+
+  /**
+   * How the last refresh saw this account when it is unusable: "inactive", or its connection's
+   * status ("EXPIRED"); null when usable or never read. Rates it gave earlier are then not
+   * bought or shown as they were.
+   */
+  lapsed(tenantId: string, carrierAccountId: string): string | null {
+    const row = this.one.get({ ...this.keys(tenantId), carrier_account_id: carrierAccountId });
+    if (!row || problemOf(row.authorization_status, row.is_active === 1) === null) return null;
+    return row.is_active === 1 ? row.authorization_status : 'inactive';
   }
 
   /** What the last refresh saw, without a round trip. */

@@ -182,4 +182,46 @@ describe('label purchase faults: unknown, never bought again by itself', () => {
     });
     expect(retry.outcome).toBe('printed');
   });
+  it('a rate shown before its carrier account lapsed is not bought, nor another carrier in its place; rating again shows what the rule chooses now', async () => {
+    sb.clearFaults();
+    const station = await stationFor((p) => lumenProfile(sb.url, p));
+    station.importSamples();
+    const { workflow } = station;
+    const id = orderId(station, 'LUM-10422');
+    await station.health.refresh();
+    // The sandbox is the file's: other tests' labels of this order are already in its ledger.
+    const before = (await ledgerFor(sb.url, 'LUM-10422')).length;
+    const quote = await workflow.rate(id, { packages: [{ weightLbs: 2.5 }], stationUser: 'ana' });
+    if (quote.outcome !== 'rated') throw new Error(JSON.stringify(quote));
+    const shown = quote.selection.rate.carrierAccount.id;
+    const connection = sb.sandbox.fixtures.carrierAccounts.find(
+      (a) => a.id === shown,
+    )!.carrierAccountConnectionId;
+    // The connection expires while the packer looks at the rates; the station reads the
+    // accounts again (the banner's refresh).
+    sb.sandbox.setConnectionStatus(connection, 'EXPIRED');
+    try {
+      await station.health.refresh();
+      const bought = await workflow.buy(quote.shipment.id, { stationUser: 'ana' });
+      expect(bought).toMatchObject({
+        outcome: 'invalid',
+        failure: {
+          code: 'rate-account-lapsed',
+          message: expect.stringMatching(
+            /^Nothing was bought: carrier account ".+" is EXPIRED since these rates were shown, so its rate cannot be bought\. Press Enter to rate order LUM-10422 again/,
+          ),
+        },
+      });
+      expect(await ledgerFor(sb.url, 'LUM-10422')).toHaveLength(before);
+
+      const again = await workflow.rate(id, { packages: [{ weightLbs: 2.5 }], stationUser: 'ana' });
+      if (again.outcome !== 'rated') throw new Error(JSON.stringify(again));
+      expect(again.selection.rate.carrierAccount.id).not.toBe(shown);
+      expect((await workflow.buy(again.shipment.id, { stationUser: 'ana' })).outcome).toBe(
+        'printed',
+      );
+    } finally {
+      sb.sandbox.setConnectionStatus(connection, 'AUTHORIZED');
+    }
+  });
 });

@@ -88,6 +88,36 @@ describe('pre-rating: orders rated in the background after import', () => {
     expect(labels()).toBe(1);
   });
 
+  it('pre-rated quotes naming a carrier account that has lapsed since are asked again, never shown', async () => {
+    const { station, rater } = await preRatedStation();
+    const rates = countAtSandbox('POST', '/api/v1/rates');
+    rater.start();
+    await rater.settled();
+    await station.health.refresh();
+    const id = orderId(station, 'LUM-10421');
+    const pre = station.workflow.shipments.forOrder(id).at(-1)!;
+    const accounts = pre.rates!.shipmentRates.map((r) => r.carrierAccount.id);
+    expect(accounts).toContain('ca_lumen_usps');
+    const background = rates();
+
+    sb.sandbox.setConnectionStatus('conn_lumen_usps', 'EXPIRED');
+    try {
+      await station.health.refresh();
+      const quote = rated(
+        await station.workflow.rate(id, {
+          packages: asPacked(station, 'LUM-10421'),
+          stationUser: 'ana',
+        }),
+      );
+      expect(rates()).toBe(background + 1);
+      expect(quote.rates.shipmentRates.map((r) => r.carrierAccount.id)).not.toContain(
+        'ca_lumen_usps',
+      );
+    } finally {
+      sb.sandbox.setConnectionStatus('conn_lumen_usps', 'AUTHORIZED');
+    }
+  });
+
   it('a packer who weighs differently gets rates for that weight, not the pre-rated ones', async () => {
     const { station, rater } = await preRatedStation();
     const rates = countAtSandbox('POST', '/api/v1/rates');

@@ -89,6 +89,8 @@ const invalidRefusal: Partial<Record<string, ShipmentRefusal>> = {
   'already-bought': 'conflict',
   'order-claimed-elsewhere': 'claimed-elsewhere',
   'site-store-unreachable': 'site-store-unreachable',
+  // The rates go and the next buy key rates and shows first, as after the platform's refusal.
+  'rate-account-lapsed': 'connection-not-authorized',
 };
 
 /** A rated (or queued) shipment as the Pack screen shows it. */

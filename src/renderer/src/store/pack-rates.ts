@@ -71,7 +71,12 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
       fail(r.error);
       return;
     }
-    set({ quote: r.value, selectedRateId: r.value.chosenRateId, changedByHand: false });
+    set({
+      quote: r.value,
+      selectedRateId: r.value.chosenRateId,
+      changedByHand: false,
+      rateFirst: false,
+    });
     if (r.value.unreachable) {
       // Ctrl+Enter came while this rating was on its way: asked again, queueing this time.
       if (get().buyPending && !queue) {
@@ -175,17 +180,24 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
       }
       if (!quote) {
         if (!get().order) return;
-        if (get().changedByHand) {
+        if (get().changedByHand || get().rateFirst) {
           // A weight typed by hand: rated and shown first, never bought unseen (150 typed for
-          // 1.50 would buy the rule's freight rate). The next Ctrl+Enter buys. A box or an
-          // option changed, the scale's reading, the order file's weight: rated and bought.
+          // 1.50 would buy the rule's freight rate). The same after a buy refused for its
+          // carrier: the rule's choice may now be another carrier at another price. The next
+          // Ctrl+Enter buys. A box or an option changed, the scale's reading, the order file's
+          // weight: rated and bought.
+          const afterRefusal = get().rateFirst;
           await get().rate();
-          if (get().quote?.rates.length)
+          const rated = get().quote;
+          const pick = rated?.rates.find((x) => x.id === rated.chosenRateId);
+          if (rated?.rates.length)
             get().notify(
               'ok',
-              `Rated at ${get()
-                .packages.map((p) => `${p.weight.trim()} lb`)
-                .join(' + ')}: check the rate, then Ctrl+Enter buys it.`,
+              afterRefusal && pick
+                ? `Rated again: the rule's choice is now ${pick.carrier} ${pick.serviceLevel} at ${pick.amount.toFixed(2)} ${pick.currency}. Check it, then Ctrl+Enter buys it.`
+                : `Rated at ${get()
+                    .packages.map((p) => `${p.weight.trim()} lb`)
+                    .join(' + ')}: check the rate, then Ctrl+Enter buys it.`,
             );
           return;
         }
@@ -260,6 +272,9 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
           result: { kind: 'failure', error: r.error },
           labelledElsewhere: elsewhere,
           ...(elsewhere?.label || stale || unknown ? { quote: null, selectedRateId: null } : {}),
+          // The next buy key rates and shows first: the refused carrier's rate is gone, and
+          // the rule may now choose another carrier at another price.
+          ...(stale ? { rateFirst: true } : {}),
         });
       }
       void get().refreshStatus();

@@ -64,6 +64,11 @@ export interface PackSlice {
   setWeight(index: number, weight: string, byHand?: boolean): void;
   /** A weight typed by hand since the last rating (see `setWeight`). */
   changedByHand: boolean;
+  /**
+   * The rates went because a buy was refused (a carrier connection that lapsed): the next buy
+   * key rates and shows the new rule's choice first, never buys another carrier unseen.
+   */
+  rateFirst: boolean;
   setBox(index: number, box: BoxPreset | null): void;
   setActivePackage(index: number): void;
   setShipOptions(patch: Partial<ShipOptionsView>): void;
@@ -89,6 +94,7 @@ const cleared = {
   confirmAnother: false,
   buyPending: false,
   changedByHand: false,
+  rateFirst: false,
   verification: null,
   verifyAlert: null,
 } satisfies Partial<PackSlice & PackRatesSlice>;
@@ -113,7 +119,13 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
 
     async scan(value) {
       const code = value.trim();
-      if (!code) return;
+      if (!code) {
+        // Enter on an empty scan field, an order on screen and no rates: rate it (what the
+        // Rates panel's "Press Enter" says). Never a buy.
+        const st = get();
+        if (st.order && !st.quote && !st.busy) await st.rate();
+        return;
+      }
       // An order on screen whose items are being verified: an item scan counts against it.
       const { order, verification, existingLabels } = get();
       const verifying = !!order && !!verification?.lines.length && !existingLabels.length;

@@ -21,6 +21,7 @@ import {
 import { openDatabase, type Db } from '../../../../src/core/storage/database.js';
 import type { Clock, Environment } from '../../../../src/core/storage/scope.js';
 import type { OrderClaims } from '../../../../src/core/site/link.js';
+import { CarrierHealth } from '../../../../src/core/tracking/carrier-health.js';
 
 const repo = join(import.meta.dirname, '../../../..');
 const world = JSON.parse(
@@ -102,6 +103,8 @@ export interface Station {
   db: Db;
   client: PlatformClient;
   workflow: PackingWorkflow;
+  /** The carrier accounts as last read (refresh() reads them), which the workflow consults. */
+  health: CarrierHealth;
   attention: NeedsAttention;
   close(): void;
 }
@@ -131,9 +134,16 @@ export function openStation(options: {
     timeoutMs: 5_000,
     retry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
   });
+  // As the station wires it (runtime.ts): the carrier accounts' last known state.
+  const health = new CarrierHealth(client, db, {
+    profileId: profile.id,
+    environment: profile.environment,
+    tenantId: profile.tenantId,
+  });
   const workflow = new PackingWorkflow({
     db,
     profile,
+    lapsedAccount: (tenantId, accountId) => health.lapsed(tenantId, accountId),
     platform: packingPlatformFrom(client),
     classify: classifyPlatformError,
     printQueue: options.printQueue,
@@ -145,6 +155,7 @@ export function openStation(options: {
     db,
     client,
     workflow,
+    health,
     attention: new NeedsAttention(workflow),
     close() {
       client.close();
