@@ -195,7 +195,7 @@ test('options from the order and from the packer go into the rates and onto the 
   expect(zpl).toContain('Gift: do not open');
 });
 
-test('international: refused without an incoterm (saying so), bought once the packer picks one', async ({
+test('international: refused without an incoterm (saying so); once the packer picks one, its price is shown before it is bought', async ({
   page,
 }, info) => {
   await open(page);
@@ -228,6 +228,16 @@ test('international: refused without an incoterm (saying so), bought once the pa
   await expect(incoterm).toHaveValue('DAP');
   await expect(page.getByTestId('result')).not.toContainText('FAILED');
   await page.screenshot({ path: info.outputPath('pack-international-options.png') });
+  // Enter goes back to Scan from the incoterm's picker too.
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('textbox', { name: 'Scan' })).toBeFocused();
+  // The order was refused once: Ctrl+Enter rates and shows the international price first.
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText(/^Rated again: the rule's choice is now /)).toBeVisible();
+  await expect(page.getByTestId('tracking-number')).toHaveCount(0);
+  expect(printed()).toHaveLength(0);
+  // Seen: the next Ctrl+Enter buys it.
   await page.keyboard.press('Control+Enter');
   await expect(page.getByTestId('tracking-number')).toHaveText(/\w{10,}/, { timeout: 20_000 });
   await expect.poll(() => printed().length, { timeout: 15_000 }).toBe(1);

@@ -69,6 +69,9 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
     }
     if (!r.ok) {
       fail(r.error);
+      // Something about this order went wrong: its next buy key rates and shows first (the
+      // price after an incoterm or address put right is one the packer has not seen).
+      set({ rateFirst: true });
       return;
     }
     set({
@@ -272,9 +275,10 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
           result: { kind: 'failure', error: r.error },
           labelledElsewhere: elsewhere,
           ...(elsewhere?.label || stale || unknown ? { quote: null, selectedRateId: null } : {}),
-          // The next buy key rates and shows first: the refused carrier's rate is gone, and
-          // the rule may now choose another carrier at another price.
-          ...(stale ? { rateFirst: true } : {}),
+          // The next buy key rates and shows first: a refused carrier's rate is gone and the
+          // rule may now choose another carrier at another price; whatever was put right, the
+          // packer sees the price before paying it.
+          rateFirst: true,
         });
       }
       void get().refreshStatus();

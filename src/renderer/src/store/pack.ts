@@ -65,8 +65,9 @@ export interface PackSlice {
   /** A weight typed by hand since the last rating (see `setWeight`). */
   changedByHand: boolean;
   /**
-   * The rates went because a buy was refused (a carrier connection that lapsed): the next buy
-   * key rates and shows the new rule's choice first, never buys another carrier unseen.
+   * A rating or a buy of the order on screen failed (a carrier connection that lapsed, customs
+   * missing, an address refused): the next buy key rates and shows the rule's choice first,
+   * never buys a carrier or price the packer has not seen. A new scan starts without it.
    */
   rateFirst: boolean;
   setBox(index: number, box: BoxPreset | null): void;

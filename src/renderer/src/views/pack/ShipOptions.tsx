@@ -37,8 +37,10 @@ export const ShipOptionsPanel = forwardRef<ShipOptionsHandle, { onDone: () => vo
     const international = order.international === true;
     const showMessages =
       wantMessages || Boolean(o.customMessage1 || o.customMessage2 || o.customMessage3);
+    // Enter goes back to Scan from any option, the incoterm's picker too (an open picker's list
+    // takes its own keys; a closed one only changes with ↑/↓).
     const back = (e: React.KeyboardEvent) => {
-      if (e.key === 'Enter' && !e.ctrlKey && (e.target as HTMLElement).tagName !== 'SELECT') {
+      if (e.key === 'Enter' && !e.ctrlKey) {
         e.preventDefault();
         onDone();
       }
