@@ -46,6 +46,11 @@ export interface RunningSandbox {
   ledger(): LedgerEntry[];
   /** API requests received (method, path without query, epoch ms), oldest first; the last 100,000. */
   requests(): { method: string; path: string; at: number }[];
+  /**
+   * Gives an API client a new secret, as its owner rotating the key on the platform would:
+   * tokens asked with the old one are refused (401) from then on.
+   */
+  setClientSecret(clientId: string, clientSecret: string): void;
   /** Sets a connection's authorizationStatus, as `POST /sandbox/connections/{id}/status` does. */
   setConnectionStatus(
     connectionId: string,
@@ -118,6 +123,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     },
     ledger: () => state.ledger.map((entry) => ({ ...entry })),
     requests: () => world.requests.map((r) => ({ ...r })),
+    setClientSecret(clientId, clientSecret) {
+      const client = state.clients.get(clientId);
+      if (!client) throw new Error(`unknown API client "${clientId}"`);
+      client.clientSecret = clientSecret;
+      // Tokens already issued under the old secret are revoked with it.
+      for (const [token, t] of state.tokens) if (t.clientId === clientId) state.tokens.delete(token);
+    },
     setConnectionStatus(connectionId, status) {
       const conn = state.connections.get(connectionId);
       if (!conn) throw new Error(`unknown connection "${connectionId}"`);

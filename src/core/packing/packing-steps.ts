@@ -199,7 +199,7 @@ export class PackingSteps {
       case 'unreachable':
         if (unreachable === 'say') {
           shipments.setState(shipment.id, 'cancelled', { why: rated.failure.message });
-          return notAnswering(rated.failure.message);
+          return notAnswering(rated.failure.message, rated.failure.code === 'key-refused');
         }
         return queueAfterUnreachable(this.d, shipment, rated.failure);
       case 'failed':
@@ -403,13 +403,16 @@ export class PackingSteps {
  * bought and nothing queued; the shipment is queued (and later bought by the rule) only when the
  * packer asks to buy.
  */
-function notAnswering(why: string): NotAnswering {
+function notAnswering(why: string, keyRefused = false): NotAnswering {
   const reason = why.trim().replace(/[.\s]*$/, '.');
+  const when = keyRefused
+    ? 'once site IT has put the key right in Settings (call the shift lead)'
+    : 'when the platform answers again';
   return {
     outcome: 'unreachable',
     failure: {
       code: 'platform-unreachable',
-      message: `${reason} Nothing was bought or queued. Ctrl+Enter queues this order: it is labelled by the profile's rule when the platform answers again.`,
+      message: `${reason} Nothing was bought or queued. Ctrl+Enter queues this order: it is labelled by the profile's rule ${when}.`,
     },
   };
 }

@@ -272,6 +272,31 @@ export class PackingWorkflow {
     return this.exclusively(shipment.orderId, () => this.continueShipment(shipmentId));
   }
 
+  /**
+   * A failed queue entry waits again (Retry now): its shipment is queued as it was (the
+   * packer's pick kept) and the drainer rates and buys it by the rule, checking the order's
+   * labels and open purchases first as for any queued shipment. `labelled`: the order got a
+   * label since, so nothing is queued and the entry is over.
+   */
+  requeueFailed(
+    queueId: number,
+    stationUser: string,
+  ): { outcome: 'requeued' } | { outcome: 'labelled'; trackingNumber: string } | null {
+    const entry = this.queue.getInScope(this.scope, queueId);
+    const shipment = entry && this.shipments.get(entry.shipmentId);
+    if (!entry || entry.state !== 'failed' || !shipment || shipment.state !== 'failed') return null;
+    const label = this.labels.forOrder(shipment.orderId)[0];
+    if (label) {
+      this.queue.finish(entry.id, 'done', 'the order got its label');
+      return { outcome: 'labelled', trackingNumber: label.trackingNumber };
+    }
+    inTransaction(this.shipments.db, () => {
+      this.shipments.setState(shipment.id, 'queued', { retriedBy: stationUser });
+      this.queue.requeue(entry.id, `retried by ${stationUser}`);
+    });
+    return { outcome: 'requeued' };
+  }
+
   /** Takes a shipment out of the offline queue without buying anything. */
   cancelQueued(shipmentId: number, stationUser: string): boolean {
     const shipment = this.shipments.get(shipmentId);

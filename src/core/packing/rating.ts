@@ -37,12 +37,18 @@ export async function rateShipment(
     const failure = classify(error);
     switch (failure.kind) {
       case 'rejected':
-        // No client secret: nothing was sent. A queued shipment keeps waiting (saying why)
-        // until site IT sets the secret, rather than failing for good.
-        if (failure.errorCode === 'secret-missing')
+        // No client secret, or the platform refuses this station's key (401): nothing was
+        // rated or bought, and it is the station's, not the order's. A queued shipment keeps
+        // waiting (saying why) until site IT puts the key right, rather than failing for good;
+        // a packer's rating says so and offers to queue, as in an outage.
+        if (failure.errorCode === 'secret-missing' || failure.status === 401)
           return {
             kind: 'unreachable',
-            failure: { code: 'secret-missing', message: failure.message },
+            failure: {
+              code: failure.status === 401 ? 'key-refused' : 'secret-missing',
+              message: failure.message,
+              correlationId: failure.correlationId,
+            },
           };
         return {
           kind: 'failed',

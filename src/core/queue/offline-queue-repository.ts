@@ -64,14 +64,16 @@ export class OfflineQueueRepository {
       list: db.prepare<[string, string, number], Row>(
         `SELECT * FROM offline_queue WHERE profile_id = ? AND environment = ? ORDER BY id DESC LIMIT ?`,
       ),
-      // Entries not done whose shipment was not cancelled meanwhile, newest first, with the
-      // order's number: one query, not one look-up per row.
+      // Entries not done whose shipment was not cancelled meanwhile (nor failed with its order
+      // labelled since), newest first, with the order's number: one query, not one look-up per row.
       pending: db.prepare<[string, string, number], Row & { order_number: string | null }>(
         `SELECT q.*, o.order_number FROM offline_queue q
            LEFT JOIN shipments s ON s.id = q.shipment_id
            LEFT JOIN orders o ON o.id = s.order_id
          WHERE q.profile_id = ? AND q.environment = ? AND q.state <> 'done'
            AND (s.state IS NULL OR s.state <> 'cancelled')
+           -- A failed entry whose order got its label since (scanned again and bought) is over.
+           AND NOT (q.state = 'failed' AND EXISTS (SELECT 1 FROM labels l WHERE l.order_id = s.order_id))
          ORDER BY q.id DESC LIMIT ?`,
       ),
       counts: db.prepare<[string, string], { state: QueueEntryState; n: number }>(
@@ -79,6 +81,10 @@ export class OfflineQueueRepository {
       ),
       retryLater: db.prepare(
         `UPDATE offline_queue SET attempts = attempts + 1, next_attempt_at = @next, last_error = @error, updated_at = @now WHERE id = @id`,
+      ),
+      requeue: db.prepare(
+        `UPDATE offline_queue SET state = 'waiting', next_attempt_at = @now, last_error = @note, updated_at = @now
+          WHERE id = @id AND state = 'failed'`,
       ),
       finish: db.prepare(
         `UPDATE offline_queue SET state = @state, attempts = attempts + 1, last_error = @error, updated_at = @now WHERE id = @id`,
@@ -167,6 +173,11 @@ export class OfflineQueueRepository {
       error,
       now: this.clock().toISOString(),
     });
+  }
+
+  /** A failed entry waits again, due now (a person pressed Retry now); false if it was not failed. */
+  requeue(id: number, note: string): boolean {
+    return this.s.requeue.run({ id, note, now: this.clock().toISOString() }).changes === 1;
   }
 
   finish(id: number, state: Exclude<QueueEntryState, 'waiting'>, error: string | null): void {

@@ -250,6 +250,10 @@ export function profileHandlers(ctx: StationContext): FeatureHandlers<typeof pro
       if (running?.profile.id === id) {
         running.client.tokens.forget();
         running.client.tokens.refused = null;
+        // What waited for the key goes on now, not at its next backoff: the queue (each entry
+        // the refused key held back) and the background ratings.
+        void running.drainer.drain(true).catch(() => {});
+        running.preRater.wake();
         ctx.changed('status');
       }
       // Now that the platform can be asked: the site (and ship-from) a file or a change left

@@ -260,8 +260,22 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
       if (kind === 'print-job') ctx.spool.retry(printJobId(id));
       else {
         const r = rt();
-        if (!r.queue.getInScope(r.scope, Number(id)))
-          throw new StationFailure('not-found', `No queued shipment ${id}.`);
+        const entry = r.queue.getInScope(r.scope, Number(id));
+        if (!entry) throw new StationFailure('not-found', `No queued shipment ${id}.`);
+        // A failed entry (refused while the key was wrong, say) waits again, due now.
+        if (entry.state === 'failed') {
+          const again = r.workflow.requeueFailed(entry.id, actor(ctx));
+          if (again?.outcome === 'labelled') {
+            ctx.changed('queue');
+            throw new StationFailure(
+              'conflict',
+              `That order has its label now (${again.trackingNumber}): nothing is queued again.`,
+            );
+          }
+          if (!again)
+            throw new StationFailure('conflict', 'That shipment can no longer be retried.');
+          ctx.log(`queued shipment ${entry.shipmentId} retried by ${actor(ctx)}`);
+        }
         void r.drainer.drain(true);
       }
       ctx.changed('queue');
