@@ -1,4 +1,4 @@
-import { parseCsvSteps } from './csv.js';
+import { parseCsvSteps, type CsvRecord } from './csv.js';
 import {
   csvColumns,
   itemColumns as itemOnly,
@@ -76,9 +76,15 @@ export function* ordersFromCsvSteps(
     ...(recognised.unmappedHeader ? { unmappedHeader: recognised.unmappedHeader } : {}),
   });
   const problems = { push: (p: ImportProblem) => list.add(p) };
-  for (const e of errors)
-    problems.push({ row: 0, line: e.line, field: '(row)', reason: e.message });
   const header = records.shift();
+  // A record that broke before the header (or with no header at all) is the file's problem;
+  // the others are said by their rows and orders below, or by line when the file stops first.
+  const fileErrors = (underHeader: boolean) => {
+    for (const e of errors)
+      if (underHeader === (header !== undefined && e.row >= header.row))
+        problems.push({ row: 0, line: e.line, field: '(row)', reason: e.message });
+  };
+  fileErrors(false);
   if (!header) {
     problems.push({ row: 0, line: 1, field: '(header)', reason: 'the file has no header row' });
     return done([]);
@@ -99,6 +105,7 @@ export function* ordersFromCsvSteps(
       : missingStoreColumns(header.fields, required);
   const missing = format ? [] : required.filter((c) => !index.has(c));
   if (missing.length > 0 || storeMissing) {
+    fileErrors(true);
     recognised.unmappedHeader = header.fields.map((f) => f.trim()).filter(Boolean);
     problems.push({
       row: 0,
@@ -132,8 +139,8 @@ export function* ordersFromCsvSteps(
     return done([]);
   }
 
-  // Group rows by order, keeping file order. Orders with a malformed row (field count) must
-  // not import without that row.
+  // Group rows by order, keeping file order. Orders with a malformed row (field count, a
+  // stray quote) must not import without that row.
   const groups = new Map<string, Row[]>();
   const brokenOrders = new Set<string>();
   /**
@@ -151,14 +158,13 @@ export function* ordersFromCsvSteps(
     brokenOrders.add(row.get('order_number'));
     if (!groups.has(keyOf(row))) headless.add(keyOf(row));
   };
-  for (let i = 0; i < records.length; i++) {
-    const record = records[i]!;
+  const rowOf = (record: Pick<CsvRecord, 'row' | 'line' | 'fields'>): Row => {
     const raw = (name: string) => {
       const at = exact.get(name);
       return at === undefined ? '' : (record.fields[at] ?? '').trim();
     };
     const reader = format?.columns;
-    const row: Row = {
+    return {
       // Data rows count from 1 under a header on row 1 (importError adds the header back).
       row: record.row - 1,
       line: record.line,
@@ -170,6 +176,28 @@ export function* ordersFromCsvSteps(
           },
       label: (c) => reader?.[c]?.label ?? c,
     };
+  };
+  // A row the reader could not read whole (a stray quote): said by its row and order, and
+  // its order is not imported without it (counted among the orders the file left out).
+  for (const e of errors) {
+    if (e.row < header.row) continue;
+    const row = rowOf(e);
+    broken(row);
+    problems.push({
+      row: row.row,
+      line: row.line,
+      orderNumber: row.get('order_number') || undefined,
+      field: '(row)',
+      reason: e.message,
+    });
+  }
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i]!;
+    const raw = (name: string) => {
+      const at = exact.get(name);
+      return at === undefined ? '' : (record.fields[at] ?? '').trim();
+    };
+    const row = rowOf(record);
     if (i % STEP_ROWS === 0) yield { phase: 'checking', done: i, total: records.length };
     if (record.fields.length !== header.fields.length) {
       broken(row);

@@ -6,7 +6,8 @@
  * Accepts: a UTF-8 BOM, CRLF or LF line ends, quoted fields with embedded commas, line
  * breaks and doubled quotes. A quote that closes a field must be followed by a comma or the
  * end of the line; anything else is an error for that record, which is skipped. A quote that
- * never closes is an error for its record, which ends with the line the quote opened on: the
+ * never closes (or "closes" on a later line with text after it: a stray quote that ran into
+ * the next row) is an error for its record, which ends with the line the quote opened on: the
  * rows after it are read.
  *
  * The separator is read from the header line: Excel in many European locales saves "CSV" with
@@ -35,6 +36,10 @@ export interface CsvRecord {
 
 export interface CsvError {
   line: number;
+  /** As CsvRecord.row. */
+  row: number;
+  /** The fields read before the record broke (its order number is in one of them). */
+  fields: string[];
   message: string;
 }
 
@@ -104,14 +109,26 @@ export function* parseCsvSteps(text: string): Steps<number, CsvParseResult> {
           value += c;
           i++;
         }
-        if (!closed) {
+        // A quote that "closes" on a later line with text right after it is a stray quote
+        // whose field ran into the next row (that row's own first quote closed it): it never
+        // closed where it opened, and the next row is a row of its own.
+        const ranOn =
+          closed &&
+          line > openLine &&
+          i < n &&
+          src[i] !== sep &&
+          src[i] !== '\n' &&
+          src[i] !== '\r';
+        if (!closed || ranOn) {
           // A stray quote would swallow every row after it: the record ends with the line its
           // quote opened on, and the rows after it are read as rows.
           broken ??= 'a quoted field is never closed (missing "); the rows after it were read';
           const nl = src.indexOf('\n', openAt);
           i = nl === -1 ? n : nl + 1;
           line = openLine + 1;
-          fields.push(value);
+          // What the field held on its own line, for the row's order number and the report.
+          const own = src.slice(openAt + 1, nl === -1 ? n : nl).replace(/\r$/, '');
+          fields.push(own);
           break;
         } else if (i < n && src[i] !== sep && src[i] !== '\n' && src[i] !== '\r') {
           broken ??= `unexpected text after a closing quote in field ${fields.length + 1}`;
@@ -139,7 +156,7 @@ export function* parseCsvSteps(text: string): Steps<number, CsvParseResult> {
       break;
     }
     const blank = fields.length === 1 && fields[0] === '';
-    if (broken) errors.push({ line: startLine, message: broken });
+    if (broken) errors.push({ line: startLine, row, fields, message: broken });
     else if (!blank) records.push({ line: startLine, row, fields });
     if (++count % STEP_RECORDS === 0) yield i / n;
   }

@@ -36,9 +36,44 @@ describe('parseCsv (RFC 4180)', () => {
       ['last', 6, 6],
     ]);
     expect(errors).toEqual([
-      { line: 2, message: expect.stringMatching(/after a closing quote/) },
-      { line: 4, message: expect.stringMatching(/never closed .*the rows after it were read/) },
+      {
+        line: 2,
+        row: 2,
+        fields: ['bad', '2'],
+        message: expect.stringMatching(/after a closing quote/),
+      },
+      {
+        line: 4,
+        row: 4,
+        fields: ['never closed,4'],
+        message: expect.stringMatching(/never closed .*the rows after it were read/),
+      },
     ]);
+  });
+
+  it('a stray quote that the next row\'s own quote would "close" costs its own row only', () => {
+    // European Excel: semicolons; row 3 opens a quote it never closes, and row 4's first
+    // quoted field would close it with text after the quote.
+    const { records, errors } = parseCsv(
+      'n;name;street;city\nA-1;Ann;"1 Main St";Austin\nA-2;Unclosed;"2 Oak St;Austin\nA-3;Bob;"3 Elm St";Austin\nA-4;Cy;4 Pine St;Austin\n',
+    );
+    expect(records.map((r) => [r.fields[0], r.row])).toEqual([
+      ['n', 1],
+      ['A-1', 2],
+      ['A-3', 4],
+      ['A-4', 5],
+    ]);
+    expect(records[2]!.fields).toEqual(['A-3', 'Bob', '3 Elm St', 'Austin']);
+    expect(errors).toEqual([
+      {
+        line: 3,
+        row: 3,
+        fields: ['A-2', 'Unclosed', '2 Oak St;Austin'],
+        message: expect.stringMatching(/never closed/),
+      },
+    ]);
+    // A quoted field that really holds a line break is still one field.
+    expect(parseCsv('a;b\n"1\n2";3\n').records[1]!.fields).toEqual(['1\n2', '3']);
   });
 
   it('takes the separator from the header line: commas, semicolons or tabs', () => {

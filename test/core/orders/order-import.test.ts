@@ -147,6 +147,32 @@ describe('order import', () => {
     expect(a1!.tenantId).toBe('tnt_lumen');
   });
 
+  it('a stray quote in a semicolon file costs its own order only, named by row and order number and counted as left out', () => {
+    const { orders } = setup();
+    const header =
+      'order_number;ship_to_name;ship_to_address1;ship_to_city;ship_to_state;ship_to_postal_code;ship_to_country;weight_lbs';
+    const text = [
+      header,
+      'E-1;Ann;"1 Main St";Austin;TX;78701;US;1,5',
+      'E-2;Unclosed;"2 Oak St;Austin;TX;78701;US;2',
+      'E-3;Bob;"3 Elm St; Unit 4";Austin;TX;78701;US;2,25',
+      'E-4;Cy;4 Pine St;Austin;TX;78701;US;3',
+    ].join('\r\n');
+    const report = importOrders(orders, scope, tenants, { text, format: 'csv', source: 'eu.csv' });
+    expect(report.imported).toEqual(['E-1', 'E-3', 'E-4']);
+    expect(orders.findByNumber(scope, 'E-3')[0]!.shipTo.addressLine1).toBe('3 Elm St; Unit 4');
+    expect(report.problems).toEqual([
+      // The second order under the header (row 3 of the sheet, as the report shows it), line 3.
+      expect.objectContaining({
+        row: 2,
+        line: 3,
+        orderNumber: 'E-2',
+        reason: expect.stringMatching(/never closed/),
+      }),
+    ]);
+    expect(report.ordersLeftOut).toBe(1);
+  });
+
   it.each([
     ['unterminated-quote.csv', 'csv', /never closed/],
     ['missing-columns.csv', 'csv', /missing columns: order_number/],
