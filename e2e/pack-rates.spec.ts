@@ -138,6 +138,23 @@ test('an unknown code scanned with an order on screen says it is not one of its 
   await expect(page.getByTestId('order-number')).toHaveText('LUM-10421');
 });
 
+test('a scanner that ends each scan with Tab: every scan is read on its own, none glued to the next', async ({
+  page,
+}) => {
+  await page.goto(station().url);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  const scan = page.getByRole('textbox', { name: 'Scan' });
+  await page.keyboard.type('LUM-10421');
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('order-number')).toHaveText('LUM-10421');
+  await expect(scan).toBeFocused();
+  await expect(scan).toHaveValue('');
+  await page.keyboard.type('LUM-10422');
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('order-number')).toHaveText('LUM-10422');
+  await expect(page.getByTestId('result')).not.toContainText('Nothing matches');
+});
+
 test('buy another: after a label, a new weight rates nothing; Ctrl+Shift+A names the label the order has, and the button says it buys another', async ({
   page,
 }, info) => {

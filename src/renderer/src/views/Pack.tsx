@@ -108,7 +108,10 @@ export function PackView() {
   }
 
   const onScanKey = (e: React.KeyboardEvent<HTMLInputElement>) => {
-    if (e.key === 'Enter' && !e.ctrlKey) {
+    // A scanner set to end each scan with Tab (a common factory setting) submits as with
+    // Enter; Tab in an empty field moves on as usual.
+    const scannerTab = e.key === 'Tab' && !e.shiftKey && scan.trim() !== '';
+    if ((e.key === 'Enter' && !e.ctrlKey) || scannerTab) {
       e.preventDefault();
       const value = scan;
       setScan('');
