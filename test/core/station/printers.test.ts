@@ -6,7 +6,7 @@ import { hostStatusAnswer } from '../../../src/core/printing/virtual-printer/res
 import { startPlainZebra } from '../../support/plain-zebra.js';
 import { startVirtualPrinter } from '../../../src/core/printing/virtual-printer/server.js';
 import { closedPort } from '../../support/ports.js';
-import { call, demoStationsPerTest, until } from './support.js';
+import { call, demoStationsPerTest, onlyLabelPrinter, packOrder, until } from './support.js';
 
 /** A plain TCP listener on port 0 that keeps every byte a client sends (not the virtual printer). */
 async function rawPrinter(): Promise<{
@@ -97,6 +97,33 @@ describe('Settings → Printers: add by address, test print, remove (site IT)', 
       'VP300 says it prints at 300 dpi, but it is set up here as 203 dpi: labels would come out the wrong size. Set it to 300 dpi in Settings → Printers.',
     ]);
   });
+
+  it('a 203-dpi printer swapped for a 300-dpi one at the same address: the next label and test print say so', async () => {
+    const s = await started();
+    const before = await startVirtualPrinter({ dpi: 203 });
+    const port = before.port;
+    const id = await onlyLabelPrinter(s, 'Dock VP', port);
+    const first = await packOrder(s, 'LUM-10421');
+    expect(first.printJob?.warnings ?? []).toEqual([]);
+    await until(async () => (await call(s, 'station.status', {})).printer?.state === 'ready');
+
+    // The ZD421 is taken away; the header's probe finds the address silent.
+    await before.close();
+    await until(async () => (await call(s, 'station.status', {})).printer?.state === 'offline');
+    // A 300-dpi model is put in its place, at the same address.
+    const after = await startVirtualPrinter({ dpi: 300, port });
+    stations.onEnd(() => after.close());
+    await until(async () => (await call(s, 'station.status', {})).printer?.state === 'ready');
+
+    const next = await packOrder(s, 'LUM-10422');
+    expect(next.printJob?.warnings).toEqual([
+      expect.stringMatching(/made for a 203-dpi printer, but .* prints at 300 dpi/),
+    ]);
+    const test = await call(s, 'printers.testPrint', { printerId: id });
+    expect(test.warnings).toEqual([
+      'Dock VP says it prints at 300 dpi, but it is set up here as 203 dpi: labels would come out the wrong size. Set it to 300 dpi in Settings → Printers.',
+    ]);
+  }, 40_000);
 
   it('a test page the printer drops says so at once and is never sent again later', async () => {
     const s = await started();

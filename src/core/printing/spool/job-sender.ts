@@ -34,6 +34,8 @@ export class JobSender {
   readonly notices = new Map<string, PrinterNotice>();
   /** What each printer said its resolution is (null: it does not say). */
   readonly reportedDpi = new Map<string, PrinterDpi | null>();
+  /** Resolutions being asked ahead of a label (prepare), by printer. */
+  private readonly askingDpi = new Map<string, Promise<void>>();
 
   constructor(private readonly ctx: SenderContext) {}
 
@@ -45,12 +47,55 @@ export class JobSender {
 
   /** A label for this printer is being bought: let its driver get the connection ready. */
   prepare(config: PrinterConfig): Promise<void> {
+    let driver: Printer;
     try {
-      return Promise.resolve(this.driver(config).prepare?.());
+      driver = this.driver(config);
     } catch {
       // A printer that cannot be set up says so when its job is sent.
       return Promise.resolve();
     }
+    const ready = Promise.resolve(driver.prepare?.());
+    // Its resolution not known (first label of the run, or the printer was away and may be
+    // another one now): asked while the platform answers, so the label's check (and its
+    // warning on the result panel) uses the printer's own word, not the profile's.
+    if (!driver.readDpi || this.reportedDpi.has(config.id)) return ready;
+    const asking =
+      this.askingDpi.get(config.id) ??
+      driver
+        .readDpi()
+        .catch(() => null)
+        .then((dpi) => {
+          if (!this.reportedDpi.has(config.id)) this.rememberDpi(config.id, dpi);
+        })
+        .finally(() => this.askingDpi.delete(config.id));
+    this.askingDpi.set(config.id, asking);
+    return Promise.all([ready, asking]).then(() => undefined);
+  }
+
+  /**
+   * Waits (at most `ms`) for the printer's answer on its resolution when prepare() asked it:
+   * a label's check then uses the printer's own word. At once when nothing is being asked.
+   */
+  async dpiAnswered(printerId: string, ms: number): Promise<void> {
+    const asking = this.askingDpi.get(printerId);
+    if (!asking) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      asking,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, ms);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  /** The printer may have changed (it was away, or a test page asks again): ask it again. */
+  forgetDpi(printerId: string): void {
+    this.reportedDpi.delete(printerId);
+  }
+
+  private rememberDpi(printerId: string, dpi: number | null): void {
+    this.reportedDpi.set(printerId, dpi === 203 || dpi === 300 || dpi === 600 ? dpi : null);
   }
 
   /**
@@ -138,6 +183,8 @@ export class JobSender {
       before = await driver.status({ signal, beforeSend: true });
     } catch (error) {
       if (signal.aborted || !this.untouched(job)) return;
+      // Away: what comes back at this address may be another printer (a 300-dpi swap).
+      this.forgetDpi(config.id);
       this.notice(config, null, (error as Error).message);
       this.failedAttempt(job, job.attempts + 1, error as Error);
       return;
@@ -160,8 +207,7 @@ export class JobSender {
 
     // Once per printer: its own word on its resolution beats the profile for later checks.
     if (driver.readDpi && !this.reportedDpi.has(config.id)) {
-      const dpi = await driver.readDpi({ signal }).catch(() => null);
-      this.reportedDpi.set(config.id, dpi === 203 || dpi === 300 || dpi === 600 ? dpi : null);
+      this.rememberDpi(config.id, await driver.readDpi({ signal }).catch(() => null));
       if (!this.ctx.isRunning() || !this.untouched(job)) return;
     }
 

@@ -153,6 +153,16 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
     });
   }
 
+  /** See JobSender.dpiAnswered: the printer's resolution, when asked ahead of this label. */
+  dpiAnswered(printerId: string, ms: number): Promise<void> {
+    return this.sender.dpiAnswered(printerId, ms);
+  }
+
+  /** Asks the printer its resolution again before its next job (it was away, or a test page). */
+  forgetReportedDpi(printerId: string): void {
+    this.sender.forgetDpi(printerId);
+  }
+
   /** The resolution the printer gave itself when asked before a job (null: not asked or not said). */
   reportedDpi(printerId: string): number | null {
     return this.sender.reportedDpi.get(printerId) ?? null;

@@ -44,6 +44,8 @@ export function deviceHandlers(ctx: StationContext): FeatureHandlers<typeof prin
           'printer-offline',
           `${now.message.replace(/\.$/, '')}. The test page was not sent and nothing was queued; put it right and try again.`,
         );
+      // Asked afresh: the printer at this address may have been swapped since the last label.
+      ctx.spool.forgetReportedDpi(p.id);
       const { job } = ctx.spool.printTest(p.id);
       ctx.changed('queue');
       // Its outcome, when the printer gives it within a few seconds: "printed", or why not (a

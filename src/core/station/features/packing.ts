@@ -194,6 +194,12 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
         if (result.failure.code === 'CONNECTION_NOT_AUTHORIZED')
           void r.refreshCarriers().catch(() => {});
       }
+      // The first label since the printer was away (or since start): its resolution was asked
+      // while the platform answered; the panel's size warning waits for that word (≤ 1 s).
+      if (result.outcome === 'printed' && result.printJobId) {
+        const printerId = ctx.spool.get(Number(result.printJobId))?.printerId;
+        if (printerId) await ctx.spool.dpiAnswered(printerId, 1000);
+      }
       return purchaseView(ctx, r, result);
     },
     'orders.import': async ({ fileName, content }) => {

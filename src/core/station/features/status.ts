@@ -108,6 +108,9 @@ export class StatusFeature {
         }
       } else {
         const probed = await probePrinter(cfg);
+        // Away: the printer that answers next at this address may be another (a 300-dpi one
+        // swapped in); its resolution is asked again before its next label.
+        if (probed.state === 'offline') this.ctx.spool.forgetReportedDpi(cfg.id);
         // Stopped while the printer was asked (the station closing): its database is closed.
         if (this.probe === null) {
           this.ticking = false;
