@@ -138,10 +138,42 @@ const serviceLevel = z
   .trim()
   .regex(/^[A-Z0-9]+_[A-Z0-9_]+$/, 'must look like CARRIER_SERVICE, e.g. UPS_GROUND');
 
+/** US states, DC, territories and the military "states" (AA, AE, AP), as USPS writes them. */
+const US_STATES = new Set(
+  (
+    'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ ' +
+    'NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR GU VI AS MP UM FM MH PW AA AE AP'
+  ).split(' '),
+);
+
+/**
+ * Where an order's parcel goes: a label no carrier can deliver is caught at import, by row,
+ * where the order file can be put right (not at Pack, where the packer cannot): a US ZIP code
+ * that is one, a US state code that exists. A state written out ("Texas") is left for the
+ * platform to judge, and so is a ship-to without a name (the specification does not say which
+ * fields a label needs; the sandbox asks for a name or a company, and Pack says so).
+ */
+export const shipToSchema = addressSchema.superRefine((a, ctx) => {
+  if (a.countryCode !== 'US') return;
+  if (!/^\d{5}([- ]?\d{4})?$/.test(a.postalCode))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['postalCode'],
+      message: `"${a.postalCode}" is not a US ZIP code (5 digits, or ZIP+4 such as 60607-1234)`,
+    });
+  const state = a.stateProvince?.toUpperCase();
+  if (state && /^[A-Z]{2}$/.test(state) && !US_STATES.has(state))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['stateProvince'],
+      message: `"${a.stateProvince}" is not a US state code (such as TX or IL)`,
+    });
+});
+
 export const incomingOrderSchema = z.object({
   orderNumber: text(60).regex(/^[^\s]+$/, 'must not contain spaces'),
   tenantId: optionalText(100),
-  shipTo: addressSchema,
+  shipTo: shipToSchema,
   serviceLevels: z.array(serviceLevel).optional(),
   options: shipmentOptionsSchema.optional(),
   packages: z.array(packageSchema).min(1, 'an order needs at least one package').max(50),

@@ -147,6 +147,29 @@ describe('order import', () => {
     expect(a1!.tenantId).toBe('tnt_lumen');
   });
 
+  it('a US ZIP code that is not one, and a US state code that does not exist, are said by row; labels for them are never bought', () => {
+    const { orders } = setup();
+    const text = [
+      'order_number,ship_to_name,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,weight_lbs',
+      'Z-1,Ann,1 Main St,Austin,TX,ABCDE,US,1',
+      'Z-2,Bob,2 Main St,Austin,ZZ,78701,US,1',
+      'Z-3,Cy,3 Main St,Austin,TX,78701-1234,US,1',
+      'Z-4,Di,4 Main St,Chicago,Illinois,60607 1234,US,1',
+      'Z-5,Ed,5 King St,Toronto,ON,M5H 2N2,CA,1',
+    ].join('\n');
+    const report = importOrders(orders, scope, tenants, { text, format: 'csv', source: 'z.csv' });
+    expect(report.imported).toEqual(['Z-3', 'Z-4', 'Z-5']);
+    expect(report.problems.map((p) => [p.orderNumber, p.field, p.reason])).toEqual([
+      [
+        'Z-1',
+        'ship_to_postal_code',
+        '"ABCDE" is not a US ZIP code (5 digits, or ZIP+4 such as 60607-1234)',
+      ],
+      ['Z-2', 'ship_to_state', '"ZZ" is not a US state code (such as TX or IL)'],
+    ]);
+    expect(report.ordersLeftOut).toBe(2);
+  });
+
   it('a stray quote in a semicolon file costs its own order only, named by row and order number and counted as left out', () => {
     const { orders } = setup();
     const header =

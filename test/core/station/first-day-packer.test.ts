@@ -262,3 +262,29 @@ describe('shift lead: import errors (#13.22)', () => {
     }
   });
 });
+
+describe('packer: an address the platform refuses', () => {
+  it("a label refused for its ship-to says where it is put right, not only the platform's words", async () => {
+    const s = await station();
+    const report = await call(s, 'orders.import', {
+      fileName: 'noname.csv',
+      content:
+        'order_number,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,weight_lbs\nNN-1,1 Main St,Austin,TX,78701,US,1.5\n',
+    });
+    expect(report.imported).toBe(1);
+    const scan = await scanOrder(s, 'NN-1');
+    const quote = await call(s, 'pack.rate', {
+      orderId: scan.order.id,
+      packages: [{ weightLbs: 1.5, boxId: null }],
+    });
+    const bought = await s.dispatch('pack.buy', { shipmentId: quote.shipmentId });
+    expect(bought).toMatchObject({
+      ok: false,
+      error: {
+        message: expect.stringMatching(
+          /name.*\(ref [^)]+\)\.? The order's ship-to address is what was refused: put it right in the order file \(or the store's order\) and import it again, then scan the order\. Nothing was bought\.$/,
+        ),
+      },
+    });
+  });
+});

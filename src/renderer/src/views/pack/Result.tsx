@@ -195,8 +195,15 @@ export function PackResult(props: {
                       ? `BEING LABELLED AT ${beingLabelledThere.toUpperCase()}`
                       : 'FAILED'}
             </div>
-            <div data-testid="failure-message">{s.result.error.message}</div>
-            <div className="muted">code: {s.result.error.code}</div>
+            {/* The contract's code is for site IT and the log, not the packer: kept in the
+                element (hover, diagnostics), not read out on the panel. */}
+            <div
+              data-testid="failure-message"
+              data-code={s.result.error.code}
+              title={`code: ${s.result.error.code}`}
+            >
+              {s.result.error.message}
+            </div>
           </div>
         ) : s.result?.kind === 'info' ? (
           <div className="info-text">{s.result.text}</div>
