@@ -71,8 +71,9 @@ function jsonOrNull(value: object | undefined): string | null {
 }
 
 /**
- * imported: new; updated: replaced by a different version; unchanged: left because a label was
- * bought for it; same: the file has it exactly as stored (left as it was, its version kept).
+ * imported: new; updated: replaced by a different version; unchanged: a different version left
+ * out because a label was bought for the order; same: the file has it exactly as stored (left
+ * as it was, its version kept).
  */
 export type UpsertOutcome = 'imported' | 'updated' | 'unchanged' | 'same';
 
@@ -196,11 +197,13 @@ export class OrderRepository {
       );
       let orderId: number;
       if (existing) {
-        if (this.s.hasPurchase.get(existing.id)!.n > 0) return 'unchanged';
         // The same file imported again (a hot folder's copy dropped twice, a packer's second
         // click): not a new version, so what was done with this one stands (a batch's failure,
         // items scanned to verify).
         if (this.sameAsStored(existing, fields, packages, items)) return 'same';
+        // A label was bought for the order as it was: another version is not taken (the
+        // import says what differs, so the parcel is checked).
+        if (this.s.hasPurchase.get(existing.id)!.n > 0) return 'unchanged';
         this.s.update.run({ ...fields, id: existing.id });
         this.s.deleteItems.run(existing.id);
         this.s.deletePackages.run(existing.id);

@@ -117,6 +117,8 @@ export interface ImportReport {
   cleaned?: ImportProblem[];
   /** Orders imported that will need more before they can be shipped (customs data abroad). */
   notices?: ImportProblem[];
+  /** Orders with a label that the file gives differently: what differs (nothing was changed). */
+  labelledChanged?: ImportProblem[];
   /** Every problem found, including those beyond the list. */
   problemCount: number;
   /**

@@ -131,6 +131,12 @@ export interface ImportReport {
    * data): not problems of the file's reading, but what Pack would refuse.
    */
   notices?: ImportError[];
+  /**
+   * Orders that already have a label and that the file now gives differently (another street,
+   * other packages): neither the order nor its label was changed; each says what differs, so
+   * someone checks that parcel.
+   */
+  labelledChanged?: ImportError[];
   /** The store export or saved mapping the file was read as ("Shopify orders export"). */
   format?: string | null;
   /**

@@ -458,6 +458,23 @@ describe('order import', () => {
     });
     expect(third.unchanged).toEqual(['R-1']);
     expect(orders.findByNumber(scope, 'R-1')[0]!.shipTo.city).toBe('Brooklyn');
+    // Said, with what differs: the label went to the address the order had.
+    expect(third.labelledChanged).toEqual([
+      expect.objectContaining({
+        orderNumber: 'R-1',
+        reason: expect.stringMatching(
+          /^already has a label, bought for the order as it was; the file now gives the ship-to city "Queens" \(was "Brooklyn"\)\. Neither the order nor its label was changed: check that parcel\./,
+        ),
+      }),
+    ]);
+    // The labelled order imported again as it is stored: already here, not "skipped".
+    const fourth = importOrders(orders, scope, tenants, {
+      text: text('Brooklyn'),
+      format: 'json',
+      source: 'd',
+    });
+    expect(fourth).toMatchObject({ same: ['R-1'], unchanged: [] });
+    expect(fourth.labelledChanged).toBeUndefined();
   });
 
   it('imports the shipped samples for the demo brand and the 3PL brands without a problem', () => {

@@ -253,6 +253,10 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
         ...(report.notices?.length
           ? { notices: report.notices.map((p) => importError(p, format)) }
           : {}),
+        // Labelled orders the file now gives differently: said by order, nothing changed.
+        ...(report.labelledChanged?.length
+          ? { labelledChanged: report.labelledChanged.map((p) => importError(p, format)) }
+          : {}),
         format: report.format ?? null,
         unmappedHeader: report.unmappedHeader ?? null,
         ...(report.unmappedHeader

@@ -35,6 +35,22 @@ export function ImportReportPanel({ report }: { report: ImportReport }) {
           </li>
         ))}
       </ul>
+      {report.labelledChanged?.length ? (
+        <>
+          <b className="warn">
+            {report.labelledChanged.length} order
+            {report.labelledChanged.length === 1 ? ' has' : 's have'} a label already, and the file
+            now gives {report.labelledChanged.length === 1 ? 'it' : 'them'} differently:
+          </b>
+          <ul className="reasons" data-testid="import-labelled-changed">
+            {report.labelledChanged.slice(0, SHOWN_PROBLEMS).map((e, i) => (
+              <li key={i}>
+                {e.where}: {e.reason}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
       {report.notices?.length ? (
         <>
           <b className="warn">
