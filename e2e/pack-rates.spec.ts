@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stationPerTest, printedLabels } from './station';
+import { importOrders, scanAndBuy, stationPerTest, printedLabels } from './station';
 
 const station = stationPerTest();
 
@@ -136,6 +136,35 @@ test('an unknown code scanned with an order on screen says it is not one of its 
     'Nothing matches "CNDL-SEA-12": not an order, a tracking number, a box, or an item of order LUM-10421. If it is in the box, take it out.',
   );
   await expect(page.getByTestId('order-number')).toHaveText('LUM-10421');
+});
+
+test('a three-package label at 1366×768: each whole tracking number is in view, none under the previews', async ({
+  page,
+}, info) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(station().url);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  const file = join(station().dataDir, 'three.csv');
+  writeFileSync(
+    file,
+    'order_number,ship_to_name,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,package,weight_lbs,sku,item_name,quantity\n' +
+      'M-3,Ann Lee,1 Main St,Austin,TX,78701,US,1,2,A,Alpha,1\nM-3,,,,,,,2,3,B,Beta,1\nM-3,,,,,,,3,4,C,Gamma,1\n',
+  );
+  await importOrders(page, file);
+  await page.keyboard.press('Alt+1');
+  await scanAndBuy(page, 'M-3');
+  const result = page.getByTestId('result');
+  await expect(result).toHaveAttribute('data-phase', 'printed', { timeout: 30_000 });
+  await expect(page.getByTestId('package-tracking')).toHaveCount(3);
+  // The last digits tell the packages apart: no number runs under the label previews.
+  const preview = (await result.locator('.label-preview').first().boundingBox())!;
+  for (const row of await page.getByTestId('package-tracking').all()) {
+    const box = (await row.locator('.tracking').boundingBox())!;
+    expect(box.x + box.width, 'a tracking number runs under the previews').toBeLessThanOrEqual(
+      preview.x,
+    );
+  }
+  await page.screenshot({ path: info.outputPath('three-packages-1366.png') });
 });
 
 test('a scanner that ends each scan with Tab: every scan is read on its own, none glued to the next', async ({
