@@ -142,7 +142,11 @@ export class PackingSteps {
       if (open.state === 'ready' || open.state === 'rated')
         shipments.setState(open.id, 'cancelled', { why: 'superseded by a new rating' });
 
-    if (this.d.platform.isReachable?.() === false) {
+    // Offline: a buy queues at once. A plain rating asks the platform anyway once the last
+    // failure is a few seconds old (its answer brings the station back online); sooner, it is
+    // told at once rather than wait on a platform that just failed.
+    const tryAgain = unreachable === 'say' && this.d.platform.mayTryAgain?.() === true;
+    if (this.d.platform.isReachable?.() === false && !tryAgain) {
       const why = this.d.platform.unreachableReason?.() ?? 'The platform is unreachable.';
       if (unreachable === 'say') return notAnswering(why);
       return enqueueOffline(this.d, order, built.shipment, stationUser, why);

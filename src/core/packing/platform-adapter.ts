@@ -151,6 +151,7 @@ export function packingPlatformFrom(
 
     isReachable: () => client.connectivity.reachable,
     unreachableReason: () => client.connectivity.outage(),
+    mayTryAgain: (afterMs) => client.connectivity.mayTryAgain(afterMs),
   };
 }
 

@@ -152,6 +152,8 @@ export interface PackingPlatform {
   isReachable?(): boolean;
   /** While unreachable: why, in words for the packer. */
   unreachableReason?(): string | null;
+  /** Offline, but `afterMs` (default 5 s) since the last failure: one request may try again. */
+  mayTryAgain?(afterMs?: number): boolean;
 }
 
 /**

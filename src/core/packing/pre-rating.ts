@@ -49,6 +49,9 @@ export function prePackedPackages(
   return packed;
 }
 
+/** Offline: a background rating tries the platform again this long after its last failure. */
+const PROBE_AFTER_MS = 30_000;
+
 export interface PreRaterOptions {
   workflow: PackingWorkflow;
   /** The station's box presets (Settings → Boxes). */
@@ -195,11 +198,16 @@ export class PreRater {
     this.wakeUp?.();
   }
 
-  /** The platform is away (the client's connectivity says so, or our last request found it). */
+  /**
+   * The platform is away (the client's connectivity says so, or our last request found it).
+   * Once the client's last failure is half a minute old, one background rating tries again:
+   * the station comes back online by itself when nobody scans and nothing is queued.
+   */
   private offline(now: number): boolean {
+    const platform = this.options.workflow.dependencies.platform;
     return (
       now < this.offlineUntil ||
-      this.options.workflow.dependencies.platform.isReachable?.() === false
+      (platform.isReachable?.() === false && platform.mayTryAgain?.(PROBE_AFTER_MS) !== true)
     );
   }
 

@@ -123,6 +123,19 @@ export class ConnectivityMonitor {
   }
 
   /**
+   * Packing is offline, but its last failure is at least `afterMs` old: one request may try the
+   * platform again (a packer's rating), so the station comes back when the platform does, not
+   * only when something is queued and the queue's retry finds out.
+   */
+  mayTryAgain(afterMs = 5000): boolean {
+    if (this.reachable) return true;
+    let last = 0;
+    for (const c of [...PACKING_CAPABILITIES.map((k) => this.caps.get(k)!), this.host])
+      if (c.state === 'offline' && c.lastFailure) last = Math.max(last, c.lastFailure.at);
+    return this.now() - last >= afterMs;
+  }
+
+  /**
    * Why packing cannot reach the platform, for the packer ("The platform has not answered rate
    * requests 3 times in a row (HTTP 503)."), or null while it can.
    */

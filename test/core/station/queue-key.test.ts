@@ -101,4 +101,30 @@ describe('offline queue and the API key', () => {
     });
     expect(labelsOf(sandbox(), 'LUM-10423')).toHaveLength(1);
   });
+
+  it('offline after failed ratings, the station comes back with the platform: a rating a few seconds later asks again', async () => {
+    const { s, sandbox } = await stations.start();
+    await online(s);
+    const rateRequests = () =>
+      sandbox()
+        .requests()
+        .filter((r) => r.method === 'POST' && r.path.startsWith('/api/v1/rates')).length;
+    sandbox().faults.add({ method: 'POST', path: '/api/v1/rates', kind: 'reset' });
+    for (const n of ['LUM-10421', 'LUM-10422', 'LUM-10423'])
+      expect((await weighAndRate(s, n)).unreachable).toBe(true);
+    await until(async () => (await call(s, 'station.status', {})).connectivity === 'offline');
+
+    // The platform is back. Right after the failures a rating is told at once, unasked…
+    sandbox().faults.clear();
+    const asked = rateRequests();
+    expect((await weighAndRate(s, 'LUM-10421')).unreachable).toBe(true);
+    expect(rateRequests()).toBe(asked);
+    // …a few seconds on, it asks: rates, and the header is online again (it used to stay
+    // offline until something was queued and bought unseen).
+    await new Promise((r) => setTimeout(r, 5100));
+    const rated = await weighAndRate(s, 'LUM-10421');
+    expect(rated.unreachable ?? false).toBe(false);
+    expect(rated.rates.length).toBeGreaterThan(0);
+    await online(s);
+  });
 });
