@@ -75,6 +75,7 @@ const contractCode: Record<CoreErrorKind, ErrorCode> = {
   'print-spool:job-not-found': 'not-found',
   'print-spool:printer-not-found': 'not-found',
   'print-spool:job-state-conflict': 'conflict',
+  'print-spool:wrong-printer-role': 'validation',
   'reprint:label-not-found': 'not-found',
   'reprint:label-package-not-found': 'not-found',
   'reprint:label-zpl-expired': 'not-found',

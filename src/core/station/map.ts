@@ -223,6 +223,7 @@ export function printJobView(
   const state: V.PrintJobState = j.state === 'unknown' ? 'failed' : j.state;
   return {
     id: String(j.id),
+    kind: j.kind,
     labelId: j.labelId,
     printerId: j.printerId,
     printerName,

@@ -98,6 +98,8 @@ export type PrintJobState = 'queued' | 'sending' | 'printed' | 'failed' | 'cance
 
 export interface PrintJobView {
   id: string;
+  /** What prints: a label (or its reprint) only on label printers, a slip on receipt printers. */
+  kind: 'label' | 'test' | 'slip' | 'reprint';
   labelId: string | null;
   printerId: string;
   printerName: string;

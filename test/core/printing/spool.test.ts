@@ -238,6 +238,24 @@ describe('print spool', () => {
     expect(() => spool.retry(a!)).toThrow(/is printed; cannot retry/);
   });
 
+  it('never moves a shipping label to a receipt printer (nor a packing slip to a label printer)', async () => {
+    const label = await useVirtualPrinter();
+    const slips = await useVirtualPrinter();
+    const labelConfig = virtualPrinterConfig(label, { id: 'dock', name: 'Dock' });
+    await label.close(); // the label printer is off: the label waits
+    const { spool } = openSpool([
+      labelConfig,
+      { ...virtualPrinterConfig(slips, { id: 'slips', name: 'Receipt VP' }), role: 'receipt' },
+    ]);
+    spool.start();
+    const id = spool.enqueue({ printerId: 'dock', kind: 'label', payload: labels(1)[0]! }).job.id;
+    expect(() => spool.move(id, 'slips')).toThrow(
+      'Receipt VP is a receipt printer: a shipping label cannot print on it. Move the job to a label printer.',
+    );
+    expect(spool.get(id)!.printerId).toBe('dock');
+    expect(slips.labels).toEqual([]);
+  });
+
   it('follows the profile when site IT renames, re-addresses or removes a printer with jobs queued', async () => {
     const old = await useVirtualPrinter();
     const replacement = await useVirtualPrinter();

@@ -251,6 +251,25 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
   /** Sends it to another printer instead (same bytes); returns the size warnings for that one. */
   move(id: number, printerId: string, note?: string): EnqueueResult {
     const target = this.printer(printerId);
+    // A 4x6 ZPL label on a receipt printer comes out as text or not at all, and would be
+    // counted as printed: refused, as a packing slip on a label printer is.
+    const current = this.store.get(id);
+    if (current) {
+      const from = this.options.printers().find((p) => p.id === current.printerId);
+      const wants =
+        current.kind === 'slip'
+          ? 'receipt'
+          : current.kind === 'test'
+            ? (from?.role ?? 'label')
+            : 'label';
+      if ((target.role ?? 'label') !== wants)
+        throw new PrintSpoolError(
+          'wrong-printer-role',
+          wants === 'label'
+            ? `${target.name} is a receipt printer: a shipping label cannot print on it. Move the job to a label printer.`
+            : `${target.name} is a label printer: a packing slip or receipt cannot print on it. Move the job to a receipt printer.`,
+        );
+    }
     const job = this.transition(id, ['queued', 'failed', 'unknown'], 'move', {
       state: 'queued',
       printerId,

@@ -20,7 +20,8 @@ export interface PrintSpoolEvents {
   printer: [PrinterNotice];
 }
 
-export type PrintSpoolErrorCode = 'job-not-found' | 'job-state-conflict' | 'printer-not-found';
+export type PrintSpoolErrorCode =
+  'job-not-found' | 'job-state-conflict' | 'printer-not-found' | 'wrong-printer-role';
 
 export class PrintSpoolError extends Error {
   constructor(

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ConfirmPanel } from '../components/ConfirmPanel';
 import { useStation } from '../store';
+import type { PrintJobView } from '../../../shared/views';
 
 export function QueueView() {
   const queue = useStation((s) => s.queue);
@@ -8,6 +9,16 @@ export function QueueView() {
   const act = useStation((s) => s.queueAction);
   const move = useStation((s) => s.moveJob);
   const printers = useStation((s) => s.status?.profile?.printers ?? []);
+  // The role a job's printer must have: a test page keeps its printer's role.
+  const roleOf = (j: PrintJobView) =>
+    j.kind === 'slip'
+      ? 'receipt'
+      : j.kind === 'test'
+        ? (printers.find((p) => p.id === j.printerId)?.role ?? 'label')
+        : 'label';
+  // Where a job may be moved: a label to label printers only, a slip to receipt printers.
+  const targets = (j: PrintJobView) =>
+    printers.filter((p) => p.id !== j.printerId && p.role === roleOf(j));
   // Asked once; then the station's queue-changed events carry the queue as it is (App.tsx).
   useEffect(() => void load(), [load]);
   // A cancel is asked in the page first: a click in passing must not drop an order's purchase
@@ -84,21 +95,23 @@ export function QueueView() {
                 >
                   Cancel
                 </button>
-                {printers.length > 1 ? (
+                {targets(j).length ? (
                   <select
                     aria-label="Move to printer"
                     value=""
                     onChange={(e) => e.target.value && void move(j.id, e.target.value)}
                   >
                     <option value="">Move to…</option>
-                    {printers
-                      .filter((p) => p.id !== j.printerId)
-                      .map((p) => (
-                        <option key={p.id} value={p.id}>
-                          {p.name}
-                        </option>
-                      ))}
+                    {targets(j).map((p) => (
+                      <option key={p.id} value={p.id}>
+                        {p.name}
+                      </option>
+                    ))}
                   </select>
+                ) : printers.length > 1 ? (
+                  <span className="muted">
+                    no other {roleOf(j) === 'label' ? 'label' : 'receipt'} printer
+                  </span>
                 ) : null}
               </td>
             </tr>
