@@ -244,7 +244,9 @@ test('Orders view filters and a batch of open single-item orders with a weight: 
   await page.keyboard.press('Alt+e');
   const file = await (await download).path();
   const csv = readFileSync(file, 'utf8').trimEnd().split('\r\n');
-  expect(csv[0]).toBe('day,carrier,brand,tenant_id,labels,cost_usd');
+  expect(csv[0]).toBe(
+    'day,carrier,brand,tenant_id,labels,cost_usd,packages,return_labels,return_cost_usd',
+  );
   expect(csv.slice(1).reduce((n, l) => n + Number(l.split(',')[4]), 0)).toBe(3);
   // Close out with the carrier (Alt+M): one manifest for the day's USPS labels.
   await page.keyboard.press('Alt+m');

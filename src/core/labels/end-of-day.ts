@@ -13,7 +13,16 @@ export interface CarrierDay {
   labels: number;
   packages: number;
   costCents: number;
-  brands: { tenantId: string; name: string; labels: number; costCents: number }[];
+  brands: {
+    tenantId: string;
+    name: string;
+    labels: number;
+    costCents: number;
+    packages: number;
+    /** Of `labels`: return labels, and their cost. */
+    returns: number;
+    returnCostCents: number;
+  }[];
 }
 
 export interface DaySummary {
@@ -99,6 +108,9 @@ export function endOfDay(
       name: brandName(r.tenant_id),
       labels: r.labels,
       costCents: r.cost,
+      packages: r.packages,
+      returns: r.returns,
+      returnCostCents: r.return_cost,
     });
     day.labels += r.labels;
     day.packages += r.packages;
@@ -131,7 +143,7 @@ export interface ManifestLabel {
   orderNumber: string;
 }
 
-/** The labels of those days, per tenant and carrier: what a manifest closes out. */
+/** The outbound labels of those days, per tenant and carrier: what a manifest closes out. */
 export function manifestGroups(
   db: Db,
   scope: StationScope,
@@ -152,6 +164,9 @@ export function manifestGroups(
       `SELECT tenant_id, carrier, platform_label_id, tracking_number, order_number FROM labels
        WHERE profile_id = @profileId AND environment = @environment
          AND created_at >= @fromUtc AND created_at < @toUtc
+         -- A return label travels with the customer's parcel, not from this dock: not on the
+         -- dock's manifest, which the driver scans against the parcels handed over.
+         AND return_of_label_id IS NULL
        ORDER BY tenant_id, carrier, id`,
     )
     .all({ ...scope, fromUtc, toUtc });
@@ -179,11 +194,35 @@ export function endOfDayCsv(days: readonly DaySummary[]): string {
     const safe = /^[=+\-@]/.test(s) && typeof v === 'string' ? `'${s}` : s;
     return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
   };
-  const lines = [['day', 'carrier', 'brand', 'tenant_id', 'labels', 'cost_usd']];
+  // The first six columns as they always were (a spreadsheet built on them keeps working);
+  // packages and the return labels (counted in labels and cost) after them, as the view shows.
+  const lines = [
+    [
+      'day',
+      'carrier',
+      'brand',
+      'tenant_id',
+      'labels',
+      'cost_usd',
+      'packages',
+      'return_labels',
+      'return_cost_usd',
+    ],
+  ];
   for (const d of days)
     for (const c of d.carriers)
       for (const b of c.brands)
-        lines.push([d.day, c.carrier, b.name, b.tenantId, String(b.labels), dollars(b.costCents)]);
+        lines.push([
+          d.day,
+          c.carrier,
+          b.name,
+          b.tenantId,
+          String(b.labels),
+          dollars(b.costCents),
+          String(b.packages),
+          String(b.returns),
+          dollars(b.returnCostCents),
+        ]);
   return lines.map((l) => l.map(cell).join(',')).join('\r\n') + '\r\n';
 }
 

@@ -89,8 +89,13 @@ describe('end of day (#15.9)', () => {
 
     const csv = endOfDayCsv(days);
     const lines = csv.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('day,carrier,brand,tenant_id,labels,cost_usd');
+    expect(lines[0]).toBe(
+      'day,carrier,brand,tenant_id,labels,cost_usd,packages,return_labels,return_cost_usd',
+    );
     expect(lines.slice(1).reduce((n, l) => n + Number(l.split(',')[4]), 0)).toBe(3);
+    // Packages as the view counts them; no return label among these three.
+    expect(lines.slice(1).reduce((n, l) => n + Number(l.split(',')[6]), 0)).toBe(day.packages);
+    expect(lines.slice(1).every((l) => l.split(',')[7] === '0')).toBe(true);
     expect(
       endOfDayCsv([
         {
@@ -98,7 +103,17 @@ describe('end of day (#15.9)', () => {
           carriers: [
             {
               ...day.carriers[0]!,
-              brands: [{ tenantId: 't', name: '=HYPERLINK("x")', labels: 1, costCents: 100 }],
+              brands: [
+                {
+                  tenantId: 't',
+                  name: '=HYPERLINK("x")',
+                  labels: 1,
+                  costCents: 100,
+                  packages: 1,
+                  returns: 0,
+                  returnCostCents: 0,
+                },
+              ],
             },
           ],
         },

@@ -160,5 +160,10 @@ describe('options, customs and returns', () => {
     expect(day.returnCost).toBe(back.label!.cost);
     expect(day.days[0]).toMatchObject({ returns: 1, returnCost: back.label!.cost });
     expect(day.labels).toBe(2);
+    // The dock's manifest closes out the outbound label only: the return label travels with
+    // the customer's parcel, which the driver does not pick up here.
+    const manifest = await call(s, 'endOfDay.manifest', { from: today, to: today });
+    const sent = manifest.manifests.reduce((n, m) => n + m.labels, 0);
+    expect(sent).toBe(day.labels - day.returns);
   });
 });
