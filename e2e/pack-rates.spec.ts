@@ -228,11 +228,36 @@ test('a batch of every order asks to buy only for those without a label, and say
   await page.keyboard.press('Alt+b');
   const ask = page.getByRole('alertdialog', { name: 'Confirm the batch' });
   await expect(ask).toContainText(
-    'Buy and print labels for the 5 orders without one? Each label is charged; the 1 that already has a label is skipped.',
+    /^Buy and print labels for the 5 orders without one \((LUM-\d+, ){4}LUM-\d+\)\? Each label is charged; the 1 that already has a label is skipped\./,
   );
   await expect(ask.getByRole('button', { name: /Buy 5 labels/ })).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(ask).toHaveCount(0);
+});
+
+test('a batch question names its orders, and says when the search also matched orders whose number only contains it', async ({
+  page,
+}) => {
+  await page.goto(station().url);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  const file = join(station().dataDir, 'rl.csv');
+  writeFileSync(
+    file,
+    'order_number,ship_to_name,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,weight_lbs\n' +
+      'RL-1,Ann,1 Main St,Austin,TX,78701,US,1\nRL-2,Bob,2 Main St,Austin,TX,78701,US,1\nTRL-9,Cy,3 Main St,Austin,TX,78701,US,1\n',
+  );
+  await importOrders(page, file);
+  await page.keyboard.press('Alt+8');
+  await page.getByLabel('Search orders').fill('RL-');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('orders-pager')).toContainText('of 3 orders');
+  await page.keyboard.press('Alt+b');
+  const ask = page.getByRole('alertdialog', { name: 'Confirm the batch' });
+  await expect(ask).toContainText('Buy and print labels for 3 orders (');
+  await expect(ask).toContainText(
+    'The search "RL-" also finds orders whose number does not start with it, such as TRL-9: pick the orders meant with Space if those are not.',
+  );
+  await page.keyboard.press('Escape');
 });
 
 test('a batch of more orders than one batch holds says so before it asks to buy anything', async ({

@@ -155,7 +155,8 @@ const US_STATES = new Set(
  */
 export const shipToSchema = addressSchema.superRefine((a, ctx) => {
   if (a.countryCode !== 'US') return;
-  if (!/^\d{5}([- ]?\d{4})?$/.test(a.postalCode))
+  // An empty one is already said ("is empty"): once is enough.
+  if (a.postalCode && !/^\d{5}([- ]?\d{4})?$/.test(a.postalCode))
     ctx.addIssue({
       code: 'custom',
       path: ['postalCode'],

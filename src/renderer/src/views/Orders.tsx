@@ -79,6 +79,23 @@ export function OrdersView() {
       ? Math.min(page?.counts.labelled ?? 0, batchSize)
       : 0;
   const toBuy = batchSize - labelledAmong;
+  // The question names what it buys (those on the page on screen): a search that also matches
+  // orders nobody meant ("RL-" finds TRL-1001 too) is seen before money is spent.
+  const buyRows = (page?.rows ?? []).filter(
+    (r) => (!s.picked.length || s.picked.includes(r.id)) && r.status !== 'labelled',
+  );
+  const named = buyRows.slice(0, 6).map((r) => r.orderNumber);
+  const naming = named.length
+    ? ` (${named.join(', ')}${toBuy > named.length ? ` and ${(toBuy - named.length).toLocaleString()} more` : ''})`
+    : '';
+  const typed = q.search?.trim().toLowerCase() ?? '';
+  // Only when the search reads as the start of order numbers (some start with it) and others
+  // merely contain it: a search by a name or a number's middle is not questioned.
+  const starts = (r: { orderNumber: string }) => r.orderNumber.toLowerCase().startsWith(typed);
+  const loose = typed && buyRows.some(starts) ? buyRows.filter((r) => !starts(r)).slice(0, 3) : [];
+  const looseWords = loose.length
+    ? ` The search "${q.search!.trim()}" also finds orders whose number does not start with it, such as ${loose.map((r) => r.orderNumber).join(', ')}: pick the orders meant with Space if those are not.`
+    : '';
   const batchRunning = s.batch?.state === 'running' || s.batch?.state === 'paused';
   const startBatch = () => {
     if (batchRunning)
@@ -347,9 +364,10 @@ export function OrdersView() {
             <ConfirmPanel
               label="Confirm the batch"
               question={
-                labelledAmong > 0
-                  ? `Buy and print labels for the ${toBuy.toLocaleString()} order${toBuy === 1 ? '' : 's'} without one? Each label is charged; the ${labelledAmong.toLocaleString()} that already ha${labelledAmong === 1 ? 's' : 've'} a label ${labelledAmong === 1 ? 'is' : 'are'} skipped.`
-                  : `Buy and print labels for ${toBuy.toLocaleString()} order${toBuy === 1 ? '' : 's'}? Each one is charged${s.picked.length ? '; an order that already has a label is skipped' : ''}.`
+                (labelledAmong > 0
+                  ? `Buy and print labels for the ${toBuy.toLocaleString()} order${toBuy === 1 ? '' : 's'} without one${naming}? Each label is charged; the ${labelledAmong.toLocaleString()} that already ha${labelledAmong === 1 ? 's' : 've'} a label ${labelledAmong === 1 ? 'is' : 'are'} skipped.`
+                  : `Buy and print labels for ${toBuy.toLocaleString()} order${toBuy === 1 ? '' : 's'}${naming}? Each one is charged${s.picked.length ? '; an order that already has a label is skipped' : ''}.`) +
+                looseWords
               }
               confirmText={`Buy ${toBuy.toLocaleString()} label${toBuy === 1 ? '' : 's'}`}
               onConfirm={confirmBatch}
