@@ -222,7 +222,8 @@ export class SiteLink {
    * The claim for one profile's scope. Unreachable store: an order the store said was labelled
    * at another station is refused from that memory (LabelledElsewhere); otherwise the site's
    * offlinePurchase setting (as last read) decides: allow buys and reconciles later, refuse
-   * buys nothing.
+   * buys nothing. A store that answers but refuses this station (login, role, database) buys
+   * nothing: that is a station set up wrong, not an outage.
    */
   claims(scope: StationScope): OrderClaims {
     return {
@@ -241,6 +242,15 @@ export class SiteLink {
             ? null
             : this.labelled.refusal(scope, tenantId, orderNumber, problem.fact ?? problem.message);
           if (known) return known;
+          // The store answers but will not have this station (its password, its role, its
+          // database, a newer schema): not an outage the site's rule is for, but a station set
+          // up wrong, which would buy without claims until someone notices. Nothing is bought.
+          if (problem.kind !== 'unreachable' && problem.kind !== 'other')
+            return {
+              granted: false,
+              code: 'site-store-unreachable',
+              message: `${problem.message} Nothing was bought: this station cannot check with the site whether another station has labelled this order. Call the shift lead or site IT (Settings → Site store).`,
+            };
           if (this.outbox.offlinePurchase() === 'refuse')
             return {
               granted: false,

@@ -6,7 +6,7 @@ import type { Output } from '../../../src/shared/contract.js';
 import { tempDir } from '../../support/tmp.js';
 import { siteDatabase, STATION_PASSWORD } from '../site/support.js';
 import { printed, siteStations } from './site-stations.js';
-import { call } from './support.js';
+import { call, rateOrder } from './support.js';
 
 const { pgc, sandbox, siteStation, stationsAandB } = siteStations();
 
@@ -219,6 +219,21 @@ describe('Station facade with a site store', () => {
       // Where the typed password is kept, in words: here a vault that forgets it at restart.
       expect(settings.passwordFrom).toBe('held in memory for this run only');
       expect(settings.where).toBe(`shipping_station@127.0.0.1:${pgc.cluster.port}/${site.name}`);
+
+      // Refused, the station buys nothing (its site's offline rule is for outages): it cannot
+      // check whether another station labelled the order.
+      const refused = await rateOrder(s, 'LUM-10421').then((r) =>
+        r.ok ? s.dispatch('pack.buy', { shipmentId: r.value.shipmentId }) : r,
+      );
+      expect(refused).toMatchObject({
+        ok: false,
+        error: {
+          code: 'site-store-unreachable',
+          message: expect.stringMatching(
+            /refused the station's user name or password\. .*Nothing was bought: this station cannot check with the site whether another station has labelled this order\./,
+          ),
+        },
+      });
     } finally {
       await s.stop();
     }
