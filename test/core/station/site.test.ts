@@ -6,7 +6,7 @@ import type { Output } from '../../../src/shared/contract.js';
 import { tempDir } from '../../support/tmp.js';
 import { siteDatabase, STATION_PASSWORD } from '../site/support.js';
 import { printed, siteStations } from './site-stations.js';
-import { call, rateOrder } from './support.js';
+import { call, scanOrder } from './support.js';
 
 const { pgc, sandbox, siteStation, stationsAandB } = siteStations();
 
@@ -222,9 +222,12 @@ describe('Station facade with a site store', () => {
 
       // Refused, the station buys nothing (its site's offline rule is for outages): it cannot
       // check whether another station labelled the order.
-      const refused = await rateOrder(s, 'LUM-10421').then((r) =>
-        r.ok ? s.dispatch('pack.buy', { shipmentId: r.value.shipmentId }) : r,
-      );
+      const scan = await scanOrder(s, 'LUM-10421');
+      const quote = await call(s, 'pack.rate', {
+        orderId: scan.order.id,
+        packages: [{ weightLbs: 2.4, boxId: null }],
+      });
+      const refused = await s.dispatch('pack.buy', { shipmentId: quote.shipmentId });
       expect(refused).toMatchObject({
         ok: false,
         error: {
