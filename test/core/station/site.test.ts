@@ -242,6 +242,33 @@ describe('Station facade with a site store', () => {
     }
   });
 
+  it('a station pointed at another site store sends its whole history there, so the new site knows its labelled orders', async () => {
+    const { a, b } = await stationsAandB();
+    try {
+      const bought = await buy(a, 'LUM-10421');
+      await until(async () => (await call(a, 'station.status', {})).site?.text === 'Site: synced');
+      const other = await siteDatabase(pgc.cluster);
+      await call(a, 'site.configure', {
+        siteStore: { url: other.stationUrl, stationId: 'st-a', stationName: 'Station A' },
+        password: STATION_PASSWORD,
+      });
+      await until(async () => {
+        const { rows } = await other.owner.pool.query<{ tracking_number: string }>(
+          'SELECT tracking_number FROM site_labels',
+        );
+        return rows.some((r) => r.tracking_number === bought.label!.trackingNumber);
+      });
+      // The new site's claims know the order: another station there is told, not sold a label.
+      const { rows } = await other.owner.pool.query<{ order_number: string; state: string }>(
+        'SELECT order_number, state FROM site_order_claims',
+      );
+      expect(rows).toContainEqual({ order_number: 'LUM-10421', state: 'purchased' });
+      await other.owner.close();
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
   it("a label bought at station A is found in station B's History (whole site) and reprinted there, audited site-wide", async () => {
     const { site, a, b, dirB } = await stationsAandB();
     try {

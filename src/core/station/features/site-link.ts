@@ -1,6 +1,7 @@
 import type { IncomingOrder } from '../../orders/types.js';
 import { tenantsOf } from '../../profiles/profile-schema.js';
 import {
+  describeSiteStore,
   parseSiteStoreConfig,
   SiteConfigError,
   siteStorePassword,
@@ -225,6 +226,27 @@ export function siteStoreInFile(text: string): SiteStoreConfig | null {
   }
 }
 
-export function saveSiteStore(ctx: StationContext, config: SiteStoreConfig): void {
-  ctx.options.settings.set(SITE_SETTING, config);
+/**
+ * Stores the site store setting (null: none). Pointed at another store than before (a move to
+ * another site, a new database after a restore), the station's whole history goes there once
+ * more: the outbox's triggers are switched off, so the next link's `enable()` sends everything
+ * again, as on the first connection (the old store keeps what it had). Without that the new
+ * store held none of the orders this station had labelled, and another station could buy them
+ * again.
+ */
+export function saveSiteStore(ctx: StationContext, config: SiteStoreConfig | null): void {
+  let before: SiteStoreConfig | null = null;
+  try {
+    before = siteStoreSetting(ctx);
+  } catch {
+    before = null; // a setting that no longer reads is replaced whole
+  }
+  if (config === null) ctx.options.settings.delete(SITE_SETTING);
+  else ctx.options.settings.set(SITE_SETTING, config);
+  if (config && before && before.url !== config.url) {
+    SiteOutbox.disable(ctx.db);
+    ctx.log(
+      `site store moved from ${describeSiteStore(before.url)} to ${describeSiteStore(config.url)}: this station's history is sent there again`,
+    );
+  }
 }

@@ -18,7 +18,7 @@ import type { FeatureHandlers } from '../../../shared/features/define.js';
 import type { siteCalls } from '../../../shared/features/site.js';
 import { StationFailure } from '../errors.js';
 import { brandName, printJobView } from '../map.js';
-import { openSite, SITE_SETTING, siteStoreSetting } from './site-link.js';
+import { openSite, saveSiteStore, siteStoreSetting } from './site-link.js';
 import { siteHeader, siteLabelView } from './site-views.js';
 import { actor, leadFor } from './users.js';
 
@@ -141,8 +141,7 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
       }
       if (password) await ctx.options.vault.set(SITE_PASSWORD_KEY, password);
       if (config) await refuseStationIdInUse(ctx, config);
-      if (config === null) ctx.options.settings.delete(SITE_SETTING);
-      else ctx.options.settings.set(SITE_SETTING, config);
+      saveSiteStore(ctx, config);
       await openSite(ctx);
       // The claim port lives in the profile's workflow: reopen it with the new link.
       await ctx.reload();
