@@ -1,10 +1,16 @@
 import type { ClaimHolder, ClaimResult } from '../packing/order-claims.js';
-import type { Db } from '../storage/database.js';
+import { inTransaction, type Db } from '../storage/database.js';
+import type { LabelledElsewhereRow } from './reads.js';
 import type { StationScope } from '../storage/scope.js';
 import { clockTime } from './claims.js';
 
-/** Older answers are dropped as new ones come: an order is packed within days, not months. */
-const KEEP_MS = 60 * 24 * 60 * 60 * 1000;
+/** Labels older than this are dropped as new ones come: an order is packed within days. */
+const KEEP_MS = 14 * 24 * 60 * 60 * 1000;
+/**
+ * Each mirror reads from a little before the newest label it has: a label that reached the
+ * store late (its station's outbox was waiting) is still picked up within this window.
+ */
+const OVERLAP_MS = 15 * 60 * 1000;
 
 interface Row {
   station_id: string;
@@ -17,16 +23,18 @@ interface Row {
 }
 
 /**
- * What the site store said about orders labelled at other stations (migration 016), for the
- * time it does not answer. A claim refused because another station labelled the order is
- * remembered here; while the store is away, a purchase of such an order (not confirmed as
- * another label) is refused from this memory instead of bought offline and flagged later as a
- * possible double label. An order file imported again in the outage does not touch it.
+ * What the site store says about orders labelled at other stations (migration 016), for the
+ * time it does not answer: the labels other stations bought in the last 14 days, read from the
+ * store every few seconds while it answers (mirror), and any claim refused because another
+ * station labelled the order. While the store is away, a purchase of such an order (not
+ * confirmed as another label) is refused from this memory instead of bought offline and
+ * flagged later as a possible double label. An order file imported again in the outage does
+ * not touch it.
  */
 export class LabelledElsewhere {
   private readonly s;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.s = {
       put: db.prepare(
         `INSERT OR REPLACE INTO site_labelled_elsewhere (profile_id, environment, tenant_id,
@@ -34,7 +42,11 @@ export class LabelledElsewhere {
            tracking_number, learnt_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      prune: db.prepare<[number]>('DELETE FROM site_labelled_elsewhere WHERE learnt_at < ?'),
+      prune: db.prepare<[string]>('DELETE FROM site_labelled_elsewhere WHERE claimed_at < ?'),
+      newest: db.prepare<[string, string], { at: string | null }>(
+        `SELECT max(claimed_at) AS at FROM site_labelled_elsewhere
+          WHERE profile_id = ? AND environment = ?`,
+      ),
       get: db.prepare<[string, string, string, string], Row>(
         `SELECT * FROM site_labelled_elsewhere
           WHERE profile_id = ? AND environment = ? AND tenant_id = ? AND order_number = ?`,
@@ -47,7 +59,7 @@ export class LabelledElsewhere {
     if (result.granted || !result.holder?.label) return;
     const { holder } = result;
     const now = Date.now();
-    this.s.prune.run(now - KEEP_MS);
+    this.s.prune.run(new Date(now - KEEP_MS).toISOString());
     this.s.put.run(
       scope.profileId,
       scope.environment,
@@ -61,6 +73,46 @@ export class LabelledElsewhere {
       holder.label!.trackingNumber,
       now,
     );
+  }
+
+  /**
+   * Keeps what other stations labelled since the newest label kept (less an overlap; the last
+   * 14 days the first time), reading the store a page at a time: while the store is away, an
+   * order labelled at another station before the outage is refused here too, whatever this
+   * station did with its order file meanwhile.
+   */
+  async mirror(
+    scope: StationScope,
+    read: (since: Date, limit: number) => Promise<LabelledElsewhereRow[]>,
+    pageSize = 5000,
+  ): Promise<number> {
+    const now = Date.now();
+    const newest = this.s.newest.get(scope.profileId, scope.environment)?.at;
+    let since = new Date(newest ? Date.parse(newest) - OVERLAP_MS : now - KEEP_MS);
+    let kept = 0;
+    for (;;) {
+      const rows = await read(since, pageSize);
+      inTransaction(this.db, () => {
+        for (const r of rows)
+          this.s.put.run(
+            scope.profileId,
+            scope.environment,
+            r.tenant_id,
+            r.order_number,
+            r.station_id,
+            r.station_name,
+            r.packer,
+            r.created_at.toISOString(),
+            Number(r.local_id),
+            r.tracking_number,
+            now,
+          );
+        this.s.prune.run(new Date(now - KEEP_MS).toISOString());
+      });
+      kept += rows.length;
+      if (rows.length < pageSize) return kept;
+      since = rows[rows.length - 1]!.created_at;
+    }
   }
 
   /**

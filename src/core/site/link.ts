@@ -218,6 +218,13 @@ export class SiteLink {
     }
   }
 
+  /** Keeps the labels other stations bought, for an outage (see LabelledElsewhere.mirror). */
+  mirrorLabelled(scope: StationScope): Promise<number> {
+    return this.labelled.mirror(scope, (since, limit) =>
+      this.store.labelledSince(scope, since, limit),
+    );
+  }
+
   /**
    * The claim for one profile's scope. Unreachable store: an order the store said was labelled
    * at another station is refused from that memory (LabelledElsewhere); otherwise the site's

@@ -8,6 +8,18 @@ import type {
 } from './types.js';
 
 const MAX_PAGE = 500;
+
+/** One label another station bought, as a station keeps it for an outage. */
+export interface LabelledElsewhereRow {
+  tenant_id: string;
+  order_number: string;
+  station_id: string;
+  station_name: string;
+  packer: string | null;
+  local_id: string;
+  tracking_number: string;
+  created_at: Date;
+}
 /** Up to this many labels matching a search are read through their indexes and sorted. */
 const SORT_MATCHES = 20_000;
 
@@ -20,6 +32,33 @@ export class SiteReads {
     private readonly pool: pg.Pool,
     private readonly run: <T>(work: () => Promise<T>) => Promise<T>,
   ) {}
+
+  /**
+   * Labels other stations bought after `since` (their time), oldest first, at most `limit`:
+   * what a station keeps so that an order labelled elsewhere is still refused while the store
+   * is away (LabelledElsewhere). Along site_labels_by_time.
+   */
+  async labelledSince(
+    scope: SiteScope,
+    exceptStationId: string,
+    since: Date,
+    limit: number,
+  ): Promise<LabelledElsewhereRow[]> {
+    return this.run(async () => {
+      const { rows } = await this.pool.query<LabelledElsewhereRow>(
+        `SELECT l.tenant_id, l.order_number, l.station_id,
+                coalesce(s.station_name, l.station_id) AS station_name, l.packer,
+                l.local_id::text AS local_id, l.tracking_number, l.created_at
+           FROM site_labels l LEFT JOIN site_stations s ON s.station_id = l.station_id
+          WHERE l.profile_id = $1 AND l.environment = $2 AND l.created_at > $3
+            AND l.station_id <> $4
+          ORDER BY l.created_at
+          LIMIT $5`,
+        [scope.profileId, scope.environment, since, exceptStationId, limit],
+      );
+      return rows;
+    });
+  }
 
   /** Site-wide History: by order (or its start), tracking number, brand, date, station, packer. */
   async searchLabels(

@@ -6,7 +6,7 @@ import { SiteClaims } from './claims.js';
 import type { Heartbeat } from './console.js';
 import { ClosingClient, connectionOf } from './connection.js';
 import { SiteMigrator } from './migrator.js';
-import { SiteReads } from './reads.js';
+import { SiteReads, type LabelledElsewhereRow } from './reads.js';
 import type { SiteMigration } from './schema.js';
 import { SiteStations, type SitePrinter, type StationQueues } from './stations.js';
 import type { UserRecord } from '../users/types.js';
@@ -202,6 +202,11 @@ export class SiteStore {
 
   label(stationId: string, localId: number): Promise<SiteLabel | null> {
     return this.reads.label(stationId, localId);
+  }
+
+  /** Labels other stations bought since `since` (see SiteReads.labelledSince). */
+  labelledSince(scope: SiteScope, since: Date, limit = 5000): Promise<LabelledElsewhereRow[]> {
+    return this.reads.labelledSince(scope, this.stationId, since, limit);
   }
 
   /** Needs attention for the whole site (see SiteReads.attention). */

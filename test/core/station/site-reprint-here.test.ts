@@ -196,4 +196,41 @@ describe('an order labelled at another station, scanned here', () => {
       await Promise.all([a.stop(), b.stop()]);
     }
   });
+
+  it('an order labelled at another station before the outage, never tried here, is refused offline too', async () => {
+    const { site, a, b } = await stationsAandB();
+    try {
+      const bought = await packOrder(a, 'LUM-10425');
+      await synced(a);
+      // B reads what other stations labelled while the store answers (the check-in after A's
+      // commit is heard); B itself never scans the order before the outage.
+      const kept = () =>
+        b.context.db
+          .prepare(`SELECT tracking_number FROM site_labelled_elsewhere WHERE order_number = ?`)
+          .get('LUM-10425') as { tracking_number: string } | undefined;
+      await until(() => kept()?.tracking_number === bought.label!.trackingNumber);
+
+      await call(b, 'site.configure', {
+        siteStore: {
+          url: site.stationUrl.replace(`:${pgc.cluster.port}/`, ':1/'),
+          stationId: 'st-b',
+          stationName: 'Station B',
+        },
+      });
+      const error = await buyAtB(b, 'LUM-10425');
+      expect(error).toMatchObject({
+        code: 'order-claimed-elsewhere',
+        message: expect.stringMatching(
+          /^Order LUM-10425 was labelled at Station A at \d\d:\d\d .*as the site store said at \d\d:\d\d\. Nothing was bought\./,
+        ),
+      });
+      expect(
+        sandbox()
+          .ledger()
+          .filter((e) => e.orderReference?.startsWith('LUM-10425')),
+      ).toHaveLength(1);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
 });

@@ -21,6 +21,12 @@ import type { SiteProblem } from '../../site/errors.js';
 export const SITE_SETTINGS_CACHE = 'siteSettingsCache';
 /** The site's users are copied this often while the store answers. */
 const USERS_EVERY_MS = 30_000;
+/**
+ * How often the labels other stations bought are read into this station's memory for an
+ * outage (one indexed read of what is new): an order labelled elsewhere this long before the
+ * store goes away is refused here offline too.
+ */
+const LABELLED_EVERY_MS = 10_000;
 
 /**
  * What a station does at each check-in beyond issue 12's: the site settings (read once by the
@@ -30,6 +36,7 @@ const USERS_EVERY_MS = 30_000;
  */
 function checkInExtras(
   ctx: StationContext,
+  labelled: { at: number },
 ): (store: SiteStore, settings: Record<string, string>) => Promise<void> {
   let usersAt = 0;
   let lastCarriers = '';
@@ -55,6 +62,10 @@ function checkInExtras(
       usersAt = Date.now();
     }
     const rt = ctx.runtimeOrNull();
+    if (rt && ctx.site && Date.now() - labelled.at >= LABELLED_EVERY_MS) {
+      await ctx.site.mirrorLabelled(rt.scope);
+      labelled.at = Date.now();
+    }
     if (rt) {
       const rows = rt.carriers().map((h) => ({
         tenantId: h.tenantId,
@@ -123,6 +134,8 @@ export async function openSite(ctx: StationContext): Promise<void> {
   }
   // Made with the link (it reads through it); the link's events below refresh it.
   let attention: SiteAttentionCount | null = null;
+  // When the labels other stations bought were last read (see LABELLED_EVERY_MS).
+  const labelled = { at: 0 };
   const link = new SiteLink(config, {
     db: ctx.db,
     password: await siteStorePassword(ctx.options.vault, ctx.options.env),
@@ -135,12 +148,14 @@ export async function openSite(ctx: StationContext): Promise<void> {
     },
     onRemoteChange: (stationId) => {
       attention?.refresh();
+      // Another station committed (a label, likely): read it at the next check-in, not in 10 s.
+      labelled.at = 0;
       ctx.events.emit('site-changed', { stationId });
     },
     // The console (issue 14) reloads on site-changed too: heartbeats are pushed, not polled.
     onConsole: (stationId) => ctx.events.emit('site-changed', { stationId }),
     heartbeat: () => heartbeatOf(ctx),
-    atCheckIn: checkInExtras(ctx),
+    atCheckIn: checkInExtras(ctx, labelled),
     printers: () =>
       (ctx.runtimeOrNull()?.profile.printers ?? [])
         .filter((p) => p.kind === 'network' && p.host && (p.role ?? 'label') === 'label')
