@@ -3,7 +3,15 @@ import { NoSitePasswordError } from './connection.js';
 
 /** Why the site store cannot be used, in words for site IT; `kind` drives what the station does. */
 export interface SiteProblem {
-  kind: 'unreachable' | 'auth' | 'no-database' | 'newer-schema' | 'permission' | 'other';
+  kind:
+    | 'unreachable'
+    | 'auth'
+    | 'no-database'
+    | 'newer-schema'
+    | 'permission'
+    /** Another running station checks in under this station's id (a copied file or disk). */
+    | 'duplicate-station'
+    | 'other';
   message: string;
   /**
    * What happened alone, when `message` goes on to say what this station does about it (an

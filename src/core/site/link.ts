@@ -236,6 +236,10 @@ export class SiteLink {
     return {
       claim: async (request) => {
         const { tenantId, orderNumber } = request;
+        // Two running stations under one id would each take the other's claims for its own.
+        const problem = this.sync.status().problem;
+        if (problem?.kind === 'duplicate-station')
+          return { granted: false, code: 'site-store-unreachable', message: problem.message };
         let answer;
         try {
           this.throwIfRecentlyDown();

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { CONSOLE_CHANNEL, type Heartbeat } from './console.js';
+import { SiteStoreError } from './errors.js';
 
 /** A network printer of a station, as the site knows it. */
 export interface SitePrinter {
@@ -23,6 +24,9 @@ export interface StationQueues {
  * pg error into words for site IT.
  */
 export class SiteStations {
+  /** The store's time of this station's own last check-in (see checkIn). */
+  private lastCheckIn: Date | null = null;
+
   constructor(
     private readonly pool: pg.Pool,
     private readonly run: <T>(work: () => Promise<T>) => Promise<T>,
@@ -42,6 +46,11 @@ export class SiteStations {
     beat?: Heartbeat,
     notify = false,
   ): Promise<void> {
+    // Each check-in also reads the row's time before it (a sub-select sees the statement's
+    // snapshot): written after this station's own last check-in means another running station
+    // checks in under the same id.
+    const returning = `RETURNING last_seen_at AS now_at,
+      (SELECT s.last_seen_at FROM site_stations s WHERE s.station_id = $1) AS before_at`;
     const values = [
       this.station.stationId,
       this.station.stationName,
@@ -52,7 +61,7 @@ export class SiteStations {
       queues.needsAttention,
     ];
     await this.run(async () => {
-      await this.pool.query(
+      const { rows } = await this.pool.query<{ now_at: Date; before_at: Date | null }>(
         beat
           ? {
               name: 'site-check-in-beat',
@@ -63,7 +72,8 @@ export class SiteStations {
                        last_seen_at = now(), outbox_depth = EXCLUDED.outbox_depth, outbox_oldest_at = EXCLUDED.outbox_oldest_at,
                        queued_shipments = EXCLUDED.queued_shipments, queued_print_jobs = EXCLUDED.queued_print_jobs,
                        needs_attention = EXCLUDED.needs_attention, app_version = EXCLUDED.app_version,
-                       signed_in_user = EXCLUDED.signed_in_user, printers = EXCLUDED.printers`,
+                       signed_in_user = EXCLUDED.signed_in_user, printers = EXCLUDED.printers
+                     ${returning}`,
               values: [
                 ...values,
                 beat.appVersion,
@@ -79,10 +89,19 @@ export class SiteStations {
                      ON CONFLICT (station_id) DO UPDATE SET station_name = EXCLUDED.station_name,
                        last_seen_at = now(), outbox_depth = EXCLUDED.outbox_depth, outbox_oldest_at = EXCLUDED.outbox_oldest_at,
                        queued_shipments = EXCLUDED.queued_shipments, queued_print_jobs = EXCLUDED.queued_print_jobs,
-                       needs_attention = EXCLUDED.needs_attention`,
+                       needs_attention = EXCLUDED.needs_attention
+                     ${returning}`,
               values,
             },
       );
+      const row = rows[0];
+      const mine = this.lastCheckIn;
+      if (row) this.lastCheckIn = row.now_at;
+      if (row?.before_at && mine && row.before_at.getTime() > mine.getTime())
+        throw new SiteStoreError({
+          kind: 'duplicate-station',
+          message: `Another running station checks in to the site store as ${this.station.stationName} (${this.station.stationId}), last at ${row.before_at.toLocaleTimeString()}: a copied provisioning file or disk image. This station sends nothing to the site and buys nothing until each station has its own station id (Settings → Site store, or "stationId" in its provisioning file).`,
+        });
       if (notify)
         await this.pool.query('SELECT pg_notify($1, $2)', [
           CONSOLE_CHANNEL,

@@ -162,7 +162,10 @@ export class SiteSync {
       let wait = pollMs;
       try {
         await this.prepare();
-        const batch = outbox.next(this.o.batchSize ?? 200);
+        // Another station checks in under this id: nothing is sent (its rows and ours share
+        // keys), only the check-in that finds out when it is gone.
+        const duplicate = this.current.problem?.kind === 'duplicate-station';
+        const batch = duplicate ? null : outbox.next(this.o.batchSize ?? 200);
         if (batch) {
           await store.apply(batch.changes);
           await this.o.afterApply?.(batch.changes.length);
@@ -172,7 +175,11 @@ export class SiteSync {
         // Not at every idle poll: a site of 50 stations would otherwise send the store
         // hundreds of check-ins a second. The header's own state is local (status()); the
         // site's view of this station is at most checkInMs old, and stop() reports the last.
-        if (this.lastCheckIn === 0 || Date.now() - this.lastCheckIn > (this.o.checkInMs ?? 2000)) {
+        if (
+          duplicate ||
+          this.lastCheckIn === 0 ||
+          Date.now() - this.lastCheckIn > (this.o.checkInMs ?? 2000)
+        ) {
           const d = outbox.depth();
           const queues = this.o.queues?.();
           const beat = this.o.heartbeat?.();
@@ -220,7 +227,10 @@ export class SiteSync {
         this.failures++;
         this.current = { ...this.current, problem, failedAt: Date.now() };
         // Permission or schema problems do not heal by retrying quickly; unreachable might.
-        if (problem.kind !== 'unreachable') this.ready = false;
+        // (A station id in use elsewhere is not prepared again: that would release the other
+        // station's claims as orphans of this one.)
+        if (problem.kind !== 'unreachable' && problem.kind !== 'duplicate-station')
+          this.ready = false;
         wait = Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.min(this.failures - 1, 10));
         this.outage.failed(problem);
         if (changed) {

@@ -92,6 +92,7 @@ const contractCode: Record<CoreErrorKind, ErrorCode> = {
   'site-store:no-database': 'validation',
   'site-store:newer-schema': 'conflict',
   'site-store:permission': 'validation',
+  'site-store:duplicate-station': 'conflict',
   'site-store:other': 'internal',
   'site-config:invalid': 'validation',
   // A profile or provisioning file that does not validate: the person fixes a field.

@@ -8,7 +8,7 @@ import { siteDatabase, STATION_PASSWORD } from '../site/support.js';
 import { printed, siteStations } from './site-stations.js';
 import { call, scanOrder } from './support.js';
 
-const { pgc, sandbox, siteStation, stationsAandB } = siteStations();
+const { pgc, sandbox, siteStation, linkToSite, stationsAandB } = siteStations();
 
 async function until(check: () => boolean | Promise<boolean>) {
   while (!(await check())) await new Promise((r) => setTimeout(r, 50));
@@ -239,6 +239,44 @@ describe('Station facade with a site store', () => {
       });
     } finally {
       await s.stop();
+    }
+  });
+
+  it('a second running station under the same id (a copied provisioning file) is found out: neither sends nor buys until it is gone', async () => {
+    const { site, a, b } = await stationsAandB();
+    const copy = siteStation(tempDir());
+    await copy.start();
+    try {
+      const header = async (s: Station) => (await call(s, 'station.status', {})).site?.text ?? '';
+      await linkToSite(copy, site.stationUrl, 'st-a', 'Station A');
+      // Each finds the other's check-ins between its own.
+      await until(async () => /station id in use elsewhere/.test(await header(copy)));
+      await until(async () => /station id in use elsewhere/.test(await header(a)));
+      const refused = await copy.dispatch('pack.buy', {
+        shipmentId: (
+          await call(copy, 'pack.rate', {
+            orderId: (
+              (await call(copy, 'pack.scan', { value: 'LUM-10421' })) as { order: { id: string } }
+            ).order.id,
+            packages: [{ weightLbs: 1.8, boxId: null }],
+          })
+        ).shipmentId,
+      });
+      expect(refused).toMatchObject({
+        ok: false,
+        error: {
+          message: expect.stringMatching(
+            /^Another running station checks in to the site store as Station A \(st-a\).*buys nothing until each station has its own station id/,
+          ),
+        },
+      });
+      // The copy is closed: the first station finds its id its own again and goes on.
+      await copy.stop();
+      await until(async () => (await header(a)) === 'Site: synced');
+      const { rows } = await site.owner.pool.query('SELECT count(*)::int AS n FROM site_labels');
+      expect(rows[0]).toEqual({ n: 0 });
+    } finally {
+      await Promise.all([a.stop(), b.stop(), copy.stop()]);
     }
   });
 

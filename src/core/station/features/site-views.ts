@@ -25,6 +25,8 @@ function awayWords(problem: SiteProblem | null): string {
       return 'store is newer than this station';
     case 'permission':
       return 'not permitted';
+    case 'duplicate-station':
+      return 'station id in use elsewhere';
     case 'other':
       return 'cannot be used';
     default:
