@@ -51,8 +51,9 @@ describe('import errors name the row a spreadsheet shows (#13.22)', () => {
       'BAD-3,Cy,3 Main St,Austin,78701,US,heavy',
     ].join('\n');
     const report = await call(s, 'orders.import', { fileName: 'broken.csv', content });
+    // The broken row is named by its row and order too (it read as "line 2 of the file").
     expect(report.errors.map((e) => e.where)).toEqual([
-      'line 2 of the file',
+      'row 2 (order OK-1)',
       'row 3 (order BAD-3)',
     ]);
   });
