@@ -304,7 +304,9 @@ export async function buyWithLostAnswer(
     times: 1,
   });
   await scanAndBuy(page, order);
-  await expect(page.getByTestId('result')).toContainText('purchase-outcome-unknown', {
-    timeout: 30_000,
-  });
+  await expect(page.getByTestId('failure-message')).toHaveAttribute(
+    'data-code',
+    'purchase-outcome-unknown',
+    { timeout: 30_000 },
+  );
 }

@@ -32,6 +32,11 @@ export interface StationLog {
   error(message: string, fields?: LogFields): void;
   /** The station's `log` option: one line of text, at info level. */
   readonly line: (text: string) => void;
+  /**
+   * Resolves once every line logged so far is in the file (at most `ms`): a copy of the file
+   * (Export diagnostics) then has the last lines, the one that says what just went wrong.
+   */
+  written(ms?: number): Promise<void>;
   /** Flushes and closes the file. */
   close(): Promise<void>;
 }
@@ -91,6 +96,12 @@ export function openStationLog(options: StationLogOptions): StationLog {
     warn: at('warn'),
     error: at('error'),
     line: (text) => info(text.replace(/\n+$/, '')),
+    written: async (ms = 1000) => {
+      logger.flush();
+      const until = Date.now() + ms;
+      while (stream.writableLength > 0 && Date.now() < until)
+        await new Promise((resolve) => setTimeout(resolve, 5));
+    },
     close: () =>
       new Promise<void>((done) => {
         logger.flush();

@@ -52,7 +52,7 @@ export interface StationOptions {
   /** One line for the station's log; the log file's `line` when omitted and there is one. */
   log?: (line: string) => void;
   /** The rotating log file (src/core/logging): its folder and redactor serve diagnostics. */
-  stationLog?: Pick<StationLog, 'dir' | 'redactor' | 'line'>;
+  stationLog?: Pick<StationLog, 'dir' | 'redactor' | 'line'> & Partial<Pick<StationLog, 'written'>>;
   env?: NodeJS.ProcessEnv;
   /**
    * Web host: the folders under which a hot folder typed in the page may lie (--hot-folder-root).

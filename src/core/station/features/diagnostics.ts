@@ -23,6 +23,8 @@ export function diagnosticsHandlers(ctx: StationContext): FeatureHandlers<typeof
       }
       redactor.remember(await vault.get(SITE_PASSWORD_KEY));
       const profiles = await ctx.handlersRef!['profiles.list']({} as never);
+      // The lines logged a moment ago (what site IT is exporting for) are in the copy.
+      await ctx.options.stationLog?.written?.();
       const done = exportDiagnostics({
         dataDir: ctx.options.dataDir,
         logDir: ctx.options.stationLog?.dir ?? join(ctx.options.dataDir, LOG_DIR),
