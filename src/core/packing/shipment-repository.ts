@@ -104,6 +104,11 @@ export class ShipmentRepository {
       purchasesForShipment: db.prepare<[number], PurchaseRow>(
         `SELECT * FROM label_purchases WHERE shipment_id = ? ORDER BY created_at, id`,
       ),
+      packers: db.prepare<[string], { label_id: number; station_user: string | null }>(
+        `SELECT l.id AS label_id, s.station_user FROM labels l
+           JOIN label_purchases p ON p.id = l.purchase_id JOIN shipments s ON s.id = p.shipment_id
+          WHERE l.id IN (SELECT value FROM json_each(?))`,
+      ),
       purchasesForOrder: db.prepare<[number], PurchaseRow>(
         `SELECT p.* FROM label_purchases p JOIN shipments s ON s.id = p.shipment_id
          WHERE s.order_id = ? ORDER BY p.created_at, p.id`,
@@ -288,6 +293,13 @@ export class ShipmentRepository {
   purchase(id: string): LabelPurchase | undefined {
     const row = this.s.getPurchase.get(id);
     return row ? toPurchase(row) : undefined;
+  }
+
+  /** Who packed each of these labels (the shipment's station user), by label id. */
+  packersOfLabels(labelIds: readonly number[]): Map<number, string | null> {
+    return new Map(
+      this.s.packers.all(JSON.stringify(labelIds)).map((r) => [r.label_id, r.station_user]),
+    );
   }
 
   purchasesForOrder(orderId: number): LabelPurchase[] {

@@ -35,6 +35,10 @@ describe('Station facade with a site store', () => {
         scope: 'station',
         note: 'This station has no site store: its own labels only.',
       });
+      // Its own labels name who packed them, as the whole site's do.
+      await call(s, 'settings.update', { userName: 'ana' });
+      await buy(s, 'LUM-10421');
+      expect((await call(s, 'site.labels', {})).labels.map((l) => l.packer)).toEqual(['ana']);
     } finally {
       await s.stop();
     }

@@ -107,6 +107,7 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
     let found = search(typed ? { orderNumber: typed } : {});
     if (typed && found.length === 0) found = search({ trackingNumber: typed });
     const counts = r.reprints.counts(found.map((l) => l.id));
+    const packers = r.workflow.shipments.packersOfLabels(found.map((l) => l.id));
     const me = ctx.site?.config ?? { stationId: 'this-station', stationName: 'This station' };
     return found.map((l) =>
       siteLabelView(l, {
@@ -114,7 +115,7 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
         stationName: me.stationName,
         labelId: String(l.id),
         brandName: brandName(r.profile, l.tenantId),
-        packer: null,
+        packer: packers.get(l.id) ?? null,
         reprints: counts.get(l.id) ?? 0,
         here: true,
       }),
