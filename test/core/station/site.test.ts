@@ -327,6 +327,9 @@ describe('Station facade with a site store', () => {
       const page = await call(b, 'site.labels', { query: 'LUM-10421' });
       expect(page.scope).toBe('site');
       expect(page.labels).toHaveLength(1);
+      // Typed in lower case (a lead at a keyboard), found all the same.
+      const lower = await call(b, 'site.labels', { query: 'lum-10421' });
+      expect(lower.labels.map((l) => l.trackingNumber)).toEqual([bought.label?.trackingNumber]);
       expect(page.labels[0]).toMatchObject({
         stationName: 'Station A',
         trackingNumber: bought.label?.trackingNumber,
