@@ -25,7 +25,7 @@ export function queueAfterUnreachable(
   if (picked?.chosenBy)
     failure = {
       ...failure,
-      message: `${failure.message} When it answers, ${picked.rate.serviceLevel} is bought, as ${picked.chosenBy} chose.`,
+      message: `${failure.message.trim().replace(/[.\s]*$/, '.')} When it answers, ${picked.rate.serviceLevel} is bought, as ${picked.chosenBy} chose.`,
     };
   const entry = queue.forShipment(shipment.id);
   if (entry) {

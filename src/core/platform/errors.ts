@@ -255,7 +255,11 @@ export function stationMessage(ctx: MessageContext): string {
           ? `The platform is busy and asked the station to slow down (too many requests, HTTP 429) for ${ctx.what}: wait a moment and try again${ref}`
           : `The platform had a problem with ${ctx.what} (HTTP ${ctx.status}); try again, and quote the reference to support if it persists${ref}`;
     case 'unknown-outcome':
-      return `The platform did not confirm ${ctx.what} (${ctx.detail ?? `HTTP ${ctx.status}`}): it may or may not have been bought. Do not buy again; a shift lead checks it under Needs attention${ref}`;
+      // A 429 is the platform turning the request away (too many requests): almost certainly
+      // nothing was bought, but the station does not buy again on a guess.
+      return ctx.status === 429
+        ? `The platform turned ${ctx.what} away as too many requests (HTTP 429): almost certainly nothing was bought, but it did not say so. Do not buy again; a shift lead looks it up under Needs attention (if the look-up finds no label, Not bought releases the order)${ref}`
+        : `The platform did not confirm ${ctx.what} (${ctx.detail ?? `HTTP ${ctx.status}`}): it may or may not have been bought. Do not buy again; a shift lead checks it under Needs attention${ref}`;
     case 'network':
       return `The platform at ${ctx.host} could not be reached for ${ctx.what} (${ctx.detail ?? 'network error'})`;
     case 'unexpected-response':

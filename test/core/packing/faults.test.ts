@@ -182,6 +182,19 @@ describe('label purchase faults: unknown, never bought again by itself', () => {
     });
     expect(retry.outcome).toBe('printed');
   });
+  it('a 429 on the label request is not taken as bought: unknown, and said as almost certainly not bought', async () => {
+    sb.clearFaults();
+    const station = await stationFor((p) => lumenProfile(sb.url, p));
+    station.importSamples();
+    const id = orderId(station, 'LUM-10425');
+    sb.fault({ method: 'POST', path: labels, times: 1, kind: 'status', status: 429 });
+    const result = await station.workflow.ship(id, { packages: [{ weightLbs: 2 }] });
+    if (result.outcome !== 'unknown') throw new Error(JSON.stringify(result));
+    expect(result.failure.message).toMatch(
+      /turned the label away as too many requests \(HTTP 429\): almost certainly nothing was bought, but it did not say so\. Do not buy again; a shift lead looks it up under Needs attention/,
+    );
+  });
+
   it('a rate shown before its carrier account lapsed is not bought, nor another carrier in its place; rating again shows what the rule chooses now', async () => {
     sb.clearFaults();
     const station = await stationFor((p) => lumenProfile(sb.url, p));
