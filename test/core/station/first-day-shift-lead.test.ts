@@ -213,6 +213,21 @@ describe('carrier accounts during a shift (#13.18)', () => {
     expect(accounts.find((a) => a.id === 'ca_lumen_ups')?.status).toBe('EXPIRED');
   });
 
+  it('a connection in ERROR or UNAUTHORIZED raises the banner too; a PENDING one (never authorized) does not', async () => {
+    const { s, sandbox } = await station();
+    await until(async () => (await call(s, 'carriers.list', {})).length > 0);
+    await setConnection(sandbox(), 'conn_lumen_ups', 'ERROR');
+    await setConnection(sandbox(), 'conn_lumen_usps', 'UNAUTHORIZED');
+    await call(s, 'carriers.list', { refresh: true });
+    const status = await call(s, 'station.status', {});
+    expect(status.expiredAccounts.map((a) => [a.name, a.status]).sort()).toEqual([
+      ['Lumen UPS', 'ERROR'],
+      ['Lumen USPS', 'UNAUTHORIZED'],
+    ]);
+    // The demo's FedEx is PENDING from the start: Carrier accounts says so, no banner.
+    expect(status.expiredAccounts.map((a) => a.name)).not.toContain('Lumen FedEx');
+  });
+
   it('refreshes carrier accounts by itself on a timer', async () => {
     const { ProfileRuntime } = await import('../../../src/core/station/runtime.js');
     const before = ProfileRuntime.carrierRefreshMs;

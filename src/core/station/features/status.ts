@@ -196,7 +196,11 @@ export class StatusFeature {
     // Site-wide items are the header's only: the counts a station reports at check-in stay its
     // own, or every station would report the site's items again.
     const siteAttention = ctx.siteAttention?.view(rt.scope) ?? null;
-    const expired = rt.carriers().filter((h) => h.authorizationStatus === 'EXPIRED');
+    // Connections that stopped working (expired, in error, deauthorized): the banner's. PENDING
+    // is one never authorized yet, said in Carrier accounts, not a banner on every screen.
+    const expired = rt
+      .carriers()
+      .filter((h) => ['EXPIRED', 'ERROR', 'UNAUTHORIZED'].includes(h.authorizationStatus));
     const secret = await ctx.secretState(rt.profile);
     const hasSecret = secret.hasSecret;
     return {

@@ -53,6 +53,20 @@ export function CarriersView() {
                 ) : null}
                 {c.status === 'EXPIRED' ? (
                   <span className="warn"> rates stop until the owner re-authorizes</span>
+                ) : c.status === 'ERROR' ? (
+                  <span className="warn">
+                    {' '}
+                    the carrier reported an error with this connection: no rates until the owner
+                    connects it again
+                  </span>
+                ) : c.status === 'UNAUTHORIZED' ? (
+                  <span className="warn">
+                    {' '}
+                    the carrier withdrew the authorization: no rates until the owner authorizes it
+                    again
+                  </span>
+                ) : c.status === 'PENDING' && !c.oauthUrl ? (
+                  <span className="muted"> not authorized yet: no rates from it</span>
                 ) : null}
               </td>
               <td className="small">{c.serviceLevels.join(', ')}</td>

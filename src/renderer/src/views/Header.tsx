@@ -157,10 +157,17 @@ export function Header() {
       </header>
       {status?.expiredAccounts.length ? (
         <div className="banner" role="alert" data-testid="expired-banner">
-          Carrier connection EXPIRED:{' '}
-          {status.expiredAccounts.map((a) => `${a.name} (${a.carrier})`).join(', ')}. Rates from
+          {status.expiredAccounts.every((a) => a.status === 'EXPIRED')
+            ? 'Carrier connection EXPIRED: '
+            : 'Carrier connection not working: '}
+          {status.expiredAccounts
+            .map(
+              (a) => `${a.name} (${a.carrier})${a.status === 'EXPIRED' ? '' : ` is ${a.status}`}`,
+            )
+            .join(', ')}
+          . Rates from
           {status.expiredAccounts.length > 1 ? ' these accounts' : ' this account'} will stop until
-          the owner re-authorizes.{' '}
+          the owner re-authorizes; tell the shift lead.{' '}
           <button className="link" onClick={() => go('carriers')}>
             Carrier accounts (Alt+6)
           </button>
