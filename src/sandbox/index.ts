@@ -128,7 +128,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       if (!client) throw new Error(`unknown API client "${clientId}"`);
       client.clientSecret = clientSecret;
       // Tokens already issued under the old secret are revoked with it.
-      for (const [token, t] of state.tokens) if (t.clientId === clientId) state.tokens.delete(token);
+      for (const [token, t] of state.tokens)
+        if (t.clientId === clientId) state.tokens.delete(token);
     },
     setConnectionStatus(connectionId, status) {
       const conn = state.connections.get(connectionId);
