@@ -54,6 +54,12 @@ export class LabelledElsewhere {
     };
   }
 
+  /** The other station's label of this order, as kept (null: none known). */
+  holder(scope: StationScope, tenantId: string, orderNumber: string): ClaimHolder | null {
+    const row = this.s.get.get(scope.profileId, scope.environment, tenantId, orderNumber);
+    return row ? holderOf(row) : null;
+  }
+
   /** The store's answer to a claim: a refusal naming another station's label is kept. */
   learn(scope: StationScope, tenantId: string, orderNumber: string, result: ClaimResult): void {
     if (result.granted || !result.holder?.label) return;
@@ -127,13 +133,7 @@ export class LabelledElsewhere {
   ): Extract<ClaimResult, { granted: false }> | null {
     const row = this.s.get.get(scope.profileId, scope.environment, tenantId, orderNumber);
     if (!row) return null;
-    const holder: ClaimHolder = {
-      stationId: row.station_id,
-      stationName: row.station_name,
-      packer: row.packer,
-      at: row.claimed_at,
-      label: { localId: row.label_local_id, trackingNumber: row.tracking_number },
-    };
+    const holder = holderOf(row);
     const by = row.packer ? ` by ${row.packer}` : '';
     const learnt = new Date(row.learnt_at);
     const day =
@@ -147,4 +147,14 @@ export class LabelledElsewhere {
       holder,
     };
   }
+}
+
+function holderOf(row: Row): ClaimHolder {
+  return {
+    stationId: row.station_id,
+    stationName: row.station_name,
+    packer: row.packer,
+    at: row.claimed_at,
+    label: { localId: row.label_local_id, trackingNumber: row.tracking_number },
+  };
 }

@@ -218,6 +218,11 @@ export class SiteLink {
     }
   }
 
+  /** Another station's label of this order, as this station keeps them (see mirrorLabelled). */
+  labelledElsewhere(scope: StationScope, tenantId: string, orderNumber: string) {
+    return this.labelled.holder(scope, tenantId, orderNumber);
+  }
+
   /** Keeps the labels other stations bought, for an outage (see LabelledElsewhere.mirror). */
   mirrorLabelled(scope: StationScope): Promise<number> {
     return this.labelled.mirror(scope, (since, limit) =>

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { def, id, text } from './define.js';
 import type { Address } from './profiles.js';
+import type { LabelledElsewhereView } from './site.js';
 import type { LabelSummary, PrintJobView } from './records.js';
 import type { BoxPreset } from './settings.js';
 import type { VerificationView } from './floor.js';
@@ -99,6 +100,12 @@ export type ScanResult =
       existingLabels: LabelSummary[];
       /** What was scanned into the box so far (issue 15.1). */
       verification: VerificationView;
+      /**
+       * With a site store: the order has no label here, but another station of the site
+       * labelled it (as this station keeps the site's labels): nothing to rate, its label
+       * reprints here (Alt+R). Absent: none known.
+       */
+      labelledElsewhere?: LabelledElsewhereView;
     }
   | { kind: 'label'; label: LabelSummary }
   | { kind: 'box'; box: BoxPreset }

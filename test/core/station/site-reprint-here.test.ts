@@ -209,6 +209,12 @@ describe('an order labelled at another station, scanned here', () => {
           .prepare(`SELECT tracking_number FROM site_labelled_elsewhere WHERE order_number = ?`)
           .get('LUM-10425') as { tracking_number: string } | undefined;
       await until(() => kept()?.tracking_number === bought.label!.trackingNumber);
+      // A scan at B says so at once (no rates asked), while the store still answers.
+      const scanned = await scanOrder(b, 'LUM-10425');
+      expect(scanned.labelledElsewhere).toMatchObject({
+        stationName: 'Station A',
+        label: { trackingNumber: bought.label!.trackingNumber },
+      });
 
       await call(b, 'site.configure', {
         siteStore: {

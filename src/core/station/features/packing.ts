@@ -84,6 +84,21 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
 
   return {
     'pack.scan': async ({ value }) => {
+      const elsewhereOf = (order: { tenantId: string; orderNumber: string }) => {
+        const holder = ctx.site?.labelledElsewhere(rt().scope, order.tenantId, order.orderNumber);
+        if (!holder?.label) return {};
+        return {
+          labelledElsewhere: {
+            stationId: holder.stationId,
+            stationName: holder.stationName,
+            packer: holder.packer,
+            label: {
+              labelId: String(holder.label.localId),
+              trackingNumber: holder.label.trackingNumber,
+            },
+          },
+        };
+      };
       const box = ctx
         .stationSettings()
         .boxes.find((b) => b.code.toLowerCase() === value.toLowerCase());
@@ -112,6 +127,9 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
               labelView(l, brandName(r.profile, l.tenantId), counts.get(l.id) ?? 0),
             ),
             verification: verificationView(r.workflow.verification.state(found.order), r.profile),
+            // Labelled at another station (as this station keeps the site's labels): said at
+            // the scan, not after rates were asked and a buy refused.
+            ...(found.labels.length ? {} : elsewhereOf(found.order)),
           };
         }
         case 'label':

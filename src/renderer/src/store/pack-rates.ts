@@ -30,7 +30,9 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
     // The packer asked to buy (Ctrl+Enter): a platform that does not answer queues the order.
     // A plain rating (a scan, Enter, a new weight) never queues anything.
     const queue = buyPending;
-    if (!order || !packages.length || (existingLabels.length && !confirmAnother)) {
+    // Labelled here or at another station: nothing to rate unless another label is asked for.
+    const labelled = existingLabels.length > 0 || Boolean(get().labelledElsewhere?.label);
+    if (!order || !packages.length || (labelled && !confirmAnother)) {
       set({ buyPending: false });
       return;
     }

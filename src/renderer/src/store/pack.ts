@@ -188,6 +188,8 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
             order: found.order,
             shipOptions: found.order.options ?? null,
             existingLabels: found.existingLabels,
+            // Labelled at another station of the site: nothing to rate; its label reprints here.
+            labelledElsewhere: found.labelledElsewhere ?? null,
             verification: found.verification,
             // What the order file says, on screen for each package: the packer checks or
             // replaces it; nothing is filled in behind their back.
@@ -200,14 +202,20 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
                   kind: 'info',
                   text: `Order ${found.order.orderNumber} already has a label (${found.existingLabels[0]!.trackingNumber}). Reprint it from the panel, or press Ctrl+Shift+A to buy another.`,
                 }
-              : null,
+              : found.labelledElsewhere?.label
+                ? {
+                    kind: 'info',
+                    text: `Order ${found.order.orderNumber} was labelled at ${found.labelledElsewhere.stationName}${found.labelledElsewhere.packer ? ` by ${found.labelledElsewhere.packer}` : ''} (${found.labelledElsewhere.label.trackingNumber}): nothing to buy here. Alt+R reprints its label here; Ctrl+Shift+A buys another.`,
+                  }
+                : null,
           });
           if (!found.existingLabels.length && get().settings?.scale.enabled) {
             const w = await call('pack.readScale', {});
             if (w.ok && w.value.weightLbs !== null) get().setWeight(0, String(w.value.weightLbs));
           }
           const weighed = get().packages.every((p) => p.weight.trim() !== '');
-          if (!found.existingLabels.length && weighed) await get().rate();
+          if (!found.existingLabels.length && !found.labelledElsewhere && weighed)
+            await get().rate();
           // Nothing to rate (already labelled, not weighed yet): a buy key pressed early is dropped.
           else set({ buyPending: false });
           return;
