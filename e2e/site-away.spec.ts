@@ -27,10 +27,19 @@ test('with the site store away, a scan says the store was not asked and the coun
   await expect(count).toHaveText('Needs attention 0');
   await expect(count).toHaveAttribute('title', /^0 at this station, 0 site-wide \(possible double/);
   await pageB.keyboard.press('Alt+1');
+  // Station A's console (Site, Alt+0) shows both stations while the store answers.
+  await pageA.keyboard.press('Alt+0');
+  const stations = pageA.getByTestId('console-stations');
+  await expect(stations).toContainText('Station', { timeout: 15_000 });
 
   world.cluster().stop();
   try {
     await expect(siteLine).toContainText('not reachable', { timeout: 30_000 });
+    // The console keeps its last picture of the site, said to be that, instead of going blank.
+    await expect(pageA.getByTestId('console-note')).toContainText(/the site as last read at /, {
+      timeout: 30_000,
+    });
+    await expect(stations).toBeVisible();
     // Not a plain zero: the site's part is what was last read, and the count says so.
     await expect(count).toHaveText('Needs attention 0?');
     await expect(count).toHaveAttribute(

@@ -127,6 +127,11 @@ function LabelTotals(props: {
  */
 export function SiteConsole() {
   const [view, setView] = useState<ConsoleView | null>(null);
+  /**
+   * The last view that had the site in it: while the store does not answer, the lead still sees
+   * which stations were packing and what was open, marked as last read (aging to offline).
+   */
+  const [last, setLast] = useState<{ view: ConsoleView; at: number } | null>(null);
   const [now, setNow] = useState(() => Date.now());
   /** The store's clock minus this page's, at the last read. */
   const [skew, setSkew] = useState(0);
@@ -150,6 +155,7 @@ export function SiteConsole() {
         if (!live) return;
         if (r.ok) {
           setView(r.value);
+          if (r.value.snapshot) setLast({ view: r.value, at: Date.now() });
           setNow(Date.now());
           if (r.value.snapshot) setSkew(Date.parse(r.value.snapshot.at) - Date.now());
         }
@@ -181,7 +187,10 @@ export function SiteConsole() {
     };
   }, []);
   if (!view) return <p className="placeholder">Loading the site…</p>;
-  const snap = view.snapshot;
+  // The store away (not a station without one): the last picture, said to be that.
+  const stale = !view.snapshot && !view.noStore && last ? last : null;
+  const snap = view.snapshot ?? stale?.view.snapshot ?? null;
+  const shown = stale?.view ?? view;
   const storeNow = now + skew;
   const online = (s: { online: boolean; lastSeenAt: string }) =>
     s.online && storeNow - Date.parse(s.lastSeenAt) <= (snap?.onlineWithinMs ?? 0);
@@ -191,6 +200,9 @@ export function SiteConsole() {
       {view.note ? (
         <p className={view.noStore ? 'placeholder' : 'banner'} data-testid="console-note">
           {view.note}
+          {stale
+            ? ` Below: the site as last read at ${new Date(stale.at).toLocaleTimeString()}.`
+            : ''}
         </p>
       ) : null}
       {snap ? (
@@ -276,11 +288,11 @@ export function SiteConsole() {
             </div>
             <div className="panel">
               <h2>Needs attention (site)</h2>
-              {view.attention.length === 0 ? (
+              {shown.attention.length === 0 ? (
                 <p className="placeholder">Nothing needs attention anywhere on the site.</p>
               ) : (
                 <ul className="console-attention" data-testid="console-attention">
-                  {view.attention.map((a) => (
+                  {shown.attention.map((a) => (
                     <li key={a.id}>
                       {a.message} <span className="muted">{ago(a.since, storeNow)}</span>
                     </li>
@@ -317,7 +329,7 @@ export function SiteConsole() {
                 <tbody>
                   {snap.costToday.map((c) => (
                     <tr key={`${c.tenantId}:${c.carrier}:${c.currency}`}>
-                      <td>{view.brands[c.tenantId] ?? c.tenantId}</td>
+                      <td>{shown.brands[c.tenantId] ?? c.tenantId}</td>
                       <td>{c.carrier}</td>
                       <td className="num">{c.labels}</td>
                       <td className="num">{money(c.cents, c.currency)}</td>
@@ -335,7 +347,7 @@ export function SiteConsole() {
                   <tbody>
                     {snap.carriersNotAuthorized.map((c) => (
                       <tr key={`${c.tenantId}:${c.carrierAccountId}`}>
-                        <td>{view.brands[c.tenantId] ?? c.tenantId}</td>
+                        <td>{shown.brands[c.tenantId] ?? c.tenantId}</td>
                         <td>{c.carrier}</td>
                         <td className="warn">{c.authorizationStatus}</td>
                         <td className="muted">seen by {names.get(c.stationId) ?? c.stationId}</td>
