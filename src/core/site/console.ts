@@ -80,7 +80,7 @@ export async function consoleSnapshot(
   dayStart: string,
   hourOffsetMinutes: number,
 ): Promise<ConsoleSnapshot> {
-  const [stations, perHour, cost, carriers, now] = await Promise.all([
+  const [stations, perHour, cost, carriers, polling, now] = await Promise.all([
     pool.query<{
       station_id: string;
       station_name: string;
@@ -130,6 +130,19 @@ export async function consoleSnapshot(
               ORDER BY tenant_id, carrier`,
       values: [scope.profileId, scope.environment],
     }),
+    pool.query<{
+      scope_tenant_id: string;
+      leader_station_id: string | null;
+      last_poll_at: Date | null;
+      last_success_at: Date | null;
+      last_error: string | null;
+    }>({
+      name: 'site-console-tracker-polling',
+      text: `SELECT scope_tenant_id, leader_station_id, last_poll_at, last_success_at, last_error
+               FROM site_tracker_sync WHERE profile_id = $1 AND environment = $2
+              ORDER BY scope_tenant_id`,
+      values: [scope.profileId, scope.environment],
+    }),
     pool.query<{ now: Date }>('SELECT now() AS now'),
   ]);
   const serverNow = now.rows[0]!.now.getTime();
@@ -169,6 +182,13 @@ export async function consoleSnapshot(
       authorizationStatus: r.authorization_status,
       stationId: r.station_id,
       updatedAt: r.updated_at.toISOString(),
+    })),
+    trackerPolling: polling.rows.map((r) => ({
+      tenantId: r.scope_tenant_id,
+      stationId: r.leader_station_id,
+      lastPollAt: r.last_poll_at?.toISOString() ?? null,
+      lastSuccessAt: r.last_success_at?.toISOString() ?? null,
+      lastError: r.last_error,
     })),
   };
 }

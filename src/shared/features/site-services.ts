@@ -62,6 +62,17 @@ export interface ConsoleSnapshotView {
     stationId: string;
     updatedAt: string;
   }[];
+  /**
+   * The site's one tracker poller, per polled tenant: which station polls (the last one to),
+   * when it last asked, when it last succeeded, and its last error.
+   */
+  trackerPolling: {
+    tenantId: string;
+    stationId: string | null;
+    lastPollAt: string | null;
+    lastSuccessAt: string | null;
+    lastError: string | null;
+  }[];
 }
 
 export interface ConsoleView {

@@ -246,6 +246,25 @@ describe('Station facade with a site store', () => {
     }
   });
 
+  it("the console names the station that polls the site's trackers", async () => {
+    const { a, b } = await stationsAandB();
+    try {
+      const polling = await until(async () => {
+        const view = await call(a, 'console.snapshot', {});
+        return view.snapshot?.trackerPolling.some((t) => t.stationId !== null) ?? false;
+      }).then(async () => (await call(a, 'console.snapshot', {})).snapshot!.trackerPolling);
+      expect(polling).toEqual([
+        expect.objectContaining({
+          tenantId: 'tnt_lumen',
+          stationId: expect.stringMatching(/^st-[ab]$/),
+          lastPollAt: expect.any(String),
+        }),
+      ]);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
   it('a second running station under the same id (a copied provisioning file) is found out: neither sends nor buys until it is gone', async () => {
     const { site, a, b } = await stationsAandB();
     const copy = siteStation(tempDir());

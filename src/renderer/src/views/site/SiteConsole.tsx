@@ -339,6 +339,25 @@ export function SiteConsole() {
               </table>
             </div>
             <div className="panel">
+              <h2>Tracking</h2>
+              {snap.trackerPolling.length === 0 ? (
+                <p className="placeholder">No station has polled the trackers yet.</p>
+              ) : (
+                <ul className="console-polling" data-testid="console-polling">
+                  {snap.trackerPolling.map((t) => (
+                    <li key={t.tenantId}>
+                      {shown.brands[t.tenantId] ?? t.tenantId}: polled by{' '}
+                      <b>{t.stationId ? (names.get(t.stationId) ?? t.stationId) : 'no station'}</b>
+                      {t.lastPollAt ? (
+                        <span className="muted">, last asked {ago(t.lastPollAt, storeNow)}</span>
+                      ) : null}
+                      {t.lastError ? <span className="warn"> — {t.lastError}</span> : null}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+            <div className="panel">
               <h2>Carrier connections not AUTHORIZED</h2>
               {snap.carriersNotAuthorized.length === 0 ? (
                 <p className="placeholder">Every carrier connection is authorized.</p>
