@@ -167,6 +167,33 @@ test('a three-package label at 1366×768: each whole tracking number is in view,
   await page.screenshot({ path: info.outputPath('three-packages-1366.png') });
 });
 
+test("in large text at 1366×768, a refused label leaves the rule's choice and the Buy button in view", async ({
+  page,
+}, info) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(station().url);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  const file = join(station().dataDir, 'noname.csv');
+  writeFileSync(
+    file,
+    'order_number,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,weight_lbs\nNN-9,5 Somewhere Rd,Springfield,IL,62701,US,2\n',
+  );
+  await importOrders(page, file);
+  await page.keyboard.press('Alt+1');
+  await page.keyboard.press('Alt+l');
+  await scanAndBuy(page, 'NN-9');
+  const result = page.getByTestId('result');
+  await expect(result).toContainText("The order's ship-to address is what was refused", {
+    timeout: 20_000,
+  });
+  const buy = (await page.getByRole('button', { name: /Buy .*& print/ }).boundingBox())!;
+  const panel = (await result.boundingBox())!;
+  expect(buy.y + buy.height, 'the Buy button is under the refusal').toBeLessThanOrEqual(panel.y);
+  await expect(page.getByTestId('rate-reason')).toBeInViewport();
+  await page.screenshot({ path: info.outputPath('refused-large-text-1366.png') });
+  await page.keyboard.press('Alt+l');
+});
+
 test('a scanner that ends each scan with Tab: every scan is read on its own, none glued to the next', async ({
   page,
 }) => {

@@ -282,7 +282,7 @@ describe('packer: an address the platform refuses', () => {
       ok: false,
       error: {
         message: expect.stringMatching(
-          /name.*\(ref [^)]+\)\.? The order's ship-to address is what was refused: put it right in the order file \(or the store's order\) and import it again, then scan the order\. Nothing was bought\.$/,
+          /name.*\(ref [^)]+\)\. The order's ship-to address is what was refused: put it right in the order file \(or the store's order\) and import it again, then scan the order\. Nothing was bought\.$/,
         ),
       },
     });

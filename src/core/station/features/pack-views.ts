@@ -63,7 +63,7 @@ export function refuse(result: Refusal, profile?: Profile): never {
           : result.failure.code === 'no-usable-rate' || result.failure.code === 'no-rate-fits-rule'
             ? 'no-rates'
             : 'failed',
-        result.failure.message + shipToAdvice(result.failure.errors),
+        withShipToAdvice(result.failure.message, result.failure.errors),
         {
           errors: result.failure.errors ?? [],
           correlationId: result.failure.correlationId,
@@ -84,9 +84,12 @@ export function refuse(result: Refusal, profile?: Profile): never {
  * The platform refused the order's ship-to address (a missing name, a street it does not
  * know): nothing at Pack can change it, so the packer is told where it is put right.
  */
-function shipToAdvice(errors: readonly { field: string }[] | undefined): string {
-  if (!errors?.some((e) => e.field.startsWith('shipment.shipTo'))) return '';
-  return " The order's ship-to address is what was refused: put it right in the order file (or the store's order) and import it again, then scan the order. Nothing was bought.";
+function withShipToAdvice(
+  message: string,
+  errors: readonly { field: string }[] | undefined,
+): string {
+  if (!errors?.some((e) => e.field.startsWith('shipment.shipTo'))) return message;
+  return `${message.trim().replace(/[.\s]*$/, '.')} The order's ship-to address is what was refused: put it right in the order file (or the store's order) and import it again, then scan the order. Nothing was bought.`;
 }
 
 /** The workflow's `invalid` codes that are not "fix the input" (the rest are `invalid`). */
