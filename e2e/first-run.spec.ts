@@ -1,4 +1,6 @@
-import { expect, test } from '@playwright/test';
+import { chromium, expect, test } from '@playwright/test';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
@@ -142,6 +144,45 @@ test('every view shows what a person would look for there, and the carrier accou
   await expect(printer).toContainText('Virtual printer');
   await expect(printer).toContainText(/127\.0\.0\.1:\d+ · labels/);
   await shot('settings');
+});
+
+test('a browser restarted at the station (a crash, a reboot of the browser) comes back to the running station', async ({
+  browserName,
+}, info) => {
+  void browserName;
+  const profileDir = mkdtempSync(join(tmpdir(), 'station-browser-'));
+  const launch = () =>
+    chromium.launchPersistentContext(profileDir, {
+      headless: true,
+      executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+  const first = await launch();
+  try {
+    const page = first.pages()[0] ?? (await first.newPage());
+    await page.goto(station().url);
+    await expect(page.getByTestId('environment-badge')).toBeVisible();
+  } finally {
+    await first.close();
+  }
+  // The browser starts again on its profile, at the station's address without the used token.
+  const again = await launch();
+  try {
+    const page = again.pages()[0] ?? (await again.newPage());
+    await page.goto(new URL('/', station().url).toString());
+    await expect(page.getByTestId('environment-badge')).toBeVisible();
+    await expect(page.getByTestId('connectivity')).toContainText('online');
+    await page.screenshot({ path: info.outputPath('browser-restarted.png') });
+  } finally {
+    await again.close();
+  }
 });
 
 test('the printed address opens the station once: a second browser gets a page saying how to open it, and no socket', async ({

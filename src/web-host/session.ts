@@ -30,8 +30,16 @@ export class WebSessions {
   }
 }
 
+/**
+ * Kept by the browser for a shift (12 h), not only while it stays open: a browser that crashed
+ * or was restarted at a packing station comes back to the running station, instead of a page
+ * that says to restart it (losing the sign-in and a password typed in Settings). It opens the
+ * station only while this run of the host lasts (its sessions are in its memory).
+ */
+export const SESSION_MAX_AGE_S = 12 * 60 * 60;
+
 export function sessionCookie(session: string): string {
-  return `${SESSION_COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/`;
+  return `${SESSION_COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${SESSION_MAX_AGE_S}`;
 }
 
 function readCookie(header: string | undefined, name: string): string | null {

@@ -281,6 +281,8 @@ describe('8. the printed token opens the station once and becomes a session cook
     expect(cookie).toMatch(/^station_session=[\w-]{40,};/);
     expect(cookie).toContain('HttpOnly');
     expect(cookie).toContain('SameSite=Strict');
+    // Kept for a shift: a browser restarted at the station comes back to it.
+    expect(cookie).toContain('Max-Age=43200');
     expect(cookie).not.toContain(host.token);
   });
 
