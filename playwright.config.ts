@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { chromiumLaunch } from './e2e/chromium';
 
 /** End-to-end tests drive the web host in Debian's Chromium (Playwright's own cannot be downloaded here). */
 export default defineConfig({
@@ -10,17 +11,7 @@ export default defineConfig({
   use: {
     headless: true,
     viewport: { width: 1440, height: 900 },
-    launchOptions: {
-      executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: chromiumLaunch,
     screenshot: 'only-on-failure',
     trace: 'off',
   },

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
+import { chromiumLaunch } from './chromium';
 import { stationPerTest, printedLabels } from './station';
 
 const station = stationPerTest();
@@ -152,18 +153,7 @@ test('a browser restarted at the station (a crash, a reboot of the browser) come
   void browserName;
   const profileDir = mkdtempSync(join(tmpdir(), 'station-browser-'));
   const launch = () =>
-    chromium.launchPersistentContext(profileDir, {
-      headless: true,
-      executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    chromium.launchPersistentContext(profileDir, { headless: true, ...chromiumLaunch });
   const first = await launch();
   try {
     const page = first.pages()[0] ?? (await first.newPage());

@@ -177,20 +177,20 @@ export function* ordersFromCsvSteps(
       label: (c) => reader?.[c]?.label ?? c,
     };
   };
-  // A row the reader could not read whole (a stray quote): said by its row and order, and
-  // its order is not imported without it (counted among the orders the file left out).
-  for (const e of errors) {
-    if (e.row < header.row) continue;
-    const row = rowOf(e);
+  /** A row that cannot be read whole: said by its row and order, its order left out. */
+  const brokenRow = (row: Row, reason: string) => {
     broken(row);
     problems.push({
       row: row.row,
       line: row.line,
       orderNumber: row.get('order_number') || undefined,
       field: '(row)',
-      reason: e.message,
+      reason,
     });
-  }
+  };
+  // A row the reader could not read whole (a stray quote): its order is not imported without
+  // it (counted among the orders the file left out).
+  for (const e of errors) if (e.row >= header.row) brokenRow(rowOf(e), e.message);
   for (let i = 0; i < records.length; i++) {
     const record = records[i]!;
     const raw = (name: string) => {
@@ -200,14 +200,7 @@ export function* ordersFromCsvSteps(
     const row = rowOf(record);
     if (i % STEP_ROWS === 0) yield { phase: 'checking', done: i, total: records.length };
     if (record.fields.length !== header.fields.length) {
-      broken(row);
-      problems.push({
-        row: row.row,
-        line: row.line,
-        orderNumber: row.get('order_number') || undefined,
-        field: '(row)',
-        reason: `has ${record.fields.length} fields, the header has ${header.fields.length}`,
-      });
+      brokenRow(row, `has ${record.fields.length} fields, the header has ${header.fields.length}`);
       continue;
     }
     const key = keyOf(row);

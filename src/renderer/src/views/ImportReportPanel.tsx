@@ -35,37 +35,41 @@ export function ImportReportPanel({ report }: { report: ImportReport }) {
           </li>
         ))}
       </ul>
-      {report.labelledChanged?.length ? (
-        <>
-          <b className="warn">
-            {report.labelledChanged.length} order
-            {report.labelledChanged.length === 1 ? ' has' : 's have'} a label already, and the file
-            now gives {report.labelledChanged.length === 1 ? 'it' : 'them'} differently:
-          </b>
-          <ul className="reasons" data-testid="import-labelled-changed">
-            {report.labelledChanged.slice(0, SHOWN_PROBLEMS).map((e, i) => (
-              <li key={i}>
-                {e.where}: {e.reason}
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
-      {report.notices?.length ? (
-        <>
-          <b className="warn">
-            {report.notices.length} order{report.notices.length === 1 ? '' : 's'} imported that Pack
-            will refuse until the file gives more:
-          </b>
-          <ul className="reasons" data-testid="import-notices">
-            {report.notices.slice(0, SHOWN_PROBLEMS).map((e, i) => (
-              <li key={i}>
-                {e.where}: {e.reason}
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
+      <OrderList
+        items={report.labelledChanged}
+        testId="import-labelled-changed"
+        title={(n) =>
+          `${n} order${n === 1 ? ' has' : 's have'} a label already, and the file now gives ${n === 1 ? 'it' : 'them'} differently:`
+        }
+      />
+      <OrderList
+        items={report.notices}
+        testId="import-notices"
+        title={(n) =>
+          `${n} order${n === 1 ? '' : 's'} imported that Pack will refuse until the file gives more:`
+        }
+      />
     </div>
+  );
+}
+
+/** Orders of the import a person should look at, each with where it is in the file and why. */
+function OrderList(props: {
+  items: ImportReport['errors'] | undefined;
+  testId: string;
+  title: (n: number) => string;
+}) {
+  if (!props.items?.length) return null;
+  return (
+    <>
+      <b className="warn">{props.title(props.items.length)}</b>
+      <ul className="reasons" data-testid={props.testId}>
+        {props.items.slice(0, SHOWN_PROBLEMS).map((e, i) => (
+          <li key={i}>
+            {e.where}: {e.reason}
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
