@@ -2,7 +2,7 @@ import type { StoredOrder } from '../orders/types.js';
 import type { OfflineQueueRepository } from '../queue/offline-queue-repository.js';
 import type { StationScope } from '../storage/scope.js';
 import type { ShipmentRepository } from './shipment-repository.js';
-import type { Failure, Shipment, ShipResult } from './types.js';
+import type { Failure, NotAnswering, Shipment, ShipResult } from './types.js';
 import { inTransaction } from '../storage/database.js';
 
 export interface OfflineDeps {
@@ -86,6 +86,25 @@ export function alreadyQueued(
     failure: {
       code: 'already-queued',
       message: `Order ${order.orderNumber} is already waiting in the offline queue.`,
+    },
+  };
+}
+
+/**
+ * A packer's rating with the platform away: said, with what Ctrl+Enter does now. Nothing was
+ * bought and nothing queued; the shipment is queued (and later bought by the rule) only when the
+ * packer asks to buy.
+ */
+export function notAnswering(why: string, keyRefused = false): NotAnswering {
+  const reason = why.trim().replace(/[.\s]*$/, '.');
+  const when = keyRefused
+    ? 'once site IT has put the key right in Settings (call the shift lead)'
+    : 'when the platform answers again';
+  return {
+    outcome: 'unreachable',
+    failure: {
+      code: 'platform-unreachable',
+      message: `${reason} Nothing was bought or queued. Ctrl+Enter queues this order: it is labelled by the profile's rule ${when}.`,
     },
   };
 }

@@ -9,9 +9,20 @@ import {
   type PendingRating,
   type PurchaseStepDeps,
 } from './purchase-step.js';
-import { alreadyQueued, enqueueOffline, queueAfterUnreachable } from './offline-steps.js';
-import type { FailureClassifier, PackingPlatform, RateResponse } from './platform-port.js';
-import { findRate, ratesAreFresh, sameService, selectionFor } from './rate-choice.js';
+import {
+  alreadyQueued,
+  enqueueOffline,
+  notAnswering,
+  queueAfterUnreachable,
+} from './offline-steps.js';
+import type { FailureClassifier, PackingPlatform } from './platform-port.js';
+import {
+  findRate,
+  lapsedRateRefusal,
+  ratesAreFresh,
+  sameService,
+  selectionFor,
+} from './rate-choice.js';
 import { carrierProblemsIn, rateShipment } from './rating.js';
 import { returnShipment } from './return-label.js';
 import { preRateOrder, reuseRates } from './pre-rated.js';
@@ -19,7 +30,6 @@ import { invalid } from './invalid.js';
 import { notVerifiedMessage, type ItemVerification } from './verification.js';
 import type {
   BuyingRateResult,
-  NotAnswering,
   CarrierAccountProblem,
   ChosenRate,
   PackedPackage,
@@ -334,19 +344,11 @@ export class PackingSteps {
 
     let carrierProblems: CarrierAccountProblem[];
     // A rate shown earlier (not rated in this call) on an account the station has since seen
-    // lapse: buying it would be refused, and buying the rule's next choice would spend money on
-    // a carrier and price the packer never saw. Nothing is bought; the packer rates again.
+    // lapse: nothing is bought, the packer rates again (see lapsedRateRefusal).
     const buying = wanted?.carrierAccountId ?? current.selection?.rate.carrierAccount.id;
     const earlier = known === undefined && justRated === undefined;
     const lapsed = earlier && buying ? this.d.lapsedAccount?.(shipment.tenantId, buying) : null;
-    if (lapsed) {
-      const rate = current.selection?.rate;
-      const name = rate?.carrierAccount.name ?? rate?.carrierAccount.carrier ?? buying;
-      return invalid(
-        'rate-account-lapsed',
-        `Nothing was bought: carrier account "${name}" is ${lapsed} since these rates were shown, so its rate cannot be bought. Press Enter to rate order ${n} again and see what the rule chooses now.`,
-      );
-    }
+    if (lapsed) return lapsedRateRefusal(current.selection?.rate, buying!, lapsed, n);
     const fresh =
       shipment.state === 'rated' &&
       shipment.rates !== null &&
@@ -400,36 +402,4 @@ export class PackingSteps {
       rated.carrierProblems,
     );
   }
-}
-
-/**
- * A packer's rating with the platform away: said, with what Ctrl+Enter does now. Nothing was
- * bought and nothing queued; the shipment is queued (and later bought by the rule) only when the
- * packer asks to buy.
- */
-function notAnswering(why: string, keyRefused = false): NotAnswering {
-  const reason = why.trim().replace(/[.\s]*$/, '.');
-  const when = keyRefused
-    ? 'once site IT has put the key right in Settings (call the shift lead)'
-    : 'when the platform answers again';
-  return {
-    outcome: 'unreachable',
-    failure: {
-      code: 'platform-unreachable',
-      message: `${reason} Nothing was bought or queued. Ctrl+Enter queues this order: it is labelled by the profile's rule ${when}.`,
-    },
-  };
-}
-
-/** Stored rates that name an account the station has since seen unusable (carrier health). */
-export function hasLapsedAccount(
-  d: Pick<PackingStepsDeps, 'lapsedAccount'>,
-  tenantId: string,
-  rates: Pick<RateResponse, 'shipmentRates'>,
-): boolean {
-  const lapsed = d.lapsedAccount;
-  if (!lapsed) return false;
-  const accounts = new Set(rates.shipmentRates.map((r) => r.carrierAccount.id));
-  for (const id of accounts) if (lapsed(tenantId, id) !== null) return true;
-  return false;
 }

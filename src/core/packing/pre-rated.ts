@@ -1,8 +1,8 @@
 import type { StoredOrder } from '../orders/types.js';
 import { buildShipment } from './build-shipment.js';
-import { hasLapsedAccount, type PackingStepsDeps } from './packing-steps.js';
+import type { PackingStepsDeps } from './packing-steps.js';
 import type { PlatformShipment } from './platform-port.js';
-import { ratesAreFresh } from './rate-choice.js';
+import { hasLapsedAccount, ratesAreFresh } from './rate-choice.js';
 import { selectRate } from './rate-rule.js';
 import { carrierProblemsIn, rateShipment } from './rating.js';
 import type { PackedPackage, PreRateOutcome, RateResult, Shipment } from './types.js';
@@ -40,7 +40,7 @@ export function reuseRates(
   if (!ratesAreFresh(ratedAt, d.clock())) return undefined;
   // An account of these rates lapsed since (its connection expired): asked again, so the
   // packer never sees, or buys, a rate the platform now refuses.
-  if (hasLapsedAccount(d, order.tenantId, latest.rates)) return undefined;
+  if (hasLapsedAccount(d.lapsedAccount, order.tenantId, latest.rates)) return undefined;
   const choice = selectRate(latest.rates.shipmentRates, d.profile().rateRule, order.serviceLevels);
   if (!choice.rate || choice.rate.rateQuoteId !== latest.selection.rate.rateQuoteId)
     return undefined;

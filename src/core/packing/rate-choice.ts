@@ -1,6 +1,7 @@
 import type { RateResponse, ShipmentRate } from './platform-port.js';
 import { describeRate } from './rate-rule.js';
-import type { ChosenRate, Failure, RateSelection } from './types.js';
+import { invalid } from './invalid.js';
+import type { ChosenRate, Failure, RateSelection, ShipResult } from './types.js';
 
 /**
  * How long stored rates are bought without asking the platform again. A packer rates and buys
@@ -69,4 +70,34 @@ export function selectionFor(
     chosenBy: who,
     reason: `${describeRate(rate)}: chosen by ${who} at the station instead of the rule's ${describeRate(rule.rate)}.`,
   };
+}
+
+/** Stored rates that name an account the station has since seen unusable (carrier health). */
+export function hasLapsedAccount(
+  lapsed: ((tenantId: string, carrierAccountId: string) => string | null) | undefined,
+  tenantId: string,
+  rates: Pick<RateResponse, 'shipmentRates'>,
+): boolean {
+  if (!lapsed) return false;
+  const accounts = new Set(rates.shipmentRates.map((r) => r.carrierAccount.id));
+  for (const id of accounts) if (lapsed(tenantId, id) !== null) return true;
+  return false;
+}
+
+/**
+ * A rate shown earlier whose account the station has since seen lapse (`status`: "EXPIRED"):
+ * buying it would be refused, and buying the rule's next choice instead would spend money on a
+ * carrier and price the packer never saw. Nothing is bought; the packer rates again.
+ */
+export function lapsedRateRefusal(
+  rate: Pick<ShipmentRate, 'carrierAccount'> | undefined,
+  accountId: string,
+  status: string,
+  orderNumber: string,
+): Extract<ShipResult, { outcome: 'invalid' }> {
+  const name = rate?.carrierAccount.name ?? rate?.carrierAccount.carrier ?? accountId;
+  return invalid(
+    'rate-account-lapsed',
+    `Nothing was bought: carrier account "${name}" is ${status} since these rates were shown, so its rate cannot be bought. Press Enter to rate order ${orderNumber} again and see what the rule chooses now.`,
+  );
 }

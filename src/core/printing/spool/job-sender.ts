@@ -5,10 +5,10 @@ import {
   PrinterError,
   type Printer,
   type PrinterConfig,
-  type PrinterDpi,
   type PrinterStatus,
 } from '../types.js';
 import { describeStatus } from '../zebra-status.js';
+import { PrinterDpis } from './printer-dpi.js';
 
 /** What the sender needs from the spool that owns it. */
 export interface SenderContext {
@@ -32,10 +32,8 @@ export class JobSender {
     { config: PrinterConfig; key: string; driver: Printer }
   >();
   readonly notices = new Map<string, PrinterNotice>();
-  /** What each printer said its resolution is (null: it does not say). */
-  readonly reportedDpi = new Map<string, PrinterDpi | null>();
-  /** Resolutions being asked ahead of a label (prepare), by printer. */
-  private readonly askingDpi = new Map<string, Promise<void>>();
+  /** What each printer said its resolution is (see PrinterDpis). */
+  readonly dpis = new PrinterDpis();
 
   constructor(private readonly ctx: SenderContext) {}
 
@@ -54,48 +52,12 @@ export class JobSender {
       // A printer that cannot be set up says so when its job is sent.
       return Promise.resolve();
     }
-    const ready = Promise.resolve(driver.prepare?.());
     // Its resolution not known (first label of the run, or the printer was away and may be
     // another one now): asked while the platform answers, so the label's check (and its
     // warning on the result panel) uses the printer's own word, not the profile's.
-    if (!driver.readDpi || this.reportedDpi.has(config.id)) return ready;
-    const asking =
-      this.askingDpi.get(config.id) ??
-      driver
-        .readDpi()
-        .catch(() => null)
-        .then((dpi) => {
-          if (!this.reportedDpi.has(config.id)) this.rememberDpi(config.id, dpi);
-        })
-        .finally(() => this.askingDpi.delete(config.id));
-    this.askingDpi.set(config.id, asking);
-    return Promise.all([ready, asking]).then(() => undefined);
-  }
-
-  /**
-   * Waits (at most `ms`) for the printer's answer on its resolution when prepare() asked it:
-   * a label's check then uses the printer's own word. At once when nothing is being asked.
-   */
-  async dpiAnswered(printerId: string, ms: number): Promise<void> {
-    const asking = this.askingDpi.get(printerId);
-    if (!asking) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      asking,
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, ms);
-      }),
-    ]);
-    clearTimeout(timer);
-  }
-
-  /** The printer may have changed (it was away, or a test page asks again): ask it again. */
-  forgetDpi(printerId: string): void {
-    this.reportedDpi.delete(printerId);
-  }
-
-  private rememberDpi(printerId: string, dpi: number | null): void {
-    this.reportedDpi.set(printerId, dpi === 203 || dpi === 300 || dpi === 600 ? dpi : null);
+    return Promise.all([driver.prepare?.(), this.dpis.askAhead(config.id, driver)]).then(
+      () => undefined,
+    );
   }
 
   /**
@@ -110,7 +72,7 @@ export class JobSender {
     } catch {
       return null;
     }
-    if (driver.readDpi && !this.reportedDpi.has(config.id)) return null;
+    if (driver.readDpi && !this.dpis.known(config.id)) return null;
     const status = driver.statusAtHand?.();
     if (status === undefined) return null;
     const fault = status ? describeStatus(config, status) : null;
@@ -128,7 +90,7 @@ export class JobSender {
       return cached.driver;
     }
     if (cached) void cached.driver.close();
-    this.reportedDpi.delete(config.id);
+    this.dpis.forget(config.id);
     const driver = this.ctx.options.createDriver(config);
     this.drivers.set(config.id, { config, key, driver });
     return driver;
@@ -184,7 +146,7 @@ export class JobSender {
     } catch (error) {
       if (signal.aborted || !this.untouched(job)) return;
       // Away: what comes back at this address may be another printer (a 300-dpi swap).
-      this.forgetDpi(config.id);
+      this.dpis.forget(config.id);
       this.notice(config, null, (error as Error).message);
       this.failedAttempt(job, job.attempts + 1, error as Error);
       return;
@@ -206,8 +168,8 @@ export class JobSender {
     }
 
     // Once per printer: its own word on its resolution beats the profile for later checks.
-    if (driver.readDpi && !this.reportedDpi.has(config.id)) {
-      this.rememberDpi(config.id, await driver.readDpi({ signal }).catch(() => null));
+    if (driver.readDpi && !this.dpis.known(config.id)) {
+      this.dpis.remember(config.id, await driver.readDpi({ signal }).catch(() => null));
       if (!this.ctx.isRunning() || !this.untouched(job)) return;
     }
 

@@ -153,19 +153,19 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
     });
   }
 
-  /** See JobSender.dpiAnswered: the printer's resolution, when asked ahead of this label. */
+  /** See PrinterDpis.answered: the printer's resolution, when asked ahead of this label. */
   dpiAnswered(printerId: string, ms: number): Promise<void> {
-    return this.sender.dpiAnswered(printerId, ms);
+    return this.sender.dpis.answered(printerId, ms);
   }
 
   /** Asks the printer its resolution again before its next job (it was away, or a test page). */
   forgetReportedDpi(printerId: string): void {
-    this.sender.forgetDpi(printerId);
+    this.sender.dpis.forget(printerId);
   }
 
   /** The resolution the printer gave itself when asked before a job (null: not asked or not said). */
   reportedDpi(printerId: string): number | null {
-    return this.sender.reportedDpi.get(printerId) ?? null;
+    return this.sender.dpis.get(printerId);
   }
 
   /** The warnings `enqueue` would give, without queueing (for the UI before the packer confirms). */
@@ -179,7 +179,7 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
     // ZPL's commands are ASCII: a label's text as it came, or its bytes read as latin1.
     const zpl = typeof payload === 'string' ? payload : payload.toString('latin1');
     return checkLabelForPrinter(zpl, printer, {
-      reportedDpi: this.sender.reportedDpi.get(printer.id) ?? null,
+      reportedDpi: this.sender.dpis.get(printer.id),
     });
   }
 
