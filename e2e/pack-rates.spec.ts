@@ -5,6 +5,13 @@ import { importOrders, scanAndBuy, stationPerTest, printedLabels } from './stati
 
 const station = stationPerTest();
 
+/** An order file of the test's own, imported through Settings as a person would. */
+async function importCsv(page: Page, name: string, content: string): Promise<void> {
+  const file = join(station().dataDir, name);
+  writeFileSync(file, content);
+  await importOrders(page, file);
+}
+
 /** The demo station open and online, `order` scanned and rated by the rule. */
 async function openAndRate(page: Page, order: string): Promise<void> {
   await page.goto(station().url);
@@ -144,13 +151,12 @@ test('a three-package label at 1366×768: each whole tracking number is in view,
   await page.setViewportSize({ width: 1366, height: 768 });
   await page.goto(station().url);
   await expect(page.getByTestId('connectivity')).toContainText('online');
-  const file = join(station().dataDir, 'three.csv');
-  writeFileSync(
-    file,
+  await importCsv(
+    page,
+    'three.csv',
     'order_number,ship_to_name,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,package,weight_lbs,sku,item_name,quantity\n' +
       'M-3,Ann Lee,1 Main St,Austin,TX,78701,US,1,2,A,Alpha,1\nM-3,,,,,,,2,3,B,Beta,1\nM-3,,,,,,,3,4,C,Gamma,1\n',
   );
-  await importOrders(page, file);
   await page.keyboard.press('Alt+1');
   await scanAndBuy(page, 'M-3');
   const result = page.getByTestId('result');
@@ -173,12 +179,11 @@ test("in large text at 1366×768, a refused label leaves the rule's choice and t
   await page.setViewportSize({ width: 1366, height: 768 });
   await page.goto(station().url);
   await expect(page.getByTestId('connectivity')).toContainText('online');
-  const file = join(station().dataDir, 'noname.csv');
-  writeFileSync(
-    file,
+  await importCsv(
+    page,
+    'noname.csv',
     'order_number,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,weight_lbs\nNN-9,5 Somewhere Rd,Springfield,IL,62701,US,2\n',
   );
-  await importOrders(page, file);
   await page.keyboard.press('Alt+1');
   await page.keyboard.press('Alt+l');
   await scanAndBuy(page, 'NN-9');
@@ -267,13 +272,12 @@ test('a batch question names its orders, and says when the search also matched o
 }) => {
   await page.goto(station().url);
   await expect(page.getByTestId('connectivity')).toContainText('online');
-  const file = join(station().dataDir, 'rl.csv');
-  writeFileSync(
-    file,
+  await importCsv(
+    page,
+    'rl.csv',
     'order_number,ship_to_name,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,weight_lbs\n' +
       'RL-1,Ann,1 Main St,Austin,TX,78701,US,1\nRL-2,Bob,2 Main St,Austin,TX,78701,US,1\nTRL-9,Cy,3 Main St,Austin,TX,78701,US,1\n',
   );
-  await importOrders(page, file);
   await page.keyboard.press('Alt+8');
   await page.getByLabel('Search orders').fill('RL-');
   await page.keyboard.press('Enter');
