@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importOrders, printedLabels, stationPerTest } from './station';
@@ -69,6 +69,21 @@ test('a Shopify export imports as it is; its multi-line order is one order, weig
   await expect(page.getByTestId('tracking-number')).toHaveText(/\w{10,}/, { timeout: 20_000 });
   await expect.poll(() => printed().length, { timeout: 15_000 }).toBe(1);
   expect(printed()[0]).toContain('Ava Lindqvist');
+
+  // The store changes #1001's street after its label was bought; the export is imported again:
+  // the labelled order is left as it was, and the report says what differs.
+  const edited = join(station().dataDir, 'shopify-edited.csv');
+  writeFileSync(
+    edited,
+    readFileSync(fixture('shopify-orders-export.csv'), 'utf8').replaceAll(
+      '42 Orchard Ln',
+      '44 Orchard Ln',
+    ),
+  );
+  await importOrders(page, edited);
+  await expect(page.getByTestId('import-labelled-changed')).toContainText(
+    /\(order #1001\): already has a label, bought for the order as it was; the file now gives the ship-to street "44 Orchard Ln( Apt 3)?" \(was "42 Orchard Ln( Apt 3)?"\)/,
+  );
 });
 
 test('Amazon, ShipStation, WooCommerce and BigCommerce exports each import as they are', async ({
