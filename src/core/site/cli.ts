@@ -168,7 +168,7 @@ async function runStationsCommand(args: string[]): Promise<number> {
   }
   if (r.outcome === 'running') {
     console.error(
-      `${r.stationName} (${id}) checked in ${seen(r.lastSeenAt).split(', ')[1]}: it is running, and a running station is listed again at its next check-in. Close it (or remove the site store in its Settings → Site store) and retire it after two minutes.`,
+      `${r.stationName} (${id}) checked in ${seen(r.lastSeenAt).split(', ')[1]}: it may still be running (a station is taken for running until two minutes after its last check-in), and a running station is listed again at its next check-in. Close it (or remove the site store in its Settings → Site store); once it has been quiet for two minutes, retire it.`,
     );
     return 1;
   }
@@ -198,6 +198,8 @@ try {
         console.log(
           `site store ${describeSiteStore(url)} is not set up yet (no site schema): run npm run site -- migrate --url ${url}`,
         );
+        // Not a healthy store: a monitoring script sees it in the exit code too.
+        process.exitCode = 1;
         break;
       }
       console.log(`site store ${describeSiteStore(url)}, schema ${schema}`);

@@ -87,7 +87,8 @@ describe('npm run site names the password variable it reads', () => {
   it('status on a database not set up yet says to run migrate, not a missing relation', async () => {
     const url = await pgc.cluster.createDatabase(`site_fresh_${process.pid}`);
     const r = await site(['status', '--url', url], { PGPASSWORD: SUPERUSER_PASSWORD });
-    expect(r).toMatchObject({ code: 0 });
+    // Not a healthy store: said, and a non-zero exit for a monitoring script.
+    expect(r).toMatchObject({ code: 1 });
     expect(r.stdout).toMatch(
       /^site store .* is not set up yet \(no site schema\): run npm run site -- migrate --url /,
     );
@@ -125,7 +126,9 @@ describe('npm run site names the password variable it reads', () => {
 
     const running = await site(['stations', 'retire', 'pack-1', '--url', url], env);
     expect(running.code).toBe(1);
-    expect(running.stderr).toMatch(/^Packing 1 \(pack-1\) checked in \d+ s ago: it is running/);
+    expect(running.stderr).toMatch(
+      /^Packing 1 \(pack-1\) checked in \d+ s ago: it may still be running \(a station is taken for running until two minutes after its last check-in\)/,
+    );
     const unknown = await site(['stations', 'retire', 'pack-9', '--url', url], env);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain(
