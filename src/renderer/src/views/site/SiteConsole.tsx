@@ -246,7 +246,16 @@ export function SiteConsole() {
                     </td>
                     <td>{ago(s.lastSeenAt, storeNow)}</td>
                     <td>{s.appVersion ?? '—'}</td>
-                    <td>{s.signedInUser ?? '—'}</td>
+                    <td>
+                      {s.signedInUser === null ? (
+                        '—'
+                      ) : online(s) ? (
+                        s.signedInUser
+                      ) : (
+                        // Its station stopped telling: who was packing then, not now.
+                        <span className="muted">{s.signedInUser} (last known)</span>
+                      )}
+                    </td>
                     <td>
                       {s.printers.length
                         ? s.printers.map((p) =>
