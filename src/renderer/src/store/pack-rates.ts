@@ -73,14 +73,13 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
       fail(r.error);
       // Something about this order went wrong: its next buy key rates and shows first (the
       // price after an incoterm or address put right is one the packer has not seen).
-      set({ rateFirst: true });
+      set({ showFirst: 'refused' });
       return;
     }
     set({
       quote: r.value,
       selectedRateId: r.value.chosenRateId,
-      changedByHand: false,
-      rateFirst: false,
+      showFirst: null,
     });
     if (r.value.unreachable) {
       // Ctrl+Enter came while this rating was on its way: asked again, queueing this time.
@@ -185,20 +184,18 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
       }
       if (!quote) {
         if (!get().order) return;
-        if (get().changedByHand || get().rateFirst) {
-          // A weight typed by hand: rated and shown first, never bought unseen (150 typed for
-          // 1.50 would buy the rule's freight rate). The same after a buy refused for its
-          // carrier: the rule's choice may now be another carrier at another price. The next
-          // Ctrl+Enter buys. A box or an option changed, the scale's reading, the order file's
-          // weight: rated and bought.
-          const afterRefusal = get().rateFirst;
+        const showFirst = get().showFirst;
+        if (showFirst) {
+          // Rated and shown first, never bought unseen (see showFirst); the next Ctrl+Enter
+          // buys. A box or an option changed, the scale's reading, the order file's weight:
+          // rated and bought.
           await get().rate();
           const rated = get().quote;
           const pick = rated?.rates.find((x) => x.id === rated.chosenRateId);
           if (rated?.rates.length)
             get().notify(
               'ok',
-              afterRefusal && pick
+              showFirst === 'refused' && pick
                 ? `Rated again: the rule's choice is now ${pick.carrier} ${pick.serviceLevel} at ${pick.amount.toFixed(2)} ${pick.currency}. Check it, then Ctrl+Enter buys it.`
                 : `Rated at ${get()
                     .packages.map((p) => `${p.weight.trim()} lb`)
@@ -280,7 +277,7 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
           // The next buy key rates and shows first: a refused carrier's rate is gone and the
           // rule may now choose another carrier at another price; whatever was put right, the
           // packer sees the price before paying it.
-          rateFirst: true,
+          showFirst: 'refused',
         });
       }
       void get().refreshStatus();

@@ -62,14 +62,14 @@ export interface PackSlice {
    * key rates and shows the rates first, so a mistyped weight is seen before money is spent.
    */
   setWeight(index: number, weight: string, byHand?: boolean): void;
-  /** A weight typed by hand since the last rating (see `setWeight`). */
-  changedByHand: boolean;
   /**
-   * A rating or a buy of the order on screen failed (a carrier connection that lapsed, customs
-   * missing, an address refused): the next buy key rates and shows the rule's choice first,
-   * never buys a carrier or price the packer has not seen. A new scan starts without it.
+   * The next buy key rates and shows the rule's choice first instead of buying unseen, and why:
+   * `weight`, a weight typed by hand since the last rating (see `setWeight`: 150 typed for 1.50
+   * would buy freight); `refused`, a rating or a buy of the order on screen failed (a carrier
+   * connection that lapsed, customs missing, an address refused: the rule's choice may now be
+   * another carrier or price). A rating clears it; a new scan starts without it.
    */
-  rateFirst: boolean;
+  showFirst: 'weight' | 'refused' | null;
   setBox(index: number, box: BoxPreset | null): void;
   setActivePackage(index: number): void;
   setShipOptions(patch: Partial<ShipOptionsView>): void;
@@ -94,8 +94,7 @@ const cleared = {
   result: null,
   confirmAnother: false,
   buyPending: false,
-  changedByHand: false,
-  rateFirst: false,
+  showFirst: null,
   verification: null,
   verifyAlert: null,
 } satisfies Partial<PackSlice & PackRatesSlice>;
@@ -267,7 +266,7 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
       set({
         packages: get().packages.map((p, i) => (i === index ? { ...p, weight } : p)),
         ...(get().quote ? { quote: null, selectedRateId: null } : {}),
-        ...(byHand ? { changedByHand: true } : {}),
+        ...(byHand ? { showFirst: 'weight' as const } : {}),
       }),
     setBox: (index, box) =>
       set({

@@ -121,7 +121,7 @@ export function RatesPanel({ onBuy }: { onBuy(): void }) {
                     : s.order && s.packages.some((p) => p.weight.trim() === '')
                       ? 'Weigh each package to rate.'
                       : s.order
-                        ? s.rateFirst || s.changedByHand
+                        ? s.showFirst
                           ? 'Press Enter or Ctrl+Enter to rate; nothing is bought until you see the rates.'
                           : 'Press Enter to rate, or Ctrl+Enter to rate and buy.'
                         : 'Rates appear here.'}
