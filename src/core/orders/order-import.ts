@@ -3,6 +3,7 @@ import { ordersFromCsvSteps } from './csv-orders.js';
 import type { SavedColumnMapping } from './store-formats.js';
 import { topLevelItems } from './json-items.js';
 import { parseIncomingOrder } from './order-schema.js';
+import { labelledOrderChanged } from './order-changes.js';
 import { cleanOrderText, cleanedReport } from './control-characters.js';
 import type { OrderRepository } from './order-repository.js';
 import type { StationScope } from '../storage/scope.js';
@@ -13,7 +14,6 @@ import {
   type ImportProgress,
   type ImportReport,
   type IncomingOrder,
-  type StoredOrder,
 } from './types.js';
 
 export type OrderFileFormat = 'csv' | 'json';
@@ -205,7 +205,7 @@ function* importOrderSteps(
           line,
           orderNumber: order.orderNumber,
           field: '(order)',
-          reason: `already has a label, bought for the order as it was; the file now gives ${stored ? whatDiffers(stored, order) : 'it differently'}. Neither the order nor its label was changed: check that parcel. If it must go as the file now says, void its label where the carrier account is managed and buy another (Ctrl+Shift+A) once the order is right.`,
+          reason: labelledOrderChanged(stored, order),
         });
         break;
       }
@@ -378,27 +378,4 @@ function customsGaps(order: IncomingOrder, shipFromCountry: string | undefined):
   );
   if (gaps.length === 0) return null;
   return `imported, but it goes to ${order.shipTo.countryCode} and its customs declaration lacks ${gaps.join('; ')}: Pack will refuse it until the file gives them (import it again with them)`;
-}
-
-const ADDRESS_WORDS: [keyof IncomingOrder['shipTo'], string][] = [
-  ['name', 'name'],
-  ['company', 'company'],
-  ['addressLine1', 'street'],
-  ['addressLine2', 'address line 2'],
-  ['addressLine3', 'address line 3'],
-  ['city', 'city'],
-  ['stateProvince', 'state'],
-  ['postalCode', 'postal code'],
-  ['countryCode', 'country'],
-];
-
-/** What a new version of a labelled order changes, in words ("street 99 Moor St (was 9 Moor St)"). */
-function whatDiffers(stored: StoredOrder, incoming: IncomingOrder): string {
-  const changes = ADDRESS_WORDS.flatMap(([key, words]) => {
-    const was = String(stored.shipTo[key] ?? '').trim();
-    const now = String(incoming.shipTo[key] ?? '').trim();
-    return was === now ? [] : [`${words} "${now}" (was "${was}")`];
-  });
-  if (changes.length) return `the ship-to ${changes.join(', ')}`;
-  return 'other packages, items or options';
 }

@@ -1,5 +1,6 @@
 import type { StoredOrder } from '../orders/types.js';
 import type { OfflineQueueRepository } from '../queue/offline-queue-repository.js';
+import type { LabelRepository } from '../labels/label-repository.js';
 import type { StationScope } from '../storage/scope.js';
 import type { ShipmentRepository } from './shipment-repository.js';
 import type { Failure, NotAnswering, Shipment, ShipResult } from './types.js';
@@ -107,4 +108,34 @@ export function notAnswering(why: string, keyRefused = false): NotAnswering {
       message: `${reason} Nothing was bought or queued. Ctrl+Enter queues this order: it is labelled by the profile's rule ${when}.`,
     },
   };
+}
+
+export type RequeueOutcome =
+  { outcome: 'requeued' } | { outcome: 'labelled'; trackingNumber: string };
+
+/**
+ * A failed queue entry waits again (Retry now): its shipment is queued as it was (the packer's
+ * pick kept) and the drainer rates and buys it by the rule, checking the order's labels and open
+ * purchases first as for any queued shipment. `labelled`: the order got a label since, so
+ * nothing is queued and the entry is over. Null: no failed entry of this scope.
+ */
+export function requeueFailed(
+  deps: OfflineDeps & { labels: Pick<LabelRepository, 'forOrder'> },
+  queueId: number,
+  stationUser: string,
+): RequeueOutcome | null {
+  const { queue, shipments, labels, scope } = deps;
+  const entry = queue.getInScope(scope, queueId);
+  const shipment = entry && shipments.get(entry.shipmentId);
+  if (!entry || entry.state !== 'failed' || !shipment || shipment.state !== 'failed') return null;
+  const label = labels.forOrder(shipment.orderId)[0];
+  if (label) {
+    queue.finish(entry.id, 'done', 'the order got its label');
+    return { outcome: 'labelled', trackingNumber: label.trackingNumber };
+  }
+  inTransaction(shipments.db, () => {
+    shipments.setState(shipment.id, 'queued', { retriedBy: stationUser });
+    queue.requeue(entry.id, `retried by ${stationUser}`);
+  });
+  return { outcome: 'requeued' };
 }

@@ -1,5 +1,5 @@
 import type { OrderRepository } from '../orders/order-repository.js';
-import type { ShipmentOptions, StoredOrder } from '../orders/types.js';
+import type { StoredOrder } from '../orders/types.js';
 import type { Profile } from '../profiles/profile-schema.js';
 import type { Clock } from '../storage/scope.js';
 import { buildShipment } from './build-shipment.js';
@@ -29,44 +29,16 @@ import { preRateOrder, reuseRates } from './pre-rated.js';
 import { invalid } from './invalid.js';
 import { notVerifiedMessage, type ItemVerification } from './verification.js';
 import type {
+  BuyOptions,
   BuyingRateResult,
+  RateOptions,
   CarrierAccountProblem,
-  ChosenRate,
   PackedPackage,
   PreRateOutcome,
   RateResult,
   Shipment,
   ShipResult,
 } from './types.js';
-
-export interface RateOptions {
-  /**
-   * The packer asked to buy (Ctrl+Enter before the rates came): an unreachable platform queues
-   * the shipment, to be rated and bought by the rule when it answers. Without it a rating never
-   * queues anything.
-   */
-  queueIfUnreachable?: boolean | undefined;
-  /** Weights (and boxes) as packed, one per package; the order's own values when omitted. */
-  packages?: PackedPackage[] | undefined;
-  stationUser?: string | undefined;
-  /** The packer confirmed buying another label for an order that already has one. */
-  confirmAnotherLabel?: boolean | undefined;
-  /** Options as the packer set them (signature, Saturday, messages, incoterm); the order's when omitted. */
-  options?: ShipmentOptions | undefined;
-  /** Who approved buying another label (a shift lead, issue 14); the packer when absent. */
-  confirmedBy?: string | undefined;
-}
-
-export interface BuyOptions {
-  /** Another of the stored rates than the rule's choice, picked by the packer. */
-  rate?: ChosenRate | undefined;
-  stationUser?: string | undefined;
-  confirmAnotherLabel?: boolean | undefined;
-  /** The batch this label belongs to (issue 15.8), sent as shipment.batchId. */
-  batchId?: string | undefined;
-  /** Who approved buying another label (a shift lead, issue 14); the packer when absent. */
-  confirmedBy?: string | undefined;
-}
 
 /** Everything the steps use; the purchase's own part is PurchaseStepDeps (purchase-step.ts). */
 export interface PackingStepsDeps extends PurchaseStepDeps {

@@ -8,7 +8,8 @@ import { OfflineQueueRepository } from '../queue/offline-queue-repository.js';
 import { inTransaction, type Db } from '../storage/database.js';
 import { systemClock, type Clock, type StationScope } from '../storage/scope.js';
 import { LabelPurchaser, type PurchaseHooks } from './label-purchase.js';
-import { PackingSteps, type BuyOptions, type RateOptions } from './packing-steps.js';
+import { PackingSteps } from './packing-steps.js';
+import type { BuyOptions, RateOptions } from './types.js';
 import { flushPendingRating, type PendingRating } from './purchase-step.js';
 import type { FailureClassifier, PackingPlatform } from './platform-port.js';
 import {
@@ -21,9 +22,10 @@ import { lookupScan } from './scan-lookup.js';
 import { ShipmentRepository } from './shipment-repository.js';
 import { ItemVerification } from './verification.js';
 import type { PackedPackage, PreRateOutcome, RateResult, ScanLookup, ShipResult } from './types.js';
+import { requeueFailed, type RequeueOutcome } from './offline-steps.js';
 import type { OrderClaims } from './order-claims.js';
 
-export type { BuyOptions, RateOptions } from './packing-steps.js';
+export type { BuyOptions, RateOptions } from './types.js';
 
 export interface PackingWorkflowOptions {
   db: Db;
@@ -272,29 +274,10 @@ export class PackingWorkflow {
     return this.exclusively(shipment.orderId, () => this.continueShipment(shipmentId));
   }
 
-  /**
-   * A failed queue entry waits again (Retry now): its shipment is queued as it was (the
-   * packer's pick kept) and the drainer rates and buys it by the rule, checking the order's
-   * labels and open purchases first as for any queued shipment. `labelled`: the order got a
-   * label since, so nothing is queued and the entry is over.
-   */
-  requeueFailed(
-    queueId: number,
-    stationUser: string,
-  ): { outcome: 'requeued' } | { outcome: 'labelled'; trackingNumber: string } | null {
-    const entry = this.queue.getInScope(this.scope, queueId);
-    const shipment = entry && this.shipments.get(entry.shipmentId);
-    if (!entry || entry.state !== 'failed' || !shipment || shipment.state !== 'failed') return null;
-    const label = this.labels.forOrder(shipment.orderId)[0];
-    if (label) {
-      this.queue.finish(entry.id, 'done', 'the order got its label');
-      return { outcome: 'labelled', trackingNumber: label.trackingNumber };
-    }
-    inTransaction(this.shipments.db, () => {
-      this.shipments.setState(shipment.id, 'queued', { retriedBy: stationUser });
-      this.queue.requeue(entry.id, `retried by ${stationUser}`);
-    });
-    return { outcome: 'requeued' };
+  /** Retry now of a failed queue entry (see requeueFailed in offline-steps.ts). */
+  requeueFailed(queueId: number, stationUser: string): RequeueOutcome | null {
+    const { scope, shipments, queue, labels } = this;
+    return requeueFailed({ scope, shipments, queue, labels }, queueId, stationUser);
   }
 
   /** Takes a shipment out of the offline queue without buying anything. */

@@ -1,5 +1,5 @@
 import type { StoredLabel } from '../labels/types.js';
-import type { StoredOrder } from '../orders/types.js';
+import type { ShipmentOptions, StoredOrder } from '../orders/types.js';
 import type { PlatformShipment, RateResponse, ShipmentRate } from './platform-port.js';
 import type { ClaimHolder } from './order-claims.js';
 
@@ -170,3 +170,33 @@ export type ShipResult =
     }
   | { outcome: 'unknown'; shipment: Shipment; purchase: LabelPurchase; failure: Failure }
   | { outcome: 'queued'; shipment: Shipment; queueId: number; failure: Failure };
+
+/** How the Pack view (or a batch) asks for a rating: PackingWorkflow.rate, ship(). */
+export interface RateOptions {
+  /**
+   * The packer asked to buy (Ctrl+Enter before the rates came): an unreachable platform queues
+   * the shipment, to be rated and bought by the rule when it answers. Without it a rating never
+   * queues anything.
+   */
+  queueIfUnreachable?: boolean | undefined;
+  /** Weights (and boxes) as packed, one per package; the order's own values when omitted. */
+  packages?: PackedPackage[] | undefined;
+  stationUser?: string | undefined;
+  /** The packer confirmed buying another label for an order that already has one. */
+  confirmAnotherLabel?: boolean | undefined;
+  /** Options as the packer set them (signature, Saturday, messages, incoterm); the order's when omitted. */
+  options?: ShipmentOptions | undefined;
+  /** Who approved buying another label (a shift lead, issue 14); the packer when absent. */
+  confirmedBy?: string | undefined;
+}
+
+export interface BuyOptions {
+  /** Another of the stored rates than the rule's choice, picked by the packer. */
+  rate?: ChosenRate | undefined;
+  stationUser?: string | undefined;
+  confirmAnotherLabel?: boolean | undefined;
+  /** The batch this label belongs to (issue 15.8), sent as shipment.batchId. */
+  batchId?: string | undefined;
+  /** Who approved buying another label (a shift lead, issue 14); the packer when absent. */
+  confirmedBy?: string | undefined;
+}
