@@ -60,8 +60,30 @@ export class SiteReads {
     });
   }
 
-  /** Site-wide History: by order (or its start), tracking number, brand, date, station, packer. */
+  /**
+   * Site-wide History: by order (or its start; in either case), tracking number, brand, date,
+   * station, packer.
+   */
   async searchLabels(
+    scope: SiteScope,
+    search: SiteLabelSearch,
+  ): Promise<{ labels: SiteLabel[]; more: boolean }> {
+    const page = await this.searchAsTyped(scope, search);
+    const typed = search.query?.trim();
+    if (!typed || page.labels.length > 0) return page;
+    // Typed in the other case ("lum-20010", Caps Lock): order numbers are stored as the file
+    // wrote them, so the search is asked again in upper and lower case, as a scan is. Decided on
+    // the first page, so every page of one search reads the same spelling.
+    const first = (query: string) =>
+      this.searchAsTyped(scope, { ...search, query, offset: 0, limit: 1 });
+    if ((search.offset ?? 0) > 0 && (await first(typed)).labels.length > 0) return page;
+    for (const other of new Set([typed.toUpperCase(), typed.toLowerCase()]))
+      if (other !== typed && (await first(other)).labels.length > 0)
+        return this.searchAsTyped(scope, { ...search, query: other });
+    return page;
+  }
+
+  private async searchAsTyped(
     scope: SiteScope,
     search: SiteLabelSearch,
   ): Promise<{ labels: SiteLabel[]; more: boolean }> {

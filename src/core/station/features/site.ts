@@ -163,22 +163,14 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
           note: ctx.site ? null : 'This station has no site store: its own labels only.',
         };
       try {
-        const search = (query: string | undefined) =>
-          ctx.site!.store.searchLabels(rt().scope, {
-            ...(query ? { query } : {}),
-            ...(q.stationId ? { stationId: q.stationId } : {}),
-            ...(q.packer ? { packer: q.packer } : {}),
-            ...filters,
-            limit,
-            offset: q.offset,
-          });
-        let page = await search(q.query);
-        // Typed in the other case ("lum-20010", Caps Lock): asked again as the store has it,
-        // the way a scan is (order numbers are stored as the file wrote them).
-        const typed = q.query?.trim();
-        if (typed && page.labels.length === 0 && q.offset === 0)
-          for (const other of new Set([typed.toUpperCase(), typed.toLowerCase()]))
-            if (other !== typed && page.labels.length === 0) page = await search(other);
+        const page = await ctx.site.store.searchLabels(rt().scope, {
+          ...(q.query ? { query: q.query } : {}),
+          ...(q.stationId ? { stationId: q.stationId } : {}),
+          ...(q.packer ? { packer: q.packer } : {}),
+          ...filters,
+          limit,
+          offset: q.offset,
+        });
         return { labels: page.labels.map(view), more: page.more, scope: 'site', note: null };
       } catch (error) {
         return {
