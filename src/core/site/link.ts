@@ -242,7 +242,8 @@ export class SiteLink {
       claim: async (request) => {
         const { tenantId, orderNumber } = request;
         // Two running stations under one id would each take the other's claims for its own.
-        const problem = this.sync.status().problem;
+        // (The sync's problem as it stands: no outbox count on a purchase's path.)
+        const problem = this.sync.problem();
         if (problem?.kind === 'duplicate-station')
           return { granted: false, code: 'site-store-unreachable', message: problem.message };
         let answer;

@@ -124,6 +124,11 @@ export class SiteSync {
     this.wakeUp?.();
   }
 
+  /** Why the store cannot be used now (null: it can), without counting the outbox as status() does. */
+  problem(): SiteProblem | null {
+    return this.current.problem;
+  }
+
   status(): SiteSyncStatus {
     const { depth, oldestAt } = this.o.outbox.depth();
     const state = this.current.problem ? 'unreachable' : depth > 0 ? 'waiting' : 'synced';
