@@ -5,13 +5,18 @@ import { importOrders, scanAndBuy, stationPerTest, printedLabels } from './stati
 
 const station = stationPerTest();
 
-/** An order file of the test's own, imported through Settings as a person would. */
-async function importCsv(page: Page, name: string, content: string): Promise<void> {
+/**
+ * The demo station open and online, with an order file of the test's own imported through
+ * Settings as a person would, back on Pack.
+ */
+async function openWithOrderFile(page: Page, name: string, content: string): Promise<void> {
+  await page.goto(station().url);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
   const file = join(station().dataDir, name);
   writeFileSync(file, content);
   await importOrders(page, file);
+  await page.keyboard.press('Alt+1');
 }
-
 /** The demo station open and online, `order` scanned and rated by the rule. */
 async function openAndRate(page: Page, order: string): Promise<void> {
   await page.goto(station().url);
@@ -149,15 +154,12 @@ test('a three-package label at 1366×768: each whole tracking number is in view,
   page,
 }, info) => {
   await page.setViewportSize({ width: 1366, height: 768 });
-  await page.goto(station().url);
-  await expect(page.getByTestId('connectivity')).toContainText('online');
-  await importCsv(
+  await openWithOrderFile(
     page,
     'three.csv',
     'order_number,ship_to_name,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,package,weight_lbs,sku,item_name,quantity\n' +
       'M-3,Ann Lee,1 Main St,Austin,TX,78701,US,1,2,A,Alpha,1\nM-3,,,,,,,2,3,B,Beta,1\nM-3,,,,,,,3,4,C,Gamma,1\n',
   );
-  await page.keyboard.press('Alt+1');
   await scanAndBuy(page, 'M-3');
   const result = page.getByTestId('result');
   await expect(result).toHaveAttribute('data-phase', 'printed', { timeout: 30_000 });
@@ -177,14 +179,11 @@ test("in large text at 1366×768, a refused label leaves the rule's choice and t
   page,
 }, info) => {
   await page.setViewportSize({ width: 1366, height: 768 });
-  await page.goto(station().url);
-  await expect(page.getByTestId('connectivity')).toContainText('online');
-  await importCsv(
+  await openWithOrderFile(
     page,
     'noname.csv',
     'order_number,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,weight_lbs\nNN-9,5 Somewhere Rd,Springfield,IL,62701,US,2\n',
   );
-  await page.keyboard.press('Alt+1');
   await page.keyboard.press('Alt+l');
   await scanAndBuy(page, 'NN-9');
   const result = page.getByTestId('result');
@@ -270,9 +269,7 @@ test('a batch of every order asks to buy only for those without a label, and say
 test('a batch question names its orders, and says when the search also matched orders whose number only contains it', async ({
   page,
 }) => {
-  await page.goto(station().url);
-  await expect(page.getByTestId('connectivity')).toContainText('online');
-  await importCsv(
+  await openWithOrderFile(
     page,
     'rl.csv',
     'order_number,ship_to_name,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,weight_lbs\n' +
