@@ -4,12 +4,19 @@ import type { ShipResult } from './types.js';
 
 export type BatchState = 'running' | 'paused' | 'stopped' | 'done';
 export type BatchItemState = 'waiting' | 'working' | 'bought' | 'failed' | 'skipped';
+/**
+ * An item as a shift lead is shown it: a stored `failed` item is told apart as `unknown` while a
+ * purchase of its order has an unknown outcome (its label may have been bought: Needs attention
+ * decides), and as `queued` while its shipment waits in the offline queue (bought when the
+ * platform answers). Worked out on every read, so it follows Needs attention and the queue.
+ */
+export type BatchItemShown = BatchItemState | 'unknown' | 'queued';
 
 export interface BatchItem {
   position: number;
   orderId: number;
   orderNumber: string;
-  state: BatchItemState;
+  state: BatchItemShown;
   labelId: number | null;
   /** The platform's id of that label (what its print jobs are filed under). */
   platformLabelId: string | null;
@@ -26,11 +33,16 @@ export interface BatchSummary {
   createdBy: string | null;
   createdAt: string;
   total: number;
-  /** Items finished (bought, failed or skipped). */
+  /** Items the batch is through with (bought, failed, skipped, unknown or queued). */
   done: number;
   bought: number;
+  /** Failed for a known reason: nothing was bought. */
   failed: number;
   skipped: number;
+  /** Of unknown outcome: the label may have been bought (Needs attention). */
+  unknown: number;
+  /** Left to the offline queue, not bought yet. */
+  queued: number;
   waiting: number;
   costCents: number;
   items: BatchItem[];
@@ -124,6 +136,8 @@ export interface BatchItemRow {
   queued_tracking_number: string | null;
   queued_platform_label_id: string | null;
   queued_cost_cents: number | null;
+  shipment_state: string | null;
+  outcome_unknown: 0 | 1;
 }
 
 /** A batch item row as the shift lead sees it. */
@@ -140,7 +154,12 @@ export function batchItemOf(r: BatchItemRow): BatchItem {
     reason: r.failure,
   };
   // Left to the offline queue (the platform was away), and bought by it since.
-  if (r.queued_label_id === null) return item;
+  if (r.queued_label_id === null) {
+    if (r.state !== 'failed') return item;
+    if (r.outcome_unknown) return { ...item, state: 'unknown' };
+    if (r.shipment_state === 'queued') return { ...item, state: 'queued' };
+    return item;
+  }
   return {
     ...item,
     state: 'bought',

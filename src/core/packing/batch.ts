@@ -8,7 +8,7 @@ import {
   MAX_BATCH_ORDERS,
   settle,
   type BatchItemRow,
-  type BatchItemState,
+  type BatchItemShown,
   type BatchState,
   type BatchSummary,
 } from './batch-items.js';
@@ -16,6 +16,7 @@ import {
 export {
   MAX_BATCH_ORDERS,
   type BatchItem,
+  type BatchItemShown,
   type BatchItemState,
   type BatchState,
   type BatchSummary,
@@ -85,8 +86,14 @@ export class BatchRunner {
                 l.platform_label_id, b.cost_cents, b.failure,
                 q.id AS queued_label_id, q.tracking_number AS queued_tracking_number,
                 q.platform_label_id AS queued_platform_label_id,
-                q.cost_cents AS queued_cost_cents
+                q.cost_cents AS queued_cost_cents, s.state AS shipment_state,
+                -- A purchase of this order whose outcome nobody knows yet (Needs attention):
+                -- the item is not a plain failure, its label may have been bought.
+                EXISTS (SELECT 1 FROM shipments us JOIN label_purchases up ON up.shipment_id = us.id
+                        WHERE b.state = 'failed' AND us.order_id = b.order_id
+                          AND up.state IN ('unknown', 'purchasing')) AS outcome_unknown
          FROM batch_items b JOIN orders o ON o.id = b.order_id
+         LEFT JOIN shipments s ON s.id = b.shipment_id
          LEFT JOIN labels l ON l.id = b.label_id
          -- A failed item whose shipment the offline queue bought since (the platform was away
          -- when the batch got to it): the label it has now.
@@ -165,10 +172,12 @@ export class BatchRunner {
     const row = this.s.batch.get(id, this.scope.profileId, this.scope.environment);
     if (!row) return undefined;
     const items = this.s.items.all(id).map(batchItemOf);
-    const count = (s: BatchItemState) => items.filter((i) => i.state === s).length;
+    const count = (s: BatchItemShown) => items.filter((i) => i.state === s).length;
     const bought = count('bought');
     const failed = count('failed');
     const skipped = count('skipped');
+    const unknown = count('unknown');
+    const queued = count('queued');
     return {
       id,
       state: row.state,
@@ -176,10 +185,12 @@ export class BatchRunner {
       createdBy: row.created_by,
       createdAt: row.created_at,
       total: items.length,
-      done: bought + failed + skipped,
+      done: bought + failed + skipped + unknown + queued,
       bought,
       failed,
       skipped,
+      unknown,
+      queued,
       waiting: count('waiting') + count('working'),
       costCents: items.reduce((n, i) => n + (i.state === 'bought' ? (i.costCents ?? 0) : 0), 0),
       items,

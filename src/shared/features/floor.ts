@@ -65,7 +65,11 @@ export interface OrderPageView {
 export interface BatchItemView {
   orderId: string;
   orderNumber: string;
-  state: 'waiting' | 'working' | 'bought' | 'failed' | 'skipped';
+  /**
+   * `unknown`: a purchase of unknown outcome (the label may have been bought; Needs attention
+   * decides); `queued`: waiting in the offline queue; `failed`: nothing was bought.
+   */
+  state: 'waiting' | 'working' | 'bought' | 'failed' | 'skipped' | 'unknown' | 'queued';
   trackingNumber: string | null;
   cost: number | null;
   reason: string | null;
@@ -82,6 +86,10 @@ export interface BatchView {
   bought: number;
   failed: number;
   skipped: number;
+  /** Outcome unknown: may have been bought (Needs attention). */
+  unknown: number;
+  /** In the offline queue. */
+  queued: number;
   waiting: number;
   /** Labels of the batch bought and still waiting for their printer (not printed yet). */
   printWaiting: number;

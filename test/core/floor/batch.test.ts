@@ -212,8 +212,9 @@ describe('batch printing (#15.8)', () => {
     // The platform is away for the rates: the first order is queued and the batch pauses.
     sb.fault({ path: '/api/v1/rates', kind: 'status', status: 503 });
     const paused = await runner.run(batch.id);
-    expect(paused).toMatchObject({ state: 'paused', failed: 1, bought: 0 });
-    const queuedItem = paused.items.find((i) => i.state === 'failed')!;
+    // Told apart from a failure: nothing is bought yet, and the offline queue will buy it.
+    expect(paused).toMatchObject({ state: 'paused', failed: 0, queued: 1, bought: 0, done: 1 });
+    const queuedItem = paused.items.find((i) => i.state === 'queued')!;
     expect(queuedItem.reason).toMatch(/^Queued: /);
     // It answers again; the offline queue buys that order.
     sb.clearFaults();
@@ -225,9 +226,54 @@ describe('batch printing (#15.8)', () => {
       reason: 'Bought by the offline queue once the platform answered.',
       trackingNumber: expect.stringMatching(/\w{10,}/),
     });
-    expect(after).toMatchObject({ bought: 1, failed: 0 });
+    expect(after).toMatchObject({ bought: 1, failed: 0, queued: 0 });
     expect(after.costCents).toBe(item.costCents);
     expect(after.costCents).toBeGreaterThan(0);
+  });
+
+  it('a label whose answer was lost counts as of unknown outcome, not failed, until Needs attention settles it', async () => {
+    const s = await station();
+    const runner = new BatchRunner(s.workflow, s.db);
+    const batch = runner.create({
+      orderIds: [orderId(s, 'BAT-1'), orderId(s, 'BAT-3')],
+      description: 'two',
+      createdBy: 'lee',
+    });
+    const soldBefore = (await ledgerFor(sb.url, 'BAT-1')).length;
+    // The platform sells BAT-1's label, and the answer never reaches the station.
+    sb.fault({ method: 'POST', path: '/api/v1/labels', kind: 'reset', times: 1, after: true });
+    const done = await runner.run(batch.id);
+    expect(done).toMatchObject({ state: 'done', bought: 1, failed: 0, unknown: 1, done: 2 });
+    const lost = done.items.find((i) => i.orderNumber === 'BAT-1')!;
+    expect(lost).toMatchObject({
+      state: 'unknown',
+      reason: expect.stringMatching(/^Outcome unknown: /),
+    });
+    expect(batchView(done)).toMatchObject({ unknown: 1, failed: 0 });
+    // A shift lead looks it up on the platform: it was bought, and the batch says so.
+    const [item] = s.attention.list();
+    await s.attention.lookUp(item!.purchase.id, 'lee');
+    const after = runner.summary(batch.id)!;
+    expect(after).toMatchObject({ bought: 2, unknown: 0, failed: 0 });
+    expect(after.costCents).toBe(after.items.reduce((n, i) => n + i.costCents!, 0));
+    expect(await ledgerFor(sb.url, 'BAT-1')).toHaveLength(soldBefore + 1);
+  });
+
+  it('an unknown outcome a shift lead marks as not bought becomes a plain failure', async () => {
+    const s = await station();
+    const runner = new BatchRunner(s.workflow, s.db);
+    const batch = runner.create({
+      orderIds: [orderId(s, 'BAT-3')],
+      description: 'one',
+      createdBy: 'lee',
+    });
+    // The label request never reaches the platform: nothing is sold, but the station cannot know.
+    sb.fault({ method: 'POST', path: '/api/v1/labels', kind: 'reset', times: 1 });
+    expect(await runner.run(batch.id)).toMatchObject({ unknown: 1, failed: 0 });
+    s.attention.markNotBought(s.attention.list()[0]!.purchase.id, 'lee');
+    const after = runner.summary(batch.id)!;
+    expect(after).toMatchObject({ unknown: 0, failed: 1, bought: 0 });
+    expect(after.items[0]!.state).toBe('failed');
   });
 
   it('a batch whose labels wait for a printer that stopped says how many, until they print', async () => {

@@ -65,6 +65,8 @@ export function batchView(
     bought: s.bought,
     failed: s.failed,
     skipped: s.skipped,
+    unknown: s.unknown,
+    queued: s.queued,
     waiting: s.waiting,
     cost: s.costCents / 100,
     items: s.items.map((i) => ({

@@ -5,7 +5,13 @@ import { useStation } from '../store';
 export function BatchPanel({ batch }: { batch: BatchView }) {
   const control = useStation((s) => s.controlBatch);
   const pct = batch.total ? Math.round((batch.done / batch.total) * 100) : 0;
-  const failed = batch.items.filter((i) => i.state === 'failed' || i.state === 'skipped');
+  const failed = batch.items.filter(
+    (i) =>
+      i.state === 'failed' ||
+      i.state === 'skipped' ||
+      i.state === 'unknown' ||
+      i.state === 'queued',
+  );
   const working = batch.items.find((i) => i.state === 'working');
   return (
     <div className={`panel batch batch-${batch.state}`} data-testid="batch">
@@ -27,6 +33,19 @@ export function BatchPanel({ batch }: { batch: BatchView }) {
       <div className="batch-counts" data-testid="batch-counts">
         <span className="ok">Bought {batch.bought}</span>
         <span className={batch.failed ? 'bad' : ''}>Failed {batch.failed}</span>
+        {batch.unknown ? (
+          <span
+            className="warn"
+            title="The station could not tell whether these labels were bought: see Needs attention before buying them again."
+          >
+            Outcome unknown {batch.unknown}
+          </span>
+        ) : null}
+        {batch.queued ? (
+          <span title="Waiting in the offline queue: bought when the platform answers.">
+            Queued {batch.queued}
+          </span>
+        ) : null}
         {batch.skipped ? <span>Skipped {batch.skipped}</span> : null}
         <span>Waiting {batch.waiting}</span>
         <span>
@@ -56,7 +75,7 @@ export function BatchPanel({ batch }: { batch: BatchView }) {
       {failed.length ? (
         <ul className="batch-failures" data-testid="batch-failures">
           {failed.map((f) => (
-            <li key={f.orderId}>
+            <li key={f.orderId} className={`batch-item-${f.state}`}>
               <b>{f.orderNumber}</b>: {f.reason}
             </li>
           ))}
