@@ -150,6 +150,26 @@ test('an unknown code scanned with an order on screen says it is not one of its 
   await expect(page.getByTestId('order-number')).toHaveText('LUM-10421');
 });
 
+test('a failed scan over a labelled order says that order stays on screen and its buttons act on it', async ({
+  page,
+}) => {
+  await openAndRate(page, 'LUM-10421');
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('tracking-number')).toHaveText(/\w{10,}/, { timeout: 20_000 });
+  await page.keyboard.type('LUM-10421');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('result')).toContainText('already has a label');
+  // A smudged barcode of the next order: the packer is told whose Reprint is still there.
+  await page.keyboard.type('LUM-1O423');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('result')).toContainText(
+    'Nothing matches "LUM-1O423": not an order, a tracking number or a box. Order LUM-10421 is still on screen: its buttons act on LUM-10421. Scan the order again, or press Esc to clear.',
+  );
+  await expect(page.getByTestId('order-number')).toHaveText('LUM-10421');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('order-number')).toHaveCount(0);
+});
+
 test('a three-package label at 1366×768: each whole tracking number is in view, none under the previews', async ({
   page,
 }, info) => {

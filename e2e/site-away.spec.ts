@@ -63,6 +63,19 @@ test('with the site store away, a scan says the store was not asked and the coun
     }
     await pageB.screenshot({ path: info.outputPath('station-b-store-away-1366-large.png') });
     await pageB.keyboard.press('Alt+l');
+
+    // Station A buys while the store is away (the site's rule allows it): the label prints, and
+    // the packer is told that no other station could be asked about this order.
+    await pageA.keyboard.press('Alt+1');
+    await pageA.keyboard.type('LUM-10422');
+    await pageA.keyboard.press('Enter');
+    await expect(pageA.getByTestId('rate-reason')).toContainText('cheapest', { timeout: 15_000 });
+    await pageA.keyboard.press('Control+Enter');
+    await expect(pageA.getByTestId('tracking-number')).toHaveText(/\w{10,}/, { timeout: 20_000 });
+    await expect(pageA.getByTestId('site-unchecked')).toContainText(
+      'Bought while the site store was away: the other stations could not be asked whether they labelled this order.',
+    );
+    await pageA.screenshot({ path: info.outputPath('station-a-bought-store-away.png') });
   } finally {
     world.cluster().start();
   }

@@ -41,6 +41,8 @@ export type PurchaseOutcome =
       purchase: LabelPurchase;
       /** What `withLabel` gave, in the label's transaction (its print job), if it ran. */
       print?: PrintQueued | undefined;
+      /** Bought without the site store's word (it was away): checked when it answers. */
+      unclaimed?: true;
     }
   | { kind: 'rejected'; failure: Failure; purchase: LabelPurchase }
   | { kind: 'unknown'; failure: Failure; purchase: LabelPurchase }
@@ -122,6 +124,7 @@ export class LabelPurchaser {
       ...(scope.environment === 'production' ? {} : { mode: 'TEST' as const }),
     };
 
+    let unclaimed = false;
     if (this.deps.claims) {
       const claim = await this.deps.claims.claim({
         tenantId: shipment.tenantId,
@@ -136,6 +139,7 @@ export class LabelPurchaser {
           failure: { code: claim.code, message: claim.message },
           holder: claim.holder,
         };
+      unclaimed = claim.mode === 'offline';
     }
 
     inTransaction(shipments.db, () => {
@@ -218,7 +222,13 @@ export class LabelPurchaser {
       print = withLabel?.(l);
     });
     await this.deps.hooks.at?.('label-stored', { shipmentId: shipment.id, purchaseId: id });
-    return { kind: 'purchased', label, purchase: shipments.purchase(id)!, print };
+    return {
+      kind: 'purchased',
+      label,
+      purchase: shipments.purchase(id)!,
+      print,
+      ...(unclaimed ? { unclaimed: true as const } : {}),
+    };
   }
 
   /**

@@ -98,12 +98,14 @@ export async function purchaseAndPrint(
           purchaseId: bought.label.purchaseId,
         });
       printed ??= await d.print(shipment.id, bought.label);
+      const unclaimed = bought.unclaimed ? { unclaimed: true as const } : {};
       if ('failure' in printed)
         return {
           outcome: 'purchased-not-printed',
           shipment: shipments.get(shipment.id)!,
           label: bought.label,
           failure: printed.failure,
+          ...unclaimed,
         };
       return {
         outcome: 'printed',
@@ -112,6 +114,7 @@ export async function purchaseAndPrint(
         selection,
         carrierProblems,
         printJobId: printed.printJobId,
+        ...unclaimed,
       };
     }
     default: {

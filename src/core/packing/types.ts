@@ -153,9 +153,20 @@ export type ShipResult =
       selection: RateSelection;
       carrierProblems: CarrierAccountProblem[];
       printJobId: number | null;
+      /**
+       * Bought while the site store was away (no order claim could be asked): the label is
+       * checked against the other stations' when the store answers (a possible double label).
+       */
+      unclaimed?: true;
     }
   /** Bought and stored, but the print job could not be handed to the spool yet. */
-  | { outcome: 'purchased-not-printed'; shipment: Shipment; label: StoredLabel; failure: Failure }
+  | {
+      outcome: 'purchased-not-printed';
+      shipment: Shipment;
+      label: StoredLabel;
+      failure: Failure;
+      unclaimed?: true;
+    }
   /** The order already has a label: offer a reprint; buying another needs confirmAnotherLabel. */
   | { outcome: 'already-labelled'; labels: StoredLabel[] }
   /** An earlier purchase of this order has an unknown outcome: a shift lead must resolve it. */

@@ -253,6 +253,11 @@ export interface PurchaseView {
   label: LabelSummary | null;
   printJob: PrintJobView | null;
   message: string;
+  /**
+   * Bought while the site store was away: no other station could be asked whether it bought
+   * this order; said beside the label (amber), checked when the store answers.
+   */
+  siteUnchecked?: string;
 }
 
 export const packingCalls = {

@@ -127,6 +127,8 @@ describe('several station processes on one site store and one sandbox', () => {
     stations[1].send('ship LUM-10421 bo');
     const results = await Promise.all(stations.map((s) => s.next('shipped')));
     expect(results.map((r) => r.outcome).sort()).toEqual(['invalid', 'printed']);
+    // Bought under the store's claim: nothing to check later.
+    expect(results.find((r) => r.outcome === 'printed')!.unclaimed).toBe(false);
     const refused = results.find((r) => r.outcome === 'invalid')!;
     expect(refused.code).toBe('order-claimed-elsewhere');
     expect(refused.message).toMatch(
@@ -237,8 +239,9 @@ describe('several station processes on one site store and one sandbox', () => {
     const site = await siteDatabase(pgc.cluster);
     const cut = await twoStations(site, unreachable(site));
     for (const s of cut.stations) s.send('ship LUM-10425 ana');
+    // Each bought without the store's word, and says so (Pack shows it beside the label).
     for (const r of await Promise.all(cut.stations.map((s) => s.next('shipped'))))
-      expect(r.outcome).toBe('printed');
+      expect(r).toMatchObject({ outcome: 'printed', unclaimed: true });
     expect(await ledgerFor(sb.url, 'LUM-10425')).toHaveLength(2);
     for (const s of cut.stations) s.send('exit');
     await Promise.all(cut.stations.map((s) => s.exited));

@@ -201,6 +201,21 @@ export function purchaseView(
   r: ProfileRuntime,
   result: ShipResult,
 ): PurchaseView {
+  const view = purchaseOutcomeView(ctx, r, result);
+  return 'unclaimed' in result && result.unclaimed
+    ? { ...view, siteUnchecked: SITE_UNCHECKED }
+    : view;
+}
+
+/** Said beside a label bought while the site store was away. */
+export const SITE_UNCHECKED =
+  'Bought while the site store was away: the other stations could not be asked whether they labelled this order. It is checked when the store answers; a double label is then listed for a shift lead.';
+
+function purchaseOutcomeView(
+  ctx: StationContext,
+  r: ProfileRuntime,
+  result: ShipResult,
+): PurchaseView {
   switch (result.outcome) {
     case 'printed': {
       const job = result.printJobId ? ctx.spool.get(Number(result.printJobId)) : null;

@@ -110,6 +110,14 @@ export const packFailure =
     set({ result: { kind: 'failure', error }, buyPending: false });
   };
 
+/**
+ * Said after a failed scan while an order stays on screen (what was weighed or scanned into the
+ * box is not thrown away by a smudged barcode): its buttons still act on that order, not on what
+ * was just scanned.
+ */
+const stillOnScreen = (order: { orderNumber: string }) =>
+  ` Order ${order.orderNumber} is still on screen: its buttons act on ${order.orderNumber}. Scan the order again, or press Esc to clear.`;
+
 export const createPackSlice: Slice<PackSlice> = (set, get) => {
   const fail = packFailure(set, get);
 
@@ -153,7 +161,8 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
         // another station" and that label's Reprint here go, so they are not taken for the
         // scanned one's.
         set({ labelledElsewhere: null });
-        fail(r.error);
+        const kept = get().order;
+        fail(kept ? { ...r.error, message: `${r.error.message}${stillOnScreen(kept)}` } : r.error);
         return;
       }
       const found = r.value;
@@ -240,7 +249,7 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
           // The site store could not be asked: nothing matched here, which is not the same as
           // no such order (another station may have imported it), and the packer is told so.
           const away = found.siteStoreAway;
-          const message = `Nothing matches "${found.value}"${away ? ' at this station' : ''}: not an order, a tracking number${items}.${verifying && onScreen ? ' If it is in the box, take it out.' : ''}${away ? ` ${away}` : ''}`;
+          const message = `Nothing matches "${found.value}"${away ? ' at this station' : ''}: not an order, a tracking number${items}.${verifying && onScreen ? ' If it is in the box, take it out.' : ''}${away ? ` ${away}` : ''}${onScreen && !verifying ? stillOnScreen(onScreen) : ''}`;
           // A label just bought stays on screen with its Reprint: a stray scan is said beside
           // it (red, with the failure sound), not instead of it.
           if (onScreen && get().result?.kind === 'success') {

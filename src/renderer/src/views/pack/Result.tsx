@@ -173,6 +173,11 @@ export function PackResult(props: {
                 )
               ) : null}
               <div data-testid="result-message">{message}</div>
+              {purchase?.siteUnchecked ? (
+                <p className="site-unchecked" data-testid="site-unchecked">
+                  ⚠ {purchase.siteUnchecked}
+                </p>
+              ) : null}
               {warningList}
               {label ? (
                 <div className="muted">
