@@ -170,6 +170,31 @@ test('a failed scan over a labelled order says that order stays on screen and it
   await expect(page.getByTestId('order-number')).toHaveCount(0);
 });
 
+test('a weight typed in ounces, kilograms or pounds and ounces is rated in pounds and shown so; an unknown unit is refused', async ({
+  page,
+}) => {
+  await openAndRate(page, 'LUM-10421');
+  const weight = page.getByRole('textbox', { name: 'Package 1 weight in pounds' });
+  for (const [typed, pounds] of [
+    ['12 oz', '0.75'],
+    ['2kg', '4.41'],
+    ['1 lb 4 oz', '1.25'],
+  ] as const) {
+    await page.keyboard.press('Alt+W');
+    await page.keyboard.type(typed);
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('rate-reason')).toContainText('cheapest');
+    await expect(weight).toHaveValue(pounds);
+  }
+  await page.keyboard.press('Alt+W');
+  await page.keyboard.type('12 stone');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('failure-message')).toHaveText(
+    'Package 1 of 1: "12 stone" is not a weight. Type pounds (1.5), or the weight with its unit: 12 oz, 1 lb 4 oz, 2 kg, 500 g.',
+  );
+  await expect(weight).toHaveValue('12 stone');
+});
+
 test('a three-package label at 1366×768: each whole tracking number is in view, none under the previews', async ({
   page,
 }, info) => {

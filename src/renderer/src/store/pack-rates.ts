@@ -2,7 +2,7 @@ import type { RateQuote } from '../../../shared/views';
 import { call } from '../bridge';
 import { playFailure, playSuccess } from '../lib/sounds';
 import { packFailure } from './pack';
-import { labelledElsewhereOf, parseWeight, pickedRate } from './pack-rules';
+import { labelledElsewhereOf, parseWeight, pickedRate, typedWithUnit } from './pack-rules';
 import type { Slice } from './types';
 
 /** The Pack view's rates and purchase: rating what is on screen, the highlighted rate, buying. */
@@ -26,7 +26,8 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
   const fail = packFailure(set, get);
 
   async function rateOnce() {
-    const { order, packages, confirmAnother, existingLabels, shipOptions, buyPending } = get();
+    const { order, confirmAnother, existingLabels, shipOptions, buyPending } = get();
+    let { packages } = get();
     // The packer asked to buy (Ctrl+Enter): a platform that does not answer queues the order.
     // A plain rating (a scan, Enter, a new weight) never queues anything.
     const queue = buyPending;
@@ -41,11 +42,16 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
     if (bad >= 0) {
       fail({
         code: 'validation',
-        message: `Package ${bad + 1} of ${packages.length}: "${packages[bad]!.weight}" is not a weight in pounds.`,
+        message: `Package ${bad + 1} of ${packages.length}: "${packages[bad]!.weight}" is not a weight. Type pounds (1.5), or the weight with its unit: 12 oz, 1 lb 4 oz, 2 kg, 500 g.`,
       });
       return;
     }
-    set({ busy: 'rate', quote: null, selectedRateId: null, result: null });
+    // Typed in ounces, kilograms or grams: the field shows what is sent, in pounds.
+    if (packages.some((p) => typedWithUnit(p.weight)))
+      packages = packages.map((p, i) =>
+        typedWithUnit(p.weight) ? { ...p, weight: String(weights[i]) } : p,
+      );
+    set({ busy: 'rate', quote: null, selectedRateId: null, result: null, packages });
     const r = await call('pack.rate', {
       orderId: order.id,
       packages: packages.map((p, i) => ({

@@ -50,15 +50,60 @@ export function quantityScan(value: string): { quantity: number; value: string }
 /** The quantity key counts 1 to 999 of an item at once. */
 export const MAX_QUANTITY_KEY = 999;
 
-/** '' → not weighed (null); a decimal comma is accepted; anything else is not a number. */
+/** A weight's number as typed: digits and one decimal point (or comma). */
+const NUMBER = String.raw`(\d+(?:[.,]\d*)?|[.,]\d+)`;
+/** Pounds per unit a packer may type after a weight. */
+const POUNDS_PER: Record<string, number> = {
+  lb: 1,
+  lbs: 1,
+  pound: 1,
+  pounds: 1,
+  '#': 1,
+  oz: 1 / 16,
+  ounce: 1 / 16,
+  ounces: 1 / 16,
+  kg: 2.2046226218,
+  kgs: 2.2046226218,
+  kilo: 2.2046226218,
+  kilos: 2.2046226218,
+  g: 0.0022046226218,
+  gram: 0.0022046226218,
+  grams: 0.0022046226218,
+};
+const WITH_UNIT = new RegExp(String.raw`^${NUMBER}\s*([a-z#]+)$`);
+const POUNDS_AND_OUNCES = new RegExp(
+  String.raw`^${NUMBER}\s*(?:lbs?|pounds?|#)\s*${NUMBER}\s*(?:oz|ounces?)$`,
+);
+const toNumber = (t: string) => Number(t.replace(',', '.'));
+/** Up to the next hundredth of a pound: a converted weight is never declared lighter. */
+const hundredthsUp = (lbs: number) => Math.ceil(lbs * 100 - 1e-9) / 100;
+
+/**
+ * The weight in pounds of what a packer typed: '' → not weighed (null); a decimal comma is
+ * accepted; a unit after the number is converted ("12 oz", "2kg", "500 g", "1 lb 4 oz"; to the
+ * next hundredth of a pound); anything else is not a weight.
+ */
 export function parseWeight(text: string): number | null | 'bad' {
-  const t = text.trim().replace(',', '.');
+  const t = text.trim().toLowerCase();
   if (!t) return null;
   // Digits and one decimal point, as the order files take them: "1e2", "0x10" or "Infinity"
   // are not a weight anyone typed on purpose.
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(t)) return 'bad';
-  const n = Number(t);
-  return Number.isFinite(n) ? n : 'bad';
+  if (new RegExp(String.raw`^[+-]?${NUMBER}$`).test(t)) {
+    const n = toNumber(t);
+    return Number.isFinite(n) ? n : 'bad';
+  }
+  const both = POUNDS_AND_OUNCES.exec(t);
+  if (both) return hundredthsUp(toNumber(both[1]!) + toNumber(both[2]!) / 16);
+  const unit = WITH_UNIT.exec(t);
+  const per = unit ? POUNDS_PER[unit[2]!] : undefined;
+  if (!unit || per === undefined) return 'bad';
+  const lbs = toNumber(unit[1]!) * per;
+  return per === 1 ? lbs : hundredthsUp(lbs);
+}
+
+/** Whether the weight was typed in another unit than pounds (so the field is shown in pounds). */
+export function typedWithUnit(text: string): boolean {
+  return /[a-z#]/i.test(text.trim());
 }
 
 /** The rate the packer picked, when it is not the rule's. */
