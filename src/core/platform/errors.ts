@@ -236,7 +236,7 @@ export function stationMessage(ctx: MessageContext): string {
         ? `The API key of client ${ctx.clientId} is read-only, so the platform refused it for ${ctx.what}; ask the administrator for a full-access key${ref}`
         : `The platform did not accept the API key of client ${ctx.clientId}; check the client id and secret in the site profile${ref}`;
     case 'wrong-tenant':
-      return `The platform denied access to tenant ${ctx.tenantId} for ${ctx.what}: the tenant id may be wrong, or this API key may not act for it${because}${ref}`;
+      return `The platform denied access to tenant ${ctx.tenantId} for ${ctx.what}: the tenant id may be wrong, or this API key may not act for it${because}. It refused the request, so nothing was bought or changed; site IT checks the profile's tenant and API key (Settings → Profiles)${ref}`;
     case 'not-found':
       if (env?.errorCode === 'ROUTE_NOT_FOUND') {
         return `The platform at ${ctx.host} does not offer ${ctx.what} (unknown route: check the profile's base URL)${ref}`;

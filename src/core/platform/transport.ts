@@ -282,7 +282,14 @@ export class Transport {
           ? await this.o.reader.get(url, headers, signal)
           : await this.fetchAnswer(ep, url, headers, signal);
       const { status, text } = answer;
-      if (status >= 500) this.o.connectivity.recordFailure(status, `HTTP ${status}`, capability);
+      // The platform's reference of the last failure goes with it: the packer's "has not
+      // answered … (HTTP 500, ref …)" is what support asks for.
+      if (status >= 500)
+        this.o.connectivity.recordFailure(
+          status,
+          `HTTP ${status}${answer.correlationId ? `, ref ${answer.correlationId}` : ''}`,
+          capability,
+        );
       else this.o.connectivity.recordAnswer(capability);
       const ok = status >= 200 && status < 300;
       event(status, ok ? null : kindOfAnswer(x, status, text), answer.correlationId);

@@ -207,6 +207,11 @@ describe('PlatformClient errors for the person at the station', () => {
     expect(error.tenantId).toBe('tnt_harbor');
     expect(error.message).toContain('tnt_harbor');
     expect(error.message).toMatch(/tenant id may be wrong/);
+    // Said to the packer too (a label refused so): nothing was bought, and who puts it right.
+    expect(error.message).toContain(
+      "nothing was bought or changed; site IT checks the profile's tenant and API key (Settings → Profiles)",
+    );
+    expect(error.message).toContain(`(ref ${error.correlationId})`);
   });
 
   it('a token for a tenant outside the key is a wrong-tenant error naming it', async () => {

@@ -209,8 +209,9 @@ describe('connectivity signal', () => {
       consecutiveFailures: 3,
     });
     expect(client.connectivity.reachable).toBe(false);
-    expect(client.connectivity.outage()).toBe(
-      'The platform has not answered rate requests 3 times in a row (HTTP 503).',
+    // With the platform's reference of the last one, for support.
+    expect(client.connectivity.outage()).toMatch(
+      /^The platform has not answered rate requests 3 times in a row \(HTTP 503, ref [\w-]{6,}\)\.$/,
     );
     await client.getRates({ shipment: lumenShipment('ORD-RATES-BACK') });
     expect(client.connectivity.outage()).toBeNull();
