@@ -35,6 +35,8 @@ export interface DaySummary {
   /** Of `labels`: return labels (from the customer back to the site), and their cost. */
   returns: number;
   returnCostCents: number;
+  /** Reprints made that day (of any day's labels), at no cost: paper and the packers' time. */
+  reprints: number;
 }
 
 export interface EndOfDayQuery {
@@ -81,20 +83,25 @@ export function endOfDay(
     )
     .all({ ...scope, fromUtc, toUtc, shift });
   const days = new Map<string, DaySummary>();
-  for (const r of rows) {
-    let day = days.get(r.day);
+  const dayOf = (name: string): DaySummary => {
+    let day = days.get(name);
     if (!day) {
       day = {
-        day: r.day,
+        day: name,
         carriers: [],
         labels: 0,
         packages: 0,
         costCents: 0,
         returns: 0,
         returnCostCents: 0,
+        reprints: 0,
       };
-      days.set(r.day, day);
+      days.set(name, day);
     }
+    return day;
+  };
+  for (const r of rows) {
+    const day = dayOf(r.day);
     let carrier = day.carriers.find((c) => c.carrier === r.carrier);
     if (!carrier) {
       carrier = { carrier: r.carrier, labels: 0, packages: 0, costCents: 0, brands: [] };
@@ -118,7 +125,20 @@ export function endOfDay(
     day.returns += r.returns;
     day.returnCostCents += r.return_cost;
   }
-  return [...days.values()];
+  // Reprints by the day they were made (reprints_by_time, migration 18).
+  for (const r of db
+    .prepare<
+      { profileId: string; environment: string; fromUtc: string; toUtc: string; shift: string },
+      { day: string; n: number }
+    >(
+      `SELECT date(created_at, @shift) AS day, count(*) AS n FROM reprints
+       WHERE profile_id = @profileId AND environment = @environment
+         AND created_at >= @fromUtc AND created_at < @toUtc
+       GROUP BY day`,
+    )
+    .all({ ...scope, fromUtc, toUtc, shift }))
+    dayOf(r.day).reprints = r.n;
+  return [...days.values()].sort((a, b) => a.day.localeCompare(b.day));
 }
 
 /** The range in UTC of local days `from`..`to` (local midnight to the midnight after `to`). */
@@ -253,6 +273,7 @@ export function renderEndOfDay(
       `${d.labels} label${d.labels === 1 ? '' : 's'}  $${dollars(d.costCents)}`,
     );
     printer.bold(false);
+    if (d.reprints) printer.leftRight('  Reprints', String(d.reprints));
     for (const c of d.carriers) {
       printer.leftRight(
         `  ${t(c.carrier)}`,

@@ -6,11 +6,19 @@ import type { StationScope } from '../storage/scope.js';
  * The Orders view (issue 15.2): the station's orders with where each one is, paged and counted
  * in SQLite (a 20,000-order inbox never travels to the screen whole).
  *
- * An order's status (open, verified, labelled, queued, failed: see migration 12 for the rules)
+ * An order's status (open, verified, labelled, queued, failed, cancelled: see migrations 12 and
+ * 17 for the rules)
  * is kept in `order_status` by triggers on every table it depends on, so a page counts and
  * reads it from an index instead of working it out for every matching order.
  */
-export const orderStatuses = ['open', 'verified', 'labelled', 'queued', 'failed'] as const;
+export const orderStatuses = [
+  'open',
+  'verified',
+  'labelled',
+  'queued',
+  'failed',
+  'cancelled',
+] as const;
 export type OrderStatus = (typeof orderStatuses)[number];
 
 export interface OrderListQuery {
@@ -42,7 +50,10 @@ export interface OrderListRow {
   unitCount: number;
   weightKnown: boolean;
   status: OrderStatus;
-  /** Why a `failed` order failed, in words (its newest failure); null for the other statuses. */
+  /**
+   * Why a `failed` order failed, in words (its newest failure), or who cancelled a `cancelled`
+   * one and why; null for the other statuses.
+   */
   reason: string | null;
   importedAt: string;
 }
@@ -133,7 +144,9 @@ export class OrderList {
            (SELECT count(*) FROM order_packages p WHERE p.order_id = o.id) AS package_count,
            (SELECT coalesce(sum(i.quantity), 0) FROM order_items i WHERE i.order_id = o.id) AS unit_count,
            NOT EXISTS (SELECT 1 FROM order_packages p WHERE p.order_id = o.id AND p.weight_lbs IS NULL) AS weight_known,
-           st.status, CASE st.status WHEN 'failed' THEN ${FAILURE} END AS failure
+           st.status, CASE st.status WHEN 'failed' THEN ${FAILURE}
+             WHEN 'cancelled' THEN 'Cancelled by ' || json_extract(o.cancelled, '$.by') || ': '
+               || json_extract(o.cancelled, '$.reason') END AS failure
          FROM orders o JOIN order_status st ON st.order_id = o.id
          WHERE o.id IN (SELECT value FROM json_each(?)) ORDER BY o.id DESC`,
       )
@@ -283,7 +296,7 @@ function toRow(r: Row): OrderListRow {
     unitCount: r.unit_count,
     weightKnown: r.weight_known === 1,
     status: r.status,
-    reason: r.status === 'failed' ? r.failure : null,
+    reason: r.status === 'failed' || r.status === 'cancelled' ? r.failure : null,
     importedAt: r.imported_at,
   };
 }

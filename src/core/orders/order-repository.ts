@@ -2,7 +2,13 @@ import { foldedLikePattern, orderSearchText } from '../../shared/search-fold.js'
 import { inTransaction, type Db } from '../storage/database.js';
 import type { Clock, StationScope } from '../storage/scope.js';
 import { systemClock } from '../storage/scope.js';
-import type { IncomingOrder, OrderItem, OrderPackage, StoredOrder } from './types.js';
+import type {
+  IncomingOrder,
+  OrderCancellation,
+  OrderItem,
+  OrderPackage,
+  StoredOrder,
+} from './types.js';
 
 interface OrderRow {
   id: number;
@@ -16,6 +22,8 @@ interface OrderRow {
   source: string;
   imported_at: string;
   updated_at: string;
+  /** JSON OrderCancellation (migration 017), null while the order is not cancelled. */
+  cancelled: string | null;
 }
 interface PackageRow {
   package_index: number;
@@ -128,6 +136,9 @@ export class OrderRepository {
         `SELECT * FROM orders WHERE profile_id = ? AND environment = ?
            AND search_text LIKE ? ESCAPE '\\'
          ORDER BY id DESC LIMIT ?`,
+      ),
+      setCancelled: db.prepare<[string | null, number]>(
+        `UPDATE orders SET cancelled = ? WHERE id = ?`,
       ),
       labelled: db.prepare<[string], { order_id: number }>(
         `SELECT DISTINCT order_id FROM labels WHERE order_id IN (SELECT value FROM json_each(?))`,
@@ -304,6 +315,19 @@ export class OrderRepository {
     return new Set(this.s.labelled.all(JSON.stringify(orderIds)).map((r) => r.order_id));
   }
 
+  /**
+   * A shift lead cancels the order at the station (the store cancelled it): nothing buys it
+   * until it is reopened. A re-import leaves it cancelled.
+   */
+  cancel(id: number, cancellation: OrderCancellation): void {
+    this.s.setCancelled.run(JSON.stringify(cancellation), id);
+  }
+
+  /** Undoes cancel(): the order is open (or whatever else it is) again. */
+  reopen(id: number): void {
+    this.s.setCancelled.run(null, id);
+  }
+
   private hydrate(row: OrderRow): StoredOrder {
     const items = this.s.items.all(row.id);
     const packages: OrderPackage[] = this.s.packages.all(row.id).map((p) => ({
@@ -338,6 +362,7 @@ export class OrderRepository {
       source: row.source,
       importedAt: row.imported_at,
       updatedAt: row.updated_at,
+      ...(row.cancelled ? { cancelled: JSON.parse(row.cancelled) as OrderCancellation } : {}),
     };
   }
 }

@@ -91,6 +91,15 @@ export interface StoredOrder {
   source: string;
   importedAt: string;
   updatedAt: string;
+  /** Cancelled at the station by a shift lead: nothing buys it (migration 017). */
+  cancelled?: OrderCancellation | undefined;
+}
+
+/** Who cancelled an order at the station, why, and when (ISO 8601). */
+export interface OrderCancellation {
+  by: string;
+  reason: string;
+  at: string;
 }
 
 /** One problem found while importing: where it is (row = data row number, 1-based) and why. */

@@ -107,6 +107,9 @@ export function settle(result: ShipResult): {
         failure: withCorrelation(result.failure),
       };
     case 'invalid':
+      // Cancelled by a shift lead: not a failure, nothing to put right.
+      if (result.failure.code === 'order-cancelled')
+        return { state: 'skipped', ...none, failure: result.failure.message };
       return { state: 'failed', ...none, failure: withCorrelation(result.failure) };
     default: {
       const never: never = result;

@@ -8,3 +8,12 @@ export const invalid = (
   outcome: 'invalid',
   failure: { code, message },
 });
+
+/** Why nothing is bought for an order a shift lead cancelled at the station. */
+export function cancelledMessage(order: {
+  orderNumber: string;
+  cancelled?: { by: string; reason: string } | undefined;
+}): string {
+  const c = order.cancelled;
+  return `Order ${order.orderNumber} was cancelled${c ? ` by ${c.by} (${c.reason})` : ''}: nothing is bought for it. If it ships after all, a shift lead reopens it in Orders (Alt+8).`;
+}

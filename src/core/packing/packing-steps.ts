@@ -26,7 +26,7 @@ import {
 import { carrierProblemsIn, rateShipment } from './rating.js';
 import { returnShipment } from './return-label.js';
 import { preRateOrder, reuseRates } from './pre-rated.js';
-import { invalid } from './invalid.js';
+import { cancelledMessage, invalid } from './invalid.js';
 import { notVerifiedMessage, type ItemVerification } from './verification.js';
 import type {
   BuyOptions,
@@ -63,7 +63,11 @@ export class PackingSteps {
   blockers(
     order: StoredOrder,
     confirmAnother: boolean,
-  ): Extract<ShipResult, { outcome: 'needs-attention' | 'already-labelled' }> | undefined {
+  ):
+    | Extract<ShipResult, { outcome: 'needs-attention' | 'already-labelled' | 'invalid' }>
+    | undefined {
+    // Cancelled by a shift lead (read with the order, no query of its own): nothing buys it.
+    if (order.cancelled) return invalid('order-cancelled', cancelledMessage(order));
     const open = this.d.shipments
       .purchasesForOrder(order.id)
       .filter((p) => p.state === 'unknown' || p.state === 'purchasing');

@@ -239,9 +239,12 @@ export class PackingWorkflow {
     return rating;
   }
 
-  /** Whether a packer's call (rate, buy, ship) is under way on any order. */
+  /** Whether a packer's call (rate, buy, ship) is under way on any order, or on this one. */
   get packerBusy(): boolean {
     return this.busyOrders.size > 0;
+  }
+  isBusy(orderId: number): boolean {
+    return this.busyOrders.has(orderId);
   }
 
   private async exclusively<T>(orderId: number, work: () => Promise<T>): Promise<T | Busy> {

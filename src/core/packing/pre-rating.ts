@@ -120,10 +120,11 @@ const RECENT_ORDERS_LOOKED_AT = 5000;
 export const PRE_RATE_CANDIDATES_SQL = `SELECT o.id AS orderId, o.updated_at AS updatedAt,
          (SELECT e.at FROM shipments s JOIN shipment_events e ON e.shipment_id = s.id AND e.kind = 'rated'
            WHERE s.order_id = o.id AND s.state = 'rated' ORDER BY s.id DESC, e.id DESC LIMIT 1) AS ratedAt
-       FROM (SELECT id, updated_at FROM orders
+       FROM (SELECT id, updated_at, cancelled FROM orders
               WHERE profile_id = ? AND environment = ? AND updated_at >= ?
               ORDER BY updated_at DESC LIMIT ${RECENT_ORDERS_LOOKED_AT}) AS o
-       WHERE NOT EXISTS (SELECT 1 FROM order_packages p WHERE p.order_id = o.id AND p.weight_lbs IS NULL)
+       WHERE o.cancelled IS NULL
+         AND NOT EXISTS (SELECT 1 FROM order_packages p WHERE p.order_id = o.id AND p.weight_lbs IS NULL)
          AND NOT EXISTS (SELECT 1 FROM labels l WHERE l.order_id = o.id)
          AND NOT EXISTS (SELECT 1 FROM shipments s WHERE s.order_id = o.id AND s.state NOT IN ('rated', 'cancelled'))
        ORDER BY o.id DESC LIMIT ?`;

@@ -19,7 +19,8 @@ export type LeadAction =
   | { kind: 'mark-not-bought'; orderNumber: string }
   | { kind: 'reprint'; orderNumber: string; reprints: number; limit: number }
   | { kind: 'site-store' }
-  | { kind: 'resolve-double'; itemId: string };
+  | { kind: 'resolve-double'; itemId: string }
+  | { kind: 'cancel-orders'; orders: number; reopen: boolean };
 
 export function describeLeadAction(a: LeadAction): string {
   switch (a.kind) {
@@ -33,6 +34,8 @@ export function describeLeadAction(a: LeadAction): string {
       return "changing this station's site store or its password";
     case 'resolve-double':
       return 'resolving a possible double label';
+    case 'cancel-orders':
+      return `${a.reopen ? 'reopening' : 'cancelling'} ${a.orders === 1 ? 'an order' : `${a.orders} orders`}`;
   }
 }
 

@@ -38,7 +38,7 @@ export type VerifyScanView =
       verification: VerificationView;
     };
 
-export type OrderStatusName = 'open' | 'verified' | 'labelled' | 'queued' | 'failed';
+export type OrderStatusName = 'open' | 'verified' | 'labelled' | 'queued' | 'failed' | 'cancelled';
 
 export interface OrderRowView {
   id: string;
@@ -50,9 +50,20 @@ export interface OrderRowView {
   units: number;
   weightKnown: boolean;
   status: OrderStatusName;
-  /** Why a `failed` order failed (its newest failure, a batch's included); null otherwise. */
+  /**
+   * Why a `failed` order failed (its newest failure, a batch's included), or who cancelled a
+   * `cancelled` one and why; null otherwise.
+   */
   reason: string | null;
   importedAt: string;
+}
+
+/** What cancelling (or reopening) some orders did, each order named. */
+export interface OrderCancelView {
+  /** Order numbers changed. */
+  done: string[];
+  /** Order numbers left as they were, and why ("has a label: void it at the carrier"). */
+  left: { orderNumber: string; reason: string }[];
 }
 
 export interface OrderPageView {
@@ -107,6 +118,8 @@ export interface EndOfDayView {
     /** Of `labels`: return labels (customer back to the site), and their cost. */
     returns: number;
     returnCost: number;
+    /** Reprints made that day (no cost; History has each one's who and why). */
+    reprints: number;
     carriers: {
       carrier: string;
       labels: number;
@@ -119,6 +132,7 @@ export interface EndOfDayView {
   cost: number;
   returns: number;
   returnCost: number;
+  reprints: number;
 }
 
 /** The most orders one batch may hold (the Orders view says so before it asks to buy). */
@@ -128,8 +142,8 @@ export const MAX_BATCH_ORDERS = 500;
 const orderFilter = z.object({
   search: text(200).optional(),
   statuses: z
-    .array(z.enum(['open', 'verified', 'labelled', 'queued', 'failed']))
-    .max(5)
+    .array(z.enum(['open', 'verified', 'labelled', 'queued', 'failed', 'cancelled']))
+    .max(6)
     .default([]),
   tenantId: text(200).optional(),
   singleItem: z.boolean().default(false),
@@ -170,6 +184,15 @@ export const floorCalls = {
       offset: z.number().int().min(0).default(0),
     }),
   ),
+  /**
+   * A shift lead cancels orders the store cancelled: nothing buys them (a scan, a batch, the
+   * offline queue, whose waiting shipments of them are taken out) until they are reopened. An
+   * order with a label or a purchase under way is left, and said.
+   */
+  'orders.cancel': def<OrderCancelView>()(
+    z.object({ orderIds: z.array(id).min(1).max(500), reason: text(200).trim().min(3) }),
+  ),
+  'orders.reopen': def<OrderCancelView>()(z.object({ orderIds: z.array(id).min(1).max(500) })),
   'verify.scan': def<VerifyScanView>()(
     z.object({
       orderId: id,

@@ -28,7 +28,14 @@ describe('the Orders view after the upgrade to kept statuses (migration 12)', ()
     );
     const scope = s.workflow.scope;
     const before = new OrderList(s.db).page(scope, { limit: 200 });
-    expect(before.counts).toEqual({ open: 3, verified: 1, labelled: 1, queued: 0, failed: 1 });
+    expect(before.counts).toEqual({
+      open: 3,
+      verified: 1,
+      labelled: 1,
+      queued: 0,
+      failed: 1,
+      cancelled: 0,
+    });
     await s.spool.stop();
     s.close();
 
@@ -44,7 +51,8 @@ describe('the Orders view after the upgrade to kept statuses (migration 12)', ()
     for (const name of triggers) raw.exec(`DROP TRIGGER ${name}`);
     raw.exec(
       'DROP VIEW order_status_now; DROP TABLE order_status; DROP TABLE platform_names; ' +
-        'ALTER TABLE orders DROP COLUMN search_text; DROP TABLE import_alerts; DROP TABLE site_labelled_elsewhere; PRAGMA user_version = 11',
+        'ALTER TABLE orders DROP COLUMN search_text; DROP TABLE import_alerts; DROP TABLE site_labelled_elsewhere; ' +
+        'ALTER TABLE orders DROP COLUMN cancelled; DROP INDEX reprints_by_time; PRAGMA user_version = 11',
     );
     raw.close();
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { endOfDay, endOfDayCsv, renderEndOfDay } from '../../../src/core/labels/end-of-day.js';
 import { OrderList } from '../../../src/core/orders/order-list.js';
+import { LabelReprints } from '../../../src/core/labels/reprint.js';
 import { useSandbox } from '../../support/sandbox.js';
 import { orderId, stationFor } from '../packing/support/harness.js';
 import { lumenProfile } from '../packing/support/station.js';
@@ -28,7 +29,14 @@ describe('the Orders view (#15.2)', () => {
     const all = list.page(scope, { limit: 2 });
     expect(all.total).toBe(6);
     expect(all.rows.map((r) => r.orderNumber)).toEqual(['LUM-10426', 'LUM-10425']);
-    expect(all.counts).toEqual({ open: 4, verified: 1, labelled: 1, queued: 0, failed: 0 });
+    expect(all.counts).toEqual({
+      open: 4,
+      verified: 1,
+      labelled: 1,
+      queued: 0,
+      failed: 0,
+      cancelled: 0,
+    });
     const next = list.page(scope, { limit: 2, offset: 4 });
     expect(next.rows.map((r) => r.orderNumber)).toEqual(['LUM-10422', 'LUM-10421']);
     expect(next.rows[0]).toMatchObject({ status: 'verified', unitCount: 3, packageCount: 1 });
@@ -76,7 +84,7 @@ describe('end of day (#15.9)', () => {
     const days = endOfDay(s.db, s.workflow.scope, { from: today, to: today }, () => 'Lumen');
     expect(days).toHaveLength(1);
     const day = days[0]!;
-    expect(day).toMatchObject({ day: today, labels: 3, packages: 4 });
+    expect(day).toMatchObject({ day: today, labels: 3, packages: 4, reprints: 0 });
     expect(day.costCents).toBe(day.carriers.reduce((n, c) => n + c.costCents, 0));
     expect(day.carriers.flatMap((c) => c.brands.map((b) => b.name))).toContain('Lumen');
     expect(labels[0]!.costCents).toBeGreaterThan(0);
@@ -119,6 +127,30 @@ describe('end of day (#15.9)', () => {
         },
       ]),
     ).toContain(`"'=HYPERLINK(""x"")"`);
+
+    // Two reprints today: counted on the day they were made (no cost), on the receipt too.
+    const reprints = new LabelReprints(s.db, s.workflow.labels, {
+      enqueue: () => ({ id: 1 }),
+    });
+    for (const reason of ['label smudged', 'box re-taped'])
+      await reprints.reprint(s.workflow.scope, {
+        labelId: labels[0]!.id,
+        printerId: s.printerConfig.id,
+        stationUser: 'ana',
+        reason,
+      });
+    const withReprints = endOfDay(
+      s.db,
+      s.workflow.scope,
+      { from: today, to: today },
+      () => 'Lumen',
+    );
+    expect(withReprints).toEqual([{ ...day, reprints: 2 }]);
+    expect(
+      renderEndOfDay(withReprints, { station: 'Lumen 1', printedAt: new Date() }).toString(
+        'latin1',
+      ),
+    ).toMatch(/ {2}Reprints +2/);
 
     const receipt = renderEndOfDay(days, { station: 'Lumen 1', printedAt: new Date() }).toString(
       'latin1',

@@ -211,6 +211,42 @@ describe('sign-in and roles at a station', () => {
     expect(row).toEqual({ state: 'not-bought', resolved_by: `${BO.name} (for ${ANA.name})` });
   });
 
+  it("cancelling an order needs a lead; who cancelled it and the lead's approval are kept", async () => {
+    const { s, sandbox } = await stations.start();
+    await addUsers(s);
+    await s.context.session.signIn({ userId: 'ana', pin: ANA.pin });
+    const scan = await scanOrder(s, 'LUM-10424');
+    const ask = { orderIds: [scan.order.id], reason: 'customer cancelled' };
+    expect(await s.dispatch('orders.cancel', ask)).toMatchObject({
+      ok: false,
+      error: {
+        code: 'lead-required',
+        message: expect.stringContaining('A shift lead must approve cancelling an order'),
+      },
+    });
+    await s.context.session.approve({ badge: BO.badge });
+    expect(await call(s, 'orders.cancel', ask)).toEqual({ done: ['LUM-10424'], left: [] });
+    const page = await call(s, 'orders.page', { statuses: ['cancelled'] });
+    expect(page.rows.map((r) => r.reason)).toEqual([
+      `Cancelled by ${ANA.name} (approved by ${BO.name}): customer cancelled`,
+    ]);
+    // Nothing buys it now: the packer's rating is refused, saying so.
+    const refused = await s.dispatch('pack.rate', {
+      orderId: scan.order.id,
+      packages: [{ weightLbs: 2, boxId: null }],
+    });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/^Order LUM-10424 was cancelled by Ana Ruiz/) },
+    });
+    expect(labelsFor(sandbox, 'LUM-10424')).toBe(0);
+    // Reopening is a lead's too.
+    expect(await s.dispatch('orders.reopen', { orderIds: [scan.order.id] })).toMatchObject({
+      ok: false,
+      error: { code: 'lead-required' },
+    });
+  });
+
   it('reprints beyond the allowed count need a lead; the approver is recorded', async () => {
     const { s } = await stations.start();
     await addUsers(s);

@@ -1,9 +1,10 @@
--- schema version 16
+-- schema version 18
 
 -- view order_status_now
 CREATE VIEW order_status_now AS
         SELECT o.id, o.profile_id, o.environment, CASE
     WHEN EXISTS (SELECT 1 FROM labels l WHERE l.order_id = o.id) THEN 'labelled'
+    WHEN o.cancelled IS NOT NULL THEN 'cancelled'
     WHEN EXISTS (SELECT 1 FROM shipments s WHERE s.order_id = o.id AND s.state = 'queued') THEN 'queued'
     WHEN (SELECT s.state FROM shipments s WHERE s.order_id = o.id AND s.state <> 'cancelled'
           ORDER BY s.id DESC LIMIT 1) IN ('failed', 'unknown') THEN 'failed'
@@ -112,7 +113,7 @@ CREATE TRIGGER order_status_order_insert AFTER INSERT ON orders BEGIN
       END;
 
 -- trigger order_status_order_update
-CREATE TRIGGER order_status_order_update AFTER UPDATE OF updated_at ON orders BEGIN
+CREATE TRIGGER order_status_order_update AFTER UPDATE OF updated_at, cancelled ON orders BEGIN
 
     INSERT INTO order_status (order_id, profile_id, environment, status)
     SELECT id, profile_id, environment, status FROM order_status_now WHERE id = NEW.id
@@ -383,12 +384,12 @@ CREATE TABLE order_packages (
       ) STRICT, WITHOUT ROWID;
 
 -- table order_status
-CREATE TABLE order_status (
+CREATE TABLE "order_status" (
         order_id INTEGER PRIMARY KEY REFERENCES orders (id) ON DELETE CASCADE,
         profile_id TEXT NOT NULL,
         environment TEXT NOT NULL,
         status TEXT NOT NULL
-          CHECK (status IN ('open', 'verified', 'labelled', 'queued', 'failed'))
+          CHECK (status IN ('open', 'verified', 'labelled', 'queued', 'failed', 'cancelled'))
       ) STRICT;
 
 -- table order_verifications
@@ -416,7 +417,7 @@ CREATE TABLE orders (
         service_levels TEXT,
         source TEXT NOT NULL,
         imported_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL, options TEXT, search_text TEXT NOT NULL DEFAULT '',
+        updated_at TEXT NOT NULL, options TEXT, search_text TEXT NOT NULL DEFAULT '', cancelled TEXT,
         -- Also the scan index: a scanned order number is looked up across the profile's brands.
         UNIQUE (profile_id, environment, order_number, tenant_id)
       ) STRICT;
@@ -689,6 +690,9 @@ CREATE INDEX print_jobs_by_state ON print_jobs (state, printer_id, id);
 
 -- index reprints_by_label
 CREATE INDEX reprints_by_label ON reprints (label_id, id);
+
+-- index reprints_by_time
+CREATE INDEX reprints_by_time ON reprints (profile_id, environment, created_at);
 
 -- index shipment_events_by_shipment
 CREATE INDEX shipment_events_by_shipment ON shipment_events (shipment_id, id);

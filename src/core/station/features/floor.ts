@@ -13,6 +13,8 @@ import type { floorCalls } from '../../../shared/features/floor.js';
 import { StationFailure } from '../errors.js';
 import { brandName, printJobView } from '../map.js';
 import { closeOut } from './manifest.js';
+import { cancelOrders, reopenOrders } from '../../packing/order-cancel.js';
+import { actor, leadFor } from './users.js';
 import type { ProfileRuntime } from '../runtime.js';
 
 /** What the packer sees of an order's verification. */
@@ -78,6 +80,12 @@ export function batchView(
       reason: i.reason,
     })),
   };
+}
+
+/** Who a lead's action is recorded for: the signed-in user, and the lead who approved it. */
+function approved(ctx: StationContext, lead: string | null): string {
+  const user = actor(ctx);
+  return lead && lead !== user ? `${user} (approved by ${lead})` : user;
 }
 
 type Filter = NonNullable<ParsedInput<'batch.start'>['filter']>;
@@ -149,6 +157,31 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
         offset: page.offset,
         counts: page.counts,
       };
+    },
+
+    'orders.cancel': async ({ orderIds, reason }) => {
+      const r = rt();
+      const ids = orderIds.map((id) => orderOf(r, id).id);
+      const by = approved(
+        ctx,
+        leadFor(ctx, { kind: 'cancel-orders', orders: ids.length, reopen: false }),
+      );
+      const out = cancelOrders(r.workflow, ids, by, reason);
+      ctx.ordersChanged({ orderIds });
+      if (out.done.length) ctx.log(`orders cancelled by ${by} (${reason}): ${out.done.join(', ')}`);
+      return out;
+    },
+    'orders.reopen': async ({ orderIds }) => {
+      const r = rt();
+      const ids = orderIds.map((id) => orderOf(r, id).id);
+      const by = approved(
+        ctx,
+        leadFor(ctx, { kind: 'cancel-orders', orders: ids.length, reopen: true }),
+      );
+      const out = reopenOrders(r.workflow, ids);
+      ctx.ordersChanged({ orderIds });
+      if (out.done.length) ctx.log(`orders reopened by ${by}: ${out.done.join(', ')}`);
+      return out;
     },
 
     'verify.scan': async ({ orderId, value, quantity }) => {
@@ -246,6 +279,7 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
           cost: d.costCents / 100,
           returns: d.returns,
           returnCost: d.returnCostCents / 100,
+          reprints: d.reprints,
           carriers: d.carriers.map((c) => ({
             carrier: c.carrier,
             labels: c.labels,
@@ -262,6 +296,7 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
         cost: list.reduce((n, d) => n + d.costCents, 0) / 100,
         returns: list.reduce((n, d) => n + d.returns, 0),
         returnCost: list.reduce((n, d) => n + d.returnCostCents, 0) / 100,
+        reprints: list.reduce((n, d) => n + d.reprints, 0),
       };
     },
     'endOfDay.csv': async (q) => ({

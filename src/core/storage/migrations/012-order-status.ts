@@ -27,7 +27,7 @@ const STATUS = `CASE
     ELSE 'open' END`;
 
 /** Works the status of order `id` out again (view order_status_now) and keeps it. */
-const restate = (id: string) => `
+export const restate = (id: string) => `
     INSERT INTO order_status (order_id, profile_id, environment, status)
     SELECT id, profile_id, environment, status FROM order_status_now WHERE id = ${id}
     ON CONFLICT (order_id) DO UPDATE SET status = excluded.status
@@ -38,7 +38,7 @@ const restate = (id: string) => `
  * insert or an update of `columns`, the old row's after a delete, and the old one's too when an
  * update moved the row to another order.
  */
-function restatedBy(table: string, columns: string): string {
+export function restatedBy(table: string, columns: string): string {
   const name = `order_status_${table}`;
   return `
       CREATE TRIGGER ${name}_insert AFTER INSERT ON ${table} BEGIN ${restate('NEW.order_id')} END;

@@ -15,6 +15,8 @@ import { migration013 } from './013-platform-names.js';
 import { migration014 } from './014-order-search.js';
 import { migration015 } from './015-import-alerts.js';
 import { migration016 } from './016-labelled-elsewhere.js';
+import { migration017 } from './017-order-cancelled.js';
+import { migration018 } from './018-reprints-by-time.js';
 
 export interface Migration {
   /** 1-based; equals the migration's position in the list, stored in PRAGMA user_version. */
@@ -44,4 +46,6 @@ export const migrations: readonly Migration[] = [
   migration014,
   migration015,
   migration016,
+  migration017,
+  migration018,
 ];

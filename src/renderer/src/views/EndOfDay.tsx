@@ -155,8 +155,15 @@ export function EndOfDayView() {
                 {summary.returnCost.toFixed(2)})
               </span>
             ) : null}
+            {summary.reprints ? (
+              <span data-testid="eod-reprints">
+                {' '}
+                · {summary.reprints} reprint{summary.reprints === 1 ? '' : 's'} (History has who and
+                why)
+              </span>
+            ) : null}
           </p>
-          {summary.days.length === 0 ? <p>Nothing shipped on these days.</p> : null}
+          {summary.labels === 0 ? <p>Nothing shipped on these days.</p> : null}
           {summary.days.map((d) => (
             <div className="panel" key={d.day}>
               <h2>
@@ -165,6 +172,7 @@ export function EndOfDayView() {
                 {d.returns
                   ? ` (of which ${d.returns} return label${d.returns === 1 ? '' : 's'}, $${d.returnCost.toFixed(2)})`
                   : ''}
+                {d.reprints ? `; ${d.reprints} reprint${d.reprints === 1 ? '' : 's'}` : ''}
               </h2>
               <table className="grid eod-table" data-testid="eod-table">
                 <thead>

@@ -9,6 +9,7 @@ import { ConfirmPanel } from '../components/ConfirmPanel';
 import { readOrderFile } from '../lib/read-file';
 import { ImportReportPanel } from './ImportReportPanel';
 import { BatchPanel } from './BatchPanel';
+import { CancelOrders } from './CancelOrders';
 import type { ImportReport } from '../../../shared/features/packing';
 
 const statuses: { id: OrderStatusName; label: string }[] = [
@@ -17,6 +18,7 @@ const statuses: { id: OrderStatusName; label: string }[] = [
   { id: 'labelled', label: 'Labelled' },
   { id: 'queued', label: 'Queued' },
   { id: 'failed', label: 'Failed' },
+  { id: 'cancelled', label: 'Cancelled' },
 ];
 
 /**
@@ -70,19 +72,28 @@ export function OrdersView() {
   // A batch buys labels (up to 500): Alt+B or the button asks first, Enter confirms, Esc not.
   const [confirming, setConfirming] = useState(false);
   const batchSize = s.picked.length || (page?.total ?? 0);
-  // What the batch will actually buy: orders with a label already are skipped, so the question
-  // does not count them as charged (of the matching orders, the counts say how many; of picks,
-  // those on the page on screen are known).
-  const labelledAmong = s.picked.length
-    ? s.picked.filter((id) => page?.rows.find((r) => r.id === id)?.status === 'labelled').length
-    : q.statuses.length === 0 || q.statuses.includes('labelled')
-      ? Math.min(page?.counts.labelled ?? 0, batchSize)
-      : 0;
+  // What the batch will actually buy: orders with a label already, and cancelled ones, are
+  // skipped, so the question does not count them as charged (of the matching orders, the counts
+  // say how many; of picks, those on the page on screen are known).
+  const skipped = (st: OrderStatusName | undefined) => st === 'labelled' || st === 'cancelled';
+  const among = (st: 'labelled' | 'cancelled') =>
+    s.picked.length
+      ? s.picked.filter((id) => page?.rows.find((r) => r.id === id)?.status === st).length
+      : q.statuses.length === 0 || q.statuses.includes(st)
+        ? (page?.counts[st] ?? 0)
+        : 0;
+  const cancelledAmong = among('cancelled');
+  const labelledAmong = Math.min(among('labelled') + cancelledAmong, batchSize);
+  const skippedWhy = cancelledAmong
+    ? labelledAmong === cancelledAmong
+      ? `${labelledAmong === 1 ? 'was' : 'were'} cancelled`
+      : 'already have a label or were cancelled'
+    : `already ha${labelledAmong === 1 ? 's' : 've'} a label`;
   const toBuy = batchSize - labelledAmong;
   // The question names what it buys (those on the page on screen): a search that also matches
   // orders nobody meant ("RL-" finds TRL-1001 too) is seen before money is spent.
   const buyRows = (page?.rows ?? []).filter(
-    (r) => (!s.picked.length || s.picked.includes(r.id)) && r.status !== 'labelled',
+    (r) => (!s.picked.length || s.picked.includes(r.id)) && !skipped(r.status),
   );
   const named = buyRows.slice(0, 6).map((r) => r.orderNumber);
   const naming = named.length
@@ -110,7 +121,10 @@ export function OrdersView() {
         `${batchSize.toLocaleString()} orders ${s.picked.length ? 'are picked' : 'match'}: a batch holds at most ${MAX_BATCH_ORDERS}. Narrow the filter (a status, Single item, Weight known, a search) or pick orders with Space.`,
       );
     else if (batchSize > 0 && toBuy === 0)
-      s.notify('error', 'Every one of these orders already has a label: nothing to buy.');
+      s.notify(
+        'error',
+        'Every one of these orders already has a label or was cancelled: nothing to buy.',
+      );
     else if (batchSize > 0) setConfirming(true);
   };
   const confirmBatch = () => {
@@ -365,7 +379,7 @@ export function OrdersView() {
               label="Confirm the batch"
               question={
                 (labelledAmong > 0
-                  ? `Buy and print labels for the ${toBuy.toLocaleString()} order${toBuy === 1 ? '' : 's'} without one${naming}? Each label is charged; the ${labelledAmong.toLocaleString()} that already ha${labelledAmong === 1 ? 's' : 've'} a label ${labelledAmong === 1 ? 'is' : 'are'} skipped.`
+                  ? `Buy and print labels for the ${toBuy.toLocaleString()} order${toBuy === 1 ? '' : 's'} without one${naming}? Each label is charged; the ${labelledAmong.toLocaleString()} that ${skippedWhy} ${labelledAmong === 1 ? 'is' : 'are'} skipped.`
                   : `Buy and print labels for ${toBuy.toLocaleString()} order${toBuy === 1 ? '' : 's'}${naming}? Each one is charged${s.picked.length ? '; an order that already has a label is skipped' : ''}.`) +
                 looseWords
               }
@@ -376,6 +390,7 @@ export function OrdersView() {
           ) : null}
         </div>
         {s.batch ? <BatchPanel batch={s.batch} /> : null}
+        <CancelOrders rows={list} cursorRow={list[cursor] ?? null} />
       </aside>
     </section>
   );

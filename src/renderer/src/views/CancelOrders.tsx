@@ -1,0 +1,110 @@
+import { useState } from 'react';
+import type { Result } from '../../../shared/result';
+import type { OrderCancelView, OrderRowView } from '../../../shared/views';
+import { call } from '../bridge';
+import { useStation } from '../store';
+
+/**
+ * Cancel (or reopen) orders the store cancelled, in the Orders view's side panel: the picked
+ * orders, or the row under the cursor when none is picked. A shift lead's action (with users set
+ * up, a packer's needs a lead's badge); cancelling asks for a reason (Enter cancels them, Esc
+ * leaves). What was done is said order by order, with why any order was left.
+ */
+export function CancelOrders(props: { rows: OrderRowView[]; cursorRow: OrderRowView | null }) {
+  const s = useStation();
+  const [asking, setAsking] = useState(false);
+  const [reason, setReason] = useState('');
+  const [said, setSaid] = useState<{ kind: 'ok' | 'bad'; text: string } | null>(null);
+  const ids = s.picked.length ? s.picked : props.cursorRow ? [props.cursorRow.id] : [];
+  const name = s.picked.length
+    ? `${ids.length} picked order${ids.length === 1 ? '' : 's'}`
+    : props.cursorRow
+      ? `order ${props.cursorRow.orderNumber}`
+      : null;
+  const cancelledAmong = props.rows.filter((r) => ids.includes(r.id) && r.status === 'cancelled');
+
+  const done = async (verb: string, r: Result<OrderCancelView>): Promise<void> => {
+    if (!r.ok) {
+      setSaid({ kind: 'bad', text: r.error.message });
+      return;
+    }
+    setSaid({ kind: r.value.done.length ? 'ok' : 'bad', text: outcomeWords(verb, r.value) });
+    s.clearPicked();
+    await s.loadOrders();
+  };
+  const cancel = async () => {
+    if (reason.trim().length < 3) {
+      setSaid({ kind: 'bad', text: 'Say why (at least 3 characters): it is kept with the order.' });
+      return;
+    }
+    setAsking(false);
+    await done('Cancelled', await call('orders.cancel', { orderIds: ids, reason: reason.trim() }));
+    setReason('');
+  };
+  const reopen = async () =>
+    done('Reopened', await call('orders.reopen', { orderIds: cancelledAmong.map((r) => r.id) }));
+
+  return (
+    <div className="panel cancel-orders" data-testid="cancel-orders">
+      <h2>Cancelled in the store?</h2>
+      <p className="muted">
+        A cancelled order is never bought: not at Pack, not in a batch, not by the offline queue.
+      </p>
+      {!name ? <p className="muted">Pick orders (Space), or move to one, to cancel it.</p> : null}
+      {name && !asking && cancelledAmong.length < ids.length ? (
+        <button onClick={() => (setSaid(null), setAsking(true))}>Cancel {name}…</button>
+      ) : null}
+      {cancelledAmong.length ? (
+        <button onClick={() => void reopen()}>
+          Reopen{' '}
+          {cancelledAmong.length === 1
+            ? cancelledAmong[0]!.orderNumber
+            : `${cancelledAmong.length} cancelled`}
+        </button>
+      ) : null}
+      {asking ? (
+        <form
+          className="cancel-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void cancel();
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') setAsking(false);
+          }}
+        >
+          <label>
+            Why is {name} cancelled?
+            <input
+              autoFocus
+              aria-label="Why the orders are cancelled"
+              placeholder="Customer cancelled in Shopify"
+              value={reason}
+              maxLength={200}
+              onChange={(e) => setReason(e.target.value)}
+            />
+          </label>
+          <button type="submit" className="danger">
+            Cancel {name} <kbd>Enter</kbd>
+          </button>
+          <button type="button" onClick={() => setAsking(false)}>
+            Keep <kbd>Esc</kbd>
+          </button>
+        </form>
+      ) : null}
+      {said ? (
+        <p className={said.kind === 'ok' ? 'ok' : 'bad'} role="status" data-testid="cancel-outcome">
+          {said.text}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function outcomeWords(verb: string, v: OrderCancelView): string {
+  const done = v.done.length
+    ? `${verb} ${v.done.join(', ')}.`
+    : `Nothing was ${verb.toLowerCase()}.`;
+  const left = v.left.map((l) => `${l.orderNumber}: ${l.reason}`).join('; ');
+  return left ? `${done} Left as ${v.left.length === 1 ? 'it was' : 'they were'}: ${left}.` : done;
+}
