@@ -5,6 +5,7 @@ import type { Station } from '../../../src/core/station/index.js';
 import type { LabelledElsewhereView } from '../../../src/shared/views.js';
 import { printed, siteStations } from './site-stations.js';
 import { call, packOrder, scanOrder, until } from './support.js';
+import { badgeDigest, hashPin } from '../../../src/core/users/pin.js';
 
 const root = join(import.meta.dirname, '../../..');
 
@@ -83,6 +84,62 @@ describe('an order labelled at another station, scanned here', () => {
           reason: 'label torn at the dock',
         },
       ]);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
+  it("the site's reprint limit counts another station's label too: past it, a lead approves", async () => {
+    const { site, a, b, dirB } = await stationsAandB();
+    try {
+      await packOrder(a, 'LUM-10426');
+      await synced(a);
+      // B has users: a packer signed in, and a lead who can scan a badge.
+      b.context.users.upsert({
+        userId: 'ana',
+        name: 'Ana Ruiz',
+        role: 'packer',
+        badgeSha256: badgeDigest('BADGE-0017'),
+        pinHash: await hashPin('4821'),
+        active: true,
+      });
+      b.context.users.upsert({
+        userId: 'bo',
+        name: 'Bo Lindqvist',
+        role: 'lead',
+        badgeSha256: badgeDigest('BADGE-0042'),
+        pinHash: await hashPin('7305'),
+        active: true,
+      });
+      await b.context.session.signIn({ userId: 'ana', pin: '4821' });
+      const [label] = (await call(b, 'site.labels', { query: 'LUM-10426' })).labels;
+      const reprint = (reason: string) =>
+        b.dispatch('site.reprint', { stationId: 'st-a', labelId: label!.labelId, reason });
+      // Two without a lead (the site's reprintsWithoutLead, 2), each counted by the store.
+      for (const [i, reason] of ['label torn', 'label smudged'].entries()) {
+        expect(await reprint(reason)).toMatchObject({ ok: true });
+        await until(
+          async () =>
+            (await call(b, 'site.labels', { query: 'LUM-10426' })).labels[0]!.reprints === i + 1,
+        );
+      }
+      expect(await reprint('third copy')).toMatchObject({
+        ok: false,
+        error: {
+          code: 'lead-required',
+          message: expect.stringContaining(
+            'A shift lead must approve reprint 3 of order LUM-10426 (the site allows 2 without a lead)',
+          ),
+        },
+      });
+      await b.context.session.approve({ badge: 'BADGE-0042' });
+      expect(await reprint('third copy')).toMatchObject({ ok: true });
+      await until(() => printed(dirB).length === 3);
+      await synced(b);
+      const { rows } = await site.owner.pool.query(
+        `SELECT station_user FROM site_reprints WHERE reason = 'third copy'`,
+      );
+      expect(rows).toEqual([{ station_user: 'Ana Ruiz (approved by Bo Lindqvist)' }]);
     } finally {
       await Promise.all([a.stop(), b.stop()]);
     }

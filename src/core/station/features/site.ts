@@ -20,7 +20,7 @@ import { StationFailure } from '../errors.js';
 import { brandName, printJobView } from '../map.js';
 import { openSite, saveSiteStore, siteStoreSetting } from './site-link.js';
 import { siteHeader, siteLabelView } from './site-views.js';
-import { actor, leadFor } from './users.js';
+import { actor, leadFor, reprintsWithoutLead } from './users.js';
 
 export { openSite, pullSiteOrders, saveSiteStore, siteStoreInFile } from './site-link.js';
 export { siteHeader } from './site-views.js';
@@ -222,6 +222,19 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
           'not-found',
           `Label ${labelId} of station ${stationId} is not in the site store for this profile.`,
         );
+      // The site's reprint limit counts every station's reprints of the label (the store's
+      // count), as a label of this station counts its own: past it, a lead approves.
+      let stationUser = actor(ctx);
+      const limit = reprintsWithoutLead(ctx);
+      if (label.reprints >= limit) {
+        const lead = leadFor(ctx, {
+          kind: 'reprint',
+          orderNumber: label.orderNumber,
+          reprints: label.reprints,
+          limit,
+        });
+        if (lead && lead !== stationUser) stationUser = `${stationUser} (approved by ${lead})`;
+      }
       // The ZPL lives at the station that bought it; the platform keeps it for every label.
       const zpl = await r.platform
         .labelZpl(label.tenantId, label.platformLabelId)
@@ -248,7 +261,7 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
         environment: r.scope.environment,
         tenant_id: label.tenantId,
         order_number: label.orderNumber,
-        station_user: actor(ctx),
+        station_user: stationUser,
         reason,
         printer_id: target,
         print_job_id: job.id,
