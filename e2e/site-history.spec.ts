@@ -46,6 +46,11 @@ test("a label bought at station A is found and reprinted from station B's Histor
   expect(audit.rows).toEqual([
     { station_id: 'chi-02', label_station_id: 'chi-01', reason: 'label torn at the dock' },
   ]);
+  // The label's detail lists the reprint: who, why, where.
+  await row.click();
+  await expect(pageB.getByTestId('site-reprint-audit')).toContainText(
+    /packer at Station B: label torn at the dock/,
+  );
   await pageB.screenshot({ path: info.outputPath('station-b-reprinted.png') });
 
   // Settings shows the connection, this station on the site, and every station's lag.

@@ -12,7 +12,7 @@ import { SiteOutbox } from './outbox.js';
 import { SiteStore, type SitePrinter, type StationQueues } from './store.js';
 import { SiteSync, type SiteSyncStatus } from './sync.js';
 import type { OrderClaims } from '../packing/order-claims.js';
-import type { SiteLabel, SiteOrderRow } from './types.js';
+import type { SiteLabel, SiteOrderRow, SiteReprint } from './types.js';
 import { SiteTrackers, type SiteTrackersOptions } from './trackers.js';
 
 export type { OrderClaims } from '../packing/order-claims.js';
@@ -197,6 +197,17 @@ export class SiteLink {
     this.throwIfRecentlyDown();
     try {
       return await this.store.label(stationId, localId);
+    } catch (error) {
+      this.sync.wake();
+      throw error;
+    }
+  }
+
+  /** Every station's reprints of one label; throws at once while the store is down, as label(). */
+  async reprintsOf(stationId: string, localId: number): Promise<SiteReprint[]> {
+    this.throwIfRecentlyDown();
+    try {
+      return await this.store.reprintsOf(stationId, localId);
     } catch (error) {
       this.sync.wake();
       throw error;

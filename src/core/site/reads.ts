@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type {
   SiteAttentionItem,
   SiteLabel,
+  SiteReprint,
   SiteLabelSearch,
   SiteOrderRow,
   SiteScope,
@@ -165,6 +166,36 @@ export class SiteReads {
         [stationId, localId],
       );
       return rows[0] ? siteLabelOf(rows[0]) : null;
+    });
+  }
+
+  /**
+   * Every reprint of one label, at any station (the site's audit, site_reprints): when, where,
+   * who and why, oldest first.
+   */
+  async reprintsOf(stationId: string, localId: number): Promise<SiteReprint[]> {
+    return this.run(async () => {
+      const { rows } = await this.pool.query<{
+        station_id: string;
+        station_name: string;
+        station_user: string;
+        reason: string;
+        created_at: Date;
+      }>(
+        `SELECT r.station_id, COALESCE(s.station_name, r.station_id) AS station_name,
+                r.station_user, r.reason, r.created_at
+           FROM site_reprints r LEFT JOIN site_stations s ON s.station_id = r.station_id
+          WHERE r.label_station_id = $1 AND r.label_local_id = $2
+          ORDER BY r.created_at, r.station_id`,
+        [stationId, localId],
+      );
+      return rows.map((r) => ({
+        stationId: r.station_id,
+        stationName: r.station_name,
+        stationUser: r.station_user,
+        reason: r.reason,
+        at: r.created_at.toISOString(),
+      }));
     });
   }
 

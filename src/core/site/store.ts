@@ -15,6 +15,7 @@ import type {
   SiteAttentionItem,
   SiteChange,
   SiteLabel,
+  SiteReprint,
   SiteLabelSearch,
   SiteOrderRow,
   SiteScope,
@@ -202,6 +203,11 @@ export class SiteStore {
 
   label(stationId: string, localId: number): Promise<SiteLabel | null> {
     return this.reads.label(stationId, localId);
+  }
+
+  /** See SiteReads.reprintsOf: every station's reprints of one label. */
+  reprintsOf(stationId: string, localId: number): Promise<SiteReprint[]> {
+    return this.reads.reprintsOf(stationId, localId);
   }
 
   /** Labels other stations bought since `since` (see SiteReads.labelledSince). */

@@ -81,6 +81,15 @@ export interface SiteStation {
   stationName: string;
 }
 
+/** One reprint of a label, at whichever station of the site made it (site_reprints). */
+export interface SiteReprint {
+  stationId: string;
+  stationName: string;
+  stationUser: string;
+  reason: string;
+  at: string;
+}
+
 /** A label found in the site store, with the station that bought it. */
 export interface SiteLabel extends SiteLabelRow {
   stationId: string;

@@ -138,6 +138,8 @@ export interface ReprintAuditView {
   user: string;
   reason: string;
   at: string;
+  /** Where it was reprinted, when that was another station of the site (absent: here). */
+  stationName?: string;
 }
 
 export type TrackingStatus =

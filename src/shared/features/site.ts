@@ -5,7 +5,12 @@
  */
 import { z } from 'zod';
 import { def, id, none, text } from './define.js';
-import { labelSearch, type LabelSummary, type PrintJobView } from './records.js';
+import {
+  labelSearch,
+  type LabelSummary,
+  type PrintJobView,
+  type ReprintAuditView,
+} from './records.js';
 
 /** "Site: synced" / "Site: 37 changes waiting, 4 min" / "Site: not reachable". */
 export interface SiteHeaderView {
@@ -159,6 +164,10 @@ export const siteCalls = {
       reason: text(500).trim().min(3),
       printerId: id.optional(),
     }),
+  ),
+  /** Every reprint of one label of the site, at whichever station made it. */
+  'site.labelReprints': def<ReprintAuditView[]>()(
+    z.object({ stationId: text(63).min(1), labelId: id }),
   ),
   'site.attention': def<SiteAttentionView>()(none),
   'site.resolveAttention': def<{ resolved: true }>()(

@@ -84,6 +84,18 @@ describe('an order labelled at another station, scanned here', () => {
           reason: 'label torn at the dock',
         },
       ]);
+      // Each reprint's who, why and where: in whole-site History's detail at any station, and
+      // in the buying station's own History detail (its label, reprinted at B).
+      const atB = await call(b, 'site.labelReprints', {
+        stationId: 'st-a',
+        labelId: there.label!.labelId,
+      });
+      expect(atB).toMatchObject([
+        { user: 'packer', reason: 'label torn at the dock', stationName: 'Station B' },
+      ]);
+      expect(await call(a, 'labels.audit', { labelId: there.label!.labelId })).toMatchObject([
+        { user: 'packer', reason: 'label torn at the dock', stationName: 'Station B' },
+      ]);
     } finally {
       await Promise.all([a.stop(), b.stop()]);
     }

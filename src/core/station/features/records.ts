@@ -165,7 +165,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
       const r = rt();
       if (!labelId) return [];
       const l = label(labelId);
-      return r.reprints.history(l.id).map((a) => ({
+      const here = r.reprints.history(l.id).map((a) => ({
         id: String(a.id),
         labelId: String(a.labelId),
         trackingNumber: l.trackingNumber,
@@ -174,6 +174,26 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
         reason: a.reason,
         at: a.createdAt,
       }));
+      // At a site, the other stations' reprints of this label too (the site's audit), with
+      // where; a store that does not answer leaves this station's own, which it always has.
+      const link = ctx.site;
+      if (!link) return here;
+      const elsewhere = await link.reprintsOf(link.config.stationId, l.id).catch(() => []);
+      return [
+        ...here,
+        ...elsewhere
+          .filter((x) => x.stationId !== link.config.stationId)
+          .map((x, i) => ({
+            id: `${x.stationId}:${i}`,
+            labelId: String(l.id),
+            trackingNumber: l.trackingNumber,
+            orderNumber: l.orderNumber,
+            user: x.stationUser,
+            reason: x.reason,
+            at: x.at,
+            stationName: x.stationName,
+          })),
+      ].sort((a, b) => a.at.localeCompare(b.at));
     },
 
     'attention.list': async () => attentionOf(ctx),

@@ -1,4 +1,3 @@
-import { labelPrinterOf } from '../../profiles/profile-schema.js';
 import {
   parseSiteStoreConfig,
   SITE_PASSWORD_ENV,
@@ -9,7 +8,6 @@ import {
 } from '../../site/config.js';
 import { SiteStore } from '../../site/store.js';
 import { SiteStoreError } from '../../site/errors.js';
-import { isPlatformError, type PlatformErrorKind } from '../../platform/errors.js';
 import { asSentence } from '../../../shared/result.js';
 import type { SiteLabel } from '../../site/types.js';
 import type * as V from '../../../shared/views.js';
@@ -17,10 +15,11 @@ import type { StationContext } from '../context.js';
 import type { FeatureHandlers } from '../../../shared/features/define.js';
 import type { siteCalls } from '../../../shared/features/site.js';
 import { StationFailure } from '../errors.js';
-import { brandName, printJobView } from '../map.js';
+import { brandName } from '../map.js';
 import { openSite, saveSiteStore, siteStoreSetting } from './site-link.js';
 import { siteHeader, siteLabelView } from './site-views.js';
-import { actor, leadFor, reprintsWithoutLead } from './users.js';
+import { siteReprintHandlers } from './site-reprints.js';
+import { actor, leadFor } from './users.js';
 
 export { openSite, pullSiteOrders, saveSiteStore, siteStoreInFile } from './site-link.js';
 export { siteHeader } from './site-views.js';
@@ -181,95 +180,7 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
         };
       }
     },
-    'site.reprint': async ({ stationId, labelId, reason, printerId }) => {
-      const r = rt();
-      const link = ctx.site;
-      const target = printerId ?? labelPrinterOf(r.profile);
-      if (!target)
-        throw new StationFailure(
-          'printer-offline',
-          `Profile ${r.profile.name} has no label printer; add one in Settings.`,
-        );
-      const printer =
-        r.profile.printers.find((p) => p.id === target) ??
-        link?.remotePrinters().find((p) => p.id === target);
-      if (!printer)
-        throw new StationFailure(
-          'not-found',
-          `Printer ${target} is not set up at this station or registered at the site.`,
-        );
-      const local = r.profile.printers.some((p) => p.id === target);
-      if (local && (!link || stationId === link.config.stationId)) {
-        const handler = ctx.handlersRef?.['labels.reprint'];
-        if (!handler) throw new StationFailure('not-available', 'Reprint is not available.');
-        return handler({ id: labelId, reason, printerId: target });
-      }
-      if (!link) throw new StationFailure('not-available', 'This station has no site store.');
-      const label = await link.label(stationId, Number(labelId)).catch((error: unknown) => {
-        if (error instanceof SiteStoreError && error.problem.kind === 'unreachable')
-          throw new StationFailure(
-            'site-store-unreachable',
-            `${(error.problem.fact ?? error.problem.message).replace(/\.$/, '')}: nothing was printed. This station finds another station's label, and so its ZPL, only through the site store: reprint it at the station that bought it, or here once the site store answers again.`,
-          );
-        throw error;
-      });
-      if (
-        !label ||
-        label.profileId !== r.scope.profileId ||
-        label.environment !== r.scope.environment
-      )
-        throw new StationFailure(
-          'not-found',
-          `Label ${labelId} of station ${stationId} is not in the site store for this profile.`,
-        );
-      // The site's reprint limit counts every station's reprints of the label (the store's
-      // count), as a label of this station counts its own: past it, a lead approves.
-      let stationUser = actor(ctx);
-      const limit = reprintsWithoutLead(ctx);
-      if (label.reprints >= limit) {
-        const lead = leadFor(ctx, {
-          kind: 'reprint',
-          orderNumber: label.orderNumber,
-          reprints: label.reprints,
-          limit,
-        });
-        if (lead && lead !== stationUser) stationUser = `${stationUser} (approved by ${lead})`;
-      }
-      // The ZPL lives at the station that bought it; the platform keeps it for every label.
-      const zpl = await r.platform
-        .labelZpl(label.tenantId, label.platformLabelId)
-        .catch((error: unknown) => {
-          if (isPlatformError(error) && platformAway.has(error.kind))
-            throw new StationFailure(
-              'platform-unreachable',
-              `${asSentence(error.message)} Nothing was printed: the label of order ${label.orderNumber} was bought at ${label.stationName}, and this station prints it from the platform's copy. Try again in a moment, or reprint it at ${label.stationName}.`,
-            );
-          throw error;
-        });
-      const job = ctx.spool.enqueue({
-        printerId: target,
-        payload: zpl,
-        kind: 'reprint',
-        labelId: `${stationId}:${label.localId}`,
-        orderReference: label.orderReference,
-        reason,
-      }).job;
-      link.outbox.recordSiteReprint({
-        label_station_id: stationId,
-        label_local_id: label.localId,
-        profile_id: r.scope.profileId,
-        environment: r.scope.environment,
-        tenant_id: label.tenantId,
-        order_number: label.orderNumber,
-        station_user: stationUser,
-        reason,
-        printer_id: target,
-        print_job_id: job.id,
-      });
-      link.sync.wake();
-      ctx.changed('queue');
-      return printJobView(job, printer.name);
-    },
+    ...siteReprintHandlers(ctx),
     'site.attention': async () => {
       const link = ctx.site;
       if (!link) return { reachable: false, note: 'This station has no site store.', items: [] };
@@ -327,7 +238,6 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
 }
 
 /** A platform that cannot be asked now (as opposed to one that answered no). */
-const platformAway = new Set<PlatformErrorKind>(['network', 'retryable', 'unexpected-response']);
 
 /** What both History searches (site store, this station) narrow by: brand and days. */
 interface HistoryFilters {

@@ -363,7 +363,10 @@ export function HistoryView() {
                 {s.audit.map((a) => (
                   <tr key={a.id}>
                     <td>{new Date(a.at).toLocaleString()}</td>
-                    <td>{a.user}</td>
+                    <td>
+                      {a.user}
+                      {a.stationName ? <span className="muted"> at {a.stationName}</span> : null}
+                    </td>
                     <td>{a.reason}</td>
                   </tr>
                 ))}

@@ -5,6 +5,7 @@ import type { SiteLabelPage, SiteLabelView } from '../../../../shared/views';
 import { BrandSelect } from '../../components/BrandSelect';
 import { LabelTable, type LabelColumn } from '../../components/LabelTable';
 import { ReprintForm } from '../../components/ReprintForm';
+import { SiteReprintAudit } from './SiteReprintAudit';
 import './site-history.css';
 
 const siteColumns: LabelColumn<SiteLabelView>[] = [
@@ -178,6 +179,11 @@ export function SiteHistory(props: { onStationScope(): void }) {
               onDone={() => void search()}
               // The form stays beside the selected label: Escape does not close it here.
               onCancel={() => undefined}
+            />
+            <SiteReprintAudit
+              key={`${selected.stationId}:${selected.labelId}`}
+              stationId={selected.stationId}
+              labelId={selected.labelId}
             />
           </>
         ) : (
