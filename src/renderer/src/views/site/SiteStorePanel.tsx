@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { call, getBridge } from '../../bridge';
 import { useStation } from '../../store';
 import type { SiteStatusView } from '../../../../shared/views';
+import './site-store.css';
 
 /**
  * How far behind a station is, as a time: the oldest change it has not sent yet was made then.
@@ -72,8 +73,10 @@ export function SiteStorePanel() {
       siteStore: { url, stationId, stationName },
       ...(password ? { password } : {}),
     });
-    setPassword('');
+    // Kept while the form is open and refused (a shift lead's badge asked for, a typo in the
+    // address): Save again sends it without typing it twice. Gone once saved or cancelled.
     if (!r.ok) return notify('error', r.error.message);
+    setPassword('');
     setSite({ ...r.value, at: Date.now() });
     setEditing(false);
     notify('ok', 'Site store saved.');
@@ -148,7 +151,7 @@ export function SiteStorePanel() {
       )}
       {editing ? (
         <form
-          className="stack"
+          className="site-store-form"
           onSubmit={(e) => {
             e.preventDefault();
             void save();
@@ -178,9 +181,25 @@ export function SiteStorePanel() {
             value={password}
             onChange={setPassword}
           />
+          {site?.passwordFrom?.startsWith('from ') ? (
+            // Provisioned: the station reads its password from an environment variable, which
+            // nothing typed here changes.
+            <p className="muted hint" data-testid="site-password-env">
+              This station's password now comes {site.passwordFrom}.{' '}
+              {secretStorage?.includes('memory')
+                ? 'One typed here is used until the station restarts, when the variable is read again: change the variable too (site IT).'
+                : `One typed here is kept ${secretStorage ?? 'in the keychain'} and used instead of the variable from then on.`}
+            </p>
+          ) : null}
           <div className="row">
             <button type="submit">Save site store</button>
-            <button type="button" onClick={() => setEditing(false)}>
+            <button
+              type="button"
+              onClick={() => {
+                setPassword('');
+                setEditing(false);
+              }}
+            >
               Cancel
             </button>
           </div>
