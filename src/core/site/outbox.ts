@@ -122,7 +122,40 @@ export class SiteOutbox {
    * at every start and must not pay for an outbox it does not have.
    */
   static disable(db: Db): void {
-    db.prepare('UPDATE site_sync SET enabled = 0 WHERE id = 1 AND enabled = 1').run();
+    db.prepare(
+      'UPDATE site_sync SET enabled = 0, store_identity = NULL WHERE id = 1 AND enabled = 1',
+    ).run();
+  }
+
+  /** The site store's database this station last sent its history to (migration 19). */
+  storeIdentity(): string | null {
+    return (
+      this.db
+        .prepare<[], { store_identity: string | null }>(
+          'SELECT store_identity FROM site_sync WHERE id = 1',
+        )
+        .get()?.store_identity ?? null
+    );
+  }
+
+  /**
+   * The store is a database this station has not sent its history to (a restore into the same
+   * name): everything goes into the outbox again, as on a first connection, and the store is
+   * remembered. A store already known is only remembered.
+   */
+  sendAllTo(identity: string): boolean {
+    // At every check-in: a read, and a write only when the store is not the one remembered.
+    if (this.storeIdentity() === identity) return false;
+    return this.db.transaction(() => {
+      const known = this.storeIdentity();
+      const again = known !== null && known !== identity;
+      if (again) {
+        this.db.prepare('UPDATE site_sync SET enabled = 0 WHERE id = 1').run();
+        this.enable();
+      }
+      this.db.prepare('UPDATE site_sync SET store_identity = ? WHERE id = 1').run(identity);
+      return again;
+    })();
   }
 
   /**

@@ -26,6 +26,8 @@ export interface StationQueues {
 export class SiteStations {
   /** The store's time of this station's own last check-in (see checkIn). */
   private lastCheckIn: Date | null = null;
+  /** The store's database (its OID) as the last check-in found it: see SiteSync. */
+  database: string | null = null;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -49,8 +51,10 @@ export class SiteStations {
     // Each check-in also reads the row's time before it (a sub-select sees the statement's
     // snapshot): written after this station's own last check-in means another running station
     // checks in under the same id.
+    // And which database this is (its OID): a store restored into the same name is another.
     const returning = `RETURNING last_seen_at AS now_at,
-      (SELECT s.last_seen_at FROM site_stations s WHERE s.station_id = $1) AS before_at`;
+      (SELECT s.last_seen_at FROM site_stations s WHERE s.station_id = $1) AS before_at,
+      (SELECT d.oid::text FROM pg_database d WHERE d.datname = current_database()) AS db_oid`;
     const values = [
       this.station.stationId,
       this.station.stationName,
@@ -61,7 +65,11 @@ export class SiteStations {
       queues.needsAttention,
     ];
     await this.run(async () => {
-      const { rows } = await this.pool.query<{ now_at: Date; before_at: Date | null }>(
+      const { rows } = await this.pool.query<{
+        now_at: Date;
+        before_at: Date | null;
+        db_oid: string;
+      }>(
         beat
           ? {
               name: 'site-check-in-beat',
@@ -96,7 +104,10 @@ export class SiteStations {
       );
       const row = rows[0];
       const mine = this.lastCheckIn;
-      if (row) this.lastCheckIn = row.now_at;
+      if (row) {
+        this.lastCheckIn = row.now_at;
+        this.database = row.db_oid;
+      }
       if (row?.before_at && mine && row.before_at.getTime() > mine.getTime())
         throw new SiteStoreError({
           kind: 'duplicate-station',

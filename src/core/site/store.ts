@@ -119,6 +119,14 @@ export class SiteStore {
     return this.migrator.schemaVersion();
   }
 
+  /**
+   * Which database the last check-in reached: its OID on the server. A restore (a dump into a
+   * re-created database of the same name) gives a new one; the same database keeps it.
+   */
+  get database(): string | null {
+    return this.siteStations.database;
+  }
+
   /** See SiteMigrator.migrate: all pending migrations in one transaction, a newer schema refused. */
   migrate(list?: readonly SiteMigration[]): Promise<{ from: number; to: number }> {
     return this.migrator.migrate(list);

@@ -204,6 +204,17 @@ export class SiteSync {
             notify,
           );
           this.lastBeat = seen;
+          // A store restored from a backup into the same name is another database (the pool
+          // simply reconnects to it): it may lack what this station sent since the backup
+          // (labelled orders another station could buy again), so the whole history goes to it
+          // again (replayed rows change nothing), and it is prepared again (its schema, claims).
+          if (store.database && outbox.sendAllTo(store.database)) {
+            this.ready = false;
+            wait = 0;
+            this.o.log?.(
+              "site store: the database is not the one this station sent its history to (restored from a backup?): this station's history is sent to it again",
+            );
+          }
           const settings = await store.settings();
           outbox.rememberOfflinePurchase(settings.offlinePurchase ?? null);
           await this.o.atCheckIn?.(store, settings);
@@ -231,11 +242,12 @@ export class SiteSync {
         const changed = this.current.problem?.message !== problem.message;
         this.failures++;
         this.current = { ...this.current, problem, failedAt: Date.now() };
-        // Permission or schema problems do not heal by retrying quickly; unreachable might.
         // (A station id in use elsewhere is not prepared again: that would release the other
         // station's claims as orphans of this one.)
-        if (problem.kind !== 'unreachable' && problem.kind !== 'duplicate-station')
-          this.ready = false;
+        // Prepared again after any failure, an outage too: the store that answers afterwards
+        // may be another database under the same name (restored from a backup), which gets the
+        // station's history again (prepare), and a schema or rights problem needs asking again.
+        if (problem.kind !== 'duplicate-station') this.ready = false;
         wait = Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.min(this.failures - 1, 10));
         this.outage.failed(problem);
         if (changed) {

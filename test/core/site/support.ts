@@ -30,6 +30,17 @@ export async function siteDatabase(cluster: PostgresCluster): Promise<SiteDataba
     password: SUPERUSER_PASSWORD,
   });
   await owner.migrate();
+  await grantStationRole(cluster, name);
+  return {
+    name,
+    ownerUrl,
+    owner,
+    stationUrl: ownerUrl.replace('postgres://postgres@', 'postgres://shipping_station@'),
+  };
+}
+
+/** The station role of resources/site/station-role.sql on database `name` (made if missing). */
+export async function grantStationRole(cluster: PostgresCluster, name: string): Promise<void> {
   const c = cluster.superuser(name);
   await c.connect();
   await c.query(`DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'shipping_station') THEN
@@ -43,10 +54,4 @@ export async function siteDatabase(cluster: PostgresCluster): Promise<SiteDataba
       .replaceAll(':"station_role"', 'shipping_station'),
   );
   await c.end();
-  return {
-    name,
-    ownerUrl,
-    owner,
-    stationUrl: ownerUrl.replace('postgres://postgres@', 'postgres://shipping_station@'),
-  };
 }

@@ -14,7 +14,9 @@ import { usePostgres } from '../../support/use-postgres.js';
 import { waitUntil } from '../../support/virtual-printer.js';
 import { lumenProfile } from '../packing/support/station.js';
 import { ledgerFor, orderId, stationFor, type TestStation } from '../packing/support/harness.js';
-import { siteDatabase, STATION_PASSWORD, type SiteDatabase } from './support.js';
+import { grantStationRole, siteDatabase, STATION_PASSWORD, type SiteDatabase } from './support.js';
+import { SiteStore } from '../../../src/core/site/store.js';
+import { SUPERUSER_PASSWORD } from '../../support/postgres.js';
 
 const sb = useSandbox();
 const pgc = usePostgres();
@@ -239,6 +241,45 @@ describe('the station outbox drained into the site store', () => {
     );
     expect(await ledgerFor(sb.url, 'LUM-10422')).toHaveLength(1);
     await Promise.all([a.link.close(), b.link.close()]);
+  });
+
+  it("a store restored from a backup into the same database name gets the station's whole history again", async () => {
+    const site = await siteDatabase(pgc.cluster);
+    const a = await siteStation(site, 'st-r', 'Station R');
+    try {
+      const shipped = await a.workflow.ship(orderId(a, 'LUM-10421'), { stationUser: 'ana' });
+      expect(shipped.outcome).toBe('printed');
+      const labelsInStore = async (owner: SiteStore) =>
+        (await owner.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM site_labels'))
+          .rows[0]!.n;
+      await waitUntil(async () => (await labelsInStore(site.owner)) === 1);
+      await site.owner.close();
+
+      // Site IT restores a backup from before that label into the same name: a new database.
+      const su = pgc.cluster.superuser();
+      await su.connect();
+      await su.query(`DROP DATABASE ${site.name} WITH (FORCE)`);
+      await su.end();
+      await pgc.cluster.createDatabase(site.name);
+      const restored = new SiteStore({
+        config: { url: site.ownerUrl, stationId: 'site-it', stationName: 'Site IT' },
+        password: SUPERUSER_PASSWORD,
+      });
+      await restored.migrate();
+      await grantStationRole(pgc.cluster, site.name);
+      expect(await labelsInStore(restored)).toBe(0);
+
+      // The station reconnects, finds another database under the name, and sends it everything:
+      // the restored store knows LUM-10421 was labelled, so no other station buys it again.
+      await waitUntil(async () => (await labelsInStore(restored)) === 1, 50);
+      const orders = await restored.pool.query<{ order_number: string }>(
+        'SELECT order_number FROM site_labels',
+      );
+      expect(orders.rows).toEqual([{ order_number: 'LUM-10421' }]);
+      await restored.close();
+    } finally {
+      await a.link.close();
+    }
   });
 
   it('store unreachable: the station buys (offlinePurchase allow), waits, and drains when it answers', async () => {

@@ -1,4 +1,4 @@
--- schema version 18
+-- schema version 19
 
 -- view order_status_now
 CREATE VIEW order_status_now AS
@@ -556,7 +556,7 @@ CREATE TABLE site_sync (
         offline_purchase TEXT NOT NULL DEFAULT 'allow' CHECK (offline_purchase IN ('allow', 'refuse')),
         last_synced_at TEXT,
         last_error TEXT
-      ) STRICT;
+      , store_identity TEXT) STRICT;
 
 -- table station_users
 CREATE TABLE station_users (

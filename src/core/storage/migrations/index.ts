@@ -17,6 +17,7 @@ import { migration015 } from './015-import-alerts.js';
 import { migration016 } from './016-labelled-elsewhere.js';
 import { migration017 } from './017-order-cancelled.js';
 import { migration018 } from './018-reprints-by-time.js';
+import { migration019 } from './019-site-store-identity.js';
 
 export interface Migration {
   /** 1-based; equals the migration's position in the list, stored in PRAGMA user_version. */
@@ -48,4 +49,5 @@ export const migrations: readonly Migration[] = [
   migration016,
   migration017,
   migration018,
+  migration019,
 ];
