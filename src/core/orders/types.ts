@@ -100,6 +100,11 @@ export interface OrderCancellation {
   by: string;
   reason: string;
   at: string;
+  /**
+   * Cancelled at another station of the site (its name), as the site store said when this
+   * station fetched the order: not sent back to the store (migration 020).
+   */
+  elsewhere?: string | undefined;
 }
 
 /** One problem found while importing: where it is (row = data row number, 1-based) and why. */

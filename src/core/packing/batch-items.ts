@@ -107,8 +107,12 @@ export function settle(result: ShipResult): {
         failure: withCorrelation(result.failure),
       };
     case 'invalid':
-      // Cancelled by a shift lead: not a failure, nothing to put right.
-      if (result.failure.code === 'order-cancelled')
+      // Cancelled by a shift lead (here or at another station of the site), or labelled at
+      // another station: not a failure, nothing to put right here.
+      if (
+        result.failure.code === 'order-cancelled' ||
+        (result.failure.code === 'order-claimed-elsewhere' && result.claimedBy?.label)
+      )
         return { state: 'skipped', ...none, failure: result.failure.message };
       return { state: 'failed', ...none, failure: withCorrelation(result.failure) };
     default: {

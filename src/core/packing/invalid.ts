@@ -12,8 +12,9 @@ export const invalid = (
 /** Why nothing is bought for an order a shift lead cancelled at the station. */
 export function cancelledMessage(order: {
   orderNumber: string;
-  cancelled?: { by: string; reason: string } | undefined;
+  cancelled?: { by: string; reason: string; elsewhere?: string | undefined } | undefined;
 }): string {
   const c = order.cancelled;
-  return `Order ${order.orderNumber} was cancelled${c ? ` by ${c.by} (${c.reason})` : ''}: nothing is bought for it. If it ships after all, a shift lead reopens it in Orders (Alt+8).`;
+  const where = c?.elsewhere ? ` at ${c.elsewhere}` : '';
+  return `Order ${order.orderNumber} was cancelled${where}${c ? ` by ${c.by} (${c.reason})` : ''}: nothing is bought for it. If it ships after all, a shift lead reopens it in Orders (Alt+8)${where ? `, here or${where}` : ''}.`;
 }

@@ -17,7 +17,7 @@ export type ClaimResult =
   | { granted: true; mode: 'claimed' | 'offline' }
   | {
       granted: false;
-      code: 'order-claimed-elsewhere' | 'site-store-unreachable';
+      code: 'order-claimed-elsewhere' | 'site-store-unreachable' | 'order-cancelled';
       message: string;
       holder?: ClaimHolder;
     };

@@ -14,6 +14,8 @@ interface ClaimRow {
   /** Refused in-flight claims: the holder has not checked in for two minutes, or is retired. */
   holder_quiet: boolean | null;
   holder_seen_at: Date | null;
+  /** Refused because a station cancelled the order: who, why (site_orders.order_json). */
+  cancelled: { by?: string; reason?: string; at?: string } | null;
 }
 
 /**
@@ -51,10 +53,18 @@ export class SiteClaims {
         if (attempt === 3) throw new Error('the order claim returned nothing');
         const { rows } = await this.pool.query<ClaimRow>({
           name: 'site-claim-order',
-          text: `WITH taken AS (
+          text: `WITH cancelled AS (
+                   -- Cancelled by a shift lead at a station (its order as it last sent it): no
+                   -- station takes the order, another label asked for or not.
+                   SELECT o.order_json->'cancelled' AS info, o.station_id
+                     FROM site_orders o
+                    WHERE o.profile_id = $1 AND o.environment = $2 AND o.tenant_id = $3
+                      AND o.order_number = $4 AND jsonb_typeof(o.order_json->'cancelled') = 'object'),
+                 taken AS (
                    INSERT INTO site_order_claims AS c (profile_id, environment, tenant_id, order_number,
                      station_id, station_name, purchase_id, packer, state)
-                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'in-flight')
+                   SELECT $1, $2, $3, $4, $5, $6, $7, $8, 'in-flight'
+                    WHERE NOT EXISTS (SELECT 1 FROM cancelled)
                    ON CONFLICT (profile_id, environment, tenant_id, order_number) DO UPDATE
                      SET station_id = EXCLUDED.station_id, station_name = EXCLUDED.station_name,
                          purchase_id = EXCLUDED.purchase_id, packer = EXCLUDED.packer,
@@ -62,8 +72,13 @@ export class SiteClaims {
                      WHERE c.state = 'released' OR c.station_id = EXCLUDED.station_id OR $9::boolean
                    RETURNING true AS granted, station_id, station_name, packer, state, claimed_at,
                      NULL::bigint AS label_local_id, NULL::text AS label_tracking_number,
-                     NULL::boolean AS holder_quiet, NULL::timestamptz AS holder_seen_at)
+                     NULL::boolean AS holder_quiet, NULL::timestamptz AS holder_seen_at,
+                     NULL::jsonb AS cancelled)
                  SELECT * FROM taken
+                 UNION ALL
+                 SELECT false, x.station_id, COALESCE(st.station_name, x.station_id), NULL,
+                        'cancelled', now(), NULL, NULL, NULL, NULL, x.info
+                   FROM cancelled x LEFT JOIN site_stations st ON st.station_id = x.station_id
                  UNION ALL
                  -- Refused: the holder's label too (by its purchase), so the packer can reprint
                  -- it here. Only read when nothing was taken: a granted claim costs no more.
@@ -74,13 +89,13 @@ export class SiteClaims {
                         CASE WHEN st.station_id IS NULL
                              THEN h.claimed_at < now() - interval '2 minutes'
                              ELSE st.last_seen_at < now() - interval '2 minutes' END,
-                        st.last_seen_at
+                        st.last_seen_at, NULL
                    FROM site_order_claims h
                    LEFT JOIN site_labels l
                      ON h.state = 'purchased' AND l.station_id = h.station_id
                     AND l.purchase_id = h.purchase_id
                    LEFT JOIN site_stations st ON st.station_id = h.station_id
-                  WHERE NOT EXISTS (SELECT 1 FROM taken)
+                  WHERE NOT EXISTS (SELECT 1 FROM taken) AND NOT EXISTS (SELECT 1 FROM cancelled)
                     AND h.profile_id = $1 AND h.environment = $2 AND h.tenant_id = $3
                     AND h.order_number = $4`,
           values: [
@@ -98,6 +113,14 @@ export class SiteClaims {
         row = rows[0];
       }
       if (row.granted) return { granted: true, mode: 'claimed' };
+      if (row.cancelled) {
+        const c = row.cancelled;
+        return {
+          granted: false,
+          code: 'order-cancelled',
+          message: `Order ${claim.orderNumber} was cancelled at ${row.station_name}${c.by ? ` by ${c.by}` : ''}${c.reason ? ` (${c.reason})` : ''}: nothing was bought. If it ships after all, a shift lead reopens it at ${row.station_name} (Orders, Alt+8).`,
+        };
+      }
       const at = clockTime(row.claimed_at);
       const by = row.packer ? ` by ${row.packer}` : '';
       return {

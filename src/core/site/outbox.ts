@@ -248,6 +248,8 @@ export class SiteOutbox {
               // Options and each item's customs and hazmat go to the other stations too.
               ...(o.options ? { options: o.options } : {}),
               packages: o.packages,
+              // Cancelled by a shift lead here: every station's order claim refuses it.
+              ...(o.cancelled ? { cancelled: o.cancelled } : {}),
             },
           },
         };

@@ -299,10 +299,13 @@ export class SiteReads {
         order_number: string;
         source: string;
         order_json: SiteOrderRow['order'];
+        station_name: string;
       }>({
         name: 'site-find-orders',
-        text: `SELECT tenant_id, order_number, source, order_json FROM site_orders
-                WHERE profile_id = $1 AND environment = $2 AND order_number = $3`,
+        text: `SELECT o.tenant_id, o.order_number, o.source, o.order_json,
+                      COALESCE(st.station_name, o.station_id) AS station_name
+                 FROM site_orders o LEFT JOIN site_stations st ON st.station_id = o.station_id
+                WHERE o.profile_id = $1 AND o.environment = $2 AND o.order_number = $3`,
         values: [scope.profileId, scope.environment, orderNumber],
       });
       return rows.map((r) => ({
@@ -312,6 +315,7 @@ export class SiteReads {
         orderNumber: r.order_number,
         source: r.source,
         order: r.order_json,
+        stationName: r.station_name,
       }));
     });
   }

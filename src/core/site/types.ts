@@ -66,7 +66,11 @@ export interface SiteOrderRow {
     shipTo: unknown;
     serviceLevels?: string[] | undefined;
     packages: unknown[];
+    /** Cancelled by a shift lead at the station that last sent it (see SiteOutbox). */
+    cancelled?: { by: string; reason: string; at: string } | undefined;
   };
+  /** The station that last sent the order (imported it, or cancelled it): fetched orders only. */
+  stationName?: string | undefined;
 }
 
 /** What the outbox carries to the store, read from SQLite at drain time (the current row). */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { importOrders } from '../../../src/core/orders/order-import.js';
 import { OrderList } from '../../../src/core/orders/order-list.js';
 import { BatchRunner, type BatchSummary } from '../../../src/core/packing/batch.js';
+import { settle } from '../../../src/core/packing/batch-items.js';
 import { batchView } from '../../../src/core/station/features/floor.js';
 import { useSandbox } from '../../support/sandbox.js';
 import { OfflineQueueDrainer } from '../../../src/core/packing/offline-drainer.js';
@@ -274,6 +275,33 @@ describe('batch printing (#15.8)', () => {
     const after = runner.summary(batch.id)!;
     expect(after).toMatchObject({ unknown: 0, failed: 1, bought: 0 });
     expect(after.items[0]!.state).toBe('failed');
+  });
+
+  it('an order labelled at another station of the site is skipped, not failed; one still being bought there fails', () => {
+    const holder = {
+      stationId: 'st-a',
+      stationName: 'Station A',
+      packer: 'ana',
+      at: '2026-11-28T12:00:00Z',
+    };
+    const refused = (label: { localId: number; trackingNumber: string } | null) =>
+      settle({
+        outcome: 'invalid',
+        failure: {
+          code: 'order-claimed-elsewhere',
+          message: 'Order X was labelled at Station A …',
+        },
+        claimedBy: { ...holder, label },
+      });
+    expect(refused({ localId: 7, trackingNumber: '9400X' })).toMatchObject({
+      state: 'skipped',
+      failure: 'Order X was labelled at Station A …',
+    });
+    // No label known yet (in flight there, or its station went quiet): a person looks.
+    expect(refused(null)).toMatchObject({ state: 'failed' });
+    expect(
+      settle({ outcome: 'invalid', failure: { code: 'order-cancelled', message: 'cancelled' } }),
+    ).toMatchObject({ state: 'skipped' });
   });
 
   it('a batch whose labels wait for a printer that stopped says how many, until they print', async () => {

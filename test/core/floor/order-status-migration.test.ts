@@ -52,8 +52,9 @@ describe('the Orders view after the upgrade to kept statuses (migration 12)', ()
     raw.exec(
       'DROP VIEW order_status_now; DROP TABLE order_status; DROP TABLE platform_names; ' +
         'ALTER TABLE orders DROP COLUMN search_text; DROP TABLE import_alerts; DROP TABLE site_labelled_elsewhere; ' +
-        'ALTER TABLE orders DROP COLUMN cancelled; DROP INDEX reprints_by_time; ' +
-        'ALTER TABLE site_sync DROP COLUMN store_identity; PRAGMA user_version = 11',
+        'DROP TRIGGER site_outbox_order_cancel; ALTER TABLE orders DROP COLUMN cancelled; ' +
+        'DROP INDEX reprints_by_time; ALTER TABLE site_sync DROP COLUMN store_identity; ' +
+        'PRAGMA user_version = 11',
     );
     raw.close();
 

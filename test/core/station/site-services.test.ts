@@ -229,6 +229,15 @@ describe('site services with a site store', () => {
       await until(() => a.context.users.count() === 2);
       await a.context.session.signIn({ badge: 'BADGE-0007' });
       const status = await call(a, 'site.status', {});
+      // A field that cannot be is said first, in the form's words: no lead is asked for (an
+      // approval would be spent on a form refused anyway).
+      const typo = await a.dispatch('site.configure', {
+        siteStore: { url: site.stationUrl, stationId: 'chi 01!', stationName: 'Station A' },
+      });
+      expect(typo).toMatchObject({
+        ok: false,
+        error: { code: 'validation', message: expect.stringMatching(/^The station id must be /) },
+      });
       const moved = await a.dispatch('site.configure', {
         siteStore: {
           url: site.stationUrl.replace(/\/[^/]+$/, '/shipping_sitx'),

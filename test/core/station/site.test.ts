@@ -199,7 +199,7 @@ describe('Station facade with a site store', () => {
         ok: false,
         error: {
           code: 'validation',
-          message: 'siteStore.url must start with postgres:// (it starts with mysql://).',
+          message: 'The database address must start with postgres:// (it starts with mysql://).',
         },
       });
       const withPassword = await s.dispatch('site.configure', {

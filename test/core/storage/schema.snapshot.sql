@@ -1,4 +1,4 @@
--- schema version 19
+-- schema version 20
 
 -- view order_status_now
 CREATE VIEW order_status_now AS
@@ -186,6 +186,13 @@ CREATE TRIGGER order_status_shipments_update AFTER UPDATE OF state, order_id ON 
 -- trigger site_outbox_label_insert
 CREATE TRIGGER site_outbox_label_insert AFTER INSERT ON labels WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1
       BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('label', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); END;
+
+-- trigger site_outbox_order_cancel
+CREATE TRIGGER site_outbox_order_cancel AFTER UPDATE OF cancelled ON orders
+        WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1 AND NEW.source LIKE 'site:%'
+          AND OLD.cancelled IS NOT NEW.cancelled
+          AND json_extract(NEW.cancelled, '$.elsewhere') IS NULL
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('order', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); END;
 
 -- trigger site_outbox_order_insert
 CREATE TRIGGER site_outbox_order_insert AFTER INSERT ON orders WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1 AND NEW.source NOT LIKE 'site:%'

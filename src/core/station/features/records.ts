@@ -5,6 +5,7 @@ import { looksLikeTrackingNumber } from '../../tracking/numbers.js';
 import { isPlatformError } from '../../platform/index.js';
 import { labelPrinterOf } from '../../profiles/profile-schema.js';
 import type { StationContext } from '../context.js';
+import type { SiteReprint } from '../../site/types.js';
 import { actor, leadFor, reprintsWithoutLead } from './users.js';
 import type { FeatureHandlers } from '../../../shared/features/define.js';
 import type { recordCalls } from '../../../shared/features/records.js';
@@ -97,7 +98,8 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
     },
     'labels.get': async ({ id }) => {
       const l = label(id);
-      const reprints = rt().reprints.counts([l.id]).get(l.id) ?? 0;
+      const reprints =
+        (rt().reprints.counts([l.id]).get(l.id) ?? 0) + (await reprintsElsewhere(ctx, l.id)).length;
       const unprinted = ctx.spool.printOutcomes([l.platformLabelId]).get(l.platformLabelId);
       return { ...labelView(l, brand(l.tenantId), reprints, [], unprinted), zpl: l.zpl };
     },
@@ -112,7 +114,9 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
         );
       // Reprints beyond the site's count need a shift lead (issue 14); the approver is recorded.
       let stationUser = actor(ctx);
-      const done = r.reprints.counts([l.id]).get(l.id) ?? 0;
+      // At a site, the other stations' reprints of this label count too.
+      const done =
+        (r.reprints.counts([l.id]).get(l.id) ?? 0) + (await reprintsElsewhere(ctx, l.id)).length;
       const limit = reprintsWithoutLead(ctx);
       if (done >= limit) {
         const lead = leadFor(ctx, {
@@ -176,23 +180,20 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
       }));
       // At a site, the other stations' reprints of this label too (the site's audit), with
       // where; a store that does not answer leaves this station's own, which it always has.
-      const link = ctx.site;
-      if (!link) return here;
-      const elsewhere = await link.reprintsOf(link.config.stationId, l.id).catch(() => []);
+      const elsewhere = await reprintsElsewhere(ctx, l.id);
+      if (!elsewhere.length) return here;
       return [
         ...here,
-        ...elsewhere
-          .filter((x) => x.stationId !== link.config.stationId)
-          .map((x, i) => ({
-            id: `${x.stationId}:${i}`,
-            labelId: String(l.id),
-            trackingNumber: l.trackingNumber,
-            orderNumber: l.orderNumber,
-            user: x.stationUser,
-            reason: x.reason,
-            at: x.at,
-            stationName: x.stationName,
-          })),
+        ...elsewhere.map((x, i) => ({
+          id: `${x.stationId}:${i}`,
+          labelId: String(l.id),
+          trackingNumber: l.trackingNumber,
+          orderNumber: l.orderNumber,
+          user: x.stationUser,
+          reason: x.reason,
+          at: x.at,
+          stationName: x.stationName,
+        })),
       ].sort((a, b) => a.at.localeCompare(b.at));
     },
 
@@ -375,4 +376,15 @@ function printJobId(id: string): number {
   if (!Number.isSafeInteger(n) || n <= 0)
     throw new StationFailure('not-found', `Print job ${id} does not exist.`);
   return n;
+}
+
+/**
+ * The other stations' reprints of one of this station's labels (the site's audit); none without
+ * a site store, or while it does not answer (this station's own are always counted).
+ */
+async function reprintsElsewhere(ctx: StationContext, labelId: number): Promise<SiteReprint[]> {
+  const link = ctx.site;
+  if (!link) return [];
+  const all = await link.reprintsOf(link.config.stationId, labelId).catch(() => []);
+  return all.filter((x) => x.stationId !== link.config.stationId);
 }

@@ -199,6 +199,18 @@ export async function pullSiteOrders(
   for (const row of found.orders) {
     if (!allowed.includes(row.tenantId)) continue;
     rt.orders.upsert(rt.scope, row.tenantId, row.order as IncomingOrder, `site:${row.source}`);
+    // Cancelled at the station that sent it: cancelled here too (the claim refuses it anyway).
+    const cancelled = row.order.cancelled;
+    if (cancelled) {
+      const here = rt.orders
+        .findByNumber(rt.scope, row.orderNumber)
+        .find((o) => o.tenantId === row.tenantId);
+      if (here && !here.cancelled)
+        rt.orders.cancel(here.id, {
+          ...cancelled,
+          elsewhere: row.stationName ?? 'another station',
+        });
+    }
     pulled = true;
   }
   return { pulled, notAsked: found.problem ? siteNotAskedWords(found.problem) : null };

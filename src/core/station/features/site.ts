@@ -24,6 +24,13 @@ import { actor, leadFor } from './users.js';
 export { openSite, pullSiteOrders, saveSiteStore, siteStoreInFile } from './site-link.js';
 export { siteHeader } from './site-views.js';
 
+/** Settings → Site store's field names, for a refusal of one. */
+const formField: Record<string, string> = {
+  url: 'The database address',
+  stationId: 'The station id',
+  stationName: 'The station name',
+};
+
 export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCalls> {
   const rt = () => ctx.runtime();
   /** The Whole site list as last read, shown (marked) while the store does not answer. */
@@ -124,21 +131,26 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
   return {
     'site.status': status,
     'site.configure': async ({ siteStore, password }) => {
-      // Where the station's records go, and its password there: a shift lead's (or site IT's)
-      // change, not a packer's.
-      leadFor(ctx, { kind: 'site-store' });
       let config: SiteStoreConfig | null = null;
       if (siteStore !== null) {
         try {
           config = parseSiteStoreConfig(siteStore);
         } catch (error) {
-          if (error instanceof SiteConfigError)
-            throw new StationFailure('validation', error.message, [
-              { field: error.field, message: error.message },
-            ]);
+          if (error instanceof SiteConfigError) {
+            // Said as the form's field, not the setting's path ("siteStore.stationId …").
+            const message = error.message.replace(
+              /^siteStore\.(url|stationId|stationName)\b/,
+              (_, f: string) => formField[f] ?? f,
+            );
+            throw new StationFailure('validation', message, [{ field: error.field, message }]);
+          }
           throw error;
         }
       }
+      // Where the station's records go, and its password there: a shift lead's (or site IT's)
+      // change, not a packer's. Asked once the fields are right, so a lead's approval is not
+      // spent on a form that is refused anyway.
+      leadFor(ctx, { kind: 'site-store' });
       if (password) await ctx.options.vault.set(SITE_PASSWORD_KEY, password);
       if (config) await refuseStationIdInUse(ctx, config);
       saveSiteStore(ctx, config);

@@ -18,6 +18,7 @@ import { migration016 } from './016-labelled-elsewhere.js';
 import { migration017 } from './017-order-cancelled.js';
 import { migration018 } from './018-reprints-by-time.js';
 import { migration019 } from './019-site-store-identity.js';
+import { migration020 } from './020-site-order-cancel.js';
 
 export interface Migration {
   /** 1-based; equals the migration's position in the list, stored in PRAGMA user_version. */
@@ -50,4 +51,5 @@ export const migrations: readonly Migration[] = [
   migration017,
   migration018,
   migration019,
+  migration020,
 ];

@@ -12,6 +12,7 @@ import { useStation } from '../store';
  */
 export function CancelOrders(props: { rows: OrderRowView[]; cursorRow: OrderRowView | null }) {
   const s = useStation();
+  const site = Boolean(s.status?.site);
   const [asking, setAsking] = useState(false);
   const [reason, setReason] = useState('');
   const [said, setSaid] = useState<{ kind: 'ok' | 'bad'; text: string } | null>(null);
@@ -37,9 +38,13 @@ export function CancelOrders(props: { rows: OrderRowView[]; cursorRow: OrderRowV
       setSaid({ kind: 'bad', text: 'Say why (at least 3 characters): it is kept with the order.' });
       return;
     }
-    setAsking(false);
-    await done('Cancelled', await call('orders.cancel', { orderIds: ids, reason: reason.trim() }));
-    setReason('');
+    const r = await call('orders.cancel', { orderIds: ids, reason: reason.trim() });
+    // Refused (a shift lead's badge asked for): the form and its reason stay for the next try.
+    if (r.ok) {
+      setAsking(false);
+      setReason('');
+    }
+    await done('Cancelled', r);
   };
   const reopen = async () =>
     done('Reopened', await call('orders.reopen', { orderIds: cancelledAmong.map((r) => r.id) }));
@@ -49,6 +54,9 @@ export function CancelOrders(props: { rows: OrderRowView[]; cursorRow: OrderRowV
       <h2>Cancelled in the store?</h2>
       <p className="muted">
         A cancelled order is never bought: not at Pack, not in a batch, not by the offline queue.
+        {site
+          ? ' At a site, the other stations are refused it too while the site store answers (not while it is away).'
+          : ''}
       </p>
       {!name ? <p className="muted">Pick orders (Space), or move to one, to cancel it.</p> : null}
       {name && !asking && cancelledAmong.length < ids.length ? (

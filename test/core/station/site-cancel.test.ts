@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import type { Station } from '../../../src/core/station/index.js';
+import { siteStations } from './site-stations.js';
+import { call, orderIdOf, until } from './support.js';
+
+// An order a shift lead cancelled at one station of a site: the site store's order claim refuses
+// it at every station (the cancel travels with the order), until it is reopened.
+
+const { sandbox, stationsAandB } = siteStations();
+
+const synced = (s: Station) =>
+  until(async () => (await call(s, 'station.status', {})).site?.text === 'Site: synced');
+
+/** Scans, rates and buys at the station; the buy's reply as it comes. */
+async function buy(s: Station, orderNumber: string) {
+  const scan = await call(s, 'pack.scan', { value: orderNumber });
+  if (scan.kind !== 'order') throw new Error(`${orderNumber}: ${scan.kind}`);
+  const quote = await s.dispatch('pack.rate', {
+    orderId: scan.order.id,
+    packages: scan.order.packages.map((p) => ({ weightLbs: p.weightLbs ?? 2, boxId: null })),
+  });
+  if (!quote.ok) return quote;
+  return s.dispatch('pack.buy', { shipmentId: quote.value.shipmentId });
+}
+
+const sold = (orderNumber: string) =>
+  sandbox()
+    .ledger()
+    .filter((e) => e.orderReference?.startsWith(orderNumber)).length;
+
+describe('an order cancelled at one station of a site', () => {
+  it('is refused at the other station by the site store, saying where and why; reopened, it ships', async () => {
+    const { a, b } = await stationsAandB();
+    try {
+      await Promise.all([synced(a), synced(b)]);
+      const id = await orderIdOf(a, 'LUM-10423');
+      expect(await call(a, 'orders.cancel', { orderIds: [id], reason: 'store cancelled' })).toEqual(
+        { done: ['LUM-10423'], left: [] },
+      );
+      await synced(a);
+
+      const refused = await buy(b, 'LUM-10423');
+      expect(refused).toMatchObject({
+        ok: false,
+        error: {
+          message: expect.stringMatching(
+            /^Order LUM-10423 was cancelled at Station A by packer \(store cancelled\): nothing (was|is) bought/,
+          ),
+        },
+      });
+      expect(sold('LUM-10423')).toBe(0);
+
+      // Reopened at A: B buys it.
+      await call(a, 'orders.reopen', { orderIds: [id] });
+      await synced(a);
+      expect(await buy(b, 'LUM-10423')).toMatchObject({ ok: true });
+      expect(sold('LUM-10423')).toBe(1);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
+  it('an order fetched from the store, cancelled there, is refused at the station that imported it, and said as cancelled elsewhere', async () => {
+    const { a, b } = await stationsAandB();
+    try {
+      const order = (n: string) => ({
+        orderNumber: n,
+        shipTo: {
+          name: 'Ada',
+          addressLine1: '1 Main St',
+          city: 'Austin',
+          stateProvince: 'TX',
+          postalCode: '78701',
+          countryCode: 'US',
+        },
+        packages: [{ weightLbs: 2, items: [{ sku: 'C-1', name: 'Candle', quantity: 1 }] }],
+      });
+      const file = JSON.stringify([order('CAN-9001'), order('CAN-9002')]);
+      await call(a, 'orders.import', { fileName: 'wave-c.json', content: file });
+      await synced(a);
+      // B fetches CAN-9001 at a scan (its copy is the store's), and a lead there cancels it.
+      const id = await orderIdOf(b, 'CAN-9001');
+      await call(b, 'orders.cancel', { orderIds: [id], reason: 'customer called' });
+      await synced(b);
+      expect(await buy(a, 'CAN-9001')).toMatchObject({
+        ok: false,
+        error: {
+          message: expect.stringMatching(
+            /^Order CAN-9001 was cancelled at Station B by packer \(customer called\): nothing was bought\./,
+          ),
+        },
+      });
+      expect(sold('CAN-9001')).toBe(0);
+
+      // A lead at A cancels CAN-9002; B, fetching it after, has it cancelled, said at the scan's
+      // rating with where it was cancelled.
+      await call(a, 'orders.cancel', {
+        orderIds: [await orderIdOf(a, 'CAN-9002')],
+        reason: 'address fraud',
+      });
+      await synced(a);
+      const scan = await call(b, 'pack.scan', { value: 'CAN-9002' });
+      if (scan.kind !== 'order') throw new Error(scan.kind);
+      expect(
+        await b.dispatch('pack.rate', {
+          orderId: scan.order.id,
+          packages: [{ weightLbs: 2, boxId: null }],
+        }),
+      ).toMatchObject({
+        ok: false,
+        error: {
+          message:
+            'Order CAN-9002 was cancelled at Station A by packer (address fraud): nothing is bought for it. If it ships after all, a shift lead reopens it in Orders (Alt+8), here or at Station A.',
+        },
+      });
+      const page = await call(b, 'orders.page', { statuses: ['cancelled'] });
+      expect(page.rows.map((r) => r.orderNumber)).toContain('CAN-9002');
+      expect(sold('CAN-9002')).toBe(0);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+});
