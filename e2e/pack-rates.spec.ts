@@ -179,6 +179,7 @@ test('a weight typed in ounces, kilograms or pounds and ounces is rated in pound
     ['12 oz', '0.75'],
     ['2kg', '4.41'],
     ['1 lb 4 oz', '1.25'],
+    ['1,5', '1.5'],
   ] as const) {
     await page.keyboard.press('Alt+W');
     await page.keyboard.type(typed);
@@ -193,6 +194,14 @@ test('a weight typed in ounces, kilograms or pounds and ounces is rated in pound
     'Package 1 of 1: "12 stone" is not a weight. Type pounds (1.5), or the weight with its unit: 12 oz, 1 lb 4 oz, 2 kg, 500 g.',
   );
   await expect(weight).toHaveValue('12 stone');
+  // A comma before three digits: 1500 g or 1.5 g? Asked, never guessed (a thousand times apart).
+  await page.keyboard.press('Alt+W');
+  await page.keyboard.type('1,500 g');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('failure-message')).toHaveText(
+    'Package 1 of 1: is "1,500 g" 1500 g or 1.500 g? Type it without the comma (or with a decimal point); nothing was rated.',
+  );
+  await expect(page.getByTestId('rate-reason')).toHaveCount(0);
 });
 
 test('a three-package label at 1366×768: each whole tracking number is in view, none under the previews', async ({

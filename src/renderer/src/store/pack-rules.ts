@@ -83,9 +83,12 @@ const hundredthsUp = (lbs: number) => Math.ceil(lbs * 100 - 1e-9) / 100;
  * accepted; a unit after the number is converted ("12 oz", "2kg", "500 g", "1 lb 4 oz"; to the
  * next hundredth of a pound); anything else is not a weight.
  */
-export function parseWeight(text: string): number | null | 'bad' {
+export function parseWeight(text: string): number | null | 'bad' | 'ambiguous' {
   const t = text.trim().toLowerCase();
   if (!t) return null;
+  // "1,500 g": a thousands comma (1500 g) or a decimal one (1.5 g)? A thousand times apart is
+  // postage bought at the wrong weight: asked, not guessed.
+  if (/\d,\d{3}(?!\d)/.test(t)) return 'ambiguous';
   // Digits and one decimal point, as the order files take them: "1e2", "0x10" or "Infinity"
   // are not a weight anyone typed on purpose.
   if (new RegExp(String.raw`^[+-]?${NUMBER}$`).test(t)) {
@@ -101,9 +104,12 @@ export function parseWeight(text: string): number | null | 'bad' {
   return per === 1 ? lbs : hundredthsUp(lbs);
 }
 
-/** Whether the weight was typed in another unit than pounds (so the field is shown in pounds). */
+/**
+ * Whether the weight was typed otherwise than as pounds with a decimal point (a unit, a decimal
+ * comma): the field is then shown as the pounds sent.
+ */
 export function typedWithUnit(text: string): boolean {
-  return /[a-z#]/i.test(text.trim());
+  return /[a-z#,]/i.test(text.trim());
 }
 
 /** The rate the packer picked, when it is not the rule's. */
