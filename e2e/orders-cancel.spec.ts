@@ -54,6 +54,8 @@ test('a shift lead cancels an order in Orders: Pack refuses it, a batch skips it
   await expect(page.getByTestId('failure-message')).toHaveText(
     'Order LUM-10423 was cancelled by packer (Customer cancelled in Shopify): nothing is bought for it. If it ships after all, a shift lead reopens it in Orders (Alt+8).',
   );
+  await expect(page.getByTestId('result')).toContainText('ORDER CANCELLED — DO NOT SHIP');
+  await expect(page.getByTestId('rates')).toContainText('Cancelled: nothing to rate or buy.');
   await page.keyboard.press('Control+Enter');
   await expect(page.getByTestId('tracking-number')).toHaveCount(0);
 

@@ -24,6 +24,8 @@ export const errorCodes = [
   'not-available',
   'conflict',
   'order-claimed-elsewhere',
+  /** A shift lead cancelled the order (here, or at another station of the site). */
+  'order-cancelled',
   'site-store-unreachable',
   /** Users are set up and nobody is signed in at this station (issue 14). */
   'sign-in-required',

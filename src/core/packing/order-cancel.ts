@@ -39,21 +39,25 @@ export function cancelOrders(
         );
         continue;
       }
-      const open = workflow.shipments
-        .purchasesForOrder(id)
-        .some((p) => p.state === 'unknown' || p.state === 'purchasing');
-      if (open) {
+      const purchases = workflow.shipments.purchasesForOrder(id);
+      // A label request on its way (a packer's, a batch's, the queue's): its answer decides.
+      if (workflow.isBusy(id) || purchases.some((p) => p.state === 'purchasing')) {
+        left(
+          'a label is being bought for it right now: once it is bought, void it at the carrier, or cancel it again if it was not',
+        );
+        continue;
+      }
+      if (purchases.some((p) => p.state === 'unknown')) {
         left('a purchase of it has an unknown outcome: settle it under Needs attention first');
         continue;
       }
-      if (workflow.isBusy(id)) {
-        left('a label is being bought for it right now');
-        continue;
-      }
+      let unqueued = false;
       for (const s of workflow.shipments.forOrder(id))
-        if (s.state === 'queued') workflow.cancelQueued(s.id, by);
+        if (s.state === 'queued') unqueued = workflow.cancelQueued(s.id, by) || unqueued;
       workflow.orders.cancel(id, { by, reason, at });
-      out.done.push(order.orderNumber);
+      out.done.push(
+        unqueued ? `${order.orderNumber} (taken out of the offline queue)` : order.orderNumber,
+      );
     }
   });
   return out;

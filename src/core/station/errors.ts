@@ -41,6 +41,7 @@ export type ShipmentRefusal =
   | 'not-found'
   | 'conflict'
   | 'claimed-elsewhere'
+  | 'order-cancelled'
   | 'site-store-unreachable'
   | 'invalid'
   | 'connection-not-authorized'
@@ -104,6 +105,7 @@ const contractCode: Record<CoreErrorKind, ErrorCode> = {
   'shipment:not-found': 'not-found',
   'shipment:conflict': 'conflict',
   'shipment:claimed-elsewhere': 'order-claimed-elsewhere',
+  'shipment:order-cancelled': 'order-cancelled',
   'shipment:site-store-unreachable': 'site-store-unreachable',
   'shipment:invalid': 'validation',
   'shipment:connection-not-authorized': 'connection-not-authorized',

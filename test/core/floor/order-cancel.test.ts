@@ -6,6 +6,7 @@ import { cancelOrders, reopenOrders } from '../../../src/core/packing/order-canc
 import { OfflineQueueDrainer } from '../../../src/core/packing/offline-drainer.js';
 import { PRE_RATE_CANDIDATES_SQL } from '../../../src/core/packing/pre-rating.js';
 import { useSandbox } from '../../support/sandbox.js';
+import { waitUntil } from '../../support/virtual-printer.js';
 import { ledgerFor, orderId, stationFor, statusDrift } from '../packing/support/harness.js';
 import { lumenProfile, tenantPolicy } from '../packing/support/station.js';
 
@@ -121,6 +122,27 @@ describe('cancelling an order the store cancelled', () => {
     expect(s.list.statusOf([orderId(s, 'CAN-2')]).get(orderId(s, 'CAN-2'))).toBe('labelled');
   });
 
+  it('an order whose label is being bought right now is left, said as that', async () => {
+    const s = await station();
+    const id = orderId(s, 'CAN-3');
+    sb.fault({ method: 'POST', path: '/api/v1/labels', kind: 'delay', delayMs: 800, times: 1 });
+    const shipping = s.workflow.ship(id, { stationUser: 'ana' });
+    await waitUntil(() =>
+      s.workflow.shipments.purchasesForOrder(id).some((p) => p.state === 'purchasing'),
+    );
+    expect(cancelOrders(s.workflow, [id], 'lee', 'store cancelled')).toEqual({
+      done: [],
+      left: [
+        {
+          orderNumber: 'CAN-3',
+          reason:
+            'a label is being bought for it right now: once it is bought, void it at the carrier, or cancel it again if it was not',
+        },
+      ],
+    });
+    expect((await shipping).outcome).toBe('printed');
+  });
+
   it('a cancelled order waiting in the offline queue leaves it, and is not pre-rated', async () => {
     const s = await station();
     const id = orderId(s, 'CAN-1');
@@ -129,7 +151,9 @@ describe('cancelling an order the store cancelled', () => {
     sb.fault({ path: '/api/v1/rates', kind: 'status', status: 503 });
     expect((await s.workflow.ship(id, { stationUser: 'ana' })).outcome).toBe('queued');
     expect(s.list.statusOf([id]).get(id)).toBe('queued');
-    cancelOrders(s.workflow, [id], 'lee', 'store cancelled');
+    expect(cancelOrders(s.workflow, [id], 'lee', 'store cancelled').done).toEqual([
+      'CAN-1 (taken out of the offline queue)',
+    ]);
     expect(s.list.statusOf([id]).get(id)).toBe('cancelled');
     expect(s.workflow.queue.forShipment(s.workflow.shipments.forOrder(id)[0]!.id)).toMatchObject({
       state: 'failed',

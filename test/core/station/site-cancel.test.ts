@@ -20,7 +20,7 @@ async function buy(s: Station, orderNumber: string) {
     packages: scan.order.packages.map((p) => ({ weightLbs: p.weightLbs ?? 2, boxId: null })),
   });
   if (!quote.ok) return quote;
-  return s.dispatch('pack.buy', { shipmentId: quote.value.shipmentId });
+  return s.dispatch('pack.buy', { shipmentId: (quote.value as { shipmentId: string }).shipmentId });
 }
 
 const sold = (orderNumber: string) =>

@@ -99,7 +99,7 @@ const invalidRefusal: Partial<Record<string, ShipmentRefusal>> = {
   'order-busy': 'conflict',
   'rates-superseded': 'conflict',
   'already-bought': 'conflict',
-  'order-cancelled': 'conflict',
+  'order-cancelled': 'order-cancelled',
   'order-claimed-elsewhere': 'claimed-elsewhere',
   'site-store-unreachable': 'site-store-unreachable',
   // The rates go and the next buy key rates and shows first, as after the platform's refusal.

@@ -38,6 +38,15 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
       return;
     }
     const weights = packages.map((p) => parseWeight(p.weight));
+    const unsure = weights.indexOf('ambiguous');
+    if (unsure >= 0) {
+      const typed = packages[unsure]!.weight.trim();
+      fail({
+        code: 'validation',
+        message: `Package ${unsure + 1} of ${packages.length}: is "${typed}" ${typed.replace(/(\d),(\d{3})(?!\d)/, '$1$2')} or ${typed.replace(/(\d),(\d{3})(?!\d)/, '$1.$2')}? Type it without the comma (or with a decimal point); nothing was rated.`,
+      });
+      return;
+    }
     const bad = weights.indexOf('bad');
     if (bad >= 0) {
       fail({
@@ -276,10 +285,14 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
         // Not confirmed: the label may have been bought. Nothing is offered to buy again here
         // (Needs attention finds out first); the station would refuse it anyway.
         const unknown = r.error.code === 'purchase-outcome-unknown';
+        // Cancelled (here, or at another station of the site): nothing is to be bought.
+        const cancelled = r.error.code === 'order-cancelled';
         set({
           result: { kind: 'failure', error: r.error },
           labelledElsewhere: elsewhere,
-          ...(elsewhere?.label || stale || unknown ? { quote: null, selectedRateId: null } : {}),
+          ...(elsewhere?.label || stale || unknown || cancelled
+            ? { quote: null, selectedRateId: null }
+            : {}),
           // The next buy key rates and shows first: a refused carrier's rate is gone and the
           // rule may now choose another carrier at another price; whatever was put right, the
           // packer sees the price before paying it.

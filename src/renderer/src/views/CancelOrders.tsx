@@ -15,7 +15,7 @@ export function CancelOrders(props: { rows: OrderRowView[]; cursorRow: OrderRowV
   const site = Boolean(s.status?.site);
   const [asking, setAsking] = useState(false);
   const [reason, setReason] = useState('');
-  const [said, setSaid] = useState<{ kind: 'ok' | 'bad'; text: string } | null>(null);
+  const [said, setSaid] = useState<{ kind: 'ok' | 'warn' | 'bad'; text: string } | null>(null);
   const ids = s.picked.length ? s.picked : props.cursorRow ? [props.cursorRow.id] : [];
   const name = s.picked.length
     ? `${ids.length} picked order${ids.length === 1 ? '' : 's'}`
@@ -29,7 +29,11 @@ export function CancelOrders(props: { rows: OrderRowView[]; cursorRow: OrderRowV
       setSaid({ kind: 'bad', text: r.error.message });
       return;
     }
-    setSaid({ kind: r.value.done.length ? 'ok' : 'bad', text: outcomeWords(verb, r.value) });
+    // Green only when every order asked for was done; some left: amber, each said.
+    setSaid({
+      kind: r.value.left.length ? (r.value.done.length ? 'warn' : 'bad') : 'ok',
+      text: outcomeWords(verb, r.value),
+    });
     s.clearPicked();
     await s.loadOrders();
   };
@@ -82,7 +86,7 @@ export function CancelOrders(props: { rows: OrderRowView[]; cursorRow: OrderRowV
           }}
         >
           <label>
-            Why is {name} cancelled?
+            Why {s.picked.length > 1 ? 'are the' : 'is'} {name} cancelled?
             <input
               autoFocus
               aria-label="Why the orders are cancelled"
@@ -101,7 +105,7 @@ export function CancelOrders(props: { rows: OrderRowView[]; cursorRow: OrderRowV
         </form>
       ) : null}
       {said ? (
-        <p className={said.kind === 'ok' ? 'ok' : 'bad'} role="status" data-testid="cancel-outcome">
+        <p className={said.kind} role="status" data-testid="cancel-outcome">
           {said.text}
         </p>
       ) : null}

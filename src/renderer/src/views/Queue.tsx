@@ -130,7 +130,7 @@ export function QueueView() {
         label={`Confirm cancelling ${what}`}
         question={
           kind === 'shipment'
-            ? `Cancel the queued purchase for ${what}? Nothing is bought for it when the platform answers; the order stays open, to pack again from Pack.`
+            ? `Cancel the queued purchase for ${what}? Nothing is bought for it when the platform answers; the order stays open, to pack again from Pack (a batch of open orders would buy it). If the customer cancelled the order, cancel the order itself in Orders (Alt+8, Cancelled in the store?).`
             : `Cancel the print job "${what}"? This copy will not print; the label stays in History to reprint.`
         }
         confirmText={kind === 'shipment' ? 'Cancel the purchase' : 'Cancel the print job'}

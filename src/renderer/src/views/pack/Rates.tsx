@@ -112,19 +112,21 @@ export function RatesPanel({ onBuy }: { onBuy(): void }) {
             ? 'Queued: rated and bought when the platform answers again.'
             : s.result?.kind === 'success'
               ? 'Scan the next order.'
-              : s.result?.kind === 'failure' && s.result.error.code === 'purchase-outcome-unknown'
-                ? 'Not confirmed: the label may have been bought. Nothing to buy here until Needs attention (Alt+2) has found out.'
-                : s.labelledElsewhere?.label && !s.confirmAnother
-                  ? `Labelled at ${s.labelledElsewhere.stationName}: nothing to buy. Reprint it here (Alt+R), or Ctrl+Shift+A to buy another label.`
-                  : s.order && s.existingLabels.length && !s.confirmAnother
-                    ? 'Already labelled: nothing to rate. Reprint (Alt+R), or Ctrl+Shift+A to buy another label.'
-                    : s.order && s.packages.some((p) => p.weight.trim() === '')
-                      ? 'Weigh each package to rate.'
-                      : s.order
-                        ? s.showFirst
-                          ? 'Press Enter or Ctrl+Enter to rate; nothing is bought until you see the rates.'
-                          : 'Press Enter to rate, or Ctrl+Enter to rate and buy.'
-                        : 'Rates appear here.'}
+              : s.result?.kind === 'failure' && s.result.error.code === 'order-cancelled'
+                ? 'Cancelled: nothing to rate or buy. Set the parcel aside for the shift lead.'
+                : s.result?.kind === 'failure' && s.result.error.code === 'purchase-outcome-unknown'
+                  ? 'Not confirmed: the label may have been bought. Nothing to buy here until Needs attention (Alt+2) has found out.'
+                  : s.labelledElsewhere?.label && !s.confirmAnother
+                    ? `Labelled at ${s.labelledElsewhere.stationName}: nothing to buy. Reprint it here (Alt+R), or Ctrl+Shift+A to buy another label.`
+                    : s.order && s.existingLabels.length && !s.confirmAnother
+                      ? 'Already labelled: nothing to rate. Reprint (Alt+R), or Ctrl+Shift+A to buy another label.'
+                      : s.order && s.packages.some((p) => p.weight.trim() === '')
+                        ? 'Weigh each package to rate.'
+                        : s.order
+                          ? s.showFirst
+                            ? 'Press Enter or Ctrl+Enter to rate; nothing is bought until you see the rates.'
+                            : 'Press Enter to rate, or Ctrl+Enter to rate and buy.'
+                          : 'Rates appear here.'}
         </p>
       )}
       <button

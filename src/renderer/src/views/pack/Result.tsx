@@ -192,13 +192,15 @@ export function PackResult(props: {
             <div className="big">
               {s.result.action === 'reprint'
                 ? 'NOT REPRINTED'
-                : s.result.error.code === 'purchase-outcome-unknown'
-                  ? 'NOT CONFIRMED'
-                  : s.result.error.code === 'order-claimed-elsewhere' && elsewhere?.label
-                    ? 'LABELLED AT ANOTHER STATION'
-                    : beingLabelledThere
-                      ? `BEING LABELLED AT ${beingLabelledThere.toUpperCase()}`
-                      : 'FAILED'}
+                : s.result.error.code === 'order-cancelled'
+                  ? 'ORDER CANCELLED — DO NOT SHIP'
+                  : s.result.error.code === 'purchase-outcome-unknown'
+                    ? 'NOT CONFIRMED'
+                    : s.result.error.code === 'order-claimed-elsewhere' && elsewhere?.label
+                      ? 'LABELLED AT ANOTHER STATION'
+                      : beingLabelledThere
+                        ? `BEING LABELLED AT ${beingLabelledThere.toUpperCase()}`
+                        : 'FAILED'}
             </div>
             {/* The contract's code is for site IT and the log, not the packer: kept in the
                 element (hover, diagnostics), not read out on the panel. */}
