@@ -97,7 +97,7 @@ export function settle(result: ShipResult): {
         state: 'failed',
         ...none,
         shipmentId: result.shipment.id,
-        failure: `Outcome unknown: ${result.failure.message} See Needs attention.`,
+        failure: `Outcome unknown: ${result.failure.message.replace(/[.\s]*$/, '.')}${/Needs attention/.test(result.failure.message) ? '' : ' See Needs attention.'}`,
       };
     case 'failed':
       return {
@@ -145,6 +145,7 @@ export interface BatchItemRow {
   queued_cost_cents: number | null;
   shipment_state: string | null;
   outcome_unknown: 0 | 1;
+  order_labelled: 0 | 1;
 }
 
 /** A batch item row as the shift lead sees it. */
@@ -165,6 +166,12 @@ export function batchItemOf(r: BatchItemRow): BatchItem {
     if (r.state !== 'failed') return item;
     if (r.outcome_unknown) return { ...item, state: 'unknown' };
     if (r.shipment_state === 'queued') return { ...item, state: 'queued' };
+    if (r.order_labelled)
+      return {
+        ...item,
+        state: 'skipped',
+        reason: 'Labelled since (an earlier attempt whose label was found, or bought elsewhere).',
+      };
     return item;
   }
   return {

@@ -91,7 +91,11 @@ export class BatchRunner {
                 -- the item is not a plain failure, its label may have been bought.
                 EXISTS (SELECT 1 FROM shipments us JOIN label_purchases up ON up.shipment_id = us.id
                         WHERE b.state = 'failed' AND us.order_id = b.order_id
-                          AND up.state IN ('unknown', 'purchasing')) AS outcome_unknown
+                          AND up.state IN ('unknown', 'purchasing')) AS outcome_unknown,
+                -- Failed, and the order has a label since (an earlier attempt's, found by Needs
+                -- attention, or bought another way): nothing is left to do for it.
+                EXISTS (SELECT 1 FROM labels ol WHERE b.state = 'failed'
+                          AND ol.order_id = b.order_id) AS order_labelled
          FROM batch_items b JOIN orders o ON o.id = b.order_id
          LEFT JOIN shipments s ON s.id = b.shipment_id
          LEFT JOIN labels l ON l.id = b.label_id

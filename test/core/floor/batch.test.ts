@@ -251,6 +251,11 @@ describe('batch printing (#15.8)', () => {
       reason: expect.stringMatching(/^Outcome unknown: /),
     });
     expect(batchView(done)).toMatchObject({ unknown: 1, failed: 0 });
+    // A second batch with that order meanwhile is refused it (an unknown purchase stands).
+    const again = await runner.run(
+      runner.create({ orderIds: [orderId(s, 'BAT-1')], description: 'again', createdBy: 'lee' }).id,
+    );
+    expect(again).toMatchObject({ unknown: 1, failed: 0, bought: 0 });
     // A shift lead looks it up on the platform: it was bought, and the batch says so.
     const [item] = s.attention.list();
     await s.attention.lookUp(item!.purchase.id, 'lee');
@@ -258,6 +263,9 @@ describe('batch printing (#15.8)', () => {
     expect(after).toMatchObject({ bought: 2, unknown: 0, failed: 0 });
     expect(after.costCents).toBe(after.items.reduce((n, i) => n + i.costCents!, 0));
     expect(await ledgerFor(sb.url, 'BAT-1')).toHaveLength(soldBefore + 1);
+    // The second batch's refusal follows too: nothing is left to do for that order.
+    expect(runner.summary(again.id)).toMatchObject({ failed: 0, skipped: 1 });
+    expect(runner.summary(again.id)!.items[0]!.reason).toMatch(/^Labelled since/);
   });
 
   it('an unknown outcome a shift lead marks as not bought becomes a plain failure', async () => {

@@ -9,6 +9,7 @@ import { ConfirmPanel } from '../components/ConfirmPanel';
 import { readOrderFile } from '../lib/read-file';
 import { ImportReportPanel } from './ImportReportPanel';
 import { BatchPanel } from './BatchPanel';
+import { batchQuestion } from './batch-question';
 import { CancelOrders } from './CancelOrders';
 import type { ImportReport } from '../../../shared/features/packing';
 
@@ -71,42 +72,11 @@ export function OrdersView() {
     });
   // A batch buys labels (up to 500): Alt+B or the button asks first, Enter confirms, Esc not.
   const [confirming, setConfirming] = useState(false);
-  const batchSize = s.picked.length || (page?.total ?? 0);
-  // What the batch will actually buy: orders with a label already, and cancelled ones, are
-  // skipped, so the question does not count them as charged (of the matching orders, the counts
-  // say how many; of picks, those on the page on screen are known).
-  const skipped = (st: OrderStatusName | undefined) => st === 'labelled' || st === 'cancelled';
-  const among = (st: 'labelled' | 'cancelled') =>
-    s.picked.length
-      ? s.picked.filter((id) => page?.rows.find((r) => r.id === id)?.status === st).length
-      : q.statuses.length === 0 || q.statuses.includes(st)
-        ? (page?.counts[st] ?? 0)
-        : 0;
-  const cancelledAmong = among('cancelled');
-  const labelledAmong = Math.min(among('labelled') + cancelledAmong, batchSize);
-  const skippedWhy = cancelledAmong
-    ? labelledAmong === cancelledAmong
-      ? `${labelledAmong === 1 ? 'was' : 'were'} cancelled`
-      : 'already have a label or were cancelled'
-    : `already ha${labelledAmong === 1 ? 's' : 've'} a label`;
-  const toBuy = batchSize - labelledAmong;
-  // The question names what it buys (those on the page on screen): a search that also matches
-  // orders nobody meant ("RL-" finds TRL-1001 too) is seen before money is spent.
-  const buyRows = (page?.rows ?? []).filter(
-    (r) => (!s.picked.length || s.picked.includes(r.id)) && !skipped(r.status),
+  const { batchSize, labelledAmong, skippedWhy, toBuy, naming, looseWords } = batchQuestion(
+    page,
+    s.picked,
+    q,
   );
-  const named = buyRows.slice(0, 6).map((r) => r.orderNumber);
-  const naming = named.length
-    ? ` (${named.join(', ')}${toBuy > named.length ? ` and ${(toBuy - named.length).toLocaleString()} more` : ''})`
-    : '';
-  const typed = q.search?.trim().toLowerCase() ?? '';
-  // Only when the search reads as the start of order numbers (some start with it) and others
-  // merely contain it: a search by a name or a number's middle is not questioned.
-  const starts = (r: { orderNumber: string }) => r.orderNumber.toLowerCase().startsWith(typed);
-  const loose = typed && buyRows.some(starts) ? buyRows.filter((r) => !starts(r)).slice(0, 3) : [];
-  const looseWords = loose.length
-    ? ` The search "${q.search!.trim()}" also finds orders whose number does not start with it, such as ${loose.map((r) => r.orderNumber).join(', ')}: pick the orders meant with Space if those are not.`
-    : '';
   const batchRunning = s.batch?.state === 'running' || s.batch?.state === 'paused';
   const startBatch = () => {
     if (batchRunning)
@@ -360,7 +330,9 @@ export function OrdersView() {
           <p>
             {s.picked.length
               ? `${s.picked.length} order${s.picked.length === 1 ? '' : 's'} picked.`
-              : `No order picked: the batch takes all ${matching.toLocaleString()} matching orders.`}
+              : matching === 1
+                ? 'No order picked: the batch takes the one matching order.'
+                : `No order picked: the batch takes all ${matching.toLocaleString()} matching orders.`}
           </p>
           <button
             className="primary"
