@@ -105,6 +105,10 @@ export class LiveChanges {
     this.trackersDue.clear();
     this.labelsDue.clear();
     this.trackingDue = false;
+    // A label stored or the offline queue moved (whichever path: Pack, a batch, the queue's
+    // drainer, Needs attention): orders' statuses changed, and an open Orders view reads again.
+    if (changes.purchases.length || changes.due.has('queue'))
+      this.ctx.events.emit('orders-changed', { fileName: null, imported: 0, orderIds: [] });
     const rt = this.ctx.runtimeOrNull();
     try {
       if (rt) emitChanges(this.ctx, rt, changes);

@@ -135,6 +135,18 @@ describe('events carry what changed', () => {
     });
   });
 
+  it('a label bought (by any path) sends orders-changed, so an open Orders view reads its statuses again', async () => {
+    const { s } = await stations.start();
+    const events = heard(s);
+    await events.settled();
+    expect(await packOrder(s, 'LUM-10422')).toMatchObject({ label: expect.anything() });
+    expect(await events.next('orders-changed')).toEqual({
+      fileName: null,
+      imported: 0,
+      orderIds: [],
+    });
+  });
+
   it('a good rating sends no attention-changed; a failed one does, and so does the rating that clears it', async () => {
     const { s } = await stations.start();
     const events = heard(s);

@@ -358,20 +358,16 @@ export function HistoryView() {
               </ul>
             ) : null}
             <h3>Reprint audit</h3>
-            <table className="grid" data-testid="reprint-audit">
-              <tbody>
-                {s.audit.map((a) => (
-                  <tr key={a.id}>
-                    <td>{new Date(a.at).toLocaleString()}</td>
-                    <td>
-                      {a.user}
-                      {a.stationName ? <span className="muted"> at {a.stationName}</span> : null}
-                    </td>
-                    <td>{a.reason}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            {/* One line each: the detail pane is narrow (a table wrapped the reason a word a
+                line at 1366 px). */}
+            <ul className="reprint-audit" data-testid="reprint-audit">
+              {s.audit.map((a) => (
+                <li key={a.id}>
+                  <span className="muted">{new Date(a.at).toLocaleString()}</span> · {a.user}
+                  {a.stationName ? ` at ${a.stationName}` : ''}: {a.reason}
+                </li>
+              ))}
+            </ul>
           </>
         ) : (
           <p className="placeholder">

@@ -192,8 +192,12 @@ export function SiteConsole() {
   const snap = view.snapshot ?? stale?.view.snapshot ?? null;
   const shown = stale?.view ?? view;
   const storeNow = now + skew;
-  const online = (s: { online: boolean; lastSeenAt: string }) =>
-    s.online && storeNow - Date.parse(s.lastSeenAt) <= (snap?.onlineWithinMs ?? 0);
+  // This station is running (it serves this page), whatever the store last heard of it: in an
+  // outage it is said as packing on its own, never as offline.
+  const me = view.thisStationId ?? shown.thisStationId;
+  const online = (s: { stationId: string; online: boolean; lastSeenAt: string }) =>
+    s.stationId === me ||
+    (s.online && storeNow - Date.parse(s.lastSeenAt) <= (snap?.onlineWithinMs ?? 0));
   const names = new Map(snap?.stations.map((s) => [s.stationId, s.stationName]) ?? []);
   return (
     <div className="site-console" data-testid="site-console">
@@ -228,8 +232,10 @@ export function SiteConsole() {
                   <tr key={s.stationId} className={online(s) ? '' : 'offline'}>
                     <td>
                       <span className={online(s) ? 'dot ok' : 'dot bad'} /> <b>{s.stationName}</b>{' '}
-                      {s.stationId === view.thisStationId ? (
-                        <span className="muted">(this station) </span>
+                      {s.stationId === me ? (
+                        <span className="muted">
+                          {stale ? '(this station, packing on its own) ' : '(this station) '}
+                        </span>
                       ) : null}
                       {online(s) ? (
                         ''

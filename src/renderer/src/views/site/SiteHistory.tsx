@@ -40,7 +40,7 @@ export function SiteHistory(props: { onStationScope(): void }) {
   const searchRef = useRef<HTMLInputElement>(null);
   const [sitePrinters, setSitePrinters] = useState<{ id: string; name: string }[]>([]);
 
-  async function search() {
+  async function search(keep = false) {
     const r = await call('site.labels', {
       ...(query.trim() ? { query: query.trim() } : {}),
       ...(from ? { from } : {}),
@@ -52,7 +52,13 @@ export function SiteHistory(props: { onStationScope(): void }) {
     });
     if (!r.ok) return notify('error', r.error.message);
     setPage(r.value);
-    setSelected(null);
+    // After a reprint the same label stays selected, with its new count and audit.
+    setSelected((was) =>
+      keep && was
+        ? (r.value.labels.find((l) => l.stationId === was.stationId && l.labelId === was.labelId) ??
+          null)
+        : null,
+    );
   }
   useEffect(() => {
     let live = true;
@@ -176,12 +182,12 @@ export function SiteHistory(props: { onStationScope(): void }) {
               submitText="Reprint here"
               printers={{ options: [...printers, ...sitePrinters], selected: defaultPrinter }}
               send={(reason, _index, printerId) => reprint(reason, printerId)}
-              onDone={() => void search()}
+              onDone={() => void search(true)}
               // The form stays beside the selected label: Escape does not close it here.
               onCancel={() => undefined}
             />
             <SiteReprintAudit
-              key={`${selected.stationId}:${selected.labelId}`}
+              key={`${selected.stationId}:${selected.labelId}:${selected.reprints}`}
               stationId={selected.stationId}
               labelId={selected.labelId}
             />
