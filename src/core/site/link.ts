@@ -193,21 +193,20 @@ export class SiteLink {
    * A label of any station of the site, for a reprint here. A store that does not answer (or
    * just failed to) throws its SiteStoreError at once: the packer is not kept waiting.
    */
-  async label(stationId: string, localId: number): Promise<SiteLabel | null> {
-    this.throwIfRecentlyDown();
-    try {
-      return await this.store.label(stationId, localId);
-    } catch (error) {
-      this.sync.wake();
-      throw error;
-    }
+  label(stationId: string, localId: number): Promise<SiteLabel | null> {
+    return this.askNow(() => this.store.label(stationId, localId));
   }
 
   /** Every station's reprints of one label; throws at once while the store is down, as label(). */
-  async reprintsOf(stationId: string, localId: number): Promise<SiteReprint[]> {
+  reprintsOf(stationId: string, localId: number): Promise<SiteReprint[]> {
+    return this.askNow(() => this.store.reprintsOf(stationId, localId));
+  }
+
+  /** A read a person waits for: not tried while the store just failed; a failure wakes the sync. */
+  private async askNow<T>(read: () => Promise<T>): Promise<T> {
     this.throwIfRecentlyDown();
     try {
-      return await this.store.reprintsOf(stationId, localId);
+      return await read();
     } catch (error) {
       this.sync.wake();
       throw error;
