@@ -221,6 +221,13 @@ test('Orders view filters and a batch of open single-item orders with a weight: 
   await expect(batch).toContainText('Batch paused', { timeout: 20_000 });
   const pausedAt = Number(await bar.getAttribute('aria-valuenow'));
   expect(pausedAt).toBeLessThan(4);
+  // Another batch may be started while one is paused: the question says the paused one stops.
+  await page.keyboard.press('Alt+b');
+  await expect(confirmBatch).toContainText(
+    /The paused batch \(\d+ waiting\) is stopped; its waiting orders stay open\./,
+  );
+  await page.keyboard.press('Escape');
+  await expect(confirmBatch).toHaveCount(0);
   await batch.getByRole('button', { name: 'Resume' }).press('Enter');
   await expect(batch).toContainText('Batch done', { timeout: 30_000 });
   await expect(page.getByTestId('batch-counts')).toContainText('Bought 3');

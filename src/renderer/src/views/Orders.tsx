@@ -77,7 +77,10 @@ export function OrdersView() {
     s.picked,
     q,
   );
-  const batchRunning = s.batch?.state === 'running' || s.batch?.state === 'paused';
+  // A running batch is let finish; a paused one (an outage, the station closing) is stopped by
+  // starting another, said in the question (its waiting orders stay open).
+  const batchRunning = s.batch?.state === 'running';
+  const pausedBatch = s.batch?.state === 'paused' ? s.batch : null;
   const startBatch = () => {
     if (batchRunning)
       s.notify(
@@ -97,8 +100,9 @@ export function OrdersView() {
       );
     else if (batchSize > 0) setConfirming(true);
   };
-  const confirmBatch = () => {
+  const confirmBatch = async () => {
     setConfirming(false);
+    if (pausedBatch) await s.controlBatch('stop');
     void s.startBatch(s.picked.length ? 'picked' : 'matching');
   };
 
@@ -353,10 +357,13 @@ export function OrdersView() {
                 (labelledAmong > 0
                   ? `Buy and print labels for the ${toBuy.toLocaleString()} order${toBuy === 1 ? '' : 's'} without one${naming}? Each label is charged; the ${labelledAmong.toLocaleString()} that ${skippedWhy} ${labelledAmong === 1 ? 'is' : 'are'} skipped.`
                   : `Buy and print labels for ${toBuy.toLocaleString()} order${toBuy === 1 ? '' : 's'}${naming}? Each one is charged${s.picked.length ? '; an order that already has a label is skipped' : ''}.`) +
-                looseWords
+                looseWords +
+                (pausedBatch
+                  ? ` The paused batch (${pausedBatch.waiting} waiting) is stopped; its waiting orders stay open.`
+                  : '')
               }
               confirmText={`Buy ${toBuy.toLocaleString()} label${toBuy === 1 ? '' : 's'}`}
-              onConfirm={confirmBatch}
+              onConfirm={() => void confirmBatch()}
               onCancel={() => setConfirming(false)}
             />
           ) : null}
