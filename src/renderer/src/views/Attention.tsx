@@ -17,6 +17,8 @@ const actionLabel: Record<AttentionAction, string> = {
 
 export function AttentionView() {
   const items = useStation((s) => s.attention);
+  // At a site the Whole site list follows below: "nothing" is this station's.
+  const atSite = useStation((s) => Boolean(s.status?.site));
   const load = useStation((s) => s.loadAttention);
   const resolve = useStation((s) => s.resolveAttention);
   // A note per item ("checked the carrier portal, nothing there"), kept with the decision.
@@ -67,7 +69,11 @@ export function AttentionView() {
           ))}
         </ul>
       ) : null}
-      {items.length === 0 ? <p className="placeholder">Nothing needs attention.</p> : null}
+      {items.length === 0 ? (
+        <p className="placeholder">
+          {atSite ? 'Nothing needs attention at this station.' : 'Nothing needs attention.'}
+        </p>
+      ) : null}
       <ul className="cards">
         {items.map((item) => (
           <li key={item.id} className={`card ${item.kind}`} data-testid="attention-item">
