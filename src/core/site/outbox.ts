@@ -215,6 +215,25 @@ export class SiteOutbox {
     this.s.synced.run(error ? null : new Date().toISOString(), error);
   }
 
+  /**
+   * This station's reprints of another station's label, as recorded here (the store has them
+   * once the outbox has sent them): what History shows at once after a reprint.
+   */
+  siteReprintsOf(
+    labelStationId: string,
+    labelLocalId: number,
+  ): { id: number; station_user: string; reason: string; created_at: string }[] {
+    return this.db
+      .prepare<
+        [string, number],
+        { id: number; station_user: string; reason: string; created_at: string }
+      >(
+        `SELECT id, station_user, reason, created_at FROM site_reprint_audit
+          WHERE label_station_id = ? AND label_local_id = ? ORDER BY id`,
+      )
+      .all(labelStationId, labelLocalId);
+  }
+
   /** Records a reprint here of a label another station bought; the outbox carries it. */
   recordSiteReprint(entry: Omit<SiteReprintDbRow, 'id' | 'created_at'>): number {
     const info = this.db

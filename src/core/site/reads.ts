@@ -181,9 +181,11 @@ export class SiteReads {
         station_user: string;
         reason: string;
         created_at: Date;
+        source: 'local' | 'site';
+        local_id: string;
       }>(
         `SELECT r.station_id, COALESCE(s.station_name, r.station_id) AS station_name,
-                r.station_user, r.reason, r.created_at
+                r.station_user, r.reason, r.created_at, r.source, r.local_id
            FROM site_reprints r LEFT JOIN site_stations s ON s.station_id = r.station_id
           WHERE r.label_station_id = $1 AND r.label_local_id = $2
           ORDER BY r.created_at, r.station_id`,
@@ -195,6 +197,8 @@ export class SiteReads {
         stationUser: r.station_user,
         reason: r.reason,
         at: r.created_at.toISOString(),
+        source: r.source,
+        localId: Number(r.local_id),
       }));
     });
   }

@@ -92,6 +92,9 @@ export interface SiteReprint {
   stationUser: string;
   reason: string;
   at: string;
+  /** The reprint's row at its station: `site` a reprint of another station's label there. */
+  source: 'local' | 'site';
+  localId: number;
 }
 
 /** A label found in the site store, with the station that bought it. */

@@ -62,6 +62,12 @@ describe('an order labelled at another station, scanned here', () => {
         reason: 'label torn at the dock',
       });
       expect(job.description).toMatch(/reprint .*\(label torn at the dock\)/);
+      // Listed at once, sent to the store or not yet (never twice).
+      const listed = () =>
+        call(b, 'site.labelReprints', { stationId: 'st-a', labelId: there.label!.labelId });
+      expect(await listed()).toMatchObject([
+        { reason: 'label torn at the dock', stationName: 'Station B' },
+      ]);
       await until(() => printed(dirB).length === 1);
       // The same label A printed, on B's printer; nothing was bought twice.
       const zpl = (dir: string) =>
@@ -84,6 +90,7 @@ describe('an order labelled at another station, scanned here', () => {
           reason: 'label torn at the dock',
         },
       ]);
+      expect(await listed()).toHaveLength(1);
       // Each reprint's who, why and where: in whole-site History's detail at any station, and
       // in the buying station's own History detail (its label, reprinted at B).
       const atB = await call(b, 'site.labelReprints', {

@@ -127,11 +127,28 @@ export function siteReprintHandlers(
           storeAway(e, "this label's reprints at the other stations cannot be read now."),
         );
       if (!label) return [];
-      const reprints = await link
+      const stored = await link
         .reprintsOf(stationId, Number(labelId))
         .catch((e: unknown) =>
           storeAway(e, "this label's reprints at the other stations cannot be read now."),
         );
+      // This station's own reprints of it that its outbox has not sent yet (one made a moment
+      // ago): shown at once, as the store will have them.
+      const me = link.config.stationId;
+      const sent = new Set(
+        stored.filter((x) => x.stationId === me && x.source === 'site').map((x) => x.localId),
+      );
+      const pending = link.outbox
+        .siteReprintsOf(stationId, Number(labelId))
+        .filter((x) => !sent.has(x.id))
+        .map((x) => ({
+          stationId: me,
+          stationName: link.config.stationName,
+          stationUser: x.station_user,
+          reason: x.reason,
+          at: x.created_at,
+        }));
+      const reprints = [...stored, ...pending].sort((a, b) => a.at.localeCompare(b.at));
       return reprints.map((x, i) => ({
         id: `${x.stationId}:${i}`,
         labelId,

@@ -37,6 +37,8 @@ export function SiteHistory(props: { onStationScope(): void }) {
   const [packer, setPacker] = useState('');
   const [page, setPage] = useState<SiteLabelPage | null>(null);
   const [selected, setSelected] = useState<SiteLabelView | null>(null);
+  // Reprints made here: the label's reprint list is read again after each.
+  const [reprinted, setReprinted] = useState(0);
   const searchRef = useRef<HTMLInputElement>(null);
   const [sitePrinters, setSitePrinters] = useState<{ id: string; name: string }[]>([]);
 
@@ -182,12 +184,15 @@ export function SiteHistory(props: { onStationScope(): void }) {
               submitText="Reprint here"
               printers={{ options: [...printers, ...sitePrinters], selected: defaultPrinter }}
               send={(reason, _index, printerId) => reprint(reason, printerId)}
-              onDone={() => void search(true)}
+              onDone={() => {
+                setReprinted((n) => n + 1);
+                void search(true);
+              }}
               // The form stays beside the selected label: Escape does not close it here.
               onCancel={() => undefined}
             />
             <SiteReprintAudit
-              key={`${selected.stationId}:${selected.labelId}:${selected.reprints}`}
+              key={`${selected.stationId}:${selected.labelId}:${reprinted}`}
               stationId={selected.stationId}
               labelId={selected.labelId}
             />
