@@ -249,7 +249,12 @@ export function endOfDayCsv(days: readonly DaySummary[]): string {
 /** The summary as ESC/POS bytes for the receipt printer (through the spool, kind 'slip'). */
 export function renderEndOfDay(
   days: readonly DaySummary[],
-  header: { station: string; printedAt: Date },
+  header: {
+    station: string;
+    printedAt: Date;
+    /** The station's offset from UTC (minutes east), as its days are counted: said in its time. */
+    utcOffsetMinutes?: number | undefined;
+  },
   format: SlipFormat = {},
 ): Buffer {
   const t = stripControlCharacters;
@@ -259,7 +264,7 @@ export function renderEndOfDay(
   printer.println('END OF DAY');
   printer.setTextNormal();
   printer.println(t(header.station));
-  printer.println(`Printed ${header.printedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+  printer.println(`Printed ${localTime(header.printedAt, header.utcOffsetMinutes ?? 0)}`);
   printer.alignLeft();
   if (days.length === 0) {
     printer.drawLine();
@@ -286,4 +291,14 @@ export function renderEndOfDay(
   printer.drawLine();
   printer.cut();
   return printer.getBuffer();
+}
+
+/** "2026-11-28 07:40 (UTC-05:00)": a time in the station's days' zone, its offset said. */
+function localTime(at: Date, offsetMinutes: number): string {
+  const shifted = new Date(at.getTime() + offsetMinutes * 60_000).toISOString();
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const abs = Math.abs(Math.trunc(offsetMinutes));
+  const hh = String(Math.floor(abs / 60)).padStart(2, '0');
+  const mm = String(abs % 60).padStart(2, '0');
+  return `${shifted.slice(0, 16).replace('T', ' ')} (UTC${sign}${hh}:${mm})`;
 }

@@ -156,6 +156,14 @@ describe('end of day (#15.9)', () => {
       'latin1',
     );
     expect(receipt).toContain('END OF DAY');
+    // Printed in the time its days are counted in, the offset said.
+    expect(
+      renderEndOfDay(days, {
+        station: 'Lumen 1',
+        printedAt: new Date('2026-11-28T12:40:00Z'),
+        utcOffsetMinutes: -300,
+      }).toString('latin1'),
+    ).toContain('Printed 2026-11-28 07:40 (UTC-05:00)');
     expect(receipt).toContain(`${today}`);
     expect(receipt).toContain(`3 labels  $${(day.costCents / 100).toFixed(2)}`);
     expect(() =>

@@ -317,7 +317,7 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
       const slips = r.profile.packingSlips;
       const payload = renderEndOfDay(
         days(r, q),
-        { station: r.profile.name, printedAt: new Date() },
+        { station: r.profile.name, printedAt: new Date(), utcOffsetMinutes: q.utcOffsetMinutes },
         { type: slips?.type ?? 'epson', width: slips?.width ?? 48 },
       );
       const { job } = ctx.spool.enqueue({
