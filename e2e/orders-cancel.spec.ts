@@ -1,8 +1,12 @@
 import { expect, test } from '@playwright/test';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { stationPerTest } from './station';
 
 // An order the store cancelled: a shift lead cancels it in Orders (Alt+8), with a reason; Pack
-// refuses it, saying who and why, and a batch of every order skips it. Reopened, it ships.
+// refuses it, saying who and why, a batch of every order skips it, and the store's file changing
+// it leaves it cancelled (said). Reopened, with a reason, it ships.
 
 const station = stationPerTest();
 
@@ -59,11 +63,30 @@ test('a shift lead cancels an order in Orders: Pack refuses it, a batch skips it
   await page.keyboard.press('Control+Enter');
   await expect(page.getByTestId('tracking-number')).toHaveCount(0);
 
-  // Reopened from Orders: it rates again.
+  // The store's file again, the order changed in it: updated, and said to stay cancelled.
   await page.keyboard.press('Alt+8');
+  const file = join(mkdtempSync(join(tmpdir(), 'station-orders-')), 'changed.csv');
+  writeFileSync(
+    file,
+    'order_number,ship_to_name,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,weight_lbs\n' +
+      'LUM-10423,Priya Natarajan,9 New Street,Boston,MA,02110,US,2\n',
+  );
+  await page.getByLabel('Import orders file here').setInputFiles(file);
+  await expect(page.getByTestId('import-still-cancelled')).toContainText(
+    'LUM-10423): updated from the file, and still cancelled here',
+  );
+
+  // Reopened from Orders, with a reason (asked as a cancel is): it rates again.
   await page.getByTestId('count-cancelled').click();
   await expect(page.getByTestId('orders-pager')).toContainText('1 order');
-  await page.getByTestId('cancel-orders').getByRole('button', { name: 'Reopen LUM-10423' }).click();
+  await page.keyboard.press('ArrowDown');
+  await panel.getByRole('button', { name: 'Reopen LUM-10423…' }).click();
+  const whyReopen = page.getByLabel('Why the orders are reopened');
+  await expect(whyReopen).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('cancel-outcome')).toContainText('Say why it ships after all');
+  await whyReopen.fill('Customer reinstated the order');
+  await page.keyboard.press('Enter');
   await expect(page.getByTestId('cancel-outcome')).toHaveText('Reopened LUM-10423.');
   await page.keyboard.press('Alt+1');
   await page.keyboard.type('LUM-10423');

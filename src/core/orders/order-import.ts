@@ -177,7 +177,7 @@ function* importOrderSteps(
     }
     const outcome = orders.upsert(scope, tenantId, order, input.source);
     const customs =
-      outcome === 'imported' || outcome === 'updated'
+      outcome === 'imported' || outcome === 'updated' || outcome === 'updated-cancelled'
         ? customsGaps(order, tenants.shipFromCountry)
         : null;
     if (customs)
@@ -194,6 +194,19 @@ function* importOrderSteps(
         break;
       case 'updated':
         report.updated.push(order.orderNumber);
+        break;
+      case 'updated-cancelled':
+        // The file's new version is taken, but the lead's cancel stands (the file is older
+        // news than the lead's word): said, so nobody expects it on the floor.
+        report.updated.push(order.orderNumber);
+        (report.stillCancelled ??= []).push({
+          row,
+          line,
+          orderNumber: order.orderNumber,
+          field: '(order)',
+          reason:
+            'updated from the file, and still cancelled here: nothing buys it until a shift lead reopens it in Orders (Alt+8)',
+        });
         break;
       case 'unchanged': {
         report.unchanged.push(order.orderNumber);

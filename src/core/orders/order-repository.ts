@@ -83,7 +83,8 @@ function jsonOrNull(value: object | undefined): string | null {
  * out because a label was bought for the order; same: the file has it exactly as stored (left
  * as it was, its version kept).
  */
-export type UpsertOutcome = 'imported' | 'updated' | 'unchanged' | 'same';
+/** `updated-cancelled`: a new version of an order a shift lead cancelled, taken; it stays cancelled. */
+export type UpsertOutcome = 'imported' | 'updated' | 'updated-cancelled' | 'unchanged' | 'same';
 
 /** Orders of the inbox, with their packages and items. Statements are prepared once. */
 export class OrderRepository {
@@ -232,7 +233,7 @@ export class OrderRepository {
       }
       for (const p of packages) this.s.insertPackage.run({ orderId, ...p });
       for (const item of items) this.s.insertItem.run({ orderId, ...item });
-      return existing ? 'updated' : 'imported';
+      return !existing ? 'imported' : existing.cancelled ? 'updated-cancelled' : 'updated';
     });
   }
 

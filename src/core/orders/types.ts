@@ -133,6 +133,8 @@ export interface ImportReport {
   notices?: ImportProblem[];
   /** Orders with a label that the file gives differently: what differs (nothing was changed). */
   labelledChanged?: ImportProblem[];
+  /** Orders a shift lead cancelled that the file gives anew: updated, and still cancelled. */
+  stillCancelled?: ImportProblem[];
   /** Every problem found, including those beyond the list. */
   problemCount: number;
   /**

@@ -192,7 +192,10 @@ export const floorCalls = {
   'orders.cancel': def<OrderCancelView>()(
     z.object({ orderIds: z.array(id).min(1).max(500), reason: text(200).trim().min(3) }),
   ),
-  'orders.reopen': def<OrderCancelView>()(z.object({ orderIds: z.array(id).min(1).max(500) })),
+  /** Undoes a cancel: the order ships after all. Why is asked, and kept in the station's log. */
+  'orders.reopen': def<OrderCancelView>()(
+    z.object({ orderIds: z.array(id).min(1).max(500), reason: text(200).trim().min(3) }),
+  ),
   'verify.scan': def<VerifyScanView>()(
     z.object({
       orderId: id,

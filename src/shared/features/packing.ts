@@ -144,6 +144,11 @@ export interface ImportReport {
    * someone checks that parcel.
    */
   labelledChanged?: ImportError[];
+  /**
+   * Orders a shift lead cancelled that the file gives in a new version: the order was updated
+   * and stays cancelled (nothing buys it until a lead reopens it).
+   */
+  stillCancelled?: ImportError[];
   /** The store export or saved mapping the file was read as ("Shopify orders export"). */
   format?: string | null;
   /**

@@ -78,8 +78,19 @@ describe('cancelling an order the store cancelled', () => {
     );
     expect(await ledgerFor(sb.url, 'CAN-1')).toHaveLength(soldBefore);
 
-    // The store's file again, with a new street: still cancelled (the lead's word stands).
-    s.importFile(['CAN-1,Ann Lee,9 Elm St,Evanston,IL,60201,US,1,1.2,MUG,Mug,1']);
+    // The store's file again, with a new street: still cancelled (the lead's word stands), and
+    // the import says so; the same file once more is nothing new, and says nothing.
+    const again = s.importFile(['CAN-1,Ann Lee,9 Elm St,Evanston,IL,60201,US,1,1.2,MUG,Mug,1']);
+    expect(again.updated).toEqual(['CAN-1']);
+    expect(again.stillCancelled).toEqual([
+      expect.objectContaining({
+        orderNumber: 'CAN-1',
+        reason: expect.stringMatching(/^updated from the file, and still cancelled here/),
+      }),
+    ]);
+    expect(
+      s.importFile(['CAN-1,Ann Lee,9 Elm St,Evanston,IL,60201,US,1,1.2,MUG,Mug,1']).stillCancelled,
+    ).toBeUndefined();
     expect(s.workflow.orders.get(id)!.cancelled).toMatchObject({ by: 'lee' });
     expect(s.list.statusOf([id]).get(id)).toBe('cancelled');
 

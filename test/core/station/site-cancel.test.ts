@@ -51,7 +51,7 @@ describe('an order cancelled at one station of a site', () => {
       expect(sold('LUM-10423')).toBe(0);
 
       // Reopened at A: B buys it.
-      await call(a, 'orders.reopen', { orderIds: [id] });
+      await call(a, 'orders.reopen', { orderIds: [id], reason: 'Customer asked again' });
       await synced(a);
       expect(await buy(b, 'LUM-10423')).toMatchObject({ ok: true });
       expect(sold('LUM-10423')).toBe(1);

@@ -241,9 +241,16 @@ describe('sign-in and roles at a station', () => {
     });
     expect(labelsFor(sandbox, 'LUM-10424')).toBe(0);
     // Reopening is a lead's too.
-    expect(await s.dispatch('orders.reopen', { orderIds: [scan.order.id] })).toMatchObject({
+    expect(
+      await s.dispatch('orders.reopen', { orderIds: [scan.order.id], reason: 'Ships after all' }),
+    ).toMatchObject({
       ok: false,
       error: { code: 'lead-required' },
+    });
+    // And it says why: a reopen without a reason is refused before a lead is asked.
+    expect(await s.dispatch('orders.reopen', { orderIds: [scan.order.id] })).toMatchObject({
+      ok: false,
+      error: { code: 'validation' },
     });
   });
 

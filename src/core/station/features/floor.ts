@@ -171,7 +171,7 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
       if (out.done.length) ctx.log(`orders cancelled by ${by} (${reason}): ${out.done.join(', ')}`);
       return out;
     },
-    'orders.reopen': async ({ orderIds }) => {
+    'orders.reopen': async ({ orderIds, reason }) => {
       const r = rt();
       const ids = orderIds.map((id) => orderOf(r, id).id);
       const by = approved(
@@ -180,7 +180,7 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
       );
       const out = reopenOrders(r.workflow, ids);
       ctx.ordersChanged({ orderIds });
-      if (out.done.length) ctx.log(`orders reopened by ${by}: ${out.done.join(', ')}`);
+      if (out.done.length) ctx.log(`orders reopened by ${by} (${reason}): ${out.done.join(', ')}`);
       return out;
     },
 

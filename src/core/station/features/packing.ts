@@ -275,6 +275,10 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
         ...(report.labelledChanged?.length
           ? { labelledChanged: report.labelledChanged.map((p) => importError(p, format)) }
           : {}),
+        // Cancelled orders the file changed: updated, still cancelled, said by order.
+        ...(report.stillCancelled?.length
+          ? { stillCancelled: report.stillCancelled.map((p) => importError(p, format)) }
+          : {}),
         format: report.format ?? null,
         unmappedHeader: report.unmappedHeader ?? null,
         ...(report.unmappedHeader

@@ -7,13 +7,14 @@ import { useStation } from '../store';
 /**
  * Cancel (or reopen) orders the store cancelled, in the Orders view's side panel: the picked
  * orders, or the row under the cursor when none is picked. A shift lead's action (with users set
- * up, a packer's needs a lead's badge); cancelling asks for a reason (Enter cancels them, Esc
- * leaves). What was done is said order by order, with why any order was left.
+ * up, a packer's needs a lead's badge); cancelling and reopening each ask for a reason (Enter
+ * does it, Esc leaves). What was done is said order by order, with why any order was left.
  */
 export function CancelOrders(props: { rows: OrderRowView[]; cursorRow: OrderRowView | null }) {
   const s = useStation();
   const site = Boolean(s.status?.site);
-  const [asking, setAsking] = useState(false);
+  /** Which form is open: a cancel's reason, or a reopen's. */
+  const [asking, setAsking] = useState<'cancel' | 'reopen' | null>(null);
   const [reason, setReason] = useState('');
   const [said, setSaid] = useState<{ kind: 'ok' | 'warn' | 'bad'; text: string } | null>(null);
   const ids = s.picked.length ? s.picked : props.cursorRow ? [props.cursorRow.id] : [];
@@ -45,13 +46,39 @@ export function CancelOrders(props: { rows: OrderRowView[]; cursorRow: OrderRowV
     const r = await call('orders.cancel', { orderIds: ids, reason: reason.trim() });
     // Refused (a shift lead's badge asked for): the form and its reason stay for the next try.
     if (r.ok) {
-      setAsking(false);
+      setAsking(null);
       setReason('');
     }
     await done('Cancelled', r);
   };
-  const reopen = async () =>
-    done('Reopened', await call('orders.reopen', { orderIds: cancelledAmong.map((r) => r.id) }));
+  // Reopening ships an order the store cancelled: asked as a cancel is, its reason logged.
+  const reopen = async () => {
+    if (reason.trim().length < 3) {
+      setSaid({
+        kind: 'bad',
+        text: 'Say why it ships after all (at least 3 characters): it is kept in the log.',
+      });
+      return;
+    }
+    const r = await call('orders.reopen', {
+      orderIds: cancelledAmong.map((o) => o.id),
+      reason: reason.trim(),
+    });
+    if (r.ok) {
+      setAsking(null);
+      setReason('');
+    }
+    await done('Reopened', r);
+  };
+  const reopenName =
+    cancelledAmong.length === 1
+      ? cancelledAmong[0]!.orderNumber
+      : `${cancelledAmong.length} cancelled orders`;
+  const open = (form: 'cancel' | 'reopen') => {
+    setSaid(null);
+    setReason('');
+    setAsking(form);
+  };
 
   return (
     <div className="panel cancel-orders" data-testid="cancel-orders">
@@ -64,17 +91,12 @@ export function CancelOrders(props: { rows: OrderRowView[]; cursorRow: OrderRowV
       </p>
       {!name ? <p className="muted">Pick orders (Space), or move to one, to cancel it.</p> : null}
       {name && !asking && cancelledAmong.length < ids.length ? (
-        <button onClick={() => (setSaid(null), setAsking(true))}>Cancel {name}…</button>
+        <button onClick={() => open('cancel')}>Cancel {name}…</button>
       ) : null}
-      {cancelledAmong.length ? (
-        <button onClick={() => void reopen()}>
-          Reopen{' '}
-          {cancelledAmong.length === 1
-            ? cancelledAmong[0]!.orderNumber
-            : `${cancelledAmong.length} cancelled`}
-        </button>
+      {cancelledAmong.length && asking !== 'reopen' ? (
+        <button onClick={() => open('reopen')}>Reopen {reopenName}…</button>
       ) : null}
-      {asking ? (
+      {asking === 'cancel' ? (
         <form
           className="cancel-form"
           onSubmit={(e) => {
@@ -82,7 +104,7 @@ export function CancelOrders(props: { rows: OrderRowView[]; cursorRow: OrderRowV
             void cancel();
           }}
           onKeyDown={(e) => {
-            if (e.key === 'Escape') setAsking(false);
+            if (e.key === 'Escape') setAsking(null);
           }}
         >
           <label>
@@ -99,8 +121,38 @@ export function CancelOrders(props: { rows: OrderRowView[]; cursorRow: OrderRowV
           <button type="submit" className="danger">
             Cancel {name} <kbd>Enter</kbd>
           </button>
-          <button type="button" onClick={() => setAsking(false)}>
+          <button type="button" onClick={() => setAsking(null)}>
             Keep <kbd>Esc</kbd>
+          </button>
+        </form>
+      ) : null}
+      {asking === 'reopen' && cancelledAmong.length ? (
+        <form
+          className="cancel-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void reopen();
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') setAsking(null);
+          }}
+        >
+          <label>
+            {cancelledAmong.length === 1 ? `${reopenName} ships` : 'They ship'} after all: why?
+            <input
+              autoFocus
+              aria-label="Why the orders are reopened"
+              placeholder="Customer reinstated the order"
+              value={reason}
+              maxLength={200}
+              onChange={(e) => setReason(e.target.value)}
+            />
+          </label>
+          <button type="submit">
+            Reopen {reopenName} <kbd>Enter</kbd>
+          </button>
+          <button type="button" onClick={() => setAsking(null)}>
+            Keep cancelled <kbd>Esc</kbd>
           </button>
         </form>
       ) : null}

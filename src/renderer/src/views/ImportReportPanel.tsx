@@ -43,6 +43,13 @@ export function ImportReportPanel({ report }: { report: ImportReport }) {
         }
       />
       <OrderList
+        items={report.stillCancelled}
+        testId="import-still-cancelled"
+        title={(n) =>
+          `${n} cancelled order${n === 1 ? ' is' : 's are'} in the file with changes, and still cancelled:`
+        }
+      />
+      <OrderList
         items={report.notices}
         testId="import-notices"
         title={(n) =>
