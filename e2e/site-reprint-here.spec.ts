@@ -54,7 +54,7 @@ test('an order labelled at station A and scanned at B: Alt+R reprints its label 
     .toContain('was labelled at Station A');
   await expect(result).toContainText(
     new RegExp(
-      `Order LUM-10421 was labelled at Station A( by .+)? \\(${tracking}\\): nothing to buy here\\. Alt\\+R reprints its label here; Ctrl\\+Shift\\+A buys another\\.`,
+      `Order LUM-10421 was labelled at Station A at \\d\\d:\\d\\d( by .+)? \\(${tracking}\\): nothing to buy here\\. Alt\\+R reprints its label here; Ctrl\\+Shift\\+A buys another\\.`,
     ),
   );
   const offer = result.getByRole('button', { name: `Reprint ${tracking} here Alt+R` });

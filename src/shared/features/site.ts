@@ -112,6 +112,8 @@ export interface LabelledElsewhereView {
   stationId: string;
   stationName: string;
   packer: string | null;
+  /** When that station claimed the order for its purchase (ISO 8601), as the store has it. */
+  at?: string;
   /** Null while that station's purchase is in flight or its label has not reached the store. */
   label: { labelId: string; trackingNumber: string } | null;
 }

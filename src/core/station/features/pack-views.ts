@@ -44,6 +44,7 @@ export function refuse(result: Refusal, profile?: Profile): never {
           stationId: holder.stationId,
           stationName: holder.stationName,
           packer: holder.packer,
+          at: holder.at,
           label: holder.label
             ? { labelId: String(holder.label.localId), trackingNumber: holder.label.trackingNumber }
             : null,

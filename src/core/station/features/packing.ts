@@ -92,6 +92,7 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
             stationId: holder.stationId,
             stationName: holder.stationName,
             packer: holder.packer,
+            at: holder.at,
             label: {
               labelId: String(holder.label.localId),
               trackingNumber: holder.label.trackingNumber,

@@ -121,6 +121,18 @@ export function pickedRate(
   return quote.rates.find((r) => r.id === selectedRateId) ?? null;
 }
 
+/**
+ * When another station labelled an order, as a scan says it: " at 14:05" today (the station's
+ * clock, as the claim's refusal says it), " on Nov 27 at 14:05" another day; "" when unknown.
+ */
+export function labelledWhen(at: string | undefined, now = new Date()): string {
+  const t = at ? new Date(at) : null;
+  if (!t || Number.isNaN(t.getTime())) return '';
+  const hhmm = `${String(t.getHours()).padStart(2, '0')}:${String(t.getMinutes()).padStart(2, '0')}`;
+  if (t.toDateString() === now.toDateString()) return ` at ${hhmm}`;
+  return ` on ${t.toLocaleDateString('en-US', { month: 'short', day: 'numeric' })} at ${hhmm}`;
+}
+
 /** The other station (and its label) of an `order-claimed-elsewhere` refusal, if it says. */
 export function labelledElsewhereOf(error: StationError): LabelledElsewhereView | null {
   if (error.code !== 'order-claimed-elsewhere') return null;

@@ -12,7 +12,13 @@ import { call } from '../bridge';
 import { playCounted, playFailure, playSuccess, playWrongItem } from '../lib/sounds';
 import type { PackRatesSlice } from './pack-rates';
 import type { Slice } from './types';
-import { isVerifying, matchesLine, MAX_QUANTITY_KEY, quantityScan } from './pack-rules';
+import {
+  isVerifying,
+  labelledWhen,
+  matchesLine,
+  MAX_QUANTITY_KEY,
+  quantityScan,
+} from './pack-rules';
 import { reprintSaid } from './lists';
 
 export type PackResult =
@@ -213,7 +219,7 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
               : found.labelledElsewhere?.label
                 ? {
                     kind: 'info',
-                    text: `Order ${found.order.orderNumber} was labelled at ${found.labelledElsewhere.stationName}${found.labelledElsewhere.packer ? ` by ${found.labelledElsewhere.packer}` : ''} (${found.labelledElsewhere.label.trackingNumber}): nothing to buy here. Alt+R reprints its label here; Ctrl+Shift+A buys another.`,
+                    text: `Order ${found.order.orderNumber} was labelled at ${found.labelledElsewhere.stationName}${labelledWhen(found.labelledElsewhere.at)}${found.labelledElsewhere.packer ? ` by ${found.labelledElsewhere.packer}` : ''} (${found.labelledElsewhere.label.trackingNumber}): nothing to buy here. Alt+R reprints its label here; Ctrl+Shift+A buys another.`,
                   }
                 : null,
           });
