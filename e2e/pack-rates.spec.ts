@@ -269,7 +269,7 @@ test('a scanner that ends each scan with Tab: every scan is read on its own, non
   await expect(page.getByTestId('result')).not.toContainText('Nothing matches');
 });
 
-test('buy another: after a label, a new weight rates nothing; Ctrl+Shift+A names the label the order has, and the button says it buys another', async ({
+test('buy another: after a label, the weight takes no typing and says why; Ctrl+Shift+A names the label the order has, and the button says it buys another', async ({
   page,
 }, info) => {
   await openAndRate(page, 'LUM-10421');
@@ -280,14 +280,27 @@ test('buy another: after a label, a new weight rates nothing; Ctrl+Shift+A names
   await expect(tracking).toHaveText(/\w{10,}/, { timeout: 20_000 });
   const first = (await tracking.textContent())!.trim();
 
-  // A weight typed after the purchase does not bring back rates to buy from.
+  // A weight typed after the purchase is not taken (the field is read-only, and says why), and
+  // brings back no rates to buy from.
+  const weight = page.getByLabel('Package 1 weight in pounds');
+  const weighed = await weight.inputValue();
   await page.keyboard.press('Alt+W');
   await page.keyboard.type('3');
   await page.keyboard.press('Enter');
+  await expect(weight).toHaveValue(weighed);
+  await expect(page.getByTestId('toast')).toHaveText(
+    'This order has its label: press Ctrl+Shift+A to buy another, then weigh it.',
+  );
   await expect(page.getByTestId('rates')).toContainText('Scan the next order.');
   await expect(page.locator('.rate-table')).toHaveCount(0);
+  // The toast sits above the Reprint button, not over it.
+  const toastBox = (await page.getByTestId('toast').boundingBox())!;
+  const reprintBox = (await page.getByRole('button', { name: /^Reprint / }).boundingBox())!;
+  expect(toastBox.y + toastBox.height).toBeLessThanOrEqual(reprintBox.y);
 
   await page.keyboard.press('Control+Shift+A');
+  // Asked for another label: the weight is the packer's to type again.
+  await expect(weight).not.toHaveAttribute('readonly');
   const another = page.getByTestId('buy-another');
   await expect(another).toContainText(
     `Another label for LUM-10421: it already has label ${first}. Ctrl+Enter buys and charges a second one; Esc cancels.`,

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { call } from '../bridge';
 import { useStation } from '../store';
-import { Packages, type PackagesHandle } from './pack/Packages';
+import { LABELLED_NO_WEIGHT, Packages, type PackagesHandle } from './pack/Packages';
 import { RatesPanel } from './pack/Rates';
 import { PackResult } from './pack/Result';
 import { OrderItems, ShipOptionsPanel, type ShipOptionsHandle } from './pack/ShipOptions';
@@ -97,6 +97,16 @@ export function PackView() {
 
   // The scale weighs the package in hand: the one whose weight field was focused last.
   async function readScale() {
+    const before = useStation.getState();
+    // Labelled and no other label asked for: a weight now would rate nothing (the fields are
+    // read-only too); said instead of filling a field that does nothing.
+    if (
+      (before.existingLabels.length || before.labelledElsewhere?.label) &&
+      !before.confirmAnother
+    ) {
+      before.notify('error', LABELLED_NO_WEIGHT);
+      return;
+    }
     const r = await call('pack.readScale', {});
     const st = useStation.getState();
     if (!st.packages.length) return;

@@ -1,6 +1,10 @@
 import { forwardRef, useImperativeHandle, useRef } from 'react';
 import { useStation } from '../../store';
 
+/** Why a labelled order's weights take no typing (Pack's Alt+S says it too). */
+export const LABELLED_NO_WEIGHT =
+  'This order has its label: press Ctrl+Shift+A to buy another, then weigh it.';
+
 export interface PackagesHandle {
   /** Focus the weight field of the package in hand (or the first without a weight). */
   focusWeight(): void;
@@ -15,6 +19,11 @@ export const Packages = forwardRef<PackagesHandle, { onReadScale(): void; onDone
     const s = useStation();
     // A labelled order is not weighed again (unless another label is wanted): no amber box.
     const needsWeights = !s.existingLabels.length || s.confirmAnother;
+    // Labelled (here or elsewhere) and no other label asked for: a weight typed now would rate
+    // nothing, so the fields take none until Ctrl+Shift+A asks for another label.
+    const locked =
+      (s.existingLabels.length > 0 || Boolean(s.labelledElsewhere?.label)) && !s.confirmAnother;
+    const lockedWhy = locked ? LABELLED_NO_WEIGHT : undefined;
     const inputs = useRef<(HTMLInputElement | null)[]>([]);
     const boxes = s.settings?.boxes ?? [];
     const count = s.packages.length;
@@ -55,7 +64,7 @@ export const Packages = forwardRef<PackagesHandle, { onReadScale(): void; onDone
           <span>
             {count > 1 ? `${count} packages: weigh each` : 'Weight'} <kbd>Alt+W</kbd>
           </span>
-          <button onClick={onReadScale} disabled={!count}>
+          <button onClick={onReadScale} disabled={!count || locked} title={lockedWhy}>
             Read scale into package {count ? s.activePackage + 1 : ''} <kbd>Alt+S</kbd>
           </button>
         </div>
@@ -79,10 +88,17 @@ export const Packages = forwardRef<PackagesHandle, { onReadScale(): void; onDone
                     inputMode="decimal"
                     placeholder="lb"
                     value={p.weight}
+                    readOnly={locked}
+                    title={lockedWhy}
                     className={p.weight.trim() === '' && needsWeights ? 'missing' : ''}
                     onFocus={() => s.setActivePackage(i)}
                     onChange={(e) => s.setWeight(i, e.target.value, true)}
                     onKeyDown={(e) => {
+                      // A weight typed into a labelled order's field: said why nothing changes.
+                      if (locked && e.key.length === 1 && !e.ctrlKey && !e.altKey && !e.metaKey) {
+                        s.notify('error', lockedWhy!);
+                        return;
+                      }
                       // Ctrl+Enter is the buy key (the Pack view's), not \"next package\".
                       if (e.key === 'Enter' && !e.ctrlKey) {
                         e.preventDefault();
@@ -98,7 +114,11 @@ export const Packages = forwardRef<PackagesHandle, { onReadScale(): void; onDone
                       key={b.id}
                       className={p.box?.id === b.id ? 'box selected' : 'box'}
                       aria-pressed={p.box?.id === b.id}
-                      title={`${b.name}: ${b.lengthIn}×${b.widthIn}×${b.heightIn} in, scan ${b.code}`}
+                      disabled={locked}
+                      title={
+                        lockedWhy ??
+                        `${b.name}: ${b.lengthIn}×${b.widthIn}×${b.heightIn} in, scan ${b.code}`
+                      }
                       onClick={() => {
                         s.setActivePackage(i);
                         s.setBox(i, p.box?.id === b.id ? null : b);
