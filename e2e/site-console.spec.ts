@@ -38,6 +38,8 @@ test("the console shows a second station's purchase within a second", async ({ b
   const rowB = lead.getByTestId('console-stations').getByRole('row', { name: /Station B/ });
   await expect(rowB).toContainText('0.1.0', { timeout: 30_000 });
   await expect(rowB).toContainText('ZD421 Station B: ready', { timeout: 30_000 });
+  // Whether it can reach the platform, as its own header says (site migration 5).
+  await expect(rowB.getByTestId('console-platform')).toHaveText('online', { timeout: 30_000 });
   // The console's own station is in the list, marked as such.
   const own = lead.getByTestId('console-stations').getByRole('row', { name: /Lead desk/ });
   await expect(own).toContainText('(this station)');

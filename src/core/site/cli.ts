@@ -22,6 +22,8 @@ import {
   type SiteStoreConfig,
 } from './config.js';
 import { SiteStore } from './store.js';
+import { SITE_SCHEMA_VERSION } from './schema.js';
+import { olderSchemaWords } from './sync.js';
 import { describeSiteErrorForSiteIt, SiteStoreError } from './errors.js';
 import { CliUsageError, parseCli } from '../cli-args.js';
 import { runSettingCommand, runUsersCommand, SITE_SETTING_KEYS } from './cli-users.js';
@@ -203,6 +205,9 @@ try {
         break;
       }
       console.log(`site store ${describeSiteStore(url)}, schema ${schema}`);
+      // Older than this version's: stations of this version work with it, without what the
+      // later migrations add (said, with who mends it).
+      if (schema < SITE_SCHEMA_VERSION) console.log(olderSchemaWords(schema));
       console.log(`offlinePurchase: ${(await store.setting('offlinePurchase')) ?? 'allow'}`);
       await listStations();
       break;

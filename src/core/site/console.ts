@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type {
+  ConsolePlatformView,
   ConsolePrinterView,
   ConsoleSnapshotView,
 } from '../../shared/features/site-services.js';
@@ -16,6 +17,8 @@ export interface Heartbeat {
   appVersion: string;
   signedInUser: string | null;
   printers: HeartbeatPrinter[];
+  /** Written where the store has its column (site migration 5); left out before. */
+  platform?: ConsolePlatformView;
 }
 
 export interface CarrierConnectionRow {
@@ -88,6 +91,8 @@ export async function consoleSnapshot(
       app_version: string | null;
       signed_in_user: string | null;
       printers: HeartbeatPrinter[];
+      /** Site migration 5: absent from the rows of a store at schema 4. */
+      platform?: ConsolePlatformView | null;
       queued_shipments: number;
       queued_print_jobs: number;
       needs_attention: number;
@@ -157,6 +162,7 @@ export async function consoleSnapshot(
       appVersion: r.app_version,
       signedInUser: r.signed_in_user,
       printers: Array.isArray(r.printers) ? r.printers : [],
+      platform: r.platform && typeof r.platform.state === 'string' ? r.platform : null,
       queuedShipments: r.queued_shipments,
       queuedPrintJobs: r.queued_print_jobs,
       needsAttention: r.needs_attention,

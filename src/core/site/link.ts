@@ -57,7 +57,7 @@ export class SiteLink {
       onConsole?: (stationId: string) => void;
       queues?: () => StationQueues;
       printers?: () => SitePrinter[];
-      heartbeat?: () => Heartbeat;
+      heartbeat?: () => Heartbeat | Promise<Heartbeat>;
       atCheckIn?: (store: SiteStore, settings: Record<string, string>) => Promise<void>;
       /** How often a store that stays away is mentioned again in the log (default 5 min). */
       outageReminderMs?: number;

@@ -2,6 +2,7 @@ import { siteMigration001 } from './migrations/001-site-store.js';
 import { siteMigration002 } from './migrations/002-site-services.js';
 import { siteMigration003 } from './migrations/003-apply-batch.js';
 import { siteMigration004 } from './migrations/004-import-claim-release.js';
+import { siteMigration005 } from './migrations/005-station-platform.js';
 
 /**
  * The site store's own numbered, forward-only migrations (PostgreSQL). Each runs in one
@@ -23,6 +24,30 @@ export const siteMigrations: readonly SiteMigration[] = [
   siteMigration002,
   siteMigration003,
   siteMigration004,
+  siteMigration005,
 ];
 
 export const SITE_SCHEMA_VERSION = siteMigrations.length;
+
+/**
+ * The oldest store schema this version works with. A station does not upgrade a store that
+ * is at least this (the stations of the version before would then refuse it): it works on
+ * with what that schema has, without the later migrations' features, and says so, until site
+ * IT runs `npm run site -- migrate` once every station is updated. An empty store, or one
+ * older than this, is migrated by the first station allowed to.
+ *
+ * What each later migration adds, and so what a station on an older store does without (the
+ * Site view and `npm run site -- status` say it).
+ */
+export const SITE_SCHEMA_OLDEST = 4;
+export const SITE_SCHEMA_FEATURES: Readonly<Record<number, string>> = {
+  5: "the console's platform state of each station (an API key refused, the platform away)",
+};
+
+/** What a store at `schema` lacks of this version's, in words ('' when nothing). */
+export function missingSiteFeatures(schema: number): string {
+  return Object.entries(SITE_SCHEMA_FEATURES)
+    .filter(([v]) => Number(v) > schema)
+    .map(([, what]) => what)
+    .join('; ');
+}

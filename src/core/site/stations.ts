@@ -28,6 +28,11 @@ export class SiteStations {
   private lastCheckIn: Date | null = null;
   /** The store's database (its OID) as the last check-in found it: see SiteSync. */
   database: string | null = null;
+  /**
+   * The store's schema version as last read (SiteSync's preparation, then every check-in): what
+   * this station may write (SITE_SCHEMA_OLDEST). null: not read yet (nothing newer is written).
+   */
+  schema: number | null = null;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -52,9 +57,13 @@ export class SiteStations {
     // snapshot): written after this station's own last check-in means another running station
     // checks in under the same id.
     // And which database this is (its OID): a store restored into the same name is another.
+    // And the schema's version: site IT's migrate is seen by the next check-in, not a restart.
     const returning = `RETURNING last_seen_at AS now_at,
       (SELECT s.last_seen_at FROM site_stations s WHERE s.station_id = $1) AS before_at,
-      (SELECT d.oid::text FROM pg_database d WHERE d.datname = current_database()) AS db_oid`;
+      (SELECT d.oid::text FROM pg_database d WHERE d.datname = current_database()) AS db_oid,
+      (SELECT max(version) FROM site_schema_migrations) AS schema`;
+    // The platform's state (site migration 5) only where the store has its column.
+    const platform = beat?.platform !== undefined && (this.schema ?? 0) >= 5;
     const values = [
       this.station.stationId,
       this.station.stationName,
@@ -69,11 +78,33 @@ export class SiteStations {
         now_at: Date;
         before_at: Date | null;
         db_oid: string;
+        schema: number | null;
       }>(
-        beat
+        beat && platform
           ? {
-              name: 'site-check-in-beat',
+              name: 'site-check-in-beat-platform',
               text: `INSERT INTO site_stations (station_id, station_name, last_seen_at, outbox_depth, outbox_oldest_at,
+                       queued_shipments, queued_print_jobs, needs_attention, app_version, signed_in_user, printers, platform)
+                     VALUES ($1, $2, now(), $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb)
+                     ON CONFLICT (station_id) DO UPDATE SET station_name = EXCLUDED.station_name,
+                       last_seen_at = now(), outbox_depth = EXCLUDED.outbox_depth, outbox_oldest_at = EXCLUDED.outbox_oldest_at,
+                       queued_shipments = EXCLUDED.queued_shipments, queued_print_jobs = EXCLUDED.queued_print_jobs,
+                       needs_attention = EXCLUDED.needs_attention, app_version = EXCLUDED.app_version,
+                       signed_in_user = EXCLUDED.signed_in_user, printers = EXCLUDED.printers,
+                       platform = EXCLUDED.platform
+                     ${returning}`,
+              values: [
+                ...values,
+                beat.appVersion,
+                beat.signedInUser,
+                JSON.stringify(beat.printers),
+                JSON.stringify(beat.platform),
+              ],
+            }
+          : beat
+            ? {
+                name: 'site-check-in-beat',
+                text: `INSERT INTO site_stations (station_id, station_name, last_seen_at, outbox_depth, outbox_oldest_at,
                        queued_shipments, queued_print_jobs, needs_attention, app_version, signed_in_user, printers)
                      VALUES ($1, $2, now(), $3, $4, $5, $6, $7, $8, $9, $10::jsonb)
                      ON CONFLICT (station_id) DO UPDATE SET station_name = EXCLUDED.station_name,
@@ -82,16 +113,16 @@ export class SiteStations {
                        needs_attention = EXCLUDED.needs_attention, app_version = EXCLUDED.app_version,
                        signed_in_user = EXCLUDED.signed_in_user, printers = EXCLUDED.printers
                      ${returning}`,
-              values: [
-                ...values,
-                beat.appVersion,
-                beat.signedInUser,
-                JSON.stringify(beat.printers),
-              ],
-            }
-          : {
-              name: 'site-check-in',
-              text: `INSERT INTO site_stations (station_id, station_name, last_seen_at, outbox_depth, outbox_oldest_at,
+                values: [
+                  ...values,
+                  beat.appVersion,
+                  beat.signedInUser,
+                  JSON.stringify(beat.printers),
+                ],
+              }
+            : {
+                name: 'site-check-in',
+                text: `INSERT INTO site_stations (station_id, station_name, last_seen_at, outbox_depth, outbox_oldest_at,
                        queued_shipments, queued_print_jobs, needs_attention)
                      VALUES ($1, $2, now(), $3, $4, $5, $6, $7)
                      ON CONFLICT (station_id) DO UPDATE SET station_name = EXCLUDED.station_name,
@@ -99,14 +130,15 @@ export class SiteStations {
                        queued_shipments = EXCLUDED.queued_shipments, queued_print_jobs = EXCLUDED.queued_print_jobs,
                        needs_attention = EXCLUDED.needs_attention
                      ${returning}`,
-              values,
-            },
+                values,
+              },
       );
       const row = rows[0];
       const mine = this.lastCheckIn;
       if (row) {
         this.lastCheckIn = row.now_at;
         this.database = row.db_oid;
+        if (row.schema !== null) this.schema = Number(row.schema);
       }
       if (row?.before_at && mine && row.before_at.getTime() > mine.getTime())
         throw new SiteStoreError({

@@ -114,6 +114,18 @@ export class SiteStore {
     });
   }
 
+  /**
+   * The schema this station works with, as last read (SiteSync's preparation, every check-in):
+   * a store at SITE_SCHEMA_OLDEST or later that a station did not upgrade. null: not read yet.
+   */
+  get schema(): number | null {
+    return this.siteStations.schema;
+  }
+
+  set schema(version: number | null) {
+    this.siteStations.schema = version;
+  }
+
   /** See SiteMigrator.schemaVersion (0 when nothing was ever migrated). */
   schemaVersion(): Promise<number> {
     return this.migrator.schemaVersion();

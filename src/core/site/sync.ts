@@ -1,7 +1,7 @@
 import { describeSiteError, type SiteProblem } from './errors.js';
 import { OutageLog } from './outage.js';
 import type { SiteOutbox } from './outbox.js';
-import { SITE_SCHEMA_VERSION } from './schema.js';
+import { missingSiteFeatures, SITE_SCHEMA_OLDEST, SITE_SCHEMA_VERSION } from './schema.js';
 import type { SitePrinter, SiteStore, StationQueues } from './store.js';
 import type { Heartbeat } from './console.js';
 
@@ -41,7 +41,7 @@ export interface SiteSyncOptions {
   /** The station's network printers, registered at each check-in for site-wide reprints. */
   printers?: () => SitePrinter[];
   /** The station's heartbeat for the console (issue 14), written with each check-in. */
-  heartbeat?: () => Heartbeat;
+  heartbeat?: () => Heartbeat | Promise<Heartbeat>;
   /**
    * More to do at each check-in (issue 14: the site settings, read once here and handed over;
    * users; carrier connections).
@@ -65,6 +65,8 @@ export class SiteSync {
   /** The site's network printers as last read at a check-in. */
   sitePrinters: Awaited<ReturnType<SiteStore['printers']>> = [];
   private ready = false;
+  /** The log has said once that the store's schema is older than this version's. */
+  private saidSchema = false;
   private failures = 0;
   private lastCheckIn = 0;
   /** The heartbeat and queues last written (consoles are told only when they change). */
@@ -153,7 +155,19 @@ export class SiteSync {
     if (this.ready) return;
     const { store, outbox } = this.o;
     // The first station of a site migrates it; a station role without DDL rights is told to ask.
-    if ((await store.schemaVersion()) !== SITE_SCHEMA_VERSION) await store.migrate();
+    // A store already at SITE_SCHEMA_OLDEST or later is not upgraded by a station (the stations
+    // not yet updated would refuse it): this one works with what it has, and says so, until
+    // site IT migrates it (the next check-in reads the new version).
+    const found = await store.schemaVersion();
+    if (found >= SITE_SCHEMA_OLDEST && found <= SITE_SCHEMA_VERSION) store.schema = found;
+    else {
+      await store.migrate();
+      store.schema = SITE_SCHEMA_VERSION;
+    }
+    if (found >= SITE_SCHEMA_OLDEST && found < SITE_SCHEMA_VERSION && !this.saidSchema) {
+      this.saidSchema = true;
+      this.o.log?.(olderSchemaWords(found));
+    }
     await store.releaseOrphanClaims((id) => outbox.isKnownPurchase(id));
     this.ready = true;
   }
@@ -187,7 +201,7 @@ export class SiteSync {
         ) {
           const d = outbox.depth();
           const queues = this.o.queues?.();
-          const beat = this.o.heartbeat?.();
+          const beat = await this.o.heartbeat?.();
           const seen = beat ? JSON.stringify([beat, queues]) : undefined;
           const notify = seen !== undefined && seen !== this.lastBeat;
           // Forgotten until it is written: the first heartbeat after the store was away always
@@ -267,4 +281,12 @@ export class SiteSync {
       this.wakeUp = null;
     }
   }
+}
+
+/**
+ * A store this version works with but that lacks later migrations, for site IT: what is
+ * missing and who mends it (the Site view, the log, `npm run site -- status`).
+ */
+export function olderSchemaWords(schema: number): string {
+  return `The site store is at schema ${schema}; this version of Shipping Station knows ${SITE_SCHEMA_VERSION}. Everything works but ${missingSiteFeatures(schema)}. Site IT runs npm run site -- migrate as the site's owner once every station is updated (a station of an older version refuses a store migrated past it).`;
 }

@@ -21,6 +21,15 @@ export interface SessionView {
   consoleOnly: boolean;
 }
 
+/**
+ * A station's Shipping Platform as its own header says it (Connectivity: online, offline,
+ * refused, no-secret, failing, unknown), published with its heartbeat (site migration 5).
+ */
+export interface ConsolePlatformView {
+  state: string;
+  detail: string | null;
+}
+
 export interface ConsolePrinterView {
   id: string;
   name: string;
@@ -41,6 +50,8 @@ export interface ConsoleSnapshotView {
     appVersion: string | null;
     signedInUser: string | null;
     printers: ConsolePrinterView[];
+    /** null: not published (a station of an older version, or a store before schema 5). */
+    platform: ConsolePlatformView | null;
     queuedShipments: number;
     queuedPrintJobs: number;
     needsAttention: number;

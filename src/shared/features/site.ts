@@ -51,6 +51,11 @@ export interface SiteStatusView {
    */
   passwordFrom?: string | null;
   header: SiteHeaderView | null;
+  /**
+   * The store is at an older schema than this version's (it works, without what the later
+   * migrations add): what is missing and who mends it, for site IT. null otherwise.
+   */
+  schemaNote?: string | null;
   lastSyncedAt: string | null;
   offlinePurchase: 'allow' | 'refuse';
   /** Other stations' network printers a reprint can be sent to (`site.reprint` printerId). */

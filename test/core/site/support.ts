@@ -2,6 +2,7 @@
 // resources/site/station-role.sql, on a cluster from usePostgres().
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { siteMigrations } from '../../../src/core/site/schema.js';
 import { SiteStore } from '../../../src/core/site/store.js';
 import { SUPERUSER_PASSWORD, type PostgresCluster } from '../../support/postgres.js';
 
@@ -21,15 +22,23 @@ export interface SiteDatabase {
   owner: SiteStore;
 }
 
-/** A new database, migrated by site IT, with the station role granted as the SQL file says. */
-export async function siteDatabase(cluster: PostgresCluster): Promise<SiteDatabase> {
+/**
+ * A new database, migrated by site IT, with the station role granted as the SQL file says.
+ * `schema`: migrated only that far (a store an earlier version set up).
+ */
+export async function siteDatabase(
+  cluster: PostgresCluster,
+  options: { schema?: number } = {},
+): Promise<SiteDatabase> {
   const name = `site_${process.pid}_${++count}`;
   const ownerUrl = await cluster.createDatabase(name);
   const owner = new SiteStore({
     config: { url: ownerUrl, stationId: 'site-it', stationName: 'Site IT' },
     password: SUPERUSER_PASSWORD,
   });
-  await owner.migrate();
+  await owner.migrate(
+    options.schema === undefined ? undefined : siteMigrations.slice(0, options.schema),
+  );
   await grantStationRole(cluster, name);
   return {
     name,

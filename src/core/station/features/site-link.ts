@@ -13,6 +13,7 @@ import { SiteOutbox } from '../../site/outbox.js';
 import { SiteAttentionCount } from './site-attention.js';
 import type { StationContext } from '../context.js';
 import { countsOf } from '../snapshots.js';
+import { platformState } from './status.js';
 import { publishCarriers, type Heartbeat } from '../../site/console.js';
 import type { SiteStore } from '../../site/store.js';
 import type { SiteProblem } from '../../site/errors.js';
@@ -84,9 +85,15 @@ function checkInExtras(
 }
 
 /** The station's heartbeat as the console shows it, written with each check-in. */
-function heartbeatOf(ctx: StationContext): Heartbeat {
+async function heartbeatOf(ctx: StationContext): Promise<Heartbeat> {
   const printer = ctx.printerView();
+  const rt = ctx.runtimeOrNull();
+  // The platform as this station's header says it: the console shows a station that cannot buy.
+  const platform = rt
+    ? platformState(rt, (await ctx.secretState(rt.profile)).hasSecret)
+    : undefined;
   return {
+    ...(platform ? { platform } : {}),
     appVersion: ctx.options.version ?? '0.0.0',
     signedInUser: ctx.session.current()?.name ?? null,
     printers: printer

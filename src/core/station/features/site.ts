@@ -8,6 +8,8 @@ import {
 } from '../../site/config.js';
 import { SiteStore } from '../../site/store.js';
 import { SiteStoreError } from '../../site/errors.js';
+import { SITE_SCHEMA_VERSION } from '../../site/schema.js';
+import { olderSchemaWords } from '../../site/sync.js';
 import { asSentence } from '../../../shared/result.js';
 import type { SiteLabel } from '../../site/types.js';
 import type * as V from '../../../shared/views.js';
@@ -87,6 +89,10 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
       hasPassword,
       passwordFrom,
       header: siteHeader(s, now, link.outbox.offlinePurchase()),
+      schemaNote:
+        link.store.schema !== null && link.store.schema < SITE_SCHEMA_VERSION
+          ? olderSchemaWords(link.store.schema)
+          : null,
       lastSyncedAt: s.lastSyncedAt,
       offlinePurchase: link.outbox.offlinePurchase(),
       sitePrinters: link.remotePrinters().map((p) => ({ id: p.id, name: p.name })),

@@ -4,7 +4,12 @@ import { describePrinter, type PrinterConfig, type PrinterStatus } from '../../p
 import { labelPrinterOf } from '../../profiles/profile-schema.js';
 import { countsOf } from '../snapshots.js';
 import { printerStateWords } from '../../../shared/printers.js';
-import type { PrinterState, PrinterStatusView, StationStatus } from '../../../shared/views.js';
+import type {
+  Connectivity,
+  PrinterState,
+  PrinterStatusView,
+  StationStatus,
+} from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
 import { carrierView, profileView, trackingSync } from '../map.js';
 import type { FeatureHandlers } from '../../../shared/features/define.js';
@@ -41,6 +46,40 @@ export function printerStatusView(
         : status.ready
           ? `${where} is ready`
           : (describeStatus(cfg, status) ?? `${where} reports a fault`)),
+  };
+}
+
+/**
+ * Whether packing can reach the platform, as the header says it (and the site's console, from
+ * the heartbeat): the key refused, no secret, failing requests, or the connectivity signal.
+ */
+export function platformState(
+  rt: NonNullable<ReturnType<StationContext['runtimeOrNull']>>,
+  hasSecret: boolean,
+): { state: Connectivity; detail: string | null } {
+  const conn = rt.client.connectivity.snapshot();
+  // Answered before, but the latest packing request(s) went unanswered: said at once (a
+  // platform that hangs answers nothing, so it would stay "online" until a streak).
+  const failing =
+    conn.state === 'online' && conn.consecutiveFailures > 0
+      ? (['token', 'rates', 'labels'] as const)
+          .map((c) => conn.capabilities[c])
+          .filter((c) => c.consecutiveFailures > 0 && c.lastFailure)
+          .map((c) => c.lastFailure!)
+          .sort((a, b) => b.at - a.at)[0]
+      : undefined;
+  const refused = rt.client.tokens.refused;
+  return {
+    state: refused ? 'refused' : !hasSecret ? 'no-secret' : failing ? 'failing' : conn.state,
+    detail: !hasSecret
+      ? 'No client secret for this profile: site IT sets it in Settings → Profiles (Replace secret) or in its environment variable'
+      : refused
+        ? `${refused.message}. Nothing can be bought until site IT mends it.`
+        : conn.state === 'offline'
+          ? rt.client.connectivity.outage()
+          : failing
+            ? `The platform did not answer the last ${conn.consecutiveFailures === 1 ? 'request' : `${conn.consecutiveFailures} requests`} for packing (${failing.detail}); it counts as offline after a few in a row.`
+            : null,
   };
 }
 
@@ -180,18 +219,6 @@ export class StatusFeature {
         secretStorage: secretStorage(o.vault),
         version: o.version ?? '0.0.0',
       };
-    const conn = rt.client.connectivity.snapshot();
-    // Answered before, but the latest packing request(s) went unanswered: said at once (a
-    // platform that hangs answers nothing, so it would stay "online" until a streak).
-    const failing =
-      conn.state === 'online' && conn.consecutiveFailures > 0
-        ? (['token', 'rates', 'labels'] as const)
-            .map((c) => conn.capabilities[c])
-            .filter((c) => c.consecutiveFailures > 0 && c.lastFailure)
-            .map((c) => c.lastFailure!)
-            .sort((a, b) => b.at - a.at)[0]
-        : undefined;
-    const refused = rt.client.tokens.refused;
     const counts = countsOf(ctx);
     // Site-wide items are the header's only: the counts a station reports at check-in stay its
     // own, or every station would report the site's items again.
@@ -202,7 +229,7 @@ export class StatusFeature {
       .carriers()
       .filter((h) => ['EXPIRED', 'ERROR', 'UNAUTHORIZED'].includes(h.authorizationStatus));
     const secret = await ctx.secretState(rt.profile);
-    const hasSecret = secret.hasSecret;
+    const platform = platformState(rt, secret.hasSecret);
     return {
       profile: profileView(rt.profile, {
         active: true,
@@ -211,22 +238,8 @@ export class StatusFeature {
         siteName: rt.names.siteName,
         tenantName: rt.names.tenantName,
       }),
-      connectivity: refused
-        ? 'refused'
-        : !hasSecret
-          ? 'no-secret'
-          : failing
-            ? 'failing'
-            : conn.state,
-      connectivityDetail: !hasSecret
-        ? 'No client secret for this profile: site IT sets it in Settings → Profiles (Replace secret) or in its environment variable'
-        : refused
-          ? `${refused.message}. Nothing can be bought until site IT mends it.`
-          : conn.state === 'offline'
-            ? rt.client.connectivity.outage()
-            : failing
-              ? `The platform did not answer the last ${conn.consecutiveFailures === 1 ? 'request' : `${conn.consecutiveFailures} requests`} for packing (${failing.detail}); it counts as offline after a few in a row.`
-              : null,
+      connectivity: platform.state,
+      connectivityDetail: platform.detail,
       trackingDelayed: trackingSync(rt).message,
       printer: this.printer,
       queue: { shipments: counts.shipments, printJobs: counts.printJobs },

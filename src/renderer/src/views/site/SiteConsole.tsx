@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { call, getBridge } from '../../bridge';
 import type { ConsoleSnapshotView, ConsoleView } from '../../../../shared/features/site-services';
+import { ago, PlatformCell, PrintersCell } from './ConsoleCells';
 import './console.css';
 
 /**
@@ -14,17 +15,6 @@ const AGE_TICK_MS = 1_000;
  * which a station shows offline, so a station that is running never does.
  */
 const REREAD_MS = 4_000;
-
-function ago(iso: string, now: number): string {
-  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
-  if (s < 60) return `${s} s ago`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  const at = new Date(iso);
-  // A station gone quiet for days shows the day too, not only a time that looks like today's.
-  return at.toDateString() === new Date(now).toDateString()
-    ? at.toLocaleTimeString()
-    : at.toLocaleString();
-}
 
 const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency}`;
 
@@ -220,6 +210,7 @@ export function SiteConsole() {
                   <th>Last heartbeat</th>
                   <th>Version</th>
                   <th>Packing</th>
+                  <th>Platform</th>
                   <th>Printer</th>
                   <th className="num">Queue</th>
                   <th className="num">Print jobs</th>
@@ -262,31 +253,8 @@ export function SiteConsole() {
                         <span className="muted">{s.signedInUser} (last known)</span>
                       )}
                     </td>
-                    <td>
-                      {s.printers.length
-                        ? s.printers.map((p) =>
-                            online(s) ? (
-                              <span
-                                key={p.id}
-                                className={p.state === 'ready' ? 'chip on' : 'chip bad'}
-                                title={p.detail ?? undefined}
-                              >
-                                {p.name}: {p.state}
-                              </span>
-                            ) : (
-                              // The station stopped telling: its printer's word is as old as
-                              // its last heartbeat, not "ready" now.
-                              <span
-                                key={p.id}
-                                className="chip"
-                                title={`As its station last said, ${ago(s.lastSeenAt, storeNow)}`}
-                              >
-                                {p.name}: {p.state} (last known)
-                              </span>
-                            ),
-                          )
-                        : '—'}
-                    </td>
+                    <PlatformCell station={s} online={online(s)} now={storeNow} />
+                    <PrintersCell station={s} online={online(s)} now={storeNow} />
                     <td className="num">{s.queuedShipments}</td>
                     <td className="num">{s.queuedPrintJobs}</td>
                     <td className={s.needsAttention ? 'num warn' : 'num'}>{s.needsAttention}</td>

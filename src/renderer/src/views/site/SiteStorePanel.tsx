@@ -112,6 +112,11 @@ export function SiteStorePanel() {
               {site.header.problem}
             </p>
           ) : null}
+          {site.schemaNote ? (
+            <p className="warn" data-testid="site-schema-note">
+              {site.schemaNote}
+            </p>
+          ) : null}
           {site.stations.length ? (
             <table className="grid">
               <thead>

@@ -1,0 +1,105 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { consoleSnapshot } from '../../../src/core/site/console.js';
+import { SITE_SCHEMA_VERSION } from '../../../src/core/site/schema.js';
+import type { Station } from '../../../src/core/station/index.js';
+import { SUPERUSER_PASSWORD } from '../../support/postgres.js';
+import { tempDir } from '../../support/tmp.js';
+import { siteDatabase } from '../site/support.js';
+import { siteStations } from './site-stations.js';
+import { call, packOrder, until } from './support.js';
+
+// A site upgraded station by station: a store at the schema of the version before (4) is not
+// upgraded by a station, even one allowed to (the stations not yet updated would refuse it);
+// every station works on it, and says what waits for site IT's migrate. Once migrated, the
+// console shows each station's platform state (site migration 5): a refused key stands out.
+
+const { pgc, sandbox, siteStation, linkToSite } = siteStations();
+const root = join(import.meta.dirname, '../../..');
+
+const synced = (s: Station) =>
+  until(async () => (await call(s, 'station.status', {})).site?.text === 'Site: synced');
+
+describe('a site store at the schema of the version before', () => {
+  it('is worked with, not upgraded, and said; migrated by site IT, the console shows each station platform state', async () => {
+    expect(SITE_SCHEMA_VERSION).toBe(5);
+    const site = await siteDatabase(pgc.cluster, { schema: 4 });
+    // A: linked as the site's owner (it could migrate); B: the stations' role, packing for
+    // another brand, whose key is rotated on the platform below (B keeps the old one).
+    const harbor = sandbox().fixtures.apiClients.find((c) => c.clientId === 'demo-harbor-full')!;
+    const a = siteStation(tempDir());
+    const b = siteStation(tempDir(), {
+      startSandbox: async () => ({
+        baseUrl: sandbox().url,
+        clientId: harbor.clientId,
+        clientSecret: harbor.clientSecret,
+        tenantId: harbor.tenantId,
+        close: async () => {},
+      }),
+    });
+    await Promise.all([a.start(), b.start()]);
+    try {
+      await call(a, 'site.configure', {
+        siteStore: { url: site.ownerUrl, stationId: 'st-a', stationName: 'Station A' },
+        password: SUPERUSER_PASSWORD,
+      });
+      await linkToSite(b, site.stationUrl, 'st-b', 'Station B');
+      await Promise.all([synced(a), synced(b)]);
+
+      // A buys as ever, its label in the site store; the store is still at 4.
+      expect((await packOrder(a, 'LUM-10421')).label?.trackingNumber).toBeTruthy();
+      await synced(a);
+      const { rows } = await site.owner.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM site_labels WHERE station_id = 'st-a'`,
+      );
+      expect(rows[0]!.n).toBe(1);
+      expect(await site.owner.schemaVersion()).toBe(4);
+
+      // Settings → Site store says what waits, and who mends it.
+      const note = (await call(a, 'site.status', {})).schemaNote;
+      expect(note).toBe(
+        "The site store is at schema 4; this version of Shipping Station knows 5. Everything works but the console's platform state of each station (an API key refused, the platform away). Site IT runs npm run site -- migrate as the site's owner once every station is updated (a station of an older version refuses a store migrated past it).",
+      );
+
+      // B's key is refused: nothing bought there, its header says so.
+      sandbox().setClientSecret(harbor.clientId, 'rotated-elsewhere');
+      expect(await b.dispatch('carriers.list', { refresh: true })).toMatchObject({ ok: false });
+      expect((await call(b, 'station.status', {})).connectivity).toBe('refused');
+
+      // npm run site -- status says it to site IT too.
+      const status = await promisify(execFile)(
+        process.execPath,
+        ['--import', 'tsx', join(root, 'src/core/site/cli.ts'), 'status', '--url', site.ownerUrl],
+        { env: { ...process.env, PGPASSWORD: SUPERUSER_PASSWORD } },
+      );
+      expect(status.stdout).toContain(', schema 4\n');
+      expect(status.stdout).toContain(note!);
+
+      // Site IT migrates; the next check-ins see it (no restart) and publish the platform.
+      expect(await site.owner.migrate()).toEqual({ from: 4, to: 5 });
+      const scope = a.context.runtime().scope;
+      const snap = await until(async () => {
+        const s = await consoleSnapshot(site.owner.pool, scope, new Date(0).toISOString(), 0);
+        return s.stations.every((x) => x.platform) ? s : null;
+      });
+      expect(snap.stations.map((s) => [s.stationId, s.platform?.state])).toEqual([
+        ['st-a', 'online'],
+        ['st-b', 'refused'],
+      ]);
+      expect(snap.stations[1]!.platform!.detail).toMatch(
+        /Nothing can be bought until site IT mends it\.$/,
+      );
+      await until(async () => (await call(a, 'site.status', {})).schemaNote === null);
+      // And through the contract, as the Site view reads it.
+      const view = await call(a, 'console.snapshot', {});
+      expect(view.snapshot?.stations.find((s) => s.stationId === 'st-b')?.platform?.state).toBe(
+        'refused',
+      );
+    } finally {
+      sandbox().setClientSecret(harbor.clientId, harbor.clientSecret);
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+});
