@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { clockTime } from './claims.js';
 import type {
   SiteAttentionItem,
   SiteLabel,
@@ -236,7 +237,7 @@ export class SiteReads {
           id: `site-double-${d.id}`,
           tenantId: d.tenant_id,
           orderNumber: d.order_number,
-          message: d.message,
+          message: doubleLabelWords(d.order_number, d.purchases, rows) ?? d.message,
           since: d.created_at.toISOString(),
           labels: rows.map(siteLabelOf),
         });
@@ -367,4 +368,31 @@ function siteLabelOf(r: SiteLabelDbRow): SiteLabel {
     createdAt: r.created_at.toISOString(),
     reprints: Number(r.reprints),
   };
+}
+
+/** A time of the site's as a station says it: "14:05" today, "Nov 27 14:05" another day. */
+function whenSaid(at: Date, now = new Date()): string {
+  const hhmm = clockTime(at);
+  return at.toDateString() === now.toDateString()
+    ? hhmm
+    : `${at.toLocaleDateString('en-US', { month: 'short', day: 'numeric' })} ${hhmm}`;
+}
+
+/**
+ * A possible double label in words, from its two labels: when each station bought it, and that
+ * the second one (whose purchase found the order held: `purchases[1]`, see site migration 3) did
+ * so without the store's order claim, whatever kept it from the store (the store away, a login
+ * refused). The store's own sentence said "while the site store was unreachable" of both, also
+ * of a label bought before the outage. null until both labels have reached the store.
+ */
+function doubleLabelWords(
+  orderNumber: string,
+  purchases: readonly { stationId: string; purchaseId: string }[],
+  labels: readonly SiteLabelDbRow[],
+): string | null {
+  const [held, unclaimed] = purchases.map((p) =>
+    labels.find((l) => l.purchase_id === p.purchaseId),
+  );
+  if (!held || !unclaimed) return null;
+  return `Possible double label: order ${orderNumber} was labelled at ${held.station_name} (${whenSaid(held.created_at)}) and at ${unclaimed.station_name} (${whenSaid(unclaimed.created_at)}), which bought it without the site store's order claim (it could not reach the store, or the store refused its login). Keep one label and void the other.`;
 }
