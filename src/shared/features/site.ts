@@ -56,6 +56,12 @@ export interface SiteStatusView {
    * migrations add): what is missing and who mends it, for site IT. null otherwise.
    */
   schemaNote?: string | null;
+  /**
+   * `site.configure` only: the store just saved could not be read (it does not answer, the
+   * login is refused…), in site IT's words. It is saved all the same; the station works on its
+   * own until the store answers.
+   */
+  saveWarning?: string | null;
   lastSyncedAt: string | null;
   offlinePurchase: 'allow' | 'refuse';
   /** Other stations' network printers a reprint can be sent to (`site.reprint` printerId). */

@@ -196,14 +196,19 @@ describe('an order labelled at another station, scanned here', () => {
       }
       expect(fault.hits).toBeGreaterThan(0);
 
-      // The site store does not answer (B now looks for it where nothing listens).
-      await call(b, 'site.configure', {
+      // The site store does not answer (B now looks for it where nothing listens): saved all
+      // the same, and said at once (a typo in the port is seen at saving).
+      const saved = await call(b, 'site.configure', {
         siteStore: {
           url: site.stationUrl.replace(`:${pgc.cluster.port}/`, ':1/'),
           stationId: 'st-b',
           stationName: 'Station B',
         },
       });
+      expect(saved.configured).toBe(true);
+      expect(saved.saveWarning).toMatch(
+        /^The site store at .* does not answer \(connection refused\)\. This station works on its own/,
+      );
       expect(await reprint()).toMatchObject({
         ok: false,
         error: {

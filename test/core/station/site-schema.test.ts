@@ -41,10 +41,11 @@ describe('a site store at the schema of the version before', () => {
     });
     await Promise.all([a.start(), b.start()]);
     try {
-      await call(a, 'site.configure', {
+      const saved = await call(a, 'site.configure', {
         siteStore: { url: site.ownerUrl, stationId: 'st-a', stationName: 'Station A' },
         password: SUPERUSER_PASSWORD,
       });
+      expect(saved.saveWarning).toBeNull();
       await linkToSite(b, site.stationUrl, 'st-b', 'Station B');
       await Promise.all([synced(a), synced(b)]);
 

@@ -7,7 +7,7 @@ import {
   type SiteStoreConfig,
 } from '../../site/config.js';
 import { SiteStore } from '../../site/store.js';
-import { SiteStoreError } from '../../site/errors.js';
+import { describeSiteError, SiteStoreError } from '../../site/errors.js';
 import { SITE_SCHEMA_VERSION } from '../../site/schema.js';
 import { olderSchemaWords } from '../../site/sync.js';
 import { asSentence } from '../../../shared/result.js';
@@ -158,12 +158,14 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
       // spent on a form that is refused anyway.
       leadFor(ctx, { kind: 'site-store' });
       if (password) await ctx.options.vault.set(SITE_PASSWORD_KEY, password);
-      if (config) await refuseStationIdInUse(ctx, config);
+      // A store that does not answer is saved all the same (it may be set up later), and said
+      // now: a typo in the host or port is seen at saving, not later in the header.
+      const unanswered = config ? await refuseStationIdInUse(ctx, config) : null;
       saveSiteStore(ctx, config);
       await openSite(ctx);
       // The claim port lives in the profile's workflow: reopen it with the new link.
       await ctx.reload();
-      return status();
+      return { ...(await status()), saveWarning: unanswered };
     },
     'site.labels': async (q) => {
       const limit = Math.min(q.limit, 500);
@@ -280,10 +282,14 @@ const STATION_ID_IN_USE_MS = 10 * 60_000;
  * one id overwrite each other's labels in the store. A store that cannot be asked is no reason
  * to refuse: the check is for a mistyped id, the store's own rules still hold.
  */
+/**
+ * Refuses a station id another running station checks in under. Returns why the store could
+ * not be read (it does not answer, refuses the login…), in site IT's words; null when it was.
+ */
 export async function refuseStationIdInUse(
   ctx: StationContext,
   config: SiteStoreConfig,
-): Promise<void> {
+): Promise<string | null> {
   let current: SiteStoreConfig | null = null;
   try {
     current = siteStoreSetting(ctx);
@@ -292,7 +298,7 @@ export async function refuseStationIdInUse(
   }
   // This station under its own id on the same store (a new name, say): the heartbeat under that
   // id is its own, not another station's.
-  if (current?.stationId === config.stationId && current.url === config.url) return;
+  if (current?.stationId === config.stationId && current.url === config.url) return null;
   const store = new SiteStore({
     config,
     password: await siteStorePassword(ctx.options.vault, ctx.options.env),
@@ -307,8 +313,8 @@ export async function refuseStationIdInUse(
         s.stationName !== config.stationName &&
         Date.now() - Date.parse(s.lastSeenAt) < STATION_ID_IN_USE_MS,
     );
-  } catch {
-    return;
+  } catch (error) {
+    return describeSiteError(error, config.url).message;
   } finally {
     await store.close().catch(() => {});
   }
@@ -318,4 +324,5 @@ export async function refuseStationIdInUse(
     const message = `Station id ${config.stationId} is in use by ${other.stationName} (seen ${ago} ago). Each station needs its own id: two under one overwrite each other's labels in the site store. Choose another id.`;
     throw new StationFailure('conflict', message, [{ field: 'stationId', message }]);
   }
+  return null;
 }

@@ -79,7 +79,10 @@ export function SiteStorePanel() {
     setPassword('');
     setSite({ ...r.value, at: Date.now() });
     setEditing(false);
-    notify('ok', 'Site store saved.');
+    // Saved, but the store could not be read: said now, so a typo in the host or port is seen
+    // while the form is still in mind, not later in the header.
+    if (r.value.saveWarning) notify('error', `Site store saved, but: ${r.value.saveWarning}`);
+    else notify('ok', 'Site store saved.');
     await refreshStatus();
   }
 
