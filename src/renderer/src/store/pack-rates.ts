@@ -43,7 +43,7 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
       const typed = packages[unsure]!.weight.trim();
       fail({
         code: 'validation',
-        message: `Package ${unsure + 1} of ${packages.length}: is "${typed}" ${typed.replace(/(\d),(\d{3})(?!\d)/, '$1$2')} or ${typed.replace(/(\d),(\d{3})(?!\d)/, '$1.$2')}? Type it without the comma (or with a decimal point); nothing was rated.`,
+        message: `Package ${unsure + 1} of ${packages.length}: is "${typed}" ${typed.replace(/(\d)[,.](\d{3})(?!\d)/, '$1$2')} or ${typed.replace(/(\d)[,.](\d{3})(?!\d)/, (_, a: string, b: string) => `${a}.${b.replace(/0+$/, '') || '0'}`)}? Type it without the ${typed.includes(',') ? 'comma (or with a decimal point)' : 'point for thousands'}; nothing was rated.`,
       });
       return;
     }

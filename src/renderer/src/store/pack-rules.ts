@@ -89,6 +89,8 @@ export function parseWeight(text: string): number | null | 'bad' | 'ambiguous' {
   // "1,500 g": a thousands comma (1500 g) or a decimal one (1.5 g)? A thousand times apart is
   // postage bought at the wrong weight: asked, not guessed.
   if (/\d,\d{3}(?!\d)/.test(t)) return 'ambiguous';
+  // "1.500 g" the same, written the European way: nobody weighs a parcel to the milligram.
+  if (/\d\.\d{3}\s*(?:g|grams?)$/.test(t)) return 'ambiguous';
   // Digits and one decimal point, as the order files take them: "1e2", "0x10" or "Infinity"
   // are not a weight anyone typed on purpose.
   if (new RegExp(String.raw`^[+-]?${NUMBER}$`).test(t)) {
