@@ -224,6 +224,7 @@ export function PackView() {
           ref={packagesRef}
           onReadScale={() => void readScale()}
           onDone={() => focusScan(true)}
+          toScan={() => scanRef.current?.focus()}
         />
       </section>
 
