@@ -73,7 +73,7 @@ test('with the site store away, a scan says the store was not asked and the coun
     await pageA.keyboard.press('Control+Enter');
     await expect(pageA.getByTestId('tracking-number')).toHaveText(/\w{10,}/, { timeout: 20_000 });
     await expect(pageA.getByTestId('site-unchecked')).toContainText(
-      'Bought while the site store was away: the other stations could not be asked whether they labelled this order.',
+      'Bought with the site store away: checked against the other stations when it answers.',
     );
     await pageA.screenshot({ path: info.outputPath('station-a-bought-store-away.png') });
   } finally {

@@ -209,9 +209,12 @@ export function purchaseView(
     : view;
 }
 
-/** Said beside a label bought while the site store was away. */
+/**
+ * Said beside a label bought while the site store was away: short enough for two lines beside
+ * the label's preview in large text at 1366×768 (the longer sentence was cut there).
+ */
 export const SITE_UNCHECKED =
-  'Bought while the site store was away: the other stations could not be asked whether they labelled this order. It is checked when the store answers; a double label is then listed for a shift lead.';
+  'Bought with the site store away: checked against the other stations when it answers.';
 
 function purchaseOutcomeView(
   ctx: StationContext,
