@@ -37,6 +37,9 @@ test('a shift lead cancels an order in Orders: Pack refuses it, a batch skips it
   await expect(row.getByTestId('order-reason')).toHaveText(
     'Cancelled by packer: Customer cancelled in Shopify',
   );
+  // The form is gone and the focus with it: the list's keys take it back to the row in hand.
+  await page.keyboard.press('ArrowDown');
+  await expect(row).toBeFocused();
   await page.screenshot({ path: info.outputPath('orders-cancelled.png') });
 
   // The batch of every order: five to buy, the cancelled one said as skipped.

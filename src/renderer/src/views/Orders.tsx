@@ -111,6 +111,15 @@ export function OrdersView() {
       if (e.altKey && (e.key === 'b' || e.code === 'KeyB')) {
         e.preventDefault();
         startBatch();
+      } else if (
+        // Focus fell to the page (the button pressed went away: a cancel done, a batch finished
+        // or stopped, its question closed): the list's keys bring it back to the row in hand.
+        (!document.activeElement || document.activeElement === document.body) &&
+        ['ArrowDown', 'ArrowUp', ' ', 'Enter'].includes(e.key)
+      ) {
+        e.preventDefault();
+        if (list.length) focusRow(cursor);
+        else searchRef.current?.focus();
       }
     };
     window.addEventListener('keydown', onKey);
@@ -346,7 +355,9 @@ export function OrdersView() {
           >
             {s.picked.length
               ? `Print ${s.picked.length} picked as a batch`
-              : `Print all ${matching.toLocaleString()} matching as a batch`}{' '}
+              : matching === 1
+                ? 'Print the 1 matching order as a batch'
+                : `Print all ${matching.toLocaleString()} matching as a batch`}{' '}
             <kbd>Alt+B</kbd>
           </button>
           {s.picked.length ? <button onClick={() => s.clearPicked()}>Clear picks</button> : null}
