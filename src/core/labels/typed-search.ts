@@ -101,5 +101,15 @@ export function typedLabelSearch(
         note: `found by a part of the number, among the newest ${window} labels`,
       };
   }
-  return { filter: last, total: 0 };
+  // Nothing: said with what was looked for, and what a longer search would look for too.
+  return {
+    filter: last,
+    total: 0,
+    note:
+      query.length < 3
+        ? `No label has the order or tracking number ${query}: from 3 characters, order numbers that begin with them are found too.`
+        : query.length < 4
+          ? `No label has an order number that is or begins with ${query}: from 4 characters, a part anywhere in an order or tracking number is found too.`
+          : `No label has ${query} in its order or tracking number.`,
+  };
 }

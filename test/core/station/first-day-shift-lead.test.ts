@@ -67,6 +67,18 @@ describe('History pages with a real total (#13.13)', () => {
     const tail = one.labels[0]!.trackingNumber.slice(-6);
     expect(await found(tail)).toContain('LUM-10424');
     expect(await found('042')).toEqual([]); // three characters: too little for a part
+    // Nothing found is said with why, not a bare "No labels".
+    expect((await call(s, 'labels.search', { query: 'LU' })).note).toBe(
+      'No label has the order or tracking number LU: from 3 characters, order numbers that begin with them are found too.',
+    );
+    expect((await call(s, 'labels.search', { query: 'ZZZZ-1' })).note).toBe(
+      'No label has ZZZZ-1 in its order or tracking number.',
+    );
+    const backwards = await call(s, 'labels.search', { from: '2026-11-30', to: '2026-11-28' });
+    expect(backwards).toMatchObject({ total: 0, labels: [] });
+    expect(backwards.note).toBe(
+      'The first day (2026-11-30) is after the last (2026-11-28): no label can match.',
+    );
   });
 });
 

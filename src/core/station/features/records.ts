@@ -58,6 +58,14 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
   return {
     'labels.search': async (q) => {
       const r = rt();
+      // From after To: nothing can match, and the person is told why rather than "No labels".
+      if (q.from && q.to && q.from > q.to)
+        return {
+          labels: [],
+          total: 0,
+          offset: 0,
+          note: `The first day (${q.from}) is after the last (${q.to}): no label can match.`,
+        };
       const { filter, total, note } = typedLabelSearch(
         r.labels,
         r.scope,
