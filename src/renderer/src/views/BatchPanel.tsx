@@ -47,7 +47,14 @@ export function BatchPanel({ batch }: { batch: BatchView }) {
           </span>
         ) : null}
         {batch.skipped ? <span>Skipped {batch.skipped}</span> : null}
-        <span>Waiting {batch.waiting}</span>
+        {/* A stopped batch buys no more: its waiting orders stay open, said so. */}
+        {batch.state === 'stopped' ? (
+          <span title="The batch was stopped: these orders were not bought and stay open in Orders.">
+            Not bought, left open {batch.waiting}
+          </span>
+        ) : (
+          <span>Waiting {batch.waiting}</span>
+        )}
         <span>
           Cost <b>${batch.cost.toFixed(2)}</b>
         </span>
