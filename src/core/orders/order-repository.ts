@@ -208,11 +208,17 @@ export class OrderRepository {
         })),
       );
       let orderId: number;
+      let toInsert = items;
       if (existing) {
+        // A file that gives no items for an order the station has with items (a file of address
+        // corrections, say): it says nothing of them, so they are kept, not wiped (each in its
+        // package, or the last one when the file gives fewer packages).
+        const kept = items.length === 0 ? this.s.items.all(existing.id) : [];
+        if (kept.length) toInsert = keptItems(kept, packages.length);
         // The same file imported again (a hot folder's copy dropped twice, a packer's second
         // click): not a new version, so what was done with this one stands (a batch's failure,
         // items scanned to verify).
-        if (this.sameAsStored(existing, fields, packages, items)) return 'same';
+        if (this.sameAsStored(existing, fields, packages, toInsert)) return 'same';
         // A label was bought for the order as it was: another version is not taken (the
         // import says what differs, so the parcel is checked).
         if (this.s.hasPurchase.get(existing.id)!.n > 0) return 'unchanged';
@@ -232,7 +238,7 @@ export class OrderRepository {
         );
       }
       for (const p of packages) this.s.insertPackage.run({ orderId, ...p });
-      for (const item of items) this.s.insertItem.run({ orderId, ...item });
+      for (const item of toInsert) this.s.insertItem.run({ orderId, ...item });
       return !existing ? 'imported' : existing.cancelled ? 'updated-cancelled' : 'updated';
     });
   }
@@ -366,4 +372,26 @@ export class OrderRepository {
       ...(row.cancelled ? { cancelled: JSON.parse(row.cancelled) as OrderCancellation } : {}),
     };
   }
+}
+
+/** Stored items as `upsert` writes them again, into `packageCount` packages (lines renumbered). */
+function keptItems(rows: readonly ItemRow[], packageCount: number): ItemValues[] {
+  const lines = new Map<number, number>();
+  return rows.map((r) => {
+    const index = Math.min(r.package_index, Math.max(0, packageCount - 1));
+    const line = lines.get(index) ?? 0;
+    lines.set(index, line + 1);
+    return {
+      index,
+      line,
+      sku: r.sku,
+      name: r.name,
+      quantity: r.quantity,
+      valueCents: r.value_cents,
+      weightLbs: r.weight_lbs,
+      details: r.details,
+      barcode: r.barcode,
+      imageUrl: r.image_url,
+    };
+  });
 }

@@ -421,6 +421,37 @@ describe('order import', () => {
     expect(orders.findByNumber(scope, 'J-1')[0]!.packages[0]!.items[0]!.valueCents).toBe(1800);
   });
 
+  it('a file that gives no items for an order keeps the items the station has (an address correction)', () => {
+    const { orders } = setup();
+    const header =
+      'order_number,ship_to_name,ship_to_company,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,package,weight_lbs';
+    importOrders(orders, scope, tenants, {
+      text: `${header},sku,item_name,quantity\nK-1,Ann Lee,Lee Co,1 Main St,Austin,TX,78701,US,1,2,MUG,Mug,2\nK-1,,,,,,,,2,3,CUP,Cup,1\n`,
+      format: 'csv',
+      source: 'store.csv',
+    });
+    // The corrected street, in a file with no item columns and one package only.
+    const fix = `${header}\nK-1,Ann Lee,Lee Co,9 Elm St,Austin,TX,78701,US,1,4\n`;
+    const again = importOrders(orders, scope, tenants, {
+      text: fix,
+      format: 'csv',
+      source: 'fix.csv',
+    });
+    expect(again.updated).toEqual(['K-1']);
+    const order = orders.findByNumber(scope, 'K-1')[0]!;
+    expect(order.shipTo.addressLine1).toBe('9 Elm St');
+    expect(order.packages).toHaveLength(1);
+    expect(order.packages[0]!.weightLbs).toBe(4);
+    expect(order.packages[0]!.items.map((i) => [i.sku, i.quantity])).toEqual([
+      ['MUG', 2],
+      ['CUP', 1],
+    ]);
+    // The same correction once more is nothing new.
+    expect(
+      importOrders(orders, scope, tenants, { text: fix, format: 'csv', source: 'fix.csv' }).same,
+    ).toEqual(['K-1']);
+  });
+
   it('updates an order imported again, but leaves one that has a label purchase alone', () => {
     const { db, orders } = setup();
     const text = (city: string) =>
