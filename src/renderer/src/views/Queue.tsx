@@ -65,6 +65,12 @@ export function QueueView() {
           ))}
         </tbody>
       </table>
+      {queue.shipments.length === 0 ? (
+        <p className="muted" data-testid="queued-shipments-empty">
+          None: every shipment reached the platform. An order packed while it does not answer waits
+          here, and is bought when it answers again.
+        </p>
+      ) : null}
       {confirming?.kind === 'shipment' ? cancelPanel() : null}
       <h2>Print jobs ({queue.printJobs.length})</h2>
       <table className="grid" data-testid="print-jobs">
@@ -118,6 +124,12 @@ export function QueueView() {
           ))}
         </tbody>
       </table>
+      {queue.printJobs.length === 0 ? (
+        <p className="muted" data-testid="print-jobs-empty">
+          None waiting: every label went to its printer. A job waits here while its printer is away,
+          out of paper or paused.
+        </p>
+      ) : null}
       {confirming?.kind === 'print-job' ? cancelPanel() : null}
     </section>
   );
