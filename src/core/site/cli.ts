@@ -143,7 +143,7 @@ async function listStations(): Promise<void> {
   if (stations.length === 0) console.log('No station has checked in yet.');
   for (const s of stations)
     console.log(
-      `${s.stationName} (${s.stationId}): last seen ${seen(s.lastSeenAt)}; ${s.depth} change(s) waiting${s.oldestAt ? ` since ${s.oldestAt}` : ''}`,
+      `${s.stationName} (${s.stationId}): ${s.appVersion ?? 'version not said'}; last seen ${seen(s.lastSeenAt)}; ${s.depth} change(s) waiting${s.oldestAt ? ` since ${s.oldestAt}` : ''}`,
     );
 }
 

@@ -380,9 +380,9 @@ function whenSaid(at: Date, now = new Date()): string {
 
 /**
  * A possible double label in words, from its two labels: when each station bought it, and that
- * the second one (whose purchase found the order held: `purchases[1]`, see site migration 3) did
- * so without the store's order claim, whatever kept it from the store (the store away, a login
- * refused). The store's own sentence said "while the site store was unreachable" of both, also
+ * the second one at least (whose purchase found the order held: `purchases[1]`, see site
+ * migration 3) did so without the store's order claim, whatever kept it from the store (the
+ * store away, a login refused); the first may have too (both in one outage). The store's own sentence said "while the site store was unreachable" of both, also
  * of a label bought before the outage. null until both labels have reached the store.
  */
 function doubleLabelWords(
@@ -394,5 +394,5 @@ function doubleLabelWords(
     labels.find((l) => l.purchase_id === p.purchaseId),
   );
   if (!held || !unclaimed) return null;
-  return `Possible double label: order ${orderNumber} was labelled at ${held.station_name} (${whenSaid(held.created_at)}) and at ${unclaimed.station_name} (${whenSaid(unclaimed.created_at)}), which bought it without the site store's order claim (it could not reach the store, or the store refused its login). Keep one label and void the other.`;
+  return `Possible double label: order ${orderNumber} was labelled at ${held.station_name} (${whenSaid(held.created_at)}) and at ${unclaimed.station_name} (${whenSaid(unclaimed.created_at)}), ${unclaimed.station_name} at least without the site store's order claim (it could not reach the store, or the store refused its login). Keep one label and void the other.`;
 }

@@ -254,6 +254,8 @@ export class SiteStations {
       lastSeenAt: string;
       depth: number;
       oldestAt: string | null;
+      /** As its heartbeat said it ("0.2.0 · site schema 5"); null before its first heartbeat. */
+      appVersion: string | null;
     } & StationQueues)[]
   > {
     return this.run(async () => {
@@ -266,6 +268,7 @@ export class SiteStations {
         queued_shipments: number;
         queued_print_jobs: number;
         needs_attention: number;
+        app_version: string | null;
       }>('SELECT * FROM site_stations ORDER BY station_name');
       return rows.map((r) => ({
         stationId: r.station_id,
@@ -276,6 +279,7 @@ export class SiteStations {
         shipments: r.queued_shipments,
         printJobs: r.queued_print_jobs,
         needsAttention: r.needs_attention,
+        appVersion: r.app_version,
       }));
     });
   }

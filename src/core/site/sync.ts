@@ -288,5 +288,5 @@ export class SiteSync {
  * missing and who mends it (the Site view, the log, `npm run site -- status`).
  */
 export function olderSchemaWords(schema: number): string {
-  return `The site store is at schema ${schema}; this version of Shipping Station knows ${SITE_SCHEMA_VERSION}. Everything works but ${missingSiteFeatures(schema)}. Site IT runs npm run site -- migrate as the site's owner once every station is updated (a station of an older version refuses a store migrated past it).`;
+  return `The site store is at schema ${schema}; this version of Shipping Station knows ${SITE_SCHEMA_VERSION}. Everything works but ${missingSiteFeatures(schema)}. Site IT runs npm run site -- migrate as the site's owner once every station is updated (npm run site -- status lists each station's site schema; a station of an older version stops using a store migrated past it and packs on its own, as in an outage, until it is updated).`;
 }

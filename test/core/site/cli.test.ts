@@ -120,9 +120,11 @@ describe('npm run site names the password variable it reads', () => {
     const list = await site(['stations', 'list', '--url', url], env);
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(
-      /^Old packer PC \(pack-old\): last seen \d{4}-\d\d-\d\d \d\d:\d\d UTC, 9 days ago; 0 change\(s\) waiting$/m,
+      /^Old packer PC \(pack-old\): version not said; last seen \d{4}-\d\d-\d\d \d\d:\d\d UTC, 9 days ago; 0 change\(s\) waiting$/m,
     );
-    expect(list.stdout).toMatch(/^Packing 1 \(pack-1\): last seen .* UTC, \d+ s ago;/m);
+    expect(list.stdout).toMatch(
+      /^Packing 1 \(pack-1\): version not said; last seen .* UTC, \d+ s ago;/m,
+    );
 
     const running = await site(['stations', 'retire', 'pack-1', '--url', url], env);
     expect(running.code).toBe(1);

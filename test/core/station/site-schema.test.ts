@@ -61,7 +61,7 @@ describe('a site store at the schema of the version before', () => {
       // Settings → Site store says what waits, and who mends it.
       const note = (await call(a, 'site.status', {})).schemaNote;
       expect(note).toBe(
-        "The site store is at schema 4; this version of Shipping Station knows 5. Everything works but the console's platform state of each station (an API key refused, the platform away). Site IT runs npm run site -- migrate as the site's owner once every station is updated (a station of an older version refuses a store migrated past it).",
+        "The site store is at schema 4; this version of Shipping Station knows 5. Everything works but the console's platform state of each station (an API key refused, the platform away). Site IT runs npm run site -- migrate as the site's owner once every station is updated (npm run site -- status lists each station's site schema; a station of an older version stops using a store migrated past it and packs on its own, as in an outage, until it is updated).",
       );
 
       // B's key is refused: nothing bought there, its header says so.
@@ -77,6 +77,8 @@ describe('a site store at the schema of the version before', () => {
       );
       expect(status.stdout).toContain(', schema 4\n');
       expect(status.stdout).toContain(note!);
+      // Which stations are updated: each one's version with the site schema it knows.
+      expect(status.stdout).toMatch(/^Station A \(st-a\): .+ · site schema 5; last seen /m);
 
       // Site IT migrates; the next check-ins see it (no restart) and publish the platform.
       expect(await site.owner.migrate()).toEqual({ from: 4, to: 5 });

@@ -298,8 +298,8 @@ describe('site services with a site store', () => {
           : null;
       });
       expect(snap.stations.map((s) => [s.stationId, s.online, s.appVersion])).toEqual([
-        ['st-a', true, '0.14.0'],
-        ['st-b', true, '0.14.0'],
+        ['st-a', true, '0.14.0 · site schema 5'],
+        ['st-b', true, '0.14.0 · site schema 5'],
       ]);
       expect(snap.labelsPerHour).toEqual([
         { hour: new Date().getHours(), stationId: 'st-b', packer: 'packer', labels: 1 },

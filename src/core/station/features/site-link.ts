@@ -14,6 +14,7 @@ import { SiteAttentionCount } from './site-attention.js';
 import type { StationContext } from '../context.js';
 import { countsOf } from '../snapshots.js';
 import { platformState } from './status.js';
+import { SITE_SCHEMA_VERSION } from '../../site/schema.js';
 import { publishCarriers, type Heartbeat } from '../../site/console.js';
 import type { SiteStore } from '../../site/store.js';
 import type { SiteProblem } from '../../site/errors.js';
@@ -94,7 +95,9 @@ async function heartbeatOf(ctx: StationContext): Promise<Heartbeat> {
     : undefined;
   return {
     ...(platform ? { platform } : {}),
-    appVersion: ctx.options.version ?? '0.0.0',
+    // With the site schema this version knows: site IT sees which stations are updated before
+    // running migrate (a version number alone may not move between builds).
+    appVersion: `${ctx.options.version ?? '0.0.0'} · site schema ${SITE_SCHEMA_VERSION}`,
     signedInUser: ctx.session.current()?.name ?? null,
     printers: printer
       ? [
