@@ -229,6 +229,13 @@ export class SiteSync {
               "site store: the database is not the one this station sent its history to (restored from a backup?): this station's history is sent to it again",
             );
           }
+          // Site IT migrated the store it said was older: said once, as the older one was.
+          if (this.saidSchema && store.schema === SITE_SCHEMA_VERSION) {
+            this.saidSchema = false;
+            this.o.log?.(
+              `The site store is now at schema ${SITE_SCHEMA_VERSION}: everything of this version works with it.`,
+            );
+          }
           const settings = await store.settings();
           outbox.rememberOfflinePurchase(settings.offlinePurchase ?? null);
           await this.o.atCheckIn?.(store, settings);

@@ -29,7 +29,8 @@ describe('a site store at the schema of the version before', () => {
     // A: linked as the site's owner (it could migrate); B: the stations' role, packing for
     // another brand, whose key is rotated on the platform below (B keeps the old one).
     const harbor = sandbox().fixtures.apiClients.find((c) => c.clientId === 'demo-harbor-full')!;
-    const a = siteStation(tempDir());
+    const logA: string[] = [];
+    const a = siteStation(tempDir(), { log: (line) => logA.push(line) });
     const b = siteStation(tempDir(), {
       startSandbox: async () => ({
         baseUrl: sandbox().url,
@@ -95,6 +96,15 @@ describe('a site store at the schema of the version before', () => {
         /Nothing can be bought until site IT mends it\.$/,
       );
       await until(async () => (await call(a, 'site.status', {})).schemaNote === null);
+      // The station's log says both, once each: the older schema, then the migrate.
+      const log = await until(() => {
+        const text = logA.join('\n');
+        return text.includes('now at schema 5') ? text : null;
+      });
+      expect(log.split('The site store is at schema 4;').length - 1).toBe(1);
+      expect(log).toContain(
+        'The site store is now at schema 5: everything of this version works with it.',
+      );
       // And through the contract, as the Site view reads it.
       const view = await call(a, 'console.snapshot', {});
       expect(view.snapshot?.stations.find((s) => s.stationId === 'st-b')?.platform?.state).toBe(
