@@ -40,6 +40,11 @@ test('with the site store away, a scan says the store was not asked and the coun
       timeout: 30_000,
     });
     await expect(stations).toBeVisible();
+    // Left and opened again during the outage: the same last picture, not a blank page.
+    await pageA.keyboard.press('Alt+1');
+    await pageA.keyboard.press('Alt+0');
+    await expect(pageA.getByTestId('console-note')).toContainText(/the site as last read at /);
+    await expect(stations).toContainText('Station');
     // Not a plain zero: the site's part is what was last read, and the count says so.
     await expect(count).toHaveText('Needs attention 0?');
     await expect(count).toHaveAttribute(

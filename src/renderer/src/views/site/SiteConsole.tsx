@@ -110,6 +110,9 @@ function LabelTotals(props: {
   );
 }
 
+/** The last picture of the site this page read, whichever view is on screen now. */
+let lastRead: { view: ConsoleView; at: number } | null = null;
+
 /**
  * The shift-lead console: the whole site on one screen, live. It reloads when a station
  * commits or its heartbeat changes (site-changed, the store's NOTIFY), and every few seconds
@@ -119,12 +122,19 @@ export function SiteConsole() {
   const [view, setView] = useState<ConsoleView | null>(null);
   /**
    * The last view that had the site in it: while the store does not answer, the lead still sees
-   * which stations were packing and what was open, marked as last read (aging to offline).
+   * which stations were packing and what was open, marked as last read (aging to offline). Kept
+   * for the page (lastRead), so the Site view opened during an outage shows it too.
    */
-  const [last, setLast] = useState<{ view: ConsoleView; at: number } | null>(null);
+  const [last, setLastState] = useState(lastRead);
+  const setLast = (kept: typeof lastRead) => {
+    lastRead = kept;
+    setLastState(kept);
+  };
   const [now, setNow] = useState(() => Date.now());
   /** The store's clock minus this page's, at the last read. */
-  const [skew, setSkew] = useState(0);
+  const [skew, setSkew] = useState(() =>
+    lastRead?.view.snapshot ? Date.parse(lastRead.view.snapshot.at) - lastRead.at : 0,
+  );
   useEffect(() => {
     let live = true;
     let pending: ReturnType<typeof setTimeout> | null = null;
