@@ -103,6 +103,27 @@ test('an order labelled at station A and scanned at B: Alt+R reprints its label 
       { station_id: 'chi-02', label_station_id: 'chi-01', reason: 'label torn at the dock' },
     ]);
   await site.owner.close();
+
+  // The site store away: the same scan says where the label can be reprinted (a reprint here
+  // goes through the store), instead of offering Alt+R.
+  world.cluster().stop();
+  try {
+    await expect(pageB.getByTestId('site-status')).toContainText('not reachable', {
+      timeout: 30_000,
+    });
+    await pageB.keyboard.press('Escape');
+    await scan.fill('LUM-10421');
+    await scan.press('Enter');
+    await expect(result).toContainText(`Order LUM-10421 was labelled at Station A at `);
+    await expect(result).toContainText(
+      `(${tracking}): nothing to buy here. The site store is not answering: reprint its label at Station A, or here (Alt+R) once the store answers; Ctrl+Shift+A buys another.`,
+    );
+    await expect(rates).toContainText(
+      'Labelled at Station A: nothing to buy. Reprint it there (the site store is not answering), or Ctrl+Shift+A to buy another label.',
+    );
+  } finally {
+    world.cluster().start();
+  }
 });
 
 test("an order station A is buying right now, bought at B: amber 'being labelled at Station A', nothing bought at B", async ({

@@ -193,7 +193,7 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
         // would be refused again; the packer is told what the keys do instead.
         get().notify(
           'error',
-          `This order was labelled at ${there.stationName} (${there.label.trackingNumber}). Alt+R reprints its label here; Ctrl+Shift+A buys another.`,
+          `This order was labelled at ${there.stationName} (${there.label.trackingNumber}). ${get().status?.site?.state === 'unreachable' ? `Reprint it at ${there.stationName} (the site store is not answering)` : 'Alt+R reprints its label here'}; Ctrl+Shift+A buys another.`,
         );
         return;
       }

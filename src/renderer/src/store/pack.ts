@@ -219,7 +219,13 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
               : found.labelledElsewhere?.label
                 ? {
                     kind: 'info',
-                    text: `Order ${found.order.orderNumber} was labelled at ${found.labelledElsewhere.stationName}${labelledWhen(found.labelledElsewhere.at)}${found.labelledElsewhere.packer ? ` by ${found.labelledElsewhere.packer}` : ''} (${found.labelledElsewhere.label.trackingNumber}): nothing to buy here. Alt+R reprints its label here; Ctrl+Shift+A buys another.`,
+                    // A reprint here goes through the site store: while it is away, said
+                    // where the label can be reprinted instead of offering what cannot work.
+                    text: `Order ${found.order.orderNumber} was labelled at ${found.labelledElsewhere.stationName}${labelledWhen(found.labelledElsewhere.at)}${found.labelledElsewhere.packer ? ` by ${found.labelledElsewhere.packer}` : ''} (${found.labelledElsewhere.label.trackingNumber}): nothing to buy here. ${
+                      get().status?.site?.state === 'unreachable'
+                        ? `The site store is not answering: reprint its label at ${found.labelledElsewhere.stationName}, or here (Alt+R) once the store answers; Ctrl+Shift+A buys another.`
+                        : 'Alt+R reprints its label here; Ctrl+Shift+A buys another.'
+                    }`,
                   }
                 : null,
           });

@@ -117,7 +117,9 @@ export function RatesPanel({ onBuy }: { onBuy(): void }) {
                 : s.result?.kind === 'failure' && s.result.error.code === 'purchase-outcome-unknown'
                   ? 'Not confirmed: the label may have been bought. Nothing to buy here until Needs attention (Alt+2) has found out.'
                   : s.labelledElsewhere?.label && !s.confirmAnother
-                    ? `Labelled at ${s.labelledElsewhere.stationName}: nothing to buy. Reprint it here (Alt+R), or Ctrl+Shift+A to buy another label.`
+                    ? s.status?.site?.state === 'unreachable'
+                      ? `Labelled at ${s.labelledElsewhere.stationName}: nothing to buy. Reprint it there (the site store is not answering), or Ctrl+Shift+A to buy another label.`
+                      : `Labelled at ${s.labelledElsewhere.stationName}: nothing to buy. Reprint it here (Alt+R), or Ctrl+Shift+A to buy another label.`
                     : s.order && s.existingLabels.length && !s.confirmAnother
                       ? 'Already labelled: nothing to rate. Reprint (Alt+R), or Ctrl+Shift+A to buy another label.'
                       : s.order && s.packages.some((p) => p.weight.trim() === '')
