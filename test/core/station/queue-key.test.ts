@@ -47,7 +47,13 @@ describe('offline queue and the API key', () => {
         /^The platform did not accept the API key of client demo-lumen-full.* Nothing was bought or queued\. Ctrl\+Enter queues this order: it is labelled by the profile's rule once site IT has put the key right in Settings/,
       ),
     });
-    expect((await queueOrder(s, 'LUM-10421')).queued).toBe(true);
+    // Queued, said as waiting for the key (the platform answers: not an outage).
+    expect(await queueOrder(s, 'LUM-10421')).toMatchObject({
+      queued: true,
+      reason: expect.stringMatching(
+        /Nothing was bought: the shipment waits in the offline queue and is labelled once site IT has put the API key right \(call the shift lead\)\.$/,
+      ),
+    });
 
     // The drainer tries, is refused again, and the entry keeps waiting (it used to fail).
     const waiting = await until(async () => {

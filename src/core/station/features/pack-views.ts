@@ -162,13 +162,16 @@ export function quoteView(
         accountIssues: [],
         queued: true,
         // Said once: a message that already tells where the shipment went gets nothing added.
+        // A refused API key is not an outage: the platform answers, the key is what waits.
         reason: [
           result.failure.message.replace(/\.?\s*$/, '.'),
           /labelled/i.test(result.failure.message)
             ? null
-            : result.failure.code === 'already-queued' || /queued/i.test(result.failure.message)
-              ? 'It is labelled when the platform answers again.'
-              : 'Nothing was bought: the shipment waits in the offline queue and is labelled when the platform answers again.',
+            : result.failure.code === 'key-refused'
+              ? 'Nothing was bought: the shipment waits in the offline queue and is labelled once site IT has put the API key right (call the shift lead).'
+              : result.failure.code === 'already-queued' || /queued/i.test(result.failure.message)
+                ? 'It is labelled when the platform answers again.'
+                : 'Nothing was bought: the shipment waits in the offline queue and is labelled when the platform answers again.',
         ]
           .filter(Boolean)
           .join(' '),
