@@ -107,7 +107,7 @@ export function SiteStorePanel() {
           <p data-testid="site-store-state">
             {site.header?.text ?? 'not connected'}
             {site.lastSyncedAt
-              ? ` · last synced ${new Date(site.lastSyncedAt).toLocaleString()}`
+              ? ` · last change sent ${new Date(site.lastSyncedAt).toLocaleString()}`
               : ''}
           </p>
           {site.header?.problem ? (
