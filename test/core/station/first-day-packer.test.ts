@@ -123,6 +123,20 @@ describe('packer: a reprint while the label still waits for its printer', () => 
 });
 
 describe('packer: multi-package orders (#13.9)', () => {
+  it("a labelled order rescanned shows the weight it was bought at, not the order file's", async () => {
+    const s = await station();
+    const scan = await scanOrder(s, 'LUM-10423');
+    expect(scan.order.packages[0]!.weightLbs).toBe(2.9);
+    const quote = await call(s, 'pack.rate', {
+      orderId: scan.order.id,
+      packages: [{ weightLbs: 3.4, boxId: null }],
+    });
+    expect((await call(s, 'pack.buy', { shipmentId: quote.shipmentId })).label).toBeTruthy();
+    const rescan = await scanOrder(s, 'LUM-10423');
+    expect(rescan.existingLabels).toHaveLength(1);
+    expect(rescan.order.packages[0]!.weightLbs).toBe(3.4);
+  });
+
   it('shows every package tracking number and reprints one package or all of them', async () => {
     const s = await station();
     const vp = await useVirtualPrinter(s, 'vp', 'Bench printer');

@@ -7,6 +7,7 @@ import type { StoredOrder } from '../../orders/types.js';
 import { importError } from '../../orders/import-error.js';
 import { pullSiteOrders } from './site.js';
 import type { PackedPackage } from '../../packing/types.js';
+import type { ShipmentRepository } from '../../packing/shipment-repository.js';
 import { tenantsOf, type Profile } from '../../profiles/profile-schema.js';
 import type { ParsedInput } from '../../../shared/contract.js';
 import type { StationContext } from '../context.js';
@@ -119,7 +120,7 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
           return {
             kind: 'order',
             order: orderView(
-              found.order,
+              found.labels.length ? asBought(r.workflow.shipments, found.order) : found.order,
               brandName(r.profile, found.order.tenantId),
               found.labels.length ? 'labelled' : 'open',
               r.profile.shipFrom.countryCode,
@@ -328,4 +329,24 @@ function suggestedColumns(header: readonly string[]): Record<string, string> {
   return Object.fromEntries(
     MAPPABLE_COLUMNS.flatMap((c) => (suggested[c] ? [[c, suggested[c]]] : [])),
   );
+}
+
+/**
+ * A labelled order with the weights its newest label was bought at (not the order file's), so a
+ * rescan shows what went on the parcel; unchanged when the packages do not line up.
+ */
+function asBought(shipments: ShipmentRepository, order: StoredOrder): StoredOrder {
+  const bought = shipments
+    .forOrder(order.id)
+    .filter(
+      (s) =>
+        !s.returnOfLabelId &&
+        shipments.purchasesForShipment(s.id).some((p) => p.state === 'purchased'),
+    )
+    .sort((a, b) => b.id - a.id)[0]?.shipment.packages;
+  if (!bought || bought.length !== order.packages.length) return order;
+  return {
+    ...order,
+    packages: order.packages.map((p, i) => ({ ...p, weightLbs: bought[i]!.weightLbs })),
+  };
 }
