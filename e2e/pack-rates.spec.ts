@@ -202,6 +202,13 @@ test('a weight typed in ounces, kilograms or pounds and ounces is rated in pound
     'Package 1 of 1: is "1,500 g" 1500 g or 1.5 g? Type it without the comma (or with a decimal point); nothing was rated.',
   );
   await expect(page.getByTestId('rate-reason')).toHaveCount(0);
+  // Nothing, or less: refused by package, as the others are.
+  await page.keyboard.press('Alt+W');
+  await page.keyboard.type('-3');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('failure-message')).toHaveText(
+    'Package 1 of 1: "-3" is no weight for a parcel: type what it weighs, more than 0 lb.',
+  );
   // The same with a point, as much of Europe writes thousands: asked too.
   await page.keyboard.press('Alt+W');
   await page.keyboard.type('1.500 g');

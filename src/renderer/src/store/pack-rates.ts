@@ -55,6 +55,15 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
       });
       return;
     }
+    // Nothing or less: said as the other refusals are, by package, with what was typed.
+    const none = weights.findIndex((w) => typeof w === 'number' && w <= 0);
+    if (none >= 0) {
+      fail({
+        code: 'validation',
+        message: `Package ${none + 1} of ${packages.length}: "${packages[none]!.weight}" is no weight for a parcel: type what it weighs, more than 0 lb.`,
+      });
+      return;
+    }
     // Typed in ounces, kilograms or grams: the field shows what is sent, in pounds.
     if (packages.some((p) => typedWithUnit(p.weight)))
       packages = packages.map((p, i) =>
