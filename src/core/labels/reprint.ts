@@ -123,7 +123,9 @@ export class LabelReprints {
         );
       payload = `${one}\n`;
       why = `${reason} (package ${request.packageIndex + 1} of ${blocks.length}, ${label.packageTrackingNumbers[request.packageIndex] ?? label.trackingNumber})`;
-    }
+    } else if (label.packageTrackingNumbers.length > 1)
+      // Every package of a multi-package label: said, as one package alone is.
+      why = `${reason} (all ${label.packageTrackingNumbers.length} packages)`;
     const createdAt = (this.options.clock ?? systemClock)().toISOString();
     // The audit row is committed before the job is spooled: a reprint is never unaccounted for.
     const id = Number(

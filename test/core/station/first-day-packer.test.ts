@@ -163,9 +163,12 @@ describe('packer: multi-package orders (#13.9)', () => {
     expect(vp.labels[2]!.zpl).toContain(label.packageTrackingNumbers[1]!);
     expect(vp.labels[2]!.zpl).not.toContain(label.packageTrackingNumbers[0]!);
 
-    // All of them: two labels out.
+    // All of them: two labels out, said so in the audit.
     await call(s, 'labels.reprint', { id: label.id, reason: 'both smudged' });
     await until(async () => vp.labels.length === 5);
+    expect((await call(s, 'labels.audit', { labelId: label.id })).map((a) => a.reason)).toContain(
+      'both smudged (all 2 packages)',
+    );
 
     const missing = await s.dispatch('labels.reprint', {
       id: label.id,
