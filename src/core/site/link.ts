@@ -256,6 +256,15 @@ export class SiteLink {
         const problem = this.sync.problem();
         if (problem?.kind === 'duplicate-station')
           return { granted: false, code: 'site-store-unreachable', message: problem.message };
+        // A store migrated past what this station can use: its claim would be taken and its
+        // label never sent (the outbox waits), so another station would read "being labelled
+        // here" for good. Nothing is bought until the station is updated.
+        if (problem?.kind === 'newer-schema')
+          return {
+            granted: false,
+            code: 'site-store-unreachable',
+            message: `${problem.message} Nothing was bought: this station cannot record its labels in the site store until it is updated. Call site IT.`,
+          };
         let answer;
         try {
           this.throwIfRecentlyDown();

@@ -33,6 +33,21 @@ export class SiteMigrator {
   }
 
   /**
+   * The oldest site schema a station must know to use a store whose migrations go past
+   * `known`: the most any of those later migrations asks (`readers_from`, or its own version
+   * where it says none). Only asked of a store newer than `known` (≥ 5: the column is there).
+   */
+  async readersFrom(known: number): Promise<number> {
+    return this.run(async () => {
+      const { rows } = await this.pool.query<{ r: number | null }>(
+        'SELECT max(COALESCE(readers_from, version)) AS r FROM site_schema_migrations WHERE version > $1',
+        [known],
+      );
+      return Number(rows[0]?.r ?? known);
+    });
+  }
+
+  /**
    * Brings the database to this version's schema, all pending migrations in one transaction
    * under an advisory lock (two stations starting at once migrate once). A database from a
    * newer version is refused and left untouched.
@@ -62,6 +77,12 @@ export class SiteMigrator {
           m.version,
           m.name,
         ]);
+        // The column exists from migration 5 on (its own SQL adds it).
+        if (m.readersFrom !== undefined)
+          await c.query('UPDATE site_schema_migrations SET readers_from = $1 WHERE version = $2', [
+            m.readersFrom,
+            m.version,
+          ]);
       }
       return { from, to: list.length };
     });

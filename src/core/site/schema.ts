@@ -16,6 +16,12 @@ export interface SiteMigration {
   version: number;
   name: string;
   sql: string;
+  /**
+   * The oldest site schema a station must know to keep using the store after this migration
+   * (recorded in site_schema_migrations.readers_from from migration 5 on): an additive change
+   * (a column, a table) keeps the stations before it working. Absent: this version itself.
+   */
+  readersFrom?: number;
 }
 
 /** One file per migration in ./migrations, numbered as its version. */

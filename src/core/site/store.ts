@@ -126,6 +126,11 @@ export class SiteStore {
     this.siteStations.schema = version;
   }
 
+  /** See SiteMigrator.readersFrom: which stations may use a store newer than `known`. */
+  readersFrom(known: number): Promise<number> {
+    return this.migrator.readersFrom(known);
+  }
+
   /** See SiteMigrator.schemaVersion (0 when nothing was ever migrated). */
   schemaVersion(): Promise<number> {
     return this.migrator.schemaVersion();

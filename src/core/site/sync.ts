@@ -67,6 +67,10 @@ export class SiteSync {
   private ready = false;
   /** The log has said once that the store's schema is older than this version's. */
   private saidSchema = false;
+  /** The newer schema the log last said this station goes on using. */
+  private saidNewer = 0;
+  /** The store's schema when this station last prepared for it (see prepare). */
+  private preparedSchema: number | null = null;
   private failures = 0;
   private lastCheckIn = 0;
   /** The heartbeat and queues last written (consoles are told only when they change). */
@@ -158,12 +162,26 @@ export class SiteSync {
     // A store already at SITE_SCHEMA_OLDEST or later is not upgraded by a station (the stations
     // not yet updated would refuse it): this one works with what it has, and says so, until
     // site IT migrates it (the next check-in reads the new version).
+    // A store newer than this version knows is used when its later migrations say stations of
+    // this schema may (readers_from, additive changes); otherwise migrate() refuses it, untouched.
     const found = await store.schemaVersion();
     if (found >= SITE_SCHEMA_OLDEST && found <= SITE_SCHEMA_VERSION) store.schema = found;
-    else {
+    else if (
+      found > SITE_SCHEMA_VERSION &&
+      (await store.readersFrom(SITE_SCHEMA_VERSION)) <= SITE_SCHEMA_VERSION
+    ) {
+      store.schema = found;
+      if (this.saidNewer !== found) {
+        this.saidNewer = found;
+        this.o.log?.(
+          `The site store is at schema ${found}, newer than this version of Shipping Station knows (${SITE_SCHEMA_VERSION}); its later migrations keep stations of schema ${SITE_SCHEMA_VERSION} working, so this one goes on using it. Update this station for what the newer version adds.`,
+        );
+      }
+    } else {
       await store.migrate();
       store.schema = SITE_SCHEMA_VERSION;
     }
+    this.preparedSchema = store.schema;
     if (found >= SITE_SCHEMA_OLDEST && found < SITE_SCHEMA_VERSION && !this.saidSchema) {
       this.saidSchema = true;
       this.o.log?.(olderSchemaWords(found));
@@ -228,6 +246,16 @@ export class SiteSync {
             this.o.log?.(
               "site store: the database is not the one this station sent its history to (restored from a backup?): this station's history is sent to it again",
             );
+          }
+          // Migrated past this version while running: prepared again (used on, or refused),
+          // before anything more is sent.
+          if (
+            store.schema !== null &&
+            store.schema > SITE_SCHEMA_VERSION &&
+            store.schema !== this.preparedSchema
+          ) {
+            this.ready = false;
+            wait = 0;
           }
           // Site IT migrated the store it said was older: said once, as the older one was.
           if (this.saidSchema && store.schema === SITE_SCHEMA_VERSION) {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { consoleSnapshot } from '../../../src/core/site/console.js';
-import { SITE_SCHEMA_VERSION } from '../../../src/core/site/schema.js';
+import { SITE_SCHEMA_VERSION, siteMigrations } from '../../../src/core/site/schema.js';
 import type { Station } from '../../../src/core/station/index.js';
 import { SUPERUSER_PASSWORD } from '../../support/postgres.js';
 import { tempDir } from '../../support/tmp.js';
@@ -113,6 +113,61 @@ describe('a site store at the schema of the version before', () => {
     } finally {
       sandbox().setClientSecret(harbor.clientId, harbor.clientSecret);
       await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
+  it('a store migrated past this version is used on while its migrations allow it; one that does not is refused, nothing bought', async () => {
+    const later = (version: number, readersFrom: number) => ({
+      version,
+      name: `later-${version}`,
+      sql: `CREATE TABLE later_${version} (a int)`,
+      readersFrom,
+    });
+    const site = await siteDatabase(pgc.cluster);
+    // A newer version's migration that keeps stations of schema 5 working (a table added).
+    await site.owner.migrate([...siteMigrations, later(6, 5)]);
+    const log: string[] = [];
+    const a = siteStation(tempDir(), { log: (line) => log.push(line) });
+    await a.start();
+    try {
+      await linkToSite(a, site.stationUrl, 'st-a', 'Station A');
+      await synced(a);
+      expect((await packOrder(a, 'LUM-10421')).label?.trackingNumber).toBeTruthy();
+      await synced(a);
+      const labels = await site.owner.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM site_labels WHERE station_id = 'st-a'`,
+      );
+      expect(labels.rows[0]!.n).toBe(1);
+      expect(log.join('\n')).toContain(
+        'The site store is at schema 6, newer than this version of Shipping Station knows (5); its later migrations keep stations of schema 5 working, so this one goes on using it.',
+      );
+
+      // Then one it cannot follow (readers from 7), while it runs: the next check-in finds it,
+      // the header says so, and nothing is bought (a claim taken here would never complete).
+      await site.owner.migrate([...siteMigrations, later(6, 5), later(7, 7)]);
+      await until(async () =>
+        (await call(a, 'station.status', {})).site?.text.includes(
+          'store is newer than this station',
+        ),
+      );
+      const before = sandbox().ledger().length;
+      const scan = await call(a, 'pack.scan', { value: 'LUM-10422' });
+      if (scan.kind !== 'order') throw new Error(scan.kind);
+      const quote = await call(a, 'pack.rate', {
+        orderId: scan.order.id,
+        packages: [{ weightLbs: 2, boxId: null }],
+      });
+      expect(await a.dispatch('pack.buy', { shipmentId: quote.shipmentId })).toMatchObject({
+        ok: false,
+        error: {
+          message: expect.stringMatching(
+            /newer version of Shipping Station \(schema 7, this station knows 5\).* Nothing was bought: this station cannot record its labels in the site store until it is updated\. Call site IT\.$/,
+          ),
+        },
+      });
+      expect(sandbox().ledger().length).toBe(before);
+    } finally {
+      await a.stop();
     }
   });
 });
