@@ -18,6 +18,48 @@ export interface StationQueues {
   needsAttention: number;
 }
 
+/** The check-in's upsert: the outbox and queues, and `extra` columns (the heartbeat's) after them. */
+function checkInStatement(name: string, extra: readonly string[]): { name: string; text: string } {
+  const columns = [
+    'outbox_depth',
+    'outbox_oldest_at',
+    'queued_shipments',
+    'queued_print_jobs',
+    'needs_attention',
+    ...extra,
+  ];
+  const jsonb = new Set(['printers', 'platform']);
+  const params = columns.map((c, i) => `$${i + 3}${jsonb.has(c) ? '::jsonb' : ''}`);
+  return {
+    name,
+    text: `INSERT INTO site_stations (station_id, station_name, last_seen_at, ${columns.join(', ')})
+           VALUES ($1, $2, now(), ${params.join(', ')})
+           ON CONFLICT (station_id) DO UPDATE SET station_name = EXCLUDED.station_name,
+             last_seen_at = now(), ${columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}
+           ${CHECK_IN_RETURNING}`,
+  };
+}
+
+/**
+ * What each check-in reads back: the row's time before it (a sub-select sees the statement's
+ * snapshot: written after this station's own last check-in means another running station
+ * checks in under the same id), which database this is (its OID: a store restored into the
+ * same name is another), and the schema's version (site IT's migrate is seen by the next
+ * check-in, not a restart).
+ */
+const CHECK_IN_RETURNING = `RETURNING last_seen_at AS now_at,
+  (SELECT s.last_seen_at FROM site_stations s WHERE s.station_id = $1) AS before_at,
+  (SELECT d.oid::text FROM pg_database d WHERE d.datname = current_database()) AS db_oid,
+  (SELECT max(version) FROM site_schema_migrations) AS schema`;
+const HEARTBEAT = ['app_version', 'signed_in_user', 'printers'];
+const CHECK_IN = checkInStatement('site-check-in', []);
+const CHECK_IN_BEAT = checkInStatement('site-check-in-beat', HEARTBEAT);
+/** With the platform's state: a store at site schema 5 or later. */
+const CHECK_IN_PLATFORM = checkInStatement('site-check-in-beat-platform', [
+  ...HEARTBEAT,
+  'platform',
+]);
+
 /**
  * The site store's stations: each one's check-in (lag, queues, heartbeat) and its network
  * printers, and the site-wide lists of both. SiteStore delegates to it; `run` and `tx` turn a
@@ -53,18 +95,9 @@ export class SiteStations {
     beat?: Heartbeat,
     notify = false,
   ): Promise<void> {
-    // Each check-in also reads the row's time before it (a sub-select sees the statement's
-    // snapshot): written after this station's own last check-in means another running station
-    // checks in under the same id.
-    // And which database this is (its OID): a store restored into the same name is another.
-    // And the schema's version: site IT's migrate is seen by the next check-in, not a restart.
-    const returning = `RETURNING last_seen_at AS now_at,
-      (SELECT s.last_seen_at FROM site_stations s WHERE s.station_id = $1) AS before_at,
-      (SELECT d.oid::text FROM pg_database d WHERE d.datname = current_database()) AS db_oid,
-      (SELECT max(version) FROM site_schema_migrations) AS schema`;
     // The platform's state (site migration 5) only where the store has its column.
     const platform = beat?.platform !== undefined && (this.schema ?? 0) >= 5;
-    const values = [
+    const values: unknown[] = [
       this.station.stationId,
       this.station.stationName,
       outbox.depth,
@@ -73,66 +106,16 @@ export class SiteStations {
       queues.printJobs,
       queues.needsAttention,
     ];
+    if (beat) values.push(beat.appVersion, beat.signedInUser, JSON.stringify(beat.printers));
+    if (beat && platform) values.push(JSON.stringify(beat.platform));
+    const statement = beat ? (platform ? CHECK_IN_PLATFORM : CHECK_IN_BEAT) : CHECK_IN;
     await this.run(async () => {
       const { rows } = await this.pool.query<{
         now_at: Date;
         before_at: Date | null;
         db_oid: string;
         schema: number | null;
-      }>(
-        beat && platform
-          ? {
-              name: 'site-check-in-beat-platform',
-              text: `INSERT INTO site_stations (station_id, station_name, last_seen_at, outbox_depth, outbox_oldest_at,
-                       queued_shipments, queued_print_jobs, needs_attention, app_version, signed_in_user, printers, platform)
-                     VALUES ($1, $2, now(), $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb)
-                     ON CONFLICT (station_id) DO UPDATE SET station_name = EXCLUDED.station_name,
-                       last_seen_at = now(), outbox_depth = EXCLUDED.outbox_depth, outbox_oldest_at = EXCLUDED.outbox_oldest_at,
-                       queued_shipments = EXCLUDED.queued_shipments, queued_print_jobs = EXCLUDED.queued_print_jobs,
-                       needs_attention = EXCLUDED.needs_attention, app_version = EXCLUDED.app_version,
-                       signed_in_user = EXCLUDED.signed_in_user, printers = EXCLUDED.printers,
-                       platform = EXCLUDED.platform
-                     ${returning}`,
-              values: [
-                ...values,
-                beat.appVersion,
-                beat.signedInUser,
-                JSON.stringify(beat.printers),
-                JSON.stringify(beat.platform),
-              ],
-            }
-          : beat
-            ? {
-                name: 'site-check-in-beat',
-                text: `INSERT INTO site_stations (station_id, station_name, last_seen_at, outbox_depth, outbox_oldest_at,
-                       queued_shipments, queued_print_jobs, needs_attention, app_version, signed_in_user, printers)
-                     VALUES ($1, $2, now(), $3, $4, $5, $6, $7, $8, $9, $10::jsonb)
-                     ON CONFLICT (station_id) DO UPDATE SET station_name = EXCLUDED.station_name,
-                       last_seen_at = now(), outbox_depth = EXCLUDED.outbox_depth, outbox_oldest_at = EXCLUDED.outbox_oldest_at,
-                       queued_shipments = EXCLUDED.queued_shipments, queued_print_jobs = EXCLUDED.queued_print_jobs,
-                       needs_attention = EXCLUDED.needs_attention, app_version = EXCLUDED.app_version,
-                       signed_in_user = EXCLUDED.signed_in_user, printers = EXCLUDED.printers
-                     ${returning}`,
-                values: [
-                  ...values,
-                  beat.appVersion,
-                  beat.signedInUser,
-                  JSON.stringify(beat.printers),
-                ],
-              }
-            : {
-                name: 'site-check-in',
-                text: `INSERT INTO site_stations (station_id, station_name, last_seen_at, outbox_depth, outbox_oldest_at,
-                       queued_shipments, queued_print_jobs, needs_attention)
-                     VALUES ($1, $2, now(), $3, $4, $5, $6, $7)
-                     ON CONFLICT (station_id) DO UPDATE SET station_name = EXCLUDED.station_name,
-                       last_seen_at = now(), outbox_depth = EXCLUDED.outbox_depth, outbox_oldest_at = EXCLUDED.outbox_oldest_at,
-                       queued_shipments = EXCLUDED.queued_shipments, queued_print_jobs = EXCLUDED.queued_print_jobs,
-                       needs_attention = EXCLUDED.needs_attention
-                     ${returning}`,
-                values,
-              },
-      );
+      }>({ ...statement, values });
       const row = rows[0];
       const mine = this.lastCheckIn;
       if (row) {
