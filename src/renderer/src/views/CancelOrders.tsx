@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { Result } from '../../../shared/result';
 import type { OrderCancelView, OrderRowView } from '../../../shared/views';
 import { call } from '../bridge';
@@ -97,64 +97,31 @@ export function CancelOrders(props: { rows: OrderRowView[]; cursorRow: OrderRowV
         <button onClick={() => open('reopen')}>Reopen {reopenName}…</button>
       ) : null}
       {asking === 'cancel' ? (
-        <form
-          className="cancel-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void cancel();
-          }}
-          onKeyDown={(e) => {
-            if (e.key === 'Escape') setAsking(null);
-          }}
-        >
-          <label>
-            Why {s.picked.length > 1 ? 'are the' : 'is'} {name} cancelled?
-            <input
-              autoFocus
-              aria-label="Why the orders are cancelled"
-              placeholder="Customer cancelled in Shopify"
-              value={reason}
-              maxLength={200}
-              onChange={(e) => setReason(e.target.value)}
-            />
-          </label>
-          <button type="submit" className="danger">
-            Cancel {name} <kbd>Enter</kbd>
-          </button>
-          <button type="button" onClick={() => setAsking(null)}>
-            Keep <kbd>Esc</kbd>
-          </button>
-        </form>
+        <ReasonForm
+          question={`Why ${s.picked.length > 1 ? 'are the' : 'is'} ${name} cancelled?`}
+          label="Why the orders are cancelled"
+          placeholder="Customer cancelled in Shopify"
+          reason={reason}
+          setReason={setReason}
+          submit={<>Cancel {name}</>}
+          danger
+          keep="Keep"
+          onSubmit={() => void cancel()}
+          onKeep={() => setAsking(null)}
+        />
       ) : null}
       {asking === 'reopen' && cancelledAmong.length ? (
-        <form
-          className="cancel-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void reopen();
-          }}
-          onKeyDown={(e) => {
-            if (e.key === 'Escape') setAsking(null);
-          }}
-        >
-          <label>
-            {cancelledAmong.length === 1 ? `${reopenName} ships` : 'They ship'} after all: why?
-            <input
-              autoFocus
-              aria-label="Why the orders are reopened"
-              placeholder="Customer reinstated the order"
-              value={reason}
-              maxLength={200}
-              onChange={(e) => setReason(e.target.value)}
-            />
-          </label>
-          <button type="submit">
-            Reopen {reopenName} <kbd>Enter</kbd>
-          </button>
-          <button type="button" onClick={() => setAsking(null)}>
-            Keep cancelled <kbd>Esc</kbd>
-          </button>
-        </form>
+        <ReasonForm
+          question={`${cancelledAmong.length === 1 ? `${reopenName} ships` : 'They ship'} after all: why?`}
+          label="Why the orders are reopened"
+          placeholder="Customer reinstated the order"
+          reason={reason}
+          setReason={setReason}
+          submit={<>Reopen {reopenName}</>}
+          keep="Keep cancelled"
+          onSubmit={() => void reopen()}
+          onKeep={() => setAsking(null)}
+        />
       ) : null}
       {said ? (
         <p className={said.kind} role="status" data-testid="cancel-outcome">
@@ -171,4 +138,49 @@ function outcomeWords(verb: string, v: OrderCancelView): string {
     : `Nothing was ${verb.toLowerCase()}.`;
   const left = v.left.map((l) => `${l.orderNumber}: ${l.reason}`).join('; ');
   return left ? `${done} Left as ${v.left.length === 1 ? 'it was' : 'they were'}: ${left}.` : done;
+}
+
+/** A reason asked before a lead's action: Enter does it, Esc leaves it (the form closes). */
+function ReasonForm(props: {
+  question: string;
+  label: string;
+  placeholder: string;
+  reason: string;
+  setReason(reason: string): void;
+  submit: ReactNode;
+  danger?: boolean;
+  keep: string;
+  onSubmit(): void;
+  onKeep(): void;
+}) {
+  return (
+    <form
+      className="cancel-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        props.onSubmit();
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') props.onKeep();
+      }}
+    >
+      <label>
+        {props.question}
+        <input
+          autoFocus
+          aria-label={props.label}
+          placeholder={props.placeholder}
+          value={props.reason}
+          maxLength={200}
+          onChange={(e) => props.setReason(e.target.value)}
+        />
+      </label>
+      <button type="submit" className={props.danger ? 'danger' : undefined}>
+        {props.submit} <kbd>Enter</kbd>
+      </button>
+      <button type="button" onClick={props.onKeep}>
+        {props.keep} <kbd>Esc</kbd>
+      </button>
+    </form>
+  );
 }
