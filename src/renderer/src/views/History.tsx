@@ -9,21 +9,13 @@ import { LabelTable, type LabelColumn } from '../components/LabelTable';
 import type { LabelSummary } from '../../../shared/views';
 import './history.css';
 import { SiteHistory } from './site/SiteHistory';
-
-const when = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, {
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  });
+import { when } from '../lib/when';
 
 const capitalized = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
 
 /** Why a label has not come out of this station's printer, for History's row and pane. */
 function notPrintedWords(n: NonNullable<LabelSummary['notPrinted']>): string {
-  const at = new Date(n.at).toLocaleString();
+  const at = when(n.at);
   if (n.state === 'waiting')
     return `not printed yet: waiting for its printer since ${at} (Queue, Alt+3)`;
   if (n.state === 'failed')
@@ -363,7 +355,7 @@ export function HistoryView() {
             <ul className="reprint-audit" data-testid="reprint-audit">
               {s.audit.map((a) => (
                 <li key={a.id}>
-                  <span className="muted">{new Date(a.at).toLocaleString()}</span> · {a.user}
+                  <span className="muted">{when(a.at)}</span> · {a.user}
                   {a.stationName ? ` at ${a.stationName}` : ''}: {a.reason}
                 </li>
               ))}

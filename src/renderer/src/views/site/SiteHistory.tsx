@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { call } from '../../bridge';
+import { when } from '../../lib/when';
 import { useStation } from '../../store';
 import type { SiteLabelPage, SiteLabelView } from '../../../../shared/views';
 import { BrandSelect } from '../../components/BrandSelect';
@@ -9,7 +10,7 @@ import { SiteReprintAudit } from './SiteReprintAudit';
 import './site-history.css';
 
 const siteColumns: LabelColumn<SiteLabelView>[] = [
-  { head: 'Created', cell: (l) => new Date(l.createdAt).toLocaleString() },
+  { head: 'Created', cell: (l) => when(l.createdAt) },
   { head: 'Order', cell: (l) => l.orderNumber },
   { head: 'Tracking', cell: (l) => l.trackingNumber },
   { head: 'Carrier', cell: (l) => `${l.carrier} ${l.serviceLevel}` },
@@ -175,8 +176,7 @@ export function SiteHistory(props: { onStationScope(): void }) {
             </p>
             <p className="muted">
               Bought at {selected.stationName}
-              {selected.packer ? ` by ${selected.packer}` : ''},{' '}
-              {new Date(selected.createdAt).toLocaleString()}
+              {selected.packer ? ` by ${selected.packer}` : ''}, {when(selected.createdAt)}
             </p>
             <ReprintForm
               labelId={selected.labelId}

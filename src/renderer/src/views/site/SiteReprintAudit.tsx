@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { call } from '../../bridge';
+import { when } from '../../lib/when';
 import type { ReprintAuditView } from '../../../../shared/views';
 
 /**
@@ -32,8 +33,7 @@ export function SiteReprintAudit(props: { stationId: string; labelId: string }) 
         <ul className="site-reprint-audit" data-testid="site-reprint-audit">
           {rows.map((a) => (
             <li key={a.id}>
-              <span className="muted">{new Date(a.at).toLocaleString()}</span> · {a.user} at{' '}
-              {a.stationName}: {a.reason}
+              <span className="muted">{when(a.at)}</span> · {a.user} at {a.stationName}: {a.reason}
             </li>
           ))}
         </ul>
