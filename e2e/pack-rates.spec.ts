@@ -175,6 +175,9 @@ test('a weight typed in ounces, kilograms or pounds and ounces is rated in pound
 }) => {
   await openAndRate(page, 'LUM-10421');
   const weight = page.getByRole('textbox', { name: 'Package 1 weight in pounds' });
+  // After each Enter the focus goes back to Scan (on the next frame): waited for, so the next
+  // Alt+W's typing is not taken from the weight field by it on a loaded machine.
+  const backInScan = () => expect(page.getByRole('textbox', { name: 'Scan' })).toBeFocused();
   for (const [typed, pounds] of [
     ['12 oz', '0.75'],
     ['2kg', '4.41'],
@@ -194,6 +197,7 @@ test('a weight typed in ounces, kilograms or pounds and ounces is rated in pound
     'Package 1 of 1: "12 stone" is not a weight. Type pounds (1.5), or the weight with its unit: 12 oz, 1 lb 4 oz, 2 kg, 500 g.',
   );
   await expect(weight).toHaveValue('12 stone');
+  await backInScan();
   // A comma before three digits: 1500 g or 1.5 g? Asked, never guessed (a thousand times apart).
   await page.keyboard.press('Alt+W');
   await page.keyboard.type('1,500 g');
@@ -202,6 +206,7 @@ test('a weight typed in ounces, kilograms or pounds and ounces is rated in pound
     'Package 1 of 1: is "1,500 g" 1500 g or 1.5 g? Type it without the comma (or with a decimal point); nothing was rated.',
   );
   await expect(page.getByTestId('rate-reason')).toHaveCount(0);
+  await backInScan();
   // Nothing, or less: refused by package, as the others are.
   await page.keyboard.press('Alt+W');
   await page.keyboard.type('-3');
@@ -209,6 +214,7 @@ test('a weight typed in ounces, kilograms or pounds and ounces is rated in pound
   await expect(page.getByTestId('failure-message')).toHaveText(
     'Package 1 of 1: "-3" is no weight for a parcel: type what it weighs, more than 0 lb.',
   );
+  await backInScan();
   // The same with a point, as much of Europe writes thousands: asked too.
   await page.keyboard.press('Alt+W');
   await page.keyboard.type('1.500 g');
