@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { call } from '../bridge';
 import { useStation } from '../store';
 import { LABELLED_NO_WEIGHT, Packages, type PackagesHandle } from './pack/Packages';
+import { BoxDiffers } from './pack/BoxDiffers';
 import { RatesPanel } from './pack/Rates';
 import { PackResult } from './pack/Result';
 import { OrderItems, ShipOptionsPanel, type ShipOptionsHandle } from './pack/ShipOptions';
@@ -203,6 +204,15 @@ export function PackView() {
               <div className="muted">
                 {order.packages.length} package{order.packages.length === 1 ? '' : 's'}
               </div>
+              {s.packages.map((p, i) => (
+                <BoxDiffers
+                  key={i}
+                  n={i + 1}
+                  count={s.packages.length}
+                  preset={p.box}
+                  file={order.packages[i]}
+                />
+              ))}
             </>
           ) : (
             <p className="placeholder">
