@@ -135,9 +135,33 @@ export function labelledWhen(at: string | undefined, now = new Date()): string {
   return ` on ${t.toLocaleDateString('en-US', { month: 'short', day: 'numeric' })} at ${hhmm}`;
 }
 
+/**
+ * A scan's sentence for an order another station labelled. A reprint here goes through the site
+ * store: while it is away, said where the label can be reprinted instead of offering Alt+R.
+ */
+export function labelledElsewhereWords(
+  orderNumber: string,
+  there: LabelledElsewhereView,
+  storeAway: boolean,
+): string {
+  const by = there.packer ? ` by ${there.packer}` : '';
+  const how = storeAway
+    ? `The site store is not answering: reprint its label at ${there.stationName}, or here (Alt+R) once the store answers; Ctrl+Shift+A buys another.`
+    : 'Alt+R reprints its label here; Ctrl+Shift+A buys another.';
+  return `Order ${orderNumber} was labelled at ${there.stationName}${labelledWhen(there.at)}${by} (${there.label?.trackingNumber ?? ''}): nothing to buy here. ${how}`;
+}
+
 /** The other station (and its label) of an `order-claimed-elsewhere` refusal, if it says. */
 export function labelledElsewhereOf(error: StationError): LabelledElsewhereView | null {
   if (error.code !== 'order-claimed-elsewhere') return null;
   const details = error.details as { labelledElsewhere?: LabelledElsewhereView } | undefined;
   return details?.labelledElsewhere ?? null;
 }
+
+/**
+ * Said after a failed scan while an order stays on screen (what was weighed or scanned into the
+ * box is not thrown away by a smudged barcode): its buttons still act on that order, not on what
+ * was just scanned.
+ */
+export const stillOnScreen = (order: { orderNumber: string }) =>
+  ` Order ${order.orderNumber} is still on screen: its buttons act on ${order.orderNumber}. Scan the order again, or press Esc to clear.`;

@@ -14,10 +14,11 @@ import type { PackRatesSlice } from './pack-rates';
 import type { Slice } from './types';
 import {
   isVerifying,
-  labelledWhen,
+  labelledElsewhereWords,
   matchesLine,
   MAX_QUANTITY_KEY,
   quantityScan,
+  stillOnScreen,
 } from './pack-rules';
 import { reprintSaid } from './lists';
 
@@ -116,14 +117,6 @@ export const packFailure =
     set({ result: { kind: 'failure', error }, buyPending: false });
   };
 
-/**
- * Said after a failed scan while an order stays on screen (what was weighed or scanned into the
- * box is not thrown away by a smudged barcode): its buttons still act on that order, not on what
- * was just scanned.
- */
-const stillOnScreen = (order: { orderNumber: string }) =>
-  ` Order ${order.orderNumber} is still on screen: its buttons act on ${order.orderNumber}. Scan the order again, or press Esc to clear.`;
-
 export const createPackSlice: Slice<PackSlice> = (set, get) => {
   const fail = packFailure(set, get);
 
@@ -219,13 +212,11 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
               : found.labelledElsewhere?.label
                 ? {
                     kind: 'info',
-                    // A reprint here goes through the site store: while it is away, said
-                    // where the label can be reprinted instead of offering what cannot work.
-                    text: `Order ${found.order.orderNumber} was labelled at ${found.labelledElsewhere.stationName}${labelledWhen(found.labelledElsewhere.at)}${found.labelledElsewhere.packer ? ` by ${found.labelledElsewhere.packer}` : ''} (${found.labelledElsewhere.label.trackingNumber}): nothing to buy here. ${
-                      get().status?.site?.state === 'unreachable'
-                        ? `The site store is not answering: reprint its label at ${found.labelledElsewhere.stationName}, or here (Alt+R) once the store answers; Ctrl+Shift+A buys another.`
-                        : 'Alt+R reprints its label here; Ctrl+Shift+A buys another.'
-                    }`,
+                    text: labelledElsewhereWords(
+                      found.order.orderNumber,
+                      found.labelledElsewhere,
+                      get().status?.site?.state === 'unreachable',
+                    ),
                   }
                 : null,
           });
