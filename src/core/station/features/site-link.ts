@@ -86,13 +86,31 @@ function checkInExtras(
 }
 
 /** The station's heartbeat as the console shows it, written with each check-in. */
+/**
+ * Whether the active profile has a client secret, as each station's heartbeat last asked its
+ * vault: the OS keychain is asked at most once a minute (or when the profile changes), not at
+ * every 2-second check-in.
+ */
+const secretSeen = new WeakMap<
+  StationContext,
+  { profileId: string; hasSecret: boolean; at: number }
+>();
+const SECRET_RECHECK_MS = 60_000;
+
 async function heartbeatOf(ctx: StationContext): Promise<Heartbeat> {
   const printer = ctx.printerView();
   const rt = ctx.runtimeOrNull();
+  let seen = secretSeen.get(ctx);
+  if (rt && (seen?.profileId !== rt.profile.id || Date.now() - seen.at > SECRET_RECHECK_MS)) {
+    seen = {
+      profileId: rt.profile.id,
+      hasSecret: (await ctx.secretState(rt.profile)).hasSecret,
+      at: Date.now(),
+    };
+    secretSeen.set(ctx, seen);
+  }
   // The platform as this station's header says it: the console shows a station that cannot buy.
-  const platform = rt
-    ? platformState(rt, (await ctx.secretState(rt.profile)).hasSecret)
-    : undefined;
+  const platform = rt && seen ? platformState(rt, seen.hasSecret) : undefined;
   return {
     ...(platform ? { platform } : {}),
     // With the site schema this version knows: site IT sees which stations are updated before
