@@ -255,8 +255,18 @@ test('Orders view filters and a batch of open single-item orders with a weight: 
     'day,carrier,brand,tenant_id,labels,cost_usd,packages,return_labels,return_cost_usd',
   );
   expect(csv.slice(1).reduce((n, l) => n + Number(l.split(',')[4]), 0)).toBe(3);
-  // Close out with the carrier (Alt+M): one manifest for the day's USPS labels.
+  // Close out with the carrier (Alt+M): asked first; Esc keeps the day open and sends nothing.
   await page.keyboard.press('Alt+m');
+  const question = page.getByRole('alertdialog', { name: 'Close out with the carriers?' });
+  await expect(question).toContainText('3 labels go on a manifest');
+  await page.keyboard.press('Alt+m');
+  await page.keyboard.press('Escape');
+  await expect(question).toHaveCount(0);
+  await expect(page.getByTestId('eod-manifest')).toHaveCount(0);
+  // Asked again, Enter closes out: one manifest for the day's USPS labels.
+  await page.keyboard.press('Alt+m');
+  await expect(question).toBeVisible();
+  await page.keyboard.press('Enter');
   await expect(page.getByTestId('eod-manifest')).toContainText('1 of 1 manifest made.');
   await expect(page.getByTestId('eod-manifest')).toContainText(
     /USPS · Lumen Candle Works · 3 labels: Manifest mf_/,

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ManifestResultView } from '../../../shared/views';
 import { call } from '../bridge';
+import { ConfirmPanel } from '../components/ConfirmPanel';
 import { useStation } from '../store';
 import { offsetMinutes } from '../store/floor';
 import './orders.css';
@@ -21,6 +22,9 @@ export function EndOfDayView() {
   const [to, setTo] = useState(localDay());
   const [line, setLine] = useState<string | null>(null);
   const [manifest, setManifest] = useState<ManifestResultView | null>(null);
+  /** Alt+M asks first: a close-out hands the days' labels to the carriers. */
+  const [asking, setAsking] = useState(false);
+  const [closing, setClosing] = useState(false);
   const fromRef = useRef<HTMLInputElement>(null);
   const summary = s.endOfDay;
 
@@ -37,10 +41,26 @@ export function EndOfDayView() {
     if (!r.ok) s.notify('error', r.error.message);
   }
   async function closeOut() {
+    setAsking(false);
+    setClosing(true);
     setManifest(null);
-    const r = await call('endOfDay.manifest', { from, to, utcOffsetMinutes: offsetMinutes() });
-    if (r.ok) setManifest(r.value);
-    else s.notify('error', r.error.message);
+    try {
+      const r = await call('endOfDay.manifest', { from, to, utcOffsetMinutes: offsetMinutes() });
+      if (r.ok) setManifest(r.value);
+      else s.notify('error', r.error.message);
+    } finally {
+      setClosing(false);
+    }
+  }
+  /** Alt+M and the button: a question first, unless there is nothing to close out. */
+  function askCloseOut() {
+    if (closing) return;
+    const outbound = summary ? summary.labels - summary.returns : null;
+    if (outbound === 0) void closeOut();
+    else {
+      setManifest(null);
+      setAsking(true);
+    }
   }
   async function exportCsv() {
     const r = await call('endOfDay.csv', { from, to, utcOffsetMinutes: offsetMinutes() });
@@ -66,7 +86,8 @@ export function EndOfDayView() {
         void exportCsv();
       } else if (e.altKey && (e.key === 'm' || e.code === 'KeyM')) {
         e.preventDefault();
-        void closeOut();
+        // A second Alt+M while asked is not a yes: Enter (or the button) is.
+        if (!asking) askCloseOut();
       }
     };
     window.addEventListener('keydown', onKey);
@@ -110,8 +131,8 @@ export function EndOfDayView() {
         <button onClick={() => void exportCsv()}>
           Export CSV <kbd>Alt+E</kbd>
         </button>
-        <button onClick={() => void closeOut()}>
-          Manifest (close out) <kbd>Alt+M</kbd>
+        <button onClick={askCloseOut} disabled={closing}>
+          {closing ? 'Closing out…' : 'Manifest (close out)'} <kbd>Alt+M</kbd>
         </button>
         {line ? (
           <span data-testid="eod-line" className="muted">
@@ -119,6 +140,18 @@ export function EndOfDayView() {
           </span>
         ) : null}
       </div>
+      {asking ? (
+        <ConfirmPanel
+          label="Close out with the carriers?"
+          question={closeOutQuestion(from, to, summary ? summary.labels - summary.returns : null)}
+          confirmText="Close out"
+          onConfirm={() => void closeOut()}
+          onCancel={() => {
+            setAsking(false);
+            fromRef.current?.focus();
+          }}
+        />
+      ) : null}
       {manifest ? (
         <div className="panel" data-testid="eod-manifest">
           <b>{manifest.message}</b>
@@ -208,4 +241,14 @@ export function EndOfDayView() {
       ) : null}
     </section>
   );
+}
+
+/** The close-out question: which days, how many labels, and that the carriers get them. */
+function closeOutQuestion(from: string, to: string, outbound: number | null): string {
+  const days = from === to ? from : `${from} to ${to}`;
+  const labels =
+    outbound === null
+      ? "these days' labels go"
+      : `${outbound} label${outbound === 1 ? ' goes' : 's go'}`;
+  return `Close out ${days} with the carriers? ${labels} on a manifest, one per brand and carrier (return labels stay off). Labels bought after this go on the next close-out.`;
 }
