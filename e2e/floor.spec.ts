@@ -307,6 +307,16 @@ test('a batch order without a weight is failed in Orders, with its reason, under
   await expect(row.getByTestId('order-reason')).toHaveAttribute('title', why);
   expect(await sandbox.ledger()).toHaveLength(0);
   await page.screenshot({ path: info.outputPath('orders-failed-batch-order.png') });
+
+  // Needs attention lists it too (the header counts it): one entry for the batch, the order and
+  // its reason, and where it is put right; nothing to decide there.
+  await expect(page.getByTestId('attention-count')).toContainText('1');
+  await page.keyboard.press('Alt+2');
+  const item = page.getByTestId('attention-item');
+  await expect(item).toContainText('1 order not bought');
+  await expect(item).toContainText(`FLR-106: ${why}`);
+  await expect(item).toContainText('Put it right and buy it at Pack');
+  await expect(item.getByRole('button')).toHaveCount(0);
 });
 
 test('a two-package order: one label per package, printed in order; reprint all of them', async ({

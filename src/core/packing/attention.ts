@@ -1,7 +1,7 @@
 import type { PrintJob } from '../printing/spool/jobs.js';
 import type { AttentionItem as AttentionView } from '../../shared/features/records.js';
 import { asSentence } from '../../shared/result.js';
-import { failedOrders } from './failed-ratings.js';
+import { batchFailures, failedOrders } from './failed-ratings.js';
 import type { ImportAlert } from '../orders/import-alerts.js';
 import { NeedsAttention } from './needs-attention.js';
 import type { PackingWorkflow } from './packing-workflow.js';
@@ -14,9 +14,10 @@ export type StuckPrintJob = Pick<
 
 /**
  * Everything under Needs attention, in the order the page lists it: purchases of unknown
- * outcome, orders whose last rating or purchase failed (one per order), and print jobs that
- * failed or may not have printed, then order files of the hot folder with problems. The header's count is the length of the same list plus the
- * offline queue's entries that need attention (`attentionCount`).
+ * outcome, orders whose last rating or purchase failed (one per order), orders a batch left
+ * without a shipment (one entry per batch), print jobs that failed or may not have printed,
+ * then order files of the hot folder with problems. The header's count is the length of the
+ * same list plus the offline queue's entries that need attention (`attentionCount`).
  */
 export function attentionList(
   workflow: PackingWorkflow,
@@ -36,7 +37,8 @@ export function attentionList(
       createdAt: a.since,
       actions: ['check-trackers', 'mark-not-bought', 'buy-again'],
     });
-  for (const s of failedOrders(workflow)) {
+  const failed = failedOrders(workflow);
+  for (const s of failed) {
     const order = workflow.orders.get(s.orderId);
     items.push({
       id: `shipment:${s.id}`,
@@ -47,6 +49,29 @@ export function attentionList(
       reasons: (s.failure?.errors ?? []).map((e) => `${e.field}: ${e.message}`),
       createdAt: s.updatedAt,
       actions: ['dismiss'],
+    });
+  }
+  // Orders a batch could not buy and left without a shipment (no weight, a refused address):
+  // one entry per batch, its orders as the reasons. Nothing to decide here: each order is put
+  // right and bought (Orders, Pack), or cancelled, and then it leaves the list by itself.
+  for (const b of batchFailures(workflow, failed)) {
+    const n = b.orders.length;
+    items.push({
+      id: `batch:${b.batchId}`,
+      kind: 'batch-failed',
+      orderNumber: n === 1 ? b.orders[0]!.orderNumber : null,
+      title: `Batch (${b.description}): ${n} order${n === 1 ? '' : 's'} not bought`,
+      detail:
+        n === 1
+          ? 'The batch left it open, with no label. Put it right and buy it at Pack (scan the order), or cancel it in Orders (Failed filter): it leaves this list once it has a label, is cancelled, or its order file is imported again.'
+          : 'The batch left them open, with no label. Put each right and buy it at Pack (scan the order), or cancel it in Orders (Failed filter): an order leaves this list once it has a label, is cancelled, or its order file is imported again.',
+      // A batch of hundreds is read in Orders (Failed filter): the first twenty here.
+      reasons: [
+        ...b.orders.slice(0, 20).map((o) => `${o.orderNumber}: ${o.failure ?? 'failed'}`),
+        ...(n > 20 ? [`and ${n - 20} more: Orders, Failed filter`] : []),
+      ],
+      createdAt: b.updatedAt,
+      actions: [],
     });
   }
   // Which parcel each stuck job is for: its order number and tracking number, not only its id.
@@ -113,10 +138,16 @@ export function workCounts(
 ): { waitingShipments: number; needsAttention: number } {
   const queue = workflow.queue.counts(workflow.scope);
   const unknown = workflow.shipments.purchasesInState(workflow.scope, 'unknown').length;
+  const failed = failedOrders(workflow);
   return {
     waitingShipments: queue.waiting,
     needsAttention:
-      unknown + failedOrders(workflow).length + stuckJobs + queue.needsAttention + importAlerts,
+      unknown +
+      failed.length +
+      batchFailures(workflow, failed).length +
+      stuckJobs +
+      queue.needsAttention +
+      importAlerts,
   };
 }
 

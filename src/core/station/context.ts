@@ -347,6 +347,8 @@ export class StationContext {
    */
   ordersChanged(change: { fileName?: string; imported?: number; orderIds?: string[] }): void {
     this.live.ordersChanged(change);
+    // A batch's failed order leaves Needs attention once re-imported, cancelled or reopened.
+    this.changed('attention');
   }
 
   onStatusDue: (() => void) | null = null;

@@ -193,6 +193,8 @@ export class ProfileRuntime {
       onProgress: (summary) => {
         deps.onBatch?.(summary);
         deps.onChange('queue');
+        // An order the batch failed without a shipment is under Needs attention (one per batch).
+        if (summary.failed) deps.onChange('attention');
       },
     });
     this.reprints = new LabelReprints(deps.db, this.labels, printQueue, {

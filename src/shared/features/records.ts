@@ -31,7 +31,7 @@ export interface CarrierAccountView {
 }
 
 export type AttentionKind =
-  'purchase-unknown' | 'purchase-failed' | 'print-failed' | 'import-problems';
+  'purchase-unknown' | 'purchase-failed' | 'batch-failed' | 'print-failed' | 'import-problems';
 
 export interface AttentionItem {
   id: string;

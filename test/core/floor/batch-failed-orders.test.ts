@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { importOrders } from '../../../src/core/orders/order-import.js';
 import { OrderList } from '../../../src/core/orders/order-list.js';
 import { BatchRunner } from '../../../src/core/packing/batch.js';
+import { attentionList, workCounts } from '../../../src/core/packing/attention.js';
+import { cancelOrders } from '../../../src/core/packing/order-cancel.js';
 import { openDatabase } from '../../../src/core/storage/database.js';
 import { useSandbox } from '../../support/sandbox.js';
 import { orderId, stationFor, type TestStation } from '../packing/support/harness.js';
@@ -65,6 +67,19 @@ describe('a batch order that failed before a shipment existed, in the Orders vie
       reason: null,
     });
 
+    // Needs attention lists them too, as one entry for the batch (nothing to decide there: each
+    // is put right at Pack or cancelled), and the header counts that entry.
+    const batchItems = () =>
+      attentionList(s.workflow, [], () => '').filter((a) => a.kind === 'batch-failed');
+    expect(batchItems()).toEqual([
+      expect.objectContaining({
+        title: 'Batch (wave): 3 orders not bought',
+        reasons: [`BF-2: ${reason('BF-2')}`, `BF-3: ${reason('BF-3')}`, `BF-4: ${reason('BF-4')}`],
+        actions: [],
+      }),
+    ]);
+    expect(workCounts(s.workflow, 0).needsAttention).toBe(1);
+
     // The same file imported again changes nothing: its orders are already here as they are.
     const same = importRows(s, [rows.noWeight, rows.noCustoms], 'wave.csv');
     expect(same.same).toEqual(['BF-2', 'BF-3']);
@@ -84,6 +99,11 @@ describe('a batch order that failed before a shipment existed, in the Orders vie
     expect(rated.outcome).toBe('rated');
     expect(list.statusOf([four]).get(four)).toBe('open');
 
+    // Only BF-3 is left under Needs attention.
+    expect(batchItems().map((a) => [a.title, a.orderNumber, a.reasons])).toEqual([
+      ['Batch (wave): 1 order not bought', 'BF-3', [`BF-3: ${reason('BF-3')}`]],
+    ]);
+
     // Nothing put BF-3 right: it stays failed, read from the file alone (as after a restart).
     const again = openDatabase(s.dbFile);
     try {
@@ -93,5 +113,10 @@ describe('a batch order that failed before a shipment existed, in the Orders vie
     } finally {
       again.close();
     }
+
+    // Cancelled (it will not ship): it leaves Needs attention, and the header's count.
+    expect(cancelOrders(s.workflow, [three], 'lee', 'customer cancelled').done).toEqual(['BF-3']);
+    expect(batchItems()).toEqual([]);
+    expect(workCounts(s.workflow, 0).needsAttention).toBe(0);
   });
 });

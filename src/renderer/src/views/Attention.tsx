@@ -4,6 +4,7 @@ import type { AttentionAction } from '../../../shared/views';
 import './attention.css';
 import { ConfirmPanel } from '../components/ConfirmPanel';
 import { SiteAttention } from './site/SiteAttention';
+import { when } from '../lib/when';
 
 const actionLabel: Record<AttentionAction, string> = {
   'check-trackers': 'Look it up on the platform',
@@ -79,7 +80,7 @@ export function AttentionView() {
           <li key={item.id} className={`card ${item.kind}`} data-testid="attention-item">
             <div className="card-head">
               <b>{item.title}</b>
-              <span className="muted">{new Date(item.createdAt).toLocaleString()}</span>
+              <span className="muted">{when(item.createdAt)}</span>
             </div>
             <div>{item.detail}</div>
             {item.reasons.length ? (
@@ -89,28 +90,32 @@ export function AttentionView() {
                 ))}
               </ul>
             ) : null}
-            <input
-              className="attention-note"
-              aria-label={`Note for ${item.title}`}
-              placeholder="Note (optional): what you checked, kept with the decision"
-              value={notes[item.id] ?? ''}
-              onChange={(e) => setNotes({ ...notes, [item.id]: e.target.value })}
-            />
-            <div className="actions">
-              {item.actions.map((a) => (
-                <button
-                  key={a}
-                  disabled={busy !== null}
-                  onClick={() =>
-                    a === 'buy-again' || a === 'mark-not-bought'
-                      ? setConfirming({ id: item.id, action: a })
-                      : decide(item.id, a)
-                  }
-                >
-                  {actionLabel[a]}
-                </button>
-              ))}
-            </div>
+            {item.actions.length ? (
+              <>
+                <input
+                  className="attention-note"
+                  aria-label={`Note for ${item.title}`}
+                  placeholder="Note (optional): what you checked, kept with the decision"
+                  value={notes[item.id] ?? ''}
+                  onChange={(e) => setNotes({ ...notes, [item.id]: e.target.value })}
+                />
+                <div className="actions">
+                  {item.actions.map((a) => (
+                    <button
+                      key={a}
+                      disabled={busy !== null}
+                      onClick={() =>
+                        a === 'buy-again' || a === 'mark-not-bought'
+                          ? setConfirming({ id: item.id, action: a })
+                          : decide(item.id, a)
+                      }
+                    >
+                      {actionLabel[a]}
+                    </button>
+                  ))}
+                </div>
+              </>
+            ) : null}
             {busy?.id === item.id ? (
               <p className="muted" role="status" data-testid="attention-busy">
                 {busy.action === 'check-trackers'
