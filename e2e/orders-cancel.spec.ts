@@ -91,6 +91,9 @@ test('a shift lead cancels an order in Orders: Pack refuses it, a batch skips it
   await whyReopen.fill('Customer reinstated the order');
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('cancel-outcome')).toHaveText('Reopened LUM-10423.');
+  // The import report above no longer says it is still cancelled.
+  await expect(page.getByTestId('import-report')).toBeVisible();
+  await expect(page.getByTestId('import-still-cancelled')).toHaveCount(0);
   await page.keyboard.press('Alt+1');
   await page.keyboard.type('LUM-10423');
   await page.keyboard.press('Enter');

@@ -10,7 +10,12 @@ import { useStation } from '../store';
  * up, a packer's needs a lead's badge); cancelling and reopening each ask for a reason (Enter
  * does it, Esc leaves). What was done is said order by order, with why any order was left.
  */
-export function CancelOrders(props: { rows: OrderRowView[]; cursorRow: OrderRowView | null }) {
+export function CancelOrders(props: {
+  rows: OrderRowView[];
+  cursorRow: OrderRowView | null;
+  /** Order numbers reopened (an import report on the page no longer says them cancelled). */
+  onReopened?(orderNumbers: string[]): void;
+}) {
   const s = useStation();
   const site = Boolean(s.status?.site);
   /** Which form is open: a cancel's reason, or a reopen's. */
@@ -67,6 +72,7 @@ export function CancelOrders(props: { rows: OrderRowView[]; cursorRow: OrderRowV
     if (r.ok) {
       setAsking(null);
       setReason('');
+      if (r.value.done.length) props.onReopened?.(r.value.done);
     }
     await done('Reopened', r);
   };

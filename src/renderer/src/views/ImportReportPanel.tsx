@@ -3,6 +3,20 @@ import type { ImportReport } from '../../../shared/features/packing';
 /** Problems listed under an import's counts; the rest are counted (the report keeps 500). */
 export const SHOWN_PROBLEMS = 50;
 
+/** The report once these orders were reopened: no longer listed as still cancelled. */
+export function withoutReopened(
+  report: ImportReport | null,
+  orderNumbers: readonly string[],
+): ImportReport | null {
+  if (!report?.stillCancelled) return report;
+  return {
+    ...report,
+    stillCancelled: report.stillCancelled.filter(
+      (e) => !e.orderNumber || !orderNumbers.includes(e.orderNumber),
+    ),
+  };
+}
+
 /** An order file's import: what came in, how it was read, and every problem by row. */
 export function ImportReportPanel({ report }: { report: ImportReport }) {
   return (

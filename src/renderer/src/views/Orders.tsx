@@ -7,9 +7,10 @@ import { ORDER_PAGE } from '../store/floor';
 import './orders.css';
 import { ConfirmPanel } from '../components/ConfirmPanel';
 import { readOrderFile } from '../lib/read-file';
-import { ImportReportPanel } from './ImportReportPanel';
+import { ImportReportPanel, withoutReopened } from './ImportReportPanel';
 import { BatchPanel } from './BatchPanel';
-import { batchQuestion } from './batch-question';
+import { batchQuestion, tooManyWords } from './batch-question';
+import { TooMany } from './TooMany';
 import { CancelOrders } from './CancelOrders';
 import type { ImportReport } from '../../../shared/features/packing';
 
@@ -87,12 +88,9 @@ export function OrdersView() {
         'error',
         'A batch is under way: let it finish, or stop it, before starting another.',
       );
+    // Said before the money question, not after it.
     else if (batchSize > MAX_BATCH_ORDERS)
-      // Said before the money question, not after it.
-      s.notify(
-        'error',
-        `${batchSize.toLocaleString()} orders ${s.picked.length ? 'are picked' : 'match'}: a batch holds at most ${MAX_BATCH_ORDERS}. Narrow the filter (a status, Single item, Weight known, a search) or pick orders with Space.`,
-      );
+      s.notify('error', tooManyWords(batchSize, s.picked.length > 0));
     else if (batchSize > 0 && toBuy === 0)
       s.notify(
         'error',
@@ -361,7 +359,14 @@ export function OrdersView() {
             <kbd>Alt+B</kbd>
           </button>
           {s.picked.length ? <button onClick={() => s.clearPicked()}>Clear picks</button> : null}
-          {confirming ? (
+          {/* Asked while the list was loading (Alt+B at once after an import), over the limit. */}
+          {confirming && batchSize > MAX_BATCH_ORDERS ? (
+            <TooMany
+              words={tooManyWords(batchSize, s.picked.length > 0)}
+              onClose={() => setConfirming(false)}
+            />
+          ) : null}
+          {confirming && batchSize <= MAX_BATCH_ORDERS ? (
             <ConfirmPanel
               label="Confirm the batch"
               question={
@@ -380,7 +385,11 @@ export function OrdersView() {
           ) : null}
         </div>
         {s.batch ? <BatchPanel batch={s.batch} /> : null}
-        <CancelOrders rows={list} cursorRow={list[cursor] ?? null} />
+        <CancelOrders
+          rows={list}
+          cursorRow={list[cursor] ?? null}
+          onReopened={(numbers) => setImportReport((report) => withoutReopened(report, numbers))}
+        />
       </aside>
     </section>
   );

@@ -1,4 +1,5 @@
 import type { OrderPageView, OrderStatusName } from '../../../shared/views';
+import { MAX_BATCH_ORDERS } from '../../../shared/features/floor';
 import type { OrdersQuery } from '../store/floor';
 
 /**
@@ -54,4 +55,9 @@ export function batchQuestion(page: OrderPageView | null, picked: string[], q: O
     ? ` The search "${q.search!.trim()}" also finds orders whose number does not start with it, such as ${loose.map((r) => r.orderNumber).join(', ')}: pick the orders meant with Space if those are not.`
     : '';
   return { batchSize, labelledAmong, skippedWhy, toBuy, naming, looseWords };
+}
+
+/** Over the batch limit, said before the money question (or instead of it). */
+export function tooManyWords(batchSize: number, picked: boolean): string {
+  return `${batchSize.toLocaleString()} orders ${picked ? 'are picked' : 'match'}: a batch holds at most ${MAX_BATCH_ORDERS}. Narrow the filter (a status, Single item, Weight known, a search) or pick orders with Space.`;
 }
