@@ -278,6 +278,34 @@ test("in large text at 1366×768, a refused label leaves the rule's choice and t
   await page.keyboard.press('Alt+l');
 });
 
+test("in large text at 1366×768, an address of four lines shows its city line whole, and History's Reprint stays in view", async ({
+  page,
+}, info) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await openWithOrderFile(
+    page,
+    'four-lines.csv',
+    'order_number,ship_to_name,ship_to_address1,ship_to_address2,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,weight_lbs,sku,item_name,quantity\nFL-1,Daniel Reyes,2210 E 6th St,Apt 3B,Austin,TX,78702,US,2,CNDL-SEA-12,Sea Salt candle 12 oz,3\n',
+  );
+  await page.keyboard.press('Alt+l');
+  await scanAndBuy(page, 'FL-1');
+  await expect(page.getByTestId('result')).toContainText('LABEL PRINTED', { timeout: 20_000 });
+  const panel = page.getByTestId('order-panel');
+  const city = panel.locator('address').getByText('Austin TX 78702 US');
+  const line = (await city.boundingBox())!;
+  const box = (await panel.boundingBox())!;
+  expect(line.y + line.height, 'the city line is inside the order panel').toBeLessThanOrEqual(
+    box.y + box.height,
+  );
+  expect(await panel.evaluate((el) => el.scrollTop), 'nothing scrolled to show it').toBe(0);
+  await page.screenshot({ path: info.outputPath('four-line-address-large-text.png') });
+
+  await page.keyboard.press('Alt+4');
+  await page.getByRole('row', { name: /FL-1/ }).click();
+  await expect(page.getByRole('button', { name: /Reprint…/ })).toBeInViewport({ ratio: 1 });
+  await page.keyboard.press('Alt+l');
+});
+
 test('a scanner that ends each scan with Tab: every scan is read on its own, none glued to the next', async ({
   page,
 }) => {
