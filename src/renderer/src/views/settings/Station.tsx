@@ -63,7 +63,7 @@ export function StationPanel() {
       else
         notify(
           'ok',
-          `Imported ${r.value.imported} orders from ${file.name}${r.value.format ? ` (${r.value.format})` : ''}.`,
+          `Imported ${r.value.imported} order${r.value.imported === 1 ? '' : 's'} from ${file.name}${r.value.format ? ` (${r.value.format})` : ''}.`,
         );
     } else notify('error', r.error.message);
   }
