@@ -22,6 +22,9 @@ export interface CarrierDay {
     /** Of `labels`: return labels, and their cost. */
     returns: number;
     returnCostCents: number;
+    /** Labels marked voided at the carrier: not in `labels` or the cost. */
+    voided: number;
+    voidedCostCents: number;
   }[];
 }
 
@@ -37,6 +40,9 @@ export interface DaySummary {
   returnCostCents: number;
   /** Reprints made that day (of any day's labels), at no cost: paper and the packers' time. */
   reprints: number;
+  /** Labels of that day marked voided at the carrier (migration 21): not counted above. */
+  voided: number;
+  voidedCostCents: number;
 }
 
 export interface EndOfDayQuery {
@@ -67,15 +73,22 @@ export function endOfDay(
         cost: number;
         returns: number;
         return_cost: number;
+        voided: number;
+        voided_cost: number;
       }
     >(
       `SELECT date(l.created_at, @shift) AS day, l.carrier, l.tenant_id,
-              count(*) AS labels,
-              sum((SELECT max(1, count(*)) FROM label_packages p WHERE p.label_id = l.id)) AS packages,
-              sum(l.cost_cents) AS cost,
-              sum(l.return_of_label_id IS NOT NULL) AS returns,
-              sum(CASE WHEN l.return_of_label_id IS NOT NULL THEN l.cost_cents ELSE 0 END) AS return_cost
-       FROM labels l
+              sum(v.label_id IS NULL) AS labels,
+              sum(CASE WHEN v.label_id IS NULL THEN
+                (SELECT max(1, count(*)) FROM label_packages p WHERE p.label_id = l.id) ELSE 0 END) AS packages,
+              sum(CASE WHEN v.label_id IS NULL THEN l.cost_cents ELSE 0 END) AS cost,
+              sum(l.return_of_label_id IS NOT NULL AND v.label_id IS NULL) AS returns,
+              sum(CASE WHEN l.return_of_label_id IS NOT NULL AND v.label_id IS NULL
+                THEN l.cost_cents ELSE 0 END) AS return_cost,
+              -- Voided at the carrier (migration 21): said apart, not counted or charged.
+              count(v.label_id) AS voided,
+              sum(CASE WHEN v.label_id IS NOT NULL THEN l.cost_cents ELSE 0 END) AS voided_cost
+       FROM labels l LEFT JOIN label_voids v ON v.label_id = l.id
        WHERE l.profile_id = @profileId AND l.environment = @environment
          AND l.created_at >= @fromUtc AND l.created_at < @toUtc
        GROUP BY day, l.carrier, l.tenant_id
@@ -95,6 +108,8 @@ export function endOfDay(
         returns: 0,
         returnCostCents: 0,
         reprints: 0,
+        voided: 0,
+        voidedCostCents: 0,
       };
       days.set(name, day);
     }
@@ -118,12 +133,16 @@ export function endOfDay(
       packages: r.packages,
       returns: r.returns,
       returnCostCents: r.return_cost,
+      voided: r.voided,
+      voidedCostCents: r.voided_cost,
     });
     day.labels += r.labels;
     day.packages += r.packages;
     day.costCents += r.cost;
     day.returns += r.returns;
     day.returnCostCents += r.return_cost;
+    day.voided += r.voided;
+    day.voidedCostCents += r.voided_cost;
   }
   // Reprints by the day they were made (reprints_by_time, migration 18).
   for (const r of db
@@ -187,6 +206,8 @@ export function manifestGroups(
          -- A return label travels with the customer's parcel, not from this dock: not on the
          -- dock's manifest, which the driver scans against the parcels handed over.
          AND return_of_label_id IS NULL
+         -- Voided at the carrier: no parcel travels on it.
+         AND NOT EXISTS (SELECT 1 FROM label_voids v WHERE v.label_id = labels.id)
        ORDER BY tenant_id, carrier, id`,
     )
     .all({ ...scope, fromUtc, toUtc });
@@ -215,7 +236,8 @@ export function endOfDayCsv(days: readonly DaySummary[]): string {
     return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
   };
   // The first six columns as they always were (a spreadsheet built on them keeps working);
-  // packages and the return labels (counted in labels and cost) after them, as the view shows.
+  // packages and the return labels (counted in labels and cost) after them, as the view shows;
+  // then the labels voided at the carrier (not counted in labels and cost).
   const lines = [
     [
       'day',
@@ -227,6 +249,8 @@ export function endOfDayCsv(days: readonly DaySummary[]): string {
       'packages',
       'return_labels',
       'return_cost_usd',
+      'voided_labels',
+      'voided_cost_usd',
     ],
   ];
   for (const d of days)
@@ -242,6 +266,8 @@ export function endOfDayCsv(days: readonly DaySummary[]): string {
           String(b.packages),
           String(b.returns),
           dollars(b.returnCostCents),
+          String(b.voided),
+          dollars(b.voidedCostCents),
         ]);
   return lines.map((l) => l.map(cell).join(',')).join('\r\n') + '\r\n';
 }
@@ -279,6 +305,8 @@ export function renderEndOfDay(
     );
     printer.bold(false);
     if (d.reprints) printer.leftRight('  Reprints', String(d.reprints));
+    if (d.voided)
+      printer.leftRight('  Voided (not counted)', `${d.voided}  $${dollars(d.voidedCostCents)}`);
     for (const c of d.carriers) {
       printer.leftRight(
         `  ${t(c.carrier)}`,

@@ -4,13 +4,15 @@ import { systemClock } from '../storage/scope.js';
 import type { LabelRepository } from './label-repository.js';
 import { printJobIdOf, type LabelPrintQueue } from './print-queue.js';
 import type { ReprintRecord, StoredLabel } from './types.js';
+import type { LabelVoids } from './voids.js';
 
 export type ReprintErrorCode =
   | 'label-not-found'
   | 'reprint-reason-required'
   | 'label-zpl-expired'
   | 'label-package-not-found'
-  | 'label-still-waiting';
+  | 'label-still-waiting'
+  | 'label-voided';
 
 export class ReprintError extends Error {
   constructor(
@@ -59,6 +61,8 @@ export class LabelReprints {
     private readonly labels: LabelRepository,
     private readonly printQueue: LabelPrintQueue,
     private readonly options: { clock?: Clock; fetchZpl?: ZplFetcher } = {},
+    /** Labels marked voided at the carrier: never reprinted. */
+    private readonly voids?: Pick<LabelVoids, 'get'>,
   ) {
     this.s = {
       insert: db.prepare(
@@ -88,6 +92,13 @@ export class LabelReprints {
       throw new ReprintError(
         'reprint-reason-required',
         'A reprint needs the name of the person asking and a reason.',
+      );
+    // Voided at the carrier: a copy on a parcel would travel on a label nobody pays for.
+    const voided = this.voids?.get(label.id);
+    if (voided)
+      throw new ReprintError(
+        'label-voided',
+        `${label.trackingNumber} was marked voided at the carrier by ${voided.by} (${voided.reason}): it must not go on a parcel, so it is not reprinted. To ship order ${label.orderNumber}, buy another label at Pack (scan it, then Ctrl+Shift+A).`,
       );
     // The label has not printed yet (its job, or an earlier reprint's, waits for a printer):
     // a copy queued now would print too when that printer is back, two labels with one

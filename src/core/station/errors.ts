@@ -81,6 +81,7 @@ const contractCode: Record<CoreErrorKind, ErrorCode> = {
   'reprint:label-package-not-found': 'not-found',
   'reprint:label-zpl-expired': 'not-found',
   'reprint:label-still-waiting': 'conflict',
+  'reprint:label-voided': 'conflict',
   'reprint:reprint-reason-required': 'validation',
   'attention:purchase-not-found': 'not-found',
   'attention:purchase-not-unknown': 'conflict',

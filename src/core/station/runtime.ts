@@ -1,6 +1,7 @@
 import type { LabelPrintQueue } from '../labels/print-queue.js';
 import type { LabelRepository } from '../labels/label-repository.js';
 import { LabelReprints } from '../labels/reprint.js';
+import { LabelVoids } from '../labels/voids.js';
 import type { OrderRepository } from '../orders/order-repository.js';
 import type { OfflineQueueRepository } from '../queue/offline-queue-repository.js';
 import { applyLabelRetention } from '../labels/retention.js';
@@ -103,6 +104,8 @@ export class ProfileRuntime {
   readonly labels: LabelRepository;
   readonly queue: OfflineQueueRepository;
   readonly reprints: LabelReprints;
+  /** Labels a shift lead marked voided at the carrier (End of day, reprints). */
+  readonly voids: LabelVoids;
   readonly trackers: TrackerStore;
   readonly board: TrackerBoard;
   readonly poller: TrackerPoller;
@@ -197,9 +200,14 @@ export class ProfileRuntime {
         if (summary.failed) deps.onChange('attention');
       },
     });
-    this.reprints = new LabelReprints(deps.db, this.labels, printQueue, {
-      fetchZpl: (label) => this.platform.labelZpl(label.tenantId, label.platformLabelId),
-    });
+    this.voids = new LabelVoids(deps.db);
+    this.reprints = new LabelReprints(
+      deps.db,
+      this.labels,
+      printQueue,
+      { fetchZpl: (label) => this.platform.labelZpl(label.tenantId, label.platformLabelId) },
+      this.voids,
+    );
     this.trackers = new TrackerStore(deps.db);
     this.board = new TrackerBoard(deps.db);
     this.poller = new TrackerPoller({

@@ -20,7 +20,8 @@ export type LeadAction =
   | { kind: 'reprint'; orderNumber: string; reprints: number; limit: number }
   | { kind: 'site-store' }
   | { kind: 'resolve-double'; itemId: string }
-  | { kind: 'cancel-orders'; orders: number; reopen: boolean };
+  | { kind: 'cancel-orders'; orders: number; reopen: boolean }
+  | { kind: 'void-label'; trackingNumber: string; undo: boolean };
 
 export function describeLeadAction(a: LeadAction): string {
   switch (a.kind) {
@@ -36,6 +37,10 @@ export function describeLeadAction(a: LeadAction): string {
       return 'resolving a possible double label';
     case 'cancel-orders':
       return `${a.reopen ? 'reopening' : 'cancelling'} ${a.orders === 1 ? 'an order' : `${a.orders} orders`}`;
+    case 'void-label':
+      return a.undo
+        ? `taking back the voided mark of label ${a.trackingNumber}`
+        : `marking label ${a.trackingNumber} voided at the carrier`;
   }
 }
 

@@ -120,6 +120,9 @@ export interface EndOfDayView {
     returnCost: number;
     /** Reprints made that day (no cost; History has each one's who and why). */
     reprints: number;
+    /** Labels of that day marked voided at the carrier: not in `labels` or `cost`. */
+    voided: number;
+    voidedCost: number;
     carriers: {
       carrier: string;
       labels: number;
@@ -133,6 +136,8 @@ export interface EndOfDayView {
   returns: number;
   returnCost: number;
   reprints: number;
+  voided: number;
+  voidedCost: number;
 }
 
 /** The most orders one batch may hold (the Orders view says so before it asks to buy). */

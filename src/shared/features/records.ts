@@ -78,6 +78,11 @@ export interface LabelSummary {
    * label of another station (site History).
    */
   notPrinted?: { state: 'waiting' | 'failed' | 'cancelled'; at: string; note: string | null };
+  /**
+   * Marked voided at the carrier by a shift lead (the platform shows no void): left out of End
+   * of day and the manifest, never reprinted.
+   */
+  voided?: { by: string; reason: string; at: string };
 }
 
 /** One page of History: `total` counts every label that matches, not only this page. */
@@ -219,6 +224,13 @@ export const recordCalls = {
     }),
   ),
   'labels.audit': def<ReprintAuditView[]>()(z.object({ labelId: id.optional() })),
+  /**
+   * History → Voided at the carrier…: marks a label a shift lead voided at the carrier's portal
+   * or the platform's console (`voided: true`, with why), or takes the mark back (`false`).
+   */
+  'labels.markVoided': def<LabelSummary>()(
+    z.object({ id, voided: z.boolean(), reason: text(200).trim().min(3) }),
+  ),
   /**
    * History → Return label: buys a label with returnType LABEL for that shipment, from the
    * customer back to the site; printed like any label and linked to it. A second one for the

@@ -98,7 +98,7 @@ describe('end of day (#15.9)', () => {
     const csv = endOfDayCsv(days);
     const lines = csv.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'day,carrier,brand,tenant_id,labels,cost_usd,packages,return_labels,return_cost_usd',
+      'day,carrier,brand,tenant_id,labels,cost_usd,packages,return_labels,return_cost_usd,voided_labels,voided_cost_usd',
     );
     expect(lines.slice(1).reduce((n, l) => n + Number(l.split(',')[4]), 0)).toBe(3);
     // Packages as the view counts them; no return label among these three.
@@ -120,6 +120,8 @@ describe('end of day (#15.9)', () => {
                   packages: 1,
                   returns: 0,
                   returnCostCents: 0,
+                  voided: 0,
+                  voidedCostCents: 0,
                 },
               ],
             },

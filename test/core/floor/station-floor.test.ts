@@ -128,8 +128,8 @@ describe('the packing floor through the contract (#15)', () => {
     const csv = await call(s, 'endOfDay.csv', { from: today, to: today });
     expect(csv.fileName).toBe(`end-of-day-${today}.csv`);
     expect(csv.csv.split('\r\n')[1]).toMatch(
-      // …, labels, cost, packages, return labels, return cost.
-      new RegExp(`^${today},[A-Z]+,.*,1,${done.cost.toFixed(2)},1,0,0\\.00$`),
+      // …, labels, cost, packages, return labels, return cost, voided labels, voided cost.
+      new RegExp(`^${today},[A-Z]+,.*,1,${done.cost.toFixed(2)},1,0,0\\.00,0,0\\.00$`),
     );
 
     // The manifest: one per brand and carrier; a second close-out has nothing new; a platform

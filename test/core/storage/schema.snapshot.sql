@@ -1,4 +1,4 @@
--- schema version 20
+-- schema version 21
 
 -- view order_status_now
 CREATE VIEW order_status_now AS
@@ -315,6 +315,14 @@ CREATE TABLE label_purchases (
         resolved_at TEXT,
         created_at TEXT NOT NULL,
         updated_at TEXT NOT NULL
+      ) STRICT;
+
+-- table label_voids
+CREATE TABLE label_voids (
+        label_id INTEGER PRIMARY KEY REFERENCES labels (id) ON DELETE CASCADE,
+        voided_by TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        voided_at TEXT NOT NULL
       ) STRICT;
 
 -- table label_zpl

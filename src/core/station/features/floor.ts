@@ -280,23 +280,32 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
           returns: d.returns,
           returnCost: d.returnCostCents / 100,
           reprints: d.reprints,
-          carriers: d.carriers.map((c) => ({
-            carrier: c.carrier,
-            labels: c.labels,
-            packages: c.packages,
-            cost: c.costCents / 100,
-            brands: c.brands.map((b) => ({
-              name: b.name,
-              labels: b.labels,
-              cost: b.costCents / 100,
+          voided: d.voided,
+          voidedCost: d.voidedCostCents / 100,
+          // A carrier whose labels of the day were all voided is said in the day's line only.
+          carriers: d.carriers
+            .filter((c) => c.labels > 0)
+            .map((c) => ({
+              carrier: c.carrier,
+              labels: c.labels,
+              packages: c.packages,
+              cost: c.costCents / 100,
+              brands: c.brands
+                .filter((b) => b.labels > 0)
+                .map((b) => ({
+                  name: b.name,
+                  labels: b.labels,
+                  cost: b.costCents / 100,
+                })),
             })),
-          })),
         })),
         labels: list.reduce((n, d) => n + d.labels, 0),
         cost: list.reduce((n, d) => n + d.costCents, 0) / 100,
         returns: list.reduce((n, d) => n + d.returns, 0),
         returnCost: list.reduce((n, d) => n + d.returnCostCents, 0) / 100,
         reprints: list.reduce((n, d) => n + d.reprints, 0),
+        voided: list.reduce((n, d) => n + d.voided, 0),
+        voidedCost: list.reduce((n, d) => n + d.voidedCostCents, 0) / 100,
       };
     },
     'endOfDay.csv': async (q) => ({

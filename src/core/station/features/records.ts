@@ -13,18 +13,13 @@ import { codeOf, StationFailure } from '../errors.js';
 import { brandName, carrierView, labelView, printJobView, trackingSync } from '../map.js';
 import { attentionOf, printerNamer, queueOf, trackerRows } from '../snapshots.js';
 import { purchaseView } from './pack-views.js';
+import { labelVoidHandlers, profileLabel, withVoids } from './label-voids.js';
 
 /** History (label cache, reprints), needs attention, queues, tracking and carrier accounts. */
 export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof recordCalls> {
   const rt = () => ctx.runtime();
   const brand = (tenantId: string) => brandName(rt().profile, tenantId);
-  const label = (id: string) => {
-    const r = rt();
-    const l = r.labels.get(Number(id));
-    if (!l || l.profileId !== r.scope.profileId || l.environment !== r.scope.environment)
-      throw new StationFailure('not-found', `Label ${id} is not in this profile.`);
-    return l;
-  };
+  const label = (id: string) => profileLabel(rt(), id);
 
   /**
    * Buying again for an unknown purchase while another station of the site has since labelled
@@ -56,6 +51,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
   };
 
   return {
+    ...labelVoidHandlers(ctx),
     'labels.search': async (q) => {
       const r = rt();
       // From after To: nothing can match, and the person is told why rather than "No labels".
@@ -90,13 +86,16 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
       const returns = r.labels.returnsOf(page.labels.map((l) => l.id));
       const unprinted = ctx.spool.printOutcomes(page.labels.map((l) => l.platformLabelId));
       return {
-        labels: page.labels.map((l) =>
-          labelView(
-            l,
-            brand(l.tenantId),
-            reprints.get(l.id) ?? 0,
-            (returns.get(l.id) ?? []).map((x) => x.trackingNumber),
-            unprinted.get(l.platformLabelId),
+        labels: withVoids(
+          r,
+          page.labels.map((l) =>
+            labelView(
+              l,
+              brand(l.tenantId),
+              reprints.get(l.id) ?? 0,
+              (returns.get(l.id) ?? []).map((x) => x.trackingNumber),
+              unprinted.get(l.platformLabelId),
+            ),
           ),
         ),
         total,
@@ -109,7 +108,8 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
       const reprints =
         (rt().reprints.counts([l.id]).get(l.id) ?? 0) + (await reprintsElsewhere(ctx, l.id)).length;
       const unprinted = ctx.spool.printOutcomes([l.platformLabelId]).get(l.platformLabelId);
-      return { ...labelView(l, brand(l.tenantId), reprints, [], unprinted), zpl: l.zpl };
+      const [view] = withVoids(rt(), [labelView(l, brand(l.tenantId), reprints, [], unprinted)]);
+      return { ...view!, zpl: l.zpl };
     },
     'labels.reprint': async ({ id, reason, printerId, packageIndex }) => {
       const r = rt();

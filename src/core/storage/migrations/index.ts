@@ -19,6 +19,7 @@ import { migration017 } from './017-order-cancelled.js';
 import { migration018 } from './018-reprints-by-time.js';
 import { migration019 } from './019-site-store-identity.js';
 import { migration020 } from './020-site-order-cancel.js';
+import { migration021 } from './021-label-voids.js';
 
 export interface Migration {
   /** 1-based; equals the migration's position in the list, stored in PRAGMA user_version. */
@@ -52,4 +53,5 @@ export const migrations: readonly Migration[] = [
   migration018,
   migration019,
   migration020,
+  migration021,
 ];

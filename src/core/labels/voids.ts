@@ -1,0 +1,71 @@
+import type { Db } from '../storage/database.js';
+
+/** A label marked voided at the carrier (migration 21): who marked it, why, and when. */
+export interface LabelVoid {
+  labelId: number;
+  by: string;
+  reason: string;
+  at: string;
+}
+
+interface VoidRow {
+  label_id: number;
+  voided_by: string;
+  reason: string;
+  voided_at: string;
+}
+
+const fromRow = (r: VoidRow): LabelVoid => ({
+  labelId: r.label_id,
+  by: r.voided_by,
+  reason: r.reason,
+  at: r.voided_at,
+});
+
+/**
+ * Labels voided at the carrier's portal or the platform's console (the Shipping Platform API
+ * shows no void, so the station never voids one itself): a shift lead marks them here so End of
+ * day leaves them out of the day's labels and cost and off the manifest, and no reprint puts one
+ * on a parcel. A mark made in error is taken back (the row goes; the station's log keeps both).
+ */
+export class LabelVoids {
+  private readonly s;
+
+  constructor(db: Db) {
+    this.s = {
+      insert: db.prepare<[number, string, string, string]>(
+        `INSERT INTO label_voids (label_id, voided_by, reason, voided_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (label_id) DO NOTHING`,
+      ),
+      get: db.prepare<[number], VoidRow>(`SELECT * FROM label_voids WHERE label_id = ?`),
+      remove: db.prepare<[number]>(`DELETE FROM label_voids WHERE label_id = ?`),
+      among: db.prepare<[string], VoidRow>(
+        `SELECT * FROM label_voids WHERE label_id IN (SELECT value FROM json_each(?))`,
+      ),
+    };
+  }
+
+  /** Marks the label voided; a label already marked keeps its first mark (returned). */
+  mark(labelId: number, by: string, reason: string, now = new Date()): LabelVoid {
+    this.s.insert.run(labelId, by, reason, now.toISOString());
+    return this.get(labelId)!;
+  }
+
+  /** Takes the mark back; false when the label had none. */
+  unmark(labelId: number): boolean {
+    return this.s.remove.run(labelId).changes > 0;
+  }
+
+  get(labelId: number): LabelVoid | null {
+    const row = this.s.get.get(labelId);
+    return row ? fromRow(row) : null;
+  }
+
+  /** The marks among these labels (one query for a page of History). */
+  of(labelIds: readonly number[]): Map<number, LabelVoid> {
+    const out = new Map<number, LabelVoid>();
+    if (labelIds.length === 0) return out;
+    for (const r of this.s.among.all(JSON.stringify(labelIds))) out.set(r.label_id, fromRow(r));
+    return out;
+  }
+}
