@@ -252,7 +252,7 @@ test('Orders view filters and a batch of open single-item orders with a weight: 
   const file = await (await download).path();
   const csv = readFileSync(file, 'utf8').trimEnd().split('\r\n');
   expect(csv[0]).toBe(
-    'day,carrier,brand,tenant_id,labels,cost_usd,packages,return_labels,return_cost_usd',
+    'day,carrier,brand,tenant_id,labels,cost_usd,packages,return_labels,return_cost_usd,voided_labels,voided_cost_usd',
   );
   expect(csv.slice(1).reduce((n, l) => n + Number(l.split(',')[4]), 0)).toBe(3);
   // Close out with the carrier (Alt+M): asked first; Esc keeps the day open and sends nothing.

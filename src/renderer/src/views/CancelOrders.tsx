@@ -1,8 +1,9 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import type { Result } from '../../../shared/result';
 import type { OrderCancelView, OrderRowView } from '../../../shared/views';
 import { call } from '../bridge';
 import { useStation } from '../store';
+import { ReasonForm } from '../components/ReasonForm';
 
 /**
  * Cancel (or reopen) orders the store cancelled, in the Orders view's side panel: the picked
@@ -144,49 +145,4 @@ function outcomeWords(verb: string, v: OrderCancelView): string {
     : `Nothing was ${verb.toLowerCase()}.`;
   const left = v.left.map((l) => `${l.orderNumber}: ${l.reason}`).join('; ');
   return left ? `${done} Left as ${v.left.length === 1 ? 'it was' : 'they were'}: ${left}.` : done;
-}
-
-/** A reason asked before a lead's action: Enter does it, Esc leaves it (the form closes). */
-function ReasonForm(props: {
-  question: string;
-  label: string;
-  placeholder: string;
-  reason: string;
-  setReason(reason: string): void;
-  submit: ReactNode;
-  danger?: boolean;
-  keep: string;
-  onSubmit(): void;
-  onKeep(): void;
-}) {
-  return (
-    <form
-      className="cancel-form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        props.onSubmit();
-      }}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') props.onKeep();
-      }}
-    >
-      <label>
-        {props.question}
-        <input
-          autoFocus
-          aria-label={props.label}
-          placeholder={props.placeholder}
-          value={props.reason}
-          maxLength={200}
-          onChange={(e) => props.setReason(e.target.value)}
-        />
-      </label>
-      <button type="submit" className={props.danger ? 'danger' : undefined}>
-        {props.submit} <kbd>Enter</kbd>
-      </button>
-      <button type="button" onClick={props.onKeep}>
-        {props.keep} <kbd>Esc</kbd>
-      </button>
-    </form>
-  );
 }

@@ -188,6 +188,13 @@ export function EndOfDayView() {
                 {summary.returnCost.toFixed(2)})
               </span>
             ) : null}
+            {summary.voided ? (
+              <span data-testid="eod-voided">
+                {' '}
+                · {summary.voided} voided at the carrier (${summary.voidedCost.toFixed(2)}, not
+                counted; History has who and why)
+              </span>
+            ) : null}
             {summary.reprints ? (
               <span data-testid="eod-reprints">
                 {' '}
@@ -206,6 +213,7 @@ export function EndOfDayView() {
                   ? ` (of which ${d.returns} return label${d.returns === 1 ? '' : 's'}, $${d.returnCost.toFixed(2)})`
                   : ''}
                 {d.reprints ? `; ${d.reprints} reprint${d.reprints === 1 ? '' : 's'}` : ''}
+                {d.voided ? `; ${d.voided} voided, not counted` : ''}
               </h2>
               <table className="grid eod-table" data-testid="eod-table">
                 <thead>

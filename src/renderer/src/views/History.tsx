@@ -10,6 +10,7 @@ import type { LabelSummary } from '../../../shared/views';
 import './history.css';
 import { SiteHistory } from './site/SiteHistory';
 import { when } from '../lib/when';
+import { VoidedNote, VoidMark } from './VoidMark';
 
 const capitalized = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
 
@@ -58,7 +59,14 @@ const columns: LabelColumn<LabelSummary>[] = [
   },
   { head: 'Carrier', col: 'c-carrier', cell: (l) => l.carrier, title: (l) => l.carrier },
   { head: 'Service', col: 'c-service', cell: (l) => l.serviceLevel, title: (l) => l.serviceLevel },
-  { head: 'Cost', col: 'c-cost', num: true, cell: (l) => l.cost.toFixed(2) },
+  {
+    head: 'Cost',
+    col: 'c-cost',
+    num: true,
+    // Voided at the carrier: not counted at End of day (the pane says who and why).
+    cell: (l) => (l.voided ? `voided ${l.cost.toFixed(2)}` : l.cost.toFixed(2)),
+    title: (l) => (l.voided ? `Voided at the carrier: ${l.voided.reason}` : ''),
+  },
   {
     head: 'Brand',
     col: 'c-brand',
@@ -131,7 +139,10 @@ export function HistoryView() {
     } else if ((e.key === 'r' || e.key === 'R') && !e.ctrlKey && !e.altKey) {
       e.preventDefault();
       if (sel?.id !== labels[i]?.id) select(i, false);
-      setReprinting(true);
+      const voided = labels[i]?.voided;
+      if (voided)
+        s.notify('error', `${labels[i]!.trackingNumber} was voided at the carrier: not reprinted.`);
+      else setReprinting(true);
     } else if ((e.key === 't' || e.key === 'T') && !e.ctrlKey && !e.altKey) {
       e.preventDefault();
       if (sel?.id !== labels[i]?.id) select(i, false);
@@ -299,6 +310,7 @@ export function HistoryView() {
                 ))}
               </ol>
             ) : null}
+            {row ? <VoidedNote label={row} /> : null}
             <LabelPreview labelId={sel.id} zoomKey />
             {reprinting ? (
               <ReprintForm
@@ -321,7 +333,7 @@ export function HistoryView() {
                   else back();
                 }}
               />
-            ) : (
+            ) : row?.voided ? null : (
               <div className="detail-actions">
                 <button onClick={() => setReprinting(true)}>
                   Reprint… <kbd>R</kbd>
@@ -333,6 +345,9 @@ export function HistoryView() {
                 ) : null}
               </div>
             )}
+            {row && !reprinting && !returning ? (
+              <VoidMark label={row} onDone={() => void s.searchLabels(offset)} />
+            ) : null}
             {row?.returnOfLabelId ? (
               <p className="return-note" data-testid="return-note">
                 ↩ Return label of order {row.orderNumber}
