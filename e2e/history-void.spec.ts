@@ -42,6 +42,14 @@ test('History: a label voided at the carrier is marked with why, offers no repri
   await rows.filter({ hasText: 'LUM-10421' }).press('r');
   await expect(page.getByTestId('toast')).toContainText('voided at the carrier: not reprinted');
 
+  // Scanned again at Pack: the order's label is said voided, and the way to buy another.
+  await page.keyboard.press('Alt+1');
+  await page.getByRole('textbox', { name: 'Scan' }).fill('LUM-10421');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('result')).toContainText(
+    'was voided at the carrier (Wrong address, relabelled): it is not reprinted. Press Ctrl+Shift+A to buy another.',
+  );
+
   await page.keyboard.press('Alt+9');
   await expect(page.getByTestId('eod-total')).toContainText('1 label');
   await expect(page.getByTestId('eod-voided')).toContainText('1 voided at the carrier');

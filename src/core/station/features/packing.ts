@@ -22,6 +22,7 @@ import { suggestedMapping } from '../../orders/store-formats.js';
 import { optionsFromView } from '../map.js';
 import { StationFailure } from '../errors.js';
 import { brandName, labelView, orderView } from '../map.js';
+import { withVoids } from './label-voids.js';
 import { purchaseView, quoteView } from './pack-views.js';
 import { verificationView } from './floor.js';
 import { hasFailedRating } from '../../packing/failed-ratings.js';
@@ -125,8 +126,11 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
               found.labels.length ? 'labelled' : 'open',
               r.profile.shipFrom.countryCode,
             ),
-            existingLabels: found.labels.map((l) =>
-              labelView(l, brandName(r.profile, l.tenantId), counts.get(l.id) ?? 0),
+            existingLabels: withVoids(
+              r,
+              found.labels.map((l) =>
+                labelView(l, brandName(r.profile, l.tenantId), counts.get(l.id) ?? 0),
+              ),
             ),
             verification: verificationView(r.workflow.verification.state(found.order), r.profile),
             // Labelled at another station (as this station keeps the site's labels): said at

@@ -165,3 +165,10 @@ export function labelledElsewhereOf(error: StationError): LabelledElsewhereView 
  */
 export const stillOnScreen = (order: { orderNumber: string }) =>
   ` Order ${order.orderNumber} is still on screen: its buttons act on ${order.orderNumber}. Scan the order again, or press Esc to clear.`;
+
+/** A scanned order that has a label here: reprint it, or (voided at the carrier) buy another. */
+export function labelledHereWords(orderNumber: string, label: LabelSummary): string {
+  return label.voided
+    ? `Order ${orderNumber}'s label (${label.trackingNumber}) was voided at the carrier (${label.voided.reason}): it is not reprinted. Press Ctrl+Shift+A to buy another.`
+    : `Order ${orderNumber} already has a label (${label.trackingNumber}). Reprint it from the panel, or press Ctrl+Shift+A to buy another.`;
+}

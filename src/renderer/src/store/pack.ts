@@ -15,6 +15,7 @@ import type { Slice } from './types';
 import {
   isVerifying,
   labelledElsewhereWords,
+  labelledHereWords,
   matchesLine,
   MAX_QUANTITY_KEY,
   quantityScan,
@@ -207,7 +208,7 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
             result: found.existingLabels.length
               ? {
                   kind: 'info',
-                  text: `Order ${found.order.orderNumber} already has a label (${found.existingLabels[0]!.trackingNumber}). Reprint it from the panel, or press Ctrl+Shift+A to buy another.`,
+                  text: labelledHereWords(found.order.orderNumber, found.existingLabels[0]!),
                 }
               : found.labelledElsewhere?.label
                 ? {
