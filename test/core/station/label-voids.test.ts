@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { badgeDigest, hashPin } from '../../../src/core/users/pin.js';
-import { call, demoStationsPerTest, packOrder } from './support.js';
+import { addPackerAndLead, call, demoStationsPerTest, packOrder } from './support.js';
 
 // History → Voided at the carrier…, through the station's contract: the mark, who and why on the
 // label, End of day without it, no reprint, a lead's action once users are set up.
@@ -56,22 +55,7 @@ describe('History: a label voided at the carrier', () => {
     });
 
     // With users set up it is a lead's: a packer is asked for one, the lead's approval kept.
-    s.context.users.upsert({
-      userId: 'ana',
-      name: 'Ana Ruiz',
-      role: 'packer',
-      badgeSha256: badgeDigest('BADGE-0017'),
-      pinHash: await hashPin('4821'),
-      active: true,
-    });
-    s.context.users.upsert({
-      userId: 'bo',
-      name: 'Bo Lindqvist',
-      role: 'lead',
-      badgeSha256: badgeDigest('BADGE-0042'),
-      pinHash: await hashPin('7305'),
-      active: true,
-    });
+    await addPackerAndLead(s);
     await s.context.session.signIn({ userId: 'ana', pin: '4821' });
     const undo = { id: row.id, voided: false, reason: 'marked by mistake' };
     expect(await s.dispatch('labels.markVoided', undo)).toMatchObject({

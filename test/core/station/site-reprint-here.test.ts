@@ -4,8 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import type { LabelledElsewhereView } from '../../../src/shared/views.js';
 import { printed, siteStations } from './site-stations.js';
-import { call, packOrder, scanOrder, until } from './support.js';
-import { badgeDigest, hashPin } from '../../../src/core/users/pin.js';
+import { addPackerAndLead, call, packOrder, scanOrder, until } from './support.js';
 
 const root = join(import.meta.dirname, '../../..');
 
@@ -114,22 +113,7 @@ describe('an order labelled at another station, scanned here', () => {
       await packOrder(a, 'LUM-10426');
       await synced(a);
       // B has users: a packer signed in, and a lead who can scan a badge.
-      b.context.users.upsert({
-        userId: 'ana',
-        name: 'Ana Ruiz',
-        role: 'packer',
-        badgeSha256: badgeDigest('BADGE-0017'),
-        pinHash: await hashPin('4821'),
-        active: true,
-      });
-      b.context.users.upsert({
-        userId: 'bo',
-        name: 'Bo Lindqvist',
-        role: 'lead',
-        badgeSha256: badgeDigest('BADGE-0042'),
-        pinHash: await hashPin('7305'),
-        active: true,
-      });
+      await addPackerAndLead(b);
       await b.context.session.signIn({ userId: 'ana', pin: '4821' });
       const [label] = (await call(b, 'site.labels', { query: 'LUM-10426' })).labels;
       const reprint = (reason: string) =>

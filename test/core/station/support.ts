@@ -11,6 +11,7 @@ import { startSandbox, type SandboxOptions } from '../../../src/sandbox/index.js
 import type { CallName, Input, Output } from '../../../src/shared/contract.js';
 import type { Result } from '../../../src/shared/result.js';
 import { tempDir } from '../../support/tmp.js';
+import { badgeDigest, hashPin } from '../../../src/core/users/pin.js';
 
 const root = join(import.meta.dirname, '../../..');
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
@@ -182,4 +183,24 @@ export async function onlyLabelPrinter(s: Station, name: string, port: number): 
     role: 'label',
   });
   return view.printers.find((p) => p.name === name)!.id;
+}
+
+/** Ana (a packer, PIN 4821, badge BADGE-0017) and Bo (a lead, PIN 7305, badge BADGE-0042). */
+export async function addPackerAndLead(s: Station): Promise<void> {
+  s.context.users.upsert({
+    userId: 'ana',
+    name: 'Ana Ruiz',
+    role: 'packer',
+    badgeSha256: badgeDigest('BADGE-0017'),
+    pinHash: await hashPin('4821'),
+    active: true,
+  });
+  s.context.users.upsert({
+    userId: 'bo',
+    name: 'Bo Lindqvist',
+    role: 'lead',
+    badgeSha256: badgeDigest('BADGE-0042'),
+    pinHash: await hashPin('7305'),
+    active: true,
+  });
 }

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import './reason-form.css';
 
 /** A reason asked before a lead's action: Enter does it, Esc leaves it (the form closes). */
 export function ReasonForm(props: {
@@ -15,7 +16,7 @@ export function ReasonForm(props: {
 }) {
   return (
     <form
-      className="cancel-form"
+      className="reason-form"
       onSubmit={(e) => {
         e.preventDefault();
         props.onSubmit();
