@@ -49,6 +49,9 @@ test('History: a label voided at the carrier is marked with why, offers no repri
   await expect(page.getByTestId('result')).toContainText(
     'was voided at the carrier (Wrong address, relabelled): it is not reprinted. Press Ctrl+Shift+A to buy another.',
   );
+  await expect(page.getByTestId('rates')).toContainText('Its label was voided at the carrier');
+  await expect(page.getByRole('button', { name: /^Reprint / })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /Buy another label/ })).toBeVisible();
 
   await page.keyboard.press('Alt+9');
   await expect(page.getByTestId('eod-total')).toContainText('1 label');

@@ -121,7 +121,9 @@ export function RatesPanel({ onBuy }: { onBuy(): void }) {
                       ? `Labelled at ${s.labelledElsewhere.stationName}: nothing to buy. Reprint it there (the site store is not answering), or Ctrl+Shift+A to buy another label.`
                       : `Labelled at ${s.labelledElsewhere.stationName}: nothing to buy. Reprint it here (Alt+R), or Ctrl+Shift+A to buy another label.`
                     : s.order && s.existingLabels.length && !s.confirmAnother
-                      ? 'Already labelled: nothing to rate. Reprint (Alt+R), or Ctrl+Shift+A to buy another label.'
+                      ? s.existingLabels[0]!.voided
+                        ? 'Its label was voided at the carrier: nothing to rate. Ctrl+Shift+A to buy another label.'
+                        : 'Already labelled: nothing to rate. Reprint (Alt+R), or Ctrl+Shift+A to buy another label.'
                       : s.order && s.packages.some((p) => p.weight.trim() === '')
                         ? 'Weigh each package to rate.'
                         : s.order

@@ -227,7 +227,7 @@ export function PackResult(props: {
               packages={reprintTarget.packageTrackingNumbers}
               onDone={props.onReprintDone}
             />
-          ) : (
+          ) : reprintTarget.voided ? null : (
             <button onClick={() => props.setReprinting(true)}>
               Reprint {reprintTarget.trackingNumber}
               {reprintTarget.packageTrackingNumbers.length > 1
