@@ -85,7 +85,6 @@ function checkInExtras(
   };
 }
 
-/** The station's heartbeat as the console shows it, written with each check-in. */
 /**
  * Whether the active profile has a client secret, as each station's heartbeat last asked its
  * vault: the OS keychain is asked at most once a minute (or when the profile changes), not at
@@ -97,6 +96,7 @@ const secretSeen = new WeakMap<
 >();
 const SECRET_RECHECK_MS = 60_000;
 
+/** The station's heartbeat as the console shows it, written with each check-in. */
 async function heartbeatOf(ctx: StationContext): Promise<Heartbeat> {
   const printer = ctx.printerView();
   const rt = ctx.runtimeOrNull();
