@@ -16,7 +16,13 @@ export function BoxDiffers(props: {
   const sides = (l: number, w: number, h: number) => `${l}×${w}×${h}`;
   const given = sides(file.lengthIn, file.widthIn, file.heightIn);
   const ours = sides(preset.lengthIn, preset.widthIn, preset.heightIn);
-  if (given === ours) return null;
+  // The same box with its sides in another order (9×12×6 for 12×9×6) is the same box.
+  const key = (l: number, w: number, h: number) => [l, w, h].sort((a, b) => a - b).join('×');
+  if (
+    key(file.lengthIn, file.widthIn, file.heightIn) ===
+    key(preset.lengthIn, preset.widthIn, preset.heightIn)
+  )
+    return null;
   return (
     <p className="box-differs" data-testid="box-differs">
       {props.count > 1 ? `Package ${props.n} of ${props.count}: the` : 'The'} order file says{' '}
