@@ -8,6 +8,15 @@ test('History: a label voided at the carrier is marked with why, offers no repri
 }, info) => {
   await page.goto(station().url);
   await expect(page.getByTestId('connectivity')).toContainText('online');
+  // Nothing bought yet: Manifest (Alt+M) says there is nothing to close out, and asks nothing.
+  await page.keyboard.press('Alt+9');
+  await expect(page.getByTestId('eod-total')).toContainText('0 labels');
+  await page.keyboard.press('Alt+m');
+  await expect(page.getByTestId('eod-line')).toHaveText(
+    'No outbound label on these days: nothing to close out.',
+  );
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  await page.keyboard.press('Alt+1');
   for (const order of ['LUM-10421', 'LUM-10424']) {
     await page.getByRole('textbox', { name: 'Scan' }).fill(order);
     await page.keyboard.press('Enter');

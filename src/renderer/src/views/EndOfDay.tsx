@@ -52,15 +52,17 @@ export function EndOfDayView() {
       setClosing(false);
     }
   }
-  /** Alt+M and the button: a question first, unless there is nothing to close out. */
+  /**
+   * Alt+M and the button: a question first. Nothing is sent without one: with no outbound label
+   * in the summary on screen (which may still be the last range's while the new one loads) it
+   * says so and sends nothing.
+   */
   function askCloseOut() {
     if (closing) return;
-    const outbound = summary ? summary.labels - summary.returns : null;
-    if (outbound === 0) void closeOut();
-    else {
-      setManifest(null);
-      setAsking(true);
-    }
+    setManifest(null);
+    if (summary && summary.labels - summary.returns === 0)
+      setLine('No outbound label on these days: nothing to close out.');
+    else setAsking(true);
   }
   async function exportCsv() {
     const r = await call('endOfDay.csv', { from, to, utcOffsetMinutes: offsetMinutes() });
