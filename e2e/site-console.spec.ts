@@ -36,7 +36,7 @@ test("the console shows a second station's purchase within a second", async ({ b
   // Console mode: no packing tabs.
   await expect(lead.getByRole('navigation', { name: 'Views' })).toHaveCount(0);
   const rowB = lead.getByTestId('console-stations').getByRole('row', { name: /Station B/ });
-  await expect(rowB).toContainText('0.1.0 · site schema 5', { timeout: 30_000 });
+  await expect(rowB).toContainText('0.1.0 · site schema 6', { timeout: 30_000 });
   await expect(rowB).toContainText('ZD421 Station B: ready', { timeout: 30_000 });
   // Whether it can reach the platform, as its own header says (site migration 5).
   await expect(rowB.getByTestId('console-platform')).toHaveText('online', { timeout: 30_000 });
@@ -75,6 +75,36 @@ test("the console shows a second station's purchase within a second", async ({ b
   await expect(lead.getByTestId('console-by-packer')).toContainText('packer');
   await expect(lead.getByTestId('hour-chart')).toContainText('1');
   await lead.screenshot({ path: info.outputPath('console.png'), fullPage: true });
+
+  // A lead at Station B marks that label voided at the carrier (History): the console leaves it
+  // out of the day's labels and cost and says it apart; Site History marks it, with no reprint.
+  await pageB.keyboard.press('Alt+4');
+  // History opens on the whole site; the mark is made on this station's own list.
+  await pageB.getByLabel('History scope').selectOption('station');
+  await pageB.getByTestId('history-row').filter({ hasText: 'LUM-10421' }).click();
+  await pageB.getByRole('button', { name: 'Voided at the carrier…' }).click();
+  await pageB.getByLabel('Why the label was voided').fill('Relabelled, wrong box');
+  await pageB.keyboard.press('Enter');
+  await expect(pageB.getByTestId('voided-note')).toBeVisible();
+  await expect(lead.getByTestId('console-voided')).toHaveText(
+    /^Voided at the carrier today, not counted above: 1 label, \d+\.\d\d USD\.$/,
+    { timeout: 10_000 },
+  );
+  await expect(lead.getByTestId('console-by-station')).not.toContainText('Station B');
+  await expect(lead.getByTestId('console-cost')).toContainText('0.00 USD');
+  await pageB.getByRole('button', { name: 'Whole site' }).click();
+  const siteRow = pageB.getByTestId('site-history-table').getByRole('row', { name: /LUM-10421/ });
+  await expect(siteRow).toContainText('(voided)', { timeout: 10_000 });
+  await siteRow.click();
+  await expect(pageB.getByTestId('site-label-detail').getByTestId('voided-note')).toContainText(
+    'Voided at the carrier (marked at Station B) by packer',
+  );
+  await expect(
+    pageB.getByTestId('site-label-detail').getByRole('button', { name: 'Reprint here' }),
+  ).toHaveCount(0);
+  await pageB.screenshot({ path: info.outputPath('site-history-voided.png') });
+  await pageB.keyboard.press('Alt+1');
+
   // Station B runs on with nothing to tell (its check-ins change nothing, so no NOTIFY): past
   // the 10 s after which a silent station shows offline, it is still online.
   await lead.waitForTimeout(12_000);

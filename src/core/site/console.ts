@@ -82,7 +82,15 @@ export async function consoleSnapshot(
   scope: SiteScope,
   dayStart: string,
   hourOffsetMinutes: number,
+  /**
+   * The store has site migration 6: labels voided at the carrier are left out of the labels and
+   * cost (and counted apart). A store before it has no marks, so every label counts.
+   */
+  voids = true,
 ): Promise<ConsoleSnapshot> {
+  // Named statements, one text per name: the two shapes have their own names.
+  const kept = voids ? 'AND voided IS NULL' : '';
+  const v = voids ? '-v' : '';
   const [stations, perHour, cost, carriers, polling, now] = await Promise.all([
     pool.query<{
       station_id: string;
@@ -99,11 +107,11 @@ export async function consoleSnapshot(
       outbox_depth: number;
     }>('SELECT * FROM site_stations ORDER BY station_name'),
     pool.query<{ hour: number; station_id: string; packer: string; labels: number }>({
-      name: 'site-console-per-hour',
+      name: `site-console-per-hour${v}`,
       text: `SELECT extract(hour FROM (created_at + make_interval(mins => $4::int)) AT TIME ZONE 'UTC')::int AS hour,
                     station_id, COALESCE(packer, '') AS packer, count(*)::int AS labels
                FROM site_labels
-              WHERE profile_id = $1 AND environment = $2 AND created_at >= $3
+              WHERE profile_id = $1 AND environment = $2 AND created_at >= $3 ${kept}
               GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
       values: [scope.profileId, scope.environment, dayStart, hourOffsetMinutes],
     }),
@@ -113,12 +121,25 @@ export async function consoleSnapshot(
       currency: string;
       cents: string;
       labels: number;
+      voided_cents: string;
+      voided: number;
     }>({
-      name: 'site-console-cost',
-      text: `SELECT tenant_id, carrier, currency, sum(cost_cents) AS cents, count(*)::int AS labels
-               FROM site_labels
-              WHERE profile_id = $1 AND environment = $2 AND created_at >= $3
-              GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+      name: `site-console-cost${v}`,
+      // A brand and carrier whose every label today was voided still has its row (0 labels).
+      text: voids
+        ? `SELECT tenant_id, carrier, currency,
+                  COALESCE(sum(cost_cents) FILTER (WHERE voided IS NULL), 0) AS cents,
+                  (count(*) FILTER (WHERE voided IS NULL))::int AS labels,
+                  COALESCE(sum(cost_cents) FILTER (WHERE voided IS NOT NULL), 0) AS voided_cents,
+                  (count(*) FILTER (WHERE voided IS NOT NULL))::int AS voided
+             FROM site_labels
+            WHERE profile_id = $1 AND environment = $2 AND created_at >= $3
+            GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`
+        : `SELECT tenant_id, carrier, currency, sum(cost_cents) AS cents, count(*)::int AS labels,
+                  0 AS voided_cents, 0 AS voided
+             FROM site_labels
+            WHERE profile_id = $1 AND environment = $2 AND created_at >= $3
+            GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
       values: [scope.profileId, scope.environment, dayStart],
     }),
     pool.query<{
@@ -180,6 +201,8 @@ export async function consoleSnapshot(
       currency: r.currency,
       cents: Number(r.cents),
       labels: r.labels,
+      voidedCents: Number(r.voided_cents),
+      voided: Number(r.voided),
     })),
     carriersNotAuthorized: carriers.rows.map((r) => ({
       tenantId: r.tenant_id,

@@ -37,6 +37,10 @@ export interface LabelDbRow {
   currency: string;
   station_user: string | null;
   created_at: string;
+  /** The label's voided mark (station migration 21), null when it has none. */
+  voided_by: string | null;
+  void_reason: string | null;
+  voided_at: string | null;
 }
 
 export interface ReprintDbRow {
@@ -109,6 +113,11 @@ export function labelOf(l: LabelDbRow): SiteLabelRow {
     currency: l.currency,
     packer: l.station_user,
     createdAt: l.created_at,
+    // Always sent, null included: a mark taken back clears the store's (site migration 6).
+    voided:
+      l.voided_by !== null && l.voided_at !== null
+        ? { by: l.voided_by, reason: l.void_reason ?? '', at: l.voided_at }
+        : null,
   };
 }
 

@@ -70,8 +70,10 @@ export class SiteOutbox {
           WHERE p.id = ?`,
       ),
       label: db.prepare<[number], LabelDbRow>(
-        `SELECT l.*, s.station_user FROM labels l
+        `SELECT l.*, s.station_user, v.voided_by, v.reason AS void_reason, v.voided_at
+           FROM labels l
            JOIN label_purchases p ON p.id = l.purchase_id JOIN shipments s ON s.id = p.shipment_id
+           LEFT JOIN label_voids v ON v.label_id = l.id
           WHERE l.id = ?`,
       ),
       reprint: db.prepare<[number], ReprintDbRow>('SELECT * FROM reprints WHERE id = ?'),
@@ -123,6 +125,17 @@ export class SiteOutbox {
         )
         .run(now);
     })();
+  }
+
+  /** Every label marked voided here goes to the store again, with its mark (SiteSync.sendVoids). */
+  resendVoided(): void {
+    this.db
+      .prepare(
+        `INSERT INTO site_outbox (entity, local_key, created_at)
+         SELECT 'label', label_id, ? FROM label_voids
+          WHERE (SELECT enabled FROM site_sync WHERE id = 1) = 1 ORDER BY label_id`,
+      )
+      .run(Date.now());
   }
 
   /**

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { clockTime } from './claims.js';
+import { siteLabelOf, type SiteLabelDbRow } from './label-rows.js';
 import type {
   SiteAttentionItem,
   SiteLabel,
@@ -326,50 +327,6 @@ export class SiteReads {
   }
 }
 
-interface SiteLabelDbRow {
-  station_id: string;
-  station_name: string;
-  local_id: string;
-  purchase_id: string;
-  platform_label_id: string;
-  profile_id: string;
-  environment: string;
-  tenant_id: string;
-  order_number: string;
-  order_reference: string;
-  tracking_number: string;
-  carrier: string;
-  service_level: string;
-  cost_cents: string;
-  currency: string;
-  packer: string | null;
-  created_at: Date;
-  reprints: string | number;
-}
-
-function siteLabelOf(r: SiteLabelDbRow): SiteLabel {
-  return {
-    stationId: r.station_id,
-    stationName: r.station_name,
-    localId: Number(r.local_id),
-    purchaseId: r.purchase_id,
-    platformLabelId: r.platform_label_id,
-    profileId: r.profile_id,
-    environment: r.environment,
-    tenantId: r.tenant_id,
-    orderNumber: r.order_number,
-    orderReference: r.order_reference,
-    trackingNumber: r.tracking_number,
-    carrier: r.carrier,
-    serviceLevel: r.service_level,
-    costCents: Number(r.cost_cents),
-    currency: r.currency,
-    packer: r.packer,
-    createdAt: r.created_at.toISOString(),
-    reprints: Number(r.reprints),
-  };
-}
-
 /** A time of the site's as a station says it: "14:05" today, "Nov 27 14:05" another day. */
 function whenSaid(at: Date, now = new Date()): string {
   const hhmm = clockTime(at);
@@ -394,5 +351,5 @@ function doubleLabelWords(
     labels.find((l) => l.purchase_id === p.purchaseId),
   );
   if (!held || !unclaimed) return null;
-  return `Possible double label: order ${orderNumber} was labelled at ${held.station_name} (${whenSaid(held.created_at)}) and at ${unclaimed.station_name} (${whenSaid(unclaimed.created_at)}), ${unclaimed.station_name} at least without the site store's order claim (it could not reach the store, or the store refused its login). Keep one label and void the other.`;
+  return `Possible double label: order ${orderNumber} was labelled at ${held.station_name} (${whenSaid(held.created_at)}) and at ${unclaimed.station_name} (${whenSaid(unclaimed.created_at)}), ${unclaimed.station_name} at least without the site store's order claim (it could not reach the store, or the store refused its login). Keep one label and void the other at the carrier, then mark it voided in History at the station that bought it (the console then leaves it out of the day's labels and cost).`;
 }

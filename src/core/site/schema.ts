@@ -3,6 +3,7 @@ import { siteMigration002 } from './migrations/002-site-services.js';
 import { siteMigration003 } from './migrations/003-apply-batch.js';
 import { siteMigration004 } from './migrations/004-import-claim-release.js';
 import { siteMigration005 } from './migrations/005-station-platform.js';
+import { siteMigration006 } from './migrations/006-label-voids.js';
 
 /**
  * The site store's own numbered, forward-only migrations (PostgreSQL). Each runs in one
@@ -31,6 +32,7 @@ export const siteMigrations: readonly SiteMigration[] = [
   siteMigration003,
   siteMigration004,
   siteMigration005,
+  siteMigration006,
 ];
 
 export const SITE_SCHEMA_VERSION = siteMigrations.length;
@@ -46,8 +48,12 @@ export const SITE_SCHEMA_VERSION = siteMigrations.length;
  * Site view and `npm run site -- status` say it).
  */
 export const SITE_SCHEMA_OLDEST = 4;
+
+/** The first schema whose labels keep their voided mark (site migration 6). */
+export const SITE_SCHEMA_VOIDS = 6;
 export const SITE_SCHEMA_FEATURES: Readonly<Record<number, string>> = {
   5: "the console's platform state of each station (an API key refused, the platform away)",
+  6: "labels voided at the carrier left out of the console's labels and cost, and marked in Site History",
 };
 
 /** What a store at `schema` lacks of this version's, in words ('' when nothing). */

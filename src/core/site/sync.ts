@@ -1,7 +1,12 @@
 import { describeSiteError, type SiteProblem } from './errors.js';
 import { OutageLog } from './outage.js';
 import type { SiteOutbox } from './outbox.js';
-import { missingSiteFeatures, SITE_SCHEMA_OLDEST, SITE_SCHEMA_VERSION } from './schema.js';
+import {
+  missingSiteFeatures,
+  SITE_SCHEMA_OLDEST,
+  SITE_SCHEMA_VERSION,
+  SITE_SCHEMA_VOIDS,
+} from './schema.js';
 import type { SitePrinter, SiteStore, StationQueues } from './store.js';
 import type { Heartbeat } from './console.js';
 
@@ -71,6 +76,8 @@ export class SiteSync {
   private saidNewer = 0;
   /** The store's schema when this station last prepared for it (see prepare). */
   private preparedSchema: number | null = null;
+  /** This station's voided marks went into the outbox for a store that keeps them. */
+  private voidsSent = false;
   private failures = 0;
   private lastCheckIn = 0;
   /** The heartbeat and queues last written (consoles are told only when they change). */
@@ -155,6 +162,17 @@ export class SiteSync {
     }
   }
 
+  /**
+   * The labels this station marked voided, again, once the store keeps the marks (site
+   * migration 6): one sent while it was older, or while it was away, lost its mark there. At each
+   * preparation (a start, a reconnection) and when site IT's migrate is seen; a few rows.
+   */
+  private sendVoids(): void {
+    if (this.voidsSent || (this.o.store.schema ?? 0) < SITE_SCHEMA_VOIDS) return;
+    this.voidsSent = true;
+    this.o.outbox.resendVoided();
+  }
+
   private async prepare(): Promise<void> {
     if (this.ready) return;
     const { store, outbox } = this.o;
@@ -182,6 +200,8 @@ export class SiteSync {
       store.schema = SITE_SCHEMA_VERSION;
     }
     this.preparedSchema = store.schema;
+    this.voidsSent = false;
+    this.sendVoids();
     if (found >= SITE_SCHEMA_OLDEST && found < SITE_SCHEMA_VERSION && !this.saidSchema) {
       this.saidSchema = true;
       this.o.log?.(olderSchemaWords(found));
@@ -257,6 +277,7 @@ export class SiteSync {
             this.ready = false;
             wait = 0;
           }
+          this.sendVoids();
           // Site IT migrated the store it said was older: said once, as the older one was.
           if (this.saidSchema && store.schema === SITE_SCHEMA_VERSION) {
             this.saidSchema = false;

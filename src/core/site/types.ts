@@ -37,6 +37,18 @@ export interface SiteLabelRow {
   currency: string;
   packer: string | null;
   createdAt: string;
+  /**
+   * Marked voided at the carrier by a shift lead at the station that bought it (site migration 6;
+   * null: not voided). Absent from a store before that migration and from older stations' rows.
+   */
+  voided?: LabelVoidMark | null;
+}
+
+/** Who marked a label voided at the carrier, why, and when (ISO 8601). */
+export interface LabelVoidMark {
+  by: string;
+  reason: string;
+  at: string;
 }
 
 export interface SiteReprintRow {

@@ -64,6 +64,9 @@ export interface ConsoleSnapshotView {
     currency: string;
     cents: number;
     labels: number;
+    /** Labels of the day marked voided at the carrier (site migration 6): not in `labels`, `cents`. */
+    voided: number;
+    voidedCents: number;
   }[];
   carriersNotAuthorized: {
     tenantId: string;

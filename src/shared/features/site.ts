@@ -94,6 +94,7 @@ export interface SiteLabelView extends Pick<
   | 'brandName'
   | 'createdAt'
   | 'reprints'
+  | 'voided'
 > {
   /** The station that bought it, and its label id there. */
   stationId: string;

@@ -54,7 +54,7 @@ describe('the Orders view after the upgrade to kept statuses (migration 12)', ()
         'ALTER TABLE orders DROP COLUMN search_text; DROP TABLE import_alerts; DROP TABLE site_labelled_elsewhere; ' +
         'DROP TRIGGER site_outbox_order_cancel; ALTER TABLE orders DROP COLUMN cancelled; ' +
         'DROP INDEX reprints_by_time; ALTER TABLE site_sync DROP COLUMN store_identity; ' +
-        'DROP TABLE label_voids; ' +
+        'DROP TRIGGER site_outbox_label_void; DROP TRIGGER site_outbox_label_unvoid; DROP TABLE label_voids; ' +
         'PRAGMA user_version = 11',
     );
     raw.close();

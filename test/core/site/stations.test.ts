@@ -278,7 +278,7 @@ describe('several station processes on one site store and one sandbox', () => {
       expect(items[0]!.orderNumber).toBe('LUM-10425');
       // When each station bought it, and that the second did so without the store's claim.
       expect(items[0]!.message).toMatch(
-        /^Possible double label: order LUM-10425 was labelled at Station [47] \(\d\d:\d\d\) and at Station [47] \(\d\d:\d\d\), Station [47] at least without the site store's order claim \(it could not reach the store, or the store refused its login\)\. Keep one label and void the other\.$/,
+        /^Possible double label: order LUM-10425 was labelled at Station [47] \(\d\d:\d\d\) and at Station [47] \(\d\d:\d\d\), Station [47] at least without the site store's order claim \(it could not reach the store, or the store refused its login\)\. Keep one label and void the other at the carrier, then mark it voided in History at the station that bought it \(the console then leaves it out of the day's labels and cost\)\.$/,
       );
       expect(items[0]!.labels.map((l) => l.stationName).sort()).toEqual(['Station 4', 'Station 7']);
     }

@@ -24,7 +24,7 @@ const synced = (s: Station) =>
 
 describe('a site store at the schema of the version before', () => {
   it('is worked with, not upgraded, and said; migrated by site IT, the console shows each station platform state', async () => {
-    expect(SITE_SCHEMA_VERSION).toBe(5);
+    expect(SITE_SCHEMA_VERSION).toBe(6);
     const site = await siteDatabase(pgc.cluster, { schema: 4 });
     // A: linked as the site's owner (it could migrate); B: the stations' role, packing for
     // another brand, whose key is rotated on the platform below (B keeps the old one).
@@ -59,10 +59,19 @@ describe('a site store at the schema of the version before', () => {
       expect(rows[0]!.n).toBe(1);
       expect(await site.owner.schemaVersion()).toBe(4);
 
+      // A lead marks it voided at the carrier: a store at 4 cannot keep the mark (it is sent
+      // with the label and ignored there), so the console counts the label as before.
+      const mine = (await call(a, 'labels.search', { limit: 10, offset: 0 })).labels[0]!;
+      await call(a, 'labels.markVoided', { id: mine.id, voided: true, reason: 'relabelled' });
+      await synced(a);
+      expect((await call(a, 'console.snapshot', {})).snapshot?.costToday).toEqual([
+        expect.objectContaining({ labels: 1, voided: 0 }),
+      ]);
+
       // Settings → Site store says what waits, and who mends it.
       const note = (await call(a, 'site.status', {})).schemaNote;
       expect(note).toBe(
-        "The site store is at schema 4; this version of Shipping Station knows 5. Everything works but the console's platform state of each station (an API key refused, the platform away). Site IT runs npm run site -- migrate as the site's owner once every station is updated (npm run site -- status lists each station's site schema; a station of an older version stops using a store migrated past it and packs on its own, as in an outage, until it is updated).",
+        "The site store is at schema 4; this version of Shipping Station knows 6. Everything works but the console's platform state of each station (an API key refused, the platform away); labels voided at the carrier left out of the console's labels and cost, and marked in Site History. Site IT runs npm run site -- migrate as the site's owner once every station is updated (npm run site -- status lists each station's site schema; a station of an older version stops using a store migrated past it and packs on its own, as in an outage, until it is updated).",
       );
 
       // B's key is refused: nothing bought there, its header says so.
@@ -79,10 +88,10 @@ describe('a site store at the schema of the version before', () => {
       expect(status.stdout).toContain(', schema 4\n');
       expect(status.stdout).toContain(note!);
       // Which stations are updated: each one's version with the site schema it knows.
-      expect(status.stdout).toMatch(/^Station A \(st-a\): .+ · site schema 5; last seen /m);
+      expect(status.stdout).toMatch(/^Station A \(st-a\): .+ · site schema 6; last seen /m);
 
       // Site IT migrates; the next check-ins see it (no restart) and publish the platform.
-      expect(await site.owner.migrate()).toEqual({ from: 4, to: 5 });
+      expect(await site.owner.migrate()).toEqual({ from: 4, to: 6 });
       const scope = a.context.runtime().scope;
       const snap = await until(async () => {
         const s = await consoleSnapshot(site.owner.pool, scope, new Date(0).toISOString(), 0);
@@ -96,14 +105,25 @@ describe('a site store at the schema of the version before', () => {
         /Nothing can be bought until site IT mends it\.$/,
       );
       await until(async () => (await call(a, 'site.status', {})).schemaNote === null);
+      // The voided mark made while the store could not keep it is sent again, and kept now.
+      const mark = await until(async () => {
+        const voided = await site.owner.pool.query<{ voided: { reason: string } | null }>(
+          `SELECT voided FROM site_labels WHERE station_id = 'st-a'`,
+        );
+        return voided.rows[0]?.voided ?? null;
+      });
+      expect(mark.reason).toBe('relabelled');
+      expect((await call(a, 'console.snapshot', {})).snapshot?.costToday).toEqual([
+        expect.objectContaining({ labels: 0, voided: 1 }),
+      ]);
       // The station's log says both, once each: the older schema, then the migrate.
       const log = await until(() => {
         const text = logA.join('\n');
-        return text.includes('now at schema 5') ? text : null;
+        return text.includes('now at schema 6') ? text : null;
       });
       expect(log.split('The site store is at schema 4;').length - 1).toBe(1);
       expect(log).toContain(
-        'The site store is now at schema 5: everything of this version works with it.',
+        'The site store is now at schema 6: everything of this version works with it.',
       );
       // And through the contract, as the Site view reads it.
       const view = await call(a, 'console.snapshot', {});
@@ -124,8 +144,9 @@ describe('a site store at the schema of the version before', () => {
       readersFrom,
     });
     const site = await siteDatabase(pgc.cluster);
-    // A newer version's migration that keeps stations of schema 5 working (a table added).
-    await site.owner.migrate([...siteMigrations, later(6, 5)]);
+    // A newer version's migration that keeps stations of this schema working (a table added).
+    const V = SITE_SCHEMA_VERSION;
+    await site.owner.migrate([...siteMigrations, later(V + 1, V)]);
     const log: string[] = [];
     const a = siteStation(tempDir(), { log: (line) => log.push(line) });
     await a.start();
@@ -139,12 +160,12 @@ describe('a site store at the schema of the version before', () => {
       );
       expect(labels.rows[0]!.n).toBe(1);
       expect(log.join('\n')).toContain(
-        'The site store is at schema 6, newer than this version of Shipping Station knows (5); its later migrations keep stations of schema 5 working, so this one goes on using it.',
+        `The site store is at schema ${V + 1}, newer than this version of Shipping Station knows (${V}); its later migrations keep stations of schema ${V} working, so this one goes on using it.`,
       );
 
-      // Then one it cannot follow (readers from 7), while it runs: the next check-in finds it,
+      // Then one it cannot follow (readers from V + 2), while it runs: the next check-in finds it,
       // the header says so, and nothing is bought (a claim taken here would never complete).
-      await site.owner.migrate([...siteMigrations, later(6, 5), later(7, 7)]);
+      await site.owner.migrate([...siteMigrations, later(V + 1, V), later(V + 2, V + 2)]);
       await until(async () =>
         (await call(a, 'station.status', {})).site?.text.includes(
           'store is newer than this station',
@@ -161,7 +182,9 @@ describe('a site store at the schema of the version before', () => {
         ok: false,
         error: {
           message: expect.stringMatching(
-            /newer version of Shipping Station \(schema 7, this station knows 5\).* Nothing was bought: this station cannot record its labels in the site store until it is updated\. Call site IT\.$/,
+            new RegExp(
+              `newer version of Shipping Station \\(schema ${V + 2}, this station knows ${V}\\).* Nothing was bought: this station cannot record its labels in the site store until it is updated\\. Call site IT\\.$`,
+            ),
           ),
         },
       });

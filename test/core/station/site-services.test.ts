@@ -298,8 +298,8 @@ describe('site services with a site store', () => {
           : null;
       });
       expect(snap.stations.map((s) => [s.stationId, s.online, s.appVersion])).toEqual([
-        ['st-a', true, '0.14.0 · site schema 5'],
-        ['st-b', true, '0.14.0 · site schema 5'],
+        ['st-a', true, '0.14.0 · site schema 6'],
+        ['st-b', true, '0.14.0 · site schema 6'],
       ]);
       expect(snap.labelsPerHour).toEqual([
         { hour: new Date().getHours(), stationId: 'st-b', packer: 'packer', labels: 1 },
@@ -328,6 +328,94 @@ describe('site services with a site store', () => {
     } finally {
       shared.setConnectionStatus('conn_lumen_fedex', 'AUTHORIZED');
       await Promise.all([a.stop(), bStopped ? null : b.stop()]);
+    }
+  });
+
+  it('a label voided at the carrier at its station is marked in the store: the console leaves it out, Site History says it, no station reprints it; taken back, it counts again', async () => {
+    const site = await siteDatabase(pgc.cluster);
+    const { a, b, stop } = await twoStations(site);
+    try {
+      const buy = async (s: Station, order: string) => {
+        const scan = await scanOrder(s, order);
+        const quote = await call(s, 'pack.rate', {
+          orderId: scan.order.id,
+          packages: [{ weightLbs: 2, boxId: null }],
+        });
+        return (await call(s, 'pack.buy', { shipmentId: quote.shipmentId })).label!;
+      };
+      const kept = await buy(a, 'LUM-10421');
+      const voided = await buy(a, 'LUM-10422');
+      const scope = a.context.runtime().scope;
+      const midnight = new Date();
+      midnight.setHours(0, 0, 0, 0);
+      const offset = -new Date().getTimezoneOffset();
+      const snapshot = () =>
+        consoleSnapshot(site.owner.pool, scope, midnight.toISOString(), offset);
+      const labelsToday = (s: Awaited<ReturnType<typeof snapshot>>) =>
+        s.labelsPerHour.reduce((n, r) => n + r.labels, 0);
+      await until(async () => (labelsToday(await snapshot()) === 2 ? true : null));
+
+      const row = (
+        await call(a, 'labels.search', { query: voided.trackingNumber, limit: 10, offset: 0 })
+      ).labels[0]!;
+      await call(a, 'labels.markVoided', { id: row.id, voided: true, reason: 'wrong address' });
+      const snap = await until(async () => {
+        const s = await snapshot();
+        return labelsToday(s) === 1 ? s : null;
+      });
+      expect(snap.costToday).toEqual([
+        expect.objectContaining({ tenantId: 'tnt_lumen', labels: 1, voided: 1 }),
+      ]);
+      expect(snap.costToday[0]!.cents).toBe(Math.round(kept.cost * 100));
+      expect(snap.costToday[0]!.voidedCents).toBe(Math.round(voided.cost * 100));
+      // Through the contract too, as the Site view reads it.
+      const view = await call(b, 'console.snapshot', {});
+      expect(view.snapshot?.costToday[0]).toMatchObject({ labels: 1, voided: 1 });
+
+      // Site History at B says it, with who and why; B's reprint of it is refused, nothing printed.
+      const history = await call(b, 'site.labels', { query: 'LUM-10422', scope: 'site' });
+      const there = history.labels.find((l) => l.trackingNumber === voided.trackingNumber)!;
+      expect(there).toMatchObject({ stationId: 'st-a', voided: { reason: 'wrong address' } });
+      const jobs = (await call(b, 'queue.list', {})).printJobs.length;
+      expect(
+        await b.dispatch('site.reprint', {
+          stationId: 'st-a',
+          labelId: there.labelId,
+          reason: 'smudged',
+        }),
+      ).toMatchObject({
+        ok: false,
+        error: {
+          code: 'conflict',
+          message: expect.stringMatching(
+            new RegExp(
+              `^${voided.trackingNumber} was marked voided at the carrier at Station A by .+ \\(wrong address\\): it must not go on a parcel`,
+            ),
+          ),
+        },
+      });
+      expect((await call(b, 'queue.list', {})).printJobs.length).toBe(jobs);
+      // The label kept is not marked.
+      const other = (await call(b, 'site.labels', { query: 'LUM-10421', scope: 'site' })).labels;
+      expect(other.find((l) => l.trackingNumber === kept.trackingNumber)?.voided).toBeUndefined();
+
+      // Taken back: it counts again, and the store's mark goes.
+      await call(a, 'labels.markVoided', {
+        id: row.id,
+        voided: false,
+        reason: 'marked by mistake',
+      });
+      const back = await until(async () => {
+        const s = await snapshot();
+        return labelsToday(s) === 2 ? s : null;
+      });
+      expect(back.costToday[0]).toMatchObject({ labels: 2, voided: 0, voidedCents: 0 });
+      const { rows } = await site.owner.pool.query<{ voided: unknown }>(
+        `SELECT voided FROM site_labels WHERE station_id = 'st-a' ORDER BY local_id`,
+      );
+      expect(rows.map((r) => r.voided)).toEqual([null, null]);
+    } finally {
+      await stop();
     }
   });
 

@@ -1,4 +1,4 @@
--- schema version 21
+-- schema version 22
 
 -- view order_status_now
 CREATE VIEW order_status_now AS
@@ -186,6 +186,14 @@ CREATE TRIGGER order_status_shipments_update AFTER UPDATE OF state, order_id ON 
 -- trigger site_outbox_label_insert
 CREATE TRIGGER site_outbox_label_insert AFTER INSERT ON labels WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1
       BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('label', NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); END;
+
+-- trigger site_outbox_label_unvoid
+CREATE TRIGGER site_outbox_label_unvoid AFTER DELETE ON label_voids WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('label', OLD.label_id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); END;
+
+-- trigger site_outbox_label_void
+CREATE TRIGGER site_outbox_label_void AFTER INSERT ON label_voids WHEN (SELECT enabled FROM site_sync WHERE id = 1) = 1
+      BEGIN INSERT INTO site_outbox (entity, local_key, created_at) VALUES ('label', NEW.label_id, CAST(unixepoch('subsec') * 1000 AS INTEGER)); END;
 
 -- trigger site_outbox_order_cancel
 CREATE TRIGGER site_outbox_order_cancel AFTER UPDATE OF cancelled ON orders

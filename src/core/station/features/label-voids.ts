@@ -17,6 +17,9 @@ export function profileLabel(r: ProfileRuntime, id: string) {
 
 const voidedView = (v: LabelVoid) => ({ by: v.by, reason: v.reason, at: v.at });
 
+/** A label's voided mark as History's views carry it (none: undefined). */
+export const voidView = (v: LabelVoid | undefined) => (v ? voidedView(v) : undefined);
+
 /** History's labels with their voided marks (one query for the page). */
 export function withVoids<T extends LabelSummary>(rt: ProfileRuntime, labels: T[]): T[] {
   const marks = rt.voids.of(labels.map((l) => Number(l.id)));

@@ -70,6 +70,11 @@ export function siteReprintHandlers(
           'not-found',
           `Label ${labelId} of station ${stationId} is not in the site store for this profile.`,
         );
+      if (label.voided)
+        throw new StationFailure(
+          'conflict',
+          `${label.trackingNumber} was marked voided at the carrier at ${label.stationName} by ${label.voided.by} (${label.voided.reason}): it must not go on a parcel, so it is not reprinted. To ship order ${label.orderNumber}, buy another label at Pack (scan it, then Ctrl+Shift+A).`,
+        );
       // The site's reprint limit counts every station's reprints of the label (the store's
       // count), as a label of this station counts its own: past it, a lead approves.
       let stationUser = actor(ctx);

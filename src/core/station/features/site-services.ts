@@ -1,6 +1,7 @@
 import { tenantsOf } from '../../profiles/profile-schema.js';
 import { consoleSnapshot } from '../../site/console.js';
 import { describeSiteError } from '../../site/errors.js';
+import { SITE_SCHEMA_VOIDS } from '../../site/schema.js';
 import { SITE_SETTING_KEYS } from '../../site/settings.js';
 import type { FeatureHandlers } from '../../../shared/features/define.js';
 import type {
@@ -112,6 +113,7 @@ export function siteServiceHandlers(ctx: StationContext): FeatureHandlers<typeof
             rt.scope,
             midnight.toISOString(),
             -new Date().getTimezoneOffset(),
+            (link.store.schema ?? 0) >= SITE_SCHEMA_VOIDS,
           ),
           link.store.attention(rt.scope),
         ]);

@@ -67,6 +67,7 @@ export function siteLabelView(
     V.SiteLabelView,
     'stationId' | 'stationName' | 'labelId' | 'brandName' | 'packer' | 'reprints' | 'here'
   >,
+  voided?: V.SiteLabelView['voided'] | null,
 ): V.SiteLabelView {
-  return { ...at, ...labelFacts(l), tenantId: l.tenantId };
+  return { ...at, ...labelFacts(l), tenantId: l.tenantId, ...(voided ? { voided } : {}) };
 }

@@ -19,6 +19,7 @@ import type { siteCalls } from '../../../shared/features/site.js';
 import { StationFailure } from '../errors.js';
 import { brandName } from '../map.js';
 import { openSite, saveSiteStore, siteStoreSetting } from './site-link.js';
+import { voidView } from './label-voids.js';
 import { siteHeader, siteLabelView } from './site-views.js';
 import { siteReprintHandlers } from './site-reprints.js';
 import { actor, leadFor } from './users.js';
@@ -39,15 +40,19 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
   let lastAttention: { key: string; items: V.SiteAttentionView['items']; readAt: string } | null =
     null;
   const view = (l: SiteLabel): V.SiteLabelView =>
-    siteLabelView(l, {
-      stationId: l.stationId,
-      stationName: l.stationName,
-      labelId: String(l.localId),
-      brandName: brandName(rt().profile, l.tenantId),
-      packer: l.packer,
-      reprints: l.reprints,
-      here: l.stationId === ctx.site?.config.stationId,
-    });
+    siteLabelView(
+      l,
+      {
+        stationId: l.stationId,
+        stationName: l.stationName,
+        labelId: String(l.localId),
+        brandName: brandName(rt().profile, l.tenantId),
+        packer: l.packer,
+        reprints: l.reprints,
+        here: l.stationId === ctx.site?.config.stationId,
+      },
+      l.voided,
+    );
 
   const status = async (): Promise<V.SiteStatusView> => {
     const link = ctx.site;
@@ -120,17 +125,22 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
     if (typed && found.length === 0) found = search({ trackingNumber: typed });
     const counts = r.reprints.counts(found.map((l) => l.id));
     const packers = r.workflow.shipments.packersOfLabels(found.map((l) => l.id));
+    const voids = r.voids.of(found.map((l) => l.id));
     const me = ctx.site?.config ?? { stationId: 'this-station', stationName: 'This station' };
     return found.map((l) =>
-      siteLabelView(l, {
-        stationId: me.stationId,
-        stationName: me.stationName,
-        labelId: String(l.id),
-        brandName: brandName(r.profile, l.tenantId),
-        packer: packers.get(l.id) ?? null,
-        reprints: counts.get(l.id) ?? 0,
-        here: true,
-      }),
+      siteLabelView(
+        l,
+        {
+          stationId: me.stationId,
+          stationName: me.stationName,
+          labelId: String(l.id),
+          brandName: brandName(r.profile, l.tenantId),
+          packer: packers.get(l.id) ?? null,
+          reprints: counts.get(l.id) ?? 0,
+          here: true,
+        },
+        voidView(voids.get(l.id)),
+      ),
     );
   };
 

@@ -20,6 +20,7 @@ import { migration018 } from './018-reprints-by-time.js';
 import { migration019 } from './019-site-store-identity.js';
 import { migration020 } from './020-site-order-cancel.js';
 import { migration021 } from './021-label-voids.js';
+import { migration022 } from './022-site-label-voids.js';
 
 export interface Migration {
   /** 1-based; equals the migration's position in the list, stored in PRAGMA user_version. */
@@ -54,4 +55,5 @@ export const migrations: readonly Migration[] = [
   migration019,
   migration020,
   migration021,
+  migration022,
 ];

@@ -5,15 +5,27 @@ import { ReasonForm } from '../components/ReasonForm';
 import { when } from '../lib/when';
 import { useStation } from '../store';
 
-/** Above the preview: who voided the label at the carrier, when and why, and what follows. */
-export function VoidedNote({ label }: { label: LabelSummary }) {
+/**
+ * Above the preview: who voided the label at the carrier, when and why, and what follows. In
+ * Site History (`at`: the station that bought it, where the mark was made) what it is left out of
+ * is the console's day.
+ */
+export function VoidedNote({
+  label,
+  at,
+}: {
+  label: Pick<LabelSummary, 'voided' | 'orderNumber'>;
+  at?: string;
+}) {
   const v = label.voided;
   if (!v) return null;
   return (
     <p className="voided" data-testid="voided-note">
-      Voided at the carrier by {v.by}, {when(v.at)}: {v.reason}. Left out of End of day and the
-      manifest; not reprinted. To ship order {label.orderNumber}, buy another label at Pack
-      (Ctrl+Shift+A).
+      Voided at the carrier{at ? ` (marked at ${at})` : ''} by {v.by}, {when(v.at)}: {v.reason}.{' '}
+      {at
+        ? "Left out of the console's labels and cost and that station's End of day"
+        : 'Left out of End of day and the manifest'}
+      ; not reprinted. To ship order {label.orderNumber}, buy another label at Pack (Ctrl+Shift+A).
     </p>
   );
 }

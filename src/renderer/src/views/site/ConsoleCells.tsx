@@ -94,3 +94,28 @@ export function PrintersCell(props: { station: ConsoleStation; online: boolean; 
     </td>
   );
 }
+
+/**
+ * Below Cost today: the labels of the day marked voided at the carrier (site migration 6), which
+ * the table leaves out: how many, and what they had cost, per currency.
+ */
+export function VoidedToday(props: { rows: ConsoleSnapshotView['costToday'] }) {
+  const per = new Map<string, { labels: number; cents: number }>();
+  for (const r of props.rows) {
+    if (!r.voided) continue;
+    const t = per.get(r.currency) ?? { labels: 0, cents: 0 };
+    t.labels += r.voided;
+    t.cents += r.voidedCents;
+    per.set(r.currency, t);
+  }
+  if (per.size === 0) return null;
+  const said = [...per].map(
+    ([currency, t]) =>
+      `${t.labels} label${t.labels === 1 ? '' : 's'}, ${(t.cents / 100).toFixed(2)} ${currency}`,
+  );
+  return (
+    <p className="muted" data-testid="console-voided">
+      Voided at the carrier today, not counted above: {said.join('; ')}.
+    </p>
+  );
+}

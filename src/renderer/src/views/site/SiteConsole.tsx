@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { call, getBridge } from '../../bridge';
 import type { ConsoleSnapshotView, ConsoleView } from '../../../../shared/features/site-services';
-import { ago, PlatformCell, PrintersCell } from './ConsoleCells';
+import { ago, PlatformCell, PrintersCell, VoidedToday } from './ConsoleCells';
 import './console.css';
 
 /**
@@ -330,6 +330,7 @@ export function SiteConsole() {
                   ))}
                 </tbody>
               </table>
+              <VoidedToday rows={snap.costToday} />
             </div>
             <div className="panel">
               <h2>Tracking</h2>

@@ -6,13 +6,18 @@ import type { SiteLabelPage, SiteLabelView } from '../../../../shared/views';
 import { BrandSelect } from '../../components/BrandSelect';
 import { LabelTable, type LabelColumn } from '../../components/LabelTable';
 import { ReprintForm } from '../../components/ReprintForm';
+import { VoidedNote } from '../VoidMark';
 import { SiteReprintAudit } from './SiteReprintAudit';
 import './site-history.css';
 
 const siteColumns: LabelColumn<SiteLabelView>[] = [
   { head: 'Created', cell: (l) => when(l.createdAt) },
   { head: 'Order', cell: (l) => l.orderNumber },
-  { head: 'Tracking', cell: (l) => l.trackingNumber },
+  {
+    head: 'Tracking',
+    cell: (l) => (l.voided ? `${l.trackingNumber} (voided)` : l.trackingNumber),
+    title: (l) => (l.voided ? `Voided at the carrier: ${l.voided.reason}` : ''),
+  },
   { head: 'Carrier', cell: (l) => `${l.carrier} ${l.serviceLevel}` },
   { head: 'Station', cell: (l) => (l.here ? `${l.stationName} (here)` : l.stationName) },
   { head: 'Packer', cell: (l) => l.packer ?? '' },
@@ -172,25 +177,29 @@ export function SiteHistory(props: { onStationScope(): void }) {
             <h2>{selected.trackingNumber}</h2>
             <p>
               Order {selected.orderNumber} · {selected.carrier} {selected.serviceLevel} ·{' '}
+              {selected.voided ? 'voided ' : ''}
               {selected.cost.toFixed(2)} {selected.currency}
             </p>
             <p className="muted">
               Bought at {selected.stationName}
               {selected.packer ? ` by ${selected.packer}` : ''}, {when(selected.createdAt)}
             </p>
-            <ReprintForm
-              labelId={selected.labelId}
-              autoFocus={false}
-              submitText="Reprint here"
-              printers={{ options: [...printers, ...sitePrinters], selected: defaultPrinter }}
-              send={(reason, _index, printerId) => reprint(reason, printerId)}
-              onDone={() => {
-                setReprinted((n) => n + 1);
-                void search(true);
-              }}
-              // The form stays beside the selected label: Escape does not close it here.
-              onCancel={() => undefined}
-            />
+            <VoidedNote label={selected} at={selected.stationName} />
+            {selected.voided ? null : (
+              <ReprintForm
+                labelId={selected.labelId}
+                autoFocus={false}
+                submitText="Reprint here"
+                printers={{ options: [...printers, ...sitePrinters], selected: defaultPrinter }}
+                send={(reason, _index, printerId) => reprint(reason, printerId)}
+                onDone={() => {
+                  setReprinted((n) => n + 1);
+                  void search(true);
+                }}
+                // The form stays beside the selected label: Escape does not close it here.
+                onCancel={() => undefined}
+              />
+            )}
             <SiteReprintAudit
               key={`${selected.stationId}:${selected.labelId}:${reprinted}`}
               stationId={selected.stationId}
