@@ -66,3 +66,28 @@ test("a label bought at station A is found and reprinted from station B's Histor
   await pageB.screenshot({ path: info.outputPath('station-b-settings.png') });
   await site.owner.close();
 });
+
+test('in large text at 1366×768, Settings with a site store stays inside the window', async ({
+  browser,
+}, info) => {
+  const { a } = await world.twoStations();
+  const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+  await page.goto(a.station.url);
+  await expect(page.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
+  await page.keyboard.press('Alt+l');
+  await page.keyboard.press('Alt+7');
+  const panel = page.getByTestId('site-store-panel');
+  await expect(panel.getByRole('row', { name: /Station B/ })).toBeVisible({ timeout: 15_000 });
+  // Nothing past the window's right edge: the two columns share it, whatever they hold.
+  const past = await page.evaluate(() =>
+    Array.from(document.querySelectorAll('.settings *'))
+      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
+      .map((el) => `${el.tagName} ${el.textContent?.slice(0, 30) ?? ''}`),
+  );
+  expect(past).toEqual([]);
+  // A box preset's name is still readable beside its sizes.
+  const name = page.getByLabel('Box 1 name');
+  expect((await name.boundingBox())!.width).toBeGreaterThan(120);
+  await panel.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: info.outputPath('settings-site-large-text.png') });
+});

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { call, getBridge } from '../../bridge';
 import { useStation } from '../../store';
+import { when } from '../../lib/when';
 import type { SiteStatusView } from '../../../../shared/views';
 import './site-store.css';
 
@@ -87,7 +88,7 @@ export function SiteStorePanel() {
   }
 
   return (
-    <div className="panel" data-testid="site-store-panel">
+    <div className="panel site-store-panel" data-testid="site-store-panel">
       <h2>Site store</h2>
       {site?.configured ? (
         <>
@@ -144,7 +145,7 @@ export function SiteStorePanel() {
                     <td className="num">{s.queuedShipments}</td>
                     <td className="num">{s.queuedPrintJobs}</td>
                     <td className="num">{s.needsAttention}</td>
-                    <td>{new Date(s.lastSeenAt).toLocaleString()}</td>
+                    <td>{when(s.lastSeenAt)}</td>
                   </tr>
                 ))}
               </tbody>
