@@ -51,6 +51,18 @@ test('site IT adds a network printer by host and port in Settings, test-prints t
   await form.getByRole('button', { name: 'Add printer' }).click();
   const receiptRow = page.getByTestId('printers').getByRole('row', { name: /TM-m30 receipts/ });
   await expect(receiptRow).toContainText('receipts (packing slips)');
+  await expect(form.getByTestId('printer-add-note')).toHaveCount(0);
+
+  // A host name the network does not know (mistyped) is added, and said beside the form.
+  await form.getByLabel('Name').fill('Dock 4');
+  await form.getByLabel('Host or IP').fill('zd421-dock4.invalid');
+  await form.getByLabel('Port').fill('9100');
+  await form.getByLabel('Role').selectOption('label');
+  await form.getByRole('button', { name: 'Add printer' }).click();
+  await expect(form.getByTestId('printer-add-note')).toHaveText(
+    /^Added, but: zd421-dock4\.invalid is not a name this computer's network knows right now: check its spelling, or use the printer's IP address/,
+  );
+  await expect(page.getByTestId('printers').getByRole('row', { name: /Dock 4/ })).toBeVisible();
 
   for (const [width, height] of [
     [1366, 768],

@@ -79,11 +79,15 @@ test('in large text at 1366×768, Settings with a site store stays inside the wi
   const panel = page.getByTestId('site-store-panel');
   await expect(panel.getByRole('row', { name: /Station B/ })).toBeVisible({ timeout: 15_000 });
   // Nothing past the window's right edge: the two columns share it, whatever they hold.
-  const past = await page.evaluate(() =>
-    Array.from(document.querySelectorAll('.settings *'))
-      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
-      .map((el) => `${el.tagName} ${el.textContent?.slice(0, 30) ?? ''}`),
-  );
+  const past = await page
+    .locator('.settings *')
+    .evaluateAll(
+      (els, width) =>
+        els
+          .filter((el) => el.getBoundingClientRect().right > width + 1)
+          .map((el) => `${el.tagName} ${el.textContent?.slice(0, 30) ?? ''}`),
+      1366,
+    );
   expect(past).toEqual([]);
   // A box preset's name is still readable beside its sizes.
   const name = page.getByLabel('Box 1 name');

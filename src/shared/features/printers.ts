@@ -40,8 +40,12 @@ export const printerCalls = {
    * configured address that does not answer), so "nothing found" is never the whole story.
    */
   'printers.discover': def<{ printers: DiscoveredPrinter[]; notes: string[] }>()(none),
-  /** Settings → "Add printer by address": a network printer by host and port. */
-  'printers.add': def<ProfileView>()(networkPrinterInputSchema),
+  /**
+   * Settings → "Add printer by address": a network printer by host and port. `printerNote`: the
+   * printer was added, but its host name is not one the network knows now (a typo, or a name
+   * only some other network resolves), said so site IT checks it before the first label.
+   */
+  'printers.add': def<ProfileView & { printerNote?: string }>()(networkPrinterInputSchema),
   'printers.remove': def<ProfileView>()(z.object({ printerId: id })),
   'printers.testPrint': def<PrintJobView>()(z.object({ printerId: id })),
   'printers.status': def<PrinterStatusView>()(z.object({ printerId: id })),

@@ -236,7 +236,19 @@ describe('Settings → Printers: add by address, test print, remove (site IT)', 
       expect(!typo.ok && typo.error.message).toContain(`"${host}" is not an IP address`);
     }
 
-    await call(s, 'printers.add', { name: 'ZD421', host: '10.1.4.20', port: 9100 });
+    // A host name the network does not know (a typo of a .local name) is added, and said:
+    // the printer may be switched off, or its name one only its own network resolves.
+    const unknown = await call(s, 'printers.add', { name: 'Dock 4', host: 'zd421-dock4.invalid' });
+    expect(unknown.printers.some((p) => p.name === 'Dock 4')).toBe(true);
+    expect(unknown.printerNote).toBe(
+      "zd421-dock4.invalid is not a name this computer's network knows right now: check its spelling, or use the printer's IP address (its network configuration label shows it). A test print says whether it answers.",
+    );
+    // A name it knows, and an IP address, are added without a word.
+    expect((await call(s, 'printers.add', { name: 'Here', host: 'localhost' })).printerNote).toBe(
+      undefined,
+    );
+    const added = await call(s, 'printers.add', { name: 'ZD421', host: '10.1.4.20', port: 9100 });
+    expect(added.printerNote).toBe(undefined);
     const twice = await s.dispatch('printers.add', { name: 'Other', host: '10.1.4.20' });
     expect(twice).toMatchObject({ ok: false, error: { code: 'conflict' } });
     expect(!twice.ok && twice.error.message).toContain('already set up as printer "ZD421"');

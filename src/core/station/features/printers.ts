@@ -1,3 +1,5 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import { printerAddress, type PrinterConfig } from '../../../shared/printers.js';
 import { slipPrinterOf, type Profile } from '../../profiles/profile-schema.js';
 import type { StationContext } from '../context.js';
@@ -11,6 +13,33 @@ const slug = (name: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 40) || 'printer';
+
+/** How long Add printer waits for the name's look-up before it says nothing of it. */
+const LOOKUP_MS = 2000;
+
+/**
+ * What to say of a printer's host name the network does not know now (null: it does, it is an
+ * IP address, or the look-up took too long to tell). Not a refusal: a name may be one only the
+ * printer's own network resolves, or a printer switched off may not answer its mDNS name yet.
+ */
+export async function unknownHostNote(host: string, ms = LOOKUP_MS): Promise<string | null> {
+  if (isIP(host)) return null;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), ms);
+  });
+  try {
+    // Found, or too slow to tell: nothing to say.
+    await Promise.race([lookup(host), late]);
+    return null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOTFOUND' && code !== 'EAI_AGAIN' && code !== 'EAI_NONAME') return null;
+    return `${host} is not a name this computer's network knows right now: check its spelling, or use the printer's IP address (its network configuration label shows it). A test print says whether it answers.`;
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * Settings → Printers: site IT adds a network printer by host and port, or removes one, without
@@ -49,7 +78,9 @@ export function printerSetupHandlers(
         port: input.port,
         dpi: input.dpi,
       };
-      return saveAndReopen({ ...profile, printers: [...profile.printers, printer] });
+      const note = await unknownHostNote(input.host);
+      const view = await saveAndReopen({ ...profile, printers: [...profile.printers, printer] });
+      return note ? { ...view, printerNote: note } : view;
     },
     'printers.remove': async ({ printerId }) => {
       const profile = activeProfile();

@@ -28,6 +28,7 @@ export function PrintersPanel() {
     role: 'label' as PrinterRole,
   });
   const [formError, setFormError] = useState<string | null>(null);
+  const [formNote, setFormNote] = useState<string | null>(null);
   // Removing a printer is asked in the page first (the label printer above all: labels then
   // have nowhere to print until another is chosen).
   const [removing, setRemoving] = useState<PrinterConfig | null>(null);
@@ -44,6 +45,7 @@ export function PrintersPanel() {
   }
   async function add() {
     setFormError(null);
+    setFormNote(null);
     const port = Number(form.port);
     const r = await call('printers.add', {
       name: form.name.trim() || form.host.trim(),
@@ -56,6 +58,8 @@ export function PrintersPanel() {
       setFormError(r.error.message);
       return;
     }
+    // Added; a host name the network does not know now is said beside the form until the next.
+    setFormNote(r.value.printerNote ?? null);
     notify('ok', `Printer ${form.name.trim() || form.host.trim()} added.`);
     setForm({ name: '', host: '', port: '9100', dpi: form.dpi, role: 'label' });
     await after();
@@ -220,6 +224,11 @@ export function PrintersPanel() {
         {formError ? (
           <p className="form-error" role="alert">
             {formError}
+          </p>
+        ) : null}
+        {formNote ? (
+          <p className="banner" role="status" data-testid="printer-add-note">
+            Added, but: {formNote}
           </p>
         ) : null}
       </form>
