@@ -189,10 +189,22 @@ test("sign-in by badge, and a packer's buy-another waits for a lead's badge", as
   );
   await page.screenshot({ path: info.outputPath('lead-approval.png') });
   expect(await world.sandbox().ledger()).toHaveLength(1);
+  // The packer's own badge is not a lead's: said once, under the form; the question stays.
+  await page.keyboard.type('BADGE-0017');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('credentials-error')).toHaveText(
+    'Ana Ruiz is not a shift lead; a shift lead must scan their badge.',
+  );
+  await expect(page.getByTestId('lead-prompt')).toContainText(
+    'A shift lead must approve buying another label for order LUM-10421',
+  );
+  await expect(page.getByText(/is not a shift lead/)).toHaveCount(1);
+  expect(await world.sandbox().ledger()).toHaveLength(1);
+  // The lead's badge approves, and the label asked for is bought at once: no second Ctrl+Enter.
   await page.keyboard.type('BADGE-0042');
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('lead-prompt')).toHaveCount(0);
-  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('toast')).toContainText('Approved by Bo Lindqvist.');
   await expect.poll(() => b.printer.labels.length, { timeout: 30_000 }).toBe(2);
   expect(await world.sandbox().ledger()).toHaveLength(2);
   // Alt+R now reprints the label just bought, the one the panel shows, not the order's first.

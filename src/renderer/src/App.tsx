@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { getBridge, onCallError, onHostConnection } from './bridge';
+import { getBridge, onCallError, onHostConnection, onLeadRequired } from './bridge';
 import { useStation } from './store';
 import { warmZplRenderer } from './lib/zpl-render';
 import { views, type ViewId } from './store/nav';
@@ -72,9 +72,10 @@ export function App() {
         const st = useStation.getState();
         if (st.view === 'orders') void st.loadOrders();
       }),
-      // Issue 14: an action that needs a lead opens the approval; a lost sign-in shows sign-in.
+      // Issue 14: an action that needs a lead opens the approval (and is made again once a
+      // lead approves); a lost sign-in shows sign-in.
+      onLeadRequired((message) => useSession.getState().askLead(message)),
       onCallError((e) => {
-        if (e.code === 'lead-required') useSession.getState().askLead(e.message);
         if (e.code === 'sign-in-required') void useSession.getState().load();
       }),
       onHostConnection((c) => {

@@ -9,9 +9,13 @@ export interface SessionState {
   leadPrompt: string | null;
   load(): Promise<void>;
   setSession(s: SessionView): void;
-  askLead(message: string): void;
-  closeLead(): void;
+  /** Opens the dialog; resolves true once a lead approved, false when it was cancelled. */
+  askLead(message: string): Promise<boolean>;
+  closeLead(approved?: boolean): void;
 }
+
+/** The open dialog's answer (one dialog at a time: a new question cancels the one before). */
+let answer: ((approved: boolean) => void) | null = null;
 
 export const useSession = create<SessionState>()((set) => ({
   session: null,
@@ -21,6 +25,17 @@ export const useSession = create<SessionState>()((set) => ({
     if (r.ok) set({ session: r.value });
   },
   setSession: (session) => set({ session }),
-  askLead: (leadPrompt) => set({ leadPrompt }),
-  closeLead: () => set({ leadPrompt: null }),
+  askLead: (leadPrompt) => {
+    answer?.(false);
+    set({ leadPrompt });
+    return new Promise<boolean>((resolve) => {
+      answer = resolve;
+    });
+  },
+  closeLead: (approved = false) => {
+    const resolve = answer;
+    answer = null;
+    set({ leadPrompt: null });
+    resolve?.(approved);
+  },
 }));

@@ -117,7 +117,7 @@ export function LeadApproval() {
   const notify = useStation((s) => s.notify);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') close();
+      if (e.key === 'Escape' && useSession.getState().leadPrompt) close();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -135,12 +135,13 @@ export function LeadApproval() {
             const r = await call('users.approve', c);
             if (!r.ok) return r.error.message;
             setSession(r.value);
-            close();
-            notify('ok', `Approved by ${r.value.approvalBy}: do it again now.`);
+            // The action asked for is made again at once (bridge's call): said as approved.
+            notify('ok', `Approved by ${r.value.approvalBy}.`);
+            close(true);
             return null;
           }}
         />
-        <button className="link" onClick={close}>
+        <button className="link" onClick={() => close()}>
           Cancel (Esc)
         </button>
       </div>
