@@ -73,6 +73,7 @@ const contractCode: Record<CoreErrorKind, ErrorCode> = {
   'printer-line:timeout': 'printer-offline',
   'printer-line:closed': 'printer-offline',
   'printer-line:aborted': 'conflict',
+  'printer-line:garbled': 'printer-offline',
   'print-spool:job-not-found': 'not-found',
   'print-spool:printer-not-found': 'not-found',
   'print-spool:job-state-conflict': 'conflict',

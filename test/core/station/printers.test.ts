@@ -213,6 +213,42 @@ describe('Settings → Printers: add by address, test print, remove (site IT)', 
     expect((await call(s, 'queue.list', {})).printJobs.length).toBe(before);
   });
 
+  it('a label printer that answers its status question with garbage is said at once, not after the 10 s status timeout', async () => {
+    const { s } = await stations.start();
+    const sockets = new Set<Socket>();
+    const odd = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('data', (d) => {
+        if (d.toString('latin1').includes('~HS')) socket.write('Odd HS\r\n');
+      });
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((ok) => odd.listen(0, '127.0.0.1', ok));
+    stations.onEnd(async () => {
+      for (const x of sockets) x.destroy();
+      await new Promise((ok) => odd.close(ok));
+    });
+    const id = await onlyLabelPrinter(s, 'Odd Zebra', (odd.address() as { port: number }).port);
+    const words =
+      /^Printer Odd Zebra at 127\.0\.0\.1:\d+ answered "Odd HS", which is not a Zebra status: check that it is a ZPL label printer and that the port is its raw printing port \(9100 on a Zebra\)$/;
+    // Its status, asked: the words at once.
+    const asked = Date.now();
+    const status = await call(s, 'printers.status', { printerId: id });
+    expect(Date.now() - asked).toBeLessThan(5000);
+    expect(status).toMatchObject({ state: 'offline', message: expect.stringMatching(words) });
+    // A label bought for it waits for it, its job saying why, well before the status timeout.
+    const bought = await packOrder(s, 'LUM-10421');
+    expect(bought.label?.trackingNumber).toBeTruthy();
+    const since = Date.now();
+    const job = await until(async () =>
+      (await call(s, 'queue.list', {})).printJobs.find((j) => j.printerId === id && j.lastError),
+    );
+    expect(Date.now() - since).toBeLessThan(5000);
+    expect(job.lastError).toMatch(/answered "Odd HS", which is not a Zebra status/);
+    expect(job.state).not.toBe('printed');
+  });
+
   it('says what is wrong with a typed address, and refuses the same address twice', async () => {
     const s = await started();
     const withScheme = await s.dispatch('printers.add', {

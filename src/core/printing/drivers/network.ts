@@ -8,7 +8,7 @@ import {
   type SendOptions,
 } from '../types.js';
 import { parseHostQueryErrors, parseHostStatus, toPrinterStatus } from '../zebra-status.js';
-import { framesLength, LineError, TcpLine, whyNoLine } from './tcp-line.js';
+import { framesLength, LineError, statusFramesLength, TcpLine, whyNoLine } from './tcp-line.js';
 import { stationPrinterAnswers, type PrinterAnswers } from './printer-answers.js';
 
 export interface NetworkPrinterOptions {
@@ -292,7 +292,7 @@ export class NetworkPrinter implements Printer {
       try {
         // A printer known to answer ~HQES gets both questions in one write: one round trip.
         await line.write(askHqes === true ? HS_HQES : HS);
-        hsText = await line.read((t) => framesLength(t, 3), this.answerTimeoutMs);
+        hsText = await line.read((t) => statusFramesLength(t, 3), this.answerTimeoutMs);
       } catch (cause) {
         throw this.statusError(cause);
       }
@@ -360,6 +360,12 @@ export class NetworkPrinter implements Printer {
   private statusError(cause: unknown): PrinterError {
     if (cause instanceof LineError && cause.reason === 'aborted')
       return new PrinterError('aborted', 'Cancelled', { cause });
+    if (cause instanceof LineError && cause.reason === 'garbled')
+      return new PrinterError(
+        'printer-offline',
+        `${this.who} ${cause.message}: check that it is a ZPL label printer and that the port is its raw printing port (9100 on a Zebra)`,
+        { cause },
+      );
     return new PrinterError('printer-offline', `${this.who} does not answer status requests`, {
       cause,
     });

@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 
 export class LineError extends Error {
   constructor(
-    readonly reason: 'refused' | 'timeout' | 'closed' | 'aborted',
+    readonly reason: 'refused' | 'timeout' | 'closed' | 'aborted' | 'garbled',
     message: string,
     options?: { cause?: unknown },
   ) {
@@ -145,7 +145,16 @@ export class TcpLine {
         reject(new LineError('timeout', `no answer within ${timeoutMs} ms`));
       }, timeoutMs);
       const check = () => {
-        const length = complete(this.received);
+        let length: number | null;
+        try {
+          length = complete(this.received);
+        } catch (error) {
+          // The answer can already be told wrong (not what was asked): said now, not at the timeout.
+          clearTimeout(timer);
+          this.waiter = null;
+          reject(error);
+          return;
+        }
         if (length !== null) {
           clearTimeout(timer);
           this.waiter = null;
@@ -171,6 +180,26 @@ export class TcpLine {
 }
 
 /** Length of the first `count` STX…ETX frames in `text` (plus their CR LF), or null. */
+/**
+ * As framesLength, for an answer that must be Zebra status frames (~HS): a line of text that
+ * comes before any frame ("Odd HS", a printer of another language, a device that is not a
+ * printer) is not one, and is refused at once (`garbled`) rather than waited on until the
+ * timeout, ten seconds in which a label would be said sent.
+ */
+export function statusFramesLength(text: string, count: number): number | null {
+  const stx = text.indexOf('\x02');
+  const end = text.search(/[\r\n]/);
+  if (end >= 0 && (stx < 0 || end < stx)) {
+    const line = text.slice(0, end).trim();
+    if (line !== '') {
+      // eslint-disable-next-line no-control-regex -- shown to a person: no control characters
+      const shown = line.replace(/[\x00-\x1f\x7f]/g, '?').slice(0, 40);
+      throw new LineError('garbled', `answered "${shown}", which is not a Zebra status`);
+    }
+  }
+  return framesLength(text, count);
+}
+
 export function framesLength(text: string, count: number): number | null {
   let at = 0;
   for (let n = 0; n < count; n++) {
