@@ -42,6 +42,10 @@ export class LabelVoids {
       among: db.prepare<[string], VoidRow>(
         `SELECT * FROM label_voids WHERE label_id IN (SELECT value FROM json_each(?))`,
       ),
+      ofOrders: db.prepare<[string], { order_id: number } & Partial<VoidRow>>(
+        `SELECT l.order_id, v.* FROM labels l LEFT JOIN label_voids v ON v.label_id = l.id
+          WHERE l.order_id IN (SELECT value FROM json_each(?)) ORDER BY l.id`,
+      ),
     };
   }
 
@@ -59,6 +63,22 @@ export class LabelVoids {
   get(labelId: number): LabelVoid | null {
     const row = this.s.get.get(labelId);
     return row ? fromRow(row) : null;
+  }
+
+  /**
+   * Among these orders, those whose every label is marked voided: each with its newest label's
+   * mark (one query for a page of Orders). An order with a label still standing is not listed.
+   */
+  allVoidedOf(orderIds: readonly number[]): Map<number, LabelVoid> {
+    const last = new Map<number, LabelVoid | null>();
+    if (orderIds.length === 0) return new Map();
+    for (const r of this.s.ofOrders.all(JSON.stringify(orderIds))) {
+      if (last.get(r.order_id) === null) continue;
+      last.set(r.order_id, r.label_id != null ? fromRow(r as VoidRow) : null);
+    }
+    const out = new Map<number, LabelVoid>();
+    for (const [id, v] of last) if (v) out.set(id, v);
+    return out;
   }
 
   /** The marks among these labels (one query for a page of History). */

@@ -45,6 +45,20 @@ describe('History: a label voided at the carrier', () => {
     expect(after.voidedCost).toBeCloseTo(first.cost, 2);
     expect(after.cost).toBeCloseTo(before.cost - first.cost, 2);
 
+    // Orders says it on the order's row, with what to do; the other labelled order says nothing.
+    const reasons = async () =>
+      Object.fromEntries(
+        (await call(s, 'orders.page', { statuses: ['labelled'] })).rows.map((o) => [
+          o.orderNumber,
+          o.reason,
+        ]),
+      );
+    expect(await reasons()).toEqual({
+      'LUM-10421':
+        'its label was voided at the carrier (wrong address, relabelled): buy another at Pack (scan it, then Ctrl+Shift+A)',
+      'LUM-10424': null,
+    });
+
     const reprint = await s.dispatch('labels.reprint', { id: row.id, reason: 'smudged' });
     expect(reprint).toMatchObject({
       ok: false,
@@ -65,5 +79,6 @@ describe('History: a label voided at the carrier', () => {
     await s.context.session.approve({ badge: 'BADGE-0042' });
     expect((await call(s, 'labels.markVoided', undo)).voided).toBeUndefined();
     expect((await call(s, 'endOfDay.summary', q)).labels).toBe(2);
+    expect((await reasons())['LUM-10421']).toBeNull();
   });
 });

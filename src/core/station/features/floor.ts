@@ -1,4 +1,5 @@
 import { endOfDay, endOfDayCsv, renderEndOfDay } from '../../labels/end-of-day.js';
+import type { LabelVoid } from '../../labels/voids.js';
 import type { OrderListQuery } from '../../orders/order-list.js';
 import type { StoredOrder } from '../../orders/types.js';
 import type { BatchSummary } from '../../packing/batch.js';
@@ -129,6 +130,11 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
     );
   }
 
+  const voidedReason = (v: LabelVoid | undefined) =>
+    v
+      ? `its label was voided at the carrier (${v.reason}): buy another at Pack (scan it, then Ctrl+Shift+A)`
+      : null;
+
   return {
     'orders.page': async (input) => {
       const r = rt();
@@ -137,6 +143,10 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
         limit: input.limit,
         offset: input.offset,
       });
+      // A labelled order whose every label was voided at the carrier says so, and what next.
+      const voided = r.voids.allVoidedOf(
+        page.rows.filter((o) => o.status === 'labelled').map((o) => o.id),
+      );
       return {
         rows: page.rows.map((o) => ({
           id: String(o.id),
@@ -150,7 +160,7 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
           units: o.unitCount,
           weightKnown: o.weightKnown,
           status: o.status,
-          reason: o.reason,
+          reason: voidedReason(voided.get(o.id)) ?? o.reason,
           importedAt: o.importedAt,
         })),
         total: page.total,
