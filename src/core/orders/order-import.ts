@@ -5,6 +5,7 @@ import { topLevelItems } from './json-items.js';
 import { parseIncomingOrder } from './order-schema.js';
 import { labelledOrderChanged } from './order-changes.js';
 import { cleanOrderText, cleanedReport } from './control-characters.js';
+import { customsGaps, serviceLevelGap } from './import-notices.js';
 import type { OrderRepository } from './order-repository.js';
 import type { StationScope } from '../storage/scope.js';
 import { runAtOnce, runInSlices, type Steps } from './slices.js';
@@ -28,6 +29,11 @@ export interface TenantPolicy {
    * customs declaration lacks is said at import (Pack would refuse it), not first at Pack.
    */
   shipFromCountry?: string | undefined;
+  /**
+   * The service levels a brand's carrier accounts offer, as the platform last listed them (null:
+   * not known yet): an order limited to levels none of them offers is said at import.
+   */
+  offeredServiceLevels?: ((tenantId: string) => ReadonlySet<string> | null) | undefined;
 }
 
 export function formatOf(fileName: string): OrderFileFormat | undefined {
@@ -187,6 +193,18 @@ function* importOrderSteps(
         orderNumber: order.orderNumber,
         field: '(customs)',
         reason: customs,
+      });
+    const levels =
+      outcome === 'imported' || outcome === 'updated' || outcome === 'updated-cancelled'
+        ? serviceLevelGap(order, tenants.offeredServiceLevels?.(tenantId) ?? null)
+        : null;
+    if (levels)
+      (report.notices ??= []).push({
+        row,
+        line,
+        orderNumber: order.orderNumber,
+        field: input.format === 'csv' ? 'service_levels' : 'serviceLevels',
+        reason: levels,
       });
     switch (outcome) {
       case 'imported':
@@ -365,30 +383,4 @@ export function notText(text: string): string | null {
   if (nuls >= 16 || nuls > head.length / 50)
     return 'This is not a text file (it holds bytes no order file has). Export the orders as CSV, tab-separated text or JSON and import that file.';
   return null;
-}
-
-/**
- * What an order to another country lacks for its customs declaration (every item's description,
- * value, weight, harmonized code and country of origin, as Pack checks them), in words; null
- * when nothing, or when it stays in the country. The incoterm is the packer's to pick at Pack.
- */
-function customsGaps(order: IncomingOrder, shipFromCountry: string | undefined): string | null {
-  const country = (c: string) => c.trim().toUpperCase();
-  if (!shipFromCountry || country(shipFromCountry) === country(order.shipTo.countryCode))
-    return null;
-  const words: [keyof IncomingOrder['packages'][number]['items'][number], string][] = [
-    ['description', 'description'],
-    ['valueCents', 'value'],
-    ['weightLbs', 'weight'],
-    ['harmonizedCode', 'harmonized code'],
-    ['countryOfOrigin', 'country of origin'],
-  ];
-  const gaps = order.packages.flatMap((p) =>
-    p.items.flatMap((item) => {
-      const missing = words.filter(([k]) => item[k] === undefined || item[k] === '');
-      return missing.length ? [`${item.sku}: ${missing.map(([, w]) => w).join(', ')}`] : [];
-    }),
-  );
-  if (gaps.length === 0) return null;
-  return `imported, but it goes to ${order.shipTo.countryCode} and its customs declaration lacks ${gaps.join('; ')}: Pack will refuse it until the file gives them (import it again with them)`;
 }

@@ -1,3 +1,4 @@
+import { offeredServiceLevels } from '../tracking/carrier-health.js';
 import { basename } from 'node:path';
 import { OrderHotFolder } from '../orders/hot-folder.js';
 import { tenantsOf } from '../profiles/profile-schema.js';
@@ -10,7 +11,10 @@ import type { ProfileRuntime, RuntimeDeps } from './runtime.js';
  * site before it is imported (imported once for every station).
  */
 export async function watchHotFolder(
-  rt: Pick<ProfileRuntime, 'profile' | 'orders' | 'scope' | 'preRater' | 'importAlerts'>,
+  rt: Pick<
+    ProfileRuntime,
+    'profile' | 'orders' | 'scope' | 'preRater' | 'importAlerts' | 'carriers'
+  >,
   deps: RuntimeDeps,
 ): Promise<OrderHotFolder | null> {
   const folder = rt.profile.hotFolder;
@@ -29,6 +33,7 @@ export async function watchHotFolder(
       defaultTenantId: rt.profile.tenantId,
       allowedTenantIds: tenantsOf(rt.profile),
       shipFromCountry: rt.profile.shipFrom.countryCode,
+      offeredServiceLevels: (tenantId) => offeredServiceLevels(rt.carriers(), tenantId),
     },
     onFile: ({ file, movedTo, report, format }) => {
       rt.preRater.wake();

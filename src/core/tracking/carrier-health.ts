@@ -289,3 +289,15 @@ export function explainRateErrors(
     };
   });
 }
+
+/**
+ * The service levels a brand's active carrier accounts offer, as last listed; null when none of
+ * its accounts is known yet (the station has not listed them: nothing can be said).
+ */
+export function offeredServiceLevels(
+  accounts: readonly CarrierAccountHealth[],
+  tenantId: string,
+): ReadonlySet<string> | null {
+  const mine = accounts.filter((a) => a.tenantId === tenantId && a.isActive);
+  return mine.length === 0 ? null : new Set(mine.flatMap((a) => a.serviceLevels));
+}

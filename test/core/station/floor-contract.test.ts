@@ -167,3 +167,28 @@ describe('options, customs and returns', () => {
     expect(sent).toBe(day.labels - day.returns);
   });
 });
+
+describe('an order limited to service levels its brand does not offer', () => {
+  it('is imported and said at once, naming what the carrier accounts offer; one they offer is not', async () => {
+    const { s } = await stations.start();
+    // The brand's carrier accounts as the platform lists them (a station does this at start).
+    const accounts = await call(s, 'carriers.list', { refresh: true });
+    expect(accounts.length).toBeGreaterThan(0);
+    const csv = [
+      'order_number,ship_to_name,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,weight_lbs,sku,quantity,service_levels',
+      'SL-1,Ana Ruiz,1 Main St,Austin,TX,78701,US,2,CNDL-1,1,FOO_BAR',
+      'SL-2,Bo Lind,2 Main St,Austin,TX,78701,US,2,CNDL-1,1,UPS_GROUND',
+    ].join('\n');
+    const report = await call(s, 'orders.import', { fileName: 'limited.csv', content: csv });
+    expect(report).toMatchObject({ imported: 2, errorCount: 0 });
+    expect(report.notices).toEqual([
+      expect.objectContaining({
+        orderNumber: 'SL-1',
+        field: 'service_levels',
+        reason: expect.stringMatching(
+          /^imported, but it may only ship FOO_BAR, which no carrier account of its brand offers \(they offer .*UPS_GROUND.*, as the platform last listed them\): Pack will find no rate for it until the file or the brand's carrier accounts change$/,
+        ),
+      }),
+    ]);
+  });
+});

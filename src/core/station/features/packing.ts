@@ -1,3 +1,4 @@
+import { offeredServiceLevels } from '../../tracking/carrier-health.js';
 import {
   importOrdersInSlices,
   chosenFileFormatOf,
@@ -248,6 +249,7 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
           defaultTenantId: r.profile.tenantId,
           allowedTenantIds: tenantsOf(r.profile),
           shipFromCountry: r.profile.shipFrom.countryCode,
+          offeredServiceLevels: (tenantId) => offeredServiceLevels(r.carriers(), tenantId),
         },
         { text: content, format, source: fileName },
         {

@@ -1,0 +1,50 @@
+import type { IncomingOrder } from './types.js';
+
+// What an imported order still lacks before Pack can ship it, said at import (ImportReport's
+// notices): not problems of the file's reading, but what Pack would refuse.
+
+/**
+ * What an order to another country lacks for its customs declaration (every item's description,
+ * value, weight, harmonized code and country of origin, as Pack checks them), in words; null
+ * when nothing, or when it stays in the country. The incoterm is the packer's to pick at Pack.
+ */
+export function customsGaps(
+  order: IncomingOrder,
+  shipFromCountry: string | undefined,
+): string | null {
+  const country = (c: string) => c.trim().toUpperCase();
+  if (!shipFromCountry || country(shipFromCountry) === country(order.shipTo.countryCode))
+    return null;
+  const words: [keyof IncomingOrder['packages'][number]['items'][number], string][] = [
+    ['description', 'description'],
+    ['valueCents', 'value'],
+    ['weightLbs', 'weight'],
+    ['harmonizedCode', 'harmonized code'],
+    ['countryOfOrigin', 'country of origin'],
+  ];
+  const gaps = order.packages.flatMap((p) =>
+    p.items.flatMap((item) => {
+      const missing = words.filter(([k]) => item[k] === undefined || item[k] === '');
+      return missing.length ? [`${item.sku}: ${missing.map(([, w]) => w).join(', ')}`] : [];
+    }),
+  );
+  if (gaps.length === 0) return null;
+  return `imported, but it goes to ${order.shipTo.countryCode} and its customs declaration lacks ${gaps.join('; ')}: Pack will refuse it until the file gives them (import it again with them)`;
+}
+
+/**
+ * An order limited to service levels (its file's service_levels) none of which its brand's
+ * carrier accounts offer, as the platform last listed them: imported, and said, since Pack would
+ * find no rate for it. Null when one is offered, when the order names none, or when the accounts
+ * are not known yet (`offered` null).
+ */
+export function serviceLevelGap(
+  order: Pick<IncomingOrder, 'serviceLevels'>,
+  offered: ReadonlySet<string> | null,
+): string | null {
+  const asked = order.serviceLevels ?? [];
+  if (asked.length === 0 || !offered || offered.size === 0) return null;
+  if (asked.some((l) => offered.has(l))) return null;
+  const some = [...offered].sort().slice(0, 8);
+  return `imported, but it may only ship ${asked.join(', ')}, which no carrier account of its brand offers (they offer ${some.join(', ')}${offered.size > some.length ? ', …' : ''}, as the platform last listed them): Pack will find no rate for it until the file or the brand's carrier accounts change`;
+}
