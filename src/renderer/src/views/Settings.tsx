@@ -22,6 +22,7 @@ export function SettingsView() {
   const notify = useStation((s) => s.notify);
   const [creating, setCreating] = useState(false);
   const [importText, setImportText] = useState<string | null>(null);
+  const [importName, setImportName] = useState('');
   /** The profile whose secret is being replaced (a masked field in its row). */
   const [secretFor, setSecretFor] = useState<string | null>(null);
   const [secretBusy, setSecretBusy] = useState(false);
@@ -177,13 +178,14 @@ export function SettingsView() {
               aria-label="Provisioning file"
               onChange={(e) => {
                 const f = e.target.files?.[0];
-                if (f) void f.text().then(setImportText);
+                if (!f) return;
+                setImportName(f.name);
+                void f.text().then(setImportText);
+                e.target.value = '';
               }}
             />
           </label>
-          {importText ? (
-            <button onClick={() => void provision()}>Apply provisioning file</button>
-          ) : null}
+          {importText ? <button onClick={() => void provision()}>Apply {importName}</button> : null}
         </div>
         {creating ? (
           <NewProfile
