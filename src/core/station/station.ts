@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { EventName } from '../../shared/contract.js';
 import type { Result } from '../../shared/result.js';
 import { StationContext, type StationOptions } from './context.js';
@@ -48,6 +49,9 @@ export interface Station {
 export function createStation(options: StationOptions): Station {
   // Before the database is opened: a second station on this directory stops here.
   const unlock = acquireDataDirLock(options.dataDir);
+  // A first start (no database yet) that is refused leaves no empty database behind.
+  const database = join(options.dataDir, 'station.db');
+  const firstStart = !existsSync(database);
   let ctx: StationContext;
   try {
     ctx = new StationContext(options);
@@ -110,7 +114,12 @@ export function createStation(options: StationOptions): Station {
       } catch (error) {
         // A refused start (its provisioning file, a site store, a profile) leaves nothing
         // running and no lock behind: the next start, or another host, takes the directory.
+        // On a first start, not the database either: it held only its schema and what this
+        // start wrote before it was refused, and the next start begins as a first one.
         await shutDown().catch(() => {});
+        if (firstStart)
+          for (const f of [database, `${database}-wal`, `${database}-shm`])
+            rmSync(f, { force: true });
         throw error;
       }
     },

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
@@ -148,9 +148,21 @@ describe('a shipping site the platform does not list (site IT)', () => {
         ],
       }),
     );
-    await expect(
-      stations.start({ provisionFile: file, env: { STATION_SECRET_DOCK9: key.clientSecret } }),
-    ).rejects.toThrow(/shippingSiteId.*site_nowhere|is not one of tenant tnt_lumen/s);
+    // The station's data directory, new: the refused start leaves no database in it.
+    const data = tempDir();
+    const refused = demoStation(data, {
+      provisionFile: file,
+      env: { STATION_SECRET_DOCK9: key.clientSecret },
+    });
+    await expect(refused.station.start()).rejects.toThrow(
+      /shippingSiteId.*site_nowhere|is not one of tenant tnt_lumen/s,
+    );
+    expect(readdirSync(data).filter((f) => f.startsWith('station.db'))).toEqual([]);
+    // The next start there is a first start, as if the refused one had not happened.
+    const again = demoStation(data);
+    stations.onEnd(() => again.station.stop());
+    await again.station.start();
+    expect((await call(again.station, 'station.status', {})).profile?.name).toMatch(/^Demo/);
   });
 });
 
