@@ -36,6 +36,15 @@ export interface CarrierConnectionRow {
  */
 export type ConsoleSnapshot = ConsoleSnapshotView;
 
+/**
+ * A station on the site's lists: not retired, or checked in again since it was (a computer
+ * brought back under its id, which lists it again). Rows of a store before site migration 6
+ * have no `retired_at`.
+ */
+export function listed(r: { last_seen_at: Date; retired_at?: Date | null }): boolean {
+  return !r.retired_at || r.retired_at.getTime() < r.last_seen_at.getTime();
+}
+
 /** A station that has not checked in for this long is shown offline (check-in is every 2 s). */
 export const ONLINE_WITHIN_MS = 10_000;
 
@@ -105,6 +114,8 @@ export async function consoleSnapshot(
       queued_print_jobs: number;
       needs_attention: number;
       outbox_depth: number;
+      /** Site migration 6: a retired station (not listed), kept for its name. */
+      retired_at?: Date | null;
     }>('SELECT * FROM site_stations ORDER BY station_name'),
     pool.query<{ hour: number; station_id: string; packer: string; labels: number }>({
       name: `site-console-per-hour${v}`,
@@ -175,7 +186,7 @@ export async function consoleSnapshot(
   return {
     at: new Date(serverNow).toISOString(),
     onlineWithinMs: ONLINE_WITHIN_MS,
-    stations: stations.rows.map((r) => ({
+    stations: stations.rows.filter(listed).map((r) => ({
       stationId: r.station_id,
       stationName: r.station_name,
       lastSeenAt: r.last_seen_at.toISOString(),

@@ -53,7 +53,7 @@ export const SITE_SCHEMA_OLDEST = 4;
 export const SITE_SCHEMA_VOIDS = 6;
 export const SITE_SCHEMA_FEATURES: Readonly<Record<number, string>> = {
   5: "the console's platform state of each station (an API key refused, the platform away)",
-  6: "labels voided at the carrier left out of the console's labels and cost, and marked in Site History",
+  6: "labels voided at the carrier left out of the console's labels and cost, and marked in Site History; a retired station's name kept on its labels",
 };
 
 /** What a store at `schema` lacks of this version's, in words ('' when nothing). */

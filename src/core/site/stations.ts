@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { CONSOLE_CHANNEL, type Heartbeat } from './console.js';
+import { CONSOLE_CHANNEL, listed, type Heartbeat } from './console.js';
 import { SiteStoreError } from './errors.js';
 
 /** A network printer of a station, as the site knows it. */
@@ -59,6 +59,9 @@ const CHECK_IN_PLATFORM = checkInStatement('site-check-in-beat-platform', [
   ...HEARTBEAT,
   'platform',
 ]);
+
+/** The first site schema that keeps a retired station's row (site migration 6's `retired_at`). */
+const SITE_SCHEMA_RETIRED = 6;
 
 /**
  * The site store's stations: each one's check-in (lag, queues, heartbeat) and its network
@@ -219,7 +222,16 @@ export class SiteStations {
       }
       const seen = { stationName: row.station_name, lastSeenAt: row.last_seen_at.toISOString() };
       if (!row.quiet) return { outcome: 'running', ...seen };
-      await c.query('DELETE FROM site_stations WHERE station_id = $1', [stationId]);
+      // From site migration 6 the row stays, marked, so History and the console still name the
+      // station's labels; before it, the row goes (and its labels show the station id).
+      const { rows: schema } = await c.query<{ v: number | null }>(
+        'SELECT max(version) AS v FROM site_schema_migrations',
+      );
+      if (Number(schema[0]?.v ?? 0) >= SITE_SCHEMA_RETIRED)
+        await c.query('UPDATE site_stations SET retired_at = now() WHERE station_id = $1', [
+          stationId,
+        ]);
+      else await c.query('DELETE FROM site_stations WHERE station_id = $1', [stationId]);
       await c.query(
         'UPDATE site_printers SET active = false, updated_at = now() WHERE station_id = $1 AND active',
         [stationId],
@@ -252,8 +264,9 @@ export class SiteStations {
         queued_print_jobs: number;
         needs_attention: number;
         app_version: string | null;
+        retired_at?: Date | null;
       }>('SELECT * FROM site_stations ORDER BY station_name');
-      return rows.map((r) => ({
+      return rows.filter(listed).map((r) => ({
         stationId: r.station_id,
         stationName: r.station_name,
         lastSeenAt: r.last_seen_at.toISOString(),

@@ -154,6 +154,27 @@ describe('npm run site names the password variable it reads', () => {
       `SELECT active FROM site_printers WHERE station_id = 'pack-old'`,
     );
     expect(printers.rows).toEqual([{ active: false }]);
+    // Its labels still name it (its row is kept, marked, from site migration 6).
+    await c.query(
+      `INSERT INTO site_labels (station_id, local_id, purchase_id, platform_label_id, profile_id,
+         environment, tenant_id, order_number, order_reference, tracking_number, carrier,
+         service_level, cost_cents, currency, packer, created_at)
+       VALUES ('pack-old', 1, 'pur-1', 'lbl-1', 'p', 'sandbox', 't', 'OLD-1', 'OLD-1-ref', '1Z1',
+         'UPS', 'UPS_GROUND', 500, 'USD', 'ana', now())`,
+    );
+    const reader = station('pack-1', 'Packing 1');
+    const found = await reader.searchLabels({ profileId: 'p', environment: 'sandbox' }, {});
+    expect(found.labels.map((l) => [l.stationId, l.stationName])).toEqual([
+      ['pack-old', 'Old packer PC'],
+    ]);
+    // Brought back under its id, it checks in and is listed again.
+    const back = station('pack-old', 'Old packer PC');
+    await back.checkIn({ depth: 0, oldestAt: null });
+    expect((await reader.stations()).map((x) => x.stationId).sort()).toEqual([
+      'pack-1',
+      'pack-old',
+    ]);
+    await Promise.all([reader.close(), back.close()]);
     // The stations' own role cannot do it.
     await expect(
       c.query(`SET ROLE shipping_station; DELETE FROM site_stations WHERE station_id = 'pack-1'`),

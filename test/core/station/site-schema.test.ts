@@ -71,7 +71,7 @@ describe('a site store at the schema of the version before', () => {
       // Settings → Site store says what waits, and who mends it.
       const note = (await call(a, 'site.status', {})).schemaNote;
       expect(note).toBe(
-        "The site store is at schema 4; this version of Shipping Station knows 6. Everything works but the console's platform state of each station (an API key refused, the platform away); labels voided at the carrier left out of the console's labels and cost, and marked in Site History. Site IT runs npm run site -- migrate as the site's owner once every station is updated (npm run site -- status lists each station's site schema; a station of an older version stops using a store migrated past it and packs on its own, as in an outage, until it is updated).",
+        "The site store is at schema 4; this version of Shipping Station knows 6. Everything works but the console's platform state of each station (an API key refused, the platform away); labels voided at the carrier left out of the console's labels and cost, and marked in Site History; a retired station's name kept on its labels. Site IT runs npm run site -- migrate as the site's owner once every station is updated (npm run site -- status lists each station's site schema; a station of an older version stops using a store migrated past it and packs on its own, as in an outage, until it is updated).",
       );
 
       // B's key is refused: nothing bought there, its header says so.

@@ -1,7 +1,9 @@
 import type { SiteMigration } from '../schema.js';
 
 /**
- * Labels voided at the carrier (a shift lead's mark at the station that bought the label, station
+ * Labels voided at the carrier, and retired stations kept for their names.
+ *
+ * Voided labels (a shift lead's mark at the station that bought the label, station
  * migration 21): the store keeps the mark on the label, so the console's labels and cost of the
  * day leave it out and Site History says it, and no station reprints it.
  *
@@ -19,6 +21,10 @@ export const siteMigration006: SiteMigration = {
   sql: `
       -- { by, reason, at } as the station that bought the label has it; NULL: not voided.
       ALTER TABLE site_labels ADD COLUMN voided JSONB;
+      -- A station site IT retired (npm run site -- stations retire): off the lists, its row kept
+      -- so History and the console still name its labels. One that checks in after it (last_seen_at
+      -- later) is listed again.
+      ALTER TABLE site_stations ADD COLUMN retired_at TIMESTAMPTZ;
 
       ALTER FUNCTION site_apply_batch(TEXT, TEXT, JSONB) RENAME TO site_apply_batch_3;
       CREATE FUNCTION site_apply_batch(p_station_id TEXT, p_station_name TEXT, p_changes JSONB)
