@@ -353,15 +353,19 @@ describe('site services with a site store', () => {
         consoleSnapshot(site.owner.pool, scope, midnight.toISOString(), offset);
       const labelsToday = (s: Awaited<ReturnType<typeof snapshot>>) =>
         s.labelsPerHour.reduce((n, r) => n + r.labels, 0);
-      await until(async () => (labelsToday(await snapshot()) === 2 ? true : null));
+      await until(async () => {
+        const s = await snapshot();
+        return labelsToday(s) === 2 && s.costToday[0]?.labels === 2 ? true : null;
+      });
 
       const row = (
         await call(a, 'labels.search', { query: voided.trackingNumber, limit: 10, offset: 0 })
       ).labels[0]!;
       await call(a, 'labels.markVoided', { id: row.id, voided: true, reason: 'wrong address' });
+      // The picture's queries run side by side: both sides have the mark once both say so.
       const snap = await until(async () => {
         const s = await snapshot();
-        return labelsToday(s) === 1 ? s : null;
+        return labelsToday(s) === 1 && s.costToday[0]?.voided === 1 ? s : null;
       });
       expect(snap.costToday).toEqual([
         expect.objectContaining({ tenantId: 'tnt_lumen', labels: 1, voided: 1 }),
@@ -407,7 +411,7 @@ describe('site services with a site store', () => {
       });
       const back = await until(async () => {
         const s = await snapshot();
-        return labelsToday(s) === 2 ? s : null;
+        return labelsToday(s) === 2 && s.costToday[0]?.voided === 0 ? s : null;
       });
       expect(back.costToday[0]).toMatchObject({ labels: 2, voided: 0, voidedCents: 0 });
       const { rows } = await site.owner.pool.query<{ voided: unknown }>(
