@@ -51,6 +51,8 @@ export const SITE_SCHEMA_OLDEST = 4;
 
 /** The first schema whose labels keep their voided mark (site migration 6). */
 export const SITE_SCHEMA_VOIDS = 6;
+/** The first schema that keeps a retired station's row, for its name (site migration 6). */
+export const SITE_SCHEMA_RETIRED = 6;
 export const SITE_SCHEMA_FEATURES: Readonly<Record<number, string>> = {
   5: "the console's platform state of each station (an API key refused, the platform away)",
   6: "labels voided at the carrier left out of the console's labels and cost, and marked in Site History; a retired station's name kept on its labels",

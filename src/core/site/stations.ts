@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { CONSOLE_CHANNEL, listed, type Heartbeat } from './console.js';
 import { SiteStoreError } from './errors.js';
+import { SITE_SCHEMA_RETIRED } from './schema.js';
 
 /** A network printer of a station, as the site knows it. */
 export interface SitePrinter {
@@ -59,9 +60,6 @@ const CHECK_IN_PLATFORM = checkInStatement('site-check-in-beat-platform', [
   ...HEARTBEAT,
   'platform',
 ]);
-
-/** The first site schema that keeps a retired station's row (site migration 6's `retired_at`). */
-const SITE_SCHEMA_RETIRED = 6;
 
 /**
  * The site store's stations: each one's check-in (lag, queues, heartbeat) and its network

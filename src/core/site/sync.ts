@@ -164,8 +164,9 @@ export class SiteSync {
 
   /**
    * The labels this station marked voided, again, once the store keeps the marks (site
-   * migration 6): one sent while it was older, or while it was away, lost its mark there. At each
-   * preparation (a start, a reconnection) and when site IT's migrate is seen; a few rows.
+   * migration 6): a mark sent while the store was older was ignored there. At each preparation (a
+   * start, a reconnection: site IT may have migrated meanwhile) and when a check-in sees the
+   * migrate; a few rows, replayed as any label is.
    */
   private sendVoids(): void {
     if (this.voidsSent || (this.o.store.schema ?? 0) < SITE_SCHEMA_VOIDS) return;

@@ -179,7 +179,6 @@ export class TcpLine {
   }
 }
 
-/** Length of the first `count` STX…ETX frames in `text` (plus their CR LF), or null. */
 /**
  * As framesLength, for an answer that must be Zebra status frames (~HS): a line of text that
  * comes before any frame ("Odd HS", a printer of another language, a device that is not a
@@ -200,6 +199,7 @@ export function statusFramesLength(text: string, count: number): number | null {
   return framesLength(text, count);
 }
 
+/** Length of the first `count` STX…ETX frames in `text` (plus their CR LF), or null. */
 export function framesLength(text: string, count: number): number | null {
   let at = 0;
   for (let n = 0; n < count; n++) {
