@@ -182,30 +182,24 @@ function* importOrderSteps(
       return;
     }
     const outcome = orders.upsert(scope, tenantId, order, input.source);
-    const customs =
-      outcome === 'imported' || outcome === 'updated' || outcome === 'updated-cancelled'
-        ? customsGaps(order, tenants.shipFromCountry)
-        : null;
-    if (customs)
-      (report.notices ??= []).push({
-        row,
-        line,
-        orderNumber: order.orderNumber,
-        field: '(customs)',
-        reason: customs,
-      });
-    const levels =
-      outcome === 'imported' || outcome === 'updated' || outcome === 'updated-cancelled'
-        ? serviceLevelGap(order, tenants.offeredServiceLevels?.(tenantId) ?? null)
-        : null;
-    if (levels)
-      (report.notices ??= []).push({
-        row,
-        line,
-        orderNumber: order.orderNumber,
-        field: input.format === 'csv' ? 'service_levels' : 'serviceLevels',
-        reason: levels,
-      });
+    // What the stored order still lacks for Pack, said now (a version the file brought in).
+    if (outcome === 'imported' || outcome === 'updated' || outcome === 'updated-cancelled') {
+      const notice = (field: string, reason: string | null) => {
+        if (reason)
+          (report.notices ??= []).push({
+            row,
+            line,
+            orderNumber: order.orderNumber,
+            field,
+            reason,
+          });
+      };
+      notice('(customs)', customsGaps(order, tenants.shipFromCountry));
+      notice(
+        input.format === 'csv' ? 'service_levels' : 'serviceLevels',
+        serviceLevelGap(order, tenants.offeredServiceLevels?.(tenantId) ?? null),
+      );
+    }
     switch (outcome) {
       case 'imported':
         report.imported.push(order.orderNumber);
