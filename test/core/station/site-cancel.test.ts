@@ -116,6 +116,37 @@ describe('an order cancelled at one station of a site', () => {
       const page = await call(b, 'orders.page', { statuses: ['cancelled'] });
       expect(page.rows.map((r) => r.orderNumber)).toContain('CAN-9002');
       expect(sold('CAN-9002')).toBe(0);
+
+      // B fetched CAN-9003 at a scan while it was open; A's lead cancels it after. B's next scan
+      // asks the store again and has it cancelled there and then, not first at the buy.
+      await call(a, 'orders.import', {
+        fileName: 'wave-d.json',
+        content: JSON.stringify([order('CAN-9003')]),
+      });
+      await synced(a);
+      const first = await call(b, 'pack.scan', { value: 'CAN-9003' });
+      if (first.kind !== 'order') throw new Error(first.kind);
+      const rate = (orderId: string) =>
+        b.dispatch('pack.rate', { orderId, packages: [{ weightLbs: 2, boxId: null }] });
+      expect(await rate(first.order.id)).toMatchObject({ ok: true });
+      await call(a, 'orders.cancel', {
+        orderIds: [await orderIdOf(a, 'CAN-9003')],
+        reason: 'out of stock',
+      });
+      await synced(a);
+      const again = await call(b, 'pack.scan', { value: 'CAN-9003' });
+      if (again.kind !== 'order') throw new Error(again.kind);
+      expect(await rate(again.order.id)).toMatchObject({
+        ok: false,
+        error: {
+          code: 'order-cancelled',
+          message: expect.stringMatching(
+            /^Order CAN-9003 was cancelled at Station A by packer \(out of stock\): nothing is bought/,
+          ),
+        },
+      });
+      const cancelledAtB = await call(b, 'orders.page', { statuses: ['cancelled'] });
+      expect(cancelledAtB.rows.map((r) => r.orderNumber)).toContain('CAN-9003');
     } finally {
       await Promise.all([a.stop(), b.stop()]);
     }

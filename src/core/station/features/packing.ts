@@ -34,6 +34,9 @@ import { hasFailedRating } from '../../packing/failed-ratings.js';
  * trips per label).
  */
 /** What the person mapping columns sees for each required station column. */
+/** How long a scan waits for the site store's newer copy of an order fetched from it before. */
+const SITE_REFRESH_MS = 300;
+
 const MAPPED_COLUMN_WORDS: Record<(typeof REQUIRED_MAPPED_COLUMNS)[number], string> = {
   order_number: 'the order number',
   ship_to_address1: 'the street address',
@@ -115,6 +118,23 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
         const site = await pullSiteOrders(ctx, value);
         if (site.pulled) found = r.workflow.lookup(value);
         siteNotAsked = site.notAsked;
+      } else if (
+        found.kind === 'order' &&
+        found.labels.length === 0 &&
+        found.order.source.startsWith('site:')
+      ) {
+        // An order fetched earlier from the site store: asked again, so a cancel or a new
+        // version made at the station that imported it is seen at the scan, not at the buy.
+        // A store slow to answer does not hold the scan up (the copy here is shown).
+        let timer: NodeJS.Timeout | undefined;
+        const fresh = await Promise.race([
+          pullSiteOrders(ctx, found.order.orderNumber).then((p) => p.pulled),
+          new Promise<false>(
+            (resolve) => (timer = setTimeout(() => resolve(false), SITE_REFRESH_MS)),
+          ),
+        ]);
+        clearTimeout(timer);
+        if (fresh) found = r.workflow.lookup(value);
       }
       switch (found.kind) {
         case 'order': {
