@@ -92,6 +92,7 @@ test("the console shows a second station's purchase within a second", async ({ b
   );
   await expect(lead.getByTestId('console-by-station')).not.toContainText('Station B');
   await expect(lead.getByTestId('console-cost')).toContainText('0.00 USD');
+  await lead.screenshot({ path: info.outputPath('console-voided.png'), fullPage: true });
   await pageB.getByRole('button', { name: 'Whole site' }).click();
   const siteRow = pageB.getByTestId('site-history-table').getByRole('row', { name: /LUM-10421/ });
   await expect(siteRow).toContainText('(voided)', { timeout: 10_000 });
