@@ -4,7 +4,7 @@ import { systemClock } from '../storage/scope.js';
 import type { LabelRepository } from './label-repository.js';
 import { printJobIdOf, type LabelPrintQueue } from './print-queue.js';
 import type { ReprintRecord, StoredLabel } from './types.js';
-import type { LabelVoids } from './voids.js';
+import { voidedReprintWords, type LabelVoids } from './voids.js';
 
 export type ReprintErrorCode =
   | 'label-not-found'
@@ -95,11 +95,7 @@ export class LabelReprints {
       );
     // Voided at the carrier: a copy on a parcel would travel on a label nobody pays for.
     const voided = this.voids?.get(label.id);
-    if (voided)
-      throw new ReprintError(
-        'label-voided',
-        `${label.trackingNumber} was marked voided at the carrier by ${voided.by} (${voided.reason}): it must not go on a parcel, so it is not reprinted. To ship order ${label.orderNumber}, buy another label at Pack (scan it, then Ctrl+Shift+A).`,
-      );
+    if (voided) throw new ReprintError('label-voided', voidedReprintWords(label, voided));
     // The label has not printed yet (its job, or an earlier reprint's, waits for a printer):
     // a copy queued now would print too when that printer is back, two labels with one
     // tracking number. The waiting job is said instead; Queue moves it to another printer.

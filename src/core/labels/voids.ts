@@ -23,6 +23,18 @@ const fromRow = (r: VoidRow): LabelVoid => ({
 });
 
 /**
+ * Why a label marked voided is not reprinted, and the way on (a reprint here or, `at` another
+ * station, from whole-site History): one sentence wherever a reprint is refused.
+ */
+export function voidedReprintWords(
+  label: { trackingNumber: string; orderNumber: string },
+  mark: { by: string; reason: string },
+  at?: string,
+): string {
+  return `${label.trackingNumber} was marked voided at the carrier${at ? ` at ${at}` : ''} by ${mark.by} (${mark.reason}): it must not go on a parcel, so it is not reprinted. To ship order ${label.orderNumber}, buy another label at Pack (scan it, then Ctrl+Shift+A).`;
+}
+
+/**
  * Labels voided at the carrier's portal or the platform's console (the Shipping Platform API
  * shows no void, so the station never voids one itself): a shift lead marks them here so End of
  * day leaves them out of the day's labels and cost and off the manifest, and no reprint puts one

@@ -1,5 +1,6 @@
 import { labelPrinterOf } from '../../profiles/profile-schema.js';
 import { SiteStoreError } from '../../site/errors.js';
+import { voidedReprintWords } from '../../labels/voids.js';
 import { isPlatformError, type PlatformErrorKind } from '../../platform/errors.js';
 import { asSentence } from '../../../shared/result.js';
 import type { FeatureHandlers } from '../../../shared/features/define.js';
@@ -73,7 +74,7 @@ export function siteReprintHandlers(
       if (label.voided)
         throw new StationFailure(
           'conflict',
-          `${label.trackingNumber} was marked voided at the carrier at ${label.stationName} by ${label.voided.by} (${label.voided.reason}): it must not go on a parcel, so it is not reprinted. To ship order ${label.orderNumber}, buy another label at Pack (scan it, then Ctrl+Shift+A).`,
+          voidedReprintWords(label, label.voided, label.stationName),
         );
       // The site's reprint limit counts every station's reprints of the label (the store's
       // count), as a label of this station counts its own: past it, a lead approves.
