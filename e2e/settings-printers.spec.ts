@@ -60,7 +60,7 @@ test('site IT adds a network printer by host and port in Settings, test-prints t
   await form.getByLabel('Role').selectOption('label');
   await form.getByRole('button', { name: 'Add printer' }).click();
   await expect(form.getByTestId('printer-add-note')).toHaveText(
-    /^Added, but: zd421-dock4\.invalid is not a name this computer's network knows right now: check its spelling, or use the printer's IP address/,
+    /^Added, but: Dock 4 at zd421-dock4\.invalid cannot be found: no computer on the network is called zd421-dock4\.invalid \(check the printer's address for a typo, or use its IP address\)/,
   );
   await expect(page.getByTestId('printers').getByRole('row', { name: /Dock 4/ })).toBeVisible();
 

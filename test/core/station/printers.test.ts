@@ -277,7 +277,7 @@ describe('Settings → Printers: add by address, test print, remove (site IT)', 
     const unknown = await call(s, 'printers.add', { name: 'Dock 4', host: 'zd421-dock4.invalid' });
     expect(unknown.printers.some((p) => p.name === 'Dock 4')).toBe(true);
     expect(unknown.printerNote).toBe(
-      "zd421-dock4.invalid is not a name this computer's network knows right now: check its spelling, or use the printer's IP address (its network configuration label shows it). A test print says whether it answers.",
+      "Dock 4 at zd421-dock4.invalid cannot be found: no computer on the network is called zd421-dock4.invalid (check the printer's address for a typo, or use its IP address). A test print says whether it answers.",
     );
     // A name it knows, and an IP address, are added without a word.
     expect((await call(s, 'printers.add', { name: 'Here', host: 'localhost' })).printerNote).toBe(

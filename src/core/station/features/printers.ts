@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { whyNoLine } from '../../printing/drivers/tcp-line.js';
 import { printerAddress, type PrinterConfig } from '../../../shared/printers.js';
 import { slipPrinterOf, type Profile } from '../../profiles/profile-schema.js';
 import type { StationContext } from '../context.js';
@@ -22,7 +23,11 @@ const LOOKUP_MS = 2000;
  * IP address, or the look-up took too long to tell). Not a refusal: a name may be one only the
  * printer's own network resolves, or a printer switched off may not answer its mDNS name yet.
  */
-export async function unknownHostNote(host: string, ms = LOOKUP_MS): Promise<string | null> {
+export async function unknownHostNote(
+  printer: { name: string; host: string; port: number },
+  ms = LOOKUP_MS,
+): Promise<string | null> {
+  const { host } = printer;
   if (isIP(host)) return null;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => {
@@ -35,7 +40,8 @@ export async function unknownHostNote(host: string, ms = LOOKUP_MS): Promise<str
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'ENOTFOUND' && code !== 'EAI_AGAIN' && code !== 'EAI_NONAME') return null;
-    return `${host} is not a name this computer's network knows right now: check its spelling, or use the printer's IP address (its network configuration label shows it). A test print says whether it answers.`;
+    // In the words a test print or a label would use for it (whyNoLine).
+    return `${printer.name} at ${host} ${whyNoLine(host, printer.port, error)}. A test print says whether it answers.`;
   } finally {
     clearTimeout(timer);
   }
@@ -78,7 +84,7 @@ export function printerSetupHandlers(
         port: input.port,
         dpi: input.dpi,
       };
-      const note = await unknownHostNote(input.host);
+      const note = await unknownHostNote(input);
       const view = await saveAndReopen({ ...profile, printers: [...profile.printers, printer] });
       return note ? { ...view, printerNote: note } : view;
     },
