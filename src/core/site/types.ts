@@ -1,3 +1,4 @@
+import type { LabelSummary } from '../../shared/features/records.js';
 import type { PurchaseState } from '../packing/types.js';
 import type { StationScope } from '../storage/scope.js';
 
@@ -44,12 +45,8 @@ export interface SiteLabelRow {
   voided?: LabelVoidMark | null;
 }
 
-/** Who marked a label voided at the carrier, why, and when (ISO 8601). */
-export interface LabelVoidMark {
-  by: string;
-  reason: string;
-  at: string;
-}
+/** Who marked a label voided at the carrier, why, and when (ISO 8601): as History shows it. */
+export type LabelVoidMark = NonNullable<LabelSummary['voided']>;
 
 export interface SiteReprintRow {
   source: 'local' | 'site';
