@@ -125,15 +125,18 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
       ) {
         // An order fetched earlier from the site store: asked again, so a cancel or a new
         // version made at the station that imported it is seen at the scan, not at the buy.
-        // A store slow to answer does not hold the scan up (the copy here is shown).
+        // A store slow to answer does not hold the scan up (the copy here is shown), and its
+        // late answer is not applied under the packer's hands.
         let timer: NodeJS.Timeout | undefined;
+        let late = false;
         const fresh = await Promise.race([
-          pullSiteOrders(ctx, found.order.orderNumber).then((p) => p.pulled),
+          pullSiteOrders(ctx, found.order.orderNumber, () => !late).then((p) => p.pulled),
           new Promise<false>(
             (resolve) => (timer = setTimeout(() => resolve(false), SITE_REFRESH_MS)),
           ),
         ]);
         clearTimeout(timer);
+        late = true;
         if (fresh) found = r.workflow.lookup(value);
       }
       switch (found.kind) {

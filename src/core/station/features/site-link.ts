@@ -217,12 +217,15 @@ export async function openSite(ctx: StationContext): Promise<void> {
 export async function pullSiteOrders(
   ctx: StationContext,
   scanned: string,
+  /** Asked once the store has answered: false leaves this station's copy as it is. */
+  stillWanted: () => boolean = () => true,
 ): Promise<{ pulled: boolean; notAsked: string | null }> {
   const link = ctx.site;
   const rt = ctx.runtimeOrNull();
   if (!link || !rt) return { pulled: false, notAsked: null };
   const allowed = tenantsOf(rt.profile);
   const found = await link.findOrders(rt.scope, scanned.trim());
+  if (!stillWanted()) return { pulled: false, notAsked: null };
   let pulled = false;
   for (const row of found.orders) {
     if (!allowed.includes(row.tenantId)) continue;
