@@ -9,6 +9,8 @@ export const faultSchema = z.object({
   kind: z.enum(['status', 'delay', 'reset', 'hang']),
   status: z.number().int().min(400).max(599).optional(),
   delayMs: z.number().int().min(0).max(600_000).optional(),
+  /** With a `status` fault: a `Retry-After` header of this many seconds on the answer. */
+  retryAfterSeconds: z.number().int().min(0).max(86_400).optional(),
   times: z.number().int().min(1).optional(),
   /** Process the request first, then fault the response: a bought label whose answer is lost. */
   after: z.boolean().optional(),
@@ -22,6 +24,7 @@ export interface Fault {
   kind: 'status' | 'delay' | 'reset' | 'hang';
   status: number;
   delayMs: number;
+  retryAfterSeconds: number | null;
   remaining: number | null;
   after: boolean;
   hits: number;
@@ -44,6 +47,7 @@ export class FaultInjector {
       kind: parsed.kind,
       status: parsed.status ?? 500,
       delayMs: parsed.delayMs ?? 1000,
+      retryAfterSeconds: parsed.retryAfterSeconds ?? null,
       remaining: parsed.times ?? null,
       after: parsed.after ?? false,
       hits: 0,
@@ -100,6 +104,8 @@ export class FaultInjector {
   async apply(fault: Fault, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     switch (fault.kind) {
       case 'status':
+        if (fault.retryAfterSeconds !== null)
+          void reply.header('retry-after', String(fault.retryAfterSeconds));
         throw new ApiError(
           fault.status,
           errorCodeForStatus(fault.status),

@@ -137,6 +137,8 @@ export function buildServer(world: World): FastifyInstance {
           request.id,
         );
         reply.code(fault.status).header('content-type', 'application/json; charset=utf-8');
+        if (fault.retryAfterSeconds !== null)
+          void reply.header('retry-after', String(fault.retryAfterSeconds));
         return JSON.stringify(envelope);
       }
       case 'reset':

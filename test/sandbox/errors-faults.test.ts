@@ -94,6 +94,36 @@ describe('faults', () => {
     ).toBe(200);
   });
 
+  it('can send Retry-After with an injected status, before or after the work', async () => {
+    const headers = await sbx.headers('demo-lumen-full');
+    sbx.fault({
+      method: 'GET',
+      path: '/api/v1/tenants',
+      kind: 'status',
+      status: 429,
+      retryAfterSeconds: 30,
+      times: 1,
+    });
+    const busy = await call(sbx.url, 'GET', '/api/v1/tenants', { headers });
+    expectEnvelope(busy, 429, 'RATE_LIMITED');
+    expect(busy.headers.get('retry-after')).toBe('30');
+    sbx.fault({
+      method: 'GET',
+      path: '/api/v1/tenants',
+      kind: 'status',
+      status: 503,
+      retryAfterSeconds: 5,
+      times: 1,
+      after: true,
+    });
+    const later = await call(sbx.url, 'GET', '/api/v1/tenants', { headers });
+    expect(later.status).toBe(503);
+    expect(later.headers.get('retry-after')).toBe('5');
+    const fine = await call(sbx.url, 'GET', '/api/v1/tenants', { headers });
+    expect(fine.status).toBe(200);
+    expect(fine.headers.get('retry-after')).toBeNull();
+  });
+
   it('delays, then proceeds normally', async () => {
     const headers = await sbx.headers('demo-lumen-full');
     sbx.fault({ method: 'POST', path: '/api/v1/rates', kind: 'delay', delayMs: 300, times: 1 });

@@ -174,7 +174,11 @@ export class OfflineQueueDrainer {
         return outcome('the order already had a label');
       case 'queued': {
         const delay = Math.min(this.o.maxDelayMs, this.o.baseDelayMs * 2 ** entry.attempts);
-        const jittered = delay / 2 + this.o.random() * (delay / 2);
+        // Not sooner than the platform asked (Retry-After on a 429 or 503).
+        const jittered = Math.max(
+          delay / 2 + this.o.random() * (delay / 2),
+          result.failure.retryAfterMs ?? 0,
+        );
         queue.retryLater(
           entry.id,
           new Date(this.o.now().getTime() + jittered),

@@ -35,7 +35,13 @@ export function queueAfterUnreachable(
   }
   const queueId = inTransaction(shipments.db, () => {
     shipments.setState(shipment.id, 'queued', failure);
-    return queue.add(scope, shipment.id, shipment.tenantId, failure.message);
+    return queue.add(
+      scope,
+      shipment.id,
+      shipment.tenantId,
+      failure.message,
+      failure.retryAfterMs ?? 0,
+    );
   });
   return { outcome: 'queued', shipment: shipments.get(shipment.id)!, queueId, failure };
 }

@@ -189,7 +189,12 @@ export function classifyPlatformError(error: unknown): PlatformFailure {
         correlationId,
       };
     case 'retryable':
-      return { kind: 'unreachable', message: error.message, correlationId };
+      return {
+        kind: 'unreachable',
+        message: error.message,
+        correlationId,
+        ...(error.retryAfterMs !== null ? { retryAfterMs: error.retryAfterMs } : {}),
+      };
     case 'network':
       // The client raises `network` on a purchase only when the request never left.
       return { kind: 'not-sent', message: error.message };

@@ -174,7 +174,13 @@ export type PlatformFailure =
       errors: { field: string; message: string }[];
       correlationId: string | undefined;
     }
-  | { kind: 'unreachable'; message: string; correlationId?: string | undefined }
+  | {
+      kind: 'unreachable';
+      message: string;
+      correlationId?: string | undefined;
+      /** The platform's Retry-After, when it said how long to wait. */
+      retryAfterMs?: number | undefined;
+    }
   | {
       kind: 'outcome-unknown';
       message: string;

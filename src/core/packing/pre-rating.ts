@@ -137,7 +137,8 @@ export const PRE_RATE_CANDIDATES_SQL = `SELECT o.id AS orderId, o.updated_at AS 
  * Bounded: at most `concurrency` requests at once and `requestsPerSecond`; nothing starts while
  * a packer's call is under way (the packer's request never queues behind ours) and a packer's
  * call on an order being pre-rated waits for that answer rather than asking twice; nothing
- * while the platform is unreachable (wake() when it is back); a 429 backs off. Failures are
+ * while the platform is unreachable (wake() when it is back); a 429 or 503 backs off (for as
+ * long as its Retry-After says, when it says; a minute otherwise). Failures are
  * not recorded on the order: the packer's own scan rates it and says why.
  */
 export class PreRater {
@@ -219,7 +220,7 @@ export class PreRater {
       const now = this.clock().getTime();
       const due = this.plan.some((d) => d.due <= now);
       if (!due && this.inFlight.size === 0) return;
-      if (this.offline(now) && this.inFlight.size === 0) return;
+      if ((this.offline(now) || now < this.pausedUntil) && this.inFlight.size === 0) return;
       await new Promise((r) => setTimeout(r, 5));
     }
   }
@@ -335,11 +336,15 @@ export class PreRater {
         });
         return;
       }
-      case 'unreachable':
+      case 'unreachable': {
         this.stats.unreachable++;
-        this.offlineUntil = now + this.o.backOffMs;
+        const asked = outcome.failure.retryAfterMs;
+        // The platform said how long to wait (Retry-After): that, and no wake() shortens it.
+        if (asked !== undefined) this.pausedUntil = Math.max(this.pausedUntil, now + asked);
+        else this.offlineUntil = now + this.o.backOffMs;
         this.insert({ ...next, due: now });
         return;
+      }
       default: {
         const never: never = outcome;
         throw new Error(`unexpected pre-rating ${JSON.stringify(never)}`);

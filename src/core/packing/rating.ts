@@ -69,6 +69,9 @@ export async function rateShipment(
             code: 'platform-unreachable',
             message: failure.message,
             correlationId: failure.correlationId,
+            ...(failure.kind === 'unreachable' && failure.retryAfterMs !== undefined
+              ? { retryAfterMs: failure.retryAfterMs }
+              : {}),
           },
         };
       case 'not-sent':

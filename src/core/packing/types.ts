@@ -31,6 +31,8 @@ export interface Failure {
   /** Field errors from the platform (400), e.g. shipment.packages[0].weightLbs. */
   errors?: { field: string; message: string }[] | undefined;
   correlationId?: string | undefined;
+  /** How long the platform asked the station to wait before asking again (Retry-After). */
+  retryAfterMs?: number | undefined;
 }
 
 export interface RateSelection {

@@ -45,6 +45,8 @@ export interface PlatformErrorInit {
   platformMessage?: string | null;
   /** For a label whose 2xx body could not be read: the raw body, so it is not lost. */
   responseBody?: unknown;
+  /** How long the platform asked the station to wait (its `Retry-After`), when it said. */
+  retryAfterMs?: number | null;
   cause?: unknown;
 }
 
@@ -64,6 +66,8 @@ export class PlatformError extends Error {
   /** The tenant the request acted for (x-tenant-id). */
   readonly tenantId: string;
   readonly responseBody: unknown;
+  /** The platform's `Retry-After` in ms (a 429 or 503 that said how long to wait), else null. */
+  readonly retryAfterMs: number | null;
 
   constructor(init: PlatformErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -79,6 +83,7 @@ export class PlatformError extends Error {
     this.path = init.path;
     this.tenantId = init.tenantId;
     this.responseBody = init.responseBody;
+    this.retryAfterMs = init.retryAfterMs ?? null;
   }
 
   /** True when repeating the same request later may succeed without changing it. */
@@ -100,6 +105,7 @@ export class PlatformError extends Error {
       method: this.method,
       path: this.path,
       tenantId: this.tenantId,
+      ...(this.retryAfterMs !== null ? { retryAfterMs: this.retryAfterMs } : {}),
     };
   }
 }
@@ -218,6 +224,14 @@ interface MessageContext {
   envelope: ErrorEnvelope | null;
   /** For network errors: the system's code (ECONNREFUSED, timeout…). */
   detail?: string;
+  /** The platform's `Retry-After`, when it gave one. */
+  retryAfterMs?: number | null;
+}
+
+/** "30 s", "2 min": how long the platform asked the station to wait. */
+function waitWords(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  return s < 120 ? `${s} s` : `${Math.ceil(s / 60)} min`;
 }
 
 /** A sentence for the packer or the shift lead, ending with the platform's reference. */
@@ -252,8 +266,12 @@ export function stationMessage(ctx: MessageContext): string {
       return ctx.status === null
         ? `The platform did not answer ${ctx.what} in time; try again${ref}`
         : ctx.status === 429
-          ? `The platform is busy and asked the station to slow down (too many requests, HTTP 429) for ${ctx.what}: wait a moment and try again${ref}`
-          : `The platform had a problem with ${ctx.what} (HTTP ${ctx.status}); try again, and quote the reference to support if it persists${ref}`;
+          ? ctx.retryAfterMs != null
+            ? `The platform is busy with too many requests (HTTP 429) and asked the station to wait ${waitWords(ctx.retryAfterMs)} before trying ${ctx.what} again${ref}`
+            : `The platform is busy and asked the station to slow down (too many requests, HTTP 429) for ${ctx.what}: wait a moment and try again${ref}`
+          : ctx.retryAfterMs != null
+            ? `The platform had a problem with ${ctx.what} (HTTP ${ctx.status}) and asked the station to wait ${waitWords(ctx.retryAfterMs)} before trying again; quote the reference to support if it persists${ref}`
+            : `The platform had a problem with ${ctx.what} (HTTP ${ctx.status}); try again, and quote the reference to support if it persists${ref}`;
     case 'unknown-outcome':
       // A 429 is the platform turning the request away (too many requests): almost certainly
       // nothing was bought, but the station does not buy again on a guess.

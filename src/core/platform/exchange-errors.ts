@@ -77,13 +77,16 @@ export function errorAnswer(
   status: number,
   text: string,
   headerCid: string | null,
+  /** The answer's `Retry-After` in ms, read by the caller (retryAfterMs). */
+  retryAfter: number | null = null,
 ): PlatformError {
   const envelope = readErrorEnvelope(parseJson(text) ?? text, headerCid);
   const kind = kindForStatus(status, envelope.errorCode, x.purchase);
   return new PlatformError({
     ...base(x),
     kind,
-    message: stationMessage({ ...words(x), kind, status, envelope }),
+    message: stationMessage({ ...words(x), kind, status, envelope, retryAfterMs: retryAfter }),
+    retryAfterMs: retryAfter,
     status,
     errorCode: envelope.errorCode,
     fieldErrors: envelope.fieldErrors,

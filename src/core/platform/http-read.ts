@@ -25,6 +25,8 @@ export interface ReadAnswer {
   status: number;
   correlationId: string | null;
   text: string;
+  /** The answer's `Retry-After` header as sent, if any. */
+  retryAfter?: string | null;
 }
 
 const decoders: Record<string, (b: Buffer) => Promise<Buffer>> = {
@@ -132,7 +134,13 @@ export class HttpReader {
               body.release();
               if (!settle()) return;
               const cid = response.headers['x-correlation-id'];
-              resolve({ status, correlationId: typeof cid === 'string' ? cid : null, text });
+              const retryAfter = response.headers['retry-after'];
+              resolve({
+                status,
+                correlationId: typeof cid === 'string' ? cid : null,
+                text,
+                retryAfter: typeof retryAfter === 'string' ? retryAfter : null,
+              });
             }, fail);
           });
         },

@@ -1,7 +1,7 @@
 import { type z } from 'zod';
 import { capabilityOf, type ConnectivityMonitor, type PlatformCapability } from './connectivity.js';
 import { attemptTimeout, roomForAnother, seconds, withinDeadline } from './budget.js';
-import { type PlatformErrorKind } from './errors.js';
+import { type PlatformError, type PlatformErrorKind } from './errors.js';
 import {
   errorAnswer,
   kindOfAnswer,
@@ -14,7 +14,7 @@ import {
   wasNotSent,
   type Exchange,
 } from './exchange-errors.js';
-import { backoffDelay, sleep, worthRetrying, type RetryPolicy } from './retry.js';
+import { backoffDelay, retryAfterMs, sleep, worthRetrying, type RetryPolicy } from './retry.js';
 import { type TokenManager } from './tokens.js';
 import { type CallOptions } from './types.js';
 import { type HttpReader } from './http-read.js';
@@ -126,6 +126,7 @@ interface RawAnswer {
   status: number;
   correlationId: string | null;
   text: string;
+  retryAfter?: string | null;
 }
 
 export class Transport {
@@ -152,7 +153,11 @@ export class Transport {
         const again =
           worthRetrying(error, ep.operation) && attempt < attempts && !opts.signal?.aborted;
         if (!again) throw error;
-        const delay = backoffDelay(this.o.retry, attempt, this.o.random);
+        // A platform that said how long to wait (Retry-After) is not asked again sooner.
+        const delay = Math.max(
+          backoffDelay(this.o.retry, attempt, this.o.random),
+          (error as PlatformError).retryAfterMs ?? 0,
+        );
         // No time left for a useful attempt: the caller hears now, not after the deadline.
         if (!roomForAnother(deadline, delay)) throw error;
         this.stats.retries++;
@@ -326,7 +331,12 @@ export class Transport {
       redirect: 'error',
     });
     const text = await res.text();
-    return { status: res.status, correlationId: res.headers.get('x-correlation-id'), text };
+    return {
+      status: res.status,
+      correlationId: res.headers.get('x-correlation-id'),
+      text,
+      retryAfter: res.headers.get('retry-after'),
+    };
   }
 
   /** Closes the reader's kept-alive sockets. */
@@ -337,7 +347,13 @@ export class Transport {
   private interpret<T>(ep: Endpoint<T>, tenantId: string, answer: RawAnswer): T {
     const headerCid = answer.correlationId;
     if (answer.status < 200 || answer.status >= 300)
-      throw errorAnswer(this.exchange(ep, tenantId), answer.status, answer.text, headerCid);
+      throw errorAnswer(
+        this.exchange(ep, tenantId),
+        answer.status,
+        answer.text,
+        headerCid,
+        retryAfterMs(answer.retryAfter, Date.now()),
+      );
     if (ep.text) return answer.text as T;
     if (!ep.schema) return undefined as T;
 

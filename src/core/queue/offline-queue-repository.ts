@@ -54,7 +54,7 @@ export class OfflineQueueRepository {
     this.s = {
       insert: db.prepare(
         `INSERT INTO offline_queue (shipment_id, profile_id, environment, tenant_id, state, next_attempt_at, last_error, created_at, updated_at)
-         VALUES (@shipmentId, @profileId, @environment, @tenantId, 'waiting', @now, @lastError, @now, @now)`,
+         VALUES (@shipmentId, @profileId, @environment, @tenantId, 'waiting', @next, @lastError, @now, @now)`,
       ),
       head: db.prepare<[string, string], Row>(
         `SELECT * FROM offline_queue WHERE profile_id = ? AND environment = ? AND state = 'waiting' ORDER BY id LIMIT 1`,
@@ -92,7 +92,15 @@ export class OfflineQueueRepository {
     };
   }
 
-  add(scope: StationScope, shipmentId: number, tenantId: string, reason: string): number {
+  /** `waitMs`: not tried before then (the platform's Retry-After); at once otherwise. */
+  add(
+    scope: StationScope,
+    shipmentId: number,
+    tenantId: string,
+    reason: string,
+    waitMs = 0,
+  ): number {
+    const now = this.clock();
     return Number(
       this.s.insert.run({
         shipmentId,
@@ -100,7 +108,8 @@ export class OfflineQueueRepository {
         profileId: scope.profileId,
         environment: scope.environment,
         lastError: reason,
-        now: this.clock().toISOString(),
+        now: now.toISOString(),
+        next: new Date(now.getTime() + waitMs).toISOString(),
       }).lastInsertRowid,
     );
   }

@@ -1,5 +1,6 @@
 import type { PlatformClient } from '../platform/client.js';
 import type { Tracker } from '../platform/schemas.js';
+import { isPlatformError } from '../platform/errors.js';
 import type { TrackerStore } from './store.js';
 import type { TrackerChange, TrackingScope } from './types.js';
 
@@ -204,7 +205,9 @@ export class TrackerPoller {
     } catch (error) {
       if (this.running) this.emit(this.errorListeners, error as Error);
     }
-    this.schedule(this.delayAfter(this.failures));
+    // A platform that said how long to wait (Retry-After on a 429 or 503) is not asked sooner.
+    const asked = isPlatformError(this.lastError) ? (this.lastError.retryAfterMs ?? 0) : 0;
+    this.schedule(Math.max(this.delayAfter(this.failures), asked));
   }
 
   private async pass(signal: AbortSignal): Promise<PollResult> {

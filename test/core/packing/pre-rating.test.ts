@@ -268,6 +268,37 @@ describe('pre-rating: orders rated in the background after import', () => {
     );
   });
 
+  it('a 429 that says how long to wait (Retry-After) pauses it that long, whatever wakes it', async () => {
+    const clock = { now: new Date('2026-11-24T09:00:00Z') };
+    const { station, rater } = await preRatedStation({ clock });
+    const busy = sb.fault({
+      method: 'POST',
+      path: '/api/v1/rates',
+      kind: 'status',
+      status: 429,
+      retryAfterSeconds: 30,
+    });
+    rater.start();
+    await rater.settled();
+    expect(rater.stats.unreachable).toBeGreaterThanOrEqual(1);
+    expect(rater.stats.rated).toBe(0);
+    const tried = busy.hits;
+    sb.clearFaults();
+    // An import or the connectivity signal wakes it: still within the 30 s, nothing is asked.
+    rater.wake();
+    await rater.settled();
+    expect(busy.hits).toBe(tried);
+    expect(rater.stats.started).toBe(tried);
+    // Past the 30 s (the station's clock): it goes on.
+    clock.now = new Date(clock.now.getTime() + 31_000);
+    rater.wake();
+    await rater.settled();
+    expect(rater.stats.rated).toBeGreaterThan(1);
+    expect(station.workflow.shipments.inState(station.workflow.scope, 'rated').length).toBe(
+      rater.stats.rated,
+    );
+  });
+
   it("a packer's scan while the order's background rating is on its way waits for it instead of asking twice", async () => {
     const { station, rater } = await preRatedStation();
     const rates = countAtSandbox('POST', '/api/v1/rates');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fieldSentence, kindForStatus } from '../../../src/core/platform/errors.js';
+import { RETRY_AFTER_MAX_MS, retryAfterMs } from '../../../src/core/platform/retry.js';
 
 describe('messages for the station', () => {
   it('names the field a relative message is about', () => {
@@ -28,5 +29,21 @@ describe('messages for the station', () => {
     expect(kindForStatus(401, 'TOKEN_EXPIRED', false)).toBe('auth');
     expect(kindForStatus(404, 'NOT_FOUND', false)).toBe('not-found');
     expect(kindForStatus(409, 'WEBHOOK_URI_EXISTS', false)).toBe('validation');
+  });
+});
+
+describe('Retry-After', () => {
+  const now = Date.parse('2026-11-28T12:00:00Z');
+  it('reads delay-seconds and an HTTP date, at most an hour, never below zero', () => {
+    expect(retryAfterMs('30', now)).toBe(30_000);
+    expect(retryAfterMs(' 0 ', now)).toBe(0);
+    expect(retryAfterMs('Sat, 28 Nov 2026 12:02:00 GMT', now)).toBe(120_000);
+    expect(retryAfterMs('Sat, 28 Nov 2026 11:00:00 GMT', now)).toBe(0);
+    expect(retryAfterMs('86400', now)).toBe(RETRY_AFTER_MAX_MS);
+  });
+  it('ignores what it cannot read: the station keeps its own backoff', () => {
+    for (const value of [null, undefined, '', 'soon', '-5', '1.5', 'in 5 minutes']) {
+      expect(retryAfterMs(value, now)).toBeNull();
+    }
   });
 });

@@ -125,6 +125,68 @@ describe('reads and rates: retried with backoff', () => {
     ]);
   });
 
+  it('a 429 that says Retry-After: 1 is sent again after that second, not the backoff', async () => {
+    const seen: { status: number | null; startedAt: number; endedAt: number }[] = [];
+    const { client } = clientFor(sb, DEMO.directBrand, {
+      onRequest: (e) => {
+        if (e.operation !== 'listCarrierAccounts') return;
+        const now = performance.now();
+        seen.push({ status: e.status, startedAt: now - e.durationMs, endedAt: now });
+      },
+    });
+    await warm(client);
+    sb.fault({
+      method: 'GET',
+      path: '/api/v1/carrierAccounts',
+      kind: 'status',
+      status: 429,
+      retryAfterSeconds: 1,
+      times: 1,
+    });
+    const accounts = await client.listCarrierAccounts();
+    expect(accounts.length).toBeGreaterThan(0);
+    expect(seen.map((e) => e.status)).toEqual([429, 200]);
+    // The backoff alone would have sent it again within 20 ms.
+    expect(seen[1]!.startedAt - seen[0]!.endedAt).toBeGreaterThanOrEqual(950);
+  });
+
+  it('a Retry-After longer than the call may wait fails at once, saying how long the platform asked for', async () => {
+    const { client, events } = clientFor(sb, DEMO.directBrand);
+    await warm(client);
+    sb.fault({
+      method: 'GET',
+      path: '/api/v1/shippingSites',
+      kind: 'status',
+      status: 503,
+      retryAfterSeconds: 300,
+    });
+    const error = await rejection(client.listShippingSites());
+    expect(error.kind).toBe('retryable');
+    expect(error.retryAfterMs).toBe(300_000);
+    expect(error.message).toMatch(
+      /had a problem with the shipping site list \(HTTP 503\) and asked the station to wait 5 min before trying again/,
+    );
+    expect(error.message).toMatch(/\(ref cor_/);
+    expect(events.filter((e) => e.operation === 'listShippingSites')).toHaveLength(1);
+    expect(error.toJSON()).toMatchObject({ retryAfterMs: 300_000 });
+  });
+
+  it('a tracker page (node:http) reads Retry-After too', async () => {
+    const { client } = clientFor(sb, DEMO.directBrand, { retry: { attempts: 1 } });
+    await warm(client);
+    sb.fault({
+      method: 'GET',
+      path: '/api/v1/trackers',
+      kind: 'status',
+      status: 429,
+      retryAfterSeconds: 45,
+      times: 1,
+    });
+    const error = await rejection(client.listTrackers({ limit: 10 }));
+    expect(error.retryAfterMs).toBe(45_000);
+    expect(error.message).toMatch(/asked the station to wait 45 s/);
+  });
+
   it('a 4xx is never retried', async () => {
     const { client, events } = clientFor(sb, DEMO.directBrand);
     await warm(client);

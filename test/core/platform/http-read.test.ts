@@ -55,7 +55,7 @@ describe("the platform's reads over node:http", () => {
       { authorization: 'Bearer t', 'x-tenant-id': 'tnt_a' },
       AbortSignal.timeout(5000),
     );
-    expect(answer).toEqual({ status: 200, correlationId: 'cor_1', text: page });
+    expect(answer).toEqual({ status: 200, correlationId: 'cor_1', text: page, retryAfter: null });
     expect(seen?.url).toBe('/api/v1/trackers?limit=2');
     expect(seen?.headers.authorization).toBe('Bearer t');
     expect(seen?.headers['x-tenant-id']).toBe('tnt_a');
@@ -86,6 +86,7 @@ describe("the platform's reads over node:http", () => {
       status: 401,
       correlationId: null,
       text: '',
+      retryAfter: null,
     });
   });
 
@@ -122,13 +123,14 @@ describe("the platform's reads over node:http", () => {
 
   it('gives an error answer as it came (the transport decides what it means)', async () => {
     const url = await serve((_req, res) => {
-      res.writeHead(503, { 'x-correlation-id': 'cor_503' });
+      res.writeHead(503, { 'x-correlation-id': 'cor_503', 'retry-after': '120' });
       res.end('{"message":"maintenance"}');
     });
     expect(await reader().get(url, {}, AbortSignal.timeout(5000))).toEqual({
       status: 503,
       correlationId: 'cor_503',
       text: '{"message":"maintenance"}',
+      retryAfter: '120',
     });
   });
 

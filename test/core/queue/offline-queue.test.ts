@@ -158,6 +158,55 @@ describe('offline queue', () => {
     expect(await ledgerFor(sb.url, 'LUM-10423')).toHaveLength(1);
   });
 
+  it('a 429 that says how long to wait (Retry-After) holds the queued shipment that long', async () => {
+    sb.clearFaults();
+    const station = await stationFor((p) => lumenProfile(sb.url, p));
+    station.importSamples();
+    sb.fault({
+      path: '/api/v1/rates',
+      kind: 'status',
+      status: 429,
+      retryAfterSeconds: 120,
+      times: 1,
+    });
+    const bought = (await ledgerFor(sb.url, 'LUM-10423')).length;
+    const before = Date.now();
+    const queued = await station.workflow.ship(orderId(station, 'LUM-10423'), {
+      packages: [{ weightLbs: 2 }],
+    });
+    expect(queued).toMatchObject({
+      outcome: 'queued',
+      failure: {
+        code: 'platform-unreachable',
+        retryAfterMs: 120_000,
+        message: expect.stringMatching(
+          /asked the station to wait 2 min before trying the rate request again/,
+        ),
+      },
+    });
+    const [entry] = station.workflow.queue.list(station.workflow.scope);
+    const waitMs = Date.parse(entry!.nextAttemptAt) - before;
+    expect(waitMs).toBeGreaterThanOrEqual(119_000);
+    expect(waitMs).toBeLessThanOrEqual(121_000 + (Date.now() - before));
+    // The drainer leaves it until then (a shift lead's Retry now still may go at once).
+    const drainer = new OfflineQueueDrainer(station.workflow, { baseDelayMs: 10, maxDelayMs: 50 });
+    expect(await drainer.drain()).toEqual([]);
+    sb.fault({
+      path: '/api/v1/rates',
+      kind: 'status',
+      status: 429,
+      retryAfterSeconds: 600,
+      times: 1,
+    });
+    const forced = Date.now();
+    expect((await drainer.drain(true)).map((o) => o.result)).toEqual(['queued']);
+    const [again] = station.workflow.queue.list(station.workflow.scope);
+    // 600 s as asked, though the drainer's own backoff is at most 50 ms.
+    expect(Date.parse(again!.nextAttemptAt) - forced).toBeGreaterThanOrEqual(599_000);
+    expect((await drainer.drain(true)).map((o) => o.result)).toEqual(['printed']);
+    expect(await ledgerFor(sb.url, 'LUM-10423')).toHaveLength(bought + 1);
+  });
+
   it('does not fail a queued shipment whose order the packer is handling at that moment', async () => {
     sb.clearFaults();
     const station = await stationFor((p) => lumenProfile(sb.url, p));

@@ -253,6 +253,53 @@ describe('TrackerPoller schedule', () => {
     expect(poller.status()).toMatchObject({ running: false, nextDelayMs: null });
   });
 
+  it('waits as long as a 429 or 503 says (Retry-After) before polling again, then returns to the interval', async () => {
+    const db = openDatabase(join(tempDir(), 'station.db'));
+    const { client } = clientFor(sb, DEMO.directBrand, { retry: { attempts: 1 } });
+    const store = new TrackerStore(db);
+    const { scheduled, timers } = fakeTimers();
+    const poller = new TrackerPoller({
+      client,
+      store,
+      scope: lumen,
+      intervalMs: 1000,
+      jitter: 0.2,
+      random: () => 0.5,
+      timers,
+    });
+    const errors: Error[] = [];
+    poller.onError((e) => errors.push(e));
+    sb.fault({
+      method: 'GET',
+      path: '/api/v1/trackers',
+      kind: 'status',
+      status: 429,
+      retryAfterSeconds: 90,
+      times: 1,
+    });
+    sb.fault({
+      method: 'GET',
+      path: '/api/v1/trackers',
+      kind: 'status',
+      status: 503,
+      retryAfterSeconds: 1,
+      times: 1,
+    });
+    poller.start();
+    for (let i = 0; i < 3; i++) {
+      scheduled.at(-1)!.fn();
+      await vi.waitFor(() => expect(scheduled).toHaveLength(i + 2));
+    }
+    // 90 s as the 429 asked (not the 2 s backoff); the 503's 1 s is shorter than the 4 s
+    // backoff, so the backoff; then the interval.
+    expect(scheduled.map((s) => s.ms)).toEqual([0, 90_000, 4000, 1000]);
+    expect(errors[0]?.message).toMatch(
+      /too many requests \(HTTP 429\) and asked the station to wait 90 s before trying the tracker list again/,
+    );
+    expect(errors[1]?.message).toMatch(/HTTP 503\) and asked the station to wait 1 s/);
+    await poller.stop();
+  });
+
   it('records failures so the screen can say since when tracking is stale', async () => {
     const db = openDatabase(join(tempDir(), 'station.db'));
     const { client } = clientFor(sb, DEMO.directBrand, { retry: { attempts: 1 } });
