@@ -7,6 +7,7 @@ import {
   toPrinterStatus,
 } from '../../../src/core/printing/zebra-status.js';
 import type { PrinterConfig } from '../../../src/core/printing/types.js';
+import { stalledStatus, statusFramesLength } from '../../../src/core/printing/drivers/tcp-line.js';
 
 const S = '\x02';
 const E = '\x03';
@@ -110,5 +111,22 @@ describe('~HQES', () => {
 
   it('refuses an answer without an ERRORS line', () => {
     expect(() => parseHostQueryErrors(`${S}\r\nPRINTER STATUS\r\n${E}`)).toThrow(StatusParseError);
+  });
+});
+
+describe('reading a status answer off the line', () => {
+  it('tells text that is not a status from frames still on their way', () => {
+    // A line of text before any frame: refused as soon as its line ends.
+    expect(() => statusFramesLength('Odd HS\r\n', 3)).toThrow(/answered "Odd HS"/);
+    // Frames begun and not finished: waited on (a slow printer may still finish them).
+    expect(statusFramesLength(`${S}030,0,0`, 3)).toBeNull();
+    expect(stalledStatus(`${S}030,0,0`)).toBeNull();
+    expect(stalledStatus('\r\n')).toBeNull();
+    // Text with no line end that stopped coming: refused once the line has been quiet.
+    expect(stalledStatus('HELLO')?.reason).toBe('garbled');
+    expect(stalledStatus(`junk${S}030`)?.message).toMatch(/answered "junk"/);
+    // Three whole frames: their length, line ends included.
+    const three = `${S}a${E}\r\n${S}b${E}\r\n${S}c${E}\r\n`;
+    expect(statusFramesLength(`${three}${S}next`, 3)).toBe(three.length);
   });
 });

@@ -249,6 +249,34 @@ describe('Settings → Printers: add by address, test print, remove (site IT)', 
     expect(job.state).not.toBe('printed');
   });
 
+  it('garbage with no line end is said once the printer stops sending, not after the status timeout', async () => {
+    const { s } = await stations.start();
+    const sockets = new Set<Socket>();
+    const odd = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('data', (d) => {
+        if (d.toString('latin1').includes('~HS')) socket.write('HELLO');
+      });
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((ok) => odd.listen(0, '127.0.0.1', ok));
+    stations.onEnd(async () => {
+      for (const x of sockets) x.destroy();
+      await new Promise((ok) => odd.close(ok));
+    });
+    const id = await onlyLabelPrinter(s, 'Chatty', (odd.address() as { port: number }).port);
+    const asked = Date.now();
+    const status = await call(s, 'printers.status', { printerId: id });
+    expect(Date.now() - asked).toBeLessThan(5000);
+    expect(status).toMatchObject({
+      state: 'offline',
+      message: expect.stringMatching(
+        /^Printer Chatty at .* answered "HELLO", which is not a Zebra status/,
+      ),
+    });
+  });
+
   it('says what is wrong with a typed address, and refuses the same address twice', async () => {
     const s = await started();
     const withScheme = await s.dispatch('printers.add', {

@@ -8,7 +8,7 @@ import {
   type SendOptions,
 } from '../types.js';
 import { parseHostQueryErrors, parseHostStatus, toPrinterStatus } from '../zebra-status.js';
-import { framesLength, LineError, statusFramesLength, TcpLine, whyNoLine } from './tcp-line.js';
+import { framesLength, LineError, TcpLine, whyNoLine } from './tcp-line.js';
 import { stationPrinterAnswers, type PrinterAnswers } from './printer-answers.js';
 
 export interface NetworkPrinterOptions {
@@ -292,7 +292,7 @@ export class NetworkPrinter implements Printer {
       try {
         // A printer known to answer ~HQES gets both questions in one write: one round trip.
         await line.write(askHqes === true ? HS_HQES : HS);
-        hsText = await line.read((t) => statusFramesLength(t, 3), this.answerTimeoutMs);
+        hsText = await line.readStatus(3, this.answerTimeoutMs);
       } catch (cause) {
         throw this.statusError(cause);
       }

@@ -137,11 +137,26 @@ export class TcpLine {
     });
   }
 
-  /** Waits until `complete(text received so far)` returns the length of one whole answer. */
-  read(complete: (text: string) => number | null, timeoutMs: number): Promise<string> {
+  /**
+   * Waits until `complete(text received so far)` returns the length of one whole answer.
+   * `quiet`: when the printer has sent something and then nothing for `ms`, `verdict` may say
+   * what was received cannot become the answer (its error rejects the read at once rather
+   * than at the timeout).
+   */
+  read(
+    complete: (text: string) => number | null,
+    timeoutMs: number,
+    quiet?: { ms: number; verdict: (text: string) => LineError | null },
+  ): Promise<string> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+      let hush: NodeJS.Timeout | undefined;
+      const done = () => {
+        clearTimeout(timer);
+        clearTimeout(hush);
         this.waiter = null;
+      };
+      const timer = setTimeout(() => {
+        done();
         reject(new LineError('timeout', `no answer within ${timeoutMs} ms`));
       }, timeoutMs);
       const check = () => {
@@ -150,25 +165,43 @@ export class TcpLine {
           length = complete(this.received);
         } catch (error) {
           // The answer can already be told wrong (not what was asked): said now, not at the timeout.
-          clearTimeout(timer);
-          this.waiter = null;
+          done();
           reject(error);
           return;
         }
+        if (length === null && quiet && this.received !== '' && !this.failure) {
+          clearTimeout(hush);
+          hush = setTimeout(() => {
+            const wrong = quiet.verdict(this.received);
+            if (!wrong) return;
+            done();
+            reject(wrong);
+          }, quiet.ms);
+        }
         if (length !== null) {
-          clearTimeout(timer);
-          this.waiter = null;
+          done();
           const answer = this.received.slice(0, length);
           this.received = this.received.slice(length);
           resolve(answer);
         } else if (this.failure) {
-          clearTimeout(timer);
-          this.waiter = null;
+          done();
           reject(this.failure);
         }
       };
       this.waiter = check;
       check();
+    });
+  }
+
+  /**
+   * `count` Zebra status frames (~HS). Text instead of a frame is refused at its line end, or
+   * once it has stopped coming for GARBLED_QUIET_MS (a real answer comes in one piece), rather
+   * than at the timeout: ten seconds in which a label would be said sent.
+   */
+  readStatus(count: number, timeoutMs: number): Promise<string> {
+    return this.read((t) => statusFramesLength(t, count), timeoutMs, {
+      ms: GARBLED_QUIET_MS,
+      verdict: stalledStatus,
     });
   }
 
@@ -178,6 +211,9 @@ export class TcpLine {
     this.socket.end();
   }
 }
+
+/** How long a status answer that began with text may pause before it is judged (readStatus). */
+const GARBLED_QUIET_MS = 250;
 
 /**
  * As framesLength, for an answer that must be Zebra status frames (~HS): a line of text that
@@ -189,14 +225,28 @@ export function statusFramesLength(text: string, count: number): number | null {
   const stx = text.indexOf('\x02');
   const end = text.search(/[\r\n]/);
   if (end >= 0 && (stx < 0 || end < stx)) {
-    const line = text.slice(0, end).trim();
-    if (line !== '') {
-      // eslint-disable-next-line no-control-regex -- shown to a person: no control characters
-      const shown = line.replace(/[\x00-\x1f\x7f]/g, '?').slice(0, 40);
-      throw new LineError('garbled', `answered "${shown}", which is not a Zebra status`);
-    }
+    const wrong = notStatus(text.slice(0, end));
+    if (wrong) throw wrong;
   }
   return framesLength(text, count);
+}
+
+/**
+ * For a status answer that has stopped coming (the read's quiet time) with no line end: text
+ * before any frame ("Odd HS" with nothing after it) is not a Zebra status either. Frames begun
+ * and not finished are left to the timeout: a slow printer may still finish them.
+ */
+export function stalledStatus(text: string): LineError | null {
+  const stx = text.indexOf('\x02');
+  return notStatus(stx < 0 ? text : text.slice(0, stx));
+}
+
+function notStatus(before: string): LineError | null {
+  const line = before.trim();
+  if (line === '') return null;
+  // eslint-disable-next-line no-control-regex -- shown to a person: no control characters
+  const shown = line.replace(/[\x00-\x1f\x7f]/g, '?').slice(0, 40);
+  return new LineError('garbled', `answered "${shown}", which is not a Zebra status`);
 }
 
 /** Length of the first `count` STX…ETX frames in `text` (plus their CR LF), or null. */
