@@ -241,6 +241,20 @@ describe('Station facade with a site store', () => {
           ),
         },
       });
+
+      // Put right, then a new password for the same address and station id (a rotation with a
+      // typo): tried before it is kept, and said at saving, as a new address is.
+      const right = await call(s, 'site.configure', {
+        siteStore: { url: site.stationUrl, stationId: 'st-4', stationName: 'Station 4' },
+        password: STATION_PASSWORD,
+      });
+      expect(right.saveWarning).toBeNull();
+      const typo = await call(s, 'site.configure', {
+        siteStore: { url: site.stationUrl, stationId: 'st-4', stationName: 'Station 4' },
+        password: `${STATION_PASSWORD}x`,
+      });
+      expect(typo.saveWarning).toMatch(/refused the station's user name or password/);
+      expect(JSON.stringify(typo)).not.toContain(`${STATION_PASSWORD}x`);
     } finally {
       await s.stop();
     }

@@ -306,9 +306,10 @@ export async function refuseStationIdInUse(
   } catch {
     // A setting that no longer reads: nothing to compare with.
   }
-  // This station under its own id on the same store (a new name, say): the heartbeat under that
-  // id is its own, not another station's.
-  if (current?.stationId === config.stationId && current.url === config.url) return null;
+  // This station under its own id on the same store (a new name or password, say): the
+  // heartbeat under that id is its own, not another station's; the store is still asked, so a
+  // new password it refuses is said at saving.
+  const itself = current?.stationId === config.stationId && current.url === config.url;
   const store = new SiteStore({
     config,
     password: await siteStorePassword(ctx.options.vault, ctx.options.env),
@@ -319,6 +320,7 @@ export async function refuseStationIdInUse(
   try {
     other = (await store.stations()).find(
       (s) =>
+        !itself &&
         s.stationId === config.stationId &&
         s.stationName !== config.stationName &&
         Date.now() - Date.parse(s.lastSeenAt) < STATION_ID_IN_USE_MS,
