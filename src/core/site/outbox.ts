@@ -127,6 +127,25 @@ export class SiteOutbox {
     })();
   }
 
+  /**
+   * Runs `change` in one transaction and takes back the outbox rows it made for this entity:
+   * a change that came from the store (an order reopened there) is not sent back to it, where
+   * it could undo a later change made at its own station.
+   */
+  unechoed<T>(entity: OutboxRow['entity'], localKey: number | string, change: () => T): T {
+    return this.db.transaction(() => {
+      const last = this.db.prepare<[], { id: number | null }>(
+        'SELECT max(id) AS id FROM site_outbox',
+      );
+      const before = last.get()?.id ?? 0;
+      const result = change();
+      this.db
+        .prepare('DELETE FROM site_outbox WHERE id > ? AND entity = ? AND local_key = ?')
+        .run(before, entity, String(localKey));
+      return result;
+    })();
+  }
+
   /** Every label marked voided here goes to the store again, with its mark (SiteSync.sendVoids). */
   resendVoided(): void {
     this.db

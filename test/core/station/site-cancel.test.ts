@@ -147,6 +147,32 @@ describe('an order cancelled at one station of a site', () => {
       });
       const cancelledAtB = await call(b, 'orders.page', { statuses: ['cancelled'] });
       expect(cancelledAtB.rows.map((r) => r.orderNumber)).toContain('CAN-9003');
+
+      // A's lead reopens it: B's next scan has it open there and then (no lead needed at B),
+      // and B sends nothing back to the store for it.
+      await call(a, 'orders.reopen', {
+        orderIds: [await orderIdOf(a, 'CAN-9003')],
+        reason: 'back in stock',
+      });
+      await synced(a);
+      await synced(b);
+      const third = await call(b, 'pack.scan', { value: 'CAN-9003' });
+      if (third.kind !== 'order') throw new Error(third.kind);
+      const cancelledNow = async () =>
+        (await call(b, 'orders.page', { statuses: ['cancelled'] })).rows.map((r) => r.orderNumber);
+      expect(await cancelledNow()).not.toContain('CAN-9003');
+      expect((await call(b, 'site.status', {})).header?.depth ?? 0).toBe(0);
+      expect(await buy(b, 'CAN-9003')).toMatchObject({ ok: true });
+      expect(sold('CAN-9003')).toBe(1);
+
+      // B's own lead's cancel is not taken back by a store that has not heard of it yet.
+      const mine = await orderIdOf(b, 'CAN-9001');
+      await call(b, 'orders.reopen', { orderIds: [mine], reason: 'mistake' });
+      await synced(b);
+      await call(b, 'orders.cancel', { orderIds: [mine], reason: 'fraud check' });
+      const rescan = await call(b, 'pack.scan', { value: 'CAN-9001' });
+      if (rescan.kind !== 'order') throw new Error(rescan.kind);
+      expect(await cancelledNow()).toContain('CAN-9001');
     } finally {
       await Promise.all([a.stop(), b.stop()]);
     }

@@ -227,21 +227,26 @@ export async function pullSiteOrders(
   const found = await link.findOrders(rt.scope, scanned.trim());
   if (!stillWanted()) return { pulled: false, notAsked: null };
   let pulled = false;
-  for (const row of found.orders) {
-    if (!allowed.includes(row.tenantId)) continue;
+  const rows = found.orders.filter((row) => allowed.includes(row.tenantId));
+  for (const row of rows) {
     rt.orders.upsert(rt.scope, row.tenantId, row.order as IncomingOrder, `site:${row.source}`);
+    const here = rt.orders
+      .findByNumber(rt.scope, row.orderNumber)
+      .find((o) => o.tenantId === row.tenantId);
     // Cancelled at the station that sent it: cancelled here too (the claim refuses it anyway).
     const cancelled = row.order.cancelled;
-    if (cancelled) {
-      const here = rt.orders
-        .findByNumber(rt.scope, row.orderNumber)
-        .find((o) => o.tenantId === row.tenantId);
-      if (here && !here.cancelled)
-        rt.orders.cancel(here.id, {
-          ...cancelled,
-          elsewhere: row.stationName ?? 'another station',
-        });
-    }
+    if (cancelled && here && !here.cancelled)
+      rt.orders.cancel(here.id, { ...cancelled, elsewhere: row.stationName ?? 'another station' });
+    // Cancelled here only because the store said so, and the store no longer does (reopened at
+    // another station): open here too, without sending that back. A cancel made here stays.
+    const reopened =
+      !cancelled &&
+      here?.cancelled?.elsewhere !== undefined &&
+      !rows.some(
+        (r) =>
+          r.order.cancelled && r.tenantId === row.tenantId && r.orderNumber === row.orderNumber,
+      );
+    if (here && reopened) link.outbox.unechoed('order', here.id, () => rt.orders.reopen(here.id));
     pulled = true;
   }
   return { pulled, notAsked: found.problem ? siteNotAskedWords(found.problem) : null };
