@@ -134,7 +134,7 @@ export class HttpReader {
               body.release();
               if (!settle()) return;
               const cid = response.headers['x-correlation-id'];
-              const retryAfter = response.headers['retry-after'];
+              const retryAfter = status >= 400 ? response.headers['retry-after'] : undefined;
               resolve({
                 status,
                 correlationId: typeof cid === 'string' ? cid : null,

@@ -335,7 +335,8 @@ export class Transport {
       status: res.status,
       correlationId: res.headers.get('x-correlation-id'),
       text,
-      retryAfter: res.headers.get('retry-after'),
+      // Read only where it can matter (an error answer): the scan's path reads nothing more.
+      retryAfter: res.ok ? null : res.headers.get('retry-after'),
     };
   }
 
