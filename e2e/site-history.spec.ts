@@ -95,3 +95,57 @@ test('in large text at 1366×768, Settings with a site store stays inside the wi
   await panel.scrollIntoViewIfNeeded();
   await page.screenshot({ path: info.outputPath('settings-site-large-text.png') });
 });
+
+test("Orders, Whole site: a lead at station B finds station A's orders, where each stands, and opens one on Pack", async ({
+  browser,
+}, info) => {
+  const { a, b } = await world.twoStations();
+  const pageA = await browser.newPage();
+  await pageA.goto(a.station.url);
+  await expect(pageA.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
+  await importOrders(pageA);
+  await pageA.keyboard.press('Alt+1');
+  await scanAndBuy(pageA, 'LUM-10423');
+  await expect.poll(() => a.printer.labels.length, { timeout: 30_000 }).toBe(1);
+  await expect(pageA.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
+
+  const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+  await page.goto(b.station.url);
+  await expect(page.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
+  await page.keyboard.press('Alt+8');
+  await expect(page.getByLabel('Orders scope')).toHaveValue('station');
+  await page.getByLabel('Orders scope').selectOption('site');
+  const table = page.getByTestId('site-orders-table');
+  await expect(table.getByRole('row', { name: /LUM-10423/ })).toContainText(
+    /Station A.*Labelled at Station A by packer, \d\d:\d\d/,
+  );
+  await expect(table.getByRole('row', { name: /LUM-10424/ })).toContainText(/Station A.*Open/);
+  await page.getByRole('button', { name: 'Labelled', exact: true }).click();
+  await expect(page.getByTestId('site-order-row')).toHaveCount(1);
+  await page.screenshot({ path: info.outputPath('site-orders.png') });
+  await page.getByRole('button', { name: 'All', exact: true }).click();
+
+  // Large text: the status column stays inside the window.
+  await page.keyboard.press('Alt+l');
+  await expect(table.getByRole('row', { name: /LUM-10424/ })).toBeVisible();
+  const past = await page
+    .locator('.site-orders *')
+    .evaluateAll(
+      (els, width) =>
+        els
+          .filter((el) => el.getBoundingClientRect().right > width + 1)
+          .map((el) => `${el.tagName} ${el.textContent?.slice(0, 30) ?? ''}`),
+      1366,
+    );
+  expect(past).toEqual([]);
+  await page.screenshot({ path: info.outputPath('site-orders-large-text.png') });
+  await page.keyboard.press('Alt+l');
+
+  // Typed, ↓, Enter: the order opens on Pack here, fetched from the store.
+  await page.getByLabel('Search site orders').fill('LUM-10424');
+  await expect(page.getByTestId('site-order-row')).toHaveText([/^LUM-10424/]);
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByTestId('site-order-row')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('order-number')).toHaveText('LUM-10424', { timeout: 15_000 });
+});

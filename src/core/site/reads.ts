@@ -328,7 +328,7 @@ export class SiteReads {
 }
 
 /** A time of the site's as a station says it: "14:05" today, "Nov 27 14:05" another day. */
-function whenSaid(at: Date, now = new Date()): string {
+export function whenSaid(at: Date, now = new Date()): string {
   const hhmm = clockTime(at);
   return at.toDateString() === now.toDateString()
     ? hhmm

@@ -20,6 +20,7 @@ import type {
   SiteOrderRow,
   SiteScope,
 } from './types.js';
+import { listSiteOrders, type SiteOrderListQuery } from './order-list.js';
 
 export type { SitePrinter, StationQueues } from './stations.js';
 
@@ -299,6 +300,11 @@ export class SiteStore {
   /** See SiteClaims.releaseImport: a file whose import brought in nothing is claimed no more. */
   releaseImport(scope: SiteScope, fileSha256: string): Promise<void> {
     return this.claims.releaseImport(scope, fileSha256);
+  }
+
+  /** See listSiteOrders: the site's orders, newest change first, with where each stands. */
+  listOrders(scope: SiteScope, q: SiteOrderListQuery): ReturnType<typeof listSiteOrders> {
+    return this.run(() => listSiteOrders(this.pool, scope, q));
   }
 
   /** See SiteReads.findOrders: the site's orders with this number, for a scan at any station. */

@@ -11,7 +11,7 @@ import { HistoryView } from './views/History';
 import { TrackingView } from './views/Tracking';
 import { CarriersView } from './views/Carriers';
 import { SettingsView } from './views/Settings';
-import { OrdersView } from './views/Orders';
+import { OrdersView } from './views/OrdersView';
 import { EndOfDayView } from './views/EndOfDay';
 import { SiteConsole } from './views/site/SiteConsole';
 import { LeadApproval, SignInScreen } from './views/site/SignIn';

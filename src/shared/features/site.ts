@@ -115,6 +115,32 @@ export interface SiteLabelPage {
   note: string | null;
 }
 
+/** Where an order of the site stands (`site.orders`). */
+export const SITE_ORDER_STATES = ['open', 'being-labelled', 'labelled', 'cancelled'] as const;
+export type SiteOrderState = (typeof SITE_ORDER_STATES)[number];
+
+/** An order imported at any station of the site, as Orders (Whole site) lists it. */
+export interface SiteOrderView {
+  orderNumber: string;
+  tenantId: string;
+  brandName: string | null;
+  /** "Ada Rivera, Austin". */
+  shipTo: string;
+  /** The station that imported it, or last changed it (a cancel, a reopen). */
+  stationName: string;
+  here: boolean;
+  updatedAt: string;
+  state: SiteOrderState;
+  /** The state in words: "Labelled at Station A by ana, 14:05". */
+  stateText: string;
+}
+
+export interface SiteOrderPage {
+  orders: SiteOrderView[];
+  /** More orders match than are listed (200): narrow by number or state. */
+  more: boolean;
+}
+
 /**
  * The details of an `order-claimed-elsewhere` refusal: the station of the site that holds the
  * order, and its label, which the packer reprints here (`site.reprint` with its station id and
@@ -169,6 +195,14 @@ export const siteCalls = {
       stationId: text(63).optional(),
       packer: text(100).optional(),
       scope: z.enum(['site', 'station']).default('site'),
+    }),
+  ),
+  /** The site's orders, newest change first (read-only: a scan at Pack fetches one to pack). */
+  'site.orders': def<SiteOrderPage>()(
+    z.object({
+      query: text(100).optional(),
+      state: z.enum(SITE_ORDER_STATES).optional(),
+      tenantId: text(100).optional(),
     }),
   ),
   'site.reprint': def<PrintJobView>()(

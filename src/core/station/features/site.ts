@@ -21,6 +21,7 @@ import { brandName } from '../map.js';
 import { openSite, saveSiteStore, siteStoreSetting } from './site-link.js';
 import { voidView } from './label-voids.js';
 import { siteHeader, siteLabelView } from './site-views.js';
+import { siteOrderHandlers } from './site-orders.js';
 import { siteReprintHandlers } from './site-reprints.js';
 import { actor, leadFor } from './users.js';
 
@@ -211,6 +212,7 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
       }
     },
     ...siteReprintHandlers(ctx),
+    ...siteOrderHandlers(ctx),
     'site.attention': async () => {
       const link = ctx.site;
       if (!link) return { reachable: false, note: 'This station has no site store.', items: [] };

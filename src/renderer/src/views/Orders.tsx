@@ -12,6 +12,7 @@ import { BatchPanel } from './BatchPanel';
 import { batchQuestion, tooManyWords } from './batch-question';
 import { TooMany } from './TooMany';
 import { CancelOrders } from './CancelOrders';
+import { ScopeSelect } from '../components/ScopeSelect';
 import type { ImportReport } from '../../../shared/features/packing';
 
 const statuses: { id: OrderStatusName; label: string }[] = [
@@ -29,7 +30,7 @@ const statuses: { id: OrderStatusName; label: string }[] = [
  * Keys: ↓ from the search into the rows, ↑/↓ move, Space picks, Enter opens on Pack,
  * PgDn/PgUp page, Alt+B prints the picked orders (or every matching one) as a batch.
  */
-export function OrdersView() {
+export function StationOrders(props: { onSiteScope: (() => void) | null }) {
   const s = useStation();
   const page = s.ordersPage;
   const q = s.ordersQuery;
@@ -173,6 +174,9 @@ export function OrdersView() {
     <section className="orders">
       <div className="orders-list">
         <div className="filters">
+          {props.onSiteScope ? (
+            <ScopeSelect label="Orders scope" value="station" onChange={props.onSiteScope} />
+          ) : null}
           <input
             ref={searchRef}
             aria-label="Search orders"

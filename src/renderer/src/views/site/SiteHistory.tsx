@@ -4,6 +4,7 @@ import { when } from '../../lib/when';
 import { useStation } from '../../store';
 import type { SiteLabelPage, SiteLabelView } from '../../../../shared/views';
 import { BrandSelect } from '../../components/BrandSelect';
+import { ScopeSelect } from '../../components/ScopeSelect';
 import { LabelTable, type LabelColumn } from '../../components/LabelTable';
 import { ReprintForm } from '../../components/ReprintForm';
 import { VoidedNote } from '../VoidMark';
@@ -110,16 +111,7 @@ export function SiteHistory(props: { onStationScope(): void }) {
             void search();
           }}
         >
-          <select
-            aria-label="History scope"
-            value="site"
-            onChange={(e) => {
-              if (e.target.value === 'station') props.onStationScope();
-            }}
-          >
-            <option value="site">Whole site</option>
-            <option value="station">This station</option>
-          </select>
+          <ScopeSelect label="History scope" value="site" onChange={props.onStationScope} />
           <input
             ref={searchRef}
             aria-label="Search labels"

@@ -1,0 +1,126 @@
+import type pg from 'pg';
+import type { SiteScope } from './types.js';
+
+/** Where an order of the site stands, as the site store knows it. */
+export type SiteOrderState = 'open' | 'being-labelled' | 'labelled' | 'cancelled';
+
+export interface SiteOrderListQuery {
+  /** The start of an order number (case ignored); none: every order. */
+  query?: string | undefined;
+  state?: SiteOrderState | undefined;
+  /** The brands the station's profile ships for: another profile's orders are not listed. */
+  tenantIds: readonly string[];
+  limit: number;
+}
+
+export interface SiteOrderListRow {
+  tenantId: string;
+  orderNumber: string;
+  /** The station that imported it (the order's row in the store is its copy). */
+  stationId: string;
+  stationName: string;
+  shipToName: string | null;
+  shipToCity: string | null;
+  /** When the store last heard of the order (an import, a re-import, a cancel). */
+  updatedAt: string;
+  state: SiteOrderState;
+  cancelled: { by: string; reason: string; at: string; stationName: string } | null;
+  /** Its claim, when one was taken: who labels or labelled it, where and when. */
+  claim: { stationName: string; packer: string | null; at: string } | null;
+}
+
+const MAX_ROWS = 200;
+
+// The order's state: a label (its claim purchased) or a purchase under way first, whatever
+// happened to the order after; then a cancel; else open. The same precedence as the station's
+// own Orders view, where a labelled order is labelled even if cancelled since.
+const STATE = `CASE
+    WHEN c.state = 'purchased' THEN 'labelled'
+    WHEN c.state = 'in-flight' THEN 'being-labelled'
+    WHEN jsonb_typeof(o.order_json->'cancelled') = 'object' THEN 'cancelled'
+    ELSE 'open' END`;
+
+/**
+ * The site's orders, newest change first: every station's imports, with where each stands (a
+ * Whole site scope of the Orders view, read-only: a scan at Pack fetches any of them to pack
+ * here). At most 200 rows; `more` says there are others (narrow by number or state).
+ */
+export async function listSiteOrders(
+  pool: pg.Pool,
+  scope: SiteScope,
+  q: SiteOrderListQuery,
+): Promise<{ orders: SiteOrderListRow[]; more: boolean }> {
+  const limit = Math.max(1, Math.min(q.limit, MAX_ROWS));
+  const prefix = q.query?.trim() ? `${q.query.trim().replace(/[\\%_]/g, '\\$&')}%` : null;
+  const { rows } = await pool.query<{
+    tenant_id: string;
+    order_number: string;
+    station_id: string;
+    station_name: string;
+    ship_to_name: string | null;
+    ship_to_city: string | null;
+    updated_at: Date;
+    state: SiteOrderState;
+    cancelled: { by?: string; reason?: string; at?: string } | null;
+    claim_station: string | null;
+    claim_packer: string | null;
+    claim_at: Date | null;
+  }>({
+    name: 'site-list-orders',
+    text: `SELECT * FROM (
+             SELECT o.tenant_id, o.order_number, o.station_id,
+                    COALESCE(st.station_name, o.station_id) AS station_name,
+                    o.order_json->'shipTo'->>'name' AS ship_to_name,
+                    o.order_json->'shipTo'->>'city' AS ship_to_city,
+                    o.updated_at, ${STATE} AS state,
+                    CASE WHEN jsonb_typeof(o.order_json->'cancelled') = 'object'
+                         THEN o.order_json->'cancelled' END AS cancelled,
+                    CASE WHEN c.state IN ('purchased', 'in-flight') THEN c.station_name END AS claim_station,
+                    CASE WHEN c.state IN ('purchased', 'in-flight') THEN c.packer END AS claim_packer,
+                    CASE WHEN c.state IN ('purchased', 'in-flight') THEN c.updated_at END AS claim_at
+               FROM site_orders o
+               LEFT JOIN site_stations st ON st.station_id = o.station_id
+               LEFT JOIN site_order_claims c
+                 ON c.profile_id = o.profile_id AND c.environment = o.environment
+                AND c.tenant_id = o.tenant_id AND c.order_number = o.order_number
+              WHERE o.profile_id = $1 AND o.environment = $2 AND o.tenant_id = ANY($3::text[])
+                AND ($4::text IS NULL OR o.order_number ILIKE $4)
+           ) x
+           WHERE $5::text IS NULL OR x.state = $5
+           ORDER BY x.updated_at DESC, x.order_number
+           LIMIT $6`,
+    values: [
+      scope.profileId,
+      scope.environment,
+      [...q.tenantIds],
+      prefix,
+      q.state ?? null,
+      limit + 1,
+    ],
+  });
+  return {
+    more: rows.length > limit,
+    orders: rows.slice(0, limit).map((r) => ({
+      tenantId: r.tenant_id,
+      orderNumber: r.order_number,
+      stationId: r.station_id,
+      stationName: r.station_name,
+      shipToName: r.ship_to_name,
+      shipToCity: r.ship_to_city,
+      updatedAt: r.updated_at.toISOString(),
+      state: r.state,
+      cancelled: r.cancelled
+        ? {
+            by: r.cancelled.by ?? 'a shift lead',
+            reason: r.cancelled.reason ?? '',
+            at: r.cancelled.at ?? r.updated_at.toISOString(),
+            stationName: r.station_name,
+          }
+        : null,
+      claim:
+        r.claim_station && r.claim_at
+          ? { stationName: r.claim_station, packer: r.claim_packer, at: r.claim_at.toISOString() }
+          : null,
+    })),
+  };
+}

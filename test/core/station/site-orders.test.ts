@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import type { Station } from '../../../src/core/station/index.js';
+import { siteStations } from './site-stations.js';
+import { call, orderIdOf, packOrder, until } from './support.js';
+
+// Orders, Whole site: every station's imports, with where each stands, from the site store.
+
+const { stationsAandB } = siteStations();
+
+const synced = (s: Station) =>
+  until(async () => (await call(s, 'station.status', {})).site?.text === 'Site: synced');
+
+const order = (n: string, name: string) => ({
+  orderNumber: n,
+  shipTo: {
+    name,
+    addressLine1: '1 Main St',
+    city: 'Austin',
+    stateProvince: 'TX',
+    postalCode: '78701',
+    countryCode: 'US',
+  },
+  packages: [{ weightLbs: 2, items: [{ sku: 'C-1', name: 'Candle', quantity: 1 }] }],
+});
+
+describe('Orders, whole site', () => {
+  it("lists every station's orders with where each stands, searched by number and state", async () => {
+    const { a, b } = await stationsAandB();
+    try {
+      const file = [
+        order('WSO-101', 'Ada Rivera'),
+        order('WSO-102', 'Bo Chen'),
+        order('wso-103', 'Cy Diaz'),
+      ];
+      await call(a, 'orders.import', { fileName: 'wave-w.json', content: JSON.stringify(file) });
+      await synced(a);
+
+      // At B, which imported none of them: all three, from Station A, open.
+      const atB = await call(b, 'site.orders', { query: 'wso-' });
+      expect(atB.more).toBe(false);
+      expect(atB.orders.map((o) => o.orderNumber).sort()).toEqual([
+        'WSO-101',
+        'WSO-102',
+        'wso-103',
+      ]);
+      expect(atB.orders.find((o) => o.orderNumber === 'WSO-101')).toMatchObject({
+        shipTo: 'Ada Rivera, Austin',
+        stationName: 'Station A',
+        here: false,
+        state: 'open',
+        stateText: 'Open',
+        brandName: expect.any(String),
+      });
+      // At A they are its own.
+      const atA = await call(a, 'site.orders', { query: 'WSO-101' });
+      expect(atA.orders).toEqual([expect.objectContaining({ orderNumber: 'WSO-101', here: true })]);
+
+      // B labels WSO-101 (fetched at its scan); A's lead cancels WSO-102.
+      await call(b, 'settings.update', { userName: 'bea' });
+      expect((await packOrder(b, 'WSO-101')).label?.trackingNumber).toBeTruthy();
+      await call(a, 'orders.cancel', {
+        orderIds: [await orderIdOf(a, 'WSO-102')],
+        reason: 'customer called',
+      });
+      await Promise.all([synced(a), synced(b)]);
+
+      const states = async (s: Station, q: Parameters<typeof call<'site.orders'>>[2]) =>
+        Object.fromEntries(
+          (await call(s, 'site.orders', q)).orders.map((o) => [o.orderNumber, o.stateText]),
+        );
+      expect(await states(a, { query: 'WSO' })).toEqual({
+        'WSO-101': expect.stringMatching(/^Labelled at Station B by bea, \d\d:\d\d$/),
+        'WSO-102': expect.stringMatching(/^Cancelled at Station A by .+: customer called$/),
+        'wso-103': 'Open',
+      });
+      expect(Object.keys(await states(b, { state: 'cancelled' }))).toEqual(['WSO-102']);
+      expect(Object.keys(await states(b, { query: 'wso-1', state: 'labelled' }))).toEqual([
+        'WSO-101',
+      ]);
+      // A number's start is a prefix, not a part: "SO-1" finds none of them.
+      expect(await states(b, { query: 'SO-1' })).toEqual({});
+      // Another brand than the orders': none of them.
+      expect(await states(b, { query: 'WSO', tenantId: 'tnt_nobody' })).toEqual({});
+
+      // The store away: said, in the station's words, not an empty list.
+      await call(b, 'site.configure', {
+        siteStore: {
+          url: `postgres://shipping_station@127.0.0.1:1/none`,
+          stationId: 'st-b',
+          stationName: 'Station B',
+        },
+      });
+      expect(await b.dispatch('site.orders', {})).toMatchObject({
+        ok: false,
+        error: {
+          code: 'site-store-unreachable',
+          message: expect.stringMatching(
+            /does not answer .*: the site's orders cannot be listed now\. This station's own are under This station\.$/,
+          ),
+        },
+      });
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+});
