@@ -38,7 +38,7 @@ export interface DaySummary {
   /** Of `labels`: return labels (from the customer back to the site), and their cost. */
   returns: number;
   returnCostCents: number;
-  /** Reprints made that day (of any day's labels), at no cost: paper and the packers' time. */
+  /** Labels reprinted that day (of any day's labels; a whole two-package label is 2), at no cost. */
   reprints: number;
   /** Labels of that day marked voided at the carrier (migration 21): not counted above. */
   voided: number;
@@ -144,16 +144,22 @@ export function endOfDay(
     day.voided += r.voided;
     day.voidedCostCents += r.voided_cost;
   }
-  // Reprints by the day they were made (reprints_by_time, migration 18).
+  // Reprints by the day they were made (reprints_by_time, migration 18), as labels printed: a
+  // whole multi-package label's reprint prints each of its packages (label_packages), a reprint
+  // of one package (its reason says "(package 2 of 3, …)", LabelReprints) one.
   for (const r of db
     .prepare<
       { profileId: string; environment: string; fromUtc: string; toUtc: string; shift: string },
       { day: string; n: number }
     >(
-      `SELECT date(created_at, @shift) AS day, count(*) AS n FROM reprints
-       WHERE profile_id = @profileId AND environment = @environment
-         AND created_at >= @fromUtc AND created_at < @toUtc
-       GROUP BY day`,
+      `SELECT date(r.created_at, @shift) AS day,
+              sum(CASE WHEN r.reason GLOB '*(package [0-9]* of [0-9]*' THEN 1
+                       ELSE max(1, (SELECT count(*) FROM label_packages p WHERE p.label_id = r.label_id))
+                  END) AS n
+         FROM reprints r
+        WHERE r.profile_id = @profileId AND r.environment = @environment
+          AND r.created_at >= @fromUtc AND r.created_at < @toUtc
+        GROUP BY day`,
     )
     .all({ ...scope, fromUtc, toUtc, shift }))
     dayOf(r.day).reprints = r.n;

@@ -130,7 +130,8 @@ describe('end of day (#15.9)', () => {
       ]),
     ).toContain(`"'=HYPERLINK(""x"")"`);
 
-    // Two reprints today: counted on the day they were made (no cost), on the receipt too.
+    // Reprints today: counted on the day they were made (no cost), on the receipt too, as labels
+    // printed: LUM-10424's two packages twice, then one of them alone (5).
     const reprints = new LabelReprints(s.db, s.workflow.labels, {
       enqueue: () => ({ id: 1 }),
     });
@@ -141,18 +142,26 @@ describe('end of day (#15.9)', () => {
         stationUser: 'ana',
         reason,
       });
+    expect(labels[0]!.packageTrackingNumbers).toHaveLength(2);
+    await reprints.reprint(s.workflow.scope, {
+      labelId: labels[0]!.id,
+      printerId: s.printerConfig.id,
+      stationUser: 'ana',
+      reason: 'one box re-taped',
+      packageIndex: 1,
+    });
     const withReprints = endOfDay(
       s.db,
       s.workflow.scope,
       { from: today, to: today },
       () => 'Lumen',
     );
-    expect(withReprints).toEqual([{ ...day, reprints: 2 }]);
+    expect(withReprints).toEqual([{ ...day, reprints: 5 }]);
     expect(
       renderEndOfDay(withReprints, { station: 'Lumen 1', printedAt: new Date() }).toString(
         'latin1',
       ),
-    ).toMatch(/ {2}Reprints +2/);
+    ).toMatch(/ {2}Reprints +5/);
 
     const receipt = renderEndOfDay(days, { station: 'Lumen 1', printedAt: new Date() }).toString(
       'latin1',
