@@ -145,3 +145,42 @@ test('Needs attention keeps its promise: a label that may not have printed can b
   await expect(page.getByTestId('attention-count')).toContainText('0');
   expect(printer.labels.length).toBe(1);
 });
+
+test('large text at 1366×768 with a long result (printer out of paper, a 300-dpi head): the label thumbnail is scaled, not cut', async ({
+  page,
+}, info) => {
+  station = await provisioned(300);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(station.url);
+  await expect(page.getByTestId('profile-name')).toHaveText('Lumen dock');
+  await importOrders(page);
+  await page.keyboard.press('Alt+1');
+  await page.keyboard.press('Alt+l');
+  await expect(page.getByTestId('large-text')).toHaveAttribute('aria-pressed', 'true');
+  printer.setFault('paper-out');
+  await expect(page.getByTestId('printer-status')).toContainText('out of paper', {
+    timeout: 20_000,
+  });
+  await scanAndBuy(page, 'LUM-10424');
+  const result = page.getByTestId('result');
+  await expect(result).toHaveAttribute('data-phase', 'waiting', { timeout: 30_000 });
+  const preview = result.getByTestId('label-preview');
+  const first = preview.locator('img').first();
+  await expect(first).toBeVisible();
+  await expect
+    .poll(() =>
+      first.evaluate((img) => {
+        const el = img as unknown as { complete: boolean; naturalWidth: number };
+        return el.complete && el.naturalWidth > 0;
+      }),
+    )
+    .toBe(true);
+  // The first package's label is whole inside its box, at the label's own proportions.
+  const box = (await preview.boundingBox())!;
+  const img = (await first.boundingBox())!;
+  expect(img.x + img.width).toBeLessThanOrEqual(box.x + box.width + 0.5);
+  expect(img.y + img.height).toBeLessThanOrEqual(box.y + box.height + 0.5);
+  expect(img.height / img.width).toBeCloseTo(6 / 4, 1);
+  expect(img.width).toBeGreaterThan(60);
+  await page.screenshot({ path: info.outputPath('pack-large-text-long-result.png') });
+});
