@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { siteWorld } from './site';
-import { importOrders, scanAndBuy } from './station';
+import { importOrders, pastRightEdge, scanAndBuy } from './station';
 
 const world = siteWorld();
 
@@ -79,16 +79,7 @@ test('in large text at 1366×768, Settings with a site store stays inside the wi
   const panel = page.getByTestId('site-store-panel');
   await expect(panel.getByRole('row', { name: /Station B/ })).toBeVisible({ timeout: 15_000 });
   // Nothing past the window's right edge: the two columns share it, whatever they hold.
-  const past = await page
-    .locator('.settings *')
-    .evaluateAll(
-      (els, width) =>
-        els
-          .filter((el) => el.getBoundingClientRect().right > width + 1)
-          .map((el) => `${el.tagName} ${el.textContent?.slice(0, 30) ?? ''}`),
-      1366,
-    );
-  expect(past).toEqual([]);
+  expect(await pastRightEdge(page, '.settings', 1366)).toEqual([]);
   // A box preset's name is still readable beside its sizes.
   const name = page.getByLabel('Box 1 name');
   expect((await name.boundingBox())!.width).toBeGreaterThan(120);
@@ -128,16 +119,7 @@ test("Orders, Whole site: a lead at station B finds station A's orders, where ea
   // Large text: the status column stays inside the window.
   await page.keyboard.press('Alt+l');
   await expect(table.getByRole('row', { name: /LUM-10424/ })).toBeVisible();
-  const past = await page
-    .locator('.site-orders *')
-    .evaluateAll(
-      (els, width) =>
-        els
-          .filter((el) => el.getBoundingClientRect().right > width + 1)
-          .map((el) => `${el.tagName} ${el.textContent?.slice(0, 30) ?? ''}`),
-      1366,
-    );
-  expect(past).toEqual([]);
+  expect(await pastRightEdge(page, '.site-orders', 1366)).toEqual([]);
   await page.screenshot({ path: info.outputPath('site-orders-large-text.png') });
   await page.keyboard.press('Alt+l');
 

@@ -310,3 +310,16 @@ export async function buyWithLostAnswer(
     { timeout: 30_000 },
   );
 }
+
+/** The elements under `selector` whose right edge is past `width` (the window's): none, in a layout that fits. */
+export function pastRightEdge(page: Page, selector: string, width: number): Promise<string[]> {
+  return page
+    .locator(`${selector} *`)
+    .evaluateAll(
+      (els, w) =>
+        els
+          .filter((el) => el.getBoundingClientRect().right > w + 1)
+          .map((el) => `${el.tagName} ${el.textContent?.slice(0, 30) ?? ''}`),
+      width,
+    );
+}

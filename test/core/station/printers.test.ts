@@ -213,13 +213,13 @@ describe('Settings → Printers: add by address, test print, remove (site IT)', 
     expect((await call(s, 'queue.list', {})).printJobs.length).toBe(before);
   });
 
-  it('a label printer that answers its status question with garbage is said at once, not after the 10 s status timeout', async () => {
-    const { s } = await stations.start();
+  /** A "printer" on a real socket that answers its ~HS with `answer`; its port. */
+  async function oddPrinter(answer: string): Promise<number> {
     const sockets = new Set<Socket>();
     const odd = createServer((socket) => {
       sockets.add(socket);
       socket.on('data', (d) => {
-        if (d.toString('latin1').includes('~HS')) socket.write('Odd HS\r\n');
+        if (d.toString('latin1').includes('~HS')) socket.write(answer);
       });
       socket.on('close', () => sockets.delete(socket));
       socket.on('error', () => {});
@@ -229,7 +229,12 @@ describe('Settings → Printers: add by address, test print, remove (site IT)', 
       for (const x of sockets) x.destroy();
       await new Promise((ok) => odd.close(ok));
     });
-    const id = await onlyLabelPrinter(s, 'Odd Zebra', (odd.address() as { port: number }).port);
+    return (odd.address() as { port: number }).port;
+  }
+
+  it('a label printer that answers its status question with garbage is said at once, not after the 10 s status timeout', async () => {
+    const { s } = await stations.start();
+    const id = await onlyLabelPrinter(s, 'Odd Zebra', await oddPrinter('Odd HS\r\n'));
     const words =
       /^Printer Odd Zebra at 127\.0\.0\.1:\d+ answered "Odd HS", which is not a Zebra status: check that it is a ZPL label printer and that the port is its raw printing port \(9100 on a Zebra\)$/;
     // Its status, asked: the words at once.
@@ -251,21 +256,7 @@ describe('Settings → Printers: add by address, test print, remove (site IT)', 
 
   it('garbage with no line end is said once the printer stops sending, not after the status timeout', async () => {
     const { s } = await stations.start();
-    const sockets = new Set<Socket>();
-    const odd = createServer((socket) => {
-      sockets.add(socket);
-      socket.on('data', (d) => {
-        if (d.toString('latin1').includes('~HS')) socket.write('HELLO');
-      });
-      socket.on('close', () => sockets.delete(socket));
-      socket.on('error', () => {});
-    });
-    await new Promise<void>((ok) => odd.listen(0, '127.0.0.1', ok));
-    stations.onEnd(async () => {
-      for (const x of sockets) x.destroy();
-      await new Promise((ok) => odd.close(ok));
-    });
-    const id = await onlyLabelPrinter(s, 'Chatty', (odd.address() as { port: number }).port);
+    const id = await onlyLabelPrinter(s, 'Chatty', await oddPrinter('HELLO'));
     const asked = Date.now();
     const status = await call(s, 'printers.status', { printerId: id });
     expect(Date.now() - asked).toBeLessThan(5000);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
-import { siteStations } from './site-stations.js';
+import { candleOrder, siteStations } from './site-stations.js';
 import { call, orderIdOf, until } from './support.js';
 
 // An order a shift lead cancelled at one station of a site: the site store's order claim refuses
@@ -63,19 +63,7 @@ describe('an order cancelled at one station of a site', () => {
   it('an order fetched from the store, cancelled there, is refused at the station that imported it, and said as cancelled elsewhere', async () => {
     const { a, b } = await stationsAandB();
     try {
-      const order = (n: string) => ({
-        orderNumber: n,
-        shipTo: {
-          name: 'Ada',
-          addressLine1: '1 Main St',
-          city: 'Austin',
-          stateProvince: 'TX',
-          postalCode: '78701',
-          countryCode: 'US',
-        },
-        packages: [{ weightLbs: 2, items: [{ sku: 'C-1', name: 'Candle', quantity: 1 }] }],
-      });
-      const file = JSON.stringify([order('CAN-9001'), order('CAN-9002')]);
+      const file = JSON.stringify([candleOrder('CAN-9001'), candleOrder('CAN-9002')]);
       await call(a, 'orders.import', { fileName: 'wave-c.json', content: file });
       await synced(a);
       // B fetches CAN-9001 at a scan (its copy is the store's), and a lead there cancels it.
@@ -121,7 +109,7 @@ describe('an order cancelled at one station of a site', () => {
       // asks the store again and has it cancelled there and then, not first at the buy.
       await call(a, 'orders.import', {
         fileName: 'wave-d.json',
-        content: JSON.stringify([order('CAN-9003')]),
+        content: JSON.stringify([candleOrder('CAN-9003')]),
       });
       await synced(a);
       const first = await call(b, 'pack.scan', { value: 'CAN-9003' });

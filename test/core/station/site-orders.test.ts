@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
-import { siteStations } from './site-stations.js';
+import { candleOrder, siteStations } from './site-stations.js';
 import { call, orderIdOf, packOrder, until } from './support.js';
 
 // Orders, Whole site: every station's imports, with where each stands, from the site store.
@@ -10,27 +10,14 @@ const { stationsAandB } = siteStations();
 const synced = (s: Station) =>
   until(async () => (await call(s, 'station.status', {})).site?.text === 'Site: synced');
 
-const order = (n: string, name: string) => ({
-  orderNumber: n,
-  shipTo: {
-    name,
-    addressLine1: '1 Main St',
-    city: 'Austin',
-    stateProvince: 'TX',
-    postalCode: '78701',
-    countryCode: 'US',
-  },
-  packages: [{ weightLbs: 2, items: [{ sku: 'C-1', name: 'Candle', quantity: 1 }] }],
-});
-
 describe('Orders, whole site', () => {
   it("lists every station's orders with where each stands, searched by number and state", async () => {
     const { a, b } = await stationsAandB();
     try {
       const file = [
-        order('WSO-101', 'Ada Rivera'),
-        order('WSO-102', 'Bo Chen'),
-        order('wso-103', 'Cy Diaz'),
+        candleOrder('WSO-101', 'Ada Rivera'),
+        candleOrder('WSO-102', 'Bo Chen'),
+        candleOrder('wso-103', 'Cy Diaz'),
       ];
       await call(a, 'orders.import', { fileName: 'wave-w.json', content: JSON.stringify(file) });
       await synced(a);

@@ -84,3 +84,19 @@ export function siteStations() {
 
   return { pgc, sandbox, siteStation, linkToSite, stationsAandB };
 }
+
+/** A one-package order of one candle shipped to Austin, as an order file of a test holds it. */
+export function candleOrder(orderNumber: string, name = 'Ada') {
+  return {
+    orderNumber,
+    shipTo: {
+      name,
+      addressLine1: '1 Main St',
+      city: 'Austin',
+      stateProvince: 'TX',
+      postalCode: '78701',
+      countryCode: 'US',
+    },
+    packages: [{ weightLbs: 2, items: [{ sku: 'C-1', name: 'Candle', quantity: 1 }] }],
+  };
+}

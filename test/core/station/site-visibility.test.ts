@@ -3,7 +3,7 @@ import type { Station } from '../../../src/core/station/index.js';
 import type { StationStatus } from '../../../src/shared/views.js';
 import { tempDir } from '../../support/tmp.js';
 import { siteDatabase } from '../site/support.js';
-import { siteStations } from './site-stations.js';
+import { candleOrder, siteStations } from './site-stations.js';
 import { call, packOrder, scanOrder, until } from './support.js';
 
 // What a station of a site says while the site store is away, and what its header counts of
@@ -27,24 +27,11 @@ function statusEvents(s: Station) {
   };
 }
 
-const anOrder = (orderNumber: string) => ({
-  orderNumber,
-  shipTo: {
-    name: 'Ada',
-    addressLine1: '1 Main St',
-    city: 'Austin',
-    stateProvince: 'TX',
-    postalCode: '78701',
-    countryCode: 'US',
-  },
-  packages: [{ weightLbs: 2, items: [{ sku: 'C-1', name: 'Candle', quantity: 1 }] }],
-});
-
 describe('a station of a site while the site store is away', () => {
   it('a scan of an order only another station imported says the site store was not asked, and what to do', async () => {
     const { a, b } = await stationsAandB();
     try {
-      const file = JSON.stringify([anOrder('SITE-9201')]);
+      const file = JSON.stringify([candleOrder('SITE-9201')]);
       await call(a, 'orders.import', { fileName: 'wave-21.json', content: file });
       await synced(a);
       // The store answers and has nothing of that number: the answer stays as it was.

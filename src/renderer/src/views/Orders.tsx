@@ -11,6 +11,7 @@ import { ImportReportPanel, withoutReopened } from './ImportReportPanel';
 import { BatchPanel } from './BatchPanel';
 import { batchQuestion, tooManyWords } from './batch-question';
 import { TooMany } from './TooMany';
+import { useOrderRows } from './order-rows';
 import { CancelOrders } from './CancelOrders';
 import { ScopeSelect } from '../components/ScopeSelect';
 import type { ImportReport } from '../../../shared/features/packing';
@@ -35,8 +36,6 @@ export function StationOrders(props: { onSiteScope: (() => void) | null }) {
   const page = s.ordersPage;
   const q = s.ordersQuery;
   const searchRef = useRef<HTMLInputElement>(null);
-  const rows = useRef<(HTMLTableRowElement | null)[]>([]);
-  const [cursor, setCursor] = useState(0);
   const [imported, setImported] = useState<string | null>(null);
   const [importReport, setImportReport] = useState<ImportReport | null>(null);
   const [search, setSearch] = useState(q.search);
@@ -54,19 +53,7 @@ export function StationOrders(props: { onSiteScope: (() => void) | null }) {
   }, [search]);
 
   const list = page?.rows ?? [];
-  const focusRow = (i: number) => {
-    const n = Math.max(0, Math.min(i, list.length - 1));
-    setCursor(n);
-    // At once, so an Enter typed right after ↓ (a fast packer) opens the row instead of landing
-    // in the search box; again after the render, for a page that was just loaded.
-    rows.current[n]?.focus();
-    requestAnimationFrame(() => rows.current[n]?.focus());
-  };
-  const open = async (orderNumber: string) => {
-    const st = useStation.getState();
-    st.go('pack');
-    await st.scan(orderNumber);
-  };
+  const { rows, cursor, setCursor, focusRow, open, rowKey } = useOrderRows(list.length, searchRef);
   const toggleStatus = (id: OrderStatusName) =>
     void s.loadOrders({
       statuses: q.statuses.includes(id) ? q.statuses.filter((x) => x !== id) : [...q.statuses, id],
@@ -127,20 +114,10 @@ export function StationOrders(props: { onSiteScope: (() => void) | null }) {
 
   const onRowKey = (e: React.KeyboardEvent, i: number) => {
     const row = list[i];
-    if (!row) return;
-    if (e.key === 'ArrowDown') {
-      e.preventDefault();
-      focusRow(i + 1);
-    } else if (e.key === 'ArrowUp') {
-      e.preventDefault();
-      if (i === 0) searchRef.current?.focus();
-      else focusRow(i - 1);
-    } else if (e.key === ' ') {
+    if (!row || rowKey(e, i, row.orderNumber)) return;
+    if (e.key === ' ') {
       e.preventDefault();
       s.togglePicked(row.id);
-    } else if (e.key === 'Enter') {
-      e.preventDefault();
-      void open(row.orderNumber);
     } else if (e.key === 'PageDown' && page && q.offset + ORDER_PAGE < page.total) {
       e.preventDefault();
       void s.loadOrders({ offset: q.offset + ORDER_PAGE }).then(() => focusRow(0));

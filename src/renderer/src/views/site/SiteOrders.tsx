@@ -5,6 +5,7 @@ import { useStation } from '../../store';
 import type { SiteOrderPage, SiteOrderState } from '../../../../shared/views';
 import { BrandSelect } from '../../components/BrandSelect';
 import { ScopeSelect } from '../../components/ScopeSelect';
+import { useOrderRows } from '../order-rows';
 import '../orders.css';
 import './site-orders.css';
 
@@ -28,9 +29,9 @@ export function SiteOrders(props: { onStationScope(): void }) {
   const [tenantId, setTenantId] = useState('');
   const [page, setPage] = useState<SiteOrderPage | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const [cursor, setCursor] = useState(0);
   const searchRef = useRef<HTMLInputElement>(null);
-  const rows = useRef<(HTMLTableRowElement | null)[]>([]);
+  const list = page?.orders ?? [];
+  const { rows, cursor, setCursor, focusRow, open, rowKey } = useOrderRows(list.length, searchRef);
 
   useEffect(() => searchRef.current?.focus(), []);
   // What the list on screen answers, and the search as it is typed: ↓ from a search not yet run
@@ -61,33 +62,6 @@ export function SiteOrders(props: { onStationScope(): void }) {
     return () => clearTimeout(t);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `wanted` is the search's key
   }, [wanted]);
-
-  const list = page?.orders ?? [];
-  const focusRow = (i: number) => {
-    const n = Math.max(0, Math.min(i, list.length - 1));
-    setCursor(n);
-    rows.current[n]?.focus();
-  };
-  const open = async (orderNumber: string) => {
-    const st = useStation.getState();
-    st.go('pack');
-    await st.scan(orderNumber);
-  };
-  const onRowKey = (e: React.KeyboardEvent, i: number) => {
-    const row = list[i];
-    if (!row) return;
-    if (e.key === 'ArrowDown') {
-      e.preventDefault();
-      focusRow(i + 1);
-    } else if (e.key === 'ArrowUp') {
-      e.preventDefault();
-      if (i === 0) searchRef.current?.focus();
-      else focusRow(i - 1);
-    } else if (e.key === 'Enter') {
-      e.preventDefault();
-      void open(row.orderNumber);
-    }
-  };
 
   return (
     <section className="orders site-orders">
@@ -173,7 +147,7 @@ export function SiteOrders(props: { onStationScope(): void }) {
                   tabIndex={i === cursor ? 0 : -1}
                   className={i === cursor ? 'selected' : ''}
                   data-testid="site-order-row"
-                  onKeyDown={(e) => onRowKey(e, i)}
+                  onKeyDown={(e) => rowKey(e, i, o.orderNumber)}
                   onClick={() => setCursor(i)}
                   onDoubleClick={() => void open(o.orderNumber)}
                 >
