@@ -5,7 +5,7 @@ import type { Station } from '../../../src/core/station/index.js';
 import type { Output } from '../../../src/shared/contract.js';
 import { tempDir } from '../../support/tmp.js';
 import { siteDatabase, STATION_PASSWORD } from '../site/support.js';
-import { printed, siteStations } from './site-stations.js';
+import { candleOrder, printed, siteStations } from './site-stations.js';
 import { call, scanOrder } from './support.js';
 
 const { pgc, sandbox, siteStation, linkToSite, stationsAandB } = siteStations();
@@ -444,20 +444,7 @@ describe('Station facade with a site store', () => {
   it('an order file is imported once for the site; every station can scan its orders', async () => {
     const { site, a, b } = await stationsAandB();
     try {
-      const file = JSON.stringify([
-        {
-          orderNumber: 'SITE-9001',
-          shipTo: {
-            name: 'Ada',
-            addressLine1: '1 Main St',
-            city: 'Austin',
-            stateProvince: 'TX',
-            postalCode: '78701',
-            countryCode: 'US',
-          },
-          packages: [{ weightLbs: 2, items: [{ sku: 'C-1', name: 'Candle', quantity: 1 }] }],
-        },
-      ]);
+      const file = JSON.stringify([candleOrder('SITE-9001')]);
       const first = await call(a, 'orders.import', { fileName: 'wave-12.json', content: file });
       expect(first.imported).toBe(1);
       const second = await b.dispatch('orders.import', {
