@@ -64,7 +64,11 @@ for (const size of sizes) {
       (await numbers.nth(1).locator('.tracking').textContent())!.trim(),
     ];
     expect(first).not.toBe(second);
-    await expect(result.getByTestId('label-preview').locator('img')).toHaveCount(2);
+    // The thumbnail shows the first package's label, whole; the zoom below shows both.
+    const thumbs = result.getByTestId('label-preview').locator('img');
+    await expect(thumbs).toHaveCount(2);
+    await expect(thumbs.first()).toBeVisible();
+    await expect(thumbs.nth(1)).toBeHidden();
 
     // Nothing the packer needs is below the edge of the window, and the page itself never scrolls.
     const reprint = page.getByRole('button', { name: /^Reprint / });
