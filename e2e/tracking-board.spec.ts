@@ -82,4 +82,25 @@ test('the tracking board holds 10,000 shipments in a virtualised list, scrolls t
     'Order reference SEED-4242-00001092',
   );
   await page.screenshot({ path: info.outputPath('tracking-order-number.png') });
+
+  // Large text at 1366×768: the headings and the row's cells keep apart (no "CarrierStatus").
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.keyboard.press('Alt+l');
+  await expect(page.getByTestId('large-text')).toHaveAttribute('aria-pressed', 'true');
+  for (const cells of [page.locator('.vhead > span'), row.locator('> span')]) {
+    const boxes = await cells.evaluateAll((els) =>
+      els.map((el) => {
+        const r = el.getBoundingClientRect();
+        return { left: r.left, right: r.right, fits: el.scrollWidth <= el.clientWidth + 1 };
+      }),
+    );
+    for (let i = 1; i < boxes.length; i++)
+      expect(boxes[i]!.left).toBeGreaterThanOrEqual(boxes[i - 1]!.right);
+    expect(boxes.at(-1)!.right).toBeLessThanOrEqual(1366);
+  }
+  const headings = await page
+    .locator('.vhead > span')
+    .evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth + 1).length);
+  expect(headings).toBe(0);
+  await page.screenshot({ path: info.outputPath('tracking-large-text.png') });
 });
