@@ -123,6 +123,13 @@ test("Orders, Whole site: a lead at station B finds station A's orders, where ea
   await page.screenshot({ path: info.outputPath('site-orders-large-text.png') });
   await page.keyboard.press('Alt+l');
 
+  // Station A labels another order while B's list is on screen: B's row says so by itself.
+  const other = table.getByRole('row', { name: /LUM-10425/ });
+  await expect(other).toContainText('Open');
+  await scanAndBuy(pageA, 'LUM-10425');
+  await expect.poll(() => a.printer.labels.length, { timeout: 30_000 }).toBe(2);
+  await expect(other).toContainText(/Labelled at Station A by packer/, { timeout: 20_000 });
+
   // Typed, ↓, Enter: the order opens on Pack here, fetched from the store.
   await page.getByLabel('Search site orders').fill('LUM-10424');
   await expect(page.getByTestId('site-order-row')).toHaveText([/^LUM-10424/]);

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { call } from '../../bridge';
+import { call, getBridge } from '../../bridge';
 import { when } from '../../lib/when';
 import { useStation } from '../../store';
 import type { SiteOrderPage, SiteOrderState } from '../../../../shared/views';
@@ -42,7 +42,8 @@ export function SiteOrders(props: { onStationScope(): void }) {
   useEffect(() => {
     latest.current = wanted;
   }, [wanted]);
-  const load = async (): Promise<SiteOrderPage | null> => {
+  /** `keep`: the cursor stays where it is (the same search read again after a change). */
+  const load = async (keep = false): Promise<SiteOrderPage | null> => {
     const key = wanted;
     const r = await call('site.orders', {
       ...(query.trim() ? { query: query.trim() } : {}),
@@ -53,9 +54,28 @@ export function SiteOrders(props: { onStationScope(): void }) {
     setProblem(r.ok ? null : r.error.message);
     setPage(r.ok ? r.value : null);
     setShown(key);
-    setCursor(0);
+    if (!keep) setCursor(0);
     return r.ok ? r.value : null;
   };
+  // Another station labels, cancels or imports (the store's NOTIFY): the list is read again,
+  // at most every 2 s, the cursor kept.
+  const again = useRef(load);
+  useEffect(() => {
+    again.current = load;
+  });
+  useEffect(() => {
+    let pending: ReturnType<typeof setTimeout> | undefined;
+    const off = getBridge().on('site-changed', () => {
+      pending ??= setTimeout(() => {
+        pending = undefined;
+        void again.current(true);
+      }, 2000);
+    });
+    return () => {
+      off();
+      clearTimeout(pending);
+    };
+  }, []);
   // Typing searches after a short pause; a state or brand the same way.
   useEffect(() => {
     const t = setTimeout(() => void load(), 200);
