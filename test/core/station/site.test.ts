@@ -481,17 +481,8 @@ describe('Station facade with a site store', () => {
     const { site, a, b } = await stationsAandB();
     try {
       const order = (orderNumber: string, tenantId?: string) => ({
-        orderNumber,
+        ...candleOrder(orderNumber),
         ...(tenantId ? { tenantId } : {}),
-        shipTo: {
-          name: 'Ada',
-          addressLine1: '1 Main St',
-          city: 'Austin',
-          stateProvince: 'TX',
-          postalCode: '78701',
-          countryCode: 'US',
-        },
-        packages: [{ weightLbs: 2, items: [{ sku: 'C-1', name: 'Candle', quantity: 1 }] }],
       });
       // Every row for a brand this profile does not ship for: nothing comes in.
       const refused = JSON.stringify([order('SITE-9101', 'tnt_driftwood')]);
