@@ -165,3 +165,73 @@ test("an order station A is buying right now, bought at B: amber 'being labelled
   expect(b.printer.labels).toHaveLength(0);
   await site.owner.close();
 });
+
+test("an order whose label was voided at station A, scanned at B: said so, no reprint offered, B's packer buys another", async ({
+  browser,
+}, info) => {
+  const { site, a, b, pageA, pageB } = await bothOnPack(browser);
+  await scanAndBuy(pageA, 'LUM-10423');
+  await expect.poll(() => a.printer.labels.length, { timeout: 30_000 }).toBe(1);
+  const tracking = (await pageA.getByTestId('tracking-number').textContent())!.trim();
+  // A's shift lead voids it at the carrier and marks it in A's History.
+  await pageA.keyboard.press('Alt+4');
+  await pageA.getByLabel('History scope').selectOption('station');
+  await pageA.getByTestId('history-row').filter({ hasText: 'LUM-10423' }).click();
+  await pageA
+    .getByTestId('label-detail')
+    .getByRole('button', { name: 'Voided at the carrier…' })
+    .click();
+  await pageA.getByLabel('Why the label was voided').fill('wrong address');
+  await pageA.keyboard.press('Enter');
+  await expect(pageA.getByTestId('voided-note')).toContainText('wrong address');
+  await expect
+    .poll(
+      async () =>
+        (await site.owner.pool.query(`SELECT voided->>'reason' AS why FROM site_labels`)).rows,
+      { timeout: 30_000 },
+    )
+    .toEqual([{ why: 'wrong address' }]);
+
+  // B scans the order once it has heard of A's label: the void is said, not a reprint.
+  const result = pageB.getByTestId('result');
+  const scan = pageB.getByRole('textbox', { name: 'Scan' });
+  await expect
+    .poll(
+      async () => {
+        await pageB.keyboard.press('Escape');
+        await scan.fill('LUM-10423');
+        await scan.press('Enter');
+        await expect(pageB.getByTestId('order-number')).toHaveText('LUM-10423');
+        return (await result.textContent()) ?? '';
+      },
+      { timeout: 30_000, intervals: [1000] },
+    )
+    .toContain('was labelled at Station A');
+  await expect(result).toContainText(
+    new RegExp(
+      `Order LUM-10423 was labelled at Station A at \\d\\d:\\d\\d( by .+)?, and that label \\(${tracking}\\) was voided at the carrier there \\(wrong address\\): it is not reprinted\\. Press Ctrl\\+Shift\\+A to buy another\\.`,
+    ),
+  );
+  await expect(result.getByRole('button', { name: /Reprint/ })).toHaveCount(0);
+  const rates = pageB.getByTestId('rates');
+  await expect(rates).toContainText(
+    'Labelled at Station A, and that label was voided at the carrier: nothing to rate. Ctrl+Shift+A to buy another label.',
+  );
+  await pageB.screenshot({ path: info.outputPath('station-b-voided-elsewhere.png') });
+  // Alt+R opens no reprint; Ctrl+Enter says what to do instead.
+  await pageB.keyboard.press('Alt+r');
+  await expect(pageB.getByLabel('Reprint reason')).toHaveCount(0);
+  await pageB.keyboard.press('Control+Enter');
+  await expect(pageB.getByTestId('toast')).toHaveText(
+    `This order was labelled at Station A (${tracking}). That label was voided at the carrier; Ctrl+Shift+A buys another.`,
+  );
+
+  // Buy another label (the button, as Ctrl+Shift+A): rated, then Ctrl+Enter buys it at B.
+  await result.getByRole('button', { name: 'Buy another label Ctrl+Shift+A' }).click();
+  await expect(pageB.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
+  await pageB.keyboard.press('Control+Enter');
+  await expect.poll(() => b.printer.labels.length, { timeout: 30_000 }).toBe(1);
+  await expect(pageB.getByTestId('tracking-number')).not.toHaveText(tracking);
+  expect(await world.sandbox().ledger()).toHaveLength(2);
+  await site.owner.close();
+});

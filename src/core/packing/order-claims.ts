@@ -1,3 +1,5 @@
+import type { LabelSummary } from '../../shared/features/records.js';
+
 /**
  * The port the label purchase asks before POST /api/v1/labels (see LabelPurchaser): may this
  * station buy for this order? The site store implements it (src/core/site/link.ts); packing
@@ -33,5 +35,10 @@ export interface ClaimHolder {
    * a packer here reprints instead of buying. Null while the purchase is in flight, or before
    * the holder's label has reached the store.
    */
-  label?: { localId: number; trackingNumber: string } | null;
+  label?: {
+    localId: number;
+    trackingNumber: string;
+    /** Marked voided at the carrier at that station (absent or null: not, or not known). */
+    voided?: LabelSummary['voided'];
+  } | null;
 }

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { voidMarkOf } from './label-rows.js';
 import type { ClaimResult, SiteScope } from './types.js';
 
 interface ClaimRow {
@@ -11,6 +12,8 @@ interface ClaimRow {
   /** The holder's label for the order (refused claims only); BIGINT arrives as a string. */
   label_local_id: string | null;
   label_tracking_number: string | null;
+  /** That label's voided mark (site migration 6; null on an older store). */
+  label_voided: unknown;
   /** Refused in-flight claims: the holder has not checked in for two minutes, or is retired. */
   holder_quiet: boolean | null;
   holder_seen_at: Date | null;
@@ -72,18 +75,21 @@ export class SiteClaims {
                      WHERE c.state = 'released' OR c.station_id = EXCLUDED.station_id OR $9::boolean
                    RETURNING true AS granted, station_id, station_name, packer, state, claimed_at,
                      NULL::bigint AS label_local_id, NULL::text AS label_tracking_number,
-                     NULL::boolean AS holder_quiet, NULL::timestamptz AS holder_seen_at,
+                     NULL::jsonb AS label_voided, NULL::boolean AS holder_quiet, NULL::timestamptz AS holder_seen_at,
                      NULL::jsonb AS cancelled)
                  SELECT * FROM taken
                  UNION ALL
                  SELECT false, x.station_id, COALESCE(st.station_name, x.station_id), NULL,
-                        'cancelled', now(), NULL, NULL, NULL, NULL, x.info
+                        'cancelled', now(), NULL, NULL, NULL, NULL, NULL, x.info
                    FROM cancelled x LEFT JOIN site_stations st ON st.station_id = x.station_id
                  UNION ALL
                  -- Refused: the holder's label too (by its purchase), so the packer can reprint
                  -- it here. Only read when nothing was taken: a granted claim costs no more.
                  SELECT false, h.station_id, h.station_name, h.packer, h.state, h.claimed_at,
                         l.local_id, l.tracking_number,
+                        -- Voided at the carrier there since (to_jsonb: a store before site
+                        -- migration 6 has no such column, and answers null).
+                        to_jsonb(l)->'voided',
                         -- Quiet: checked in last over two minutes ago, or gone from the site
                         -- (retired) with a claim that old.
                         CASE WHEN st.station_id IS NULL
@@ -123,11 +129,13 @@ export class SiteClaims {
       }
       const at = clockTime(row.claimed_at);
       const by = row.packer ? ` by ${row.packer}` : '';
+      const voided = row.state === 'purchased' ? voidMarkOf(row.label_voided) : null;
       return {
         granted: false,
         code: 'order-claimed-elsewhere',
-        message:
-          row.state === 'purchased'
+        message: voided
+          ? `Order ${claim.orderNumber} was labelled at ${row.station_name} at ${at}${by}, and that label (${row.label_tracking_number ?? ''}) was voided at the carrier there${voided.reason ? ` (${voided.reason})` : ''}: it is not reprinted. Nothing was bought. Ctrl+Shift+A buys another label.`
+          : row.state === 'purchased'
             ? `Order ${claim.orderNumber} was labelled at ${row.station_name} at ${at}${by} — reprint it here? Nothing was bought.`
             : row.holder_quiet
               ? // The holder died mid-purchase (or was retired): its label may or may not exist,
@@ -145,6 +153,7 @@ export class SiteClaims {
               : {
                   localId: Number(row.label_local_id),
                   trackingNumber: row.label_tracking_number,
+                  ...(voided ? { voided } : {}),
                 },
         },
       };

@@ -12,7 +12,7 @@ import { SiteOutbox } from './outbox.js';
 import { SiteStore, type SitePrinter, type StationQueues } from './store.js';
 import { SiteSync, type SiteSyncStatus } from './sync.js';
 import type { OrderClaims } from '../packing/order-claims.js';
-import type { SiteLabel, SiteOrderRow, SiteReprint } from './types.js';
+import type { LabelVoidMark, SiteLabel, SiteOrderRow, SiteReprint } from './types.js';
 import { SiteTrackers, type SiteTrackersOptions } from './trackers.js';
 
 export type { OrderClaims } from '../packing/order-claims.js';
@@ -231,6 +231,20 @@ export class SiteLink {
   /** Another station's label of this order, as this station keeps them (see mirrorLabelled). */
   labelledElsewhere(scope: StationScope, tenantId: string, orderNumber: string) {
     return this.labelled.holder(scope, tenantId, orderNumber);
+  }
+
+  /**
+   * Whether another station's label was marked voided at the carrier there since (the labels
+   * kept above carry no marks): the mark, null when not, undefined when the store was not asked.
+   */
+  async labelVoid(stationId: string, localId: number): Promise<LabelVoidMark | null | undefined> {
+    try {
+      this.throwIfRecentlyDown();
+      return await this.store.labelVoid(stationId, localId);
+    } catch {
+      this.sync.wake();
+      return undefined;
+    }
   }
 
   /** Keeps the labels other stations bought, for an outage (see LabelledElsewhere.mirror). */

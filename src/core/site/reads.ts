@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { clockTime } from './claims.js';
-import { siteLabelOf, type SiteLabelDbRow } from './label-rows.js';
+import { siteLabelOf, voidMarkOf, type SiteLabelDbRow } from './label-rows.js';
 import type {
+  LabelVoidMark,
   SiteAttentionItem,
   SiteLabel,
   SiteReprint,
@@ -60,6 +61,22 @@ export class SiteReads {
         [scope.profileId, scope.environment, since, exceptStationId, limit],
       );
       return rows;
+    });
+  }
+
+  /**
+   * The voided mark of one station's label (null: not voided, or unknown to the store). Read
+   * through `to_jsonb`, so a store before site migration 6, which keeps no marks, answers null
+   * too instead of refusing the statement.
+   */
+  async labelVoid(stationId: string, localId: number): Promise<LabelVoidMark | null> {
+    return this.run(async () => {
+      const { rows } = await this.pool.query<{ voided: unknown }>(
+        `SELECT to_jsonb(l)->'voided' AS voided FROM site_labels l
+          WHERE l.station_id = $1 AND l.local_id = $2`,
+        [stationId, localId],
+      );
+      return voidMarkOf(rows[0]?.voided);
     });
   }
 

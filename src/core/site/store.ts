@@ -241,6 +241,11 @@ export class SiteStore {
     return this.reads.labelledSince(scope, this.stationId, since, limit);
   }
 
+  /** See SiteReads.labelVoid: whether another station's label was marked voided there. */
+  labelVoid(stationId: string, localId: number): ReturnType<SiteReads['labelVoid']> {
+    return this.reads.labelVoid(stationId, localId);
+  }
+
   /** Needs attention for the whole site (see SiteReads.attention). */
   attention(scope: SiteScope, exceptStationId?: string): Promise<SiteAttentionItem[]> {
     return this.reads.attention(scope, exceptStationId);

@@ -153,7 +153,15 @@ export interface LabelledElsewhereView {
   /** When that station claimed the order for its purchase (ISO 8601), as the store has it. */
   at?: string;
   /** Null while that station's purchase is in flight or its label has not reached the store. */
-  label: { labelId: string; trackingNumber: string } | null;
+  label: {
+    labelId: string;
+    trackingNumber: string;
+    /**
+     * Marked voided at the carrier at that station (who, why, when): not reprinted anywhere;
+     * another label is bought instead. Absent when not, or when the store could not say.
+     */
+    voided?: LabelSummary['voided'];
+  } | null;
 }
 
 export interface SiteAttentionView {

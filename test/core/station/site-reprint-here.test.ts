@@ -304,4 +304,76 @@ describe('an order labelled at another station, scanned here', () => {
       await Promise.all([a.stop(), b.stop()]);
     }
   });
+
+  it("a label voided at the carrier at its station is said so at another station's scan: not offered for reprint, another bought there with a lead", async () => {
+    const { site, a, b } = await stationsAandB();
+    try {
+      await call(a, 'settings.update', { userName: 'ana' });
+      const bought = await packOrder(a, 'LUM-10426');
+      const tracking = bought.label!.trackingNumber;
+      await synced(a);
+      // B keeps A's label (read from the store while it answers), as in the test above.
+      await until(
+        () =>
+          b.context.db
+            .prepare(`SELECT 1 FROM site_labelled_elsewhere WHERE tracking_number = ?`)
+            .get(tracking) !== undefined,
+      );
+      // A's shift lead voids it at the carrier (wrong address) and marks it in A's History.
+      const row = (await call(a, 'labels.search', { query: tracking, limit: 10, offset: 0 }))
+        .labels[0]!;
+      await call(a, 'labels.markVoided', { id: row.id, voided: true, reason: 'wrong address' });
+      await until(async () => {
+        const { rows } = await site.owner.pool.query<{ voided: unknown }>(
+          `SELECT voided FROM site_labels WHERE tracking_number = $1`,
+          [tracking],
+        );
+        return rows[0]?.voided ?? null;
+      });
+
+      // B's scan says it (the store asked): the label is not one to reprint.
+      const scanned = await scanOrder(b, 'LUM-10426');
+      expect(scanned.labelledElsewhere).toMatchObject({
+        stationName: 'Station A',
+        label: { trackingNumber: tracking, voided: { reason: 'wrong address' } },
+      });
+      // A buy without asking for another is refused in the same words, nothing bought.
+      const refused = await buyAtB(b, 'LUM-10426');
+      expect(refused).toMatchObject({
+        code: 'order-claimed-elsewhere',
+        message: expect.stringMatching(
+          new RegExp(
+            String.raw`^Order LUM-10426 was labelled at Station A at \d\d:\d\d by ana, and that label \(${tracking}\) was voided at the carrier there \(wrong address\): it is not reprinted\. Nothing was bought\. Ctrl\+Shift\+A buys another label\.$`,
+          ),
+        ),
+      });
+      expect(
+        (refused.details as { labelledElsewhere: LabelledElsewhereView }).labelledElsewhere.label,
+      ).toMatchObject({ trackingNumber: tracking, voided: { reason: 'wrong address' } });
+
+      // Another label, asked for: a packer at B needs a lead's badge, then it is bought at B.
+      const labelsOf = () =>
+        sandbox()
+          .ledger()
+          .filter((e) => e.orderReference?.startsWith('LUM-10426')).length;
+      const before = labelsOf();
+      await addPackerAndLead(b);
+      await b.context.session.signIn({ userId: 'ana', pin: '4821' });
+      await b.context.session.approve({ badge: 'BADGE-0042' });
+      const quote = await call(b, 'pack.rate', {
+        orderId: scanned.order.id,
+        packages: [{ weightLbs: 1.8, boxId: null }],
+        confirmAnother: true,
+      });
+      const another = await call(b, 'pack.buy', {
+        shipmentId: quote.shipmentId,
+        confirmAnother: true,
+      });
+      expect(another.label?.trackingNumber).toMatch(/\S/);
+      expect(another.label?.trackingNumber).not.toBe(tracking);
+      expect(labelsOf()).toBe(before + 1);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
 });

@@ -46,7 +46,11 @@ export function refuse(result: Refusal, profile?: Profile): never {
           packer: holder.packer,
           at: holder.at,
           label: holder.label
-            ? { labelId: String(holder.label.localId), trackingNumber: holder.label.trackingNumber }
+            ? {
+                labelId: String(holder.label.localId),
+                trackingNumber: holder.label.trackingNumber,
+                ...(holder.label.voided ? { voided: holder.label.voided } : {}),
+              }
             : null,
         };
         return fail(invalidRefusal[code] ?? 'invalid', message, { labelledElsewhere });

@@ -29,14 +29,25 @@ import { verificationView } from './floor.js';
 import { hasFailedRating } from '../../packing/failed-ratings.js';
 
 /**
- * Scan, rate, buy and print, and the order inbox: translation onto PackingWorkflow, nothing
- * more. Rating keeps a shipment in state `rated`; buying buys that shipment (two platform round
- * trips per label).
+ * How long a scan waits for the site store's word on an order it has seen before (a newer copy
+ * of an order fetched from it, another station's label voided since).
  */
-/** What the person mapping columns sees for each required station column. */
-/** How long a scan waits for the site store's newer copy of an order fetched from it before. */
 const SITE_REFRESH_MS = 300;
 
+/** `work`'s answer when it comes within `ms`, else `otherwise` (a late answer is dropped). */
+async function within<T>(work: Promise<T>, ms: number, otherwise: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<T>((resolve) => (timer = setTimeout(() => resolve(otherwise), ms))),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** What the person mapping columns sees for each required station column. */
 const MAPPED_COLUMN_WORDS: Record<(typeof REQUIRED_MAPPED_COLUMNS)[number], string> = {
   order_number: 'the order number',
   ship_to_address1: 'the street address',
@@ -45,6 +56,11 @@ const MAPPED_COLUMN_WORDS: Record<(typeof REQUIRED_MAPPED_COLUMNS)[number], stri
   ship_to_country: 'the country',
 };
 
+/**
+ * Scan, rate, buy and print, and the order inbox: translation onto PackingWorkflow, nothing
+ * more. Rating keeps a shipment in state `rated`; buying buys that shipment (two platform round
+ * trips per label).
+ */
 export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof packingCalls> {
   const reprintCounts = (labelIds: number[]) => rt().reprints.counts(labelIds);
   const rt = () => ctx.runtime();
@@ -90,9 +106,18 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
 
   return {
     'pack.scan': async ({ value }) => {
-      const elsewhereOf = (order: { tenantId: string; orderNumber: string }) => {
-        const holder = ctx.site?.labelledElsewhere(rt().scope, order.tenantId, order.orderNumber);
-        if (!holder?.label) return {};
+      const elsewhereOf = async (order: { tenantId: string; orderNumber: string }) => {
+        const site = ctx.site;
+        const holder = site?.labelledElsewhere(rt().scope, order.tenantId, order.orderNumber);
+        if (!site || !holder?.label) return {};
+        // Voided at the carrier at that station since (the labels kept here carry no marks):
+        // asked for as long as a refresh; unanswered, the label is offered as it is kept, and
+        // a reprint of it is still refused in the void's words.
+        const voided = await within(
+          site.labelVoid(holder.stationId, holder.label.localId),
+          SITE_REFRESH_MS,
+          undefined,
+        );
         return {
           labelledElsewhere: {
             stationId: holder.stationId,
@@ -102,6 +127,7 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
             label: {
               labelId: String(holder.label.localId),
               trackingNumber: holder.label.trackingNumber,
+              ...(voided ? { voided } : {}),
             },
           },
         };
@@ -127,15 +153,12 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
         // version made at the station that imported it is seen at the scan, not at the buy.
         // A store slow to answer does not hold the scan up (the copy here is shown), and its
         // late answer is not applied under the packer's hands.
-        let timer: NodeJS.Timeout | undefined;
         let late = false;
-        const fresh = await Promise.race([
+        const fresh = await within(
           pullSiteOrders(ctx, found.order.orderNumber, () => !late).then((p) => p.pulled),
-          new Promise<false>(
-            (resolve) => (timer = setTimeout(() => resolve(false), SITE_REFRESH_MS)),
-          ),
-        ]);
-        clearTimeout(timer);
+          SITE_REFRESH_MS,
+          false,
+        );
         late = true;
         if (fresh) found = r.workflow.lookup(value);
       }
@@ -159,7 +182,7 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
             verification: verificationView(r.workflow.verification.state(found.order), r.profile),
             // Labelled at another station (as this station keeps the site's labels): said at
             // the scan, not after rates were asked and a buy refused.
-            ...(found.labels.length ? {} : elsewhereOf(found.order)),
+            ...(found.labels.length ? {} : await elsewhereOf(found.order)),
           };
         }
         case 'label':

@@ -202,7 +202,7 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
         // would be refused again; the packer is told what the keys do instead.
         get().notify(
           'error',
-          `This order was labelled at ${there.stationName} (${there.label.trackingNumber}). ${get().status?.site?.state === 'unreachable' ? `Reprint it at ${there.stationName} (the site store is not answering)` : 'Alt+R reprints its label here'}; Ctrl+Shift+A buys another.`,
+          `This order was labelled at ${there.stationName} (${there.label.trackingNumber}). ${there.label.voided ? 'That label was voided at the carrier' : get().status?.site?.state === 'unreachable' ? `Reprint it at ${there.stationName} (the site store is not answering)` : 'Alt+R reprints its label here'}; Ctrl+Shift+A buys another.`,
         );
         return;
       }

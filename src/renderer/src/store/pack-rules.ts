@@ -137,7 +137,8 @@ export function labelledWhen(at: string | undefined, now = new Date()): string {
 
 /**
  * A scan's sentence for an order another station labelled. A reprint here goes through the site
- * store: while it is away, said where the label can be reprinted instead of offering Alt+R.
+ * store: while it is away, said where the label can be reprinted instead of offering Alt+R. A
+ * label voided at the carrier there is not reprinted: another is bought (as for one voided here).
  */
 export function labelledElsewhereWords(
   orderNumber: string,
@@ -145,6 +146,9 @@ export function labelledElsewhereWords(
   storeAway: boolean,
 ): string {
   const by = there.packer ? ` by ${there.packer}` : '';
+  const voided = there.label?.voided;
+  if (voided)
+    return `Order ${orderNumber} was labelled at ${there.stationName}${labelledWhen(there.at)}${by}, and that label (${there.label?.trackingNumber ?? ''}) was voided at the carrier there${voided.reason ? ` (${voided.reason})` : ''}: it is not reprinted. Press Ctrl+Shift+A to buy another.`;
   const how = storeAway
     ? `The site store is not answering: reprint its label at ${there.stationName}, or here (Alt+R) once the store answers; Ctrl+Shift+A buys another.`
     : 'Alt+R reprints its label here; Ctrl+Shift+A buys another.';

@@ -69,7 +69,7 @@ export function PackView() {
           st.scannedLabel ||
           st.existingLabels.length ||
           (st.result?.kind === 'success' && st.result.purchase.label) ||
-          st.labelledElsewhere?.label
+          (st.labelledElsewhere?.label && !st.labelledElsewhere.label.voided)
         )
           setReprinting(true);
       } else if (e.altKey && (e.key === 'v' || e.code === 'KeyV')) {

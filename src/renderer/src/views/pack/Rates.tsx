@@ -117,9 +117,11 @@ export function RatesPanel({ onBuy }: { onBuy(): void }) {
                 : s.result?.kind === 'failure' && s.result.error.code === 'purchase-outcome-unknown'
                   ? 'Not confirmed: the label may have been bought. Nothing to buy here until Needs attention (Alt+2) has found out.'
                   : s.labelledElsewhere?.label && !s.confirmAnother
-                    ? s.status?.site?.state === 'unreachable'
-                      ? `Labelled at ${s.labelledElsewhere.stationName}: nothing to buy. Reprint it there (the site store is not answering), or Ctrl+Shift+A to buy another label.`
-                      : `Labelled at ${s.labelledElsewhere.stationName}: nothing to buy. Reprint it here (Alt+R), or Ctrl+Shift+A to buy another label.`
+                    ? s.labelledElsewhere.label.voided
+                      ? `Labelled at ${s.labelledElsewhere.stationName}, and that label was voided at the carrier: nothing to rate. Ctrl+Shift+A to buy another label.`
+                      : s.status?.site?.state === 'unreachable'
+                        ? `Labelled at ${s.labelledElsewhere.stationName}: nothing to buy. Reprint it there (the site store is not answering), or Ctrl+Shift+A to buy another label.`
+                        : `Labelled at ${s.labelledElsewhere.stationName}: nothing to buy. Reprint it here (Alt+R), or Ctrl+Shift+A to buy another label.`
                     : s.order && s.existingLabels.length && !s.confirmAnother
                       ? s.existingLabels[0]!.voided
                         ? 'Its label was voided at the carrier: nothing to rate. Ctrl+Shift+A to buy another label.'

@@ -253,6 +253,13 @@ export function PackResult(props: {
               send={(reason) => s.reprintHere(reason)}
               onDone={props.onReprintDone}
             />
+          ) : elsewhere.label.voided ? (
+            // Voided at the carrier there: never reprinted; another label is bought instead.
+            !s.confirmAnother ? (
+              <button onClick={() => s.allowAnother()}>
+                Buy another label <kbd>Ctrl+Shift+A</kbd>
+              </button>
+            ) : null
           ) : (
             <button onClick={() => props.setReprinting(true)}>
               Reprint {elsewhere.label.trackingNumber} here <kbd>Alt+R</kbd>
