@@ -9,6 +9,7 @@ import { packBench, scanToPrintBench, tokenWaitsBench } from './scan-to-print.js
 import { startupBench } from './startup.js';
 import { sandboxRatesBench } from './sandbox-rates.js';
 import { siteBench } from './site.js';
+import { siteOrdersBench } from './site-orders.js';
 import { siteTrackersBench } from './site-trackers.js';
 import { CliUsageError, parseCli } from '../src/core/cli-args.js';
 import { ordersViewBench } from './orders-view.js';
@@ -23,6 +24,7 @@ const BENCHES = [
   'tracker_ingest',
   'site',
   'site_trackers',
+  'site_orders',
   'orders_view',
 ];
 const usage = `usage: npm run bench -- [--quick] [--only name,name]
@@ -100,6 +102,7 @@ try {
       // An hour of a busy station (one label every 6 s); the quick run packs a quarter of it.
       offlineLabels: quick ? 150 : 600,
     });
+  if (wants('site') || wants('site_orders')) await siteOrdersBench(quick ? 100_000 : 1_000_000);
   if (wants('site') || wants('site_trackers'))
     await siteTrackersBench(dir, {
       counts: [1, 5, 20],
