@@ -226,6 +226,19 @@ test("an order whose label was voided at station A, scanned at B: said so, no re
     `This order was labelled at Station A (${tracking}). That label was voided at the carrier; Ctrl+Shift+A buys another.`,
   );
 
+  // Orders → Whole site at B says it on the order's row too.
+  await pageB.keyboard.press('Alt+8');
+  await pageB.getByLabel('Orders scope').selectOption('site');
+  await pageB.getByLabel('Search site orders').fill('LUM-10423');
+  await expect(pageB.getByTestId('site-order-row')).toHaveText([
+    /Labelled at Station A by .+; its label was voided at the carrier \(wrong address\): buy another at Pack/,
+  ]);
+  await pageB.keyboard.press('Alt+1');
+  await pageB.keyboard.press('Escape');
+  await scan.fill('LUM-10423');
+  await scan.press('Enter');
+  await expect(result).toContainText('was voided at the carrier there');
+
   // Buy another label (the button, as Ctrl+Shift+A): rated, then Ctrl+Enter buys it at B.
   await result.getByRole('button', { name: 'Buy another label Ctrl+Shift+A' }).click();
   await expect(pageB.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });

@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import type { SiteScope } from './types.js';
+import { voidMarkOf } from './label-rows.js';
+import type { LabelVoidMark, SiteScope } from './types.js';
 
 /** Where an order of the site stands, as the site store knows it. */
 export type SiteOrderState = 'open' | 'being-labelled' | 'labelled' | 'cancelled';
@@ -25,8 +26,16 @@ export interface SiteOrderListRow {
   updatedAt: string;
   state: SiteOrderState;
   cancelled: { by: string; reason: string; at: string; stationName: string } | null;
-  /** Its claim, when one was taken: who labels or labelled it, where and when. */
-  claim: { stationName: string; packer: string | null; at: string } | null;
+  /**
+   * Its claim, when one was taken: who labels or labelled it, where and when, and whether that
+   * label was marked voided at the carrier there since (site migration 6; null: not, or unknown).
+   */
+  claim: {
+    stationName: string;
+    packer: string | null;
+    at: string;
+    voided: LabelVoidMark | null;
+  } | null;
 }
 
 const MAX_ROWS = 200;
@@ -78,6 +87,7 @@ export async function listSiteOrders(
     claim_station: string | null;
     claim_packer: string | null;
     claim_at: Date | null;
+    label_voided: unknown;
   }>({
     // Unnamed: planned for its values each time (a prefix's range in the number index).
     text: `SELECT o.tenant_id, o.order_number, o.station_id,
@@ -88,12 +98,18 @@ export async function listSiteOrders(
                   CASE WHEN ${CANCELLED} THEN o.order_json->'cancelled' END AS cancelled,
                   CASE WHEN c.state IN ('purchased', 'in-flight') THEN c.station_name END AS claim_station,
                   CASE WHEN c.state IN ('purchased', 'in-flight') THEN c.packer END AS claim_packer,
-                  CASE WHEN c.state IN ('purchased', 'in-flight') THEN c.updated_at END AS claim_at
+                  CASE WHEN c.state IN ('purchased', 'in-flight') THEN c.updated_at END AS claim_at,
+                  -- The claim's label, voided at the carrier since? (to_jsonb: a store before
+                  -- site migration 6 has no such column, and answers null.)
+                  to_jsonb(l)->'voided' AS label_voided
              FROM site_orders o
              LEFT JOIN site_stations st ON st.station_id = o.station_id
              LEFT JOIN site_order_claims c
                ON c.profile_id = o.profile_id AND c.environment = o.environment
               AND c.tenant_id = o.tenant_id AND c.order_number = o.order_number
+             LEFT JOIN site_labels l
+               ON c.state = 'purchased' AND l.station_id = c.station_id
+              AND l.purchase_id = c.purchase_id
             WHERE o.profile_id = $1 AND o.environment = $2 AND o.tenant_id = ANY($3::text[])
               ${prefix === null ? '' : 'AND lower(o.order_number) LIKE lower($5)'}
               ${q.state && STATE_WHERE[q.state] ? `AND ${STATE_WHERE[q.state]}` : ''}
@@ -128,7 +144,12 @@ export async function listSiteOrders(
         : null,
       claim:
         r.claim_station && r.claim_at
-          ? { stationName: r.claim_station, packer: r.claim_packer, at: r.claim_at.toISOString() }
+          ? {
+              stationName: r.claim_station,
+              packer: r.claim_packer,
+              at: r.claim_at.toISOString(),
+              voided: voidMarkOf(r.label_voided),
+            }
           : null,
     })),
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listSiteOrders, type SiteOrderListQuery } from '../../../src/core/site/order-list.js';
+import { siteOrderWords } from '../../../src/core/station/features/site-orders.js';
 import { siteDatabase, type SiteDatabase } from './support.js';
 import { usePostgres } from '../../support/use-postgres.js';
 
@@ -41,6 +42,19 @@ async function seed(site: SiteDatabase) {
   await order('ORD-1', 1);
   await order('ORD-2', 2);
   await claim('ORD-2', 'purchased');
+  // Its label voided at the carrier at Station B since (site migration 6's mark).
+  await site.owner.pool.query(
+    `INSERT INTO site_labels (station_id, local_id, purchase_id, platform_label_id, profile_id,
+       environment, tenant_id, order_number, order_reference, tracking_number, carrier,
+       service_level, cost_cents, currency, packer, created_at, voided)
+     VALUES ('st-b', 1, 'p-ORD-2', 'lbl_1', $1, $2, 'tnt_lumen', 'ORD-2', 'ORD-2', '1ZORD2',
+       'UPS', 'UPS_GROUND', 950, 'USD', 'bea', now(), $3)`,
+    [
+      scope.profileId,
+      scope.environment,
+      JSON.stringify({ by: 'Lee', reason: 'wrong address', at: new Date().toISOString() }),
+    ],
+  );
   await order('ORD-3', 3);
   await claim('ORD-3', 'in-flight');
   await order('ORD-4', 4, 'tnt_lumen', true);
@@ -98,6 +112,20 @@ describe('the Whole site order list', () => {
           'ORD-3:being-labelled',
         ]);
         expect((await listed(site, { state: 'cancelled' })).numbers).toEqual(['ORD-4:cancelled']);
+        // The voided label is said on its order's row, as at the station that bought it.
+        const { orders } = await listSiteOrders(site.owner.pool, scope, {
+          tenantIds: ['tnt_lumen'],
+          limit: 200,
+          state: 'labelled',
+        });
+        expect(orders.map((o) => [o.orderNumber, o.claim?.voided?.reason ?? null])).toEqual([
+          ['ORD-2', 'wrong address'],
+          ['ORD-5', null],
+        ]);
+        expect(siteOrderWords(orders[0]!)).toMatch(
+          /^Labelled at Station B by bea, .+; its label was voided at the carrier \(wrong address\): buy another at Pack \(scan it, then Ctrl\+Shift\+A\)$/,
+        );
+        expect(siteOrderWords(orders[1]!)).toMatch(/^Labelled at Station B by bea, [^;]+$/);
         // A number's start in either case; "_" and "%" are characters, not wildcards.
         expect((await listed(site, { query: 'ord-' })).numbers).toEqual([
           'ORD-1:open',

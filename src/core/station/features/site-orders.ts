@@ -15,8 +15,14 @@ import { brandName } from '../map.js';
 export function siteOrderWords(o: SiteOrderListRow, now = new Date()): string {
   const by = o.claim?.packer ? ` by ${o.claim.packer}` : '';
   switch (o.state) {
-    case 'labelled':
-      return `Labelled at ${o.claim?.stationName ?? 'a station'}${by}, ${whenSaid(new Date(o.claim?.at ?? o.updatedAt), now)}`;
+    case 'labelled': {
+      const where = `Labelled at ${o.claim?.stationName ?? 'a station'}${by}, ${whenSaid(new Date(o.claim?.at ?? o.updatedAt), now)}`;
+      const voided = o.claim?.voided;
+      // As the station's own Orders row says a label voided there.
+      return voided
+        ? `${where}; its label was voided at the carrier${voided.reason ? ` (${voided.reason})` : ''}: buy another at Pack (scan it, then Ctrl+Shift+A)`
+        : where;
+    }
     case 'being-labelled':
       return `Being labelled at ${o.claim?.stationName ?? 'a station'}${by} (since ${whenSaid(new Date(o.claim?.at ?? o.updatedAt), now)})`;
     case 'cancelled': {
