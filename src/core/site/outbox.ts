@@ -257,6 +257,28 @@ export class SiteOutbox {
   }
 
   /**
+   * Reprints made here that the outbox has not sent yet, per label ("stationId:localId"): this
+   * station's own labels and other stations' alike. Site History adds them to the store's counts,
+   * so a label reprinted a moment ago does not show its old count.
+   */
+  unsentReprints(): Map<string, number> {
+    const rows = this.db
+      .prepare<[string], { station_id: string; local_id: number; n: number }>(
+        `SELECT a.label_station_id AS station_id, a.label_local_id AS local_id, count(*) AS n
+           FROM site_outbox o JOIN site_reprint_audit a ON a.id = CAST(o.local_key AS INTEGER)
+          WHERE o.entity = 'site-reprint'
+          GROUP BY 1, 2
+         UNION ALL
+         SELECT ?, r.label_id, count(*)
+           FROM site_outbox o JOIN reprints r ON r.id = CAST(o.local_key AS INTEGER)
+          WHERE o.entity = 'reprint'
+          GROUP BY 2`,
+      )
+      .all(this.stationId);
+    return new Map(rows.map((r) => [`${r.station_id}:${r.local_id}`, r.n]));
+  }
+
+  /**
    * This station's reprints of another station's label, as recorded here (the store has them
    * once the outbox has sent them): what History shows at once after a reprint.
    */

@@ -201,7 +201,12 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
           limit,
           offset: q.offset,
         });
-        return { labels: page.labels.map(view), more: page.more, scope: 'site', note: null };
+        // Reprints made here and not sent yet count at once (the store has them a moment later).
+        const unsent = ctx.site.outbox.unsentReprints();
+        const labels = page.labels.map((l) =>
+          view({ ...l, reprints: l.reprints + (unsent.get(`${l.stationId}:${l.localId}`) ?? 0) }),
+        );
+        return { labels, more: page.more, scope: 'site', note: null };
       } catch (error) {
         return {
           labels: localLabels(q.query, limit, filters),
