@@ -16,7 +16,8 @@ describe("the outbox's unsent reprints", () => {
     const outbox = new SiteOutbox(s.db, 'st-a');
     outbox.enable();
     const shipped = await s.workflow.ship(orderId(s, 'LUM-10421'), { stationUser: 'ana' });
-    const labelId = shipped.label!.id;
+    if (!('label' in shipped) || !shipped.label) throw new Error(shipped.outcome);
+    const labelId = shipped.label.id;
     const sentBefore = outbox.next(1000)!.upTo;
     outbox.ack(sentBefore);
     expect(outbox.unsentReprints()).toEqual(new Map());
