@@ -245,6 +245,33 @@ test("an order whose label was voided at station A, scanned at B: said so, no re
   await pageB.keyboard.press('Control+Enter');
   await expect.poll(() => b.printer.labels.length, { timeout: 30_000 }).toBe(1);
   await expect(pageB.getByTestId('tracking-number')).not.toHaveText(tracking);
+  const again = (await pageB.getByTestId('tracking-number').textContent())!.trim();
   expect(await world.sandbox().ledger()).toHaveLength(2);
+
+  // Back at A, once it has heard of B's label: the order was labelled again there. B's label is
+  // offered for a reprint here, not "buy another" (a second live label).
+  await pageA.keyboard.press('Alt+1');
+  const resultA = pageA.getByTestId('result');
+  const scanA = pageA.getByRole('textbox', { name: 'Scan' });
+  await expect
+    .poll(
+      async () => {
+        await pageA.keyboard.press('Escape');
+        await scanA.fill('LUM-10423');
+        await scanA.press('Enter');
+        await expect(pageA.getByTestId('order-number')).toHaveText('LUM-10423');
+        return (await resultA.textContent()) ?? '';
+      },
+      { timeout: 30_000, intervals: [1000] },
+    )
+    .toContain('labelled again at Station B');
+  await expect(resultA).toContainText(
+    new RegExp(
+      `Order LUM-10423's label here \\(${tracking}\\) was voided at the carrier, and it was labelled again at Station B at \\d\\d:\\d\\d( by .+)? \\(${again}\\): nothing to buy here\\. Alt\\+R reprints its label here; Ctrl\\+Shift\\+A buys another\\.`,
+    ),
+  );
+  await expect(resultA.getByRole('button', { name: `Reprint ${again} here Alt+R` })).toBeVisible();
+  await expect(resultA.getByRole('button', { name: /Buy another label/ })).toHaveCount(0);
+  await pageA.screenshot({ path: info.outputPath('station-a-relabelled-at-b.png') });
   await site.owner.close();
 });

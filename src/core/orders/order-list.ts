@@ -32,7 +32,23 @@ export interface OrderListQuery {
   weightKnown?: boolean | undefined;
   limit?: number | undefined;
   offset?: number | undefined;
+  /**
+   * The station has a site store: an order another station labelled (as this station keeps the
+   * site's labels, `site_labelled_elsewhere`) is `labelled` here too, not open, verified or
+   * failed (nothing is to be bought for it; a batch skips it before asking).
+   */
+  siteLabels?: boolean | undefined;
 }
+
+/** Kept statuses an order labelled at another station of the site overrides. */
+const ELSEWHERE = `EXISTS (SELECT 1 FROM site_labelled_elsewhere e
+    WHERE e.profile_id = st.profile_id AND e.environment = st.environment
+      AND e.tenant_id = o.tenant_id AND e.order_number = o.order_number)`;
+const statusSql = (siteLabels: boolean | undefined) =>
+  siteLabels
+    ? `CASE WHEN st.status IN ('open', 'verified', 'failed') AND ${ELSEWHERE} THEN 'labelled'
+         ELSE st.status END`
+    : 'st.status';
 
 export interface OrderListRow {
   id: number;
@@ -50,6 +66,8 @@ export interface OrderListRow {
   unitCount: number;
   weightKnown: boolean;
   status: OrderStatus;
+  /** `labelled` because another station of the site labelled it (siteLabels). */
+  labelledElsewhere: boolean;
   /**
    * Why a `failed` order failed, in words (its newest failure), or who cancelled a `cancelled`
    * one and why; null for the other statuses.
@@ -124,6 +142,7 @@ interface Row {
   unit_count: number;
   weight_known: number;
   status: OrderStatus;
+  kept_status: OrderStatus;
   failure: string | null;
 }
 
@@ -144,7 +163,8 @@ export class OrderList {
            (SELECT count(*) FROM order_packages p WHERE p.order_id = o.id) AS package_count,
            (SELECT coalesce(sum(i.quantity), 0) FROM order_items i WHERE i.order_id = o.id) AS unit_count,
            NOT EXISTS (SELECT 1 FROM order_packages p WHERE p.order_id = o.id AND p.weight_lbs IS NULL) AS weight_known,
-           st.status, CASE st.status WHEN 'failed' THEN ${FAILURE}
+           ${statusSql(query.siteLabels)} AS status, st.status AS kept_status,
+           CASE st.status WHEN 'failed' THEN ${FAILURE}
              WHEN 'cancelled' THEN 'Cancelled by ' || json_extract(o.cancelled, '$.by') || ': '
                || json_extract(o.cancelled, '$.reason') END AS failure
          FROM orders o JOIN order_status st ON st.order_id = o.id
@@ -269,9 +289,9 @@ export class OrderList {
     ];
     // Only the columns asked for: with none of the filters, the counts are read from the
     // status index alone (orders is joined only to search or filter by brand).
-    const byOrder = Boolean(term || query.tenantId || sizes.length);
+    const byOrder = Boolean(term || query.tenantId || sizes.length || query.siteLabels);
     const sql = `SELECT * FROM (
-        SELECT st.order_id AS id, ${sizes.map((c) => `${c}, `).join('')}st.status AS status
+        SELECT st.order_id AS id, ${sizes.map((c) => `${c}, `).join('')}${statusSql(query.siteLabels)} AS status
         FROM order_status st ${byOrder ? 'JOIN orders o ON o.id = st.order_id' : ''}
         WHERE ${where.join(' AND ')}
       ) ${outer.length ? `WHERE ${outer.join(' AND ')}` : ''}`;
@@ -296,6 +316,7 @@ function toRow(r: Row): OrderListRow {
     unitCount: r.unit_count,
     weightKnown: r.weight_known === 1,
     status: r.status,
+    labelledElsewhere: r.status !== r.kept_status,
     reason: r.status === 'failed' || r.status === 'cancelled' ? r.failure : null,
     importedAt: r.imported_at,
   };

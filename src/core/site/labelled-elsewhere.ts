@@ -85,7 +85,8 @@ export class LabelledElsewhere {
    * Keeps what other stations labelled since the newest label kept (less an overlap; the last
    * 14 days the first time), reading the store a page at a time: while the store is away, an
    * order labelled at another station before the outage is refused here too, whatever this
-   * station did with its order file meanwhile.
+   * station did with its order file meanwhile. Returns how many of them are newer than any
+   * kept before (0 when the read only went over the overlap again).
    */
   async mirror(
     scope: StationScope,
@@ -95,7 +96,8 @@ export class LabelledElsewhere {
     const now = Date.now();
     const newest = this.s.newest.get(scope.profileId, scope.environment)?.at;
     let since = new Date(newest ? Date.parse(newest) - OVERLAP_MS : now - KEEP_MS);
-    let kept = 0;
+    const before = newest ? Date.parse(newest) : -Infinity;
+    let fresh = 0;
     for (;;) {
       const rows = await read(since, pageSize);
       inTransaction(this.db, () => {
@@ -115,8 +117,8 @@ export class LabelledElsewhere {
           );
         this.s.prune.run(new Date(now - KEEP_MS).toISOString());
       });
-      kept += rows.length;
-      if (rows.length < pageSize) return kept;
+      fresh += rows.filter((r) => r.created_at.getTime() > before).length;
+      if (rows.length < pageSize) return fresh;
       since = rows[rows.length - 1]!.created_at;
     }
   }

@@ -51,6 +51,21 @@ describe('Orders, whole site', () => {
       });
       await Promise.all([synced(a), synced(b)]);
 
+      // At A, which imported WSO-101, once it keeps B's label: labelled, not open (nothing to
+      // buy; a batch skips it before asking), and where.
+      const bought = a.context.db
+        .prepare(`SELECT tracking_number FROM site_labelled_elsewhere WHERE order_number = ?`)
+        .pluck();
+      const trackingAtB = await until(() => bought.get('WSO-101') as string | undefined);
+      const ownPage = await call(a, 'orders.page', { search: 'WSO-' });
+      expect(ownPage.rows.find((o) => o.orderNumber === 'WSO-101')).toMatchObject({
+        status: 'labelled',
+        reason: `labelled at Station B by bea (${trackingAtB}): reprint it from Pack or History (whole site)`,
+      });
+      expect(ownPage.counts).toMatchObject({ open: 1, labelled: 1, cancelled: 1 });
+      const openOnly = await call(a, 'orders.page', { search: 'WSO-', statuses: ['open'] });
+      expect(openOnly.rows.map((o) => o.orderNumber)).toEqual(['wso-103']);
+
       const states = async (s: Station, q: Parameters<typeof call<'site.orders'>>[2]) =>
         Object.fromEntries(
           (await call(s, 'site.orders', q)).orders.map((o) => [o.orderNumber, o.stateText]),

@@ -372,6 +372,30 @@ describe('an order labelled at another station, scanned here', () => {
       expect(another.label?.trackingNumber).toMatch(/\S/);
       expect(another.label?.trackingNumber).not.toBe(tracking);
       expect(labelsOf()).toBe(before + 1);
+
+      // Back at A, once it keeps B's label: the order was labelled again there. The scan offers
+      // B's label (not "buy another", which would be a second live label), and A's Orders row
+      // names it.
+      await until(
+        () =>
+          a.context.db
+            .prepare(`SELECT 1 FROM site_labelled_elsewhere WHERE tracking_number = ?`)
+            .get(another.label!.trackingNumber) !== undefined,
+      );
+      const atA = await scanOrder(a, 'LUM-10426');
+      expect(atA.existingLabels).toMatchObject([
+        { trackingNumber: tracking, voided: { reason: 'wrong address' } },
+      ]);
+      expect(atA.labelledElsewhere).toMatchObject({
+        stationName: 'Station B',
+        label: { trackingNumber: another.label!.trackingNumber },
+      });
+      expect(atA.labelledElsewhere!.label!.voided).toBeUndefined();
+      const rowAtA = (await call(a, 'orders.page', { search: 'LUM-10426' })).rows[0]!;
+      expect(rowAtA).toMatchObject({
+        status: 'labelled',
+        reason: `its label here was voided at the carrier (wrong address); labelled again at Station B (${another.label!.trackingNumber})`,
+      });
     } finally {
       await Promise.all([a.stop(), b.stop()]);
     }

@@ -130,19 +130,33 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
     );
   }
 
-  const voidedReason = (v: LabelVoid | undefined) =>
-    v
-      ? `its label was voided at the carrier (${v.reason}): buy another at Pack (scan it, then Ctrl+Shift+A)`
-      : null;
+  /**
+   * A labelled order whose every label here was voided at the carrier: what next, unless another
+   * station of the site has labelled it again since (as kept here), which is then named.
+   */
+  const relabelledReason = (v: LabelVoid, tenantId: string, orderNumber: string) => {
+    const holder = ctx.site?.labelledElsewhere(rt().scope, tenantId, orderNumber);
+    return holder?.label
+      ? `its label here was voided at the carrier (${v.reason}); labelled again at ${holder.stationName} (${holder.label.trackingNumber})`
+      : `its label was voided at the carrier (${v.reason}): buy another at Pack (scan it, then Ctrl+Shift+A)`;
+  };
 
   return {
     'orders.page': async (input) => {
       const r = rt();
       const page = r.orderList.page(r.scope, {
         ...listQuery(input),
+        siteLabels: Boolean(ctx.site),
         limit: input.limit,
         offset: input.offset,
       });
+      // Labelled at another station of the site (as kept here): where, by whom, which label.
+      const elsewhereReason = (o: (typeof page.rows)[number]) => {
+        const holder = ctx.site?.labelledElsewhere(r.scope, o.tenantId, o.orderNumber);
+        return holder?.label
+          ? `labelled at ${holder.stationName}${holder.packer ? ` by ${holder.packer}` : ''} (${holder.label.trackingNumber}): reprint it from Pack or History (whole site)`
+          : null;
+      };
       // A labelled order whose every label was voided at the carrier says so, and what next.
       const voided = r.voids.allVoidedOf(
         page.rows.filter((o) => o.status === 'labelled').map((o) => o.id),
@@ -160,7 +174,11 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
           units: o.unitCount,
           weightKnown: o.weightKnown,
           status: o.status,
-          reason: voidedReason(voided.get(o.id)) ?? o.reason,
+          reason: o.labelledElsewhere
+            ? elsewhereReason(o)
+            : voided.has(o.id)
+              ? relabelledReason(voided.get(o.id)!, o.tenantId, o.orderNumber)
+              : o.reason,
           importedAt: o.importedAt,
         })),
         total: page.total,
@@ -241,7 +259,11 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
         throw new StationFailure('validation', 'Pick some orders, or a filter, for the batch.');
       const ids = orderIds?.length
         ? orderIds.map((id) => orderOf(r, id).id)
-        : r.orderList.ids(r.scope, listQuery(filter!), MAX_BATCH_ORDERS + 1);
+        : r.orderList.ids(
+            r.scope,
+            { ...listQuery(filter!), siteLabels: Boolean(ctx.site) },
+            MAX_BATCH_ORDERS + 1,
+          );
       if (ids.length === 0) throw new StationFailure('validation', 'No order matches the filter.');
       if (ids.length > MAX_BATCH_ORDERS)
         throw new StationFailure(

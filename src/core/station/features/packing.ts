@@ -7,6 +7,7 @@ import {
 import type { StoredOrder } from '../../orders/types.js';
 import { importError } from '../../orders/import-error.js';
 import { pullSiteOrders } from './site.js';
+import { labelledElsewhereAtScan, SITE_REFRESH_MS, within } from './scan-site.js';
 import type { PackedPackage } from '../../packing/types.js';
 import type { ShipmentRepository } from '../../packing/shipment-repository.js';
 import { tenantsOf, type Profile } from '../../profiles/profile-schema.js';
@@ -27,25 +28,6 @@ import { withVoids } from './label-voids.js';
 import { purchaseView, quoteView } from './pack-views.js';
 import { verificationView } from './floor.js';
 import { hasFailedRating } from '../../packing/failed-ratings.js';
-
-/**
- * How long a scan waits for the site store's word on an order it has seen before (a newer copy
- * of an order fetched from it, another station's label voided since).
- */
-const SITE_REFRESH_MS = 300;
-
-/** `work`'s answer when it comes within `ms`, else `otherwise` (a late answer is dropped). */
-async function within<T>(work: Promise<T>, ms: number, otherwise: T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<T>((resolve) => (timer = setTimeout(() => resolve(otherwise), ms))),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** What the person mapping columns sees for each required station column. */
 const MAPPED_COLUMN_WORDS: Record<(typeof REQUIRED_MAPPED_COLUMNS)[number], string> = {
@@ -106,32 +88,8 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
 
   return {
     'pack.scan': async ({ value }) => {
-      const elsewhereOf = async (order: { tenantId: string; orderNumber: string }) => {
-        const site = ctx.site;
-        const holder = site?.labelledElsewhere(rt().scope, order.tenantId, order.orderNumber);
-        if (!site || !holder?.label) return {};
-        // Voided at the carrier at that station since (the labels kept here carry no marks):
-        // asked for as long as a refresh; unanswered, the label is offered as it is kept, and
-        // a reprint of it is still refused in the void's words.
-        const voided = await within(
-          site.labelVoid(holder.stationId, holder.label.localId),
-          SITE_REFRESH_MS,
-          undefined,
-        );
-        return {
-          labelledElsewhere: {
-            stationId: holder.stationId,
-            stationName: holder.stationName,
-            packer: holder.packer,
-            at: holder.at,
-            label: {
-              labelId: String(holder.label.localId),
-              trackingNumber: holder.label.trackingNumber,
-              ...(voided ? { voided } : {}),
-            },
-          },
-        };
-      };
+      const elsewhereOf = (order: { tenantId: string; orderNumber: string }) =>
+        labelledElsewhereAtScan(ctx, rt().scope, order);
       const box = ctx
         .stationSettings()
         .boxes.find((b) => b.code.toLowerCase() === value.toLowerCase());
@@ -165,6 +123,19 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
       switch (found.kind) {
         case 'order': {
           const counts = reprintCounts(found.labels.map((l) => l.id));
+          const existingLabels = withVoids(
+            r,
+            found.labels.map((l) =>
+              labelView(l, brandName(r.profile, l.tenantId), counts.get(l.id) ?? 0),
+            ),
+          );
+          // Labelled at another station (as this station keeps the site's labels): said at the
+          // scan, not after rates were asked and a buy refused. Also when every label of it here
+          // was voided at the carrier: another station may have labelled it again since, and
+          // "buy another" here would then be a second live label.
+          const elsewhere = existingLabels.every((l) => l.voided)
+            ? await elsewhereOf(found.order)
+            : {};
           return {
             kind: 'order',
             order: orderView(
@@ -173,16 +144,10 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
               found.labels.length ? 'labelled' : 'open',
               r.profile.shipFrom.countryCode,
             ),
-            existingLabels: withVoids(
-              r,
-              found.labels.map((l) =>
-                labelView(l, brandName(r.profile, l.tenantId), counts.get(l.id) ?? 0),
-              ),
-            ),
+            existingLabels,
             verification: verificationView(r.workflow.verification.state(found.order), r.profile),
-            // Labelled at another station (as this station keeps the site's labels): said at
-            // the scan, not after rates were asked and a buy refused.
-            ...(found.labels.length ? {} : await elsewhereOf(found.order)),
+            // A label voided there too is no label: said as the void (as for one voided here).
+            ...(found.labels.length && elsewhere.labelledElsewhere?.label.voided ? {} : elsewhere),
           };
         }
         case 'label':

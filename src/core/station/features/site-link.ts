@@ -65,7 +65,8 @@ function checkInExtras(
     }
     const rt = ctx.runtimeOrNull();
     if (rt && ctx.site && Date.now() - labelled.at >= LABELLED_EVERY_MS) {
-      await ctx.site.mirrorLabelled(rt.scope);
+      // Labels other stations bought since: the Orders view shows those orders labelled.
+      if ((await ctx.site.mirrorLabelled(rt.scope)) > 0) ctx.ordersChanged({});
       labelled.at = Date.now();
     }
     if (rt) {

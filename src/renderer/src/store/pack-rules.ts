@@ -145,14 +145,51 @@ export function labelledElsewhereWords(
   there: LabelledElsewhereView,
   storeAway: boolean,
 ): string {
-  const by = there.packer ? ` by ${there.packer}` : '';
   const voided = there.label?.voided;
   if (voided)
-    return `Order ${orderNumber} was labelled at ${there.stationName}${labelledWhen(there.at)}${by}, and that label (${there.label?.trackingNumber ?? ''}) was voided at the carrier there${voided.reason ? ` (${voided.reason})` : ''}: it is not reprinted. Press Ctrl+Shift+A to buy another.`;
-  const how = storeAway
+    return `Order ${orderNumber} was labelled at ${there.stationName}${labelledWhen(there.at)}${byWhom(there)}, and that label (${there.label?.trackingNumber ?? ''}) was voided at the carrier there${voided.reason ? ` (${voided.reason})` : ''}: it is not reprinted. Press Ctrl+Shift+A to buy another.`;
+  return `Order ${orderNumber} was labelled at ${elsewhereWhere(there)}: nothing to buy here. ${elsewhereHow(there, storeAway)}`;
+}
+
+const byWhom = (there: LabelledElsewhereView) => (there.packer ? ` by ${there.packer}` : '');
+
+/** "Station B at 14:05 by ana (1ZSBX…)". */
+function elsewhereWhere(there: LabelledElsewhereView): string {
+  return `${there.stationName}${labelledWhen(there.at)}${byWhom(there)} (${there.label?.trackingNumber ?? ''})`;
+}
+
+/** What the keys do for another station's label: reprint here (through the store), or buy another. */
+function elsewhereHow(there: LabelledElsewhereView, storeAway: boolean): string {
+  return storeAway
     ? `The site store is not answering: reprint its label at ${there.stationName}, or here (Alt+R) once the store answers; Ctrl+Shift+A buys another.`
     : 'Alt+R reprints its label here; Ctrl+Shift+A buys another.';
-  return `Order ${orderNumber} was labelled at ${there.stationName}${labelledWhen(there.at)}${by} (${there.label?.trackingNumber ?? ''}): nothing to buy here. ${how}`;
+}
+
+/**
+ * Every label of the order here was voided at the carrier, and another station has a live label
+ * of it (labelled again there): that label is the order's, offered for reprint, and buying
+ * another here would be a second live label.
+ */
+export function relabelledElsewhere(
+  existing: readonly LabelSummary[],
+  there: LabelledElsewhereView | null,
+): there is LabelledElsewhereView & { label: NonNullable<LabelledElsewhereView['label']> } {
+  return (
+    existing.length > 0 &&
+    existing.every((l) => l.voided) &&
+    Boolean(there?.label) &&
+    !there?.label?.voided
+  );
+}
+
+/** A scan's sentence for an order whose label here was voided and that was labelled again elsewhere. */
+export function relabelledElsewhereWords(
+  orderNumber: string,
+  voidedHere: LabelSummary,
+  there: LabelledElsewhereView,
+  storeAway: boolean,
+): string {
+  return `Order ${orderNumber}'s label here (${voidedHere.trackingNumber}) was voided at the carrier, and it was labelled again at ${elsewhereWhere(there)}: nothing to buy here. ${elsewhereHow(there, storeAway)}`;
 }
 
 /** The other station (and its label) of an `order-claimed-elsewhere` refusal, if it says. */

@@ -15,6 +15,8 @@ import type { Slice } from './types';
 import {
   isVerifying,
   labelledElsewhereWords,
+  relabelledElsewhere,
+  relabelledElsewhereWords,
   labelledHereWords,
   matchesLine,
   MAX_QUANTITY_KEY,
@@ -205,21 +207,31 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
               weight: p.weightLbs === null ? '' : String(p.weightLbs),
               box: boxes.find((b) => b.code === p.box) ?? null,
             })),
-            result: found.existingLabels.length
+            result: relabelledElsewhere(found.existingLabels, found.labelledElsewhere ?? null)
               ? {
                   kind: 'info',
-                  text: labelledHereWords(found.order.orderNumber, found.existingLabels[0]!),
+                  text: relabelledElsewhereWords(
+                    found.order.orderNumber,
+                    found.existingLabels[0]!,
+                    found.labelledElsewhere!,
+                    get().status?.site?.state === 'unreachable',
+                  ),
                 }
-              : found.labelledElsewhere?.label
+              : found.existingLabels.length
                 ? {
                     kind: 'info',
-                    text: labelledElsewhereWords(
-                      found.order.orderNumber,
-                      found.labelledElsewhere,
-                      get().status?.site?.state === 'unreachable',
-                    ),
+                    text: labelledHereWords(found.order.orderNumber, found.existingLabels[0]!),
                   }
-                : null,
+                : found.labelledElsewhere?.label
+                  ? {
+                      kind: 'info',
+                      text: labelledElsewhereWords(
+                        found.order.orderNumber,
+                        found.labelledElsewhere,
+                        get().status?.site?.state === 'unreachable',
+                      ),
+                    }
+                  : null,
           });
           if (!found.existingLabels.length && get().settings?.scale.enabled) {
             const w = await call('pack.readScale', {});

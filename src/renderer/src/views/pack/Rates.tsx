@@ -1,4 +1,4 @@
-import { pickedRate } from '../../store/pack-rules';
+import { pickedRate, relabelledElsewhere } from '../../store/pack-rules';
 import { useStation } from '../../store';
 import { Waiting } from './Waiting';
 
@@ -16,12 +16,16 @@ export function RatesPanel({ onBuy }: { onBuy(): void }) {
   const ruleRate = quote?.rates.find((r) => r.id === quote.chosenRateId) ?? null;
   // Ctrl+Shift+A on an order that has a label: what is on screen must not look like a first
   // purchase. The labels it has are named, and the button says it buys another.
+  const there = s.labelledElsewhere?.label
+    ? [`${s.labelledElsewhere.label.trackingNumber} at ${s.labelledElsewhere.stationName}`]
+    : [];
   const earlier = s.confirmAnother
-    ? s.existingLabels.length
-      ? s.existingLabels.map((l) => l.trackingNumber)
-      : s.labelledElsewhere?.label
-        ? [`${s.labelledElsewhere.label.trackingNumber} at ${s.labelledElsewhere.stationName}`]
-        : []
+    ? relabelledElsewhere(s.existingLabels, s.labelledElsewhere)
+      ? // Voided here and labelled again there: the live one is named too.
+        [...s.existingLabels.map((l) => `${l.trackingNumber} (voided)`), ...there]
+      : s.existingLabels.length
+        ? s.existingLabels.map((l) => l.trackingNumber)
+        : there
     : [];
   const another = earlier.length > 0;
 
@@ -39,7 +43,8 @@ export function RatesPanel({ onBuy }: { onBuy(): void }) {
         <p className="another" data-testid="buy-another" role="status">
           <b>Another label</b> for {s.order?.orderNumber}: it already has{' '}
           {earlier.length === 1 ? 'label' : `${earlier.length} labels`} {earlier.join(', ')}.
-          Ctrl+Enter buys and charges a second one; Esc cancels.
+          Ctrl+Enter buys and charges {earlier.length === 1 ? 'a second one' : 'one more'}; Esc
+          cancels.
         </p>
       ) : null}
       {quote?.unreachable ? (

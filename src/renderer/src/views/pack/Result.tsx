@@ -4,6 +4,7 @@ import { getBridge } from '../../bridge';
 import { LabelPreview } from '../../components/LabelPreview';
 import { ReprintForm } from '../../components/ReprintForm';
 import { useStation } from '../../store';
+import { relabelledElsewhere } from '../../store/pack-rules';
 import { printerStateWords as printerWords } from '../../../../shared/printers';
 
 type Phase = 'printed' | 'bought' | 'waiting' | 'check' | 'queued';
@@ -95,7 +96,10 @@ export function PackResult(props: {
   const { phase, message } = usePurchasePhase(purchase);
   // The label the panel shows first: one just bought (another label of an order that had one
   // included) is the one the packer holds, not the order's earlier label.
-  const reprintTarget = purchase?.label ?? s.scannedLabel ?? s.existingLabels[0] ?? null;
+  // The order's label here voided and labelled again at another station: that one is offered.
+  const relabelled = relabelledElsewhere(s.existingLabels, s.labelledElsewhere);
+  const reprintTarget =
+    purchase?.label ?? s.scannedLabel ?? (relabelled ? null : s.existingLabels[0]) ?? null;
   // Labelled at another station of the site: its label reprints here instead.
   const elsewhere = reprintTarget ? null : s.labelledElsewhere;
   const label = purchase?.label ?? null;
