@@ -151,6 +151,31 @@ test('the next order scanned while a label is being bought never shows that labe
   expect(await sandbox.ledger()).toHaveLength(2);
 });
 
+test('Esc while the label is being bought: said it cannot stop it, and the label shows when it comes', async ({
+  page,
+}) => {
+  station = await lumenStation();
+  await page.goto(station.url);
+  await importSamples(page);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  await page.keyboard.type('LUM-10422');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toContainText('cheapest');
+  await sandbox.addFault({ method: 'POST', path: '/api/v1/labels', kind: 'delay', delayMs: 2500 });
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('waiting')).toContainText('Buying the label');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('toast')).toHaveText(
+    'The label is being bought: Esc cannot stop it. Its result shows here in a moment.',
+  );
+  await expect(page.getByTestId('order-number')).toHaveText('LUM-10422');
+  await expect(page.getByTestId('tracking-number')).toHaveText(/\w{10,}/, { timeout: 15_000 });
+  expect(await sandbox.ledger()).toHaveLength(1);
+  // Once bought, Esc clears as ever.
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('order-number')).toHaveCount(0);
+});
+
 test('an order file saved as Windows-1252 (not UTF-8) keeps its accented names', async ({
   page,
 }) => {

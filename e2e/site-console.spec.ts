@@ -201,6 +201,19 @@ test("sign-in by badge, and a packer's buy-another waits for a lead's badge", as
   );
   await expect(page.getByText(/is not a shift lead/)).toHaveCount(1);
   expect(await world.sandbox().ledger()).toHaveLength(1);
+  // Behind the question the rates say what is waited for: a lead, not the platform.
+  await expect(page.getByTestId('waiting')).toContainText("Waiting for a shift lead's approval");
+  // Esc: not now. The question closes, the order and its rates stay, the buy stays refused.
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('lead-prompt')).toHaveCount(0);
+  await expect(page.getByTestId('order-number')).toHaveText('LUM-10421');
+  await expect(page.getByTestId('failure-message')).toContainText('shift lead');
+  expect(await world.sandbox().ledger()).toHaveLength(1);
+  // Asked again, with a lead at hand this time.
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('lead-prompt')).toContainText(
+    'A shift lead must approve buying another label for order LUM-10421',
+  );
   // The lead's badge approves, and the label asked for is bought at once: no second Ctrl+Enter.
   await page.keyboard.type('BADGE-0042');
   await page.keyboard.press('Enter');

@@ -76,6 +76,16 @@ export function PackView() {
         e.preventDefault();
         if (st.verification?.lines.length && !st.verification.verified) setOverriding(true);
       } else if (e.key === 'Escape') {
+        if (st.busy === 'buy') {
+          // The label request is on its way and may already be paid: clearing the screen would
+          // hide a label that comes out of the printer a moment later.
+          e.preventDefault();
+          st.notify(
+            'error',
+            'The label is being bought: Esc cannot stop it. Its result shows here in a moment.',
+          );
+          return;
+        }
         setReprinting(false);
         setOverriding(false);
         st.clearPack();

@@ -116,11 +116,16 @@ export function LeadApproval() {
   const setSession = useSession((s) => s.setSession);
   const notify = useStation((s) => s.notify);
   useEffect(() => {
+    // Esc closes the approval and nothing else: taken before the views' own keys (capture), so
+    // Pack keeps the order, its rates and the refusal on screen ("the action stays refused").
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && useSession.getState().leadPrompt) close();
+      if (e.key !== 'Escape' || !useSession.getState().leadPrompt) return;
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      close();
     };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
   }, [close]);
   if (!prompt) return null;
   return (
