@@ -39,7 +39,6 @@ describe('a station of a site while the site store is away', () => {
         kind: 'not-found',
         value: 'SITE-0000',
       });
-
       pgc.cluster.stop();
       try {
         // Twice: asked as it goes away, then not waited on again for a while (SiteLink).
@@ -58,6 +57,20 @@ describe('a station of a site while the site store is away', () => {
       await until(
         async () => (await call(b, 'pack.scan', { value: 'SITE-9201' })).kind === 'order',
       );
+      // A control byte in a scan (a scanner's framing, a NUL) is dropped, not sent to the store
+      // (which refuses a NUL) and said as the store's fault.
+      expect(await call(b, 'pack.scan', { value: 'AB\u0000CD' })).toEqual({
+        kind: 'not-found',
+        value: 'ABCD',
+      });
+      expect(await call(b, 'pack.scan', { value: '\u0002SITE-9201\u0003' })).toMatchObject({
+        kind: 'order',
+        order: { orderNumber: 'SITE-9201' },
+      });
+      expect(await b.dispatch('pack.scan', { value: '\u0002\u0003' })).toMatchObject({
+        ok: false,
+        error: { code: 'validation', message: expect.stringContaining('control characters') },
+      });
     } finally {
       await Promise.all([a.stop(), b.stop()]);
     }

@@ -6,6 +6,7 @@ import {
 } from '../../orders/order-import.js';
 import type { StoredOrder } from '../../orders/types.js';
 import { importError } from '../../orders/import-error.js';
+import { stripControlCharacters } from '../../orders/control-characters.js';
 import { pullSiteOrders } from './site.js';
 import { labelledElsewhereAtScan, SITE_REFRESH_MS, within } from './scan-site.js';
 import type { PackedPackage } from '../../packing/types.js';
@@ -87,7 +88,16 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
   }
 
   return {
-    'pack.scan': async ({ value }) => {
+    'pack.scan': async ({ value: scanned }) => {
+      // A scanner set up to frame its codes (STX … ETX) or a stray control byte: no order number,
+      // tracking number or box code holds one, so they are dropped before the look-up (a NUL
+      // would otherwise be refused by the site store and said as the store's fault).
+      const value = stripControlCharacters(scanned).trim();
+      if (!value)
+        throw new StationFailure(
+          'validation',
+          "The scan held nothing but control characters: check the scanner's prefix and suffix settings, then scan again.",
+        );
       const elsewhereOf = (order: { tenantId: string; orderNumber: string }) =>
         labelledElsewhereAtScan(ctx, rt().scope, order);
       const box = ctx
