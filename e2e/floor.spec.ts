@@ -290,7 +290,7 @@ test('a batch order without a weight is failed in Orders, with its reason, under
   );
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('batch')).toContainText('Batch done', { timeout: 30_000 });
-  const why = 'The package has no weight; weigh it or type its weight.';
+  const why = 'Package 1 of 1 has no weight; weigh it or type its weight.';
   await expect(page.getByTestId('batch-failures')).toContainText(`FLR-106: ${why}`);
 
   // Every order, then the Failed chip: FLR-106 is there, failed, with the batch's reason.

@@ -35,7 +35,8 @@ export function buildShipment(
     // an unweighed package is refused instead of shipping on someone else's number.
     const weight = given ? (given.weightLbs ?? undefined) : pkg.weightLbs;
     const field = `packages[${i}].weightLbs`;
-    const label = count > 1 ? `Package ${i + 1} of ${count}` : 'The package';
+    // "of 1" too: the Pack view says its own refusals of a typed weight that way, whatever the count.
+    const label = `Package ${i + 1} of ${count}`;
     if (weight === undefined)
       errors.push({ field, message: `${label} has no weight; weigh it or type its weight.` });
     else {

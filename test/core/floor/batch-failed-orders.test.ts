@@ -50,7 +50,7 @@ describe('a batch order that failed before a shipment existed, in the Orders vie
     // What the batch reports is its own, as before.
     expect(summary).toMatchObject({ state: 'done', bought: 1, failed: 3 });
     const reason = (n: string) => summary.items.find((i) => i.orderNumber === n)!.reason;
-    expect(reason('BF-2')).toBe('The package has no weight; weigh it or type its weight.');
+    expect(reason('BF-2')).toBe('Package 1 of 1 has no weight; weigh it or type its weight.');
     expect(reason('BF-3')).toMatch(/^Order BF-3 goes to CA, and customs need: /);
 
     // The Orders view: failed, with the batch's reason, under the Failed filter too.

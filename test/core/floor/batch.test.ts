@@ -57,7 +57,7 @@ describe('batch printing (#15.8)', () => {
     const summary = await runner.run(batch.id);
     expect(summary).toMatchObject({ state: 'done', total: 3, bought: 2, failed: 1, skipped: 0 });
     expect(summary.items.find((i) => i.orderNumber === 'BAT-2')!.reason).toBe(
-      'The package has no weight; weigh it or type its weight.',
+      'Package 1 of 1 has no weight; weigh it or type its weight.',
     );
     const bought = summary.items.filter((i) => i.state === 'bought');
     expect(summary.costCents).toBe(bought.reduce((n, i) => n + i.costCents!, 0));

@@ -189,6 +189,22 @@ describe('rate, then buy what was rated', () => {
   });
 });
 
+describe('a weight over the limit', () => {
+  it('is refused by package, "Package 1 of 1" on a one-package order as on Pack', async () => {
+    const { station, calls } = await warmStation();
+    const id = orderId(station, 'LUM-10421');
+    const result = await station.workflow.rate(id, { packages: [{ weightLbs: 200 }] });
+    expect(result).toMatchObject({
+      outcome: 'invalid',
+      failure: {
+        code: 'invalid-weight',
+        message: 'Package 1 of 1: weight 200 lb must be at most 150 lb for one parcel.',
+      },
+    });
+    expect(calls).toEqual([]);
+  });
+});
+
 describe('multi-package orders', () => {
   it('refuses a package without a weight, naming it, and buys nothing', async () => {
     const { station, calls } = await warmStation();
