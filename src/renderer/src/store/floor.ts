@@ -70,10 +70,11 @@ export const createFloorSlice: Slice<FloorSlice> = (set, get) => {
 
     async startBatch(mode) {
       const q = get().ordersQuery;
+      const n = get().picked.length;
       const r = await call(
         'batch.start',
         mode === 'picked'
-          ? { orderIds: get().picked, description: `${get().picked.length} picked orders` }
+          ? { orderIds: get().picked, description: `${n} picked order${n === 1 ? '' : 's'}` }
           : {
               filter: {
                 search: q.search.trim() || undefined,
