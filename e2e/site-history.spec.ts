@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { siteWorld } from './site';
 import { importOrders, pastRightEdge, scanAndBuy } from './station';
 
@@ -64,6 +64,102 @@ test("a label bought at station A is found and reprinted from station B's Histor
   await expect(pageB.getByTestId('site-store-state')).toContainText('Site: synced');
   await panel.scrollIntoViewIfNeeded();
   await pageB.screenshot({ path: info.outputPath('station-b-settings.png') });
+  await site.owner.close();
+});
+
+/** The cells of these columns that are not whole on one line: wrapped, or cut short with …. */
+function notWhole(page: Page, columns: number[]): Promise<string[]> {
+  return page
+    .getByTestId('site-history-row')
+    .locator(columns.map((c) => `td:nth-child(${c})`).join(', '))
+    .evaluateAll((cells) =>
+      cells
+        .filter((td) => {
+          const text = td.ownerDocument.createRange();
+          text.selectNodeContents(td);
+          const lines = new Set([...text.getClientRects()].map((r) => Math.round(r.top))).size;
+          return lines > 1 || td.scrollWidth > td.clientWidth;
+        })
+        .map((td) => td.textContent ?? ''),
+    );
+}
+
+test('Site History at 1366×768: the first row selected, its pane shown; dates, order and tracking numbers whole in normal and large text', async ({
+  browser,
+}, info) => {
+  const { site, a, b } = await world.twoStations();
+  const pageA = await browser.newPage();
+  await pageA.goto(a.station.url);
+  await expect(pageA.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
+  await importOrders(pageA);
+  await pageA.keyboard.press('Alt+1');
+  await scanAndBuy(pageA, 'LUM-10421');
+  await expect
+    .poll(async () => (await site.owner.pool.query(`SELECT 1 FROM site_labels`)).rowCount, {
+      timeout: 30_000,
+    })
+    .toBe(1);
+  // A busy day at station A: 30 more labels, older, with a long service and packer name.
+  await site.owner.pool.query(
+    `INSERT INTO site_labels (station_id, local_id, purchase_id, platform_label_id, profile_id,
+            environment, tenant_id, order_number, order_reference, tracking_number, carrier,
+            service_level, cost_cents, currency, packer, created_at)
+     SELECT station_id, local_id + n, purchase_id || '-' || n, platform_label_id || '-' || n,
+            profile_id, environment, tenant_id, 'ORD-' || (2000 + n), order_reference || '-' || n,
+            '9400' || lpad(n::text, 18, '1'), carrier, 'Ground Advantage Saturday Delivery',
+            cost_cents, currency, 'Dana Whitfield-Okonkwo', created_at - n * interval '1 hour'
+       FROM site_labels, generate_series(1, 30) AS n`,
+  );
+
+  const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+  await page.goto(b.station.url);
+  await expect(page.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
+  await page.keyboard.press('Alt+4');
+  const rows = page.getByTestId('site-history-row');
+  const detail = page.getByTestId('site-label-detail');
+  await expect(rows).toHaveCount(31);
+  // The first row is selected and its pane shown, as in this station's History.
+  await expect(rows.first()).toHaveAttribute('aria-selected', 'true');
+  await expect(detail).toContainText('Order LUM-10421');
+  await expect(detail.getByLabel('Reprint reason')).toBeVisible();
+  // ↓ from the search box into the rows, ↓ moves (the pane follows), ↑ back to the box.
+  const search = page.getByLabel('Search labels');
+  await expect(search).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(rows.first()).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(rows.nth(1)).toBeFocused();
+  await expect(rows.nth(1)).toHaveAttribute('aria-selected', 'true');
+  await expect(detail).toContainText('Order ORD-2001');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await expect(search).toBeFocused();
+  // Typed, not searched yet: ↓ searches first, then goes to the first match, selected.
+  await search.fill('ORD-201');
+  await page.keyboard.press('ArrowDown');
+  await expect(rows).toHaveCount(10);
+  await expect(rows.first()).toBeFocused();
+  await expect(rows.first()).toHaveAttribute('aria-selected', 'true');
+  await expect(detail).toContainText('Order ORD-2010');
+  // Each search selects its first row: the pane is never left empty.
+  await search.fill('');
+  await search.press('Enter');
+  await expect(rows).toHaveCount(31);
+  await expect(detail).toContainText('Order LUM-10421');
+
+  for (const large of [false, true]) {
+    if (large) await page.keyboard.press('Alt+l');
+    await expect(page.locator('html')).toHaveClass(large ? /large-text/ : /^(?!.*large-text)/);
+    // Created, Order and Tracking whole on one line (a trial read "ORD-" and "2009" apart).
+    expect(await notWhole(page, [1, 2, 3])).toEqual([]);
+    expect(await pastRightEdge(page, '.site-history', 1366)).toEqual([]);
+    // Every column in view beside the pane, Reprints too: the rows do not scroll sideways.
+    const rowsBox = page.locator('.site-history .history-rows');
+    expect(await rowsBox.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    await page.screenshot({
+      path: info.outputPath(`site-history-${large ? 'large' : 'normal'}.png`),
+    });
+  }
   await site.owner.close();
 });
 

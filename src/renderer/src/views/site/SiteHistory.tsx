@@ -11,25 +11,46 @@ import { VoidedNote } from '../VoidMark';
 import { SiteReprintAudit } from './SiteReprintAudit';
 import './site-history.css';
 
+const stationOf = (l: SiteLabelView) => (l.here ? `${l.stationName} (here)` : l.stationName);
+
+// Each cell on one line (site-history.css): the ones that may shorten carry their whole text.
 const siteColumns: LabelColumn<SiteLabelView>[] = [
-  { head: 'Created', cell: (l) => when(l.createdAt) },
-  { head: 'Order', cell: (l) => l.orderNumber },
+  {
+    head: 'Created',
+    cell: (l) => when(l.createdAt),
+    title: (l) => new Date(l.createdAt).toLocaleString(),
+  },
+  { head: 'Order', cell: (l) => l.orderNumber, title: (l) => l.orderNumber },
   {
     head: 'Tracking',
+    className: 'mono',
     cell: (l) => (l.voided ? `${l.trackingNumber} (voided)` : l.trackingNumber),
-    title: (l) => (l.voided ? `Voided at the carrier: ${l.voided.reason}` : ''),
+    title: (l) => (l.voided ? `Voided at the carrier: ${l.voided.reason}` : l.trackingNumber),
   },
-  { head: 'Carrier', cell: (l) => `${l.carrier} ${l.serviceLevel}` },
-  { head: 'Station', cell: (l) => (l.here ? `${l.stationName} (here)` : l.stationName) },
-  { head: 'Packer', cell: (l) => l.packer ?? '' },
-  { head: 'Brand', cell: (l) => l.brandName ?? l.tenantId },
+  {
+    head: 'Carrier',
+    cell: (l) => `${l.carrier} ${l.serviceLevel}`,
+    title: (l) => `${l.carrier} ${l.serviceLevel}`,
+  },
+  { head: 'Station', cell: stationOf, title: stationOf },
+  { head: 'Packer', cell: (l) => l.packer ?? '', title: (l) => l.packer ?? '' },
+  {
+    head: 'Brand',
+    cell: (l) => l.brandName ?? l.tenantId,
+    title: (l) => l.brandName ?? l.tenantId,
+  },
   { head: 'Reprints', num: true, cell: (l) => l.reprints },
 ];
+
+const sameLabel = (a: SiteLabelView, b: SiteLabelView) =>
+  a.stationId === b.stationId && a.labelId === b.labelId;
 
 /**
  * History across the whole site (issue 12): labels of every station, by order, tracking number,
  * brand, date, station and packer; any of them reprints on this station's printer. When the site
- * store does not answer, the station's own labels are shown and the page says so.
+ * store does not answer, the station's own labels are shown and the page says so. The keyboard
+ * moves as in this station's History: ↓ from the search box into the rows, ↑/↓ move, and the
+ * first row of each result is selected, so the pane is never empty while there is a label.
  */
 export function SiteHistory(props: { onStationScope(): void }) {
   const notify = useStation((s) => s.notify);
@@ -47,9 +68,17 @@ export function SiteHistory(props: { onStationScope(): void }) {
   // Reprints made here: the label's reprint list is read again after each.
   const [reprinted, setReprinted] = useState(0);
   const searchRef = useRef<HTMLInputElement>(null);
+  const rows = useRef<(HTMLTableRowElement | null)[]>([]);
+  // ↓ typed before its search: the first row takes the focus once the result is on screen (a
+  // frame later can still be the rows of the search before).
+  const focusFirst = useRef(false);
+  // The filters the list on screen answers: ↓ after typing searches first, as History's does.
+  const filters = JSON.stringify([query.trim(), from, to, tenantId, station.trim(), packer.trim()]);
+  const [searched, setSearched] = useState<string | null>(null);
   const [sitePrinters, setSitePrinters] = useState<{ id: string; name: string }[]>([]);
 
-  async function search(keep = false) {
+  /** The page for the filters on screen; null when the store refused it (said in a toast). */
+  async function search(keep = false): Promise<SiteLabelPage | null> {
     const r = await call('site.labels', {
       ...(query.trim() ? { query: query.trim() } : {}),
       ...(from ? { from } : {}),
@@ -59,20 +88,47 @@ export function SiteHistory(props: { onStationScope(): void }) {
       ...(packer.trim() ? { packer: packer.trim() } : {}),
       scope: 'site',
     });
-    if (!r.ok) return notify('error', r.error.message);
-    setPage(r.value);
-    // After a reprint the same label stays selected, with its new count and audit.
-    setSelected((was) =>
-      keep && was
-        ? (r.value.labels.find((l) => l.stationId === was.stationId && l.labelId === was.labelId) ??
-          null)
-        : null,
-    );
+    if (!r.ok) {
+      notify('error', r.error.message);
+      return null;
+    }
+    show(r.value, filters, keep);
+    return r.value;
   }
+  /** A result on screen with its first row selected; after a reprint the same label stays. */
+  function show(result: SiteLabelPage, key: string, keep = false) {
+    setPage(result);
+    setSearched(key);
+    setSelected((was) => {
+      const kept = keep && was ? result.labels.find((l) => sameLabel(l, was)) : undefined;
+      return kept ?? result.labels[0] ?? null;
+    });
+  }
+  function select(i: number, focus = true) {
+    const l = labels[i];
+    if (!l) return;
+    setSelected(l);
+    if (focus) rows.current[i]?.focus();
+  }
+  const onRowKey = (e: React.KeyboardEvent, i: number) => {
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      const next = i + (e.key === 'ArrowDown' ? 1 : -1);
+      if (next < 0) searchRef.current?.focus();
+      else select(Math.min(next, labels.length - 1));
+    } else if (e.key === 'Home') {
+      e.preventDefault();
+      select(0);
+    } else if (e.key === 'End') {
+      e.preventDefault();
+      select(labels.length - 1);
+    }
+  };
   useEffect(() => {
     let live = true;
+    const key = filters;
     void call('site.labels', { scope: 'site' }).then((r) => {
-      if (live && r.ok) setPage(r.value);
+      if (live && r.ok) show(r.value, key);
     });
     // Other stations' network printers: a reprint may go to the printer where the box is.
     void call('site.status', {}).then((r) => {
@@ -82,7 +138,14 @@ export function SiteHistory(props: { onStationScope(): void }) {
     return () => {
       live = false;
     };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the view opens
   }, []);
+
+  useEffect(() => {
+    if (!focusFirst.current) return;
+    focusFirst.current = false;
+    rows.current[0]?.focus();
+  }, [page]);
 
   async function reprint(reason: string, printerId: string | null) {
     if (!selected) return false;
@@ -101,6 +164,7 @@ export function SiteHistory(props: { onStationScope(): void }) {
   }
 
   const labels = page?.labels ?? [];
+  const selectedIndex = selected ? labels.findIndex((l) => sameLabel(l, selected)) : -1;
   return (
     <section className="history site-history">
       <div className="history-list">
@@ -118,6 +182,16 @@ export function SiteHistory(props: { onStationScope(): void }) {
             placeholder="Order or tracking number"
             value={query}
             onChange={(e) => setQuery(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key !== 'ArrowDown') return;
+              e.preventDefault();
+              // The rows answer what is in the box: typed but not searched yet, searched first.
+              if (searched === filters) return select(0);
+              focusFirst.current = true;
+              void search().then((p) => {
+                if (!p) focusFirst.current = false;
+              });
+            }}
           />
           <label>
             From <input type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
@@ -147,15 +221,23 @@ export function SiteHistory(props: { onStationScope(): void }) {
             {page.note}
           </p>
         ) : null}
-        <LabelTable
-          className="grid selectable"
-          testId="site-history-table"
-          labels={labels}
-          columns={siteColumns}
-          keyOf={(l) => `${l.stationId}:${l.labelId}`}
-          isSelected={(l) => selected?.stationId === l.stationId && selected.labelId === l.labelId}
-          onSelect={(i) => setSelected(labels[i] ?? null)}
-        />
+        <div className="history-rows">
+          <LabelTable
+            className="grid selectable site-history-table"
+            testId="site-history-table"
+            rowTestId="site-history-row"
+            labels={labels}
+            columns={siteColumns}
+            keyOf={(l) => `${l.stationId}:${l.labelId}`}
+            isSelected={(l) => (selected ? sameLabel(l, selected) : false)}
+            onSelect={(i) => select(i)}
+            onRowKey={onRowKey}
+            tabIndexOf={(i) => (i === Math.max(0, selectedIndex) ? 0 : -1)}
+            rowRef={(i, el) => {
+              rows.current[i] = el;
+            }}
+          />
+        </div>
         {page && labels.length === 0 ? (
           <p className="muted" data-testid="site-history-empty">
             No label of the site matches this search.
