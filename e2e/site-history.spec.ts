@@ -163,24 +163,39 @@ test('Site History at 1366×768: the first row selected, its pane shown; dates, 
   await site.owner.close();
 });
 
-test('in large text at 1366×768, Settings with a site store stays inside the window', async ({
+test('at 1366×768, in normal and large text, Settings with a site store stays inside the window, box names whole in normal text', async ({
   browser,
 }, info) => {
   const { a } = await world.twoStations();
   const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
   await page.goto(a.station.url);
   await expect(page.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
-  await page.keyboard.press('Alt+l');
   await page.keyboard.press('Alt+7');
   const panel = page.getByTestId('site-store-panel');
   await expect(panel.getByRole('row', { name: /Station B/ })).toBeVisible({ timeout: 15_000 });
-  // Nothing past the window's right edge: the two columns share it, whatever they hold.
-  expect(await pastRightEdge(page, '.settings', 1366)).toEqual([]);
-  // A box preset's name is still readable beside its sizes.
-  const name = page.getByLabel('Box 1 name');
-  expect((await name.boundingBox())!.width).toBeGreaterThan(120);
-  await panel.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: info.outputPath('settings-site-large-text.png') });
+  const names = page.getByLabel(/^Box \d+ name$/);
+  await expect(names).not.toHaveCount(0);
+  /** The box presets' names not shown whole in their fields ("Medium 12×10›" was read). */
+  const cutNames = () =>
+    names.evaluateAll((inputs) =>
+      (inputs as unknown as { value: string; scrollWidth: number; clientWidth: number }[])
+        .filter((input) => input.scrollWidth > input.clientWidth)
+        .map((input) => input.value),
+    );
+  for (const large of [false, true]) {
+    if (large) await page.keyboard.press('Alt+l');
+    // Nothing past the window's right edge: the two columns share it, whatever they hold.
+    expect(await pastRightEdge(page, '.settings', 1366)).toEqual([]);
+    await page.getByLabel('Box 1 name').scrollIntoViewIfNeeded();
+    await page.screenshot({
+      path: info.outputPath(`settings-site-${large ? 'large' : 'normal'}-text.png`),
+    });
+    // Each box preset's name whole beside its sizes in normal text; in large text readable (the
+    // longer ones end cut short: docs/known-limits.md).
+    if (large)
+      expect((await page.getByLabel('Box 1 name').boundingBox())!.width).toBeGreaterThan(120);
+    else expect(await cutNames()).toEqual([]);
+  }
 });
 
 test("Orders, Whole site: a lead at station B finds station A's orders, where each stands, and opens one on Pack", async ({
