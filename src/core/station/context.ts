@@ -22,6 +22,7 @@ import type { EmbeddedSandbox, StartSandbox } from './ports.js';
 import { ProfileRuntime } from './runtime.js';
 import type { SiteLink } from '../site/link.js';
 import type { SiteAttentionCount } from './features/site-attention.js';
+import type { SiteConsoleCache } from './features/site-console.js';
 import { LocalUsers } from '../users/local.js';
 import { withSiteSettings, type SettingSource, type SiteSettingKey } from '../site/settings.js';
 import {
@@ -84,6 +85,8 @@ export class StationContext {
   site: SiteLink | null = null;
   /** The site-wide part of the header's Needs attention count; null without a site store. */
   siteAttention: SiteAttentionCount | null = null;
+  /** The console's picture of the site as last read; null without a site store. */
+  siteConsole: SiteConsoleCache | null = null;
   /** The station's users (a station alone) or the copy of the site's (issue 14). */
   readonly users: LocalUsers;
   /** Who is packing here, and a shift lead's approvals (issue 14). */
@@ -368,6 +371,7 @@ export class StationContext {
     await this.site?.close();
     this.site = null;
     this.siteAttention = null;
+    this.siteConsole = null;
     for (const close of this.closers.reverse()) await close().catch(() => {});
     this.stopCheckpoints();
     this.db.close();

@@ -95,7 +95,13 @@ export interface ConsoleView {
   /** This station has no site store at all: a state to explain, not a fault. */
   noStore?: boolean;
   note: string | null;
+  /**
+   * The site now; while the store does not answer (reachable false), the site as this station
+   * last read it (`readAt`), or null when it has not read it yet.
+   */
   snapshot: ConsoleSnapshotView | null;
+  /** With reachable false: when this station read the `snapshot` (its clock, ISO). */
+  readAt?: string;
   /** The site's Needs attention (possible double labels, unknown purchases of every station). */
   attention: { id: string; message: string; since: string }[];
   /** tenant id → brand name, for the cost table. */

@@ -173,9 +173,11 @@ describe('a station of a site while the site store is away', () => {
           /^The site store at .+ does not answer \(.+\)\. These are the site's items as last read; they may have changed since\.$/,
         );
         expect(stale.items.map((i) => i.kind)).toEqual(['unknown-purchase']);
-        // The console at B says what the store did and what the floor does, in its own words.
+        // The console at B says what the store did and what the floor does, in its own words,
+        // over the site as B last read it.
         const consoleAway = await call(b, 'console.snapshot', {});
-        expect(consoleAway).toMatchObject({ reachable: false, snapshot: null });
+        expect(consoleAway).toMatchObject({ reachable: false, readAt: expect.any(String) });
+        expect(consoleAway.snapshot?.stations.map((s) => s.stationId)).toContain('st-b');
         expect(consoleAway.note).toMatch(
           /^The site store at .+ does not answer \(.+\)\. The console shows the site again as soon as it answers; meanwhile every station packs on its own and sends its labels when the store is back\.$/,
         );
@@ -185,6 +187,62 @@ describe('a station of a site while the site store is away', () => {
       await until(async () => (await call(b, 'station.status', {})).siteAttention?.current);
     } finally {
       await Promise.all([a.stop(), b.stop()]);
+    }
+  }, 60_000);
+
+  it('a console opened for the first time while the store is away shows the site as this station last read it', async () => {
+    const site = await siteDatabase(pgc.cluster);
+    const a = siteStation(tempDir());
+    const b = siteStation(tempDir());
+    const c = siteStation(tempDir());
+    await Promise.all([a.start(), b.start(), c.start()]);
+    /** When the station last read the console's picture of the site on its own (no console open). */
+    const readAt = (s: Station) => s.context.siteConsole?.readAt(s.context.runtime()) ?? null;
+    try {
+      // A checks in first, so B's first check-in reads the site with both stations in it.
+      await linkToSite(a, site.stationUrl, 'st-a', 'Station A');
+      await until(() => readAt(a));
+      await linkToSite(b, site.stationUrl, 'st-b', 'Station B');
+      await until(() => readAt(b));
+      // C has never reached the store: its address leads nowhere.
+      const closedPort = site.stationUrl.replace(`:${pgc.cluster.port}/`, ':1/');
+      await linkToSite(c, closedPort, 'st-c', 'Station C');
+
+      pgc.cluster.stop();
+      try {
+        // Nobody has opened B's console: its first read, in the outage, is the site as last read.
+        const away = await call(b, 'console.snapshot', {});
+        expect(away).toMatchObject({
+          reachable: false,
+          thisStationId: 'st-b',
+          readAt: readAt(b),
+        });
+        expect(away.note).toMatch(
+          /^The site store at .+ does not answer \(.+\)\. The console shows the site again as soon as it answers; meanwhile every station packs on its own/,
+        );
+        expect(away.snapshot?.stations.map((s) => [s.stationId, s.stationName])).toEqual([
+          ['st-a', 'Station A'],
+          ['st-b', 'Station B'],
+        ]);
+        expect(away.brands).not.toEqual({});
+        // C never read the site: it says so, rather than a blank page.
+        const never = await call(c, 'console.snapshot', {});
+        expect(never).toMatchObject({ reachable: false, snapshot: null, thisStationId: 'st-c' });
+        expect(never.note).toMatch(
+          /^The site store has not answered since this station started: The site store at .+ does not answer \(.+\)\. The console shows the site as soon as it answers;/,
+        );
+      } finally {
+        pgc.cluster.start();
+      }
+      // The store answers again: the site now.
+      const back = await until(async () => {
+        const view = await call(b, 'console.snapshot', {});
+        return view.reachable ? view : null;
+      });
+      expect(back.readAt).toBeUndefined();
+      expect(back.snapshot?.stations.map((s) => s.stationId)).toEqual(['st-a', 'st-b']);
+    } finally {
+      await Promise.all([a.stop(), b.stop(), c.stop()]);
     }
   }, 60_000);
 });

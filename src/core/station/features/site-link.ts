@@ -11,6 +11,7 @@ import { SettingsError } from '../../profiles/settings-store.js';
 import { SiteLink } from '../../site/link.js';
 import { SiteOutbox } from '../../site/outbox.js';
 import { SiteAttentionCount } from './site-attention.js';
+import { SiteConsoleCache } from './site-console.js';
 import type { StationContext } from '../context.js';
 import { countsOf } from '../snapshots.js';
 import { platformState } from './status.js';
@@ -150,6 +151,7 @@ export async function openSite(ctx: StationContext): Promise<void> {
   await ctx.site?.close();
   ctx.site = null;
   ctx.siteAttention = null;
+  ctx.siteConsole = null;
   let config: SiteStoreConfig | null;
   try {
     config = siteStoreSetting(ctx);
@@ -163,8 +165,10 @@ export async function openSite(ctx: StationContext): Promise<void> {
   }
   // Made with the link (it reads through it); the link's events below refresh it.
   let attention: SiteAttentionCount | null = null;
+  let consoleCache: SiteConsoleCache | null = null;
   // When the labels other stations bought were last read (see LABELLED_EVERY_MS).
   const labelled = { at: 0 };
+  const extras = checkInExtras(ctx, labelled);
   const link = new SiteLink(config, {
     db: ctx.db,
     password: await siteStorePassword(ctx.options.vault, ctx.options.env),
@@ -177,14 +181,22 @@ export async function openSite(ctx: StationContext): Promise<void> {
     },
     onRemoteChange: (stationId) => {
       attention?.refresh();
+      consoleCache?.notice();
       // Another station committed (a label, likely): read it at the next check-in, not in 10 s.
       labelled.at = 0;
       ctx.events.emit('site-changed', { stationId });
     },
     // The console (issue 14) reloads on site-changed too: heartbeats are pushed, not polled.
-    onConsole: (stationId) => ctx.events.emit('site-changed', { stationId }),
+    onConsole: (stationId) => {
+      consoleCache?.notice();
+      ctx.events.emit('site-changed', { stationId });
+    },
     heartbeat: () => heartbeatOf(ctx),
-    atCheckIn: checkInExtras(ctx, labelled),
+    atCheckIn: async (store, settings) => {
+      await extras(store, settings);
+      // The site as last read, for a console first opened while the store is away.
+      consoleCache?.atCheckIn();
+    },
     printers: () =>
       (ctx.runtimeOrNull()?.profile.printers ?? [])
         .filter((p) => p.kind === 'network' && p.host && (p.role ?? 'label') === 'label')
@@ -205,8 +217,10 @@ export async function openSite(ctx: StationContext): Promise<void> {
       if (ctx.siteAttention === attention) ctx.changed('status');
     },
   });
+  consoleCache = new SiteConsoleCache({ link, runtime: () => ctx.runtimeOrNull() });
   ctx.site = link;
   ctx.siteAttention = attention;
+  ctx.siteConsole = consoleCache;
   link.start();
 }
 

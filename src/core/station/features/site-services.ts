@@ -1,7 +1,3 @@
-import { tenantsOf } from '../../profiles/profile-schema.js';
-import { consoleSnapshot } from '../../site/console.js';
-import { describeSiteError } from '../../site/errors.js';
-import { SITE_SCHEMA_VOIDS } from '../../site/schema.js';
 import { SITE_SETTING_KEYS } from '../../site/settings.js';
 import type { FeatureHandlers } from '../../../shared/features/define.js';
 import type {
@@ -11,7 +7,6 @@ import type {
   siteServiceCalls,
 } from '../../../shared/features/site-services.js';
 import type { StationContext } from '../context.js';
-import { brandName } from '../map.js';
 import { reprintsWithoutLead } from './users.js';
 
 /** Issue 14 at the facade: sign-in and lead approval, the console, the site settings' sources. */
@@ -104,42 +99,10 @@ export function siteServiceHandlers(ctx: StationContext): FeatureHandlers<typeof
           ...empty,
         };
       if (!rt) return { reachable: false, note: 'No site profile is active.', ...empty };
-      const midnight = new Date();
-      midnight.setHours(0, 0, 0, 0);
-      try {
-        const [snapshot, attention] = await Promise.all([
-          consoleSnapshot(
-            link.store.pool,
-            rt.scope,
-            midnight.toISOString(),
-            -new Date().getTimezoneOffset(),
-            (link.store.schema ?? 0) >= SITE_SCHEMA_VOIDS,
-          ),
-          link.store.attention(rt.scope),
-        ]);
-        return {
-          reachable: true,
-          note: null,
-          thisStationId: link.config.stationId,
-          snapshot,
-          attention: attention.map((a) => ({ id: a.id, message: a.message, since: a.since })),
-          brands: Object.fromEntries(
-            tenantsOf(rt.profile).map((t) => [t, brandName(rt.profile, t) ?? t]),
-          ),
-        };
-      } catch (error) {
-        // The console's own words: what the store did, and what the floor does meanwhile (the
-        // station's banner speaks of this station alone).
-        const problem = describeSiteError(error, link.config.url);
-        return {
-          reachable: false,
-          note:
-            problem.kind === 'unreachable' && problem.fact
-              ? `${problem.fact} The console shows the site again as soon as it answers; meanwhile every station packs on its own and sends its labels when the store is back.`
-              : problem.message,
-          ...empty,
-        };
-      }
+      // The site now, or as this station last read it (kept by the station, not the page).
+      return ctx.siteConsole
+        ? ctx.siteConsole.view(rt)
+        : { reachable: false, note: null, ...empty };
     },
     'siteSettings.get': async () => settings(),
     'siteSettings.override': async ({ key, override }) => {

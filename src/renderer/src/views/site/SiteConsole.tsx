@@ -110,31 +110,19 @@ function LabelTotals(props: {
   );
 }
 
-/** The last picture of the site this page read, whichever view is on screen now. */
-let lastRead: { view: ConsoleView; at: number } | null = null;
-
 /**
  * The shift-lead console: the whole site on one screen, live. It reloads when a station
  * commits or its heartbeat changes (site-changed, the store's NOTIFY), and every few seconds
- * without one (REREAD_MS); between reloads it ages the heartbeats on its own clock.
+ * without one (REREAD_MS); between reloads it ages the heartbeats on its own clock. While the
+ * store does not answer, the station hands over the site as it last read it (kept there, not
+ * here, so a console first opened during an outage shows it too): marked as last read, aging
+ * to offline.
  */
 export function SiteConsole() {
   const [view, setView] = useState<ConsoleView | null>(null);
-  /**
-   * The last view that had the site in it: while the store does not answer, the lead still sees
-   * which stations were packing and what was open, marked as last read (aging to offline). Kept
-   * for the page (lastRead), so the Site view opened during an outage shows it too.
-   */
-  const [last, setLastState] = useState(lastRead);
-  const setLast = (kept: typeof lastRead) => {
-    lastRead = kept;
-    setLastState(kept);
-  };
   const [now, setNow] = useState(() => Date.now());
-  /** The store's clock minus this page's, at the last read. */
-  const [skew, setSkew] = useState(() =>
-    lastRead?.view.snapshot ? Date.parse(lastRead.view.snapshot.at) - lastRead.at : 0,
-  );
+  /** The store's clock minus this page's, at the last read (null: not known yet). */
+  const [skew, setSkew] = useState<number | null>(null);
   useEffect(() => {
     let live = true;
     let pending: ReturnType<typeof setTimeout> | null = null;
@@ -154,10 +142,14 @@ export function SiteConsole() {
         reading = false;
         if (!live) return;
         if (r.ok) {
+          const { snapshot, readAt } = r.value;
           setView(r.value);
-          if (r.value.snapshot) setLast({ view: r.value, at: Date.now() });
           setNow(Date.now());
-          if (r.value.snapshot) setSkew(Date.parse(r.value.snapshot.at) - Date.now());
+          // A site read now sets the page's clock to the store's; one read earlier (the store
+          // away) keeps the clock set before, or the store's against the station's then.
+          if (snapshot && r.value.reachable) setSkew(Date.parse(snapshot.at) - Date.now());
+          else if (snapshot && readAt)
+            setSkew((known) => known ?? Date.parse(snapshot.at) - Date.parse(readAt));
         }
         if (again) {
           again = false;
@@ -187,14 +179,13 @@ export function SiteConsole() {
     };
   }, []);
   if (!view) return <p className="placeholder">Loading the site…</p>;
-  // The store away (not a station without one): the last picture, said to be that.
-  const stale = !view.snapshot && !view.noStore && last ? last : null;
-  const snap = view.snapshot ?? stale?.view.snapshot ?? null;
-  const shown = stale?.view ?? view;
-  const storeNow = now + skew;
+  // The store away: the site as the station last read it, said to be that.
+  const stale = !view.reachable && view.snapshot && view.readAt ? view.readAt : null;
+  const snap = view.snapshot;
+  const storeNow = now + (skew ?? 0);
   // This station is running (it serves this page), whatever the store last heard of it: in an
   // outage it is said as packing on its own, never as offline.
-  const me = view.thisStationId ?? shown.thisStationId;
+  const me = view.thisStationId;
   const online = (s: { stationId: string; online: boolean; lastSeenAt: string }) =>
     s.stationId === me ||
     (s.online && storeNow - Date.parse(s.lastSeenAt) <= (snap?.onlineWithinMs ?? 0));
@@ -205,7 +196,7 @@ export function SiteConsole() {
         <p className={view.noStore ? 'placeholder' : 'banner'} data-testid="console-note">
           {view.note}
           {stale
-            ? ` Below: the site as last read at ${new Date(stale.at).toLocaleTimeString()}.`
+            ? ` Below: the site as last read at ${new Date(stale).toLocaleTimeString()}; it may have changed since.`
             : ''}
         </p>
       ) : null}
@@ -281,11 +272,11 @@ export function SiteConsole() {
             </div>
             <div className="panel">
               <h2>Needs attention (site)</h2>
-              {shown.attention.length === 0 ? (
+              {view.attention.length === 0 ? (
                 <p className="placeholder">Nothing needs attention anywhere on the site.</p>
               ) : (
                 <ul className="console-attention" data-testid="console-attention">
-                  {shown.attention.map((a) => (
+                  {view.attention.map((a) => (
                     <li key={a.id}>
                       {a.message} <span className="muted">{ago(a.since, storeNow)}</span>
                     </li>
@@ -322,7 +313,7 @@ export function SiteConsole() {
                 <tbody>
                   {snap.costToday.map((c) => (
                     <tr key={`${c.tenantId}:${c.carrier}:${c.currency}`}>
-                      <td>{shown.brands[c.tenantId] ?? c.tenantId}</td>
+                      <td>{view.brands[c.tenantId] ?? c.tenantId}</td>
                       <td>{c.carrier}</td>
                       <td className="num">{c.labels}</td>
                       <td className="num">{money(c.cents, c.currency)}</td>
@@ -340,7 +331,7 @@ export function SiteConsole() {
                 <ul className="console-polling" data-testid="console-polling">
                   {snap.trackerPolling.map((t) => (
                     <li key={t.tenantId}>
-                      {shown.brands[t.tenantId] ?? t.tenantId}: polled by{' '}
+                      {view.brands[t.tenantId] ?? t.tenantId}: polled by{' '}
                       <b>{t.stationId ? (names.get(t.stationId) ?? t.stationId) : 'no station'}</b>
                       {t.lastPollAt ? (
                         <span className="muted">, last asked {ago(t.lastPollAt, storeNow)}</span>
@@ -360,7 +351,7 @@ export function SiteConsole() {
                   <tbody>
                     {snap.carriersNotAuthorized.map((c) => (
                       <tr key={`${c.tenantId}:${c.carrierAccountId}`}>
-                        <td>{shown.brands[c.tenantId] ?? c.tenantId}</td>
+                        <td>{view.brands[c.tenantId] ?? c.tenantId}</td>
                         <td>{c.carrier}</td>
                         <td className="warn">{c.authorizationStatus}</td>
                         <td className="muted">seen by {names.get(c.stationId) ?? c.stationId}</td>
