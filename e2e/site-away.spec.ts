@@ -45,6 +45,19 @@ test('with the site store away, a scan says the store was not asked and the coun
     await pageA.keyboard.press('Alt+0');
     await expect(pageA.getByTestId('console-note')).toContainText(/the site as last read at /);
     await expect(stations).toContainText('Station');
+    // Station B's page has never opened the console: opened now, in the outage, it shows the
+    // site as station B last read it on its own, B packing on its own, not a blank page.
+    await pageB.keyboard.press('Alt+0');
+    await expect(pageB.getByTestId('console-note')).toContainText(
+      /does not answer .*Below: the site as last read at .+; it may have changed since\.$/,
+    );
+    const atB = pageB.getByTestId('console-stations');
+    await expect(atB.getByRole('row', { name: /Station B/ })).toContainText(
+      '(this station, packing on its own)',
+    );
+    await expect(atB.getByRole('row', { name: /Station A/ })).toBeVisible();
+    await pageB.screenshot({ path: info.outputPath('station-b-console-first-opened-away.png') });
+    await pageB.keyboard.press('Alt+1');
     // Not a plain zero: the site's part is what was last read, and the count says so.
     await expect(count).toHaveText('Needs attention 0?');
     await expect(count).toHaveAttribute(
