@@ -111,8 +111,9 @@ export interface PreRaterStats {
 const RECENT_ORDERS_LOOKED_AT = 5000;
 
 /**
- * Open orders: every package weighed, no label, no shipment other than rated or cancelled ones
- * (no purchase, queue entry or packer's rating under way), newest first, with when their newest
+ * Open orders: every package weighed, no label (here, or at another station of the site as this
+ * station keeps their labels), no shipment other than rated or cancelled ones (no purchase, queue
+ * entry or packer's rating under way), newest first, with when their newest
  * rated shipment was rated. Only the orders changed since the given time are read, the newest
  * RECENT_ORDERS_LOOKED_AT of them, through `orders_by_update` (migration 10): the station's
  * whole history is never walked.
@@ -120,12 +121,16 @@ const RECENT_ORDERS_LOOKED_AT = 5000;
 export const PRE_RATE_CANDIDATES_SQL = `SELECT o.id AS orderId, o.updated_at AS updatedAt,
          (SELECT e.at FROM shipments s JOIN shipment_events e ON e.shipment_id = s.id AND e.kind = 'rated'
            WHERE s.order_id = o.id AND s.state = 'rated' ORDER BY s.id DESC, e.id DESC LIMIT 1) AS ratedAt
-       FROM (SELECT id, updated_at, cancelled FROM orders
+       FROM (SELECT id, updated_at, cancelled, profile_id, environment, tenant_id, order_number
+               FROM orders
               WHERE profile_id = ? AND environment = ? AND updated_at >= ?
               ORDER BY updated_at DESC LIMIT ${RECENT_ORDERS_LOOKED_AT}) AS o
        WHERE o.cancelled IS NULL
          AND NOT EXISTS (SELECT 1 FROM order_packages p WHERE p.order_id = o.id AND p.weight_lbs IS NULL)
          AND NOT EXISTS (SELECT 1 FROM labels l WHERE l.order_id = o.id)
+         AND NOT EXISTS (SELECT 1 FROM site_labelled_elsewhere x
+               WHERE x.profile_id = o.profile_id AND x.environment = o.environment
+                 AND x.tenant_id = o.tenant_id AND x.order_number = o.order_number)
          AND NOT EXISTS (SELECT 1 FROM shipments s WHERE s.order_id = o.id AND s.state NOT IN ('rated', 'cancelled'))
        ORDER BY o.id DESC LIMIT ?`;
 

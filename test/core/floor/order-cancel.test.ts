@@ -181,5 +181,21 @@ describe('cancelling an order the store cancelled', () => {
       .map((c) => c.orderId);
     expect(candidates).not.toContain(id);
     expect(candidates).toContain(orderId(s, 'CAN-2'));
+
+    // Labelled at another station of the site (as this station keeps their labels): left too.
+    s.db
+      .prepare(
+        `INSERT INTO site_labelled_elsewhere (profile_id, environment, tenant_id, order_number,
+           station_id, station_name, packer, claimed_at, label_local_id, tracking_number, learnt_at)
+         SELECT profile_id, environment, tenant_id, order_number, 'st-b', 'Station B', 'bea',
+                ?, 7, '1ZELSEWHERE', ? FROM orders WHERE id = ?`,
+      )
+      .run(new Date().toISOString(), Date.now(), orderId(s, 'CAN-2'));
+    expect(
+      s.db
+        .prepare<[string, string, string, number], { orderId: number }>(PRE_RATE_CANDIDATES_SQL)
+        .all(s.workflow.scope.profileId, s.workflow.scope.environment, '2000-01-01', 100)
+        .map((c) => c.orderId),
+    ).not.toContain(orderId(s, 'CAN-2'));
   });
 });
