@@ -35,6 +35,31 @@ export function ordersViewBench(dir: string, count: number): void {
     time('orders_view.filtered', () =>
       list.page(scope, { statuses: ['open'], singleItem: true, weightKnown: true, limit: 50 }),
     );
+    // With a site store: the labels other stations bought (14 days of a site, as kept for an
+    // outage), a quarter of them for this inbox's orders, which the page then lists labelled.
+    const put = db.prepare(
+      `INSERT INTO site_labelled_elsewhere (profile_id, environment, tenant_id, order_number,
+         station_id, station_name, packer, claimed_at, label_local_id, tracking_number, learnt_at)
+       VALUES (?, ?, 'tnt_bench', ?, 'st-b', 'Station B', 'bea', ?, ?, ?, ?)`,
+    );
+    db.transaction(() => {
+      for (let i = 0; i < count * 2; i++)
+        put.run(
+          scope.profileId,
+          scope.environment,
+          i % 8 === 0 ? `OV-${i / 2}` : `ELSEWHERE-${i}`,
+          new Date().toISOString(),
+          i,
+          `1ZB${i}`,
+          Date.now(),
+        );
+    })();
+    time('orders_view.page_site', () =>
+      list.page(scope, { limit: 50, offset: 0, siteLabels: true }),
+    );
+    time('orders_view.open_site', () =>
+      list.page(scope, { statuses: ['open'], limit: 50, offset: 0, siteLabels: true }),
+    );
   } finally {
     db.close();
   }
