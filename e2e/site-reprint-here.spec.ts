@@ -1,4 +1,4 @@
-import { expect, test, type Browser } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { siteWorld } from './site';
 import { importOrders, scanAndBuy } from './station';
 
@@ -27,6 +27,28 @@ async function bothOnPack(browser: Browser) {
   return { site, a, b, pageA, pageB };
 }
 
+/**
+ * Scans `order` at `page` again (Esc first) until the result says `words`: a station hears of
+ * another's label within seconds of it.
+ */
+async function scanUntilSaid(page: Page, order: string, words: string) {
+  const result = page.getByTestId('result');
+  const scan = page.getByRole('textbox', { name: 'Scan' });
+  await expect
+    .poll(
+      async () => {
+        await page.keyboard.press('Escape');
+        await scan.fill(order);
+        await scan.press('Enter');
+        await expect(page.getByTestId('order-number')).toHaveText(order);
+        return (await result.textContent()) ?? '';
+      },
+      { timeout: 30_000, intervals: [1000] },
+    )
+    .toContain(words);
+  return { result, scan };
+}
+
 test('an order labelled at station A and scanned at B: Alt+R reprints its label on B, with a reason', async ({
   browser,
 }, info) => {
@@ -38,20 +60,7 @@ test('an order labelled at station A and scanned at B: Alt+R reprints its label 
 
   // Station B scans the same order (it comes from the site store) once it has heard of A's
   // label (the check-in after A's commit is notified): the scan itself says so, no rates asked.
-  const result = pageB.getByTestId('result');
-  const scan = pageB.getByRole('textbox', { name: 'Scan' });
-  await expect
-    .poll(
-      async () => {
-        await pageB.keyboard.press('Escape');
-        await scan.fill('LUM-10421');
-        await scan.press('Enter');
-        await expect(pageB.getByTestId('order-number')).toHaveText('LUM-10421');
-        return (await result.textContent()) ?? '';
-      },
-      { timeout: 30_000, intervals: [1000] },
-    )
-    .toContain('was labelled at Station A');
+  const { result, scan } = await scanUntilSaid(pageB, 'LUM-10421', 'was labelled at Station A');
   await expect(result).toContainText(
     new RegExp(
       `Order LUM-10421 was labelled at Station A at \\d\\d:\\d\\d( by .+)? \\(${tracking}\\): nothing to buy here\\. Alt\\+R reprints its label here; Ctrl\\+Shift\\+A buys another\\.`,
@@ -193,20 +202,7 @@ test("an order whose label was voided at station A, scanned at B: said so, no re
     .toEqual([{ why: 'wrong address' }]);
 
   // B scans the order once it has heard of A's label: the void is said, not a reprint.
-  const result = pageB.getByTestId('result');
-  const scan = pageB.getByRole('textbox', { name: 'Scan' });
-  await expect
-    .poll(
-      async () => {
-        await pageB.keyboard.press('Escape');
-        await scan.fill('LUM-10423');
-        await scan.press('Enter');
-        await expect(pageB.getByTestId('order-number')).toHaveText('LUM-10423');
-        return (await result.textContent()) ?? '';
-      },
-      { timeout: 30_000, intervals: [1000] },
-    )
-    .toContain('was labelled at Station A');
+  const { result, scan } = await scanUntilSaid(pageB, 'LUM-10423', 'was labelled at Station A');
   await expect(result).toContainText(
     new RegExp(
       `Order LUM-10423 was labelled at Station A at \\d\\d:\\d\\d( by .+)?, and that label \\(${tracking}\\) was voided at the carrier there \\(wrong address\\): it is not reprinted\\. Press Ctrl\\+Shift\\+A to buy another\\.`,
@@ -251,20 +247,11 @@ test("an order whose label was voided at station A, scanned at B: said so, no re
   // Back at A, once it has heard of B's label: the order was labelled again there. B's label is
   // offered for a reprint here, not "buy another" (a second live label).
   await pageA.keyboard.press('Alt+1');
-  const resultA = pageA.getByTestId('result');
-  const scanA = pageA.getByRole('textbox', { name: 'Scan' });
-  await expect
-    .poll(
-      async () => {
-        await pageA.keyboard.press('Escape');
-        await scanA.fill('LUM-10423');
-        await scanA.press('Enter');
-        await expect(pageA.getByTestId('order-number')).toHaveText('LUM-10423');
-        return (await resultA.textContent()) ?? '';
-      },
-      { timeout: 30_000, intervals: [1000] },
-    )
-    .toContain('labelled again at Station B');
+  const { result: resultA } = await scanUntilSaid(
+    pageA,
+    'LUM-10423',
+    'labelled again at Station B',
+  );
   await expect(resultA).toContainText(
     new RegExp(
       `Order LUM-10423's label here \\(${tracking}\\) was voided at the carrier, and it was labelled again at Station B at \\d\\d:\\d\\d( by .+)? \\(${again}\\): nothing to buy here\\. Alt\\+R reprints its label here; Ctrl\\+Shift\\+A buys another\\.`,

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useStation } from '../store';
 import { HISTORY_PAGE, historySearchKey } from '../store/lists';
 import { LabelPreview } from '../components/LabelPreview';
+import { moveInList } from '../components/list-keys';
 import { ReprintForm } from '../components/ReprintForm';
 import { ReturnLabelForm } from '../components/ReturnLabelForm';
 import { BrandSelect } from '../components/BrandSelect';
@@ -131,12 +132,8 @@ export function HistoryView() {
     }
   }
   const onRowKey = (e: React.KeyboardEvent, i: number) => {
-    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-      e.preventDefault();
-      const next = i + (e.key === 'ArrowDown' ? 1 : -1);
-      if (next < 0) searchRef.current?.focus();
-      else select(Math.min(next, labels.length - 1));
-    } else if ((e.key === 'r' || e.key === 'R') && !e.ctrlKey && !e.altKey) {
+    if (moveInList(e, i, labels.length, select, () => searchRef.current?.focus())) return;
+    if ((e.key === 'r' || e.key === 'R') && !e.ctrlKey && !e.altKey) {
       e.preventDefault();
       if (sel?.id !== labels[i]?.id) select(i, false);
       const voided = labels[i]?.voided;
@@ -154,12 +151,6 @@ export function HistoryView() {
     } else if (e.key === 'PageUp') {
       e.preventDefault();
       void page(Math.max(0, offset - HISTORY_PAGE));
-    } else if (e.key === 'Home') {
-      e.preventDefault();
-      select(0);
-    } else if (e.key === 'End') {
-      e.preventDefault();
-      select(labels.length - 1);
     }
   };
 

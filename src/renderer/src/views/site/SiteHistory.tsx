@@ -6,6 +6,7 @@ import type { SiteLabelPage, SiteLabelView } from '../../../../shared/views';
 import { BrandSelect } from '../../components/BrandSelect';
 import { ScopeSelect } from '../../components/ScopeSelect';
 import { LabelTable, type LabelColumn } from '../../components/LabelTable';
+import { moveInList } from '../../components/list-keys';
 import { ReprintForm } from '../../components/ReprintForm';
 import { VoidedNote } from '../VoidMark';
 import { SiteReprintAudit } from './SiteReprintAudit';
@@ -110,20 +111,8 @@ export function SiteHistory(props: { onStationScope(): void }) {
     setSelected(l);
     if (focus) rows.current[i]?.focus();
   }
-  const onRowKey = (e: React.KeyboardEvent, i: number) => {
-    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-      e.preventDefault();
-      const next = i + (e.key === 'ArrowDown' ? 1 : -1);
-      if (next < 0) searchRef.current?.focus();
-      else select(Math.min(next, labels.length - 1));
-    } else if (e.key === 'Home') {
-      e.preventDefault();
-      select(0);
-    } else if (e.key === 'End') {
-      e.preventDefault();
-      select(labels.length - 1);
-    }
-  };
+  const onRowKey = (e: React.KeyboardEvent, i: number) =>
+    moveInList(e, i, labels.length, select, () => searchRef.current?.focus());
   useEffect(() => {
     let live = true;
     const key = filters;
