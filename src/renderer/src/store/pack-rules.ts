@@ -192,6 +192,24 @@ export function relabelledElsewhereWords(
   return `Order ${orderNumber}'s label here (${voidedHere.trackingNumber}) was voided at the carrier, and it was labelled again at ${elsewhereWhere(there)}: nothing to buy here. ${elsewhereHow(there, storeAway)}`;
 }
 
+/**
+ * What a scan of an order says first when it has a label: here (reprint it, or, voided, buy
+ * another), at another station (reprint it here), or voided here and labelled again there.
+ * Null when it has none.
+ */
+export function labelledScanWords(
+  orderNumber: string,
+  existing: readonly LabelSummary[],
+  there: LabelledElsewhereView | null,
+  storeAway: boolean,
+): string | null {
+  if (relabelledElsewhere(existing, there))
+    return relabelledElsewhereWords(orderNumber, existing[0]!, there, storeAway);
+  if (existing.length) return labelledHereWords(orderNumber, existing[0]!);
+  if (there?.label) return labelledElsewhereWords(orderNumber, there, storeAway);
+  return null;
+}
+
 /** The other station (and its label) of an `order-claimed-elsewhere` refusal, if it says. */
 export function labelledElsewhereOf(error: StationError): LabelledElsewhereView | null {
   if (error.code !== 'order-claimed-elsewhere') return null;

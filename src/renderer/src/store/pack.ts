@@ -14,10 +14,7 @@ import type { PackRatesSlice } from './pack-rates';
 import type { Slice } from './types';
 import {
   isVerifying,
-  labelledElsewhereWords,
-  relabelledElsewhere,
-  relabelledElsewhereWords,
-  labelledHereWords,
+  labelledScanWords,
   matchesLine,
   MAX_QUANTITY_KEY,
   quantityScan,
@@ -192,6 +189,13 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
         }
         case 'order': {
           const boxes = get().settings?.boxes ?? [];
+          // Labelled here, or at another station, or voided here and labelled again there.
+          const labelled = labelledScanWords(
+            found.order.orderNumber,
+            found.existingLabels,
+            found.labelledElsewhere ?? null,
+            get().status?.site?.state === 'unreachable',
+          );
           set({
             ...cleared,
             buyPending: get().buyPending,
@@ -207,31 +211,7 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
               weight: p.weightLbs === null ? '' : String(p.weightLbs),
               box: boxes.find((b) => b.code === p.box) ?? null,
             })),
-            result: relabelledElsewhere(found.existingLabels, found.labelledElsewhere ?? null)
-              ? {
-                  kind: 'info',
-                  text: relabelledElsewhereWords(
-                    found.order.orderNumber,
-                    found.existingLabels[0]!,
-                    found.labelledElsewhere!,
-                    get().status?.site?.state === 'unreachable',
-                  ),
-                }
-              : found.existingLabels.length
-                ? {
-                    kind: 'info',
-                    text: labelledHereWords(found.order.orderNumber, found.existingLabels[0]!),
-                  }
-                : found.labelledElsewhere?.label
-                  ? {
-                      kind: 'info',
-                      text: labelledElsewhereWords(
-                        found.order.orderNumber,
-                        found.labelledElsewhere,
-                        get().status?.site?.state === 'unreachable',
-                      ),
-                    }
-                  : null,
+            result: labelled ? { kind: 'info', text: labelled } : null,
           });
           if (!found.existingLabels.length && get().settings?.scale.enabled) {
             const w = await call('pack.readScale', {});
