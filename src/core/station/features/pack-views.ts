@@ -1,3 +1,4 @@
+import type { ClaimHolder } from '../../packing/order-claims.js';
 import type { RateResult, ShipResult } from '../../packing/types.js';
 import type { LabelledElsewhereView, PurchaseView, RateQuote } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
@@ -40,19 +41,7 @@ export function refuse(result: Refusal, profile?: Profile): never {
       const holder = result.claimedBy;
       // Labelled at another station: which one, and its label, for the Pack view's reprint here.
       if (holder) {
-        const labelledElsewhere: LabelledElsewhereView = {
-          stationId: holder.stationId,
-          stationName: holder.stationName,
-          packer: holder.packer,
-          at: holder.at,
-          label: holder.label
-            ? {
-                labelId: String(holder.label.localId),
-                trackingNumber: holder.label.trackingNumber,
-                ...(holder.label.voided ? { voided: holder.label.voided } : {}),
-              }
-            : null,
-        };
+        const labelledElsewhere = labelledElsewhereView(holder);
         return fail(invalidRefusal[code] ?? 'invalid', message, { labelledElsewhere });
       }
       return fail(invalidRefusal[code] ?? 'invalid', message, errors);
@@ -273,4 +262,21 @@ function purchaseOutcomeView(
     default:
       return refuse(result, r.profile);
   }
+}
+
+/** Another station's hold on an order (a claim's refusal, or the labels kept of the site's), as Pack shows it. */
+export function labelledElsewhereView(holder: ClaimHolder): LabelledElsewhereView {
+  return {
+    stationId: holder.stationId,
+    stationName: holder.stationName,
+    packer: holder.packer,
+    at: holder.at,
+    label: holder.label
+      ? {
+          labelId: String(holder.label.localId),
+          trackingNumber: holder.label.trackingNumber,
+          ...(holder.label.voided ? { voided: holder.label.voided } : {}),
+        }
+      : null,
+  };
 }

@@ -157,7 +157,7 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
             existingLabels,
             verification: verificationView(r.workflow.verification.state(found.order), r.profile),
             // A label voided there too is no label: said as the void (as for one voided here).
-            ...(found.labels.length && elsewhere.labelledElsewhere?.label.voided ? {} : elsewhere),
+            ...(found.labels.length && elsewhere.labelledElsewhere?.label?.voided ? {} : elsewhere),
           };
         }
         case 'label':

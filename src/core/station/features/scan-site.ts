@@ -1,6 +1,7 @@
 import type { LabelledElsewhereView } from '../../../shared/features/site.js';
 import type { StationScope } from '../../storage/scope.js';
 import type { StationContext } from '../context.js';
+import { labelledElsewhereView } from './pack-views.js';
 
 /**
  * How long a scan waits for the site store's word on an order it has seen before (a newer copy
@@ -32,7 +33,7 @@ export async function labelledElsewhereAtScan(
   ctx: StationContext,
   scope: StationScope,
   order: { tenantId: string; orderNumber: string },
-): Promise<{ labelledElsewhere?: LabelledElsewhereView & { label: object } }> {
+): Promise<{ labelledElsewhere?: LabelledElsewhereView }> {
   const site = ctx.site;
   const holder = site?.labelledElsewhere(scope, order.tenantId, order.orderNumber);
   if (!site || !holder?.label) return {};
@@ -42,16 +43,9 @@ export async function labelledElsewhereAtScan(
     undefined,
   );
   return {
-    labelledElsewhere: {
-      stationId: holder.stationId,
-      stationName: holder.stationName,
-      packer: holder.packer,
-      at: holder.at,
-      label: {
-        labelId: String(holder.label.localId),
-        trackingNumber: holder.label.trackingNumber,
-        ...(voided ? { voided } : {}),
-      },
-    },
+    labelledElsewhere: labelledElsewhereView({
+      ...holder,
+      label: { ...holder.label, voided: voided ?? undefined },
+    }),
   };
 }
