@@ -156,6 +156,17 @@ test('Site History at 1366×768: the first row selected, its pane shown; dates, 
     // Every column in view beside the pane, Reprints too: the rows do not scroll sideways.
     const rowsBox = page.locator('.site-history .history-rows');
     expect(await rowsBox.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    // Carrier keeps its carrier and the start of its service (a trial read "U." in large text).
+    const carrierEms = await rows
+      .first()
+      .locator('td')
+      .nth(3)
+      .evaluate(
+        (el) => el.getBoundingClientRect().width / parseFloat(getComputedStyle(el).fontSize),
+      );
+    expect(carrierEms).toBeGreaterThanOrEqual(6);
+    // The brand is in the pane (large text has no Brand column).
+    await expect(detail).toContainText('Lumen Candle Works');
     await page.screenshot({
       path: info.outputPath(`site-history-${large ? 'large' : 'normal'}.png`),
     });

@@ -245,7 +245,8 @@ export function SiteHistory(props: { onStationScope(): void }) {
             </p>
             <p className="muted">
               Bought at {selected.stationName}
-              {selected.packer ? ` by ${selected.packer}` : ''}, {when(selected.createdAt)}
+              {selected.packer ? ` by ${selected.packer}` : ''}, {when(selected.createdAt)} ·{' '}
+              {selected.brandName ?? selected.tenantId}
             </p>
             <VoidedNote label={selected} at={selected.stationName} />
             {selected.voided ? null : (
