@@ -192,9 +192,13 @@ function BoxEditor({
                     <button
                       type="button"
                       aria-label={`Remove box ${n}${d.name ? ` (${d.name})` : ''}`}
+                      title="Remove this box"
                       onClick={() => remove(d.id)}
                     >
-                      Remove
+                      <span className="bp-remove-word">Remove</span>
+                      <span className="bp-remove-x" aria-hidden="true">
+                        ✕
+                      </span>
                     </button>
                   </td>
                 </tr>
