@@ -162,7 +162,9 @@ test('Site History at 1366×768: the first row selected, its pane shown; dates, 
       .locator('td')
       .nth(3)
       .evaluate(
-        (el) => el.getBoundingClientRect().width / parseFloat(getComputedStyle(el).fontSize),
+        (el) =>
+          el.getBoundingClientRect().width /
+          parseFloat(el.ownerDocument.defaultView!.getComputedStyle(el).fontSize),
       );
     expect(carrierEms).toBeGreaterThanOrEqual(6);
     // The brand is in the pane (large text has no Brand column).
