@@ -247,6 +247,22 @@ export class SiteLink {
     }
   }
 
+  /**
+   * The voided marks of some of other stations' labels (see labelVoid), by `stationId:localId`;
+   * undefined when the store was not asked or did not answer.
+   */
+  async labelVoids(
+    labels: readonly { stationId: string; localId: number }[],
+  ): Promise<Map<string, LabelVoidMark> | undefined> {
+    try {
+      this.throwIfRecentlyDown();
+      return await this.store.labelVoids(labels);
+    } catch {
+      this.sync.wake();
+      return undefined;
+    }
+  }
+
   /** Keeps the labels other stations bought, for an outage (see LabelledElsewhere.mirror). */
   mirrorLabelled(scope: StationScope): Promise<number> {
     return this.labelled.mirror(scope, (since, limit) =>

@@ -65,19 +65,39 @@ export class SiteReads {
   }
 
   /**
-   * The voided mark of one station's label (null: not voided, or unknown to the store). Read
-   * through `to_jsonb`, so a store before site migration 6, which keeps no marks, answers null
-   * too instead of refusing the statement.
+   * The voided marks of some stations' labels, by `stationId:localId` (a label not voided, or
+   * unknown to the store, is not in the map). Read through `to_jsonb`, so a store before site
+   * migration 6, which keeps no marks, answers none instead of refusing the statement.
    */
-  async labelVoid(stationId: string, localId: number): Promise<LabelVoidMark | null> {
+  async labelVoids(
+    labels: readonly { stationId: string; localId: number }[],
+  ): Promise<Map<string, LabelVoidMark>> {
+    const marks = new Map<string, LabelVoidMark>();
+    if (labels.length === 0) return marks;
     return this.run(async () => {
-      const { rows } = await this.pool.query<{ voided: unknown }>(
-        `SELECT to_jsonb(l)->'voided' AS voided FROM site_labels l
-          WHERE l.station_id = $1 AND l.local_id = $2`,
-        [stationId, localId],
+      const { rows } = await this.pool.query<{
+        station_id: string;
+        local_id: string;
+        voided: unknown;
+      }>(
+        `SELECT l.station_id, l.local_id::text AS local_id, to_jsonb(l)->'voided' AS voided
+           FROM site_labels l
+           JOIN unnest($1::text[], $2::bigint[]) AS k(station_id, local_id)
+             ON l.station_id = k.station_id AND l.local_id = k.local_id`,
+        [labels.map((l) => l.stationId), labels.map((l) => l.localId)],
       );
-      return voidMarkOf(rows[0]?.voided);
+      for (const r of rows) {
+        const mark = voidMarkOf(r.voided);
+        if (mark) marks.set(`${r.station_id}:${r.local_id}`, mark);
+      }
+      return marks;
     });
+  }
+
+  /** The voided mark of one station's label (null: not voided, or unknown to the store). */
+  async labelVoid(stationId: string, localId: number): Promise<LabelVoidMark | null> {
+    const marks = await this.labelVoids([{ stationId, localId }]);
+    return marks.get(`${stationId}:${localId}`) ?? null;
   }
 
   /**

@@ -246,6 +246,13 @@ export class SiteStore {
     return this.reads.labelVoid(stationId, localId);
   }
 
+  /** See SiteReads.labelVoids: the voided marks of some stations' labels. */
+  labelVoids(
+    labels: readonly { stationId: string; localId: number }[],
+  ): ReturnType<SiteReads['labelVoids']> {
+    return this.reads.labelVoids(labels);
+  }
+
   /** Needs attention for the whole site (see SiteReads.attention). */
   attention(scope: SiteScope, exceptStationId?: string): Promise<SiteAttentionItem[]> {
     return this.reads.attention(scope, exceptStationId);

@@ -84,6 +84,23 @@ describe('Orders, whole site', () => {
       // Another brand than the orders': none of them.
       expect(await states(b, { query: 'WSO', tenantId: 'tnt_nobody' })).toEqual({});
 
+      // B's lead voids that label at the carrier (wrong address): A's row, from the label it
+      // keeps of B's, says so and what next (asked of the store: the kept labels carry no marks).
+      const labelAtB = (
+        await call(b, 'labels.search', { query: trackingAtB, limit: 10, offset: 0 })
+      ).labels[0]!;
+      await call(b, 'labels.markVoided', {
+        id: labelAtB.id,
+        voided: true,
+        reason: 'wrong address',
+      });
+      const rowAtA = async () => (await call(a, 'orders.page', { search: 'WSO-101' })).rows[0];
+      await until(async () => (await rowAtA())?.reason?.includes('voided') === true);
+      expect(await rowAtA()).toMatchObject({
+        status: 'labelled',
+        reason: `labelled at Station B by bea (${trackingAtB}), and that label was voided at the carrier there (wrong address): buy another at Pack (scan it, then Ctrl+Shift+A)`,
+      });
+
       // The store away: said, in the station's words, not an empty list.
       await call(b, 'site.configure', {
         siteStore: {

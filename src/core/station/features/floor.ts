@@ -17,6 +17,7 @@ import { closeOut } from './manifest.js';
 import { cancelOrders, reopenOrders } from '../../packing/order-cancel.js';
 import { actor, leadFor } from './users.js';
 import type { ProfileRuntime } from '../runtime.js';
+import { SITE_REFRESH_MS, within } from './scan-site.js';
 
 /** What the packer sees of an order's verification. */
 export function verificationView(state: VerificationState, profile: Profile): V.VerificationView {
@@ -150,12 +151,29 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
         limit: input.limit,
         offset: input.offset,
       });
-      // Labelled at another station of the site (as kept here): where, by whom, which label.
+      // Labelled at another station of the site (as kept here): where, by whom, which label, and
+      // whether it was voided at the carrier there since (asked of the store, as a scan does: the
+      // labels kept here carry no marks; unanswered within a scan's wait, the row reads as kept).
+      const holders = new Map(
+        page.rows
+          .filter((o) => o.labelledElsewhere)
+          .map((o) => [o.id, ctx.site?.labelledElsewhere(r.scope, o.tenantId, o.orderNumber)]),
+      );
+      const held = [...holders.values()].flatMap((h) =>
+        h?.label ? [{ stationId: h.stationId, localId: h.label.localId }] : [],
+      );
+      const voidsThere =
+        held.length && ctx.site
+          ? await within(ctx.site.labelVoids(held), SITE_REFRESH_MS, undefined)
+          : undefined;
       const elsewhereReason = (o: (typeof page.rows)[number]) => {
-        const holder = ctx.site?.labelledElsewhere(r.scope, o.tenantId, o.orderNumber);
-        return holder?.label
-          ? `labelled at ${holder.stationName}${holder.packer ? ` by ${holder.packer}` : ''} (${holder.label.trackingNumber}): reprint it from Pack or History (whole site)`
-          : null;
+        const holder = holders.get(o.id);
+        if (!holder?.label) return null;
+        const where = `labelled at ${holder.stationName}${holder.packer ? ` by ${holder.packer}` : ''} (${holder.label.trackingNumber})`;
+        const voided = voidsThere?.get(`${holder.stationId}:${holder.label.localId}`);
+        return voided
+          ? `${where}, and that label was voided at the carrier there (${voided.reason}): buy another at Pack (scan it, then Ctrl+Shift+A)`
+          : `${where}: reprint it from Pack or History (whole site)`;
       };
       // A labelled order whose every label was voided at the carrier says so, and what next.
       const voided = r.voids.allVoidedOf(
