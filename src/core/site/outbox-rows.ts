@@ -41,6 +41,9 @@ export interface LabelDbRow {
   voided_by: string | null;
   void_reason: string | null;
   voided_at: string | null;
+  /** Its packages (label_packages; 1 for a label bought before they were kept). */
+  package_count: number;
+  return_of_label_id: number | null;
 }
 
 export interface ReprintDbRow {
@@ -118,6 +121,9 @@ export function labelOf(l: LabelDbRow): SiteLabelRow {
       l.voided_by !== null && l.voided_at !== null
         ? { by: l.voided_by, reason: l.void_reason ?? '', at: l.voided_at }
         : null,
+    // For the whole site's End of day and manifests (site migration 8; ignored before it).
+    packages: l.package_count,
+    returnLabel: l.return_of_label_id !== null,
   };
 }
 

@@ -1,5 +1,5 @@
 import { OrderRepository } from '../orders/order-repository.js';
-import type { Db } from '../storage/database.js';
+import { inTransaction, type Db } from '../storage/database.js';
 import type { SiteChange } from './types.js';
 import {
   labelOf,
@@ -70,7 +70,8 @@ export class SiteOutbox {
           WHERE p.id = ?`,
       ),
       label: db.prepare<[number], LabelDbRow>(
-        `SELECT l.*, s.station_user, v.voided_by, v.reason AS void_reason, v.voided_at
+        `SELECT l.*, s.station_user, v.voided_by, v.reason AS void_reason, v.voided_at,
+                (SELECT max(1, count(*)) FROM label_packages lp WHERE lp.label_id = l.id) AS package_count
            FROM labels l
            JOIN label_purchases p ON p.id = l.purchase_id JOIN shipments s ON s.id = p.shipment_id
            LEFT JOIN label_voids v ON v.label_id = l.id
@@ -155,6 +156,21 @@ export class SiteOutbox {
           WHERE (SELECT enabled FROM site_sync WHERE id = 1) = 1 ORDER BY label_id`,
       )
       .run(Date.now());
+  }
+
+  /**
+   * These labels of this station go to the store again (SiteSync.sendPackages: labels the store
+   * keeps without their packages, sent before site migration 8).
+   */
+  resendLabels(localIds: readonly number[]): void {
+    const put = this.db.prepare(
+      `INSERT INTO site_outbox (entity, local_key, created_at)
+       SELECT 'label', id, ? FROM labels WHERE id = ? AND (SELECT enabled FROM site_sync WHERE id = 1) = 1`,
+    );
+    const now = Date.now();
+    inTransaction(this.db, () => {
+      for (const id of localIds) put.run(now, id);
+    });
   }
 
   /**

@@ -94,6 +94,28 @@ export class SiteReads {
     });
   }
 
+  /**
+   * This station's labels since `since` that the store keeps without their packages (sent before
+   * site migration 8, or by an older version), by local id after `after`, at most `limit`: their
+   * local ids.
+   */
+  async labelsWithoutPackages(
+    stationId: string,
+    since: Date,
+    after: number,
+    limit: number,
+  ): Promise<number[]> {
+    return this.run(async () => {
+      const { rows } = await this.pool.query<{ local_id: string }>(
+        `SELECT local_id::text AS local_id FROM site_labels
+          WHERE station_id = $1 AND local_id > $2 AND created_at > $3 AND packages IS NULL
+          ORDER BY local_id LIMIT $4`,
+        [stationId, after, since, limit],
+      );
+      return rows.map((r) => Number(r.local_id));
+    });
+  }
+
   /** The voided mark of one station's label (null: not voided, or unknown to the store). */
   async labelVoid(stationId: string, localId: number): Promise<LabelVoidMark | null> {
     const marks = await this.labelVoids([{ stationId, localId }]);

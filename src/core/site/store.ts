@@ -241,6 +241,11 @@ export class SiteStore {
     return this.reads.labelledSince(scope, this.stationId, since, limit);
   }
 
+  /** See SiteReads.labelsWithoutPackages: this station's labels sent before site migration 8. */
+  labelsWithoutPackages(since: Date, after = 0, limit = 5000): Promise<number[]> {
+    return this.reads.labelsWithoutPackages(this.stationId, since, after, limit);
+  }
+
   /** See SiteReads.labelVoid: whether another station's label was marked voided there. */
   labelVoid(stationId: string, localId: number): ReturnType<SiteReads['labelVoid']> {
     return this.reads.labelVoid(stationId, localId);

@@ -5,10 +5,14 @@ import {
   missingSiteFeatures,
   SITE_SCHEMA_OLDEST,
   SITE_SCHEMA_VERSION,
+  SITE_SCHEMA_PACKAGES,
   SITE_SCHEMA_VOIDS,
 } from './schema.js';
 import type { SitePrinter, SiteStore, StationQueues } from './store.js';
 import type { Heartbeat } from './console.js';
+
+/** How far back labels sent before site migration 8 are sent again with their packages. */
+const PACKAGES_BACKFILL_MS = 35 * 24 * 60 * 60 * 1000;
 
 export interface SiteSyncStatus {
   /** synced: nothing waits; waiting: changes on their way; unreachable: the store does not answer. */
@@ -78,6 +82,8 @@ export class SiteSync {
   private preparedSchema: number | null = null;
   /** This station's voided marks went into the outbox for a store that keeps them. */
   private voidsSent = false;
+  /** Labels sent before site migration 8 were sent again with their packages (sendPackages). */
+  private packagesSent = false;
   private failures = 0;
   private lastCheckIn = 0;
   /** The heartbeat and queues last written (consoles are told only when they change). */
@@ -174,6 +180,24 @@ export class SiteSync {
     this.o.outbox.resendVoided();
   }
 
+  /**
+   * This station's labels of the last 35 days that the store keeps without their packages (sent
+   * before site migration 8), again, once the store keeps them: the whole site's End of day then
+   * counts those days' packages and leaves their return labels off its manifests. Once per
+   * preparation; each label replayed as any label is.
+   */
+  private async sendPackages(): Promise<void> {
+    if (this.packagesSent || (this.o.store.schema ?? 0) < SITE_SCHEMA_PACKAGES) return;
+    this.packagesSent = true;
+    const since = new Date(Date.now() - PACKAGES_BACKFILL_MS);
+    for (let after = 0; ;) {
+      const ids = await this.o.store.labelsWithoutPackages(since, after);
+      this.o.outbox.resendLabels(ids);
+      if (ids.length < 5000) return;
+      after = ids[ids.length - 1]!;
+    }
+  }
+
   private async prepare(): Promise<void> {
     if (this.ready) return;
     const { store, outbox } = this.o;
@@ -203,6 +227,8 @@ export class SiteSync {
     this.preparedSchema = store.schema;
     this.voidsSent = false;
     this.sendVoids();
+    this.packagesSent = false;
+    await this.sendPackages();
     if (found >= SITE_SCHEMA_OLDEST && found < SITE_SCHEMA_VERSION && !this.saidSchema) {
       this.saidSchema = true;
       this.o.log?.(olderSchemaWords(found));
@@ -279,6 +305,7 @@ export class SiteSync {
             wait = 0;
           }
           this.sendVoids();
+          await this.sendPackages();
           // Site IT migrated the store it said was older: said once, as the older one was.
           if (this.saidSchema && store.schema === SITE_SCHEMA_VERSION) {
             this.saidSchema = false;

@@ -43,6 +43,10 @@ export interface SiteLabelRow {
    * null: not voided). Absent from a store before that migration and from older stations' rows.
    */
   voided?: LabelVoidMark | null;
+  /** Its packages (site migration 8; absent from older stations' rows: counted as one). */
+  packages?: number;
+  /** A return label (site migration 8): off the site's manifests. */
+  returnLabel?: boolean;
 }
 
 /** Who marked a label voided at the carrier, why, and when (ISO 8601): as History shows it. */

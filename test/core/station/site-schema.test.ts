@@ -24,7 +24,7 @@ const synced = (s: Station) =>
 
 describe('a site store at the schema of the version before', () => {
   it('is worked with, not upgraded, and said; migrated by site IT, the console shows each station platform state', async () => {
-    expect(SITE_SCHEMA_VERSION).toBe(7);
+    expect(SITE_SCHEMA_VERSION).toBe(8);
     const site = await siteDatabase(pgc.cluster, { schema: 4 });
     // A: linked as the site's owner (it could migrate); B: the stations' role, packing for
     // another brand, whose key is rotated on the platform below (B keeps the old one).
@@ -71,7 +71,7 @@ describe('a site store at the schema of the version before', () => {
       // Settings → Site store says what waits, and who mends it.
       const note = (await call(a, 'site.status', {})).schemaNote;
       expect(note).toBe(
-        "The site store is at schema 4; this version of Shipping Station knows 7. Everything works but the console's platform state of each station (an API key refused, the platform away); labels voided at the carrier left out of the console's labels and cost, and marked in Site History; a retired station's name kept on its labels; the Whole site order list read through indexes of its own (a second or more per read at a million orders without them). Site IT runs npm run site -- migrate as the site's owner once every station is updated (npm run site -- status lists each station's site schema; a station of an older version stops using a store migrated past it and packs on its own, as in an outage, until it is updated).",
+        "The site store is at schema 4; this version of Shipping Station knows 8. Everything works but the console's platform state of each station (an API key refused, the platform away); labels voided at the carrier left out of the console's labels and cost, and marked in Site History; a retired station's name kept on its labels; the Whole site order list read through indexes of its own (a second or more per read at a million orders without them); End of day for the whole site (each label's packages, and return labels kept off the site's manifests). Site IT runs npm run site -- migrate as the site's owner once every station is updated (npm run site -- status lists each station's site schema; a station of an older version stops using a store migrated past it and packs on its own, as in an outage, until it is updated).",
       );
 
       // B's key is refused: nothing bought there, its header says so.
@@ -88,10 +88,10 @@ describe('a site store at the schema of the version before', () => {
       expect(status.stdout).toContain(', schema 4\n');
       expect(status.stdout).toContain(note!);
       // Which stations are updated: each one's version with the site schema it knows.
-      expect(status.stdout).toMatch(/^Station A \(st-a\): .+ · site schema 7; last seen /m);
+      expect(status.stdout).toMatch(/^Station A \(st-a\): .+ · site schema 8; last seen /m);
 
       // Site IT migrates; the next check-ins see it (no restart) and publish the platform.
-      expect(await site.owner.migrate()).toEqual({ from: 4, to: 7 });
+      expect(await site.owner.migrate()).toEqual({ from: 4, to: 8 });
       const scope = a.context.runtime().scope;
       const snap = await until(async () => {
         const s = await consoleSnapshot(site.owner.pool, scope, new Date(0).toISOString(), 0);
@@ -113,17 +113,26 @@ describe('a site store at the schema of the version before', () => {
         return voided.rows[0]?.voided ?? null;
       });
       expect(mark.reason).toBe('relabelled');
+      // So is the label sent before the store kept packages (site migration 8): its one package,
+      // not a return label, for the whole site's End of day.
+      const packages = await until(async () => {
+        const r = await site.owner.pool.query<{ packages: number | null; return_label: boolean }>(
+          `SELECT packages, return_label FROM site_labels WHERE station_id = 'st-a'`,
+        );
+        return r.rows[0]?.packages ? r.rows[0] : null;
+      });
+      expect(packages).toEqual({ packages: 1, return_label: false });
       expect((await call(a, 'console.snapshot', {})).snapshot?.costToday).toEqual([
         expect.objectContaining({ labels: 0, voided: 1 }),
       ]);
       // The station's log says both, once each: the older schema, then the migrate.
       const log = await until(() => {
         const text = logA.join('\n');
-        return text.includes('now at schema 7') ? text : null;
+        return text.includes('now at schema 8') ? text : null;
       });
       expect(log.split('The site store is at schema 4;').length - 1).toBe(1);
       expect(log).toContain(
-        'The site store is now at schema 7: everything of this version works with it.',
+        'The site store is now at schema 8: everything of this version works with it.',
       );
       // And through the contract, as the Site view reads it.
       const view = await call(a, 'console.snapshot', {});
