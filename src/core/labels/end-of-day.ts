@@ -43,6 +43,31 @@ export interface DaySummary {
   /** Labels of that day marked voided at the carrier (migration 21): not counted above. */
   voided: number;
   voidedCostCents: number;
+  /** The whole site's End of day: each station's part of the day (voided labels left out). */
+  stations?: StationDay[];
+}
+
+/** One station's labels of a day, in the whole site's End of day. */
+export interface StationDay {
+  stationId: string;
+  name: string;
+  labels: number;
+  packages: number;
+  costCents: number;
+}
+
+/** One day, carrier and brand of labels, as both the station's and the site's reads give it. */
+export interface CarrierBrandDayRow {
+  day: string;
+  carrier: string;
+  tenant_id: string;
+  labels: number;
+  packages: number;
+  cost: number;
+  returns: number;
+  return_cost: number;
+  voided: number;
+  voided_cost: number;
 }
 
 export interface EndOfDayQuery {
@@ -64,18 +89,7 @@ export function endOfDay(
   const rows = db
     .prepare<
       { profileId: string; environment: string; fromUtc: string; toUtc: string; shift: string },
-      {
-        day: string;
-        carrier: string;
-        tenant_id: string;
-        labels: number;
-        packages: number;
-        cost: number;
-        returns: number;
-        return_cost: number;
-        voided: number;
-        voided_cost: number;
-      }
+      CarrierBrandDayRow
     >(
       `SELECT date(l.created_at, @shift) AS day, l.carrier, l.tenant_id,
               sum(v.label_id IS NULL) AS labels,
@@ -95,6 +109,36 @@ export function endOfDay(
        ORDER BY day, l.carrier, l.tenant_id`,
     )
     .all({ ...scope, fromUtc, toUtc, shift });
+  // Reprints by the day they were made (reprints_by_time, migration 18), as labels printed: a
+  // whole multi-package label's reprint prints each of its packages (label_packages), a reprint
+  // of one package (its reason says "(package 2 of 3, …)", LabelReprints) one.
+  const reprints = db
+    .prepare<
+      { profileId: string; environment: string; fromUtc: string; toUtc: string; shift: string },
+      { day: string; n: number }
+    >(
+      `SELECT date(r.created_at, @shift) AS day,
+              sum(CASE WHEN r.reason GLOB '*(package [0-9]* of [0-9]*' THEN 1
+                       ELSE max(1, (SELECT count(*) FROM label_packages p WHERE p.label_id = r.label_id))
+                  END) AS n
+         FROM reprints r
+        WHERE r.profile_id = @profileId AND r.environment = @environment
+          AND r.created_at >= @fromUtc AND r.created_at < @toUtc
+        GROUP BY day`,
+    )
+    .all({ ...scope, fromUtc, toUtc, shift });
+  return daySummaries(rows, reprints, brandName);
+}
+
+/**
+ * The days of labels grouped by day, carrier and brand (`rows`, in that order) and reprints by
+ * day: what the station's End of day and the whole site's show, print and export.
+ */
+export function daySummaries(
+  rows: readonly CarrierBrandDayRow[],
+  reprints: readonly { day: string; n: number }[],
+  brandName: (tenantId: string) => string,
+): DaySummary[] {
   const days = new Map<string, DaySummary>();
   const dayOf = (name: string): DaySummary => {
     let day = days.get(name);
@@ -144,30 +188,12 @@ export function endOfDay(
     day.voided += r.voided;
     day.voidedCostCents += r.voided_cost;
   }
-  // Reprints by the day they were made (reprints_by_time, migration 18), as labels printed: a
-  // whole multi-package label's reprint prints each of its packages (label_packages), a reprint
-  // of one package (its reason says "(package 2 of 3, …)", LabelReprints) one.
-  for (const r of db
-    .prepare<
-      { profileId: string; environment: string; fromUtc: string; toUtc: string; shift: string },
-      { day: string; n: number }
-    >(
-      `SELECT date(r.created_at, @shift) AS day,
-              sum(CASE WHEN r.reason GLOB '*(package [0-9]* of [0-9]*' THEN 1
-                       ELSE max(1, (SELECT count(*) FROM label_packages p WHERE p.label_id = r.label_id))
-                  END) AS n
-         FROM reprints r
-        WHERE r.profile_id = @profileId AND r.environment = @environment
-          AND r.created_at >= @fromUtc AND r.created_at < @toUtc
-        GROUP BY day`,
-    )
-    .all({ ...scope, fromUtc, toUtc, shift }))
-    dayOf(r.day).reprints = r.n;
+  for (const r of reprints) dayOf(r.day).reprints = r.n;
   return [...days.values()].sort((a, b) => a.day.localeCompare(b.day));
 }
 
 /** The range in UTC of local days `from`..`to` (local midnight to the midnight after `to`). */
-function utcRange(query: EndOfDayQuery): { fromUtc: string; toUtc: string; shift: string } {
+export function utcRange(query: EndOfDayQuery): { fromUtc: string; toUtc: string; shift: string } {
   if (!DAY.test(query.from) || !DAY.test(query.to))
     throw new RangeError('from and to must be days (YYYY-MM-DD)');
   const offset = Math.trunc(query.utcOffsetMinutes ?? 0);
@@ -217,6 +243,19 @@ export function manifestGroups(
        ORDER BY tenant_id, carrier, id`,
     )
     .all({ ...scope, fromUtc, toUtc });
+  return manifestGroupsOf(rows);
+}
+
+/** One manifest group per tenant and carrier of `rows` (in their order), as a manifest is sent. */
+export function manifestGroupsOf(
+  rows: readonly {
+    tenant_id: string;
+    carrier: string;
+    platform_label_id: string;
+    tracking_number: string;
+    order_number: string;
+  }[],
+): { tenantId: string; carrier: string; labels: ManifestLabel[] }[] {
   const groups = new Map<string, { tenantId: string; carrier: string; labels: ManifestLabel[] }>();
   for (const r of rows) {
     const key = `${r.tenant_id}\u0000${r.carrier}`;
@@ -320,6 +359,15 @@ export function renderEndOfDay(
       );
       for (const b of c.brands)
         printer.leftRight(`    ${t(b.name)}`, `${b.labels}  $${dollars(b.costCents)}`);
+    }
+    // The whole site's: each station's part of the day.
+    if (d.stations?.length) {
+      printer.println('  By station');
+      for (const s of d.stations)
+        printer.leftRight(
+          `    ${t(s.name)}`,
+          `${s.labels} (${s.packages} pkg)  $${dollars(s.costCents)}`,
+        );
     }
   }
   printer.drawLine();

@@ -1,3 +1,5 @@
+import type { EndOfDayQuery } from '../labels/end-of-day.js';
+import { siteEndOfDay, siteManifestGroups } from './end-of-day.js';
 import pg from 'pg';
 import type { SiteStoreConfig } from './config.js';
 import { describeSiteError, SiteStoreError } from './errors.js';
@@ -322,6 +324,20 @@ export class SiteStore {
   /** See listSiteOrders: the site's orders, newest change first, with where each stands. */
   listOrders(scope: SiteScope, q: SiteOrderListQuery): ReturnType<typeof listSiteOrders> {
     return this.run(() => listSiteOrders(this.pool, scope, q));
+  }
+
+  /** See siteEndOfDay: the whole site's End of day (site migration 8). */
+  endOfDay(
+    scope: SiteScope,
+    q: EndOfDayQuery,
+    brandName: (tenantId: string) => string,
+  ): ReturnType<typeof siteEndOfDay> {
+    return this.run(() => siteEndOfDay(this.pool, scope, q, brandName));
+  }
+
+  /** See siteManifestGroups: the whole site's outbound labels of those days. */
+  manifestGroups(scope: SiteScope, q: EndOfDayQuery): ReturnType<typeof siteManifestGroups> {
+    return this.run(() => siteManifestGroups(this.pool, scope, q));
   }
 
   /** See SiteReads.findOrders: the site's orders with this number, for a scan at any station. */

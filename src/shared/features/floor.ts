@@ -130,6 +130,8 @@ export interface EndOfDayView {
       cost: number;
       brands: { name: string; labels: number; cost: number }[];
     }[];
+    /** The whole site's End of day: each station's labels of the day (voided left out). */
+    stations?: { name: string; here: boolean; labels: number; packages: number; cost: number }[];
   }[];
   labels: number;
   cost: number;
@@ -164,6 +166,8 @@ const endOfDayQuery = z.object({
     .min(-14 * 60)
     .max(14 * 60)
     .default(0),
+  /** This station's labels, or every station's from the site store (site migration 8). */
+  scope: z.enum(['station', 'site']).default('station'),
 });
 
 /** Closing out with the carrier (POST /api/v1/manifests, not shown in the spec). */
@@ -227,6 +231,9 @@ export const floorCalls = {
   /** On the profile's receipt printer (role receipt), through the spool. */
   'endOfDay.print': def<PrintJobView>()(endOfDayQuery),
   'endOfDay.csv': def<{ fileName: string; csv: string }>()(endOfDayQuery),
-  /** One manifest per brand and carrier of those days' labels, at the profile's site. */
+  /**
+   * One manifest per brand and carrier of those days' labels, at the profile's site; with scope
+   * site, of every station's labels.
+   */
   'endOfDay.manifest': def<ManifestResultView>()(endOfDayQuery),
 };

@@ -74,6 +74,20 @@ describe('a site store at the schema of the version before', () => {
         "The site store is at schema 4; this version of Shipping Station knows 8. Everything works but the console's platform state of each station (an API key refused, the platform away); labels voided at the carrier left out of the console's labels and cost, and marked in Site History; a retired station's name kept on its labels; the Whole site order list read through indexes of its own (a second or more per read at a million orders without them); End of day for the whole site (each label's packages, and return labels kept off the site's manifests). Site IT runs npm run site -- migrate as the site's owner once every station is updated (npm run site -- status lists each station's site schema; a station of an older version stops using a store migrated past it and packs on its own, as in an outage, until it is updated).",
       );
 
+      // The whole site's End of day waits for site migration 8, and says who mends it.
+      const today = new Date().toISOString().slice(0, 10);
+      expect(
+        await a.dispatch('endOfDay.summary', { from: today, to: today, scope: 'site' }),
+      ).toMatchObject({
+        ok: false,
+        error: {
+          code: 'not-available',
+          message: expect.stringMatching(
+            /^The site store is at schema 4: the whole site's End of day needs site migration 8\. Site IT runs npm run site -- migrate/,
+          ),
+        },
+      });
+
       // B's key is refused: nothing bought there, its header says so.
       sandbox().setClientSecret(harbor.clientId, 'rotated-elsewhere');
       expect(await b.dispatch('carriers.list', { refresh: true })).toMatchObject({ ok: false });

@@ -1,19 +1,18 @@
-import { endOfDay, endOfDayCsv, renderEndOfDay } from '../../labels/end-of-day.js';
 import type { LabelVoid } from '../../labels/voids.js';
 import type { OrderListQuery } from '../../orders/order-list.js';
 import type { StoredOrder } from '../../orders/types.js';
 import type { BatchSummary } from '../../packing/batch.js';
 import { MAX_BATCH_ORDERS } from '../../packing/batch.js';
 import type { VerificationState } from '../../packing/verification.js';
-import { slipPrinterOf, type Profile } from '../../profiles/profile-schema.js';
+import type { Profile } from '../../profiles/profile-schema.js';
 import type { ParsedInput } from '../../../shared/contract.js';
 import type * as V from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
 import type { FeatureHandlers } from '../../../shared/features/define.js';
 import type { floorCalls } from '../../../shared/features/floor.js';
 import { StationFailure } from '../errors.js';
-import { brandName, printJobView } from '../map.js';
-import { closeOut } from './manifest.js';
+import { brandName } from '../map.js';
+import { endOfDayHandlers } from './end-of-day.js';
 import { cancelOrders, reopenOrders } from '../../packing/order-cancel.js';
 import { actor, leadFor } from './users.js';
 import type { ProfileRuntime } from '../runtime.js';
@@ -115,20 +114,6 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
     )
       throw new StationFailure('not-found', `Order ${id} is not in this profile.`);
     return order;
-  }
-
-  function days(r: ProfileRuntime, q: ParsedInput<'endOfDay.summary'>) {
-    if (q.from > q.to)
-      throw new StationFailure(
-        'validation',
-        `The first day (${q.from}) is after the last (${q.to}).`,
-      );
-    return endOfDay(
-      r.workflow.shipments.db,
-      r.scope,
-      { from: q.from, to: q.to, utcOffsetMinutes: q.utcOffsetMinutes },
-      (tenantId) => brandName(r.profile, tenantId) ?? tenantId,
-    );
   }
 
   /**
@@ -319,74 +304,6 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
         .batches.list(20)
         .map((b) => batchView(b, ctx.spool)),
 
-    'endOfDay.summary': async (q) => {
-      const list = days(rt(), q);
-      return {
-        days: list.map((d) => ({
-          day: d.day,
-          labels: d.labels,
-          packages: d.packages,
-          cost: d.costCents / 100,
-          returns: d.returns,
-          returnCost: d.returnCostCents / 100,
-          reprints: d.reprints,
-          voided: d.voided,
-          voidedCost: d.voidedCostCents / 100,
-          // A carrier whose labels of the day were all voided is said in the day's line only.
-          carriers: d.carriers
-            .filter((c) => c.labels > 0)
-            .map((c) => ({
-              carrier: c.carrier,
-              labels: c.labels,
-              packages: c.packages,
-              cost: c.costCents / 100,
-              brands: c.brands
-                .filter((b) => b.labels > 0)
-                .map((b) => ({
-                  name: b.name,
-                  labels: b.labels,
-                  cost: b.costCents / 100,
-                })),
-            })),
-        })),
-        labels: list.reduce((n, d) => n + d.labels, 0),
-        cost: list.reduce((n, d) => n + d.costCents, 0) / 100,
-        returns: list.reduce((n, d) => n + d.returns, 0),
-        returnCost: list.reduce((n, d) => n + d.returnCostCents, 0) / 100,
-        reprints: list.reduce((n, d) => n + d.reprints, 0),
-        voided: list.reduce((n, d) => n + d.voided, 0),
-        voidedCost: list.reduce((n, d) => n + d.voidedCostCents, 0) / 100,
-      };
-    },
-    'endOfDay.csv': async (q) => ({
-      fileName: `end-of-day-${q.from}${q.to === q.from ? '' : `-to-${q.to}`}.csv`,
-      csv: endOfDayCsv(days(rt(), q)),
-    }),
-    'endOfDay.manifest': async (q) => closeOut(rt(), q),
-    'endOfDay.print': async (q) => {
-      const r = rt();
-      const printerId =
-        slipPrinterOf({ ...r.profile, packingSlips: r.profile.packingSlips ?? {} }) ?? null;
-      const printer = printerId ? r.profile.printers.find((p) => p.id === printerId) : undefined;
-      if (!printer)
-        throw new StationFailure(
-          'printer-offline',
-          `Profile ${r.profile.name} has no receipt printer; add one in Settings → Printers (role: receipt).`,
-        );
-      const slips = r.profile.packingSlips;
-      const payload = renderEndOfDay(
-        days(r, q),
-        { station: r.profile.name, printedAt: new Date(), utcOffsetMinutes: q.utcOffsetMinutes },
-        { type: slips?.type ?? 'epson', width: slips?.width ?? 48 },
-      );
-      const { job } = ctx.spool.enqueue({
-        printerId: printer.id,
-        payload,
-        kind: 'slip',
-        reason: `end of day ${q.from}${q.to === q.from ? '' : ` to ${q.to}`}`,
-      });
-      ctx.changed('queue');
-      return printJobView(job, printer.name);
-    },
+    ...endOfDayHandlers(ctx),
   };
 }

@@ -64,13 +64,18 @@ function refusedWords(leftOut: readonly { trackingNumber: string; orderNumber: s
  * platform does not know does not keep a carrier's whole day off its manifest; the lines name
  * what was left out (tracking and order number) for the shift lead to look into.
  */
-export async function closeOut(r: ProfileRuntime, q: EndOfDayQuery): Promise<V.ManifestResultView> {
+export async function closeOut(
+  r: ProfileRuntime,
+  q: EndOfDayQuery,
+  /** The whole site's labels (the site store's), instead of this station's own. */
+  site?: (q: EndOfDayQuery) => Promise<ReturnType<typeof manifestGroups>>,
+): Promise<V.ManifestResultView> {
   if (q.from > q.to)
     throw new StationFailure(
       'validation',
       `The first day (${q.from}) is after the last (${q.to}).`,
     );
-  const groups = manifestGroups(r.workflow.shipments.db, r.scope, q);
+  const groups = site ? await site(q) : manifestGroups(r.workflow.shipments.db, r.scope, q);
   if (groups.length === 0)
     return {
       offered: true,

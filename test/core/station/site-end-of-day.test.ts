@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import type { Station } from '../../../src/core/station/index.js';
+import { candleOrder, siteStations } from './site-stations.js';
+import { call, packOrder, until } from './support.js';
+
+// End of day, Whole site: every station's labels from the site store (site migration 8), shown,
+// exported and closed out with the carriers from any station.
+
+const { stationsAandB } = siteStations();
+
+const synced = (s: Station) =>
+  until(async () => (await call(s, 'station.status', {})).site?.text === 'Site: synced');
+
+/** Yesterday to tomorrow in UTC: the test's labels whatever the hour it runs. */
+function aroundToday() {
+  const day = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10);
+  return { from: day(-1), to: day(1), utcOffsetMinutes: 0 };
+}
+
+describe('End of day, whole site', () => {
+  it("counts every station's labels, packages and returns, each station's part, and closes out the site once", async () => {
+    const { a, b } = await stationsAandB();
+    try {
+      const twoBoxes = candleOrder('EOD-1', 'Ada');
+      twoBoxes.packages = [twoBoxes.packages[0]!, { ...twoBoxes.packages[0]!, weightLbs: 3 }];
+      const file = [twoBoxes, candleOrder('EOD-2', 'Bo'), candleOrder('EOD-3', 'Cy')];
+      await call(a, 'orders.import', { fileName: 'eod.json', content: JSON.stringify(file) });
+      await synced(a);
+      // A: a two-package label and a one-package one, which its lead then marks voided; B: one,
+      // and a return label of it.
+      const one = await packOrder(a, 'EOD-1');
+      const two = await packOrder(a, 'EOD-2');
+      const three = await packOrder(b, 'EOD-3');
+      expect([one, two, three].every((r) => r.label?.trackingNumber)).toBe(true);
+      await call(a, 'labels.markVoided', { id: two.label!.id, voided: true, reason: 'wrong box' });
+      const back = await call(b, 'labels.returnLabel', { labelId: three.label!.id });
+      expect(back.label?.returnOfLabelId).toBe(three.label!.id);
+      await Promise.all([synced(a), synced(b)]);
+
+      const q = { ...aroundToday(), scope: 'site' as const };
+      const cost = (...ls: { cost: number }[]) =>
+        Math.round(ls.reduce((n, l) => n + l.cost * 100, 0)) / 100;
+      const site = await until(async () => {
+        const s = await call(b, 'endOfDay.summary', q);
+        return s.labels === 3 && s.voided === 1 && s.returns === 1 ? s : null;
+      });
+      expect(site).toMatchObject({
+        labels: 3,
+        cost: cost(one.label!, three.label!, back.label!),
+        returns: 1,
+        returnCost: back.label!.cost,
+        voided: 1,
+        voidedCost: two.label!.cost,
+      });
+      const days = site.days.filter((d) => d.labels > 0 || d.voided > 0);
+      expect(days).toHaveLength(1);
+      expect(days[0]!.packages).toBe(4);
+      expect(days[0]!.stations).toEqual([
+        { name: 'Station A', here: false, labels: 1, packages: 2, cost: one.label!.cost },
+        {
+          name: 'Station B',
+          here: true,
+          labels: 2,
+          packages: 2,
+          cost: cost(three.label!, back.label!),
+        },
+      ]);
+      // Each station's own End of day stays its own.
+      expect((await call(b, 'endOfDay.summary', { ...q, scope: 'station' })).labels).toBe(2);
+      expect((await call(a, 'endOfDay.summary', { ...q, scope: 'station' })).labels).toBe(1);
+
+      // The CSV says it is the site's, one line per day, carrier and brand.
+      const csv = await call(b, 'endOfDay.csv', q);
+      expect(csv.fileName).toBe(`end-of-day-site-${q.from}-to-${q.to}.csv`);
+      const lines = csv.csv.trim().split('\r\n');
+      expect(lines.slice(1).reduce((n, l) => n + Number(l.split(',')[4]), 0)).toBe(3);
+
+      // B closes out the whole site: A's outbound label and B's, not the voided one or the return.
+      const closed = await call(b, 'endOfDay.manifest', q);
+      expect(closed.manifests.reduce((n, m) => n + m.labels, 0)).toBe(2);
+      expect(closed.manifests.every((m) => m.manifestId)).toBe(true);
+      // A's own close-out afterwards finds its label on the site's manifest already.
+      const again = await call(a, 'endOfDay.manifest', { ...q, scope: 'station' });
+      expect(again.message).toMatch(/^Already closed out/);
+
+      // The store away: said in the lead's words, with what still works.
+      await call(b, 'site.configure', {
+        siteStore: {
+          url: `postgres://shipping_station@127.0.0.1:1/none`,
+          stationId: 'st-b',
+          stationName: 'Station B',
+        },
+      });
+      expect(await b.dispatch('endOfDay.summary', q)).toMatchObject({
+        ok: false,
+        error: {
+          code: 'site-store-unreachable',
+          message: expect.stringMatching(
+            /: the whole site's End of day cannot be read now\. This station's own End of day is under This station\.$/,
+          ),
+        },
+      });
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+});
