@@ -25,6 +25,8 @@ export interface FloorSlice {
   picked: string[];
   batch: BatchView | null;
   endOfDay: EndOfDayView | null;
+  /** Why the End of day on screen could not be read (the site store away, a refused range). */
+  endOfDayProblem: string | null;
   loadOrders(patch?: Partial<OrdersQuery>): Promise<void>;
   togglePicked(id: string): void;
   clearPicked(): void;
@@ -32,7 +34,8 @@ export interface FloorSlice {
   controlBatch(action: 'pause' | 'resume' | 'stop'): Promise<void>;
   setBatch(batch: BatchView): void;
   loadBatches(): Promise<void>;
-  loadEndOfDay(from: string, to: string): Promise<void>;
+  /** `scope` site: every station's labels, from the site store. */
+  loadEndOfDay(from: string, to: string, scope?: 'station' | 'site'): Promise<void>;
 }
 
 const offsetMinutes = () => -new Date().getTimezoneOffset();
@@ -45,6 +48,7 @@ export const createFloorSlice: Slice<FloorSlice> = (set, get) => {
     picked: [],
     batch: null,
     endOfDay: null,
+    endOfDayProblem: null,
 
     async loadOrders(patch = {}) {
       const query = { ...get().ordersQuery, ...patch };
@@ -109,12 +113,18 @@ export const createFloorSlice: Slice<FloorSlice> = (set, get) => {
       if (r.ok && r.value[0]) set({ batch: r.value[0] });
     },
 
-    async loadEndOfDay(from, to) {
-      const r = await call('endOfDay.summary', { from, to, utcOffsetMinutes: offsetMinutes() });
-      if (r.ok) set({ endOfDay: r.value });
+    async loadEndOfDay(from, to, scope = 'station') {
+      const r = await call('endOfDay.summary', {
+        from,
+        to,
+        utcOffsetMinutes: offsetMinutes(),
+        scope,
+      });
+      if (r.ok) set({ endOfDay: r.value, endOfDayProblem: null });
       else {
-        // The totals on screen were another range's: they go, the refusal is said.
-        set({ endOfDay: null });
+        // The totals on screen were another range's (or scope's): they go, the refusal is said,
+        // on the view too (the whole site's when the store is away, what still works).
+        set({ endOfDay: null, endOfDayProblem: r.error.message });
         get().notify('error', r.error.message);
       }
     },

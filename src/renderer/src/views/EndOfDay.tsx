@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ManifestResultView } from '../../../shared/views';
+import type { EndOfDayView, ManifestResultView } from '../../../shared/views';
 import { call } from '../bridge';
 import { ConfirmPanel } from '../components/ConfirmPanel';
+import { ScopeSelect } from '../components/ScopeSelect';
 import { useStation } from '../store';
 import { offsetMinutes } from '../store/floor';
 import './orders.css';
@@ -12,14 +13,21 @@ function localDay(d = new Date()): string {
   return `${d.getFullYear()}-${z(d.getMonth() + 1)}-${z(d.getDate())}`;
 }
 
+/** While the whole site's End of day is on screen, it is read again this often (other stations buy). */
+const SITE_REFRESH_MS = 30_000;
+
 /**
  * End of day (issue 15.9): what this station shipped per day and carrier (labels, packages,
- * cost, brands). Alt+P prints it on the receipt printer; Alt+E saves it as CSV.
+ * cost, brands), or with a site store every station's (Whole site: each station's part too).
+ * Alt+P prints it on the receipt printer; Alt+E saves it as CSV; Alt+M closes it out.
  */
 export function EndOfDayView() {
   const s = useStation();
   const [from, setFrom] = useState(localDay());
   const [to, setTo] = useState(localDay());
+  const hasSite = Boolean(s.status?.site);
+  const [chosenScope, setScope] = useState<'station' | 'site'>('station');
+  const scope = hasSite ? chosenScope : 'station';
   const [line, setLine] = useState<string | null>(null);
   const [manifest, setManifest] = useState<ManifestResultView | null>(null);
   /** Alt+M asks first: a close-out hands the days' labels to the carriers. */
@@ -32,11 +40,16 @@ export function EndOfDayView() {
     fromRef.current?.focus();
   }, []);
   useEffect(() => {
-    if (from && to) void useStation.getState().loadEndOfDay(from, to);
-  }, [from, to]);
+    if (!from || !to) return;
+    const load = () => void useStation.getState().loadEndOfDay(from, to, scope);
+    load();
+    if (scope !== 'site') return;
+    const timer = setInterval(load, SITE_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [from, to, scope]);
 
   async function print() {
-    const r = await call('endOfDay.print', { from, to, utcOffsetMinutes: offsetMinutes() });
+    const r = await call('endOfDay.print', { from, to, utcOffsetMinutes: offsetMinutes(), scope });
     setLine(r.ok ? `Sent to ${r.value.printerName}.` : r.error.message);
     if (!r.ok) s.notify('error', r.error.message);
   }
@@ -45,7 +58,12 @@ export function EndOfDayView() {
     setClosing(true);
     setManifest(null);
     try {
-      const r = await call('endOfDay.manifest', { from, to, utcOffsetMinutes: offsetMinutes() });
+      const r = await call('endOfDay.manifest', {
+        from,
+        to,
+        utcOffsetMinutes: offsetMinutes(),
+        scope,
+      });
       if (r.ok) setManifest(r.value);
       else s.notify('error', r.error.message);
     } finally {
@@ -65,7 +83,7 @@ export function EndOfDayView() {
     else setAsking(true);
   }
   async function exportCsv() {
-    const r = await call('endOfDay.csv', { from, to, utcOffsetMinutes: offsetMinutes() });
+    const r = await call('endOfDay.csv', { from, to, utcOffsetMinutes: offsetMinutes(), scope });
     if (!r.ok) {
       s.notify('error', r.error.message);
       return;
@@ -99,15 +117,25 @@ export function EndOfDayView() {
   return (
     <section className="end-of-day">
       <h1>End of day</h1>
-      {s.status?.site ? (
-        // With a site store, a station's end of day is still its own: said, so a shift lead does
-        // not take one station's total (or manifests) for the site's.
+      {hasSite && scope === 'station' ? (
+        // This station's End of day is its own: said, so a shift lead does not take one
+        // station's total (or manifests) for the site's.
         <p className="muted" data-testid="eod-this-station">
-          This station&apos;s labels only: each station of the site closes out (Alt+M) its own. The
-          site&apos;s labels and cost today are on the Site view (Alt+0).
+          This station&apos;s labels only: it closes out (Alt+M) its own. Whole site shows every
+          station&apos;s labels and closes them out at once.
+        </p>
+      ) : null}
+      {scope === 'site' ? (
+        <p className="muted" data-testid="eod-whole-site">
+          Every station&apos;s labels, from the site store (read again every 30 s). Alt+M closes out
+          the whole site&apos;s labels with the carriers; labels a station closed out already stay
+          on their manifest.
         </p>
       ) : null}
       <div className="filters">
+        {hasSite ? (
+          <ScopeSelect label="End of day scope" value={scope} onChange={setScope} />
+        ) : null}
         <label>
           From{' '}
           <input
@@ -145,7 +173,12 @@ export function EndOfDayView() {
       {asking ? (
         <ConfirmPanel
           label="Close out with the carriers?"
-          question={closeOutQuestion(from, to, summary ? summary.labels - summary.returns : null)}
+          question={closeOutQuestion(
+            from,
+            to,
+            summary ? summary.labels - summary.returns : null,
+            scope,
+          )}
           confirmText="Close out"
           onConfirm={() => void closeOut()}
           onCancel={() => {
@@ -177,6 +210,11 @@ export function EndOfDayView() {
             </ul>
           ) : null}
         </div>
+      ) : null}
+      {!summary && s.endOfDayProblem ? (
+        <p className="bad" data-testid="eod-problem">
+          {s.endOfDayProblem}
+        </p>
       ) : null}
       {summary ? (
         <>
@@ -245,6 +283,7 @@ export function EndOfDayView() {
                   ))}
                 </tbody>
               </table>
+              {d.stations?.length ? <StationsOfDay stations={d.stations} /> : null}
             </div>
           ))}
         </>
@@ -253,9 +292,40 @@ export function EndOfDayView() {
   );
 }
 
+/** The whole site's End of day: each station's part of the day. */
+function StationsOfDay(props: { stations: NonNullable<EndOfDayView['days'][number]['stations']> }) {
+  return (
+    <table className="grid eod-table eod-stations" data-testid="eod-stations">
+      <thead>
+        <tr>
+          <th>Station</th>
+          <th className="num">Labels</th>
+          <th className="num">Packages</th>
+          <th className="num">Cost</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.stations.map((st) => (
+          <tr key={st.name}>
+            <td>{st.here ? `${st.name} (here)` : st.name}</td>
+            <td className="num">{st.labels}</td>
+            <td className="num">{st.packages}</td>
+            <td className="num">${st.cost.toFixed(2)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 /** The close-out question: which days, how many labels, and that the carriers get them. */
-function closeOutQuestion(from: string, to: string, outbound: number | null): string {
-  const days = from === to ? from : `${from} to ${to}`;
+function closeOutQuestion(
+  from: string,
+  to: string,
+  outbound: number | null,
+  scope: 'station' | 'site',
+): string {
+  const days = `${from === to ? from : `${from} to ${to}`}${scope === 'site' ? ' for the whole site' : ''}`;
   const labels =
     outbound === null
       ? "these days' labels go"

@@ -1,0 +1,60 @@
+import { expect, test } from '@playwright/test';
+import { siteWorld } from './site';
+import { importOrders, pastRightEdge, scanAndBuy } from './station';
+
+const world = siteWorld();
+
+test("End of day, Whole site: a lead at station B sees every station's labels, each station's part, and closes out the site once", async ({
+  browser,
+}, info) => {
+  const { a, b } = await world.twoStations();
+  const pageA = await browser.newPage();
+  await pageA.goto(a.station.url);
+  await expect(pageA.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
+  await importOrders(pageA);
+  await pageA.keyboard.press('Alt+1');
+  await scanAndBuy(pageA, 'LUM-10421');
+  await expect.poll(() => a.printer.labels.length, { timeout: 30_000 }).toBe(1);
+
+  const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+  await page.goto(b.station.url);
+  await expect(page.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
+  await page.keyboard.press('Alt+1');
+  await scanAndBuy(page, 'LUM-10422');
+  await expect.poll(() => b.printer.labels.length, { timeout: 30_000 }).toBe(1);
+  await expect(pageA.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
+  await expect(page.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
+
+  // This station's, said so: one label.
+  await page.keyboard.press('Alt+9');
+  await expect(page.getByLabel('End of day scope')).toHaveValue('station');
+  await expect(page.getByTestId('eod-this-station')).toContainText("This station's labels only");
+  await expect(page.getByTestId('eod-total')).toContainText('1 label');
+
+  // The whole site: both stations' labels, each station's part.
+  await page.getByLabel('End of day scope').selectOption('site');
+  await expect(page.getByTestId('eod-whole-site')).toContainText("Every station's labels");
+  await expect(page.getByTestId('eod-total')).toContainText('2 labels');
+  const stations = page.getByTestId('eod-stations');
+  await expect(stations.getByRole('row', { name: /Station A/ })).toContainText('1');
+  await expect(stations.getByRole('row', { name: /Station B \(here\)/ })).toBeVisible();
+  expect(await pastRightEdge(page, '.end-of-day', 1366)).toEqual([]);
+  await page.screenshot({ path: info.outputPath('end-of-day-whole-site.png') });
+
+  // Alt+M asks for the whole site, then closes out both labels.
+  await page.keyboard.press('Alt+m');
+  await expect(page.getByText(/for the whole site with the carriers\? 2 labels go/)).toBeVisible();
+  await page.keyboard.press('Enter');
+  const manifest = page.getByTestId('eod-manifest');
+  await expect(manifest).toContainText('1 of 1 manifest made', { timeout: 15_000 });
+  await expect(manifest).toContainText('2 labels');
+  await page.screenshot({ path: info.outputPath('end-of-day-whole-site-closed.png') });
+
+  // Station A's own close-out afterwards: its label is on the site's manifest already.
+  await pageA.keyboard.press('Alt+9');
+  await pageA.keyboard.press('Alt+m');
+  await pageA.keyboard.press('Enter');
+  await expect(pageA.getByTestId('eod-manifest')).toContainText('Already closed out', {
+    timeout: 15_000,
+  });
+});
