@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { renderEndOfDay } from '../../../src/core/labels/end-of-day.js';
 import type { Station } from '../../../src/core/station/index.js';
 import { candleOrder, siteStations } from './site-stations.js';
 import { call, packOrder, until } from './support.js';
@@ -68,6 +69,20 @@ describe('End of day, whole site', () => {
       // Each station's own End of day stays its own.
       expect((await call(b, 'endOfDay.summary', { ...q, scope: 'station' })).labels).toBe(2);
       expect((await call(a, 'endOfDay.summary', { ...q, scope: 'station' })).labels).toBe(1);
+
+      // The receipt gives each station's part of the day.
+      const siteDays = await b.context.site!.store.endOfDay(
+        b.context.runtime().scope,
+        aroundToday(),
+        (tenantId) => tenantId,
+      );
+      const receipt = renderEndOfDay(siteDays, {
+        station: 'Lumen: whole site',
+        printedAt: new Date(),
+      }).toString('latin1');
+      expect(receipt).toContain('  By station');
+      expect(receipt).toMatch(/ {4}Station A +1 \(2 pkg\) {2}\$/);
+      expect(receipt).toMatch(/ {4}Station B +2 \(2 pkg\) {2}\$/);
 
       // The CSV says it is the site's, one line per day, carrier and brand.
       const csv = await call(b, 'endOfDay.csv', q);
