@@ -1,5 +1,7 @@
 import type pg from 'pg';
 import { voidMarkOf } from './label-rows.js';
+import { claimOrderSql } from './claim-sql.js';
+import { SITE_SCHEMA_PACKAGES } from './schema.js';
 import type { ClaimResult, SiteScope } from './types.js';
 
 interface ClaimRow {
@@ -19,6 +21,8 @@ interface ClaimRow {
   holder_seen_at: Date | null;
   /** Refused because a station cancelled the order: who, why (site_orders.order_json). */
   cancelled: { by?: string; reason?: string; at?: string } | null;
+  /** Refused because a station of another profile holds the order (site migration 8). */
+  other_profile?: string | null;
 }
 
 /**
@@ -30,6 +34,8 @@ export class SiteClaims {
     private readonly pool: pg.Pool,
     private readonly run: <T>(work: () => Promise<T>) => Promise<T>,
     private readonly station: { stationId: string; stationName: string },
+    /** The store's schema as last read (the claim checks other profiles from site migration 8). */
+    private readonly schema: () => number | null = () => null,
   ) {}
 
   /**
@@ -54,56 +60,10 @@ export class SiteClaims {
       let row: ClaimRow | undefined;
       for (let attempt = 0; !row; attempt++) {
         if (attempt === 3) throw new Error('the order claim returned nothing');
+        const crossProfile = (this.schema() ?? 0) >= SITE_SCHEMA_PACKAGES;
         const { rows } = await this.pool.query<ClaimRow>({
-          name: 'site-claim-order',
-          text: `WITH cancelled AS (
-                   -- Cancelled by a shift lead at a station (its order as it last sent it): no
-                   -- station takes the order, another label asked for or not.
-                   SELECT o.order_json->'cancelled' AS info, o.station_id
-                     FROM site_orders o
-                    WHERE o.profile_id = $1 AND o.environment = $2 AND o.tenant_id = $3
-                      AND o.order_number = $4 AND jsonb_typeof(o.order_json->'cancelled') = 'object'),
-                 taken AS (
-                   INSERT INTO site_order_claims AS c (profile_id, environment, tenant_id, order_number,
-                     station_id, station_name, purchase_id, packer, state)
-                   SELECT $1, $2, $3, $4, $5, $6, $7, $8, 'in-flight'
-                    WHERE NOT EXISTS (SELECT 1 FROM cancelled)
-                   ON CONFLICT (profile_id, environment, tenant_id, order_number) DO UPDATE
-                     SET station_id = EXCLUDED.station_id, station_name = EXCLUDED.station_name,
-                         purchase_id = EXCLUDED.purchase_id, packer = EXCLUDED.packer,
-                         state = 'in-flight', claimed_at = now(), updated_at = now()
-                     WHERE c.state = 'released' OR c.station_id = EXCLUDED.station_id OR $9::boolean
-                   RETURNING true AS granted, station_id, station_name, packer, state, claimed_at,
-                     NULL::bigint AS label_local_id, NULL::text AS label_tracking_number,
-                     NULL::jsonb AS label_voided, NULL::boolean AS holder_quiet, NULL::timestamptz AS holder_seen_at,
-                     NULL::jsonb AS cancelled)
-                 SELECT * FROM taken
-                 UNION ALL
-                 SELECT false, x.station_id, COALESCE(st.station_name, x.station_id), NULL,
-                        'cancelled', now(), NULL, NULL, NULL, NULL, NULL, x.info
-                   FROM cancelled x LEFT JOIN site_stations st ON st.station_id = x.station_id
-                 UNION ALL
-                 -- Refused: the holder's label too (by its purchase), so the packer can reprint
-                 -- it here. Only read when nothing was taken: a granted claim costs no more.
-                 SELECT false, h.station_id, h.station_name, h.packer, h.state, h.claimed_at,
-                        l.local_id, l.tracking_number,
-                        -- Voided at the carrier there since (to_jsonb: a store before site
-                        -- migration 6 has no such column, and answers null).
-                        to_jsonb(l)->'voided',
-                        -- Quiet: checked in last over two minutes ago, or gone from the site
-                        -- (retired) with a claim that old.
-                        CASE WHEN st.station_id IS NULL
-                             THEN h.claimed_at < now() - interval '2 minutes'
-                             ELSE st.last_seen_at < now() - interval '2 minutes' END,
-                        st.last_seen_at, NULL
-                   FROM site_order_claims h
-                   LEFT JOIN site_labels l
-                     ON h.state = 'purchased' AND l.station_id = h.station_id
-                    AND l.purchase_id = h.purchase_id
-                   LEFT JOIN site_stations st ON st.station_id = h.station_id
-                  WHERE NOT EXISTS (SELECT 1 FROM taken) AND NOT EXISTS (SELECT 1 FROM cancelled)
-                    AND h.profile_id = $1 AND h.environment = $2 AND h.tenant_id = $3
-                    AND h.order_number = $4`,
+          name: crossProfile ? 'site-claim-order-8' : 'site-claim-order',
+          text: claimOrderSql(crossProfile),
           values: [
             scope.profileId,
             scope.environment,
@@ -119,6 +79,22 @@ export class SiteClaims {
         row = rows[0];
       }
       if (row.granted) return { granted: true, mode: 'claimed' };
+      if (row.other_profile) {
+        const by = row.packer ? ` by ${row.packer}` : '';
+        const what = row.state === 'purchased' ? 'labelled' : 'being labelled';
+        return {
+          granted: false,
+          code: 'order-claimed-elsewhere',
+          message: `Order ${claim.orderNumber} was ${what} at ${row.station_name} at ${clockTime(row.claimed_at)}${by}, a station of this site set up under another profile ("${row.other_profile}", this one's is "${scope.profileId}"), so its label cannot be reprinted here. Nothing was bought. Site IT gives every station of the site the same profile (docs/site.md); Ctrl+Shift+A buys another label all the same.`,
+          holder: {
+            stationId: row.station_id,
+            stationName: row.station_name,
+            packer: row.packer,
+            at: row.claimed_at.toISOString(),
+            label: null,
+          },
+        };
+      }
       if (row.cancelled) {
         const c = row.cancelled;
         return {

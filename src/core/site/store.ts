@@ -68,7 +68,7 @@ export class SiteStore {
     const run = <T>(work: () => Promise<T>) => this.run(work);
     const tx = <T>(work: (c: pg.PoolClient) => Promise<T>) => this.tx(work);
     this.reads = new SiteReads(this.pool, run);
-    this.claims = new SiteClaims(this.pool, run, options.config);
+    this.claims = new SiteClaims(this.pool, run, options.config, () => this.schema);
     this.migrator = new SiteMigrator(this.pool, run, tx);
     this.siteStations = new SiteStations(this.pool, run, tx, options.config);
     this.admin = new SiteAdmin(this.pool, run);

@@ -3,7 +3,8 @@ import type { SiteMigration } from '../schema.js';
 /**
  * Each label's packages and whether it is a return label, for End of day across the whole site
  * (its packages per carrier, and manifests that leave return labels off, as each station's own
- * End of day does).
+ * End of day does); and an index of the order claims by tenant and order number, so a station
+ * set up under another profile id is refused an order another station holds (claimOrderSql).
  *
  * The station sends both inside its label row (`packages`, `returnLabel`), which a store before
  * this migration ignores; a station of an older version sends neither, and its labels keep NULL
@@ -22,6 +23,10 @@ export const siteMigration008: SiteMigration = {
       ALTER TABLE site_labels ADD COLUMN packages INTEGER;
       -- A return label (from the customer back to the site; never on the dock's manifest).
       ALTER TABLE site_labels ADD COLUMN return_label BOOLEAN;
+      -- An order's claims by tenant and number whatever the profile: a station set up under
+      -- another profile id is refused an order a station of the site holds (claimOrderSql).
+      CREATE INDEX site_order_claims_by_order
+        ON site_order_claims (tenant_id, order_number, environment) WHERE state <> 'released';
 
       ALTER FUNCTION site_apply_batch(TEXT, TEXT, JSONB) RENAME TO site_apply_batch_6;
       CREATE FUNCTION site_apply_batch(p_station_id TEXT, p_station_name TEXT, p_changes JSONB)
