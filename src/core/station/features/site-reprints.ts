@@ -77,14 +77,17 @@ export function siteReprintHandlers(
           voidedReprintWords(label, label.voided, label.stationName),
         );
       // The site's reprint limit counts every station's reprints of the label (the store's
-      // count), as a label of this station counts its own: past it, a lead approves.
+      // count, and this station's own its outbox has not sent yet: one made a moment ago), as a
+      // label of this station counts its own: past it, a lead approves.
       let stationUser = actor(ctx);
       const limit = reprintsWithoutLead(ctx);
-      if (label.reprints >= limit) {
+      const reprints =
+        label.reprints + (link.outbox.unsentReprints().get(`${stationId}:${label.localId}`) ?? 0);
+      if (reprints >= limit) {
         const lead = leadFor(ctx, {
           kind: 'reprint',
           orderNumber: label.orderNumber,
-          reprints: label.reprints,
+          reprints,
           limit,
         });
         if (lead && lead !== stationUser) stationUser = `${stationUser} (approved by ${lead})`;
