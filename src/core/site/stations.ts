@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { CONSOLE_CHANNEL, listed, type Heartbeat } from './console.js';
+import type { ConsolePlatformView } from '../../shared/features/site-services.js';
 import { SiteStoreError } from './errors.js';
 import { SITE_SCHEMA_RETIRED } from './schema.js';
 
@@ -249,6 +250,8 @@ export class SiteStations {
       oldestAt: string | null;
       /** As its heartbeat said it ("0.2.0 · site schema 5"); null before its first heartbeat. */
       appVersion: string | null;
+      /** The profile it packs under, as its heartbeat said it (null: not said). */
+      profile: NonNullable<ConsolePlatformView['profile']> | null;
     } & StationQueues)[]
   > {
     return this.run(async () => {
@@ -263,6 +266,7 @@ export class SiteStations {
         needs_attention: number;
         app_version: string | null;
         retired_at?: Date | null;
+        platform?: ConsolePlatformView | null;
       }>('SELECT * FROM site_stations ORDER BY station_name');
       return rows.filter(listed).map((r) => ({
         stationId: r.station_id,
@@ -274,6 +278,7 @@ export class SiteStations {
         printJobs: r.queued_print_jobs,
         needsAttention: r.needs_attention,
         appVersion: r.app_version,
+        profile: r.platform?.profile ?? null,
       }));
     });
   }

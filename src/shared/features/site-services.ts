@@ -28,6 +28,11 @@ export interface SessionView {
 export interface ConsolePlatformView {
   state: string;
   detail: string | null;
+  /**
+   * The profile the station packs under (its id keys the site's History, orders and claims):
+   * site IT is told of a station of the same account set up under another one.
+   */
+  profile?: { id: string; name: string; environment: string; tenants: string[] };
 }
 
 export interface ConsolePrinterView {

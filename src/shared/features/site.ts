@@ -57,6 +57,11 @@ export interface SiteStatusView {
    */
   schemaNote?: string | null;
   /**
+   * Stations of the site that pack the same account and brands under another profile id (so
+   * they share no History, orders or console with this one): who, and what to do. null: none.
+   */
+  profileNote?: string | null;
+  /**
    * `site.configure` only: the store just saved could not be read (it does not answer, the
    * login is refused…), in site IT's words. It is saved all the same; the station works on its
    * own until the store answers.
@@ -76,6 +81,8 @@ export interface SiteStatusView {
     queuedShipments: number;
     queuedPrintJobs: number;
     needsAttention: number;
+    /** Its profile when it is not this station's ("Chicago packing (chicago-packing)"). */
+    otherProfile?: string | null;
   }[];
 }
 

@@ -64,6 +64,20 @@ describe('a station under another profile id', () => {
         (await call(b, 'labels.search', { query: 'OTH-1', limit: 10, offset: 0 })).labels.length;
       expect(await labelsAtB()).toBe(0);
 
+      // Settings → Site store says which station packs under another profile, at both.
+      const note = await until(async () => (await call(b, 'site.status', {})).profileNote);
+      expect(note).toBe(
+        `Station A packs under profile Lumen Chicago floor (${profileA.id}), not this station's Chicago packing (${profileB.id}), for the same platform account: it shares no History, orders or console with this station, and an order one of them holds is refused at the other. Site IT gives every station of the site the same profile (provision them from one file: docs/site.md).`,
+      );
+      const atAStatus = await until(async () => {
+        const st = await call(a, 'site.status', {});
+        return st.profileNote ? st : null;
+      });
+      expect(atAStatus.stations.find((st) => st.stationId === 'st-b')?.otherProfile).toBe(
+        `Chicago packing (${profileB.id})`,
+      );
+      expect(atAStatus.stations.find((st) => st.stationId === 'st-a')?.otherProfile).toBeNull();
+
       // Another order, nobody's: bought as ever.
       expect((await packOrder(b, 'OTH-2')).label?.trackingNumber).toBeTruthy();
 

@@ -112,7 +112,18 @@ async function heartbeatOf(ctx: StationContext): Promise<Heartbeat> {
     secretSeen.set(ctx, seen);
   }
   // The platform as this station's header says it: the console shows a station that cannot buy.
-  const platform = rt && seen ? platformState(rt, seen.hasSecret) : undefined;
+  const platform =
+    rt && seen
+      ? {
+          ...platformState(rt, seen.hasSecret),
+          profile: {
+            id: rt.profile.id,
+            name: rt.profile.name,
+            environment: rt.profile.environment,
+            tenants: tenantsOf(rt.profile),
+          },
+        }
+      : undefined;
   return {
     ...(platform ? { platform } : {}),
     // With the site schema this version knows: site IT sees which stations are updated before

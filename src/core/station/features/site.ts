@@ -6,6 +6,7 @@ import {
   siteStorePassword,
   type SiteStoreConfig,
 } from '../../site/config.js';
+import { tenantsOf } from '../../profiles/profile-schema.js';
 import { SiteStore } from '../../site/store.js';
 import { describeSiteError, SiteStoreError } from '../../site/errors.js';
 import { SITE_SCHEMA_VERSION } from '../../site/schema.js';
@@ -87,6 +88,19 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
     const s = link.sync.status();
     const now = Date.now();
     const stations = await link.store.stations().catch(() => []);
+    const mine = ctx.runtimeOrNull()?.profile;
+    // Another profile id for the same platform and a brand of this one's: the store keeps
+    // History, orders and claims per profile, so that station is apart from this one.
+    const otherProfile = (st: (typeof stations)[number]) =>
+      mine &&
+      st.stationId !== link.config.stationId &&
+      st.profile &&
+      st.profile.id !== mine.id &&
+      st.profile.environment === mine.environment &&
+      st.profile.tenants.some((t) => tenantsOf(mine).includes(t))
+        ? `${st.profile.name} (${st.profile.id})`
+        : null;
+    const apart = stations.filter((st) => otherProfile(st));
     return {
       configured: true,
       where: link.where,
@@ -102,7 +116,12 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
       lastSyncedAt: s.lastSyncedAt,
       offlinePurchase: link.outbox.offlinePurchase(),
       sitePrinters: link.remotePrinters().map((p) => ({ id: p.id, name: p.name })),
+      profileNote:
+        apart.length && mine
+          ? `${apart.map((st) => `${st.stationName} packs under profile ${otherProfile(st)}`).join('; ')}, not this station's ${mine.name} (${mine.id}), for the same platform account: ${apart.length === 1 ? 'it shares' : 'they share'} no History, orders or console with this station, and an order one of them holds is refused at the other. Site IT gives every station of the site the same profile (provision them from one file: docs/site.md).`
+          : null,
       stations: stations.map((st) => ({
+        otherProfile: otherProfile(st),
         stationId: st.stationId,
         stationName: st.stationName,
         lastSeenAt: st.lastSeenAt,

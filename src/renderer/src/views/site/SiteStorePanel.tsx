@@ -121,6 +121,11 @@ export function SiteStorePanel() {
               {site.schemaNote}
             </p>
           ) : null}
+          {site.profileNote ? (
+            <p className="warn" data-testid="site-profile-note">
+              {site.profileNote}
+            </p>
+          ) : null}
           {site.stations.length ? (
             <table className="grid">
               <thead>
@@ -139,6 +144,12 @@ export function SiteStorePanel() {
                   <tr key={s.stationId}>
                     <td>
                       {s.stationName} ({s.stationId})
+                      {s.otherProfile ? (
+                        <span className="warn" title="Another profile: see the note above">
+                          {' '}
+                          · profile {s.otherProfile}
+                        </span>
+                      ) : null}
                     </td>
                     <td className="num">{s.depth}</td>
                     <td>{behindSince(s.lagMs, site.at)}</td>
