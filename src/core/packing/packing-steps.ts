@@ -1,3 +1,4 @@
+import { orderChangedSince } from './order-changed.js';
 import type { OrderRepository } from '../orders/order-repository.js';
 import type { StoredOrder } from '../orders/types.js';
 import type { Profile } from '../profiles/profile-schema.js';
@@ -293,6 +294,13 @@ export class PackingSteps {
         const never: never = shipment.state;
         throw new Error(`unexpected shipment state ${String(never)}`);
       }
+    }
+    // Imported again since these rates were asked (a corrected address or weight): never bought
+    // as the old version (a rating made under this same hold is of the order as it is).
+    const changed = justRated ? null : orderChangedSince(shipment, order);
+    if (changed) {
+      shipments.setState(shipment.id, 'cancelled', { why: changed.message });
+      return invalid(changed.code, changed.message);
     }
     // The packer's pick, named by account and service level so it survives a re-rating.
     let wanted: { carrierAccountId: string; serviceLevel: string } | undefined;

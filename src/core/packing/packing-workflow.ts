@@ -1,3 +1,4 @@
+import { failQueued, orderChangedSince } from './order-changed.js';
 import { LabelRepository } from '../labels/label-repository.js';
 import type { LabelPrintQueue } from '../labels/print-queue.js';
 import type { StoredLabel } from '../labels/types.js';
@@ -314,6 +315,10 @@ export class PackingWorkflow {
       this.shipments.setState(shipment.id, 'cancelled', { why: blocked.outcome });
       return blocked;
     }
+    // Queued as it was; imported again since (a corrected address or weight): not bought as the
+    // old version, and said, so the packer rates it as it is now.
+    const changed = orderChangedSince(shipment, order);
+    if (changed) return failQueued(this.shipments, shipment.id, changed, []);
     // The packer's pick (a rate other than the rule's, Ctrl+Enter on it) is what was queued:
     // the rates are asked again, and that service on that account is bought, never the rule's
     // instead. No longer offered: not bought, and said (the order goes back to the packer).
@@ -337,13 +342,7 @@ export class PackingWorkflow {
         code: 'rate-not-offered',
         message: `${picked.rate.serviceLevel} (${picked.rate.carrierAccount.name ?? picked.rate.carrier}), chosen by ${picked.chosenBy} for order ${order.orderNumber}, is no longer offered now that the platform answers; nothing was bought. Scan the order to rate it again.`,
       };
-      this.shipments.setFailed(shipment.id, 'failed', failure);
-      return {
-        outcome: 'failed',
-        shipment: this.shipments.get(shipment.id)!,
-        failure,
-        carrierProblems: rated.carrierProblems,
-      };
+      return failQueued(this.shipments, shipment.id, failure, rated.carrierProblems);
     }
     return bought;
   }
