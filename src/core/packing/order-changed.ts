@@ -5,8 +5,8 @@ import type { CarrierAccountProblem, Failure, Shipment, ShipResult } from './typ
 /**
  * A new version of the order (an import that corrected its address or weights) came after this
  * shipment was built: its rates are for the old one, and buying them would ship to the old
- * address or at the old weight. Null when the order is as it was (or the shipment is a return
- * label's, which is built from the label, not the order).
+ * address or at the old weight. Null when the order is as it was, when the new version changes
+ * neither (the rates still fit), or for a return label's shipment (built from the label).
  */
 export function orderChangedSince(shipment: Shipment, order: StoredOrder): Failure | null {
   if (shipment.returnOfLabelId !== undefined) return null;
@@ -23,10 +23,11 @@ export function orderChangedSince(shipment: Shipment, order: StoredOrder): Failu
   const now = order.packages.map((p) => p.weightLbs);
   if (now.every((w) => w != null) && weights(now) !== weights(was.packages.map((p) => p.weightLbs)))
     what.push(`its weight is now ${weights(now)} lb`);
-  const said = what.length ? ` (${what.join('; ')})` : '';
+  // A new version that changes neither (its items, say): the rates still fit what is shipped.
+  if (what.length === 0) return null;
   return {
     code: 'order-changed',
-    message: `Order ${order.orderNumber} was imported again after it was rated${said}: those rates are for its old version, so nothing was bought. Scan it again to rate it as it is now.`,
+    message: `Order ${order.orderNumber} was imported again after it was rated (${what.join('; ')}): those rates are for its old version, so nothing was bought. Scan it again to rate it as it is now.`,
   };
 }
 

@@ -50,6 +50,19 @@ describe('an order imported again after it was rated', () => {
     expect(sandbox().ledger()).toHaveLength(1);
   });
 
+  it('a new version that changes neither the address nor the weight: the rates on screen are bought', async () => {
+    const { s, sandbox } = await stations.start();
+    await importFile(s, order('20 Cedar Rd', 'Eugene', '97401', 3.1));
+    const orderId = await orderIdOf(s, 'CHG-1');
+    const quote = await call(s, 'pack.rate', { orderId, packages: [{ weightLbs: 3.1 }] });
+    const moreChai = order('20 Cedar Rd', 'Eugene', '97401', 3.1);
+    moreChai.packages[0]!.items[0]!.quantity = 3;
+    await importFile(s, moreChai);
+    const bought = await call(s, 'pack.buy', { shipmentId: quote.shipmentId });
+    expect(bought.label?.trackingNumber).toBeTruthy();
+    expect(sandbox().ledger()).toHaveLength(1);
+  });
+
   it('waiting in the offline queue: not bought as it was, failed with the reason', async () => {
     const { s, sandbox } = await stations.start();
     await importFile(s, order('20 Cedar Rd', 'Eugene', '97401', 3.1));
