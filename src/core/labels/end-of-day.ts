@@ -124,6 +124,14 @@ export function endOfDay(
          FROM reprints r
         WHERE r.profile_id = @profileId AND r.environment = @environment
           AND r.created_at >= @fromUtc AND r.created_at < @toUtc
+        GROUP BY day
+        UNION ALL
+       -- Another station's labels reprinted here (site History, Pack): printed here too, one
+       -- each (their packages are the other station's to know).
+       SELECT date(a.created_at, @shift) AS day, count(*) AS n
+         FROM site_reprint_audit a
+        WHERE a.profile_id = @profileId AND a.environment = @environment
+          AND a.created_at >= @fromUtc AND a.created_at < @toUtc
         GROUP BY day`,
     )
     .all({ ...scope, fromUtc, toUtc, shift });
@@ -188,7 +196,7 @@ export function daySummaries(
     day.voided += r.voided;
     day.voidedCostCents += r.voided_cost;
   }
-  for (const r of reprints) dayOf(r.day).reprints = r.n;
+  for (const r of reprints) dayOf(r.day).reprints += r.n;
   return [...days.values()].sort((a, b) => a.day.localeCompare(b.day));
 }
 

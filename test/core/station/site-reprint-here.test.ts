@@ -77,6 +77,12 @@ describe('an order labelled at another station, scanned here', () => {
           .ledger()
           .filter((e) => e.orderReference?.startsWith('LUM-10421')),
       ).toHaveLength(1);
+      // B's End of day counts the reprint made at B (no label of its own bought).
+      const today = new Date().toISOString().slice(0, 10);
+      expect(await call(b, 'endOfDay.summary', { from: today, to: today })).toMatchObject({
+        labels: 0,
+        reprints: 1,
+      });
       await synced(b);
       const { rows } = await site.owner.pool.query(
         `SELECT station_id, source, label_station_id, reason FROM site_reprints`,
