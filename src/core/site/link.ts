@@ -218,10 +218,14 @@ export class SiteLink {
    * store could not be asked, `problem` says why: "nothing matches" would then be a guess, and
    * the packer must be told the site was not looked in.
    */
-  async findOrders(scope: StationScope, orderNumber: string): Promise<SiteOrderLookup> {
+  async findOrders(
+    scope: StationScope,
+    orderNumber: string,
+    tenantIds?: readonly string[],
+  ): Promise<SiteOrderLookup> {
     try {
       this.throwIfRecentlyDown();
-      return { orders: await this.store.findOrders(scope, orderNumber), problem: null };
+      return { orders: await this.store.findOrders(scope, orderNumber, tenantIds), problem: null };
     } catch (error) {
       this.sync.wake();
       return { orders: [], problem: describeSiteError(error, this.config.url) };

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { clockTime } from './claims.js';
+import { countSiteAttention, readSiteAttention } from './attention-reads.js';
 import { siteLabelOf, voidMarkOf, type SiteLabelDbRow } from './label-rows.js';
 import type {
   LabelVoidMark,
@@ -187,6 +187,7 @@ export class SiteReads {
         `%${search.packer.trim().replace(/[\\%_]/g, (m) => `\\${m}`)}%`,
       );
     if (search.tenantId) add((n) => `l.tenant_id = ${n}`, search.tenantId);
+    if (search.tenantIds) add((n) => `l.tenant_id = ANY(${n})`, [...search.tenantIds]);
     if (search.from) add((n) => `l.created_at >= ${n}`, search.from);
     if (search.to) add((n) => `l.created_at < ${n}`, search.to);
     values.push(limit + 1, Math.max(0, Math.floor(search.offset ?? 0)));
@@ -264,100 +265,30 @@ export class SiteReads {
     });
   }
 
-  /**
-   * Needs attention for the whole site: open possible-double-label items (with both labels)
-   * and every station's unknown-outcome purchases. A purchase resolved at its station leaves
-   * this list everywhere as soon as the resolution is synced. `exceptStationId`: without that
-   * station's own unknown purchases (it lists them with its own items), as attentionCount.
-   */
-  async attention(scope: SiteScope, exceptStationId?: string): Promise<SiteAttentionItem[]> {
-    return this.run(async () => {
-      const doubles = await this.pool.query<{
-        id: string;
-        tenant_id: string;
-        order_number: string;
-        message: string;
-        created_at: Date;
-        purchases: { stationId: string; purchaseId: string }[];
-      }>(
-        `SELECT id, tenant_id, order_number, message, created_at, purchases FROM site_attention
-          WHERE profile_id = $1 AND environment = $2 AND resolved_at IS NULL ORDER BY id`,
-        [scope.profileId, scope.environment],
-      );
-      const items: SiteAttentionItem[] = [];
-      for (const d of doubles.rows) {
-        const { rows } = await this.pool.query<SiteLabelDbRow>(
-          `SELECT l.*, COALESCE(s.station_name, l.station_id) AS station_name, 0 AS reprints
-             FROM site_labels l LEFT JOIN site_stations s ON s.station_id = l.station_id
-            WHERE l.purchase_id = ANY($1) ORDER BY l.created_at`,
-          [d.purchases.map((p) => p.purchaseId)],
-        );
-        items.push({
-          kind: 'possible-double-label',
-          id: `site-double-${d.id}`,
-          tenantId: d.tenant_id,
-          orderNumber: d.order_number,
-          message: doubleLabelWords(d.order_number, d.purchases, rows) ?? d.message,
-          since: d.created_at.toISOString(),
-          labels: rows.map(siteLabelOf),
-        });
-      }
-      const unknown = await this.pool.query<{
-        station_id: string;
-        station_name: string | null;
-        purchase_id: string;
-        tenant_id: string;
-        order_number: string;
-        order_reference: string;
-        updated_at: Date;
-      }>(
-        `SELECT p.station_id, s.station_name, p.purchase_id, p.tenant_id, p.order_number, p.order_reference, p.updated_at
-           FROM site_purchases p LEFT JOIN site_stations s ON s.station_id = p.station_id
-          WHERE p.profile_id = $1 AND p.environment = $2 AND p.state = 'unknown'
-            AND p.station_id IS DISTINCT FROM $3 ORDER BY p.updated_at`,
-        [scope.profileId, scope.environment, exceptStationId ?? null],
-      );
-      for (const u of unknown.rows) {
-        const name = u.station_name ?? u.station_id;
-        items.push({
-          kind: 'unknown-purchase',
-          id: `site-unknown-${u.station_id}-${u.purchase_id}`,
-          tenantId: u.tenant_id,
-          orderNumber: u.order_number,
-          orderReference: u.order_reference,
-          stationId: u.station_id,
-          stationName: name,
-          message: `The label for ${u.order_reference} at ${name} may or may not have been bought; resolve it at ${name} under Needs attention.`,
-          since: u.updated_at.toISOString(),
-        });
-      }
-      return items;
-    });
+  /** See readSiteAttention (attention-reads.ts). */
+  attention(
+    scope: SiteScope,
+    exceptStationId?: string,
+    tenantIds?: readonly string[],
+  ): Promise<SiteAttentionItem[]> {
+    return this.run(() => readSiteAttention(this.pool, scope, exceptStationId, tenantIds));
   }
 
-  /**
-   * How many items attention() would list, less one station's own unknown purchases (that
-   * station counts them from its own SQLite): the header's site-wide part. One statement on the
-   * open-items and unknown-purchases indexes, read again at every change another station
-   * commits, so it reads no labels.
-   */
-  async attentionCount(scope: SiteScope, exceptStationId: string): Promise<number> {
-    return this.run(async () => {
-      const { rows } = await this.pool.query<{ n: string }>({
-        name: 'site-attention-count',
-        text: `SELECT (SELECT count(*) FROM site_attention
-                        WHERE profile_id = $1 AND environment = $2 AND resolved_at IS NULL)
-                    + (SELECT count(*) FROM site_purchases
-                        WHERE profile_id = $1 AND environment = $2 AND state = 'unknown'
-                          AND station_id <> $3) AS n`,
-        values: [scope.profileId, scope.environment, exceptStationId],
-      });
-      return Number(rows[0]?.n ?? 0);
-    });
+  /** See countSiteAttention (attention-reads.ts). */
+  attentionCount(
+    scope: SiteScope,
+    exceptStationId: string,
+    tenantIds?: readonly string[],
+  ): Promise<number> {
+    return this.run(() => countSiteAttention(this.pool, scope, exceptStationId, tenantIds));
   }
 
   /** Orders of the site with this number (any brand of the profile), for a scan at any station. */
-  async findOrders(scope: SiteScope, orderNumber: string): Promise<SiteOrderRow[]> {
+  async findOrders(
+    scope: SiteScope,
+    orderNumber: string,
+    tenantIds?: readonly string[],
+  ): Promise<SiteOrderRow[]> {
     return this.run(async () => {
       const { rows } = await this.pool.query<{
         tenant_id: string;
@@ -366,12 +297,18 @@ export class SiteReads {
         order_json: SiteOrderRow['order'];
         station_name: string;
       }>({
-        name: 'site-find-orders',
+        name: 'site-find-orders-brands',
         text: `SELECT o.tenant_id, o.order_number, o.source, o.order_json,
                       COALESCE(st.station_name, o.station_id) AS station_name
                  FROM site_orders o LEFT JOIN site_stations st ON st.station_id = o.station_id
-                WHERE o.profile_id = $1 AND o.environment = $2 AND o.order_number = $3`,
-        values: [scope.profileId, scope.environment, orderNumber],
+                WHERE o.profile_id = $1 AND o.environment = $2 AND o.order_number = $3
+                  AND ($4::text[] IS NULL OR o.tenant_id = ANY($4))`,
+        values: [
+          scope.profileId,
+          scope.environment,
+          orderNumber,
+          tenantIds ? [...tenantIds] : null,
+        ],
       });
       return rows.map((r) => ({
         profileId: scope.profileId,
@@ -386,29 +323,4 @@ export class SiteReads {
   }
 }
 
-/** A time of the site's as a station says it: "14:05" today, "Nov 27 14:05" another day. */
-export function whenSaid(at: Date, now = new Date()): string {
-  const hhmm = clockTime(at);
-  return at.toDateString() === now.toDateString()
-    ? hhmm
-    : `${at.toLocaleDateString('en-US', { month: 'short', day: 'numeric' })} ${hhmm}`;
-}
-
-/**
- * A possible double label in words, from its two labels: when each station bought it, and that
- * the second one at least (whose purchase found the order held: `purchases[1]`, see site
- * migration 3) did so without the store's order claim, whatever kept it from the store (the
- * store away, a login refused); the first may have too (both in one outage). The store's own sentence said "while the site store was unreachable" of both, also
- * of a label bought before the outage. null until both labels have reached the store.
- */
-function doubleLabelWords(
-  orderNumber: string,
-  purchases: readonly { stationId: string; purchaseId: string }[],
-  labels: readonly SiteLabelDbRow[],
-): string | null {
-  const [held, unclaimed] = purchases.map((p) =>
-    labels.find((l) => l.purchase_id === p.purchaseId),
-  );
-  if (!held || !unclaimed) return null;
-  return `Possible double label: order ${orderNumber} was labelled at ${held.station_name} (${whenSaid(held.created_at)}) and at ${unclaimed.station_name} (${whenSaid(unclaimed.created_at)}), ${unclaimed.station_name} at least without the site store's order claim (it could not reach the store, or the store refused its login). Keep one label and void the other at the carrier, then mark it voided in History at the station that bought it (the console then leaves it out of the day's labels and cost).`;
-}
+export { whenSaid } from './when-said.js';

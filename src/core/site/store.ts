@@ -261,13 +261,21 @@ export class SiteStore {
   }
 
   /** Needs attention for the whole site (see SiteReads.attention). */
-  attention(scope: SiteScope, exceptStationId?: string): Promise<SiteAttentionItem[]> {
-    return this.reads.attention(scope, exceptStationId);
+  attention(
+    scope: SiteScope,
+    exceptStationId?: string,
+    tenantIds?: readonly string[],
+  ): Promise<SiteAttentionItem[]> {
+    return this.reads.attention(scope, exceptStationId, tenantIds);
   }
 
   /** The header's site-wide part of Needs attention (see SiteReads.attentionCount). */
-  attentionCount(scope: SiteScope, exceptStationId: string): Promise<number> {
-    return this.reads.attentionCount(scope, exceptStationId);
+  attentionCount(
+    scope: SiteScope,
+    exceptStationId: string,
+    tenantIds?: readonly string[],
+  ): Promise<number> {
+    return this.reads.attentionCount(scope, exceptStationId, tenantIds);
   }
 
   /**
@@ -341,8 +349,12 @@ export class SiteStore {
   }
 
   /** See SiteReads.findOrders: the site's orders with this number, for a scan at any station. */
-  findOrders(scope: SiteScope, orderNumber: string): Promise<SiteOrderRow[]> {
-    return this.reads.findOrders(scope, orderNumber);
+  findOrders(
+    scope: SiteScope,
+    orderNumber: string,
+    tenantIds?: readonly string[],
+  ): Promise<SiteOrderRow[]> {
+    return this.reads.findOrders(scope, orderNumber, tenantIds);
   }
 
   async close(): Promise<void> {

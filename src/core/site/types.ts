@@ -123,6 +123,8 @@ export interface SiteLabelSearch {
   stationId?: string;
   packer?: string;
   tenantId?: string;
+  /** Only these brands' labels (the asking station's profile's): none of another tenant's. */
+  tenantIds?: readonly string[];
   /** ISO dates; `to` is exclusive. */
   from?: string;
   to?: string;

@@ -30,6 +30,8 @@ export class SiteAttentionCount {
     private readonly o: {
       link: SiteLink;
       scope: () => StationScope | null;
+      /** The profile's brands: another tenant's items are not this station's to count. */
+      tenantIds?: () => readonly string[] | undefined;
       /** The count or whether it is current changed: the header gets a new status. */
       onChange: () => void;
     },
@@ -73,7 +75,11 @@ export class SiteAttentionCount {
     const before = this.last?.key === key ? this.last.count : null;
     const failedBefore = this.failed;
     try {
-      const count = await this.o.link.store.attentionCount(scope, this.o.link.config.stationId);
+      const count = await this.o.link.store.attentionCount(
+        scope,
+        this.o.link.config.stationId,
+        this.o.tenantIds?.(),
+      );
       this.last = { key, count, readAt: new Date().toISOString() };
       this.failed = false;
     } catch {

@@ -119,12 +119,17 @@ export class SiteConsoleCache {
           -started.getTimezoneOffset(),
           (store.schema ?? 0) >= SITE_SCHEMA_VOIDS,
         ),
-        store.attention(rt.scope),
+        store.attention(rt.scope, undefined, tenantsOf(rt.profile)),
       ]);
+      const brands = tenantsOf(rt.profile);
       const read: Read = {
         key: keyOf(rt),
         readAt: started.toISOString(),
-        snapshot,
+        // The profile's brands' cost only (a station of another tenant sees none of it).
+        snapshot: {
+          ...snapshot,
+          costToday: snapshot.costToday.filter((c) => brands.includes(c.tenantId)),
+        },
         attention: attention.map((a) => ({ id: a.id, message: a.message, since: a.since })),
         brands: Object.fromEntries(
           tenantsOf(rt.profile).map((t) => [t, brandName(rt.profile, t) ?? t]),

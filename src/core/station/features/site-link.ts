@@ -223,6 +223,10 @@ export async function openSite(ctx: StationContext): Promise<void> {
   attention = new SiteAttentionCount({
     link,
     scope: () => ctx.runtimeOrNull()?.scope ?? null,
+    tenantIds: () => {
+      const profile = ctx.runtimeOrNull()?.profile;
+      return profile ? tenantsOf(profile) : undefined;
+    },
     // A read that ends after this link was replaced or closed tells nobody.
     onChange: () => {
       if (ctx.siteAttention === attention) ctx.changed('status');
@@ -250,7 +254,7 @@ export async function pullSiteOrders(
   const rt = ctx.runtimeOrNull();
   if (!link || !rt) return { pulled: false, notAsked: null };
   const allowed = tenantsOf(rt.profile);
-  const found = await link.findOrders(rt.scope, scanned.trim());
+  const found = await link.findOrders(rt.scope, scanned.trim(), tenantsOf(rt.profile));
   if (!stillWanted()) return { pulled: false, notAsked: null };
   let pulled = false;
   const rows = found.orders.filter((row) => allowed.includes(row.tenantId));

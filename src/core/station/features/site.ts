@@ -213,6 +213,9 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
         };
       try {
         const page = await ctx.site.store.searchLabels(rt().scope, {
+          // The profile's brands only: a station of another tenant pointed at this store by
+          // mistake sees none of the site's labels.
+          tenantIds: tenantsOf(rt().profile),
           ...(q.query ? { query: q.query } : {}),
           ...(q.stationId ? { stationId: q.stationId } : {}),
           ...(q.packer ? { packer: q.packer } : {}),
@@ -244,7 +247,9 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
       try {
         // This station's own unknown purchases are listed with its own items, where they are
         // resolved: listed here too, a shift lead would see (and count) each one twice.
-        const items = (await link.store.attention(rt().scope, link.config.stationId)).map((i) => ({
+        const items = (
+          await link.store.attention(rt().scope, link.config.stationId, tenantsOf(rt().profile))
+        ).map((i) => ({
           id: i.id,
           kind: i.kind,
           orderNumber: i.orderNumber,
