@@ -1,4 +1,4 @@
-import { parseCsvSteps, type CsvRecord } from './csv.js';
+import { cutLastRow, parseCsvSteps, type CsvRecord } from './csv.js';
 import {
   csvColumns,
   itemColumns as itemOnly,
@@ -63,6 +63,8 @@ export function* ordersFromCsvSteps(
     read = reading.next();
   }
   const { records, errors, delimiter } = read.value;
+  // A last row the file stops in the middle of (still being written, or a copy that stopped).
+  const cut = cutLastRow(text, read.value);
   // A file saved with semicolons (Excel in a European locale) writes 14,6 for 14.6.
   const decimalComma = delimiter !== ',';
   const list = new ProblemList(maxProblems);
@@ -190,7 +192,32 @@ export function* ordersFromCsvSteps(
   };
   // A row the reader could not read whole (a stray quote): its order is not imported without
   // it (counted among the orders the file left out).
-  for (const e of errors) if (e.row >= header.row) brokenRow(rowOf(e), e.message);
+  /**
+   * The row the file stops in: said as such, with its order kept out; when the stop may have
+   * cut its order number short, the order of the row before is kept out too (it may be its).
+   */
+  const cutShort = (row: Row) => {
+    const orderAt = Math.max(
+      ...(format?.columns.order_number?.headers ?? ['order_number']).map(
+        (h) => (format ? exact.get(h) : index.get(h)) ?? -1,
+      ),
+    );
+    const before = records.filter((r) => r.row < cut!.row).at(-1);
+    const previous = before && orderAt + 1 >= cut!.fields ? rowOf(before) : undefined;
+    if (previous) broken(previous);
+    const also = previous
+      ? `, nor order ${previous.get('order_number')} (the row may belong to it)`
+      : '';
+    brokenRow(
+      row,
+      `the file ends in the middle of this row (${cut!.fields} of the header's ${cut!.of} fields, and no line ending): it was still being written, or its copy stopped. This row was not imported, nor the rest of its order${also}; complete the file (or export it again) and import it again`,
+    );
+  };
+  for (const e of errors)
+    if (e.row >= header.row) {
+      if (cut?.row === e.row) cutShort(rowOf(e));
+      else brokenRow(rowOf(e), e.message);
+    }
   for (let i = 0; i < records.length; i++) {
     const record = records[i]!;
     const raw = (name: string) => {
@@ -199,6 +226,10 @@ export function* ordersFromCsvSteps(
     };
     const row = rowOf(record);
     if (i % STEP_ROWS === 0) yield { phase: 'checking', done: i, total: records.length };
+    if (cut?.row === record.row) {
+      cutShort(row);
+      continue;
+    }
     if (record.fields.length !== header.fields.length) {
       brokenRow(row, `has ${record.fields.length} fields, the header has ${header.fields.length}`);
       continue;

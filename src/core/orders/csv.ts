@@ -167,3 +167,42 @@ export function* parseCsvSteps(text: string): Steps<number, CsvParseResult> {
 export function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
+
+/** The last row of a file that stops in the middle of it (see `cutLastRow`). */
+export interface CutRow {
+  row: number;
+  line: number;
+  /** Fields read before the file stopped, and how many the header has. */
+  fields: number;
+  of: number;
+}
+
+/**
+ * The last row of a CSV that ends in the middle of it: no line ending after it, and fewer
+ * fields than the header (or a quoted field still open). A file being written, or a copy that
+ * stopped, ends so; a finished file without a final line break has all of its last row's
+ * fields. Null when the file ends cleanly.
+ */
+export function cutLastRow(text: string, parsed: CsvParseResult): CutRow | null {
+  if (text === '' || /[\r\n]$/.test(text)) return null;
+  const header = parsed.records[0];
+  if (!header) return null;
+  const record = parsed.records.at(-1);
+  const error = parsed.errors.at(-1);
+  const last = error && (!record || error.row > record.row) ? error : record;
+  if (!last || last === header) return null;
+  const open = last === error && error.message.startsWith('a quoted field is never closed');
+  if (!open && last.fields.length >= header.fields.length) return null;
+  return {
+    row: last.row,
+    line: last.line,
+    fields: last.fields.length,
+    of: header.fields.length,
+  };
+}
+
+/** cutLastRow of a whole file's text (parsed only when it does not end with a line break). */
+export function unfinishedLastRow(text: string): CutRow | null {
+  if (text === '' || /[\r\n]$/.test(text)) return null;
+  return cutLastRow(text, parseCsv(text));
+}

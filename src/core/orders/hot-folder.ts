@@ -1,6 +1,6 @@
 import type { SavedColumnMapping } from './store-formats.js';
 import { watch, type FSWatcher } from 'chokidar';
-import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import {
   decodeOrderFile,
@@ -14,6 +14,7 @@ import type { OrderRepository } from './order-repository.js';
 import type { StationScope } from '../storage/scope.js';
 import type { ImportProblem, ImportReport } from './types.js';
 import { importError } from './import-error.js';
+import { unfinishedLastRow } from './csv.js';
 
 export interface HotFolderOptions {
   folder: string;
@@ -24,8 +25,17 @@ export interface HotFolderOptions {
   mappings?: readonly SavedColumnMapping[];
   /** Called after each file, with where it was moved. */
   onFile?: (result: HotFolderFileResult) => void;
-  /** How long a file must stop growing before it is read (a copy in progress). */
+  /**
+   * How long a file must stay unchanged (size and time) before it is read: a WMS that writes a
+   * file in bursts pauses between them. SETTLE_MS by default.
+   */
   stableMs?: number;
+  /**
+   * How long a CSV whose last row stops in the middle (no line ending, fields short) is waited
+   * for: past it, the complete rows are imported and the cut row is reported. UNFINISHED_MS by
+   * default.
+   */
+  unfinishedMs?: number;
   /**
    * The site store's file claim (issue 12): a reason when another station of the site imports
    * this file, which is then left where it is for that station to move; null to import it.
@@ -45,6 +55,19 @@ export interface HotFolderFileResult {
   format: OrderFileFormat;
 }
 
+/** A file unchanged this long is taken as written (ms). */
+export const SETTLE_MS = 2000;
+/** A file that stops in the middle of a row is waited for this long before it is imported (ms). */
+export const UNFINISHED_MS = 60_000;
+
+/** What a file looked like when last seen: it is read once it has stayed so long enough. */
+interface Seen {
+  size: number;
+  mtimeMs: number;
+  /** When the station first saw it so (its own clock: a share's clock may differ). */
+  since: number;
+}
+
 /**
  * Watches a folder where the WMS drops order files. Each .csv/.json file is imported once and
  * moved to processed/ (no problems) or failed/ (any problem; the good orders of the file are
@@ -55,18 +78,25 @@ export class OrderHotFolder {
   private watcher: FSWatcher | undefined;
   private chain: Promise<void> = Promise.resolve();
   private readonly inFlight = new Set<string>();
+  private readonly seen = new Map<string, Seen>();
+  /** Files to look at again (still being written), by path. */
+  private readonly later = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Files already logged as stopping mid-row (said once, not at every look). */
+  private readonly cutSeen = new Set<string>();
+  private stopped = false;
 
   constructor(private readonly options: HotFolderOptions) {}
 
   async start(): Promise<void> {
     if (this.watcher) return;
+    this.stopped = false;
     const { folder } = this.options;
     await mkdir(join(folder, 'processed'), { recursive: true });
     await mkdir(join(folder, 'failed'), { recursive: true });
     const watcher = watch(folder, {
       depth: 0,
       ignoreInitial: false,
-      awaitWriteFinish: { stabilityThreshold: this.options.stableMs ?? 300, pollInterval: 50 },
+      awaitWriteFinish: { stabilityThreshold: this.settleMs, pollInterval: 50 },
       ignored: (path, stats) =>
         stats?.isFile() === true && formatOf(path) === undefined && !path.endsWith('/'),
     });
@@ -78,7 +108,57 @@ export class OrderHotFolder {
   async stop(): Promise<void> {
     const watcher = this.watcher;
     this.watcher = undefined;
+    this.stopped = true;
+    for (const timer of this.later.values()) clearTimeout(timer);
+    this.later.clear();
     await watcher?.close();
+    await this.chain;
+  }
+
+  private get settleMs(): number {
+    return this.options.stableMs ?? SETTLE_MS;
+  }
+
+  /** Looks at a file again after `ms` (it was still changing, or stops mid-row). */
+  private again(path: string, ms: number): undefined {
+    if (this.stopped || this.later.has(path)) return undefined;
+    const timer = setTimeout(() => {
+      this.later.delete(path);
+      this.enqueue(path);
+    }, ms);
+    this.later.set(path, timer);
+    return undefined;
+  }
+
+  /**
+   * The file's size and time when it has stayed so for the settle time; 'wait' while it may
+   * still be written ('gone' when it is no longer there). A file first seen already old enough
+   * by its own time (present at start-up) is not waited for.
+   */
+  private async settled(path: string): Promise<Seen | 'wait' | 'gone'> {
+    const now = Date.now();
+    const found = await stat(path).catch(() => undefined);
+    if (!found) return 'gone';
+    const before = this.seen.get(path);
+    if (before && before.size === found.size && before.mtimeMs === found.mtimeMs)
+      return now - before.since >= this.settleMs ? before : 'wait';
+    const state = { size: found.size, mtimeMs: found.mtimeMs, since: now };
+    this.seen.set(path, state);
+    return !before && now - found.mtimeMs >= this.settleMs ? state : 'wait';
+  }
+
+  /** Whether the file still has the size and time it had when it was read. */
+  private async unchanged(path: string, read: Seen): Promise<boolean> {
+    const found = await stat(path).catch(() => undefined);
+    return found !== undefined && found.size === read.size && found.mtimeMs === read.mtimeMs;
+  }
+
+  /** Resolves once every file seen so far has been handled (files waited for included). */
+  async idle(): Promise<void> {
+    do {
+      await this.chain;
+      if (this.later.size > 0) await new Promise((r) => setTimeout(r, 50));
+    } while (this.later.size > 0);
     await this.chain;
   }
 
@@ -96,22 +176,19 @@ export class OrderHotFolder {
     return results;
   }
 
-  /** Resolves once every file seen so far has been handled. */
-  idle(): Promise<void> {
-    return this.chain;
-  }
-
   private enqueue(path: string): void {
     if (formatOf(path) === undefined) return;
     this.chain = this.chain.then(async () => {
       try {
         await this.processFile(path);
       } catch (error) {
-        (this.options.log ?? console.error)(
-          `hot folder: could not process ${path}: ${(error as Error).message}`,
-        );
+        this.log(`hot folder: could not process ${path}: ${(error as Error).message}`);
       }
     });
+  }
+
+  private log(line: string): void {
+    (this.options.log ?? console.error)(line);
   }
 
   private async processFile(path: string): Promise<HotFolderFileResult | undefined> {
@@ -120,11 +197,31 @@ export class OrderHotFolder {
     try {
       const format = formatOf(path);
       if (!format) return undefined;
+      // A file is read once it has stopped changing, and moved only if it did not change
+      // while it was read and imported: a WMS that writes in bursts would otherwise lose
+      // whatever it wrote after the read (into the moved file) with a clean report.
+      const read = await this.settled(path);
+      if (read === 'gone') {
+        this.seen.delete(path);
+        return undefined; // Already moved by a sweep or removed.
+      }
+      if (read === 'wait') return this.again(path, this.settleMs);
       let text: string;
       try {
         text = decodeOrderFile(await readFile(path));
       } catch {
-        return undefined; // Already moved by a sweep or removed by someone else.
+        return undefined;
+      }
+      if (!(await this.unchanged(path, read))) return this.again(path, this.settleMs);
+      // A last row cut in the middle: the writer is not done. Waited for, up to a limit;
+      // then the complete rows come in and the cut one is reported (csv-orders.ts).
+      const unfinishedMs = this.options.unfinishedMs ?? UNFINISHED_MS;
+      const waited = Date.now() - read.since;
+      if (format === 'csv' && waited < unfinishedMs && unfinishedLastRow(text)) {
+        if (!this.cutSeen.has(path))
+          this.log(`hot folder: ${path} stops in the middle of a row; waiting for the rest`);
+        this.cutSeen.add(path);
+        return this.again(path, Math.min(this.settleMs, unfinishedMs - waited));
       }
       const name = basename(path);
       if (this.options.claimFile && (await this.options.claimFile(text, name))) return undefined;
@@ -139,6 +236,14 @@ export class OrderHotFolder {
         throw error;
       });
       if (importedNone(report)) await this.options.releaseFile?.(text);
+      if (!(await this.unchanged(path, read))) {
+        // Written to while it was imported: not moved, read again whole once it settles (an
+        // order imported twice is replaced, not doubled).
+        this.log(`hot folder: ${path} changed while it was imported; reading it again`);
+        return this.again(path, this.settleMs);
+      }
+      this.seen.delete(path);
+      this.cutSeen.delete(path);
       const outcome = report.problems.length === 0 ? 'processed' : 'failed';
       const stamp = new Date().toISOString().replaceAll(':', '-');
       const movedTo = join(this.options.folder, outcome, `${stamp}-${name}`);
