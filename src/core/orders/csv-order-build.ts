@@ -4,6 +4,7 @@ import { disagreeingRows } from './csv-row-checks.js';
 import { incomingOrderSchema, restoreZipZeros } from './order-schema.js';
 import type { Address, ImportProblem, IncomingOrder, OrderItem, OrderPackage } from './types.js';
 import { zodIssueWords } from '../../shared/zod-words.js';
+import { fileNumber, notANumber } from './file-numbers.js';
 
 /**
  * One order from its CSV rows (the rows of one order number, in file order): its address from
@@ -29,13 +30,9 @@ export function buildOrder(
   const number = (row: Row, column: Column): number | undefined => {
     const raw = row.get(column);
     if (raw === '') return undefined;
-    const text = decimalComma && /^-?\d*,\d+$/.test(raw) ? raw.replace(',', '.') : raw;
-    // Plain decimals only: Number() would also take "0x1A" or "1e3" from a garbled cell.
-    const value = /^[-+]?(\d+\.?\d*|\.\d+)$/.test(text) ? Number(text) : NaN;
+    const value = fileNumber(raw, decimalComma);
     if (!Number.isFinite(value)) {
-      const comma = /^-?\d+,\d+$/.test(raw); // "2,5" in a file of points
-      const hint = `: this file writes decimals with a point (${raw.replace(',', '.')}, or ${raw.replace(',', '')} if the comma separates thousands)`;
-      problem(row, column, `"${raw}" is not a number${comma ? ` here${hint}` : ''}`);
+      problem(row, column, notANumber(raw, decimalComma));
       return undefined;
     }
     return value;

@@ -171,7 +171,7 @@ export function* ordersFromCsvSteps(
       row: record.row - 1,
       line: record.line,
       get: reader
-        ? (c) => reader[c]?.read(raw).trim() ?? ''
+        ? (c) => reader[c]?.read(raw, decimalComma).trim() ?? ''
         : (c) => {
             const at = index.get(c);
             return at === undefined ? '' : (record.fields[at] ?? '').trim();

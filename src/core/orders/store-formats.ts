@@ -9,6 +9,7 @@
  */
 import { countryCodeOf } from './countries.js';
 import type { Column } from './csv-columns.js';
+import { fileNumber } from './file-numbers.js';
 
 /** How one station column is read from a record of the file. */
 export interface ColumnReader {
@@ -16,7 +17,8 @@ export interface ColumnReader {
   label: string;
   /** The file's headers it reads (any one of them is enough). */
   headers: readonly string[];
-  read(get: (header: string) => string): string;
+  /** `decimalComma`: the file writes 14,6 for 14.6 (file-numbers.ts), for readers of numbers. */
+  read(get: (header: string) => string, decimalComma: boolean): string;
 }
 
 /** One item of a record that lists several (BigCommerce's "Product Details"). */
@@ -130,14 +132,18 @@ const shipStation: KnownFormat = {
     weight_lbs: {
       label: 'Weight - TotalOz',
       headers: ['Weight - TotalOz'],
-      read: (get) => ounces(get('Weight - TotalOz')),
+      read: (get, decimalComma) => ounces(get('Weight - TotalOz'), decimalComma),
     },
   },
 };
 
-/** Ounces as pounds (ShipStation weighs in ounces); '' stays ''. */
-function ounces(text: string): string {
-  const oz = Number(text.replace(',', '.'));
+/**
+ * Ounces as pounds (ShipStation weighs in ounces), read by the file's own decimals ("1,024" oz
+ * in a comma-separated export is 1024 oz, 64 lb); '' stays '', and a cell that is no number is
+ * left as it is, for the row's problem to name.
+ */
+function ounces(text: string, decimalComma: boolean): string {
+  const oz = fileNumber(text, decimalComma);
   return text === '' || !Number.isFinite(oz) || oz <= 0
     ? text
     : String(Math.round((oz / 16) * 100) / 100);
@@ -165,7 +171,8 @@ const wooCommerce: KnownFormat = {
     unit_value_usd: {
       label: 'item_subtotal / item_quantity',
       headers: ['item_subtotal'],
-      read: (get) => perUnit(get('item_subtotal'), get('item_quantity')),
+      read: (get, decimalComma) =>
+        perUnit(get('item_subtotal'), get('item_quantity'), decimalComma),
     },
   },
 };
@@ -221,7 +228,8 @@ const amazon: KnownFormat = {
     unit_value_usd: {
       label: 'item-price / quantity-purchased',
       headers: ['item-price'],
-      read: (get) => perUnit(get('item-price'), get('quantity-purchased')),
+      read: (get, decimalComma) =>
+        perUnit(get('item-price'), get('quantity-purchased'), decimalComma),
     },
   },
   skipItem: (get) => get('quantity-to-ship') === '0',
@@ -236,10 +244,13 @@ export const knownFormats: readonly KnownFormat[] = [
   amazon,
 ];
 
-/** A line total over its quantity, in the file's own decimals; '' when either is missing. */
-function perUnit(total: string, quantity: string): string {
-  const t = Number(total.replace(',', '.'));
-  const q = Number(quantity);
+/**
+ * A line total over its quantity, in the file's own decimals ("1,024.00" for 4 is 256); the
+ * total as it is when either cannot be read (a total that is no number is the row's problem).
+ */
+function perUnit(total: string, quantity: string, decimalComma: boolean): string {
+  const t = fileNumber(total, decimalComma);
+  const q = fileNumber(quantity, decimalComma);
   if (total === '' || !Number.isFinite(t)) return total;
   if (!Number.isInteger(q) || q < 1) return total;
   return String(Math.round((t / q) * 100) / 100);

@@ -299,7 +299,7 @@ describe('order import', () => {
     expect(report.problems[0]).toMatchObject({
       orderNumber: 'DC-2',
       reason:
-        '"2,5" is not a number here: this file writes decimals with a point (2.5, or 25 if the comma separates thousands)',
+        '"2,5" is not a number here: this file writes decimals with a point (2.5), and a comma only between thousands (1,024 or 12,500.5)',
     });
   });
 

@@ -1,0 +1,217 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { csvField } from '../../../src/core/orders/csv.js';
+import { decodeOrderFile, importOrders } from '../../../src/core/orders/order-import.js';
+import { OrderRepository } from '../../../src/core/orders/order-repository.js';
+import { openDatabase } from '../../../src/core/storage/database.js';
+import type { StationScope } from '../../../src/core/storage/scope.js';
+import { tempDir } from '../../support/tmp.js';
+
+// "1,024" in a comma-separated export is one thousand and twenty-four: a ShipStation export's
+// 1,024 oz was once stored as 1.024 oz (0.06 lb), and a 1 lb label was bought for 64 lb.
+
+const scope: StationScope = { profileId: 'lumen', environment: 'sandbox' };
+const tenants = { defaultTenantId: 'tnt_lumen', allowedTenantIds: ['tnt_lumen'] };
+
+/** The real header of a store's export (test/fixtures/orders), and its separator. */
+function exportHeader(name: string): { header: string[]; sep: string } {
+  const text = decodeOrderFile(
+    readFileSync(join(import.meta.dirname, '../../fixtures/orders', name)),
+  );
+  const first = text.replace(/^\uFEFF/, '').split(/\r?\n/)[0]!;
+  const sep = first.includes('\t') ? '\t' : ',';
+  return { header: first.split(sep), sep };
+}
+
+/** A file of that export: one line per row, each row given by the export's own column names. */
+function exportFile(name: string, rows: Record<string, string>[]): string {
+  const { header, sep } = exportHeader(name);
+  const line = (cells: string[]) => cells.map((c) => (sep === ',' ? csvField(c) : c)).join(sep);
+  return (
+    [line(header), ...rows.map((r) => line(header.map((h) => r[h] ?? '')))].join('\r\n') + '\r\n'
+  );
+}
+
+function importText(text: string, source = 'export.csv') {
+  const orders = new OrderRepository(openDatabase(join(tempDir(), 'station.db')));
+  const report = importOrders(orders, scope, tenants, { text, format: 'csv', source });
+  return { report, order: (n: string) => orders.findByNumber(scope, n)[0] };
+}
+
+const shipStationRow = (number: string, oz: string) => ({
+  'Order - Number': number,
+  'Ship To - Name': 'Jo Park',
+  'Ship To - Address 1': '88 Vine St',
+  'Ship To - City': 'Seattle',
+  'Ship To - State': 'WA',
+  'Ship To - Postal Code': '98121',
+  'Ship To - Country': 'US',
+  'Item - SKU': 'DW-HOUSE-2LB',
+  'Item - Name': 'House Blend 2 lb',
+  'Item - Qty': '1',
+  'Item - Price': '1,024.00',
+  'Weight - TotalOz': oz,
+});
+
+describe('a comma between thousands in a file that writes decimals with a point', () => {
+  it('ShipStation: "1,024" oz is 64 lb; "1,02" and "2,5" are refused by row, the others imported', () => {
+    const { report, order } = importText(
+      exportFile('shipstation-orders-export.csv', [
+        shipStationRow('S-1', '1,024'),
+        shipStationRow('S-2', '1,040.8'),
+        shipStationRow('S-3', '1,02'),
+        shipStationRow('S-4', '2,5'),
+      ]),
+    );
+    expect(report.format).toBe('ShipStation orders export');
+    expect(report.imported).toEqual(['S-1', 'S-2']);
+    expect(order('S-1')!.packages[0]!.weightLbs).toBe(64);
+    expect(order('S-2')!.packages[0]!.weightLbs).toBe(65.05);
+    expect(order('S-1')!.packages[0]!.items[0]!.valueCents).toBe(102400);
+    expect(report.problems).toEqual([
+      expect.objectContaining({
+        orderNumber: 'S-3',
+        field: 'Weight - TotalOz',
+        reason:
+          '"1,02" is not a number here: this file writes decimals with a point (1.02), and a comma only between thousands (1,024 or 12,500.5)',
+      }),
+      expect.objectContaining({ orderNumber: 'S-4', field: 'Weight - TotalOz' }),
+    ]);
+    expect(report.ordersLeftOut).toBe(2);
+  });
+
+  it('Shopify, WooCommerce and BigCommerce prices, and a BigCommerce weight, read the same way', () => {
+    const address = { city: 'Austin', state: 'TX', zip: '78701' };
+    const shopify = importText(
+      exportFile('shopify-orders-export.csv', [
+        {
+          Name: '#2001',
+          'Lineitem quantity': '1',
+          'Lineitem name': 'Candle',
+          'Lineitem price': '1,024.50',
+          'Lineitem requires shipping': 'true',
+          'Shipping Name': 'Ava',
+          'Shipping Address1': '1 Main St',
+          'Shipping City': address.city,
+          'Shipping Province': address.state,
+          'Shipping Zip': address.zip,
+          'Shipping Country': 'US',
+        },
+      ]),
+    );
+    expect(shopify.report.problems).toEqual([]);
+    expect(shopify.order('#2001')!.packages[0]!.items[0]!.valueCents).toBe(102450);
+
+    const woo = importText(
+      exportFile('woocommerce-order-export.csv', [
+        {
+          order_number: '3200',
+          shipping_full_name: 'Priya',
+          shipping_address_1: '1 Main St',
+          shipping_city: address.city,
+          shipping_state_code: address.state,
+          shipping_postcode: address.zip,
+          shipping_country: 'US',
+          item_name: 'Lamp',
+          item_quantity: '2',
+          item_subtotal: '1,024.00', // the line, for both units
+        },
+      ]),
+    );
+    expect(woo.report.problems).toEqual([]);
+    expect(woo.order('3200')!.packages[0]!.items[0]).toMatchObject({
+      quantity: 2,
+      valueCents: 51200,
+    });
+
+    const product = (price: string, weight: string) =>
+      `Product ID: 77, Product Qty: 1, Product SKU: LUM-FIG-8, Product Name: Fig Candle, Product Weight: ${weight}, Product Unit Price: ${price}, Product Total Price: ${price}`;
+    const bigCommerceRow = (id: string, details: string) => ({
+      'Order ID': id,
+      'Shipping First Name': 'Nadia',
+      'Shipping Street 1': '1 Main St',
+      'Shipping Suburb': address.city,
+      'Shipping State': address.state,
+      'Shipping Zip': address.zip,
+      'Shipping Country': 'United States',
+      'Product Details': details,
+    });
+    const big = importText(
+      exportFile('bigcommerce-orders-export.csv', [
+        bigCommerceRow('301', product('1,024.0000', '1.1000')),
+        bigCommerceRow('302', product('24.0000', '1,5')),
+      ]),
+    );
+    expect(big.report.imported).toEqual(['301']);
+    expect(big.order('301')!.packages[0]!.items[0]!.valueCents).toBe(102400);
+    expect(big.report.problems).toEqual([
+      expect.objectContaining({
+        orderNumber: '302',
+        reason: expect.stringMatching(
+          /^"1,5" is not a number here: this file writes decimals with a point \(1\.5\)/,
+        ),
+      }),
+    ]);
+  });
+
+  it('Amazon (tab-separated): a line price of "1,024.00" says which mark is which', () => {
+    const { header } = exportHeader('amazon-unshipped-orders.txt');
+    const cells: Record<string, string> = {
+      'order-id': '112-0000000-0000001',
+      'order-item-id': '1',
+      sku: 'PC-LAMP-300',
+      'product-name': 'Headlamp',
+      'quantity-purchased': '4',
+      'quantity-to-ship': '4',
+      'item-price': '1,024.00',
+      'recipient-name': 'Hannah Moore',
+      'ship-address-1': '4400 Massachusetts Ave NW',
+      'ship-city': 'Washington',
+      'ship-state': 'DC',
+      'ship-postal-code': '20016',
+      'ship-country': 'US',
+    };
+    // The "All orders" report adds item-price to the unshipped report's columns.
+    const columns = [...header, 'item-price'];
+    const text = [columns.join('\t'), columns.map((h) => cells[h] ?? '').join('\t')].join('\n');
+    const { report, order } = importText(text, 'orders.txt');
+    expect(report.problems).toEqual([]);
+    expect(order('112-0000000-0000001')!.packages[0]!.items[0]!.valueCents).toBe(25600);
+  });
+
+  it("the station's own columns: 1,024.50 dollars is read, a weight of 1,024 lb is over the limit (not 1.024 lb)", () => {
+    const text = [
+      'order_number,ship_to_name,ship_to_address1,ship_to_city,ship_to_postal_code,ship_to_country,weight_lbs,sku,quantity,unit_value_usd',
+      'T-1,Ana,1 Main St,Austin,78701,US,1.5,MUG-1,"1,200","1,024.50"',
+      'T-2,Bo,2 Main St,Austin,78701,US,"1,024",MUG-1,1,5',
+    ].join('\n');
+    const { report, order } = importText(text);
+    expect(report.imported).toEqual(['T-1']);
+    expect(order('T-1')!.packages[0]!.items[0]).toMatchObject({
+      quantity: 1200,
+      valueCents: 102450,
+    });
+    expect(report.problems).toEqual([
+      expect.objectContaining({ orderNumber: 'T-2', field: 'weight_lbs' }),
+    ]);
+    expect(report.problems[0]!.reason).not.toMatch(/1\.024/);
+  });
+
+  it('a semicolon file keeps its decimal comma: ShipStation "1.024,5" oz and "16,0" oz', () => {
+    const { header } = exportHeader('shipstation-orders-export.csv');
+    const line = (r: Record<string, string>) => header.map((h) => r[h] ?? '').join(';');
+    const text = [
+      header.join(';'),
+      line(shipStationRow('E-1', '1.024,5')),
+      line(shipStationRow('E-2', '16,0')),
+    ]
+      .join('\n')
+      .replaceAll('1,024.00', '1.024,00');
+    const { report, order } = importText(text);
+    expect(report.problems).toEqual([]);
+    expect(order('E-1')!.packages[0]!.weightLbs).toBe(64.03);
+    expect(order('E-2')!.packages[0]!.weightLbs).toBe(1);
+    expect(order('E-1')!.packages[0]!.items[0]!.valueCents).toBe(102400);
+  });
+});
