@@ -69,3 +69,22 @@ export const requiredColumns: Column[] = [
   'ship_to_postal_code',
   'ship_to_country',
 ];
+
+/**
+ * Why a header with none of the station's own columns cannot be read (not a store export the
+ * station knows, nor one a saved mapping reads), in words for the person at the station: the
+ * file's own headers, never the station's column names, which that file never had, and where
+ * to map them.
+ */
+export function unknownHeaderReason(header: readonly string[]): string {
+  const names = header.map((h) => h.trim()).filter(Boolean);
+  const shown = names.slice(0, 8).map((h) => `"${h}"`);
+  const more = names.length > 8 ? ` and ${names.length - 8} more` : '';
+  const list = names.length === 0 ? 'no column names' : `the columns ${shown.join(', ')}${more}`;
+  return `the station does not know this file's columns: its header has ${list}, which is neither the station's order file, a store export it recognises, nor a column mapping saved in this profile. Import the file from Orders (Alt+8) or Settings → Orders (Alt+7) and map its columns once (which one is the order number, the street, …); then import it again, and files like it are read from then on`;
+}
+
+/** Whether a header uses the station's own column names at all (one may be misspelt). */
+export function hasStationColumns(header: readonly string[]): boolean {
+  return header.some((h) => (csvColumns as readonly string[]).includes(h.trim().toLowerCase()));
+}

@@ -1,6 +1,8 @@
 import { cutLastRow, parseCsvSteps, type CsvRecord } from './csv.js';
 import {
   csvColumns,
+  hasStationColumns,
+  unknownHeaderReason,
   itemColumns as itemOnly,
   requiredColumns as required,
   type Column,
@@ -114,7 +116,10 @@ export function* ordersFromCsvSteps(
       line: header.line,
       field: '(header)',
       reason:
-        storeMissing ?? `missing column${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
+        storeMissing ??
+        (hasStationColumns(header.fields)
+          ? `missing column${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`
+          : unknownHeaderReason(header.fields)),
     });
     return done([]);
   }

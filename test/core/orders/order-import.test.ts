@@ -198,7 +198,11 @@ describe('order import', () => {
 
   it.each([
     ['unterminated-quote.csv', 'csv', /never closed/],
-    ['missing-columns.csv', 'csv', /missing columns: order_number/],
+    [
+      'missing-columns.csv',
+      'csv',
+      /does not know this file's columns: its header has the columns "order", "addr"/,
+    ],
     ['empty.csv', 'csv', /no header row/],
     [
       'truncated.json',

@@ -262,7 +262,7 @@ describe('a saved column mapping', () => {
   it('reads a file in no known format once its columns are mapped', () => {
     const { report: unmapped } = importFile('our-erp.csv', text);
     expect(unmapped.imported).toEqual([]);
-    expect(unmapped.problems[0]!.reason).toMatch(/missing columns: order_number/);
+    expect(unmapped.problems[0]!.reason).toMatch(/its header has the columns "Ref", "Customer"/);
 
     const mappings = [
       {
@@ -296,5 +296,43 @@ describe('a saved column mapping', () => {
       expect.objectContaining({ orderNumber: 'K-1', field: 'Country', row: 1 }),
     ]);
     expect(order('K-2').packages[0]!.items[0]).toMatchObject({ sku: 'LUM-LAV-16', quantity: 1 });
+  });
+});
+
+describe('a file in no format the station knows', () => {
+  const german = [
+    'Auftrag,Kunde,Strasse,Ort,PLZ,Land,Artikel,Menge',
+    'A-7,Lea Roth,Hauptstr. 5,Berlin,10115,DE,LUM-CEDAR-8,2',
+  ].join('\r\n');
+
+  it("names the file's own headers and where to map them, never the station's column names", () => {
+    const { report } = importFile('auftraege.csv', german);
+    expect(report.imported).toEqual([]);
+    expect(report.unmappedHeader).toEqual([
+      'Auftrag',
+      'Kunde',
+      'Strasse',
+      'Ort',
+      'PLZ',
+      'Land',
+      'Artikel',
+      'Menge',
+    ]);
+    expect(report.problems).toEqual([
+      expect.objectContaining({
+        field: '(header)',
+        reason:
+          'the station does not know this file\'s columns: its header has the columns "Auftrag", "Kunde", "Strasse", "Ort", "PLZ", "Land", "Artikel", "Menge", which is neither the station\'s order file, a store export it recognises, nor a column mapping saved in this profile. Import the file from Orders (Alt+8) or Settings → Orders (Alt+7) and map its columns once (which one is the order number, the street, …); then import it again, and files like it are read from then on',
+      }),
+    ]);
+    expect(report.problems[0]!.reason).not.toMatch(/order_number|ship_to_/);
+  });
+
+  it("a file of the station's own columns with one misspelt still names the column it lacks", () => {
+    const { report } = importFile(
+      'typo.csv',
+      'order_number,ship_to_adress1,ship_to_city,ship_to_postal_code,ship_to_country\nA-1,1 Main St,Austin,78701,US\n',
+    );
+    expect(report.problems[0]!.reason).toBe('missing column: ship_to_address1');
   });
 });

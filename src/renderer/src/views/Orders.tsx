@@ -8,6 +8,7 @@ import './orders.css';
 import { ConfirmPanel } from '../components/ConfirmPanel';
 import { readOrderFile } from '../lib/read-file';
 import { ImportReportPanel, withoutReopened } from './ImportReportPanel';
+import { ColumnMapping } from './settings/ColumnMapping';
 import { BatchPanel } from './BatchPanel';
 import { batchQuestion, tooManyWords } from './batch-question';
 import { TooMany } from './TooMany';
@@ -38,6 +39,8 @@ export function StationOrders(props: { onSiteScope: (() => void) | null }) {
   const searchRef = useRef<HTMLInputElement>(null);
   const [imported, setImported] = useState<string | null>(null);
   const [importReport, setImportReport] = useState<ImportReport | null>(null);
+  // The file of the last import: imported again once its columns are mapped here.
+  const [lastFile, setLastFile] = useState<File | null>(null);
   const [search, setSearch] = useState(q.search);
 
   useEffect(() => {
@@ -130,6 +133,7 @@ export function StationOrders(props: { onSiteScope: (() => void) | null }) {
   async function importFile(file: File) {
     setImported(`Importing ${file.name}…`);
     setImportReport(null);
+    setLastFile(file);
     const r = await call('orders.import', {
       fileName: file.name,
       content: await readOrderFile(file),
@@ -208,6 +212,15 @@ export function StationOrders(props: { onSiteScope: (() => void) | null }) {
           </p>
         ) : null}
         {importReport ? <ImportReportPanel report={importReport} /> : null}
+        {importReport?.unmappedHeader?.length && lastFile ? (
+          <ColumnMapping
+            key={lastFile.name}
+            fileName={lastFile.name}
+            header={importReport.unmappedHeader}
+            suggested={importReport.suggestedColumns ?? {}}
+            onSaved={() => void importFile(lastFile)}
+          />
+        ) : null}
         <div className="orders-pager" data-testid="orders-pager">
           <b>
             {matching === 0
