@@ -21,16 +21,18 @@ export async function siteEndOfDay(
   scope: SiteScope,
   query: EndOfDayQuery,
   brandName: (tenantId: string) => string,
+  /** The asking station's profile's brands: another tenant's labels are not counted. */
+  tenantIds: readonly string[],
 ): Promise<DaySummary[]> {
   const { fromUtc, toUtc } = utcRange(query);
   const offset = Math.trunc(query.utcOffsetMinutes ?? 0);
-  const params = [scope.profileId, scope.environment, fromUtc, toUtc, offset];
+  const params = [scope.profileId, scope.environment, fromUtc, toUtc, offset, [...tenantIds]];
   // The label's local day: its UTC time moved by the station's offset.
   const day = (column: string) =>
     `to_char((${column} AT TIME ZONE 'UTC') + make_interval(mins => $5), 'YYYY-MM-DD')`;
   const inRange = (alias: string) =>
     `${alias}.profile_id = $1 AND ${alias}.environment = $2
-       AND ${alias}.created_at >= $3 AND ${alias}.created_at < $4`;
+       AND ${alias}.created_at >= $3 AND ${alias}.created_at < $4 AND ${alias}.tenant_id = ANY($6)`;
   const counted = `l.voided IS NULL`;
   const [byBrand, byStation, reprints] = await Promise.all([
     pool.query<Record<keyof CarrierBrandDayRow, string>>(
@@ -117,6 +119,7 @@ export async function siteManifestGroups(
   pool: pg.Pool,
   scope: SiteScope,
   query: EndOfDayQuery,
+  tenantIds: readonly string[],
 ): Promise<{ tenantId: string; carrier: string; labels: ManifestLabel[] }[]> {
   const { fromUtc, toUtc } = utcRange(query);
   const { rows } = await pool.query<{
@@ -129,9 +132,9 @@ export async function siteManifestGroups(
     `SELECT tenant_id, carrier, platform_label_id, tracking_number, order_number
        FROM site_labels
       WHERE profile_id = $1 AND environment = $2 AND created_at >= $3 AND created_at < $4
-        AND voided IS NULL AND return_label IS NOT TRUE
+        AND voided IS NULL AND return_label IS NOT TRUE AND tenant_id = ANY($5)
       ORDER BY tenant_id, carrier, created_at, station_id, local_id`,
-    [scope.profileId, scope.environment, fromUtc, toUtc],
+    [scope.profileId, scope.environment, fromUtc, toUtc, [...tenantIds]],
   );
   return manifestGroupsOf(rows);
 }

@@ -339,13 +339,18 @@ export class SiteStore {
     scope: SiteScope,
     q: EndOfDayQuery,
     brandName: (tenantId: string) => string,
+    tenantIds: readonly string[],
   ): ReturnType<typeof siteEndOfDay> {
-    return this.run(() => siteEndOfDay(this.pool, scope, q, brandName));
+    return this.run(() => siteEndOfDay(this.pool, scope, q, brandName, tenantIds));
   }
 
   /** See siteManifestGroups: the whole site's outbound labels of those days. */
-  manifestGroups(scope: SiteScope, q: EndOfDayQuery): ReturnType<typeof siteManifestGroups> {
-    return this.run(() => siteManifestGroups(this.pool, scope, q));
+  manifestGroups(
+    scope: SiteScope,
+    q: EndOfDayQuery,
+    tenantIds: readonly string[],
+  ): ReturnType<typeof siteManifestGroups> {
+    return this.run(() => siteManifestGroups(this.pool, scope, q, tenantIds));
   }
 
   /** See SiteReads.findOrders: the site's orders with this number, for a scan at any station. */

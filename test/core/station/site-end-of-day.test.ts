@@ -75,6 +75,7 @@ describe('End of day, whole site', () => {
         b.context.runtime().scope,
         aroundToday(),
         (tenantId) => tenantId,
+        ['tnt_lumen'],
       );
       const receipt = renderEndOfDay(siteDays, {
         station: 'Lumen: whole site',

@@ -66,6 +66,10 @@ describe('a station of another tenant on the same store', () => {
       expect((await call(e, 'site.orders', { query: 'TEN-' })).orders).toEqual([]);
       const seen = await call(e, 'console.snapshot', {});
       expect(seen.snapshot?.costToday).toEqual([]);
+      const today = new Date().toISOString().slice(0, 10);
+      const day = { from: today, to: today, scope: 'site' as const };
+      expect((await call(e, 'endOfDay.summary', day)).labels).toBe(0);
+      expect((await call(a, 'endOfDay.summary', day)).labels).toBe(1);
     } finally {
       await Promise.all([a.stop(), e.stop()]);
     }

@@ -5,7 +5,7 @@ import {
   type DaySummary,
   type EndOfDayQuery,
 } from '../../labels/end-of-day.js';
-import { slipPrinterOf } from '../../profiles/profile-schema.js';
+import { slipPrinterOf, tenantsOf } from '../../profiles/profile-schema.js';
 import { SiteStoreError } from '../../site/errors.js';
 import { SITE_SCHEMA_PACKAGES } from '../../site/schema.js';
 import type { ParsedInput } from '../../../shared/contract.js';
@@ -74,7 +74,7 @@ export function endOfDayHandlers(
     if (q.scope === 'site') {
       const store = siteStore();
       return fromSite(
-        () => store.endOfDay(r.scope, range, brand),
+        () => store.endOfDay(r.scope, range, brand, tenantsOf(r.profile)),
         "the whole site's End of day cannot be read",
       );
     }
@@ -141,7 +141,7 @@ export function endOfDayHandlers(
       const store = siteStore();
       return closeOut(r, q, (range) =>
         fromSite(
-          () => store.manifestGroups(r.scope, range),
+          () => store.manifestGroups(r.scope, range, tenantsOf(r.profile)),
           "the whole site's labels cannot be read for a close-out",
         ),
       );
