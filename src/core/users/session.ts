@@ -146,7 +146,7 @@ export class StationSession {
     this.approval = null;
     throw new UserError(
       'lead-required',
-      `A shift lead must approve ${describeLeadAction(action)}: lead, scan your badge at this station, then try again. Nothing was done.`,
+      `A shift lead must approve ${describeLeadAction(action)} (lead, scan your badge at this station, then try again). Nothing was done.`,
     );
   }
 

@@ -122,7 +122,7 @@ describe('sign-in and roles at a station', () => {
       error: {
         code: 'lead-required',
         message:
-          'A shift lead must approve buying another label for order LUM-10421: lead, scan your badge at this station, then try again. Nothing was done.',
+          'A shift lead must approve buying another label for order LUM-10421 (lead, scan your badge at this station, then try again). Nothing was done.',
       },
     });
     expect(labelsFor(sandbox, 'LUM-10421')).toBe(1);
