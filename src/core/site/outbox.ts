@@ -103,6 +103,14 @@ export class SiteOutbox {
       if (this.s.enabled.get()?.enabled === 1) return;
       this.s.setEnabled.run(1);
       const now = Date.now();
+      // What still waits of these from before (a store address saved and changed again before
+      // anything reached one, a typo mended) is sent with the whole history below, as it is
+      // now: not queued twice.
+      this.db
+        .prepare(
+          `DELETE FROM site_outbox WHERE entity IN ('order', 'purchase', 'label', 'reprint')`,
+        )
+        .run();
       this.db
         .prepare(
           `INSERT INTO site_outbox (entity, local_key, created_at)

@@ -53,3 +53,22 @@ describe("the outbox's unsent reprints", () => {
     expect(outbox.unsentReprints()).toEqual(new Map());
   });
 });
+
+describe('the whole history queued again', () => {
+  it('once, however often a store address is saved before any store had it', async () => {
+    const s = await stationFor((p) => lumenProfile(sb.url, p));
+    s.importSamples();
+    const depth = () =>
+      (s.db.prepare('SELECT count(*) AS n FROM site_outbox').get() as { n: number }).n;
+    const outbox = new SiteOutbox(s.db, 'st-a');
+    outbox.enable();
+    const once = depth();
+    expect(once).toBeGreaterThan(0);
+    // Site IT saves an address with a typo, then another, then the right one: each a "move".
+    for (let i = 0; i < 3; i++) {
+      SiteOutbox.disable(s.db);
+      outbox.enable();
+    }
+    expect(depth()).toBe(once);
+  });
+});
