@@ -146,6 +146,33 @@ test('Needs attention keeps its promise: a label that may not have printed can b
   expect(printer.labels.length).toBe(1);
 });
 
+test('the Queue calls a label that may have printed so, and offers "It printed" beside sending it again', async ({
+  page,
+}, info) => {
+  station = await provisioned(203);
+  await page.goto(station.url);
+  await expect(page.getByTestId('profile-name')).toHaveText('Lumen dock');
+  await importOrders(page);
+  await page.keyboard.press('Alt+1');
+  printer.dropAfterNextLabel();
+  await scanAndBuy(page, 'LUM-10424');
+  await expect(page.getByTestId('attention-count')).toContainText('1', { timeout: 30_000 });
+
+  await page.keyboard.press('Alt+3');
+  const row = page.getByTestId('print-jobs').locator('tbody tr');
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('may have printed');
+  await expect(row).not.toContainText('failed');
+  await expect(row.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+  await expect(row.getByRole('button', { name: 'It did not print: send it again' })).toBeVisible();
+  await page.screenshot({ path: info.outputPath('queue-may-have-printed.png') });
+  await row.getByRole('button', { name: 'It printed: mark it printed' }).click();
+  await expect(page.getByTestId('print-jobs-empty')).toBeVisible();
+  await expect(page.getByTestId('attention-count')).toContainText('0');
+  // Marked, not sent again: one label came out.
+  expect(printer.labels.length).toBe(1);
+});
+
 test('large text at 1366×768 with a long result (printer out of paper, a 300-dpi head): the label thumbnail is scaled, not cut', async ({
   page,
 }, info) => {

@@ -220,14 +220,15 @@ export function printJobView(
   printerName: string,
   warnings: readonly { message: string }[] = [],
 ): V.PrintJobView {
-  const state: V.PrintJobState = j.state === 'unknown' ? 'failed' : j.state;
   return {
     id: String(j.id),
     kind: j.kind,
     labelId: j.labelId,
     printerId: j.printerId,
     printerName,
-    state,
+    // "May have printed" stays itself: sending it again is a person's choice (the Queue and
+    // Needs attention offer "It printed" beside it), not a failure's obvious retry.
+    state: j.state,
     attempts: j.attempts,
     lastError:
       j.state === 'unknown'

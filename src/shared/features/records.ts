@@ -99,7 +99,13 @@ export interface LabelDetail extends LabelSummary {
   zpl: string | null;
 }
 
-export type PrintJobState = 'queued' | 'sending' | 'printed' | 'failed' | 'cancelled';
+/**
+ * `unknown`: the label reached the printer but it never said whether it printed (a line dropped
+ * after the label, the station stopped mid-send). It may have printed: a person at the printer
+ * says so ("It printed", `attention.resolve` mark-printed) or sends it again; never `failed`,
+ * which would make sending it again look safe when it may put a second label on the box.
+ */
+export type PrintJobState = 'queued' | 'sending' | 'printed' | 'failed' | 'unknown' | 'cancelled';
 
 export interface PrintJobView {
   id: string;

@@ -279,6 +279,8 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
         else if (action === 'cancel')
           ctx.spool.cancel(printJobId(key), `cancelled by ${user}${why}`);
         else ctx.spool.markPrinted(printJobId(key), `marked printed by ${user}${why}`);
+        if (action === 'mark-printed')
+          message = `Print job ${key} marked printed by ${user}: it is not sent again.`;
       } else throw new StationFailure('validation', `${action} does not apply to ${id}.`);
       ctx.changed('attention');
       return { resolved: true as const, ...(message ? { message } : {}) };

@@ -1,13 +1,25 @@
 import { useEffect, useState } from 'react';
 import { ConfirmPanel } from '../components/ConfirmPanel';
 import { useStation } from '../store';
-import type { PrintJobView } from '../../../shared/views';
+import type { PrintJobState, PrintJobView } from '../../../shared/views';
+
+/** A print job's state in the shift lead's words. */
+const stateWords: Record<PrintJobState, string> = {
+  queued: 'queued',
+  sending: 'sending',
+  printed: 'printed',
+  failed: 'failed',
+  unknown: 'may have printed',
+  cancelled: 'cancelled',
+};
 
 export function QueueView() {
   const queue = useStation((s) => s.queue);
   const load = useStation((s) => s.loadQueue);
   const act = useStation((s) => s.queueAction);
   const move = useStation((s) => s.moveJob);
+  // "It printed" is Needs attention's own decision on the same job (print:<id>), kept there too.
+  const resolve = useStation((s) => s.resolveAttention);
   const printers = useStation((s) => s.status?.profile?.printers ?? []);
   // The role a job's printer must have: a test page keeps its printer's role.
   const roleOf = (j: PrintJobView) =>
@@ -89,11 +101,24 @@ export function QueueView() {
             <tr key={j.id} className={j.state}>
               <td>{j.description}</td>
               <td>{j.printerName}</td>
-              <td>{j.state}</td>
+              <td>{stateWords[j.state]}</td>
               <td className="num">{j.attempts}</td>
               <td>{j.lastError ?? ''}</td>
               <td className="actions">
-                <button onClick={() => void act('retry', 'print-job', j.id)}>Retry</button>
+                {j.state === 'unknown' ? (
+                  // It may be on the box already: the person at the printer says which, and
+                  // sending it again says what it risks.
+                  <>
+                    <button onClick={() => void resolve(`print:${j.id}`, 'mark-printed')}>
+                      It printed: mark it printed
+                    </button>
+                    <button onClick={() => void act('retry', 'print-job', j.id)}>
+                      It did not print: send it again
+                    </button>
+                  </>
+                ) : (
+                  <button onClick={() => void act('retry', 'print-job', j.id)}>Retry</button>
+                )}
                 <button
                   onClick={() =>
                     setConfirming({ kind: 'print-job', id: j.id, what: j.description })

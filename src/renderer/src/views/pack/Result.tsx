@@ -53,9 +53,9 @@ function usePurchasePhase(purchase: PurchaseView | null): {
   const jobStuck = job !== null && job.lastError !== null && job.state !== 'cancelled';
   if (purchase.outcome === 'print-waiting' && !jobStuck)
     return { phase: 'waiting', job, message: purchase.message };
-  // Given up, or sent with no word whether it printed (the view's failed covers both): a person
-  // looks at the printer; nothing prints by itself.
-  if (jobStuck && job.state === 'failed')
+  // Given up (failed), or sent with no word whether it printed (unknown): a person looks at the
+  // printer; nothing prints by itself.
+  if (jobStuck && (job.state === 'failed' || job.state === 'unknown'))
     return {
       phase: 'check',
       job,

@@ -80,11 +80,12 @@ export function PrintersPanel() {
   }
   async function testPrint(printerId: string) {
     const r = await call('printers.testPrint', { printerId });
-    const bad = !r.ok || r.value.state === 'failed' || r.value.warnings.length > 0;
+    const stuck = r.ok && (r.value.state === 'failed' || r.value.state === 'unknown');
+    const bad = !r.ok || stuck || r.value.warnings.length > 0;
     const outcome = r.ok
       ? r.value.state === 'printed'
         ? `Test page printed on ${r.value.printerName}.`
-        : r.value.state === 'failed'
+        : stuck
           ? `Test page on ${r.value.printerName}: ${r.value.lastError ?? 'it did not print'}`
           : `Test page sent to ${r.value.printerName}: check that it came out.`
       : r.error.message;
