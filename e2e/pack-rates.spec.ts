@@ -456,3 +456,55 @@ test('with the station host gone, a scan is answered within seconds that nothing
     }),
   ).toBeVisible({ timeout: 8_000 });
 });
+
+test('no rate fits the rule: the rates are shown, Ctrl+Enter buys nothing until the packer picks one, then buys that one', async ({
+  page,
+}, info) => {
+  await openWithOrderFile(
+    page,
+    'ground.csv',
+    [
+      'order_number,ship_to_name,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,weight_lbs,sku,quantity,service_levels',
+      'LUM-30001,Ada Lovelace,1 Market St,San Francisco,CA,94105,US,2,CNDL-AMB-8,1,UPS_GROUND',
+    ].join('\n'),
+  );
+  // The rule: at most 2 transit days (Settings), which a cross-country UPS Ground is not.
+  await page.keyboard.press('Alt+7');
+  await page.getByLabel('Maximum transit days').fill('2');
+  await page.getByRole('button', { name: 'Save rate rule' }).click();
+  await expect(page.getByText('Saved.')).toBeVisible();
+  await page.keyboard.press('Alt+1');
+  const scan = page.getByRole('textbox', { name: 'Scan' });
+  await scan.fill('LUM-30001');
+  await scan.press('Enter');
+
+  const reason = page.getByTestId('rate-reason');
+  await expect(reason).toContainText('The only rate does not fit the rule (at most 2 transit days');
+  await expect(reason).toContainText(
+    'Pick one with ↑/↓ (or click it) and Ctrl+Enter buys it as your choice, or ask a shift lead.',
+  );
+  const rates = page.getByRole('listbox', { name: 'Rates' }).getByRole('option');
+  await expect(rates).toHaveCount(1);
+  await expect(rates.first()).toContainText('UPS_GROUND');
+  await expect(page.locator('.rate-table tr.chosen')).toHaveCount(0);
+  await expect(page.locator('.rate-table tr.selected')).toHaveCount(0);
+  await expect(page.getByTestId('result')).not.toContainText('FAILED');
+  await page.screenshot({ path: info.outputPath('pack-rule-refused.png') });
+
+  // Ctrl+Enter with nothing picked: nothing is bought, and it says what to do.
+  await scan.press('Control+Enter');
+  await expect(page.getByText(/No rate fits the rule, so nothing was bought/)).toBeVisible();
+  await expect(page.getByTestId('tracking-number')).toHaveCount(0);
+
+  // ↓ picks the rate; Ctrl+Enter buys it, as the packer's choice.
+  await scan.press('ArrowDown');
+  await expect(page.locator('.rate-table tr.selected')).toContainText('your choice');
+  await expect(page.getByTestId('rate-choice')).toContainText('Your choice: UPS_GROUND');
+  await expect(page.getByTestId('rate-choice')).toContainText('none fits the rule');
+  await page.screenshot({ path: info.outputPath('pack-rule-refused-picked.png') });
+  await scan.press('Control+Enter');
+  await expect(page.getByTestId('tracking-number')).toHaveText(/\w{10,}/, { timeout: 20_000 });
+  await expect(page.getByTestId('result')).toContainText('chosen by');
+  const dir = join(station().dataDir, 'virtual-printer');
+  await expect.poll(() => printedLabels(dir).length, { timeout: 15_000 }).toBe(1);
+});

@@ -20,6 +20,7 @@ import type { FailureClassifier, PackingPlatform } from './platform-port.js';
 import {
   findRate,
   lapsedRateRefusal,
+  pickDespiteRefusedRule,
   ratesAreFresh,
   sameService,
   selectionFor,
@@ -252,7 +253,7 @@ export class PackingSteps {
     },
   ): Promise<ShipResult> {
     const { shipments } = this.d;
-    const shipment = justRated?.shipment ?? shipments.get(shipmentId)!;
+    let shipment = justRated?.shipment ?? shipments.get(shipmentId)!;
     const order = justRated?.order ?? this.d.orders.get(shipment.orderId)!;
     // A return label is bought for an order that has its label: returnLabel checked its own.
     const blocked =
@@ -277,11 +278,21 @@ export class PackingSteps {
           'rates-superseded',
           `These rates of order ${n} were replaced; rate it again.`,
         );
-      case 'failed':
-        return invalid(
-          'not-rated',
-          `Order ${n} has no usable rate (${shipment.failure?.message ?? 'rating failed'}); rate it again.`,
+      case 'failed': {
+        // The rule refused every rate shown: the packer's own pick is bought, nothing else.
+        const who = options.stationUser ?? shipment.stationUser;
+        const picked = pickDespiteRefusedRule(
+          shipments,
+          shipment,
+          options.rate,
+          who,
+          n,
+          this.d.clock(),
         );
+        if ('outcome' in picked) return picked;
+        shipment = picked;
+        break;
+      }
       case 'purchasing':
       case 'purchased':
       case 'print-queued':

@@ -1,7 +1,8 @@
 import type { RateResponse, ShipmentRate } from './platform-port.js';
 import { describeRate } from './rate-rule.js';
 import { invalid } from './invalid.js';
-import type { ChosenRate, Failure, RateSelection, ShipResult } from './types.js';
+import type { ShipmentRepository } from './shipment-repository.js';
+import type { ChosenRate, Failure, RateSelection, Shipment, ShipResult } from './types.js';
 
 /**
  * How long stored rates are bought without asking the platform again. A packer rates and buys
@@ -100,4 +101,53 @@ export function lapsedRateRefusal(
     'rate-account-lapsed',
     `Nothing was bought: carrier account "${name}" is ${status} since these rates were shown, so its rate cannot be bought. Press Enter to rate order ${orderNumber} again and see what the rule chooses now.`,
   );
+}
+
+/**
+ * The rule turned down every rate that came back (`no-rate-fits-rule`); the Pack screen shows
+ * them with none marked. Only a rate the packer picked is bought, as their choice: the shipment
+ * is then rated at that pick (recorded with who chose it), and bought as any picked rate is.
+ * Without a pick nothing is bought: a refused rule never buys a rate nobody chose. Any other
+ * failed rating is rated again first, as before.
+ */
+export function pickDespiteRefusedRule(
+  shipments: ShipmentRepository,
+  shipment: Shipment,
+  chosen: ChosenRate | undefined,
+  stationUser: string | null,
+  orderNumber: string,
+  now: Date,
+): Shipment | Extract<ShipResult, { outcome: 'invalid' }> {
+  const rates = shipment.rates;
+  if (shipment.failure?.code !== 'no-rate-fits-rule' || !rates?.shipmentRates.length)
+    return invalid(
+      'not-rated',
+      `Order ${orderNumber} has no usable rate (${shipment.failure?.message ?? 'rating failed'}); rate it again.`,
+    );
+  if (!chosen)
+    return invalid(
+      'no-rate-picked',
+      `No rate of order ${orderNumber} fits the profile's rate rule, so nothing was bought. Pick one with ↑/↓ (or click it) and Ctrl+Enter buys it as your choice, or ask a shift lead.`,
+    );
+  const rate = findRate(rates, chosen);
+  if (!rate)
+    return invalid(
+      'rate-not-offered',
+      `That rate is not among the rates of order ${orderNumber}; pick one of the rates listed.`,
+    );
+  // The failed rating's time is when its rates were stored (setFailed, then setRates).
+  if (!ratesAreFresh(shipment.updatedAt, now))
+    return invalid(
+      'rates-superseded',
+      `These rates of order ${orderNumber} are more than 10 minutes old, so nothing was bought: press Enter to rate it again, then pick a rate.`,
+    );
+  const who = stationUser ?? 'the packer';
+  const selection: RateSelection = {
+    rate,
+    chosenBy: who,
+    reason: `${describeRate(rate)}: chosen by ${who} at the station, as no rate fits the rule.`,
+  };
+  shipments.setRated(shipment.id, rates, selection, now.toISOString());
+  shipments.setSelection(shipment.id, selection);
+  return shipments.get(shipment.id)!;
 }

@@ -51,7 +51,7 @@ export function selectRate(
   if (pool.length === 0)
     return {
       rate: null,
-      reason: `None of the ${rates.length} rates fits the rule (${notes.join('; ')}).`,
+      reason: `${rates.length === 1 ? 'The only rate does not fit' : `None of the ${rates.length} rates fits`} the rule (${notes.join('; ')}).`,
     };
   if (rule.preferredServiceLevels.length > 0) {
     const wanted = new Set(rule.preferredServiceLevels.map(ruleKey));

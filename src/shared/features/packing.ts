@@ -251,6 +251,12 @@ export interface RateQuote {
    * Buying asks `pack.rate` again with `queue: true`, which queues the order for the platform.
    */
   unreachable?: boolean;
+  /**
+   * Rates came back but none fits the profile's rate rule: they are listed with no rule's
+   * choice (`chosenRateId` null) and `reason` says so. Only a rate the packer picks is bought
+   * (`pack.buy` with `rate`); without one `pack.buy` buys nothing.
+   */
+  ruleRefused?: boolean;
 }
 
 export interface PurchaseView {

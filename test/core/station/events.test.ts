@@ -57,7 +57,10 @@ describe('events carry what changed', () => {
     const { s } = await stations.start();
     const events = heard(s);
     await refuseEveryRate(s);
-    expect(await rateOrder(s, 'LUM-10421')).toMatchObject({ ok: false });
+    expect(await rateOrder(s, 'LUM-10421')).toMatchObject({
+      ok: true,
+      value: { ruleRefused: true },
+    });
 
     const { items } = await events.next('attention-changed', (p) => p.items.length > 0);
     expect(items.map((i) => [i.kind, i.orderNumber])).toEqual([['purchase-failed', 'LUM-10421']]);
@@ -163,7 +166,10 @@ describe('events carry what changed', () => {
     await refuseEveryRate(s);
     await events.settled();
     const refused = attention().length;
-    expect(await rateOrder(s, 'LUM-10421')).toMatchObject({ ok: false });
+    expect(await rateOrder(s, 'LUM-10421')).toMatchObject({
+      ok: true,
+      value: { ruleRefused: true },
+    });
     await events.settled();
     expect(attention().slice(refused)).toEqual([['LUM-10421']]);
 

@@ -1,6 +1,13 @@
 import type { ClaimHolder } from '../../packing/order-claims.js';
-import type { RateResult, ShipResult } from '../../packing/types.js';
-import type { LabelledElsewhereView, PurchaseView, RateQuote } from '../../../shared/views.js';
+import type { ShipmentRate } from '../../packing/platform-port.js';
+import type { CarrierAccountProblem, RateResult, ShipResult } from '../../packing/types.js';
+import type {
+  AccountIssue,
+  LabelledElsewhereView,
+  PurchaseView,
+  RateQuote,
+  RateView,
+} from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
 import { ShipmentRefused, type ShipmentRefusal } from '../errors.js';
 import { brandName, labelView, printJobView } from '../map.js';
@@ -108,6 +115,25 @@ export function quoteView(
   profile?: Profile,
 ): RateQuote {
   switch (result.outcome) {
+    case 'failed': {
+      // The rule turned down every rate that came back: they are shown, none as the rule's,
+      // for the packer to pick one (or ask a shift lead); nothing else is bought.
+      const rates = result.shipment.rates?.shipmentRates ?? [];
+      if (result.failure.code !== 'no-rate-fits-rule' || !rates.length)
+        return refuse(result, profile);
+      return {
+        orderId,
+        orderNumber,
+        shipmentId: String(result.shipment.id),
+        ratedAt: result.shipment.updatedAt,
+        rates: rates.map(rateView),
+        chosenRateId: null,
+        reason: `${result.failure.message.replace(/\.?\s*$/, '.')} Pick one with ↑/↓ (or click it) and Ctrl+Enter buys it as your choice, or ask a shift lead.`,
+        accountIssues: result.carrierProblems.map(accountIssue),
+        queued: false,
+        ruleRefused: true,
+      };
+    }
     case 'rated': {
       const rates = result.rates.shipmentRates;
       const chosen = rates.indexOf(
@@ -122,25 +148,10 @@ export function quoteView(
         orderNumber,
         shipmentId: String(result.shipment.id),
         ratedAt: result.ratedAt,
-        rates: rates.map((x, i) => ({
-          id: String(i),
-          carrierAccountId: x.carrierAccount.id,
-          carrierAccountName: x.carrierAccount.name ?? null,
-          carrier: x.carrier,
-          serviceLevel: x.serviceLevel,
-          amount: x.amount,
-          currency: x.currency,
-          transitDays: x.transitDays ?? null,
-        })),
+        rates: rates.map(rateView),
         chosenRateId: chosen >= 0 ? String(chosen) : null,
         reason: result.selection.reason,
-        accountIssues: result.carrierProblems.map((p) => ({
-          carrierAccountId: p.carrierAccountId,
-          name: p.name ?? p.carrierAccountId,
-          carrier: p.carrier ?? '',
-          status: p.authorizationStatus ?? p.errorCode,
-          oauthUrl: p.oauthUrl ?? null,
-        })),
+        accountIssues: result.carrierProblems.map(accountIssue),
         queued: false,
       };
     }
@@ -187,6 +198,25 @@ export function quoteView(
       return refuse(result, profile);
   }
 }
+
+const rateView = (x: ShipmentRate, i: number): RateView => ({
+  id: String(i),
+  carrierAccountId: x.carrierAccount.id,
+  carrierAccountName: x.carrierAccount.name ?? null,
+  carrier: x.carrier,
+  serviceLevel: x.serviceLevel,
+  amount: x.amount,
+  currency: x.currency,
+  transitDays: x.transitDays ?? null,
+});
+
+const accountIssue = (p: CarrierAccountProblem): AccountIssue => ({
+  carrierAccountId: p.carrierAccountId,
+  name: p.name ?? p.carrierAccountId,
+  carrier: p.carrier ?? '',
+  status: p.authorizationStatus ?? p.errorCode,
+  oauthUrl: p.oauthUrl ?? null,
+});
 
 /** The amber line of a label that is bought and waits for its printer. */
 export function waitingForPrinter(printerName: string, issue: string): string {

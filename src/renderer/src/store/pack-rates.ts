@@ -167,11 +167,10 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
     moveSelection(delta) {
       const { quote, selectedRateId } = get();
       if (!quote?.rates.length) return;
-      const i = Math.max(
-        0,
-        quote.rates.findIndex((x) => x.id === selectedRateId),
-      );
-      const next = quote.rates[(i + delta + quote.rates.length) % quote.rates.length]!;
+      const i = quote.rates.findIndex((x) => x.id === selectedRateId);
+      // Nothing highlighted (no rate fits the rule): ↓ takes the first, ↑ the last.
+      const from = i >= 0 ? i : delta > 0 ? -1 : 0;
+      const next = quote.rates[(from + delta + quote.rates.length) % quote.rates.length]!;
       set({ selectedRateId: next.id });
     },
 
@@ -234,6 +233,15 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
         return;
       }
       if (quote.queued) return;
+      if (quote.ruleRefused && !pickedRate(quote, selectedRateId)) {
+        // No rate fits the rule and none was picked: nothing is bought for the packer.
+        set({ buyPending: false });
+        get().notify(
+          'error',
+          `No rate fits the rule, so nothing was bought. Pick one with ↑/↓ (or click it), then Ctrl+Enter buys it as your choice; or ask a shift lead.`,
+        );
+        return;
+      }
       if (quote.unreachable) {
         // The platform did not answer the rating: the packer's buy queues the order for it.
         set({ buyPending: true });

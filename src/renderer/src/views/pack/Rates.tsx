@@ -53,14 +53,22 @@ export function RatesPanel({ onBuy }: { onBuy(): void }) {
         </p>
       ) : quote && !quote.queued ? (
         <>
-          <p className="reason" data-testid="rate-reason" title={quote.reason}>
-            ★ {quote.reason}
+          {/* No rate fits the rule: the rates are listed, none ★, and the sentence says the
+              packer may pick one (bought as their choice) or ask a shift lead. */}
+          <p
+            className={quote.ruleRefused ? 'reason refused' : 'reason'}
+            data-testid="rate-reason"
+            title={quote.reason}
+          >
+            {quote.ruleRefused ? '' : '★ '}
+            {quote.reason}
           </p>
           <p className="choice" data-testid="rate-choice">
-            {picked && ruleRate ? (
+            {picked && (ruleRate || quote.ruleRefused) ? (
               <>
-                Your choice: <b>{picked.serviceLevel}</b> {money(picked.amount, picked.currency)}{' '}
-                (rule: {ruleRate.serviceLevel}), recorded under your name
+                Your choice: <b>{picked.serviceLevel}</b> {money(picked.amount, picked.currency)} (
+                {ruleRate ? `rule: ${ruleRate.serviceLevel}` : 'none fits the rule'}), recorded
+                under your name
               </>
             ) : null}
           </p>
@@ -142,16 +150,18 @@ export function RatesPanel({ onBuy }: { onBuy(): void }) {
       )}
       <button
         className={another ? 'buy another' : 'buy'}
-        disabled={!quote || quote.queued || s.busy !== null}
+        disabled={!quote || quote.queued || s.busy !== null || (quote.ruleRefused && !picked)}
         onClick={onBuy}
       >
         {quote?.unreachable
           ? 'Queue for the platform'
-          : another
-            ? `Buy another label${picked ? `: ${picked.serviceLevel}` : ''}`
-            : picked
-              ? `Buy ${picked.serviceLevel} & print`
-              : 'Buy & print'}{' '}
+          : quote?.ruleRefused && !picked
+            ? 'Pick a rate to buy'
+            : another
+              ? `Buy another label${picked ? `: ${picked.serviceLevel}` : ''}`
+              : picked
+                ? `Buy ${picked.serviceLevel} & print`
+                : 'Buy & print'}{' '}
         <kbd>Ctrl+Enter</kbd>
       </button>
     </div>
