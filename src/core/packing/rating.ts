@@ -1,6 +1,11 @@
 import type { StoredOrder } from '../orders/types.js';
 import type { Profile } from '../profiles/profile-schema.js';
-import type { FailureClassifier, PackingPlatform, RateResponse } from './platform-port.js';
+import type {
+  FailureClassifier,
+  PackingPlatform,
+  PlatformOptions,
+  RateResponse,
+} from './platform-port.js';
 import { selectRate } from './rate-rule.js';
 import type { CarrierAccountProblem, Failure, RateSelection, Shipment } from './types.js';
 
@@ -56,7 +61,12 @@ export async function rateShipment(
           carrierProblems: [],
           failure: {
             code: failure.errorCode ?? `http-${failure.status}`,
-            message: noRatesMessage(failure.message, failure.errorCode, order),
+            message: noRatesMessage(
+              failure.message,
+              failure.errorCode,
+              order,
+              shipment.shipment.options,
+            ),
             errors: failure.errors,
             correlationId: failure.correlationId,
           },
@@ -115,15 +125,41 @@ function noRatesMessage(
   platformWords: string,
   errorCode: string | undefined,
   order: StoredOrder,
+  options: PlatformOptions | undefined,
 ): string {
   const levels = order.serviceLevels ?? [];
-  if (errorCode !== 'NO_RATES' || levels.length === 0) return `No rates: ${platformWords}`;
+  if (errorCode !== 'NO_RATES') return `No rates: ${platformWords}`;
+  if (levels.length === 0) {
+    // The platform names no option, only that no account could rate: the options the packer
+    // set (or the order asked for) are the likely cause, and can be taken off at Pack.
+    const asked = packerOptions(options);
+    if (asked.length === 0) return `No rates: ${platformWords}`;
+    const ticks = asked.every((o) => !o.radio);
+    const it = asked.length === 1 ? 'it' : 'them';
+    return (
+      `No carrier rated this order with ${asked.map((o) => o.name).join(' and ')}: ` +
+      `${ticks ? `untick ${it}` : `take ${it} off`} (Alt+O) and rate again. The platform said: ${platformWords}`
+    );
+  }
   return (
     `No rates: order ${order.orderNumber} may only ship ${levels.join(' or ')} (its order file says so), ` +
     `and no carrier account of this brand rated ${levels.length === 1 ? 'it' : 'any of them'}. ` +
     `Check the service level in the order file and import it again, or ask the shift lead whether that service is set up. ` +
     `The platform said: ${platformWords}`
   );
+}
+
+/** The options of a rating a packer can change at Pack (Alt+O), by the names it shows. */
+function packerOptions(options: PlatformOptions | undefined): { name: string; radio: boolean }[] {
+  const asked: { name: string; radio: boolean }[] = [];
+  if (options?.deliveryOption === 'SATURDAY_DELIVERY')
+    asked.push({ name: 'Saturday delivery', radio: false });
+  if (options?.deliveryConfirmation === 'ADULT_SIGNATURE')
+    asked.push({ name: 'adult signature', radio: true });
+  else if (options?.deliveryConfirmation === 'SIGNATURE')
+    asked.push({ name: 'signature', radio: true });
+  if (options?.additionalHandling) asked.push({ name: 'additional handling', radio: false });
+  return asked;
 }
 
 /** Accounts in rateErrors, as stored with the rates (no authorization link looked up). */
