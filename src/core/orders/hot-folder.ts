@@ -276,5 +276,6 @@ function reportFile(report: ImportReport, format: OrderFileFormat) {
     problems: report.problems.map(place),
     ...(report.cleaned ? { cleaned: report.cleaned.map(place) } : {}),
     ...(report.notices ? { notices: report.notices.map(place) } : {}),
+    ...(report.sharedNumbers ? { sharedNumbers: report.sharedNumbers.map(place) } : {}),
   };
 }

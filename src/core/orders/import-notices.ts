@@ -48,3 +48,23 @@ export function serviceLevelGap(
   const some = [...offered].sort().slice(0, 8);
   return `imported, but it may only ship ${asked.join(', ')}, which no carrier account of its brand offers (they offer ${some.join(', ')}${offered.size > some.length ? ', …' : ''}, as the platform last listed them): Pack will find no rate for it until the file or the brand's carrier accounts change`;
 }
+
+/**
+ * An order of a 3PL's brand whose number another brand's order has at the station (in this file
+ * or imported before), in words; null when none has. A scan of the number cannot tell the two
+ * apart, so the person importing hears it now, with how they are packed. `placeOf` says where
+ * in this file the other brand's order came from ("row 2"), if it did.
+ */
+export function sharedNumberNotice(
+  orderNumber: string,
+  others: readonly string[],
+  nameOf: (tenantId: string) => string,
+  placeOf: (tenantId: string) => string | undefined,
+): string | null {
+  if (others.length === 0) return null;
+  const named = others.map((t) => {
+    const place = placeOf(t);
+    return `${nameOf(t)} (${place ? `${place} of this file` : 'imported before'})`;
+  });
+  return `${orderNumber} is also the number of an order of ${named.join(' and of ')}: a scan of ${orderNumber} on Pack cannot tell them apart, so open each from Orders (Alt+8), on its brand's row`;
+}

@@ -5,7 +5,7 @@ import { topLevelItems } from './json-items.js';
 import { parseIncomingOrder } from './order-schema.js';
 import { labelledOrderChanged } from './order-changes.js';
 import { cleanOrderText, cleanedReport } from './control-characters.js';
-import { customsGaps, serviceLevelGap } from './import-notices.js';
+import { customsGaps, serviceLevelGap, sharedNumberNotice } from './import-notices.js';
 import type { OrderRepository } from './order-repository.js';
 import type { StationScope } from '../storage/scope.js';
 import { runAtOnce, runInSlices, type Steps } from './slices.js';
@@ -34,6 +34,8 @@ export interface TenantPolicy {
    * not known yet): an order limited to levels none of them offers is said at import.
    */
   offeredServiceLevels?: ((tenantId: string) => ReadonlySet<string> | null) | undefined;
+  /** A brand's name as people know it (a 3PL's report names brands, not tenant ids). */
+  brandName?: ((tenantId: string) => string | null) | undefined;
 }
 
 export function formatOf(fileName: string): OrderFileFormat | undefined {
@@ -146,6 +148,9 @@ function* importOrderSteps(
   problems.count += parsed.problemCount - parsed.problems.length;
   for (const n of parsed.problemOrders ?? []) problems.orders.add(n);
   const total = parsed.orders.length;
+  // The row of each order this file brought in, by brand and number: a number shared by two
+  // brands is said with the other's row.
+  const rows = new Map<string, number>();
   for (let start = 0; start < total; start += STORE_CHUNK) {
     yield { phase: 'storing', done: start, total };
     const chunk = parsed.orders.slice(start, start + STORE_CHUNK);
@@ -182,20 +187,28 @@ function* importOrderSteps(
       return;
     }
     const outcome = orders.upsert(scope, tenantId, order, input.source);
+    rows.set(`${tenantId}\u0000${order.orderNumber}`, row);
+    const say = (list: 'notices' | 'sharedNumbers', field: string, reason: string | null) => {
+      if (reason)
+        (report[list] ??= []).push({ row, line, orderNumber: order.orderNumber, field, reason });
+    };
+    // A new order of a 3PL's brand with the number of another brand's order here.
+    if (outcome === 'imported' && tenants.allowedTenantIds.length > 1)
+      say(
+        'sharedNumbers',
+        '(order)',
+        sharedNumberNotice(
+          order.orderNumber,
+          orders.tenantsOfNumber(scope, order.orderNumber).filter((t) => t !== tenantId),
+          (t) => tenants.brandName?.(t) ?? t,
+          (t) => placeIn(input.format, rows.get(`${t}\u0000${order.orderNumber}`)),
+        ),
+      );
     // What the stored order still lacks for Pack, said now (a version the file brought in).
     if (outcome === 'imported' || outcome === 'updated' || outcome === 'updated-cancelled') {
-      const notice = (field: string, reason: string | null) => {
-        if (reason)
-          (report.notices ??= []).push({
-            row,
-            line,
-            orderNumber: order.orderNumber,
-            field,
-            reason,
-          });
-      };
-      notice('(customs)', customsGaps(order, tenants.shipFromCountry));
-      notice(
+      say('notices', '(customs)', customsGaps(order, tenants.shipFromCountry));
+      say(
+        'notices',
         input.format === 'csv' ? 'service_levels' : 'serviceLevels',
         serviceLevelGap(order, tenants.offeredServiceLevels?.(tenantId) ?? null),
       );
@@ -377,4 +390,10 @@ export function notText(text: string): string | null {
   if (nuls >= 16 || nuls > head.length / 50)
     return 'This is not a text file (it holds bytes no order file has). Export the orders as CSV, tab-separated text or JSON and import that file.';
   return null;
+}
+
+/** A stored order's row as the file's writer counts it (a spreadsheet's row; JSON's order). */
+function placeIn(format: OrderFileFormat, row: number | undefined): string | undefined {
+  if (row === undefined) return undefined;
+  return format === 'csv' ? `row ${row + 1}` : `order ${row}`;
 }

@@ -9,6 +9,7 @@ import type {
   OrderPackage,
   StoredOrder,
 } from './types.js';
+import { keptItems, type ItemRow, type ItemValues } from './order-item-rows.js';
 
 interface OrderRow {
   id: number;
@@ -33,17 +34,6 @@ interface PackageRow {
   width_in: number | null;
   height_in: number | null;
 }
-interface ItemRow {
-  package_index: number;
-  sku: string;
-  name: string;
-  quantity: number;
-  value_cents: number | null;
-  weight_lbs: number | null;
-  barcode: string | null;
-  image_url: string | null;
-  details: string | null;
-}
 
 /** A package's values as `upsert` writes them (insertPackage's parameters). */
 interface PackageValues {
@@ -54,20 +44,6 @@ interface PackageValues {
   widthIn: number | null;
   heightIn: number | null;
 }
-/** An item's values as `upsert` writes them (insertItem's parameters). */
-interface ItemValues {
-  index: number;
-  line: number;
-  sku: string;
-  name: string;
-  quantity: number;
-  valueCents: number | null;
-  weightLbs: number | null;
-  details: string | null;
-  barcode: string | null;
-  imageUrl: string | null;
-}
-
 /** Customs and hazmat fields of an item, kept as JSON in order_items.details. */
 type ItemDetails = Pick<OrderItem, 'description' | 'harmonizedCode' | 'countryOfOrigin' | 'hazmat'>;
 
@@ -100,6 +76,9 @@ export class OrderRepository {
       ),
       byNumber: db.prepare<[string, string, string], OrderRow>(
         `SELECT * FROM orders WHERE profile_id = ? AND environment = ? AND order_number = ? ORDER BY id`,
+      ),
+      tenantsOf: db.prepare<[string, string, string], { tenant_id: string }>(
+        `SELECT tenant_id FROM orders WHERE profile_id = ? AND environment = ? AND order_number = ?`,
       ),
       byId: db.prepare<[number], OrderRow>(`SELECT * FROM orders WHERE id = ?`),
       insert: db.prepare(
@@ -147,15 +126,15 @@ export class OrderRepository {
     };
   }
 
-  /**
-   * Stores an order, or replaces it when it was imported before and no label has been bought
-   * for it yet (a corrected file). An order with a label is left as it is.
-   */
   /** Runs `work` in one transaction (an import stores a chunk of orders per commit). */
   inTransaction<T>(work: () => T): T {
     return inTransaction(this.db, work);
   }
 
+  /**
+   * Stores an order, or replaces it when it was imported before and no label has been bought
+   * for it yet (a corrected file). An order with a label is left as it is.
+   */
   upsert(
     scope: StationScope,
     tenantId: string,
@@ -296,6 +275,13 @@ export class OrderRepository {
       .map((row) => this.hydrate(row));
   }
 
+  /** The brands (tenants) with an order of that number, from the index alone: an import's check. */
+  tenantsOfNumber(scope: StationScope, orderNumber: string): string[] {
+    return this.s.tenantsOf
+      .all(scope.profileId, scope.environment, orderNumber)
+      .map((r) => r.tenant_id);
+  }
+
   get(id: number): StoredOrder | undefined {
     const row = this.s.byId.get(id);
     return row ? this.hydrate(row) : undefined;
@@ -372,26 +358,4 @@ export class OrderRepository {
       ...(row.cancelled ? { cancelled: JSON.parse(row.cancelled) as OrderCancellation } : {}),
     };
   }
-}
-
-/** Stored items as `upsert` writes them again, into `packageCount` packages (lines renumbered). */
-function keptItems(rows: readonly ItemRow[], packageCount: number): ItemValues[] {
-  const lines = new Map<number, number>();
-  return rows.map((r) => {
-    const index = Math.min(r.package_index, Math.max(0, packageCount - 1));
-    const line = lines.get(index) ?? 0;
-    lines.set(index, line + 1);
-    return {
-      index,
-      line,
-      sku: r.sku,
-      name: r.name,
-      quantity: r.quantity,
-      valueCents: r.value_cents,
-      weightLbs: r.weight_lbs,
-      details: r.details,
-      barcode: r.barcode,
-      imageUrl: r.image_url,
-    };
-  });
 }

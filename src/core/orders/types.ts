@@ -135,6 +135,8 @@ export interface ImportReport {
   labelledChanged?: ImportProblem[];
   /** Orders a shift lead cancelled that the file gives anew: updated, and still cancelled. */
   stillCancelled?: ImportProblem[];
+  /** New orders of a 3PL's brand whose number another brand's order has here: a scan cannot choose. */
+  sharedNumbers?: ImportProblem[];
   /** Every problem found, including those beyond the list. */
   problemCount: number;
   /**

@@ -19,7 +19,7 @@ import {
   type PrintQueued,
   type PrintStepDeps,
 } from './print-step.js';
-import { lookupScan } from './scan-lookup.js';
+import { lookupOrderById, lookupScan } from './scan-lookup.js';
 import { ShipmentRepository } from './shipment-repository.js';
 import { ItemVerification } from './verification.js';
 import type { PackedPackage, PreRateOutcome, RateResult, ScanLookup, ShipResult } from './types.js';
@@ -142,6 +142,11 @@ export class PackingWorkflow {
   /** What a scanned value is: an order, a label (tracking number → reprint), or nothing. */
   lookup(scanned: string): ScanLookup {
     return lookupScan(this, scanned);
+  }
+
+  /** One order by its id (opened from Orders), whatever other brand shares its number. */
+  lookupOrder(orderId: number): ScanLookup {
+    return lookupOrderById(this, orderId);
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { LabelRepository } from '../labels/label-repository.js';
 import type { OrderRepository } from '../orders/order-repository.js';
+import type { StoredOrder } from '../orders/types.js';
 import type { Profile } from '../profiles/profile-schema.js';
 import type { StationScope } from '../storage/scope.js';
 import type { ShipmentRepository } from './shipment-repository.js';
@@ -11,16 +12,15 @@ const MAX_SCAN_LENGTH = 100;
  * A scanned value as the packer meant it: an order number, or the tracking number of a label
  * already bought (→ reprint). Anything else is "not found", never an exception.
  */
-export function lookupScan(
-  station: {
-    scope: StationScope;
-    profile: Profile;
-    orders: OrderRepository;
-    labels: LabelRepository;
-    shipments: ShipmentRepository;
-  },
-  scanned: string,
-): ScanLookup {
+interface ScanStation {
+  scope: StationScope;
+  profile: Profile;
+  orders: OrderRepository;
+  labels: LabelRepository;
+  shipments: ShipmentRepository;
+}
+
+export function lookupScan(station: ScanStation, scanned: string): ScanLookup {
   const value = cleanScan(scanned);
   // eslint-disable-next-line no-control-regex
   if (!value || value.length > MAX_SCAN_LENGTH || /[\u0000-\u001c\u001e\u001f\u007f]/.test(value))
@@ -31,17 +31,7 @@ export function lookupScan(
     };
   for (const candidate of scanCandidates(value)) {
     const orders = station.orders.findByNumber(station.scope, candidate);
-    if (orders.length === 1) {
-      const order = orders[0]!;
-      return {
-        kind: 'order',
-        order,
-        labels: station.labels.forOrder(order.id),
-        openPurchases: station.shipments
-          .purchasesForOrder(order.id)
-          .filter((p) => p.state === 'unknown' || p.state === 'purchasing'),
-      };
-    }
+    if (orders.length === 1) return orderFound(station, orders[0]!);
     if (orders.length > 1) return { kind: 'ambiguous', scanned: candidate, orders };
     const label = station.labels.findByTracking(station.scope, candidate);
     if (label) return { kind: 'label', scanned: candidate, label };
@@ -50,6 +40,36 @@ export function lookupScan(
     kind: 'not-found',
     scanned: value,
     message: `No order or label "${value}" in profile ${station.profile.name}.`,
+  };
+}
+
+/**
+ * One order chosen by its id (opened from Orders): a 3PL's brands may use the same number, and
+ * the row a person picked is the order they mean. Not found outside the station's scope.
+ */
+export function lookupOrderById(station: ScanStation, orderId: number): ScanLookup {
+  const order = station.orders.get(orderId);
+  if (
+    !order ||
+    order.profileId !== station.scope.profileId ||
+    order.environment !== station.scope.environment
+  )
+    return {
+      kind: 'not-found',
+      scanned: String(orderId),
+      message: `Order ${orderId} is not in profile ${station.profile.name}.`,
+    };
+  return orderFound(station, order);
+}
+
+function orderFound(station: ScanStation, order: StoredOrder): ScanLookup {
+  return {
+    kind: 'order',
+    order,
+    labels: station.labels.forOrder(order.id),
+    openPurchases: station.shipments
+      .purchasesForOrder(order.id)
+      .filter((p) => p.state === 'unknown' || p.state === 'purchasing'),
   };
 }
 

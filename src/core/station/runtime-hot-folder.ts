@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { OrderHotFolder } from '../orders/hot-folder.js';
 import { tenantsOf } from '../profiles/profile-schema.js';
 import type { ProfileRuntime, RuntimeDeps } from './runtime.js';
+import { brandName } from './map.js';
 
 /**
  * The profile's hot folder, watched (null: none set, or refused where it points, which is
@@ -34,6 +35,7 @@ export async function watchHotFolder(
       allowedTenantIds: tenantsOf(rt.profile),
       shipFromCountry: rt.profile.shipFrom.countryCode,
       offeredServiceLevels: (tenantId) => offeredServiceLevels(rt.carriers(), tenantId),
+      brandName: (tenantId) => brandName(rt.profile, tenantId),
     },
     onFile: ({ file, movedTo, report, format }) => {
       rt.preRater.wake();

@@ -149,6 +149,12 @@ export interface ImportReport {
    * and stays cancelled (nothing buys it until a lead reopens it).
    */
   stillCancelled?: ImportError[];
+  /**
+   * New orders of a 3PL's brand whose number another brand's order has at the station (in the
+   * same file or imported before): a scan of that number cannot tell them apart, so each is
+   * opened from Orders on its brand's row. Each says which brand has it too.
+   */
+  sharedNumbers?: ImportError[];
   /** The store export or saved mapping the file was read as ("Shopify orders export"). */
   format?: string | null;
   /**
@@ -302,6 +308,11 @@ export const packingCalls = {
         })
         .trim()
         .min(1),
+      /**
+       * Opened from Orders: that order, by its id (`value` is then its number). Two brands of a
+       * 3PL may use one number, which a scan cannot tell apart; the row picked can.
+       */
+      orderId: id.optional(),
     }),
   ),
   'pack.rate': def<RateQuote>()(

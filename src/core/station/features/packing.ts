@@ -6,11 +6,8 @@ import {
 } from '../../orders/order-import.js';
 import type { StoredOrder } from '../../orders/types.js';
 import { importError } from '../../orders/import-error.js';
-import { stripControlCharacters } from '../../orders/control-characters.js';
-import { pullSiteOrders } from './site.js';
-import { labelledElsewhereAtScan, SITE_REFRESH_MS, within } from './scan-site.js';
+import { scanHandler } from './pack-scan.js';
 import type { PackedPackage } from '../../packing/types.js';
-import type { ShipmentRepository } from '../../packing/shipment-repository.js';
 import { tenantsOf, type Profile } from '../../profiles/profile-schema.js';
 import type { ParsedInput } from '../../../shared/contract.js';
 import type { StationContext } from '../context.js';
@@ -24,10 +21,8 @@ import {
 import { suggestedMapping } from '../../orders/store-formats.js';
 import { optionsFromView } from '../map.js';
 import { StationFailure } from '../errors.js';
-import { brandName, labelView, orderView } from '../map.js';
-import { withVoids } from './label-voids.js';
+import { brandName, orderView } from '../map.js';
 import { purchaseView, quoteView } from './pack-views.js';
-import { verificationView } from './floor.js';
 import { hasFailedRating } from '../../packing/failed-ratings.js';
 
 /** What the person mapping columns sees for each required station column. */
@@ -45,7 +40,6 @@ const MAPPED_COLUMN_WORDS: Record<(typeof REQUIRED_MAPPED_COLUMNS)[number], stri
  * trips per label).
  */
 export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof packingCalls> {
-  const reprintCounts = (labelIds: number[]) => rt().reprints.counts(labelIds);
   const rt = () => ctx.runtime();
   /**
    * Without a client secret no call can succeed; saying so beats queueing the order "until the
@@ -88,104 +82,7 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
   }
 
   return {
-    'pack.scan': async ({ value: scanned }) => {
-      // A scanner set up to frame its codes (STX … ETX) or a stray control byte: no order number,
-      // tracking number or box code holds one, so they are dropped before the look-up (a NUL
-      // would otherwise be refused by the site store and said as the store's fault).
-      const value = stripControlCharacters(scanned).trim();
-      if (!value)
-        throw new StationFailure(
-          'validation',
-          "The scan held nothing but control characters: check the scanner's prefix and suffix settings, then scan again.",
-        );
-      const elsewhereOf = (order: { tenantId: string; orderNumber: string }) =>
-        labelledElsewhereAtScan(ctx, rt().scope, order);
-      const box = ctx
-        .stationSettings()
-        .boxes.find((b) => b.code.toLowerCase() === value.toLowerCase());
-      if (box) return { kind: 'box', box };
-      const r = rt();
-      let found = r.workflow.lookup(value);
-      // An order imported at another station of the site (issue 12).
-      let siteNotAsked: string | null = null;
-      if (found.kind === 'not-found') {
-        const site = await pullSiteOrders(ctx, value);
-        if (site.pulled) found = r.workflow.lookup(value);
-        siteNotAsked = site.notAsked;
-      } else if (
-        found.kind === 'order' &&
-        found.labels.length === 0 &&
-        found.order.source.startsWith('site:')
-      ) {
-        // An order fetched earlier from the site store: asked again, so a cancel or a new
-        // version made at the station that imported it is seen at the scan, not at the buy.
-        // A store slow to answer does not hold the scan up (the copy here is shown), and its
-        // late answer is not applied under the packer's hands.
-        let late = false;
-        const fresh = await within(
-          pullSiteOrders(ctx, found.order.orderNumber, () => !late).then((p) => p.pulled),
-          SITE_REFRESH_MS,
-          false,
-        );
-        late = true;
-        if (fresh) found = r.workflow.lookup(value);
-      }
-      switch (found.kind) {
-        case 'order': {
-          const counts = reprintCounts(found.labels.map((l) => l.id));
-          const existingLabels = withVoids(
-            r,
-            found.labels.map((l) =>
-              labelView(l, brandName(r.profile, l.tenantId), counts.get(l.id) ?? 0),
-            ),
-          );
-          // Labelled at another station (as this station keeps the site's labels): said at the
-          // scan, not after rates were asked and a buy refused. Also when every label of it here
-          // was voided at the carrier: another station may have labelled it again since, and
-          // "buy another" here would then be a second live label.
-          const elsewhere = existingLabels.every((l) => l.voided)
-            ? await elsewhereOf(found.order)
-            : {};
-          return {
-            kind: 'order',
-            order: orderView(
-              found.labels.length ? asBought(r.workflow.shipments, found.order) : found.order,
-              brandName(r.profile, found.order.tenantId),
-              found.labels.length ? 'labelled' : 'open',
-              r.profile.shipFrom.countryCode,
-            ),
-            existingLabels,
-            verification: verificationView(r.workflow.verification.state(found.order), r.profile),
-            // A label voided there too is no label: said as the void (as for one voided here).
-            ...(found.labels.length && elsewhere.labelledElsewhere?.label?.voided ? {} : elsewhere),
-          };
-        }
-        case 'label':
-          return {
-            kind: 'label',
-            label: labelView(
-              found.label,
-              brandName(r.profile, found.label.tenantId),
-              reprintCounts([found.label.id]).get(found.label.id) ?? 0,
-            ),
-          };
-        case 'ambiguous':
-          throw new StationFailure(
-            'conflict',
-            `${found.orders.length} orders are numbered ${found.scanned} (brands ${found.orders.map((o) => o.tenantId).join(', ')}).`,
-          );
-        case 'not-found':
-          return {
-            kind: 'not-found',
-            value: found.scanned,
-            ...(siteNotAsked ? { siteStoreAway: siteNotAsked } : {}),
-          };
-        default: {
-          const never: never = found;
-          throw new Error(`unexpected ${JSON.stringify(never)}`);
-        }
-      }
-    },
+    'pack.scan': scanHandler(ctx),
     'pack.rate': async (input) => {
       const r = rt();
       await needsSecret(r.profile);
@@ -271,6 +168,7 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
           allowedTenantIds: tenantsOf(r.profile),
           shipFromCountry: r.profile.shipFrom.countryCode,
           offeredServiceLevels: (tenantId) => offeredServiceLevels(r.carriers(), tenantId),
+          brandName: (tenantId) => brandName(r.profile, tenantId),
         },
         { text: content, format, source: fileName },
         {
@@ -307,6 +205,10 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
         // Cancelled orders the file changed: updated, still cancelled, said by order.
         ...(report.stillCancelled?.length
           ? { stillCancelled: report.stillCancelled.map((p) => importError(p, format)) }
+          : {}),
+        // A number two brands now share: a scan of it cannot choose, Orders can.
+        ...(report.sharedNumbers?.length
+          ? { sharedNumbers: report.sharedNumbers.map((p) => importError(p, format)) }
           : {}),
         format: report.format ?? null,
         unmappedHeader: report.unmappedHeader ?? null,
@@ -356,24 +258,4 @@ function suggestedColumns(header: readonly string[]): Record<string, string> {
   return Object.fromEntries(
     MAPPABLE_COLUMNS.flatMap((c) => (suggested[c] ? [[c, suggested[c]]] : [])),
   );
-}
-
-/**
- * A labelled order with the weights its newest label was bought at (not the order file's), so a
- * rescan shows what went on the parcel; unchanged when the packages do not line up.
- */
-function asBought(shipments: ShipmentRepository, order: StoredOrder): StoredOrder {
-  const bought = shipments
-    .forOrder(order.id)
-    .filter(
-      (s) =>
-        !s.returnOfLabelId &&
-        shipments.purchasesForShipment(s.id).some((p) => p.state === 'purchased'),
-    )
-    .sort((a, b) => b.id - a.id)[0]?.shipment.packages;
-  if (!bought || bought.length !== order.packages.length) return order;
-  return {
-    ...order,
-    packages: order.packages.map((p, i) => ({ ...p, weightLbs: bought[i]!.weightLbs })),
-  };
 }

@@ -59,7 +59,8 @@ export interface PackSlice {
     text: string;
     lineKey: string | null;
   } | null;
-  scan(value: string): Promise<void>;
+  /** `orderId`: opened from Orders, that order (a scan of its number may match two brands'). */
+  scan(value: string, orderId?: string): Promise<void>;
   verifyItem(value: string, quantity: number): Promise<void>;
   overrideVerification(by: string, reason: string): Promise<boolean>;
   /** Reprints the label bought at another station on this station's label printer. */
@@ -124,7 +125,7 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
     ...cleared,
     busy: null,
 
-    async scan(value) {
+    async scan(value, orderId) {
       const code = value.trim();
       if (!code) {
         // Enter on an empty scan field, an order on screen and no rates: rate it (what the
@@ -135,7 +136,9 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
       }
       // An order on screen whose items are being verified: an item scan counts against it.
       const { order, verification, existingLabels } = get();
-      const verifying = !!order && !!verification?.lines.length && !existingLabels.length;
+      // An order opened from Orders is that order, never an item of the one on screen.
+      const verifying =
+        !orderId && !!order && !!verification?.lines.length && !existingLabels.length;
       const qty = quantityScan(code);
       if (verifying && qty && (qty.quantity < 1 || qty.quantity > MAX_QUANTITY_KEY)) {
         // Not an item: counting it (or calling it a wrong item) would tell the packer to
@@ -153,7 +156,7 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
         return;
       }
       set({ busy: 'scan', buyPending: false, reprintWarnings: null });
-      const r = await call('pack.scan', { value: code });
+      const r = await call('pack.scan', orderId ? { value: code, orderId } : { value: code });
       set({ busy: null });
       if (!r.ok) {
         // A scan that failed is not about the order on screen any more: its "labelled at

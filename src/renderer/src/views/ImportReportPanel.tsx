@@ -64,6 +64,13 @@ export function ImportReportPanel({ report }: { report: ImportReport }) {
         }
       />
       <OrderList
+        items={report.sharedNumbers}
+        testId="import-shared-numbers"
+        title={(n) =>
+          `${n} order${n === 1 ? ' has' : 's have'} the number of another brand's order: scanning ${n === 1 ? 'it' : 'them'} cannot choose between the brands.`
+        }
+      />
+      <OrderList
         items={report.notices}
         testId="import-notices"
         title={(n) =>

@@ -117,7 +117,7 @@ export function StationOrders(props: { onSiteScope: (() => void) | null }) {
 
   const onRowKey = (e: React.KeyboardEvent, i: number) => {
     const row = list[i];
-    if (!row || rowKey(e, i, row.orderNumber)) return;
+    if (!row || rowKey(e, i, row.orderNumber, row.id)) return;
     if (e.key === ' ') {
       e.preventDefault();
       s.togglePicked(row.id);
@@ -277,7 +277,7 @@ export function StationOrders(props: { onSiteScope: (() => void) | null }) {
                     setCursor(i);
                     s.togglePicked(o.id);
                   }}
-                  onDoubleClick={() => void open(o.orderNumber)}
+                  onDoubleClick={() => void open(o.orderNumber, o.id)}
                 >
                   <td>{s.picked.includes(o.id) ? '✔' : ''}</td>
                   <td className="order-number">{o.orderNumber}</td>
