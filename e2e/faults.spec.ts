@@ -242,3 +242,30 @@ test('a large order file: Settings shows its progress, the report counts every p
   await expect(page.getByTestId('import-progress')).toHaveCount(0);
   await page.screenshot({ path: info.outputPath('import-report-large.png') });
 });
+
+test('rates failing while the platform answers the rest: said so on the header, online again by itself once rates answer', async ({
+  page,
+}, info) => {
+  test.setTimeout(120_000);
+  station = await lumenStation();
+  await page.goto(station.url);
+  await importSamples(page);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  await sandbox.addFault({ method: 'POST', path: '/api/v1/rates', kind: 'status', status: 500 });
+  const header = page.getByTestId('connectivity');
+  // The packer's ratings fail (each one tried a few times) until the station counts it.
+  await page.keyboard.type('LUM-10422');
+  await page.keyboard.press('Enter');
+  for (let i = 0; i < 2; i++) {
+    await expect(page.getByRole('textbox', { name: 'Scan' })).toBeFocused();
+    await page.keyboard.press('Enter');
+  }
+  await expect(header).not.toContainText('online', { timeout: 20_000 });
+  // The tracker list answers meanwhile (every 15 s): the rates fail, the platform is there.
+  await expect(header).toContainText('Platform: rates failing', { timeout: 30_000 });
+  await expect(header).toHaveAttribute('title', /answers other requests meanwhile/);
+  await page.screenshot({ path: info.outputPath('rates-failing-header.png') });
+  // Mended; nobody scans: the station's own request finds out (every 20 s).
+  await sandbox.clearFaults();
+  await expect(header).toContainText('Platform: online', { timeout: 30_000 });
+});

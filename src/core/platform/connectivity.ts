@@ -54,6 +54,8 @@ export interface CapabilitySnapshot {
   consecutiveFailures: number;
   lastFailure: Failure | null;
   lastSuccessAt: number | null;
+  /** When the current streak of failures began (null: answering). */
+  failingSince: number | null;
 }
 
 export interface ConnectivitySnapshot {
@@ -74,6 +76,7 @@ const fresh = (): CapabilitySnapshot => ({
   consecutiveFailures: 0,
   lastFailure: null,
   lastSuccessAt: null,
+  failingSince: null,
 });
 
 export class ConnectivityMonitor {
@@ -158,6 +161,23 @@ export class ConnectivityMonitor {
     return `The platform has not answered ${words[name]} ${cap.consecutiveFailures} times in a row${detail}.`;
   }
 
+  /**
+   * What packing needs that is offline while other requests of the platform were answered since
+   * it began failing: the platform is there and those requests fail at it ("rates failing"), not
+   * an outage of the platform or the network. Empty while packing is not offline, while the host
+   * cannot be reached, or when nothing else answered since (the whole platform may be down).
+   */
+  failingAlone(): PlatformCapability[] {
+    if (this.host.state === 'offline') return [];
+    const offline = PACKING_CAPABILITIES.filter((c) => this.caps.get(c)!.state === 'offline');
+    if (offline.length === 0) return [];
+    const since = Math.min(...offline.map((c) => this.caps.get(c)!.failingSince ?? 0));
+    const answered = CAPABILITIES.some(
+      (c) => !offline.includes(c) && (this.caps.get(c)!.lastSuccessAt ?? -1) >= since,
+    );
+    return answered ? offline : [];
+  }
+
   /** One capability's state: `trackers` offline is "tracking delayed", not an outage. */
   capability(capability: PlatformCapability): CapabilitySnapshot {
     return { ...this.caps.get(capability)! };
@@ -172,8 +192,15 @@ export class ConnectivityMonitor {
         state: 'online',
         consecutiveFailures: 0,
         lastSuccessAt: at,
+        failingSince: null,
       });
-      this.host = { ...this.host, state: 'online', consecutiveFailures: 0, lastSuccessAt: at };
+      this.host = {
+        ...this.host,
+        state: 'online',
+        consecutiveFailures: 0,
+        lastSuccessAt: at,
+        failingSince: null,
+      };
     });
   }
 
@@ -195,6 +222,7 @@ export class ConnectivityMonitor {
           ...c,
           consecutiveFailures,
           lastFailure: failure,
+          failingSince: c.failingSince ?? failure.at,
           state: consecutiveFailures >= this.threshold ? 'offline' : c.state,
         };
       };
@@ -214,6 +242,8 @@ export class ConnectivityMonitor {
       this.overall(),
       this.host.state,
       ...CAPABILITIES.map((c) => this.caps.get(c)!.state),
+      // Another route answering while rates fail changes what the header says.
+      this.failingAlone().join('+'),
     ].join();
   }
 

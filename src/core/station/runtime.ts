@@ -30,6 +30,7 @@ import {
 } from '../tracking/index.js';
 import { classifyPlatformError, packingPlatformFrom } from '../packing/platform-adapter.js';
 import { OfflineQueueDrainer } from '../packing/offline-drainer.js';
+import { PlatformProbe } from './platform-probe.js';
 import type { OrderClaims } from '../site/link.js';
 import type { ChangeKind } from './live-changes.js';
 
@@ -123,6 +124,12 @@ export class ProfileRuntime {
   hotFolder: OrderHotFolder | null = null;
   /** Carrier accounts are read again this often during a shift (an expiry shows by itself). */
   static carrierRefreshMs = 60_000;
+  /**
+   * While packing's requests fail, the platform is asked again this often by the station itself
+   * (PlatformProbe), so it comes back without a packer's scan.
+   */
+  static platformProbeMs = 20_000;
+  private readonly probe: PlatformProbe;
   /** Label retention runs at start and then this often. */
   static retentionEveryMs = 60 * 60_000;
   private readonly timers: NodeJS.Timeout[] = [];
@@ -238,6 +245,15 @@ export class ProfileRuntime {
       workflow: this.workflow,
       ...(deps.boxes ? { boxes: deps.boxes } : {}),
     });
+    this.probe = new PlatformProbe({
+      client: this.client,
+      profile: () => this.current,
+      scope: this.scope,
+      orders: this.orders,
+      labels: this.labels,
+      everyMs: ProfileRuntime.platformProbeMs,
+      log: deps.log,
+    });
     // The header follows connectivity, and the queue drains as soon as the platform answers.
     let trackers = this.client.connectivity.capability('trackers').state;
     this.client.connectivity.onChange((snapshot) => {
@@ -298,6 +314,7 @@ export class ProfileRuntime {
     } else this.poller.start();
     this.drainer.start();
     this.preRater.start();
+    this.probe.start();
     void this.refreshCarriers().catch(() => {});
     void this.names.read();
     this.timers.push(
@@ -375,6 +392,7 @@ export class ProfileRuntime {
     await this.siteTrackers?.stop();
     await this.poller.stop();
     await this.preRater.stop();
+    await this.probe.stop();
     await this.drainer.stop();
     await this.hotFolder?.stop();
     this.client.close();

@@ -5,13 +5,25 @@ import type { ProfileView } from './profiles.js';
 import type { CarrierAccountView } from './records.js';
 import type { SiteAttentionCountView, SiteHeaderView } from './site.js';
 
-/** `refused`: the platform answers but refuses this profile's API key (nothing can be bought). */
 /**
- * refused: the platform refused the API key; no-secret: the profile has none to ask with;
- * failing: its last request(s) for packing went unanswered (a timeout, a 5xx), not yet enough
- * in a row to count it offline.
+ * refused: the platform answers but refuses the profile's API key (nothing can be bought);
+ * no-secret: the profile has none to ask with; failing: its last request(s) for packing went
+ * unanswered (a timeout, a 5xx), not yet enough in a row to count it offline; rates-failing,
+ * labels-failing, token-failing: those requests failed enough in a row to stop packing while
+ * the platform answered others since (the tracker list, carrier accounts): not an outage of the
+ * platform or the network but of that endpoint; offline: packing's requests fail and nothing
+ * else answered since (or no connection opens).
  */
-export type Connectivity = 'online' | 'offline' | 'unknown' | 'refused' | 'no-secret' | 'failing';
+export type Connectivity =
+  | 'online'
+  | 'offline'
+  | 'unknown'
+  | 'refused'
+  | 'no-secret'
+  | 'failing'
+  | 'rates-failing'
+  | 'labels-failing'
+  | 'token-failing';
 
 export interface StationStatus {
   profile: ProfileView | null;

@@ -15,6 +15,7 @@ import { carrierView, profileView, trackingSync } from '../map.js';
 import type { FeatureHandlers } from '../../../shared/features/define.js';
 import type { stationCalls } from '../../../shared/features/station.js';
 import { siteHeader } from './site.js';
+import { ProfileRuntime } from '../runtime.js';
 
 /**
  * The view of a printer's status: `status` is what it answered (null: it cannot say), `message`
@@ -69,14 +70,26 @@ export function platformState(
           .sort((a, b) => b.at - a.at)[0]
       : undefined;
   const refused = rt.client.tokens.refused;
+  // Rates (say) failing while the tracker list or carrier accounts answer: the platform is
+  // there, and its rates endpoint fails. Said as such, not as the platform being offline.
+  const alone = conn.state === 'offline' ? rt.client.connectivity.failingAlone() : [];
+  const again = `The station asks again every ${Math.round(ProfileRuntime.platformProbeMs / 100) / 10} s by itself; purchases meanwhile wait in the offline queue.`;
   return {
-    state: refused ? 'refused' : !hasSecret ? 'no-secret' : failing ? 'failing' : conn.state,
+    state: refused
+      ? 'refused'
+      : !hasSecret
+        ? 'no-secret'
+        : failing
+          ? 'failing'
+          : alone.length
+            ? (`${(['rates', 'labels', 'token'] as const).find((c) => alone.includes(c))!}-failing` as const)
+            : conn.state,
     detail: !hasSecret
       ? 'No client secret for this profile: site IT sets it in Settings → Profiles (Replace secret) or in its environment variable'
       : refused
         ? `${refused.message}. Nothing can be bought until site IT mends it.`
         : conn.state === 'offline'
-          ? rt.client.connectivity.outage()
+          ? `${rt.client.connectivity.outage()}${alone.length ? ' It answers other requests meanwhile (such as the tracker list and carrier accounts): the platform is there, and these requests fail at it, not on the network.' : ''} ${again}`
           : failing
             ? `The platform did not answer the last ${conn.consecutiveFailures === 1 ? 'request' : `${conn.consecutiveFailures} requests`} for packing (${failing.detail}); it counts as offline after a few in a row.`
             : null,

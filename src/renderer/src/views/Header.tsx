@@ -28,6 +28,13 @@ function useLargeText(): [boolean, () => void] {
   return [on, () => setOn((v) => !v)];
 }
 
+/** Packing's requests that fail at a platform that answers others: which ones, in words. */
+const FAILING_WORDS: Partial<Record<NonNullable<StationStatus['connectivity']>, string>> = {
+  'rates-failing': 'rates failing',
+  'labels-failing': 'labels failing',
+  'token-failing': 'token requests failing',
+};
+
 const envBadge = {
   'embedded-sandbox': { text: 'SANDBOX · DEMO', cls: 'badge sandbox' },
   sandbox: { text: 'SANDBOX', cls: 'badge sandbox' },
@@ -82,7 +89,8 @@ export function Header() {
                   ? 'ok'
                   : status?.connectivity === 'offline' ||
                       status?.connectivity === 'refused' ||
-                      status?.connectivity === 'no-secret'
+                      status?.connectivity === 'no-secret' ||
+                      status?.connectivity?.endsWith('-failing')
                     ? 'bad'
                     : status?.connectivity === 'failing'
                       ? 'warn'
@@ -97,7 +105,9 @@ export function Header() {
                     ? 'no client secret'
                     : status?.connectivity === 'failing'
                       ? 'not answering'
-                      : (status?.connectivity ?? '…')
+                      : status?.connectivity
+                        ? (FAILING_WORDS[status.connectivity] ?? status.connectivity)
+                        : '…'
             }
             title={status?.connectivityDetail ?? undefined}
           />
