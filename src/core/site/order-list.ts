@@ -98,7 +98,10 @@ export async function listSiteOrders(
                   CASE WHEN ${CANCELLED} THEN o.order_json->'cancelled' END AS cancelled,
                   CASE WHEN c.state IN ('purchased', 'in-flight') THEN c.station_name END AS claim_station,
                   CASE WHEN c.state IN ('purchased', 'in-flight') THEN c.packer END AS claim_packer,
-                  CASE WHEN c.state IN ('purchased', 'in-flight') THEN c.updated_at END AS claim_at,
+                  -- When it was labelled (its label's time) or taken: not when the store last
+                  -- heard of it (a restore's re-sent history would make that the restore's time).
+                  CASE WHEN c.state = 'purchased' THEN coalesce(l.created_at, c.claimed_at)
+                       WHEN c.state = 'in-flight' THEN c.claimed_at END AS claim_at,
                   -- The claim's label, voided at the carrier since? (to_jsonb: a store before
                   -- site migration 6 has no such column, and answers null.)
                   to_jsonb(l)->'voided' AS label_voided

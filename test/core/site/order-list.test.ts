@@ -126,6 +126,19 @@ describe('the Whole site order list', () => {
           /^Labelled at Station B by bea, .+; its label was voided at the carrier \(wrong address\): buy another at Pack \(scan it, then Ctrl\+Shift\+A\)$/,
         );
         expect(siteOrderWords(orders[1]!)).toMatch(/^Labelled at Station B by bea, [^;]+$/);
+        // A restore's re-sent history touches the claims: a label's time stays its own.
+        await site.owner.pool.query(
+          `UPDATE site_order_claims SET updated_at = now() + interval '3 hours'`,
+        );
+        await site.owner.pool.query(
+          `UPDATE site_labels SET created_at = '2026-11-20T10:05:00Z' WHERE local_id = 1`,
+        );
+        const restored = await listSiteOrders(site.owner.pool, scope, {
+          tenantIds: ['tnt_lumen'],
+          limit: 200,
+          query: 'ORD-2',
+        });
+        expect(restored.orders[0]!.claim?.at).toBe('2026-11-20T10:05:00.000Z');
         // A number's start in either case; "_" and "%" are characters, not wildcards.
         expect((await listed(site, { query: 'ord-' })).numbers).toEqual([
           'ORD-1:open',
