@@ -165,8 +165,9 @@ describe('sign-in and roles at a station', () => {
     expect(labelsFor(sandbox, 'LUM-10421')).toBe(2);
   });
 
-  it('marking an unknown purchase as not bought needs a lead; the lead is recorded', async () => {
-    const { s, sandbox } = await stations.start();
+  it('marking an unknown purchase as not bought needs a lead; the lead is recorded, in the log too', async () => {
+    const logged: string[] = [];
+    const { s, sandbox } = await stations.start({ log: (line) => logged.push(line) });
     await addUsers(s);
     await s.context.session.signIn({ userId: 'ana', pin: ANA.pin });
     const shipmentId = await rated(s, 'LUM-10422');
@@ -209,6 +210,11 @@ describe('sign-in and roles at a station', () => {
       )
       .get();
     expect(row).toEqual({ state: 'not-bought', resolved_by: `${BO.name} (for ${ANA.name})` });
+    expect(logged.find((l) => l.startsWith('needs attention purchase:'))).toMatch(
+      new RegExp(
+        `: mark-not-bought by ${BO.name} \\(for ${ANA.name}\\): no label on the printer \\(Released as not bought`,
+      ),
+    );
   });
 
   it("cancelling an order needs a lead; who cancelled it and the lead's approval are kept", async () => {

@@ -215,6 +215,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
           `"${id}" is not an item of Needs attention; refresh the list and pick one.`,
         );
       let user = actor(ctx);
+      const why = note?.trim() ? `: ${note.trim()}` : '';
       const na = new NeedsAttention(r.workflow);
       if (kind === 'purchase' && (action === 'mark-not-bought' || action === 'buy-again')) {
         // Both decide about money already possibly spent: a shift lead approves (issue 14).
@@ -269,12 +270,10 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
             'not-found',
             `No order file ${key} waiting under Needs attention.`,
           );
-        ctx.log(`order file alert ${key} dismissed by ${user}`);
       } else if (
         kind === 'print' &&
         (action === 'retry' || action === 'cancel' || action === 'mark-printed')
       ) {
-        const why = note?.trim() ? `: ${note.trim()}` : '';
         if (action === 'retry') ctx.spool.retry(printJobId(key), `sent again by ${user}${why}`);
         else if (action === 'cancel')
           ctx.spool.cancel(printJobId(key), `cancelled by ${user}${why}`);
@@ -282,6 +281,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
         if (action === 'mark-printed')
           message = `Print job ${key} marked printed by ${user}: it is not sent again.`;
       } else throw new StationFailure('validation', `${action} does not apply to ${id}.`);
+      ctx.log(`needs attention ${id}: ${action} by ${user}${why}${message ? ` (${message})` : ''}`); // who, why
       ctx.changed('attention');
       return { resolved: true as const, ...(message ? { message } : {}) };
     },
