@@ -61,12 +61,15 @@ export async function rateShipment(
           carrierProblems: [],
           failure: {
             code: failure.errorCode ?? `http-${failure.status}`,
-            message: noRatesMessage(
-              failure.message,
-              failure.errorCode,
-              order,
-              shipment.shipment.options,
-            ),
+            message: failure.errors.some((e) => e.field.endsWith('shipFrom.siteId'))
+              ? // The profile's shipping site, not the order: said for whom can mend it.
+                `No rates: the platform does not know this profile's shipping site "${shipment.shipment.shipFrom.siteId ?? ''}" for this brand, so nothing can be rated or bought here. Ask site IT to correct the profile's shipping site (Settings → Profiles, or the provisioning file). The platform said: ${failure.message}`
+              : noRatesMessage(
+                  failure.message,
+                  failure.errorCode,
+                  order,
+                  shipment.shipment.options,
+                ),
             errors: failure.errors,
             correlationId: failure.correlationId,
           },
