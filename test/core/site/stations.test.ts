@@ -282,6 +282,24 @@ describe('several station processes on one site store and one sandbox', () => {
       );
       expect(items[0]!.labels.map((l) => l.stationName).sort()).toEqual(['Station 4', 'Station 7']);
     }
+    // A lead resolves it; then the store is restored from a backup taken after, and both
+    // stations send their history again: the item is not raised a second time.
+    await site.owner.pool.query(
+      `UPDATE site_attention SET resolved_at = now(), resolved_by = 'Bo', resolution = 'kept one'`,
+    );
+    await site.owner.pool.query(
+      `SELECT site_apply_batch(p.station_id, p.station_id, jsonb_build_array(jsonb_build_object(
+                'kind', 'purchase', 'row', jsonb_build_object('purchaseId', p.purchase_id,
+                'profileId', p.profile_id, 'environment', p.environment, 'tenantId', p.tenant_id,
+                'orderNumber', p.order_number, 'orderReference', p.order_reference,
+                'state', p.state, 'packer', p.packer, 'createdAt', p.created_at,
+                'updatedAt', p.updated_at))))
+         FROM site_purchases p WHERE p.order_number = 'LUM-10425'`,
+    );
+    const open = await site.owner.pool.query(
+      `SELECT id FROM site_attention WHERE order_number = 'LUM-10425' AND resolved_at IS NULL`,
+    );
+    expect(open.rows).toEqual([]);
     for (const s of healed) s.send('exit');
     await Promise.all(healed.map((s) => s.exited));
   });

@@ -11,8 +11,9 @@ import type { SiteMigration } from '../schema.js';
  * (counted as one package, not a return). A station of this version sends its recent labels
  * again once it finds the store migrated (SiteSync), so the days before the migration count too.
  * The batch function is wrapped again, as migration 6 did: the one before does the work, then the
- * batch's labels get their two values. Additive, so stations of schema 4 to 7 keep using the
- * store.
+ * batch's labels get their two values, and a possible double label raised again for two purchases
+ * a lead already resolved (a restore's re-sent history) is resolved as it was. Additive, so
+ * stations of schema 4 to 7 keep using the store.
  */
 export const siteMigration008: SiteMigration = {
   version: 8,
@@ -44,6 +45,18 @@ export const siteMigration008: SiteMigration = {
            AND l.local_id = (c.value->'row'->>'localId')::BIGINT
            AND (l.packages IS DISTINCT FROM (c.value->'row'->>'packages')::INTEGER
              OR l.return_label IS DISTINCT FROM (c.value->'row'->>'returnLabel')::BOOLEAN);
+        -- A possible double label raised again for two purchases a shift lead already resolved
+        -- (a restore's re-sent history brings both purchases back; the resolution came back
+        -- with the backup): resolved as it was (an UPDATE, which the station role may do; it
+        -- may not delete).
+        UPDATE site_attention n
+           SET resolved_at = r.resolved_at, resolved_by = r.resolved_by, resolution = r.resolution
+          FROM site_attention r
+         WHERE n.resolved_at IS NULL AND n.kind = 'possible-double-label'
+           AND r.resolved_at IS NOT NULL AND r.kind = n.kind
+           AND r.profile_id = n.profile_id AND r.environment = n.environment
+           AND r.tenant_id = n.tenant_id AND r.order_number = n.order_number
+           AND r.purchases @> n.purchases AND n.purchases @> r.purchases;
         RETURN v_count;
       END
       $fn$;
