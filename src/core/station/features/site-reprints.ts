@@ -76,13 +76,18 @@ export function siteReprintHandlers(
           'conflict',
           voidedReprintWords(label, label.voided, label.stationName),
         );
-      // The site's reprint limit counts every station's reprints of the label (the store's
-      // count, and this station's own its outbox has not sent yet: one made a moment ago), as a
-      // label of this station counts its own: past it, a lead approves.
+      // The site's reprint limit counts every station's reprints of the label, as a label of
+      // this station counts its own: past it, a lead approves. The other stations' as the store
+      // has them; this station's own as it keeps them (one made a moment ago may not have
+      // reached the store yet, or have reached it and not been acknowledged: counted once).
       let stationUser = actor(ctx);
       const limit = reprintsWithoutLead(ctx);
-      const reprints =
-        label.reprints + (link.outbox.unsentReprints().get(`${stationId}:${label.localId}`) ?? 0);
+      const me = link.config.stationId;
+      const mine = link.outbox.siteReprintsOf(stationId, label.localId).length;
+      const stored = await link.reprintsOf(stationId, label.localId).catch(() => null);
+      const reprints = stored
+        ? stored.filter((x) => !(x.stationId === me && x.source === 'site')).length + mine
+        : label.reprints + (link.outbox.unsentReprints().get(`${stationId}:${label.localId}`) ?? 0);
       if (reprints >= limit) {
         const lead = leadFor(ctx, {
           kind: 'reprint',
