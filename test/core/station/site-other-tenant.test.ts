@@ -50,10 +50,11 @@ describe('a station of another tenant on the same store', () => {
       });
       expect((await packOrder(a, 'TEN-1')).label?.trackingNumber).toBeTruthy();
       // A possible double label of Lumen's, raised by the store.
+      const scope = a.context.runtime().scope;
       await site.owner.pool.query(
         `INSERT INTO site_attention (kind, profile_id, environment, tenant_id, order_number, message, purchases)
-         SELECT 'possible-double-label', profile_id, environment, tenant_id, order_number, 'Possible double label', '[]'::jsonb
-           FROM site_labels LIMIT 1`,
+         VALUES ('possible-double-label', $1, $2, 'tnt_lumen', 'TEN-1', 'Possible double label', '[]'::jsonb)`,
+        [scope.profileId, scope.environment],
       );
       await Promise.all([synced(a), synced(e)]);
 
