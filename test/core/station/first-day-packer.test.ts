@@ -153,7 +153,9 @@ describe('packer: multi-package orders (#13.9)', () => {
     const rescan = await scanOrder(s, 'LUM-10424');
     expect(rescan.existingLabels[0]!.packageTrackingNumbers).toEqual(label.packageTrackingNumbers);
 
-    // Package 2 alone: one label out, with the second tracking number on it.
+    // Package 2 alone: one label out, with the second tracking number on it (once the label's
+    // own job is confirmed printed: a reprint of a label still printing is refused).
+    await allPrinted(s);
     await call(s, 'labels.reprint', { id: label.id, reason: 'torn', packageIndex: 1 });
     const audit = await call(s, 'labels.audit', { labelId: label.id });
     expect(audit.map((a) => a.reason)).toEqual([
@@ -164,6 +166,7 @@ describe('packer: multi-package orders (#13.9)', () => {
     expect(vp.labels[2]!.zpl).not.toContain(label.packageTrackingNumbers[0]!);
 
     // All of them: two labels out, said so in the audit.
+    await allPrinted(s);
     await call(s, 'labels.reprint', { id: label.id, reason: 'both smudged' });
     await until(async () => vp.labels.length === 5);
     expect((await call(s, 'labels.audit', { labelId: label.id })).map((a) => a.reason)).toContain(
