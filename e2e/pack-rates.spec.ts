@@ -88,7 +88,7 @@ test('a two-package order: each package weighed on its own; one left without a w
   // The sample file gives its own sides for each box, which the station's presets of the same
   // codes do not have: said, since the preset's are what is rated.
   await expect(page.getByTestId('box-differs').first()).toHaveText(
-    "Package 1 of 2: the order file says 16×12×8 in; rated as this station's BOX-L, Large 18×14×10 in. Pick the box it is really in.",
+    'Package 1 of 2: the order file says 16×12×8 in; rated as box preset BOX-L, Large 18×14×10 in. Pick the box it is really in.',
   );
   const first = page.getByRole('textbox', { name: 'Package 1 weight in pounds' });
   const second = page.getByRole('textbox', { name: 'Package 2 weight in pounds' });

@@ -1,9 +1,9 @@
 import type { BoxPreset } from '../../../../shared/views';
 
 /**
- * The order file gives this package its own sides, and the station's box preset of the same code
- * (rated instead) has others: said in the order panel, so the packer picks the box really used (the
- * larger box can cost more by its dimensional weight).
+ * The order file gives this package its own sides, and the box preset of the same code (the
+ * station's or the site's, rated instead) has others: said in the order panel, so the packer picks
+ * the box really used (the larger box can cost more by its dimensional weight).
  */
 export function BoxDiffers(props: {
   n: number;
@@ -26,7 +26,7 @@ export function BoxDiffers(props: {
   return (
     <p className="box-differs" data-testid="box-differs">
       {props.count > 1 ? `Package ${props.n} of ${props.count}: the` : 'The'} order file says{' '}
-      {given} in; rated as this station&apos;s {preset.code}, {preset.name}
+      {given} in; rated as box preset {preset.code}, {preset.name}
       {preset.name.includes(ours) ? ' in' : ` (${ours} in)`}. Pick the box it is really in.
     </p>
   );
