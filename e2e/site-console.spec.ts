@@ -116,8 +116,18 @@ test("the console shows a second station's purchase within a second", async ({ b
   await pageB.keyboard.press('Alt+7');
   const boxes = pageB.getByTestId('site-setting-boxPresets');
   await expect(boxes).toContainText('from the site');
+  // The box presets editor shows the site's, read-only, and says who changes them.
+  await expect(pageB.getByTestId('boxes-from-site')).toContainText(
+    "These are the site's box presets",
+  );
+  await expect(pageB.getByLabel('Box 1 name')).toHaveValue('Site 10×8×4');
+  await expect(pageB.getByLabel('Box 1 name')).toBeDisabled();
   await boxes.getByRole('button', { name: /Keep this station/ }).click();
   await expect(boxes).toContainText("this station's own (overrides the site)");
+  // Its own again: editable, the site's note gone.
+  await expect(pageB.getByTestId('boxes-from-site')).toHaveCount(0);
+  await expect(pageB.getByLabel('Box 1 name')).toBeEnabled();
+  await expect(pageB.getByLabel('Box 1 name')).not.toHaveValue('Site 10×8×4');
   await boxes.scrollIntoViewIfNeeded();
   await pageB.screenshot({ path: info.outputPath('site-settings-override.png') });
 

@@ -1,4 +1,5 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { call, getBridge } from '../../bridge';
 import { boxProblems, MAX_BOX_SIDE_IN, type BoxField } from '../../../../shared/boxes';
 import type { BoxPreset } from '../../../../shared/views';
 import { useStation } from '../../store';
@@ -45,19 +46,60 @@ export function BoxPresetsPanel({ saved }: { saved: BoxPreset[] }) {
   // Kept out here: the editor starts again from the saved list each time it changes (a save,
   // or another window), and "Saved 4 box presets." must survive that.
   const [status, setStatus] = useState<string | null>(null);
+  const fromSite = useSitePresets();
   return (
-    <BoxEditor key={JSON.stringify(saved)} saved={saved} status={status} setStatus={setStatus} />
+    <BoxEditor
+      key={JSON.stringify(saved)}
+      saved={saved}
+      status={status}
+      setStatus={setStatus}
+      fromSite={fromSite}
+    />
   );
+}
+
+/**
+ * Whether the box presets in use are the site's (site IT sets them for every station; Settings →
+ * Site settings can keep this station's own instead). Asked again at each status change, and the
+ * presets shown read again when the site's change, so the editor never shows this station's own
+ * list while Pack uses the site's.
+ */
+function useSitePresets(): boolean {
+  const hasSite = useStation((s) => Boolean(s.status?.site));
+  const loadSettings = useStation((s) => s.loadSettings);
+  const [fromSite, setFromSite] = useState(false);
+  useEffect(() => {
+    if (!hasSite) return;
+    let live = true;
+    let seen: string | undefined;
+    const load = () =>
+      void call('siteSettings.get', {}).then((r) => {
+        if (!live || !r.ok) return;
+        setFromSite(r.value.sources.boxPresets === 'site');
+        const now = `${r.value.sources.boxPresets}|${r.value.values?.boxPresets ?? ''}`;
+        if (seen !== undefined && seen !== now) void loadSettings();
+        seen = now;
+      });
+    load();
+    const off = getBridge().on('status', load);
+    return () => {
+      live = false;
+      off();
+    };
+  }, [hasSite, loadSettings]);
+  return hasSite && fromSite;
 }
 
 function BoxEditor({
   saved,
   status,
   setStatus,
+  fromSite,
 }: {
   saved: BoxPreset[];
   status: string | null;
   setStatus(status: string | null): void;
+  fromSite: boolean;
 }) {
   const update = useStation((s) => s.updateSettings);
   const [rows, setRows] = useState<Draft[]>(() => saved.map(toDraft));
@@ -110,136 +152,145 @@ function BoxEditor({
         Scan a box&apos;s code on Pack (or press its button) to put it on the package in hand.
         Codes: letters, digits and dashes, each used once. Sizes in inches, up to {MAX_BOX_SIDE_IN}.
       </p>
+      {fromSite ? (
+        <p className="warn" data-testid="boxes-from-site">
+          These are the site&apos;s box presets, the same at every station: site IT changes them
+          (npm run site -- setting boxPresets …). To keep this station&apos;s own instead, choose
+          Keep this station&apos;s own under Site settings.
+        </p>
+      ) : null}
       <form
         className="panel box-presets"
         aria-label="Box presets"
         onSubmit={(e) => {
           e.preventDefault();
-          void save();
+          if (!fromSite) void save();
         }}
       >
-        <table className="grid">
-          <colgroup>
-            <col className="bp-name" />
-            <col className="bp-code" />
-            <col className="bp-dims" />
-            <col className="bp-actions" />
-          </colgroup>
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Scan code</th>
-              <th>L × W × H (in)</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.length === 0 ? (
+        <fieldset className="box-presets-fields" disabled={fromSite}>
+          <table className="grid">
+            <colgroup>
+              <col className="bp-name" />
+              <col className="bp-code" />
+              <col className="bp-dims" />
+              <col className="bp-actions" />
+            </colgroup>
+            <thead>
               <tr>
-                <td colSpan={4} className="placeholder">
-                  No box presets: packages are rated without box sizes.
-                </td>
+                <th>Name</th>
+                <th>Scan code</th>
+                <th>L × W × H (in)</th>
+                <th>
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
-            ) : null}
-            {rows.map((d, i) => {
-              const n = i + 1;
-              const invalid = (field: BoxField) => (problemOf(i, field) ? true : undefined);
-              return (
-                <tr key={d.id} data-testid="box-preset">
-                  <td>
-                    <input
-                      ref={(el) => {
-                        if (el) nameInputs.current.set(d.id, el);
-                        else nameInputs.current.delete(d.id);
-                      }}
-                      aria-label={`Box ${n} name`}
-                      aria-invalid={invalid('name')}
-                      placeholder="Medium 12×10×6"
-                      value={d.name}
-                      onChange={(e) => edit(d.id, { name: e.target.value })}
-                    />
-                  </td>
-                  <td>
-                    <input
-                      className="code"
-                      aria-label={`Box ${n} scan code`}
-                      aria-invalid={invalid('code')}
-                      placeholder="BOX-M"
-                      spellCheck={false}
-                      autoCapitalize="characters"
-                      value={d.code}
-                      onChange={(e) => edit(d.id, { code: e.target.value })}
-                    />
-                  </td>
-                  <td className="dims">
-                    {sides.map(([field, word], k) => (
-                      <span key={field}>
-                        {k > 0 ? <span className="times">×</span> : null}
-                        <input
-                          aria-label={`Box ${n} ${word} in inches`}
-                          aria-invalid={invalid(field)}
-                          inputMode="decimal"
-                          placeholder={word[0]!.toUpperCase()}
-                          value={d[field]}
-                          onChange={(e) => edit(d.id, { [field]: e.target.value })}
-                        />
-                      </span>
-                    ))}
-                  </td>
-                  <td className="actions">
-                    <button
-                      type="button"
-                      aria-label={`Remove box ${n}${d.name ? ` (${d.name})` : ''}`}
-                      title="Remove this box"
-                      onClick={() => remove(d.id)}
-                    >
-                      <span className="bp-remove-word">Remove</span>
-                      <span className="bp-remove-x" aria-hidden="true">
-                        ✕
-                      </span>
-                    </button>
+            </thead>
+            <tbody>
+              {rows.length === 0 ? (
+                <tr>
+                  <td colSpan={4} className="placeholder">
+                    No box presets: packages are rated without box sizes.
                   </td>
                 </tr>
-              );
-            })}
-          </tbody>
-        </table>
-        <div className="row">
-          <button type="button" ref={addButton} onClick={add} disabled={rows.length >= 100}>
-            Add box
-          </button>
-          <button type="submit" disabled={busy || !changed}>
-            Save box presets
-          </button>
-          {changed ? (
-            <button
-              type="button"
-              onClick={() => {
-                setRows(saved.map(toDraft));
-                setChecked(false);
-                setRefusal(null);
-              }}
-            >
-              Undo changes
+              ) : null}
+              {rows.map((d, i) => {
+                const n = i + 1;
+                const invalid = (field: BoxField) => (problemOf(i, field) ? true : undefined);
+                return (
+                  <tr key={d.id} data-testid="box-preset">
+                    <td>
+                      <input
+                        ref={(el) => {
+                          if (el) nameInputs.current.set(d.id, el);
+                          else nameInputs.current.delete(d.id);
+                        }}
+                        aria-label={`Box ${n} name`}
+                        aria-invalid={invalid('name')}
+                        placeholder="Medium 12×10×6"
+                        value={d.name}
+                        onChange={(e) => edit(d.id, { name: e.target.value })}
+                      />
+                    </td>
+                    <td>
+                      <input
+                        className="code"
+                        aria-label={`Box ${n} scan code`}
+                        aria-invalid={invalid('code')}
+                        placeholder="BOX-M"
+                        spellCheck={false}
+                        autoCapitalize="characters"
+                        value={d.code}
+                        onChange={(e) => edit(d.id, { code: e.target.value })}
+                      />
+                    </td>
+                    <td className="dims">
+                      {sides.map(([field, word], k) => (
+                        <span key={field}>
+                          {k > 0 ? <span className="times">×</span> : null}
+                          <input
+                            aria-label={`Box ${n} ${word} in inches`}
+                            aria-invalid={invalid(field)}
+                            inputMode="decimal"
+                            placeholder={word[0]!.toUpperCase()}
+                            value={d[field]}
+                            onChange={(e) => edit(d.id, { [field]: e.target.value })}
+                          />
+                        </span>
+                      ))}
+                    </td>
+                    <td className="actions">
+                      <button
+                        type="button"
+                        aria-label={`Remove box ${n}${d.name ? ` (${d.name})` : ''}`}
+                        title="Remove this box"
+                        onClick={() => remove(d.id)}
+                      >
+                        <span className="bp-remove-word">Remove</span>
+                        <span className="bp-remove-x" aria-hidden="true">
+                          ✕
+                        </span>
+                      </button>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          <div className="row">
+            <button type="button" ref={addButton} onClick={add} disabled={rows.length >= 100}>
+              Add box
             </button>
-          ) : null}
-          <span className="muted" role="status" data-testid="boxes-status">
-            {status ?? (changed ? 'Unsaved changes' : '')}
-          </span>
-        </div>
-        {problems.length || refusal ? (
-          <div className="box-problems" role="alert" data-testid="box-problems">
-            <b>Not saved:</b>
-            <ul>
-              {refusal ? <li>{refusal}</li> : null}
-              {problems.map((p) => (
-                <li key={`${p.index}.${p.field}`}>{p.message}</li>
-              ))}
-            </ul>
+            <button type="submit" disabled={busy || !changed}>
+              Save box presets
+            </button>
+            {changed ? (
+              <button
+                type="button"
+                onClick={() => {
+                  setRows(saved.map(toDraft));
+                  setChecked(false);
+                  setRefusal(null);
+                }}
+              >
+                Undo changes
+              </button>
+            ) : null}
+            <span className="muted" role="status" data-testid="boxes-status">
+              {status ?? (changed ? 'Unsaved changes' : '')}
+            </span>
           </div>
-        ) : null}
+          {problems.length || refusal ? (
+            <div className="box-problems" role="alert" data-testid="box-problems">
+              <b>Not saved:</b>
+              <ul>
+                {refusal ? <li>{refusal}</li> : null}
+                {problems.map((p) => (
+                  <li key={`${p.index}.${p.field}`}>{p.message}</li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+        </fieldset>
       </form>
     </>
   );
