@@ -335,6 +335,13 @@ test('History: T buys a return label for the selected shipment; it prints and bo
   await expect(page.getByTestId('return-form')).toContainText('already has a return label');
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('return-form')).toBeHidden();
+  // T on the return label itself: said at once, no question about money.
+  await rows.first().click();
+  await page.keyboard.press('t');
+  await expect(page.getByTestId('return-form')).toBeHidden();
+  await expect(
+    page.getByText(/is a return label of order LUM-10421: a return label is bought/),
+  ).toBeVisible();
 });
 
 test('a file in no known format imported from Orders (Alt+8): its columns are mapped there, and it imports', async ({

@@ -144,7 +144,17 @@ export function HistoryView() {
       e.preventDefault();
       if (sel?.id !== labels[i]?.id) select(i, false);
       setReprinting(false);
-      setReturning(true);
+      // A return label has no return label of its own (and a voided one ships nothing): said at
+      // once, not after a question about money.
+      const l = labels[i];
+      if (l?.returnOfLabelId)
+        s.notify(
+          'error',
+          `${l.trackingNumber} is a return label of order ${l.orderNumber}: a return label is bought for the order's own label.`,
+        );
+      else if (l?.voided)
+        s.notify('error', `${l.trackingNumber} was voided at the carrier: no return label for it.`);
+      else setReturning(true);
     } else if (e.key === 'PageDown') {
       e.preventDefault();
       void page(offset + HISTORY_PAGE);
