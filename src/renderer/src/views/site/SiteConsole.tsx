@@ -1,3 +1,4 @@
+import { useSession } from '../../store/session';
 import { useEffect, useState } from 'react';
 import { call, getBridge } from '../../bridge';
 import type { ConsoleSnapshotView, ConsoleView } from '../../../../shared/features/site-services';
@@ -120,6 +121,8 @@ function LabelTotals(props: {
  */
 export function SiteConsole() {
   const [view, setView] = useState<ConsoleView | null>(null);
+  // A console (npm run web -- --console) packs nothing: in an outage it is only "this station".
+  const consoleOnly = useSession((s) => s.session?.consoleOnly === true);
   const [now, setNow] = useState(() => Date.now());
   /** The store's clock minus this page's, at the last read (null: not known yet). */
   const [skew, setSkew] = useState<number | null>(null);
@@ -226,7 +229,9 @@ export function SiteConsole() {
                       <span className={online(s) ? 'dot ok' : 'dot bad'} /> <b>{s.stationName}</b>{' '}
                       {s.stationId === me ? (
                         <span className="muted">
-                          {stale ? '(this station, packing on its own) ' : '(this station) '}
+                          {stale && !consoleOnly
+                            ? '(this station, packing on its own) '
+                            : '(this station) '}
                         </span>
                       ) : null}
                       {online(s) ? (
