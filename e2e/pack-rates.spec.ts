@@ -350,6 +350,9 @@ test('buy another: after a label, the weight takes no typing and says why; Ctrl+
   const toastBox = (await page.getByTestId('toast').boundingBox())!;
   const reprintBox = (await page.getByRole('button', { name: /^Reprint / }).boundingBox())!;
   expect(toastBox.y + toastBox.height).toBeLessThanOrEqual(reprintBox.y);
+  // Nor over the header's Platform and Printer status: just under the header.
+  const headerBox = (await page.locator('.header').boundingBox())!;
+  expect(toastBox.y).toBeGreaterThanOrEqual(headerBox.y + headerBox.height);
 
   await page.keyboard.press('Control+Shift+A');
   // Asked for another label: the weight is the packer's to type again.

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { getBridge, onCallError, onHostConnection, onLeadRequired } from './bridge';
 import { useStation } from './store';
 import { warmZplRenderer } from './lib/zpl-render';
+import { useToastBelowHeader } from './lib/toast-place';
 import { views, type ViewId } from './store/nav';
 import { Header } from './views/Header';
 import { PackView } from './views/Pack';
@@ -21,6 +22,7 @@ export function App() {
   const view = useStation((s) => s.view);
   const go = useStation((s) => s.go);
   const toast = useStation((s) => s.toast);
+  useToastBelowHeader();
   const session = useSession((s) => s.session);
 
   useEffect(() => {
