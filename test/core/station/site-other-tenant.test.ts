@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import { tempDir } from '../../support/tmp.js';
 import { siteDatabase } from '../site/support.js';
-import { siteStations } from './site-stations.js';
+import { candleOrder, siteStations } from './site-stations.js';
 import { call, packOrder, until } from './support.js';
 
 // A station of another tenant pointed at the site's store under the same profile id (a copied
 // provisioning file): it sees none of the site's labels, items, orders or cost.
 
-const { pgc, sandbox, siteStation, linkToSite } = siteStations();
+const { pgc, siteStation, harborStation, linkToSite } = siteStations();
 
 const synced = (s: Station) =>
   until(async () => (await call(s, 'station.status', {})).site?.text === 'Site: synced');
@@ -16,37 +16,15 @@ const synced = (s: Station) =>
 describe('a station of another tenant on the same store', () => {
   it("sees none of the site's labels, Needs attention items, orders or cost", async () => {
     const site = await siteDatabase(pgc.cluster);
-    const harbor = sandbox().fixtures.apiClients.find((c) => c.clientId === 'demo-harbor-full')!;
     const a = siteStation(tempDir());
-    const e = siteStation(tempDir(), {
-      startSandbox: async () => ({
-        baseUrl: sandbox().url,
-        clientId: harbor.clientId,
-        clientSecret: harbor.clientSecret,
-        tenantId: harbor.tenantId,
-        close: async () => {},
-      }),
-    });
+    const e = harborStation(tempDir());
     await Promise.all([a.start(), e.start()]);
     try {
       await linkToSite(a, site.stationUrl, 'st-a', 'Station A');
       await linkToSite(e, site.stationUrl, 'st-e', 'Station E');
       await call(a, 'orders.import', {
         fileName: 'lumen.json',
-        content: JSON.stringify([
-          {
-            orderNumber: 'TEN-1',
-            shipTo: {
-              name: 'Ada',
-              addressLine1: '1 Main St',
-              city: 'Austin',
-              stateProvince: 'TX',
-              postalCode: '78701',
-              countryCode: 'US',
-            },
-            packages: [{ weightLbs: 2, items: [{ sku: 'C-1', name: 'Candle', quantity: 1 }] }],
-          },
-        ]),
+        content: JSON.stringify([candleOrder('TEN-1', 'Ada')]),
       });
       expect((await packOrder(a, 'TEN-1')).label?.trackingNumber).toBeTruthy();
       // A possible double label of Lumen's, raised by the store.

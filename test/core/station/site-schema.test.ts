@@ -16,7 +16,7 @@ import { call, packOrder, until } from './support.js';
 // every station works on it, and says what waits for site IT's migrate. Once migrated, the
 // console shows each station's platform state (site migration 5): a refused key stands out.
 
-const { pgc, sandbox, siteStation, linkToSite } = siteStations();
+const { pgc, sandbox, siteStation, harborStation, linkToSite } = siteStations();
 const root = join(import.meta.dirname, '../../..');
 
 const synced = (s: Station) =>
@@ -31,15 +31,7 @@ describe('a site store at the schema of the version before', () => {
     const harbor = sandbox().fixtures.apiClients.find((c) => c.clientId === 'demo-harbor-full')!;
     const logA: string[] = [];
     const a = siteStation(tempDir(), { log: (line) => logA.push(line) });
-    const b = siteStation(tempDir(), {
-      startSandbox: async () => ({
-        baseUrl: sandbox().url,
-        clientId: harbor.clientId,
-        clientSecret: harbor.clientSecret,
-        tenantId: harbor.tenantId,
-        close: async () => {},
-      }),
-    });
+    const b = harborStation(tempDir());
     await Promise.all([a.start(), b.start()]);
     try {
       const saved = await call(a, 'site.configure', {

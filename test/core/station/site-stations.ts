@@ -57,6 +57,25 @@ export function siteStations() {
     });
   }
 
+  /**
+   * A demo station on the same profile id packing for another tenant (the sandbox's Harbor
+   * client): a copied provisioning file, or a station of another brand on the store.
+   */
+  function harborStation(dataDir: string, extra: Partial<StationOptions> = {}): Station {
+    const harbor = () =>
+      sandbox().fixtures.apiClients.find((x) => x.clientId === 'demo-harbor-full')!;
+    return siteStation(dataDir, {
+      startSandbox: async () => ({
+        baseUrl: sandbox().url,
+        clientId: harbor().clientId,
+        clientSecret: harbor().clientSecret,
+        tenantId: harbor().tenantId,
+        close: async () => {},
+      }),
+      ...extra,
+    });
+  }
+
   /** Settings → Site store → Connect, as site IT does it: this address, id, name, password. */
   async function linkToSite(s: Station, url: string, stationId: string, stationName: string) {
     await call(s, 'site.configure', {
@@ -82,7 +101,7 @@ export function siteStations() {
     return { site, a, b, dirA, dirB };
   }
 
-  return { pgc, sandbox, siteStation, linkToSite, stationsAandB };
+  return { pgc, sandbox, siteStation, harborStation, linkToSite, stationsAandB };
 }
 
 /** A one-package order of one candle shipped to Austin, as an order file of a test holds it. */
