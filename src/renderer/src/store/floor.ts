@@ -123,9 +123,11 @@ export const createFloorSlice: Slice<FloorSlice> = (set, get) => {
       if (r.ok) set({ endOfDay: r.value, endOfDayProblem: null });
       else {
         // The totals on screen were another range's (or scope's): they go, the refusal is said,
-        // on the view too (the whole site's when the store is away, what still works).
+        // on the view too (the whole site's when the store is away, what still works); the
+        // same refusal again (the whole site's read every 30 s) is not toasted each time.
+        const again = get().endOfDayProblem === r.error.message;
         set({ endOfDay: null, endOfDayProblem: r.error.message });
-        get().notify('error', r.error.message);
+        if (!again) get().notify('error', r.error.message);
       }
     },
   };
