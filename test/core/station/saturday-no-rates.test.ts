@@ -1,3 +1,4 @@
+import type { ShipOptionsView } from '../../../src/shared/views.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -25,15 +26,7 @@ const groundOnly: Fixtures = {
   ),
 };
 
-const noOptions: {
-  deliveryConfirmation: 'SIGNATURE' | 'ADULT_SIGNATURE' | null;
-  saturdayDelivery: boolean;
-  additionalHandling: boolean;
-  customMessage1: string;
-  customMessage2: string;
-  customMessage3: string;
-  incoTerm: null;
-} = {
+const noOptions: ShipOptionsView = {
   deliveryConfirmation: null,
   saturdayDelivery: false,
   additionalHandling: false,
