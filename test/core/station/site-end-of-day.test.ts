@@ -1,16 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { renderEndOfDay } from '../../../src/core/labels/end-of-day.js';
-import type { Station } from '../../../src/core/station/index.js';
-import { candleOrder, siteStations } from './site-stations.js';
+import { candleOrder, siteStations, synced } from './site-stations.js';
 import { call, packOrder, until } from './support.js';
 
 // End of day, Whole site: every station's labels from the site store (site migration 8), shown,
 // exported and closed out with the carriers from any station.
 
 const { stationsAandB } = siteStations();
-
-const synced = (s: Station) =>
-  until(async () => (await call(s, 'station.status', {})).site?.text === 'Site: synced');
 
 /** Yesterday to tomorrow in UTC: the test's labels whatever the hour it runs. */
 function aroundToday() {

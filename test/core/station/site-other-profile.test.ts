@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Station } from '../../../src/core/station/index.js';
-import { candleOrder, siteStations } from './site-stations.js';
+import { candleOrder, siteStations, synced } from './site-stations.js';
 import { call, packOrder, scanOrder, until } from './support.js';
 
 // A station of the site set up under another profile id (Settings → New profile, same platform
@@ -8,9 +7,6 @@ import { call, packOrder, scanOrder, until } from './support.js';
 // profile, but it must not buy a second label for an order another station holds.
 
 const { stationsAandB, sandbox } = siteStations();
-
-const synced = (s: Station) =>
-  until(async () => (await call(s, 'station.status', {})).site?.text === 'Site: synced');
 
 describe('a station under another profile id', () => {
   it('is refused an order a station of the site labelled, saying why; Ctrl+Shift+A still buys', async () => {

@@ -1,17 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { Station } from '../../../src/core/station/index.js';
 import { tempDir } from '../../support/tmp.js';
 import { siteDatabase } from '../site/support.js';
-import { candleOrder, siteStations } from './site-stations.js';
+import { candleOrder, siteStations, synced } from './site-stations.js';
 import { call, packOrder, until } from './support.js';
 
 // A station of another tenant pointed at the site's store under the same profile id (a copied
 // provisioning file): it sees none of the site's labels, items, orders or cost.
 
 const { pgc, siteStation, harborStation, linkToSite } = siteStations();
-
-const synced = (s: Station) =>
-  until(async () => (await call(s, 'station.status', {})).site?.text === 'Site: synced');
 
 describe('a station of another tenant on the same store', () => {
   it("sees none of the site's labels, Needs attention items, orders or cost", async () => {

@@ -14,7 +14,7 @@ import { startSandbox } from '../../../src/sandbox/index.js';
 import { tempDir } from '../../support/tmp.js';
 import { usePostgres } from '../../support/use-postgres.js';
 import { siteDatabase, STATION_PASSWORD } from '../site/support.js';
-import { call, type Sandbox } from './support.js';
+import { call, until, type Sandbox } from './support.js';
 
 const root = join(import.meta.dirname, '../../..');
 
@@ -37,9 +37,16 @@ export function siteStations() {
     return shared;
   };
 
-  /** A demo station whose embedded sandbox is the one shared by the whole site. */
-  function siteStation(dataDir: string, extra: Partial<StationOptions> = {}): Station {
-    const c = () => sandbox().fixtures.apiClients.find((x) => x.clientId === 'demo-lumen-full')!;
+  /**
+   * A demo station whose embedded sandbox is the one shared by the whole site, packing with the
+   * sandbox's API client `clientId` (Lumen's; Harbor's for another tenant on the same profile id).
+   */
+  function siteStation(
+    dataDir: string,
+    extra: Partial<StationOptions> = {},
+    clientId = 'demo-lumen-full',
+  ): Station {
+    const c = () => sandbox().fixtures.apiClients.find((x) => x.clientId === clientId)!;
     return createStation({
       dataDir,
       host: 'web',
@@ -61,20 +68,8 @@ export function siteStations() {
    * A demo station on the same profile id packing for another tenant (the sandbox's Harbor
    * client): a copied provisioning file, or a station of another brand on the store.
    */
-  function harborStation(dataDir: string, extra: Partial<StationOptions> = {}): Station {
-    const harbor = () =>
-      sandbox().fixtures.apiClients.find((x) => x.clientId === 'demo-harbor-full')!;
-    return siteStation(dataDir, {
-      startSandbox: async () => ({
-        baseUrl: sandbox().url,
-        clientId: harbor().clientId,
-        clientSecret: harbor().clientSecret,
-        tenantId: harbor().tenantId,
-        close: async () => {},
-      }),
-      ...extra,
-    });
-  }
+  const harborStation = (dataDir: string, extra: Partial<StationOptions> = {}) =>
+    siteStation(dataDir, extra, 'demo-harbor-full');
 
   /** Settings → Site store → Connect, as site IT does it: this address, id, name, password. */
   async function linkToSite(s: Station, url: string, stationId: string, stationName: string) {
@@ -103,6 +98,10 @@ export function siteStations() {
 
   return { pgc, sandbox, siteStation, harborStation, linkToSite, stationsAandB };
 }
+
+/** Until the station's header says "Site: synced" (its outbox empty, the store answering). */
+export const synced = (s: Station) =>
+  until(async () => (await call(s, 'station.status', {})).site?.text === 'Site: synced');
 
 /** A one-package order of one candle shipped to Austin, as an order file of a test holds it. */
 export function candleOrder(orderNumber: string, name = 'Ada') {
