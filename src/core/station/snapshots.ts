@@ -68,7 +68,10 @@ export function attentionOf(ctx: StationContext): V.AttentionItem[] {
   );
 }
 
-/** The counts of the header and the site store: shipments and print jobs waiting, attention. */
+/**
+ * The counts of the header and the site store: shipments and print jobs on the Queue page (a job
+ * that failed or may have printed is there too, as on Needs attention), attention.
+ */
 export function countsOf(ctx: StationContext): {
   shipments: number;
   printJobs: number;
@@ -79,7 +82,7 @@ export function countsOf(ctx: StationContext): {
   const work = workCounts(r.workflow, ctx.spool.list(STUCK).length, r.importAlerts.count(r.scope));
   return {
     shipments: work.waitingShipments,
-    printJobs: ctx.spool.list({ states: ['queued', 'sending'] }).length,
+    printJobs: ctx.spool.list({ states: ['queued', 'sending', 'failed', 'unknown'] }).length,
     needsAttention: work.needsAttention,
   };
 }

@@ -29,6 +29,8 @@ describe('the Queue and a print job that may have printed', () => {
     expect(s.context.spool.get(Number(job.id))?.state).toBe('unknown');
     // The printer did print it once: nothing was sent twice by the station.
     expect(vp.labels.length).toBe(1);
+    // The header's Queue count is the Queue page's rows, this job among them.
+    expect((await call(s, 'station.status', {})).queue.printJobs).toBe(1);
     const [item] = (await call(s, 'attention.list', {})).filter((i) => i.kind === 'print-failed');
     expect(item!.id).toBe(`print:${job.id}`);
     expect(item!.actions).toContain('mark-printed');
@@ -42,6 +44,7 @@ describe('the Queue and a print job that may have printed', () => {
       `Print job ${job.id} marked printed by packer: it is not sent again.`,
     );
     expect((await call(s, 'queue.list', {})).printJobs).toEqual([]);
+    expect((await call(s, 'station.status', {})).queue.printJobs).toBe(0);
     expect((await call(s, 'attention.list', {})).filter((i) => i.kind === 'print-failed')).toEqual(
       [],
     );
