@@ -95,7 +95,9 @@ export async function consoleSnapshot(
    * The store has site migration 6: labels voided at the carrier are left out of the labels and
    * cost (and counted apart). A store before it has no marks, so every label counts.
    */
-  voids = true,
+  voids: boolean,
+  /** The profile's brands: the labels, cost and carrier connections of no other tenant are read. */
+  tenantIds: readonly string[],
 ): Promise<ConsoleSnapshot> {
   // Named statements, one text per name: the two shapes have their own names.
   const kept = voids ? 'AND voided IS NULL' : '';
@@ -123,8 +125,9 @@ export async function consoleSnapshot(
                     station_id, COALESCE(packer, '') AS packer, count(*)::int AS labels
                FROM site_labels
               WHERE profile_id = $1 AND environment = $2 AND created_at >= $3 ${kept}
+                AND tenant_id = ANY($5::text[])
               GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
-      values: [scope.profileId, scope.environment, dayStart, hourOffsetMinutes],
+      values: [scope.profileId, scope.environment, dayStart, hourOffsetMinutes, tenantIds],
     }),
     pool.query<{
       tenant_id: string;
@@ -145,13 +148,15 @@ export async function consoleSnapshot(
                   (count(*) FILTER (WHERE voided IS NOT NULL))::int AS voided
              FROM site_labels
             WHERE profile_id = $1 AND environment = $2 AND created_at >= $3
+              AND tenant_id = ANY($4::text[])
             GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`
         : `SELECT tenant_id, carrier, currency, sum(cost_cents) AS cents, count(*)::int AS labels,
                   0 AS voided_cents, 0 AS voided
              FROM site_labels
             WHERE profile_id = $1 AND environment = $2 AND created_at >= $3
+              AND tenant_id = ANY($4::text[])
             GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
-      values: [scope.profileId, scope.environment, dayStart],
+      values: [scope.profileId, scope.environment, dayStart, tenantIds],
     }),
     pool.query<{
       tenant_id: string;
@@ -164,8 +169,9 @@ export async function consoleSnapshot(
       name: 'site-console-carriers',
       text: `SELECT * FROM site_carrier_health
               WHERE profile_id = $1 AND environment = $2 AND authorization_status <> 'AUTHORIZED'
+                AND tenant_id = ANY($3::text[])
               ORDER BY tenant_id, carrier`,
-      values: [scope.profileId, scope.environment],
+      values: [scope.profileId, scope.environment, tenantIds],
     }),
     pool.query<{
       scope_tenant_id: string;

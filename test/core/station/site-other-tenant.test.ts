@@ -10,7 +10,7 @@ import { call, packOrder, until } from './support.js';
 const { pgc, siteStation, harborStation, linkToSite } = siteStations();
 
 describe('a station of another tenant on the same store', () => {
-  it("sees none of the site's labels, Needs attention items, orders or cost", async () => {
+  it("sees none of the site's labels, Needs attention items, orders, cost or labels per hour", async () => {
     const site = await siteDatabase(pgc.cluster);
     const a = siteStation(tempDir());
     const e = harborStation(tempDir());
@@ -41,6 +41,13 @@ describe('a station of another tenant on the same store', () => {
       expect((await call(e, 'site.orders', { query: 'TEN-' })).orders).toEqual([]);
       const seen = await call(e, 'console.snapshot', {});
       expect(seen.snapshot?.costToday).toEqual([]);
+      expect(seen.snapshot?.labelsPerHour).toEqual([]);
+      // Station A's console has its label in both.
+      const own = await call(a, 'console.snapshot', {});
+      expect(own.snapshot?.labelsPerHour.map((h) => h.labels)).toEqual([1]);
+      expect(own.snapshot?.costToday.map((c) => [c.tenantId, c.labels])).toEqual([
+        ['tnt_lumen', 1],
+      ]);
       const today = new Date().toISOString().slice(0, 10);
       const day = { from: today, to: today, scope: 'site' as const };
       expect((await call(e, 'endOfDay.summary', day)).labels).toBe(0);

@@ -100,7 +100,14 @@ describe('a site store at the schema of the version before', () => {
       expect(await site.owner.migrate()).toEqual({ from: 4, to: 8 });
       const scope = a.context.runtime().scope;
       const snap = await until(async () => {
-        const s = await consoleSnapshot(site.owner.pool, scope, new Date(0).toISOString(), 0);
+        const s = await consoleSnapshot(
+          site.owner.pool,
+          scope,
+          new Date(0).toISOString(),
+          0,
+          true,
+          [],
+        );
         return s.stations.every((x) => x.platform) ? s : null;
       });
       expect(snap.stations.map((s) => [s.stationId, s.platform?.state])).toEqual([

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleSnapshot } from '../../../src/core/site/console.js';
 import { connectionOf } from '../../../src/core/site/connection.js';
 import { createStation, type Station } from '../../../src/core/station/index.js';
+import { tenantsOf } from '../../../src/core/profiles/profile-schema.js';
 import { MemorySecretVault } from '../../../src/core/profiles/secret-vault.js';
 import { ConfSettingsStore } from '../../../src/core/profiles/settings-store.js';
 import { badgeDigest, hashPin } from '../../../src/core/users/pin.js';
@@ -286,11 +287,19 @@ describe('site services with a site store', () => {
       shared.setConnectionStatus('conn_lumen_fedex', 'EXPIRED');
       await call(a, 'carriers.list', { refresh: true });
       const scope = a.context.runtime().scope;
+      const brands = tenantsOf(a.context.runtime().profile);
       const midnight = new Date();
       midnight.setHours(0, 0, 0, 0);
       const offset = -new Date().getTimezoneOffset();
       const snap = await until(async () => {
-        const s = await consoleSnapshot(site.owner.pool, scope, midnight.toISOString(), offset);
+        const s = await consoleSnapshot(
+          site.owner.pool,
+          scope,
+          midnight.toISOString(),
+          offset,
+          true,
+          brands,
+        );
         return s.labelsPerHour.length === 1 &&
           s.carriersNotAuthorized.some((c) => c.authorizationStatus === 'EXPIRED') &&
           s.stations.every((x) => x.appVersion)
@@ -320,7 +329,14 @@ describe('site services with a site store', () => {
       await site.owner.pool.query(
         `UPDATE site_stations SET last_seen_at = now() - interval '11 seconds' WHERE station_id = 'st-b'`,
       );
-      const later = await consoleSnapshot(site.owner.pool, scope, midnight.toISOString(), offset);
+      const later = await consoleSnapshot(
+        site.owner.pool,
+        scope,
+        midnight.toISOString(),
+        offset,
+        true,
+        brands,
+      );
       expect(later.stations.map((s) => [s.stationId, s.online])).toEqual([
         ['st-a', true],
         ['st-b', false],
@@ -346,11 +362,12 @@ describe('site services with a site store', () => {
       const kept = await buy(a, 'LUM-10421');
       const voided = await buy(a, 'LUM-10422');
       const scope = a.context.runtime().scope;
+      const brands = tenantsOf(a.context.runtime().profile);
       const midnight = new Date();
       midnight.setHours(0, 0, 0, 0);
       const offset = -new Date().getTimezoneOffset();
       const snapshot = () =>
-        consoleSnapshot(site.owner.pool, scope, midnight.toISOString(), offset);
+        consoleSnapshot(site.owner.pool, scope, midnight.toISOString(), offset, true, brands);
       const labelsToday = (s: Awaited<ReturnType<typeof snapshot>>) =>
         s.labelsPerHour.reduce((n, r) => n + r.labels, 0);
       await until(async () => {

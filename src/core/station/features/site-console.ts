@@ -118,18 +118,15 @@ export class SiteConsoleCache {
           midnight.toISOString(),
           -started.getTimezoneOffset(),
           (store.schema ?? 0) >= SITE_SCHEMA_VOIDS,
+          tenantsOf(rt.profile),
         ),
         store.attention(rt.scope, undefined, tenantsOf(rt.profile)),
       ]);
-      const brands = tenantsOf(rt.profile);
       const read: Read = {
         key: keyOf(rt),
         readAt: started.toISOString(),
-        // The profile's brands' cost only (a station of another tenant sees none of it).
-        snapshot: {
-          ...snapshot,
-          costToday: snapshot.costToday.filter((c) => brands.includes(c.tenantId)),
-        },
+        // The profile's brands' labels and cost only (a station of another tenant sees none).
+        snapshot,
         attention: attention.map((a) => ({ id: a.id, message: a.message, since: a.since })),
         brands: Object.fromEntries(
           tenantsOf(rt.profile).map((t) => [t, brandName(rt.profile, t) ?? t]),
