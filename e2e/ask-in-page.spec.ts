@@ -54,6 +54,27 @@ test('a shift lead resolves a possible double label under Whole site with a note
   await expect(item).toContainText('Station A');
   // The header counts it as the page lists it.
   await expect(page.getByTestId('attention-count')).toHaveText('Needs attention 1');
+  // The other station's label reaches the store (a copy of A's under Station I's ids), and a
+  // shift lead marks A's voided at A (History): the card says which is voided and which is kept.
+  await site.owner.pool.query(
+    `INSERT INTO site_labels
+     SELECT (jsonb_populate_record(null::site_labels, to_jsonb(l) || jsonb_build_object(
+              'station_id', 'chi-09', 'purchase_id', 'lp_elsewhere', 'tracking_number', '1Z999ELSEWHERE'))).*
+       FROM site_labels l WHERE order_number = 'LUM-10421'`,
+  );
+  await site.owner.pool.query(
+    `UPDATE site_labels SET voided = jsonb_build_object('by', 'lead Maya', 'reason', 'double label', 'at', now())
+      WHERE order_number = 'LUM-10421' AND station_id = 'chi-01'`,
+  );
+  await page.keyboard.press('Alt+1');
+  await page.keyboard.press('Alt+2');
+  const labels = item.getByTestId('double-label-label');
+  await expect(labels).toHaveCount(2, { timeout: 20_000 });
+  await expect(labels.filter({ hasText: 'Station A' })).toContainText(
+    'voided at the carrier by lead Maya',
+  );
+  await expect(labels.filter({ hasText: '1Z999ELSEWHERE' })).not.toContainText('voided');
+  await expect(item.getByTestId('double-label-kept')).toContainText('the other is the one kept');
   // Resolved without a note says what to write; nothing is resolved.
   await item.getByRole('button', { name: 'Resolved' }).click();
   await expect(

@@ -61,13 +61,30 @@ export function SiteAttention() {
             {item.labels.length ? (
               <ul className="reasons">
                 {item.labels.map((l) => (
-                  <li key={`${l.stationId}:${l.labelId}`}>
+                  <li
+                    key={`${l.stationId}:${l.labelId}`}
+                    className={l.voided ? 'voided' : undefined}
+                    data-testid="double-label-label"
+                  >
                     {l.trackingNumber} · {l.carrier} {l.serviceLevel} · {l.cost.toFixed(2)}{' '}
                     {l.currency} · {l.stationName}
                     {l.packer ? ` (${l.packer})` : ''}
+                    {l.voided ? (
+                      <b title={l.voided.reason}>
+                        {' '}
+                        · voided at the carrier by {l.voided.by},{' '}
+                        {new Date(l.voided.at).toLocaleString()}
+                      </b>
+                    ) : null}
                   </li>
                 ))}
               </ul>
+            ) : null}
+            {item.kind === 'possible-double-label' && keptOne(item.labels) ? (
+              <div className="muted" data-testid="double-label-kept">
+                One of its labels is marked voided: the other is the one kept. Say so below and mark
+                the item resolved.
+              </div>
             ) : null}
             {item.kind === 'possible-double-label' ? (
               <form
@@ -107,4 +124,10 @@ export function SiteAttention() {
       </ul>
     </div>
   );
+}
+
+/** One label of a double label marked voided and one not: what the lead decided is plain. */
+function keptOne(labels: SiteAttentionView['items'][number]['labels']): boolean {
+  const voided = labels.filter((l) => l.voided).length;
+  return voided > 0 && voided < labels.length;
 }
