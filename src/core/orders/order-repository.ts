@@ -7,8 +7,10 @@ import type {
   OrderCancellation,
   OrderItem,
   OrderPackage,
+  ShippingChange,
   StoredOrder,
 } from './types.js';
+import { shippingChanges } from './order-changes.js';
 import { keptItems, type ItemRow, type ItemValues } from './order-item-rows.js';
 
 interface OrderRow {
@@ -25,6 +27,9 @@ interface OrderRow {
   updated_at: string;
   /** JSON OrderCancellation (migration 017), null while the order is not cancelled. */
   cancelled: string | null;
+  /** Migration 023: when a version last changed its shipment, and what (comma-separated). */
+  shipping_changed_at: string | null;
+  shipping_changed: string | null;
 }
 interface PackageRow {
   package_index: number;
@@ -87,6 +92,9 @@ export class OrderRepository {
       ),
       update: db.prepare(
         `UPDATE orders SET ship_to = @shipTo, service_levels = @serviceLevels, options = @options, source = @source, updated_at = @now, search_text = @searchText WHERE id = @id`,
+      ),
+      shippingChanged: db.prepare<[string, string, number]>(
+        `UPDATE orders SET shipping_changed_at = ?, shipping_changed = ? WHERE id = ?`,
       ),
       hasPurchase: db.prepare<[number], { n: number }>(
         `SELECT count(*) AS n FROM label_purchases p JOIN shipments s ON s.id = p.shipment_id
@@ -201,7 +209,15 @@ export class OrderRepository {
         // A label was bought for the order as it was: another version is not taken (the
         // import says what differs, so the parcel is checked).
         if (this.s.hasPurchase.get(existing.id)!.n > 0) return 'unchanged';
+        const changed = shippingChanges(
+          {
+            shipTo: JSON.parse(existing.ship_to) as StoredOrder['shipTo'],
+            packages: this.s.packages.all(existing.id).map(packageShape),
+          },
+          { shipTo: order.shipTo, packages },
+        );
         this.s.update.run({ ...fields, id: existing.id });
+        if (changed.length) this.s.shippingChanged.run(now, changed.join(','), existing.id);
         this.s.deleteItems.run(existing.id);
         this.s.deletePackages.run(existing.id);
         orderId = existing.id;
@@ -355,7 +371,26 @@ export class OrderRepository {
       source: row.source,
       importedAt: row.imported_at,
       updatedAt: row.updated_at,
+      ...(row.shipping_changed_at && row.shipping_changed
+        ? {
+            shippingChanged: {
+              at: row.shipping_changed_at,
+              what: row.shipping_changed.split(',') as ShippingChange[],
+            },
+          }
+        : {}),
       ...(row.cancelled ? { cancelled: JSON.parse(row.cancelled) as OrderCancellation } : {}),
     };
   }
+}
+
+function packageShape(r: PackageRow): PackageValues {
+  return {
+    index: r.package_index,
+    box: r.box,
+    weightLbs: r.weight_lbs,
+    lengthIn: r.length_in,
+    widthIn: r.width_in,
+    heightIn: r.height_in,
+  };
 }

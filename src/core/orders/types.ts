@@ -91,9 +91,17 @@ export interface StoredOrder {
   source: string;
   importedAt: string;
   updatedAt: string;
+  /**
+   * When a new version last changed what its shipment is made of, and what (migration 023):
+   * absent while no version since its first import has.
+   */
+  shippingChanged?: { at: string; what: ShippingChange[] } | undefined;
   /** Cancelled at the station by a shift lead: nothing buys it (migration 017). */
   cancelled?: OrderCancellation | undefined;
 }
+
+/** What a new version of an order changed of its shipment (order-changes.ts). */
+export type ShippingChange = 'address' | 'weight' | 'box';
 
 /** Who cancelled an order at the station, why, and when (ISO 8601). */
 export interface OrderCancellation {

@@ -3,32 +3,41 @@ import type { ShipmentRepository } from './shipment-repository.js';
 import type { CarrierAccountProblem, Failure, Shipment, ShipResult } from './types.js';
 
 /**
- * A new version of the order (an import that corrected its address or weights) came after this
- * shipment was built: its rates are for the old one, and buying them would ship to the old
- * address or at the old weight. Null when the order is as it was, when the new version changes
- * neither (the rates still fit), or for a return label's shipment (built from the label).
+ * A new version of the order (an import that corrected its ship-to, weights or boxes) came after
+ * this shipment was built: its rates are for the old one, and buying them would ship to the old
+ * address or at the old weight. Null when the order is as it was, when the versions since change
+ * none of it (items or options only: the rates still fit, and a weight the packer typed over the
+ * file's stands), or for a return label's shipment (built from the label).
  */
 export function orderChangedSince(shipment: Shipment, order: StoredOrder): Failure | null {
-  if (shipment.returnOfLabelId !== undefined) return null;
-  if (Date.parse(order.updatedAt) <= Date.parse(shipment.createdAt)) return null;
-  const was = shipment.shipment;
+  const what = shippingChangedSince(shipment, order);
+  return what
+    ? {
+        code: 'order-changed',
+        message: `Order ${order.orderNumber} was imported again after it was rated (${what}): those rates are for its old version, so nothing was bought. Scan it again to rate it as it is now.`,
+      }
+    : null;
+}
+
+/** What a new version since the shipment was rated changed of it, in words; null: nothing. */
+export function shippingChangedSince(shipment: Shipment, order: StoredOrder): string | null {
+  if (shipment.returnOfLabelId !== undefined || !order.shippingChanged) return null;
+  if (Date.parse(order.shippingChanged.at) <= Date.parse(shipment.createdAt)) return null;
+  const changed = new Set(order.shippingChanged.what);
+  const to = order.shipTo;
   const line = (a: StoredOrder['shipTo']) =>
-    [a.addressLine1, a.addressLine2, a.city, a.stateProvince, a.postalCode, a.countryCode]
+    [a.name, a.company, a.addressLine1, a.addressLine2, a.city, a.stateProvince, a.postalCode]
+      .concat(a.countryCode)
       .filter(Boolean)
       .join(', ');
+  // An earlier version since the rating may have changed the address, the last one the weight.
+  if (line(shipment.shipment.shipTo as StoredOrder['shipTo']) !== line(to)) changed.add('address');
   const what: string[] = [];
-  if (line(was.shipTo) !== line(order.shipTo))
-    what.push(`its address is now ${line(order.shipTo)}`);
-  const weights = (ws: (number | null | undefined)[]) => ws.map((w) => w ?? '?').join(' + ');
-  const now = order.packages.map((p) => p.weightLbs);
-  if (now.every((w) => w != null) && weights(now) !== weights(was.packages.map((p) => p.weightLbs)))
-    what.push(`its weight is now ${weights(now)} lb`);
-  // A new version that changes neither (its items, say): the rates still fit what is shipped.
-  if (what.length === 0) return null;
-  return {
-    code: 'order-changed',
-    message: `Order ${order.orderNumber} was imported again after it was rated (${what.join('; ')}): those rates are for its old version, so nothing was bought. Scan it again to rate it as it is now.`,
-  };
+  if (changed.has('address')) what.push(`its ship-to is now ${line(to)}`);
+  const weights = order.packages.map((p) => p.weightLbs ?? '?').join(' + ');
+  if (changed.has('weight')) what.push(`its weight in the order file is now ${weights} lb`);
+  if (changed.has('box')) what.push('its box or package size in the order file changed');
+  return what.join('; ');
 }
 
 /** A queued shipment that is not to be bought after all (the offline queue's): failed, and said. */

@@ -17,6 +17,7 @@ import { EndOfDayView } from './views/EndOfDay';
 import { SiteConsole } from './views/site/SiteConsole';
 import { LeadApproval, SignInScreen } from './views/site/SignIn';
 import { useSession } from './store/session';
+import { redrawReimported } from './store/pack-reimport';
 
 export function App() {
   const view = useStation((s) => s.view);
@@ -70,9 +71,11 @@ export function App() {
         st.setBatch(batch);
         if (st.view === 'orders') void st.loadOrders();
       }),
-      bridge.on('orders-changed', () => {
+      bridge.on('orders-changed', (change) => {
         const st = useStation.getState();
         if (st.view === 'orders') void st.loadOrders();
+        // An import (not a purchase's status change) may have changed the order on Pack.
+        if (change.fileName !== null || change.imported > 0) void redrawReimported();
       }),
       // Issue 14: an action that needs a lead opens the approval (and is made again once a
       // lead approves); a lost sign-in shows sign-in.

@@ -331,6 +331,11 @@ export const packingCalls = {
       queue: z.boolean().default(false),
     }),
   ),
+  /**
+   * The rated shipment's order was imported again since it was rated, changing its ship-to,
+   * weights or boxes (its rates are then never bought): what changed, in words; null when not.
+   */
+  'pack.changedSince': def<{ what: string | null }>()(z.object({ shipmentId: id })),
   'pack.buy': def<PurchaseView>()(
     z.object({
       /** The rated shipment `pack.rate` returned. */

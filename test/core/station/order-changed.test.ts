@@ -36,7 +36,7 @@ describe('an order imported again after it was rated', () => {
       ok: false,
       error: {
         message:
-          'Order CHG-1 was imported again after it was rated (its address is now 4500 New Street Apt 9, Medford, OR, 97501, US): those rates are for its old version, so nothing was bought. Scan it again to rate it as it is now.',
+          'Order CHG-1 was imported again after it was rated (its ship-to is now Walt Wu, 4500 New Street Apt 9, Medford, OR, 97501, US): those rates are for its old version, so nothing was bought. Scan it again to rate it as it is now.',
       },
     });
     expect(sandbox().ledger()).toHaveLength(0);
@@ -61,6 +61,51 @@ describe('an order imported again after it was rated', () => {
     const bought = await call(s, 'pack.buy', { shipmentId: quote.shipmentId });
     expect(bought.label?.trackingNumber).toBeTruthy();
     expect(sandbox().ledger()).toHaveLength(1);
+  });
+
+  it('a packer who weighed the box: a new version with other items leaves the weighed rates, one with another file weight does not', async () => {
+    const { s, sandbox } = await stations.start();
+    await importFile(s, order('20 Cedar Rd', 'Eugene', '97401', 3.1));
+    const orderId = await orderIdOf(s, 'CHG-1');
+    // Weighed at 3.4 lb on the scale, over the file's 3.1.
+    const quote = await call(s, 'pack.rate', { orderId, packages: [{ weightLbs: 3.4 }] });
+    const moreChai = order('20 Cedar Rd', 'Eugene', '97401', 3.1);
+    moreChai.packages[0]!.items[0]!.quantity = 3;
+    await importFile(s, moreChai);
+    const bought = await call(s, 'pack.buy', { shipmentId: quote.shipmentId });
+    expect(bought.label?.trackingNumber).toBeTruthy();
+    expect(sandbox().ledger()).toHaveLength(1);
+
+    // Another order: the file's weight corrected after the packer rated it at a typed weight.
+    const other = { ...order('20 Cedar Rd', 'Eugene', '97401', 3.1), orderNumber: 'CHG-2' };
+    await importFile(s, other);
+    const otherId = await orderIdOf(s, 'CHG-2');
+    const rated = await call(s, 'pack.rate', { orderId: otherId, packages: [{ weightLbs: 3.4 }] });
+    await importFile(s, { ...other, packages: [{ ...other.packages[0]!, weightLbs: 12 }] });
+    expect(await s.dispatch('pack.buy', { shipmentId: rated.shipmentId })).toMatchObject({
+      ok: false,
+      error: {
+        message:
+          'Order CHG-2 was imported again after it was rated (its weight in the order file is now 12 lb): those rates are for its old version, so nothing was bought. Scan it again to rate it as it is now.',
+      },
+    });
+    expect(sandbox().ledger()).toHaveLength(1);
+  });
+
+  it('a corrected name alone: the label would carry the old one, so not bought', async () => {
+    const { s, sandbox } = await stations.start();
+    await importFile(s, order('20 Cedar Rd', 'Eugene', '97401', 3.1));
+    const orderId = await orderIdOf(s, 'CHG-1');
+    const quote = await call(s, 'pack.rate', { orderId, packages: [{ weightLbs: 3.1 }] });
+    const renamed = order('20 Cedar Rd', 'Eugene', '97401', 3.1);
+    renamed.shipTo.name = 'Walter Wu';
+    await importFile(s, renamed);
+    const refused = await s.dispatch('pack.buy', { shipmentId: quote.shipmentId });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'validation' } });
+    expect(refused.ok ? '' : refused.error.message).toContain(
+      'its ship-to is now Walter Wu, 20 Cedar Rd, Eugene, OR, 97401, US',
+    );
+    expect(sandbox().ledger()).toHaveLength(0);
   });
 
   it('waiting in the offline queue: not bought as it was, failed with the reason', async () => {
@@ -88,7 +133,7 @@ describe('an order imported again after it was rated', () => {
       return page.rows[0]?.status === 'failed' ? page.rows[0] : null;
     });
     expect(failed.reason).toBe(
-      'Order CHG-1 was imported again after it was rated (its weight is now 64 lb): those rates are for its old version, so nothing was bought. Scan it again to rate it as it is now.',
+      'Order CHG-1 was imported again after it was rated (its weight in the order file is now 64 lb): those rates are for its old version, so nothing was bought. Scan it again to rate it as it is now.',
     );
     expect(sandbox().ledger()).toHaveLength(0);
   });

@@ -1,4 +1,4 @@
--- schema version 22
+-- schema version 23
 
 -- view order_status_now
 CREATE VIEW order_status_now AS
@@ -440,7 +440,7 @@ CREATE TABLE orders (
         service_levels TEXT,
         source TEXT NOT NULL,
         imported_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL, options TEXT, search_text TEXT NOT NULL DEFAULT '', cancelled TEXT,
+        updated_at TEXT NOT NULL, options TEXT, search_text TEXT NOT NULL DEFAULT '', cancelled TEXT, shipping_changed_at TEXT, shipping_changed TEXT,
         -- Also the scan index: a scanned order number is looked up across the profile's brands.
         UNIQUE (profile_id, environment, order_number, tenant_id)
       ) STRICT;

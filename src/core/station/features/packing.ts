@@ -24,6 +24,7 @@ import { StationFailure } from '../errors.js';
 import { brandName, orderView } from '../map.js';
 import { purchaseView, quoteView } from './pack-views.js';
 import { hasFailedRating } from '../../packing/failed-ratings.js';
+import { shippingChangedSince } from '../../packing/order-changed.js';
 
 /** What the person mapping columns sees for each required station column. */
 const MAPPED_COLUMN_WORDS: Record<(typeof REQUIRED_MAPPED_COLUMNS)[number], string> = {
@@ -104,6 +105,13 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
       if (result.outcome === 'rated' || result.outcome === 'failed')
         r.noticeCarrierProblems(result.carrierProblems);
       return quoteView(input.orderId, order.orderNumber, result, r.profile);
+    },
+    'pack.changedSince': async ({ shipmentId }) => {
+      const { workflow } = rt();
+      const shipment = workflow.shipments.get(Number(shipmentId));
+      const order = shipment && workflow.orders.get(shipment.orderId);
+      if (!shipment || !order || order.profileId !== rt().scope.profileId) return { what: null };
+      return { what: shippingChangedSince(shipment, order) };
     },
     'pack.buy': async (input) => {
       const r = rt();

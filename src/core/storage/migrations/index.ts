@@ -21,6 +21,7 @@ import { migration019 } from './019-site-store-identity.js';
 import { migration020 } from './020-site-order-cancel.js';
 import { migration021 } from './021-label-voids.js';
 import { migration022 } from './022-site-label-voids.js';
+import { migration023 } from './023-order-shipping-changes.js';
 
 export interface Migration {
   /** 1-based; equals the migration's position in the list, stored in PRAGMA user_version. */
@@ -56,4 +57,5 @@ export const migrations: readonly Migration[] = [
   migration020,
   migration021,
   migration022,
+  migration023,
 ];

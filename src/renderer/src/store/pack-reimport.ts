@@ -1,0 +1,24 @@
+import { call } from '../bridge';
+import { useStation } from './index';
+
+/**
+ * An order file imported while an order is rated on Pack: when the import changed that order's
+ * ship-to, weights or boxes, its rates are for the old version (a buy of them is refused), so
+ * Pack shows the order as it is now and rates it again, and says why it changed under the packer.
+ * Anything else on screen (a purchase under way, a label, rates still fitting) is left alone.
+ */
+export async function redrawReimported(): Promise<void> {
+  const { order, quote, busy } = useStation.getState();
+  if (!order || !quote || quote.queued || busy) return;
+  const r = await call('pack.changedSince', { shipmentId: quote.shipmentId });
+  if (!r.ok || !r.value.what) return;
+  const now = useStation.getState();
+  // The packer moved on meanwhile (another scan, a purchase): theirs is on screen.
+  if (now.order?.id !== order.id || now.quote?.shipmentId !== quote.shipmentId || now.busy) return;
+  await now.scan(order.orderNumber, order.id);
+  const after = useStation.getState();
+  const text = `Order ${order.orderNumber} was imported again while it was on screen (${r.value.what}): it is shown as it is now${after.quote ? ' and rated again' : ''}. A weight typed before is the file's again: weigh it again if it was changed.`;
+  if (after.order?.id === order.id && (!after.result || after.result.kind === 'info'))
+    useStation.setState({ result: { kind: 'info', text } });
+  else after.notify('error', text);
+}
