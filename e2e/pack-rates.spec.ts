@@ -285,7 +285,8 @@ test("in large text at 1366×768, an address of four lines shows its city line w
   await openWithOrderFile(
     page,
     'four-lines.csv',
-    'order_number,ship_to_name,ship_to_address1,ship_to_address2,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,weight_lbs,sku,item_name,quantity\nFL-1,Daniel Reyes,2210 E 6th St,Apt 3B,Austin,TX,78702,US,2,CNDL-SEA-12,Sea Salt candle 12 oz,3\n',
+    'order_number,ship_to_name,ship_to_address1,ship_to_address2,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,weight_lbs,sku,item_name,quantity\nFL-1,Daniel Reyes,2210 E 6th St,Apt 3B,Austin,TX,78702,US,2,CNDL-SEA-12,Sea Salt candle 12 oz,3\n' +
+      `FL-2,${LONG_NAME},2210 E 6th St,Apt 3B,Austin,TX,78702,US,2,CNDL-SEA-12,Sea Salt candle 12 oz,3\n`,
   );
   await page.keyboard.press('Alt+l');
   await scanAndBuy(page, 'FL-1');
@@ -303,8 +304,24 @@ test("in large text at 1366×768, an address of four lines shows its city line w
   await page.keyboard.press('Alt+4');
   await page.getByRole('row', { name: /FL-1/ }).click();
   await expect(page.getByRole('button', { name: /Reprint…/ })).toBeInViewport({ ratio: 1 });
+
+  // An 88-character name (a business's whole name in the name field): two lines, the whole
+  // on hover; the street and city stay in view.
+  await page.keyboard.press('Alt+1');
+  await page.keyboard.type('FL-2');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('order-number')).toHaveText('FL-2');
+  await expect(panel.locator('address b')).toHaveAttribute('title', LONG_NAME);
+  const longCity = (await city.boundingBox())!;
+  const panelNow = (await panel.boundingBox())!;
+  expect(longCity.y + longCity.height).toBeLessThanOrEqual(panelNow.y + panelNow.height);
+  expect(await panel.evaluate((el) => el.scrollTop)).toBe(0);
+  await page.screenshot({ path: info.outputPath('long-name-large-text.png') });
   await page.keyboard.press('Alt+l');
 });
+
+const LONG_NAME =
+  'Northwest Regional Distribution Center for Outdoor and Garden Supplies Receiving Dock 4';
 
 test('a scanner that ends each scan with Tab: every scan is read on its own, none glued to the next', async ({
   page,

@@ -189,8 +189,14 @@ export function PackView() {
               </h2>
               <div className="cols">
                 <address>
-                  <b>{order.shipTo.name}</b>
-                  {order.shipTo.company ? <div>{order.shipTo.company}</div> : null}
+                  <b className="clamp2" title={order.shipTo.name}>
+                    {order.shipTo.name}
+                  </b>
+                  {order.shipTo.company ? (
+                    <div className="clamp2" title={order.shipTo.company}>
+                      {order.shipTo.company}
+                    </div>
+                  ) : null}
                   <div>{order.shipTo.addressLine1}</div>
                   {order.shipTo.addressLine2 ? <div>{order.shipTo.addressLine2}</div> : null}
                   <div>
