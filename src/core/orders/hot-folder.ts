@@ -15,6 +15,7 @@ import type { StationScope } from '../storage/scope.js';
 import type { ImportProblem, ImportReport } from './types.js';
 import { importError } from './import-error.js';
 import { unfinishedLastRow } from './csv.js';
+import { unfinishedJson } from './json-items.js';
 
 export interface HotFolderOptions {
   folder: string;
@@ -31,9 +32,9 @@ export interface HotFolderOptions {
    */
   stableMs?: number;
   /**
-   * How long a CSV whose last row stops in the middle (no line ending, fields short) is waited
-   * for: past it, the complete rows are imported and the cut row is reported. UNFINISHED_MS by
-   * default.
+   * How long a CSV whose last row stops in the middle (no line ending, fields short), or a JSON
+   * file not closed, is waited for: past it, the complete rows are imported and the cut row is
+   * reported (a JSON file is refused whole). UNFINISHED_MS by default.
    */
   unfinishedMs?: number;
   /**
@@ -213,13 +214,17 @@ export class OrderHotFolder {
         return undefined;
       }
       if (!(await this.unchanged(path, read))) return this.again(path, this.settleMs);
-      // A last row cut in the middle: the writer is not done. Waited for, up to a limit;
-      // then the complete rows come in and the cut one is reported (csv-orders.ts).
+      // A last row cut in the middle, or JSON not closed: the writer is not done. Waited for,
+      // up to a limit; then a CSV's complete rows come in and the cut one is reported
+      // (csv-orders.ts), and a JSON file is refused whole as not valid JSON.
       const unfinishedMs = this.options.unfinishedMs ?? UNFINISHED_MS;
       const waited = Date.now() - read.since;
-      if (format === 'csv' && waited < unfinishedMs && unfinishedLastRow(text)) {
+      const cut = format === 'csv' ? unfinishedLastRow(text) !== null : unfinishedJson(text);
+      if (waited < unfinishedMs && cut) {
         if (!this.cutSeen.has(path))
-          this.log(`hot folder: ${path} stops in the middle of a row; waiting for the rest`);
+          this.log(
+            `hot folder: ${path} stops in the middle of ${format === 'csv' ? 'a row' : 'its JSON'}; waiting for the rest`,
+          );
         this.cutSeen.add(path);
         return this.again(path, Math.min(this.settleMs, unfinishedMs - waited));
       }

@@ -54,3 +54,22 @@ export function* topLevelItems(text: string): Steps<ImportProgress, string[] | n
   }
   return null;
 }
+
+/**
+ * A JSON text that stops inside a string, an array or an object: its writer is not done with it
+ * (a hot folder file written in bursts), where a finished file that is broken is not.
+ */
+export function unfinishedJson(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) depth++;
+    else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
+  }
+  return inString || depth > 0;
+}

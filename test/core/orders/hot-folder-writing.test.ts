@@ -85,6 +85,50 @@ describe('hot folder: a file still being written', () => {
     s.close();
   });
 
+  it('does not read a JSON file whose writer paused inside it, and imports it whole once it is closed', async () => {
+    const s = station({ stableMs: 200, unfinishedMs: 20_000 });
+    await s.folder.start();
+    const file = join(s.inbox, 'wave.json');
+    const order = (n: number) =>
+      JSON.stringify({
+        orderNumber: `W-${n}`,
+        shipTo: {
+          name: 'Maya Okafor',
+          addressLine1: `${n} Willow Lane`,
+          city: 'Evanston',
+          stateProvince: 'IL',
+          postalCode: '60201',
+          countryCode: 'US',
+        },
+        packages: [{ weightLbs: 1.5, items: [{ sku: `CNDL-${n}`, name: 'Candle', quantity: 1 }] }],
+      });
+    const whole = `[${order(1)},${order(2)}]`;
+    const pause = whole.indexOf('"W-2"') + 2; // inside a string of the second order
+    writeFileSync(file, whole.slice(0, pause));
+    await sleep(1200); // well past the settle time
+    expect(s.results).toEqual([]);
+    expect(readdirSync(s.inbox)).toContain('wave.json');
+    appendFileSync(file, whole.slice(pause));
+    await waitUntil(() => s.results.length === 1);
+    await s.folder.stop();
+
+    expect(s.results[0]!.outcome).toBe('processed');
+    expect(s.stored()).toEqual(['W-1', 'W-2']);
+    s.close();
+  });
+
+  it('a JSON file that is still not closed past the limit is refused whole as not valid JSON', async () => {
+    const s = station({ stableMs: 100, unfinishedMs: 800 });
+    await s.folder.start();
+    writeFileSync(join(s.inbox, 'cut.json'), '[{"orderNumber": "W-1", "shipTo": {');
+    await waitUntil(() => s.results.length === 1);
+    await s.folder.stop();
+    expect(s.results[0]!.outcome).toBe('failed');
+    expect(s.results[0]!.report.problems[0]!.reason).toMatch(/^not valid JSON/);
+    expect(s.stored()).toEqual([]);
+    s.close();
+  });
+
   it('past the limit, imports the complete rows and reports the cut last row and what was not imported', async () => {
     const s = station({ stableMs: 100, unfinishedMs: 800 });
     await s.folder.start();
