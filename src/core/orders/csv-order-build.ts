@@ -4,7 +4,7 @@ import { disagreeingRows } from './csv-row-checks.js';
 import { incomingOrderSchema, restoreZipZeros } from './order-schema.js';
 import type { Address, ImportProblem, IncomingOrder, OrderItem, OrderPackage } from './types.js';
 import { zodIssueWords } from '../../shared/zod-words.js';
-import { fileNumber, notANumber } from './file-numbers.js';
+import { fileNumber, notANumber, type FileDecimals } from './file-numbers.js';
 
 /**
  * One order from its CSV rows (the rows of one order number, in file order): its address from
@@ -13,7 +13,7 @@ import { fileNumber, notANumber } from './file-numbers.js';
  */
 export function buildOrder(
   rows: Row[],
-  decimalComma: boolean,
+  decimals: FileDecimals,
 ): { order: IncomingOrder } | { problems: ImportProblem[] } {
   const first = rows[0]!;
   const orderNumber = first.get('order_number');
@@ -30,9 +30,9 @@ export function buildOrder(
   const number = (row: Row, column: Column): number | undefined => {
     const raw = row.get(column);
     if (raw === '') return undefined;
-    const value = fileNumber(raw, decimalComma);
+    const value = fileNumber(raw, decimals);
     if (!Number.isFinite(value)) {
-      problem(row, column, notANumber(raw, decimalComma));
+      problem(row, column, notANumber(raw, decimals));
       return undefined;
     }
     return value;

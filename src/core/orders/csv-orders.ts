@@ -15,6 +15,7 @@ import {
 } from './store-formats.js';
 import type { Row } from './csv-location.js';
 import { buildOrder } from './csv-order-build.js';
+import { fileDecimals } from './file-numbers.js';
 import { runAtOnce, type Steps } from './slices.js';
 import {
   ProblemList,
@@ -67,8 +68,12 @@ export function* ordersFromCsvSteps(
   const { records, errors, delimiter } = read.value;
   // A last row the file stops in the middle of (still being written, or a copy that stopped).
   const cut = cutLastRow(text, read.value);
-  // A file saved with semicolons (Excel in a European locale) writes 14,6 for 14.6.
-  const decimalComma = delimiter !== ',';
+  // A file saved with semicolons (Excel in a European locale) may write 14,6 for 14.6 and 1.024
+  // for 1024: its other numbers tell.
+  const decimals = fileDecimals(
+    delimiter,
+    records.map((r) => r.fields),
+  );
   const list = new ProblemList(maxProblems);
   const recognised: { format?: RecognisedFormat | undefined; unmappedHeader?: string[] } = {};
   const done = (orders: CsvOrders['orders']): CsvOrders => ({
@@ -176,7 +181,7 @@ export function* ordersFromCsvSteps(
       row: record.row - 1,
       line: record.line,
       get: reader
-        ? (c) => reader[c]?.read(raw, decimalComma).trim() ?? ''
+        ? (c) => reader[c]?.read(raw, decimals).trim() ?? ''
         : (c) => {
             const at = index.get(c);
             return at === undefined ? '' : (record.fields[at] ?? '').trim();
@@ -296,7 +301,7 @@ export function* ordersFromCsvSteps(
       });
       continue;
     }
-    const order = buildOrder(rows, decimalComma);
+    const order = buildOrder(rows, decimals);
     if ('order' in order) {
       if (!brokenOrders.has(order.order.orderNumber))
         orders.push({ order: order.order, rows: rows.map((r) => r.row) });

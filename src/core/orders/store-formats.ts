@@ -9,7 +9,7 @@
  */
 import { countryCodeOf } from './countries.js';
 import type { Column } from './csv-columns.js';
-import { fileNumber } from './file-numbers.js';
+import { fileNumber, type FileDecimals } from './file-numbers.js';
 
 /** How one station column is read from a record of the file. */
 export interface ColumnReader {
@@ -17,8 +17,8 @@ export interface ColumnReader {
   label: string;
   /** The file's headers it reads (any one of them is enough). */
   headers: readonly string[];
-  /** `decimalComma`: the file writes 14,6 for 14.6 (file-numbers.ts), for readers of numbers. */
-  read(get: (header: string) => string, decimalComma: boolean): string;
+  /** `decimals`: how the file writes its decimals (file-numbers.ts), for readers of numbers. */
+  read(get: (header: string) => string, decimals: FileDecimals): string;
 }
 
 /** One item of a record that lists several (BigCommerce's "Product Details"). */
@@ -132,7 +132,7 @@ const shipStation: KnownFormat = {
     weight_lbs: {
       label: 'Weight - TotalOz',
       headers: ['Weight - TotalOz'],
-      read: (get, decimalComma) => ounces(get('Weight - TotalOz'), decimalComma),
+      read: (get, decimals) => ounces(get('Weight - TotalOz'), decimals),
     },
   },
 };
@@ -142,8 +142,8 @@ const shipStation: KnownFormat = {
  * in a comma-separated export is 1024 oz, 64 lb); '' stays '', and a cell that is no number is
  * left as it is, for the row's problem to name.
  */
-function ounces(text: string, decimalComma: boolean): string {
-  const oz = fileNumber(text, decimalComma);
+function ounces(text: string, decimals: FileDecimals): string {
+  const oz = fileNumber(text, decimals);
   return text === '' || !Number.isFinite(oz) || oz <= 0
     ? text
     : String(Math.round((oz / 16) * 100) / 100);
@@ -171,8 +171,7 @@ const wooCommerce: KnownFormat = {
     unit_value_usd: {
       label: 'item_subtotal / item_quantity',
       headers: ['item_subtotal'],
-      read: (get, decimalComma) =>
-        perUnit(get('item_subtotal'), get('item_quantity'), decimalComma),
+      read: (get, decimals) => perUnit(get('item_subtotal'), get('item_quantity'), decimals),
     },
   },
 };
@@ -228,8 +227,7 @@ const amazon: KnownFormat = {
     unit_value_usd: {
       label: 'item-price / quantity-purchased',
       headers: ['item-price'],
-      read: (get, decimalComma) =>
-        perUnit(get('item-price'), get('quantity-purchased'), decimalComma),
+      read: (get, decimals) => perUnit(get('item-price'), get('quantity-purchased'), decimals),
     },
   },
   skipItem: (get) => get('quantity-to-ship') === '0',
@@ -248,9 +246,9 @@ export const knownFormats: readonly KnownFormat[] = [
  * A line total over its quantity, in the file's own decimals ("1,024.00" for 4 is 256); the
  * total as it is when either cannot be read (a total that is no number is the row's problem).
  */
-function perUnit(total: string, quantity: string, decimalComma: boolean): string {
-  const t = fileNumber(total, decimalComma);
-  const q = fileNumber(quantity, decimalComma);
+function perUnit(total: string, quantity: string, decimals: FileDecimals): string {
+  const t = fileNumber(total, decimals);
+  const q = fileNumber(quantity, decimals);
   if (total === '' || !Number.isFinite(t)) return total;
   if (!Number.isInteger(q) || q < 1) return total;
   return String(Math.round((t / q) * 100) / 100);

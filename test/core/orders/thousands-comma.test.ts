@@ -214,4 +214,55 @@ describe('a comma between thousands in a file that writes decimals with a point'
     expect(order('E-2')!.packages[0]!.weightLbs).toBe(1);
     expect(order('E-1')!.packages[0]!.items[0]!.valueCents).toBe(102400);
   });
+
+  describe('"1.024" in a semicolon file: its other numbers say what a point is', () => {
+    const header =
+      'order_number;ship_to_name;ship_to_address1;ship_to_city;ship_to_postal_code;ship_to_country;weight_lbs;sku;quantity;unit_value_usd';
+    const file = (...rows: string[]) => [header, ...rows].join('\r\n') + '\r\n';
+
+    it('a file that writes decimal commas ("12,50" euros): "1.024" is one thousand and twenty-four', () => {
+      const { report, order } = importText(
+        file(
+          'DE-1;Ana;Hauptstr. 5;Berlin;10115;DE;1.024;MUG-1;1;12,50',
+          'DE-2;Bo;Hauptstr. 6;Berlin;10115;DE;2;MUG-1;1.200;3,99',
+        ),
+      );
+      // 1,024 lb is over the station's weight limit: refused by row, never rated at 1 lb.
+      expect(report.imported).toEqual(['DE-2']);
+      expect(report.problems).toEqual([
+        expect.objectContaining({ orderNumber: 'DE-1', field: 'weight_lbs' }),
+      ]);
+      expect(report.problems[0]!.reason).toBe('must be at most 150 lb for one parcel');
+      expect(order('DE-2')!.packages[0]!.items[0]).toMatchObject({
+        quantity: 1200,
+        valueCents: 399,
+      });
+    });
+
+    it('a file that writes decimal points ("12.50"): "1.024" is one and twenty-four thousandths', () => {
+      const { report, order } = importText(
+        file('US-1;Ana;1 Main St;Austin;78701;US;1.024;MUG-1;1;12.50'),
+      );
+      expect(report.problems).toEqual([]);
+      expect(order('US-1')!.packages[0]!.weightLbs).toBe(1.024);
+    });
+
+    it('a file whose numbers do not tell: "1.024" is refused by its row, saying both readings', () => {
+      const { report } = importText(
+        file(
+          'X-1;Ana;1 Main St;Austin;78701;US;1.024;MUG-1;1;12',
+          'X-2;Bo;2 Main St;Austin;78701;US;2;MUG-1;1;5',
+        ),
+      );
+      expect(report.imported).toEqual(['X-2']);
+      expect(report.problems).toEqual([
+        expect.objectContaining({
+          orderNumber: 'X-1',
+          field: 'weight_lbs',
+          reason:
+            '"1.024" could be 1024 or 1.024: no other number in this file shows whether it writes decimals with a comma or a point, so it is not guessed. Write 1024 if that is meant, or check the export\'s number format',
+        }),
+      ]);
+    });
+  });
 });
