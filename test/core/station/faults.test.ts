@@ -79,6 +79,35 @@ describe('a platform that stops answering', () => {
       expect((await call(s, 'station.status', {})).connectivity).toBe('online');
     });
   });
+
+  it('one unanswered label request is not "not answering" once the platform answers anything since (a rating)', async () => {
+    await withStation(async (s, sandbox) => {
+      const rate = async (order: string) =>
+        call(s, 'pack.rate', {
+          orderId: await orderIdOf(s, order),
+          packages: [{ weightLbs: 1.8 }],
+        });
+      sandbox.faults.add({
+        method: 'POST',
+        path: '/api/v1/labels',
+        kind: 'reset',
+        after: true,
+        times: 1,
+      });
+      const quote = await rate('LUM-10421');
+      expect(await s.dispatch('pack.buy', { shipmentId: quote.shipmentId })).toMatchObject({
+        ok: false,
+        error: { code: 'purchase-outcome-unknown' },
+      });
+      expect((await call(s, 'station.status', {})).connectivity).toBe('failing');
+      // The next order's rates come back: the platform answers, whatever that one reset was.
+      await new Promise((r) => setTimeout(r, 5)); // a later millisecond than the reset
+      expect((await rate('LUM-10422')).rates.length).toBeGreaterThan(0);
+      const now = await call(s, 'station.status', {});
+      expect(now.connectivity).toBe('online');
+      expect(now.connectivityDetail).toBeNull();
+    });
+  });
 });
 
 describe('deadlines a packer can live with', () => {

@@ -60,12 +60,19 @@ export function platformState(
 ): { state: Connectivity; detail: string | null } {
   const conn = rt.client.connectivity.snapshot();
   // Answered before, but the latest packing request(s) went unanswered: said at once (a
-  // platform that hangs answers nothing, so it would stay "online" until a streak).
+  // platform that hangs answers nothing, so it would stay "online" until a streak). A failure
+  // the platform has answered anything since (a rating, the tracker list) is not "not
+  // answering": one purchase whose connection was reset kept the header amber for minutes.
   const failing =
     conn.state === 'online' && conn.consecutiveFailures > 0
       ? (['token', 'rates', 'labels'] as const)
           .map((c) => conn.capabilities[c])
-          .filter((c) => c.consecutiveFailures > 0 && c.lastFailure)
+          .filter(
+            (c) =>
+              c.consecutiveFailures > 0 &&
+              c.lastFailure &&
+              c.lastFailure.at >= (conn.lastSuccessAt ?? 0),
+          )
           .map((c) => c.lastFailure!)
           .sort((a, b) => b.at - a.at)[0]
       : undefined;
