@@ -234,6 +234,7 @@ export function printJobView(
       j.state === 'unknown'
         ? (j.lastError ?? 'may or may not have printed: check the printer')
         : j.lastError,
+    lastErrorCode: j.lastErrorCode,
     createdAt: j.createdAt,
     updatedAt: j.updatedAt,
     description: printJobWords(j),

@@ -117,6 +117,8 @@ export interface PrintJobView {
   state: PrintJobState;
   attempts: number;
   lastError: string | null;
+  /** What kind of failure `lastError` says (`printer-disconnected`: the line dropped mid-label). */
+  lastErrorCode?: string | null;
   createdAt: string;
   updatedAt: string;
   description: string;

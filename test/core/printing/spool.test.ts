@@ -105,6 +105,35 @@ describe('print spool', () => {
     ]);
   });
 
+  it('a printer that answers but drops each label: said after three in a row, left for a person after six, never printed twice', async () => {
+    const vp = await useVirtualPrinter();
+    const { spool } = openSpool([virtualPrinterConfig(vp, { name: 'ZD421' })]);
+    vp.dropNextJobMidway(100);
+    spool.start();
+    const { job } = spool.enqueue({ printerId: 'virtual', kind: 'label', payload: labels(1)[0]! });
+    let said = '';
+    await waitUntil(() => {
+      const j = spool.get(job.id)!;
+      said = j.state === 'queued' && /times in a row/.test(j.lastError ?? '') ? j.lastError! : '';
+      return said !== '';
+    });
+    expect(said).toMatch(
+      /dropped the connection while receiving a label; the label did not print, 3 times in a row: it answers, but does not take the label \(another program connected to it, or a label it refuses\)\. Check the printer, or move the job to another printer \(Queue → Move to…\)\.$/,
+    );
+    await waitForState(spool, job.id, 'failed');
+    expect(spool.get(job.id)).toMatchObject({ attempts: 6, lastErrorCode: 'printer-disconnected' });
+    expect(spool.get(job.id)!.lastError).toMatch(
+      /6 times in a row: .* Not sent again by itself: check the printer and send it again, or move the job to another printer\.$/,
+    );
+    expect(vp.labels).toEqual([]);
+
+    // Mended: sent again by a person, it prints once.
+    vp.dropNextJobMidway(0);
+    spool.retry(job.id);
+    await waitForState(spool, job.id, 'printed');
+    expect(vp.labels).toHaveLength(1);
+  });
+
   it('holds labels while the printer is out of paper, says so, and prints them once paper is loaded', async () => {
     const vp = await useVirtualPrinter();
     const { spool } = openSpool([virtualPrinterConfig(vp, { name: 'ZD421' })]);

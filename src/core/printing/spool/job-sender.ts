@@ -22,6 +22,11 @@ export interface SenderContext {
   emitNotice(notice: PrinterNotice): void;
 }
 
+/** Labels dropped mid-send in a row before the job says the printer drops each label. */
+const DROPS_SAID = 3;
+/** ... and before it is left for a person (Needs attention) instead of sent again. */
+const DROPS_GIVEN_UP = 6;
+
 /**
  * Sends one job to its printer and follows it to printed / unknown / back to queued. The rules
  * that make the spool exactly-once live here (see PrintSpool).
@@ -32,6 +37,8 @@ export class JobSender {
     { config: PrinterConfig; key: string; driver: Printer }
   >();
   readonly notices = new Map<string, PrinterNotice>();
+  /** Jobs whose printer dropped the line while their label came in, how many times in a row. */
+  private readonly drops = new Map<number, number>();
   /** What each printer said its resolution is (see PrinterDpis). */
   readonly dpis = new PrinterDpis();
 
@@ -256,6 +263,7 @@ export class JobSender {
     }
 
     // Sent whole. Printed once the printer says it is fine and has nothing left to print.
+    this.drops.delete(job.id);
     await this.confirm(job, config, driver);
   }
 
@@ -333,6 +341,26 @@ export class JobSender {
           attempts,
           lastError: `${error.message.replace(/\.$/, '')}. The test page did not print and is not sent again; put it right and try again.`,
           lastErrorCode: code,
+        }),
+      );
+      return;
+    }
+    // A printer that answers its status, then drops each label: said after a few in a row, and
+    // left for a person after a few more (sending it for half an hour does not mend it).
+    const dropped = code === 'printer-disconnected' || code === 'printer-timeout';
+    const drops = dropped ? (this.drops.get(job.id) ?? 0) + 1 : 0;
+    if (dropped) this.drops.set(job.id, drops);
+    else this.drops.delete(job.id);
+    if (drops >= DROPS_SAID) {
+      const given = drops >= DROPS_GIVEN_UP;
+      if (given) this.drops.delete(job.id);
+      this.ctx.emitJob(
+        this.ctx.store.change(job.id, {
+          state: given ? 'failed' : 'queued',
+          attempts,
+          lastError: `${error.message}, ${drops} times in a row: it answers, but does not take the label (another program connected to it, or a label it refuses). ${given ? 'Not sent again by itself: check the printer and send it again, or move the job to another printer.' : 'Check the printer, or move the job to another printer (Queue → Move to…).'}`,
+          lastErrorCode: code,
+          ...(given ? {} : { nextAttemptAt: this.ctx.clock() + this.backoffMs(attempts) }),
         }),
       );
       return;

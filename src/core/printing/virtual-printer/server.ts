@@ -45,8 +45,11 @@ export interface VirtualPrinter {
   setFault(fault: VirtualFault | null): void;
   /** Every answer and every label takes this long (0 = immediate). */
   setSlow(ms: number): void;
-  /** The next connection that sends label data is dropped halfway through that data. */
-  dropNextJobMidway(): void;
+  /**
+   * The next connection that sends label data (the next `jobs` of them) is dropped halfway
+   * through that data: a printer that answers its status and drops each label as it comes in.
+   */
+  dropNextJobMidway(jobs?: number): void;
   /**
    * The next label received whole is printed, then the connection is dropped without answering
    * what followed it: the "did it print?" case.
@@ -64,7 +67,7 @@ class Printer extends EventEmitter implements VirtualPrinter {
   labels: ReceivedLabel[] = [];
   fault: VirtualFault | null = null;
   private slowMs = 0;
-  private dropMidway = false;
+  private dropMidway = 0;
   private dropAfterLabel = false;
   private held: string[] = [];
   private printing = Promise.resolve();
@@ -118,8 +121,8 @@ class Printer extends EventEmitter implements VirtualPrinter {
   setSlow(ms: number) {
     this.slowMs = Math.max(0, ms);
   }
-  dropNextJobMidway() {
-    this.dropMidway = true;
+  dropNextJobMidway(jobs = 1) {
+    this.dropMidway = jobs;
   }
   dropAfterNextLabel() {
     this.dropAfterLabel = true;
@@ -234,8 +237,8 @@ class Printer extends EventEmitter implements VirtualPrinter {
       if (dropped) return;
       let text = chunk.toString('latin1');
       const carriesLabel = format !== null || text.includes('^XA');
-      if (this.dropMidway && carriesLabel) {
-        this.dropMidway = false;
+      if (this.dropMidway > 0 && carriesLabel) {
+        this.dropMidway -= 1;
         text = text.slice(0, Math.max(1, Math.floor(text.length / 2)));
         pending += text;
         parse();

@@ -62,11 +62,18 @@ function usePurchasePhase(purchase: PurchaseView | null): {
       message: `Bought, but the print on ${job.printerName} needs a person: ${job.lastError} (Needs attention, Alt+2)`,
     };
   if (jobStuck) {
-    // A printer that says it is ready (or says nothing) while the job waits is not answering.
+    // A printer that says it is ready (or says nothing) while the job waits is not answering,
+    // or (it answers, and dropped the line while the label came in) drops the label.
     const known =
       printer?.printerId === job.printerId &&
       printer.state !== 'ready' &&
       printer.state !== 'unknown';
+    if (!known && job.lastErrorCode === 'printer-disconnected')
+      return {
+        phase: 'waiting',
+        job,
+        message: `Bought — waiting for ${job.printerName}: it answers, but dropped the line as the label came in; it is sent again by itself. Check the printer, or move the job to another printer (Queue, Alt+3).`,
+      };
     const issue = known ? printerWords[printer.state] : 'not answering';
     return {
       phase: 'waiting',
