@@ -26,7 +26,7 @@ export function queueAfterUnreachable(
   if (picked?.chosenBy)
     failure = {
       ...failure,
-      message: `${failure.message.trim().replace(/[.\s]*$/, '.')} When it answers, ${picked.rate.serviceLevel} is bought, as ${picked.chosenBy} chose.`,
+      message: `${failure.message.trim().replace(/[.\s]*$/, '.')} When it answers, ${picked.rate.serviceLevel} is bought, the rate picked at Pack${picked.chosenBy === 'packer' ? '' : ` by ${picked.chosenBy}`}.`,
     };
   const entry = queue.forShipment(shipment.id);
   if (entry) {

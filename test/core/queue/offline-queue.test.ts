@@ -266,7 +266,7 @@ describe('offline queue', () => {
         outcome: 'queued',
         failure: {
           message: expect.stringContaining(
-            `When it answers, ${pick.serviceLevel} is bought, as ana chose.`,
+            `When it answers, ${pick.serviceLevel} is bought, the rate picked at Pack by ana.`,
           ),
         },
       });
