@@ -13,6 +13,9 @@ export function baseUrlProblem(baseUrl: string): string | null {
   }
   if (url.username || url.password)
     return 'must not contain a user name or password (the client secret is stored separately)';
+  // Pasted from the API's documentation with its version path: the station adds /api/v1 itself.
+  if (/\/api\/v\d+\/?$/i.test(url.pathname))
+    return `must be the platform's address without ${url.pathname.replace(/^.*(\/api\/v\d+)\/?$/i, '$1')} (${url.origin}${url.pathname.replace(/\/api\/v\d+\/?$/i, '')}): the station adds the API's path itself`;
   if (url.protocol === 'https:') return null;
   if (url.protocol === 'http:')
     return isLoopbackHost(url.hostname)

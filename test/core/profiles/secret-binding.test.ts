@@ -153,6 +153,20 @@ describe('3. baseUrl schemes', () => {
       expect(error!.message).toMatch(/https|user name/);
     });
 
+  it('refuses a base URL pasted with the API path, naming the address to use', () => {
+    const { store } = stores();
+    let error: SettingsError | undefined;
+    try {
+      store.save({ ...base, baseUrl: 'https://api.platform.example/api/v1/' });
+    } catch (e) {
+      error = e as SettingsError;
+    }
+    expect(error).toBeInstanceOf(SettingsError);
+    expect(error!.message).toContain(
+      "must be the platform's address without /api/v1 (https://api.platform.example): the station adds the API's path itself",
+    );
+  });
+
   for (const baseUrl of [
     'https://api.platform.example',
     'http://127.0.0.1:4010',
