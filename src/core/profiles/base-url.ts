@@ -13,9 +13,6 @@ export function baseUrlProblem(baseUrl: string): string | null {
   }
   if (url.username || url.password)
     return 'must not contain a user name or password (the client secret is stored separately)';
-  // Pasted from the API's documentation with its version path: the station adds /api/v1 itself.
-  if (/\/api\/v\d+\/?$/i.test(url.pathname))
-    return `must be the platform's address without ${url.pathname.replace(/^.*(\/api\/v\d+)\/?$/i, '$1')} (${url.origin}${url.pathname.replace(/\/api\/v\d+\/?$/i, '')}): the station adds the API's path itself`;
   if (url.protocol === 'https:') return null;
   if (url.protocol === 'http:')
     return isLoopbackHost(url.hostname)
@@ -27,4 +24,18 @@ export function baseUrlProblem(baseUrl: string): string | null {
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/**
+ * A base URL pasted from the API's documentation with its version path ("…/api/v1/"): the
+ * station adds /api/v1 itself. Checked where a profile is saved or provisioned, not where stored
+ * profiles are read (one saved so before this check must not keep the station from starting).
+ */
+export function apiPathProblem(baseUrl: string | undefined): string | null {
+  if (!baseUrl || !URL.canParse(baseUrl)) return null;
+  const url = new URL(baseUrl);
+  const path = /\/api\/v\d+\/?$/i.exec(url.pathname);
+  if (!path) return null;
+  const without = `${url.origin}${url.pathname.slice(0, path.index)}`;
+  return `must be the platform's address without ${path[0].replace(/\/$/, '')} (${without}): the station adds the API's path itself`;
 }

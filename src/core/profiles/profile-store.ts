@@ -1,4 +1,5 @@
 import { issuesOf, profileSchema, type Profile, type ProfileInput } from './profile-schema.js';
+import { apiPathProblem } from './base-url.js';
 import {
   clientSecretKey,
   secretFromEnvironment,
@@ -70,6 +71,12 @@ export class ProfileStore {
   /** Validates and stores (creates or replaces) a profile; returns it with defaults filled. */
   save(input: ProfileInput): Profile {
     const parsed = profileSchema.safeParse(input);
+    const apiPath = parsed.success ? apiPathProblem(parsed.data.baseUrl) : null;
+    if (apiPath) {
+      throw new SettingsError(`The profile is not valid: baseUrl ${apiPath}`, {
+        issues: [{ path: 'baseUrl', message: apiPath }],
+      });
+    }
     if (!parsed.success) {
       const issues = issuesOf(parsed.error);
       throw new SettingsError(

@@ -1,4 +1,5 @@
 import { issuesOf, profileSchema, type Profile, type SettingsIssue } from './profile-schema.js';
+import { apiPathProblem } from './base-url.js';
 import type { ProfileStore } from './profile-store.js';
 import { SettingsError } from './settings-store.js';
 import { parseJsonText } from '../storage/json-text.js';
@@ -116,6 +117,8 @@ export async function provisionProfiles(
         : null;
     if (hotFolderProblem)
       issues.push({ path: `profiles[${i}].hotFolder`, message: hotFolderProblem });
+    const apiPath = parsed.success ? apiPathProblem(parsed.data.baseUrl) : null;
+    if (apiPath) issues.push({ path: `profiles[${i}].baseUrl`, message: apiPath });
     if (parsed.success) profiles.push(parsed.data);
     else issues.push(...issuesOf(parsed.error, `profiles[${i}]`));
   });

@@ -165,6 +165,12 @@ describe('3. baseUrl schemes', () => {
     expect(error!.message).toContain(
       "must be the platform's address without /api/v1 (https://api.platform.example): the station adds the API's path itself",
     );
+    // One stored so by an earlier version is still read: the station starts, and says its
+    // problem where the profile is saved again.
+    const settings = new ConfSettingsStore(join(tempDir(), 'settings.json'));
+    settings.set('profiles', [{ ...base, baseUrl: 'https://api.platform.example/api/v1' }]);
+    const earlier = new ProfileStore(settings, new MemorySecretVault());
+    expect(earlier.list().map((p) => p.baseUrl)).toEqual(['https://api.platform.example/api/v1']);
   });
 
   for (const baseUrl of [
