@@ -55,6 +55,7 @@ describe('the Orders view after the upgrade to kept statuses (migration 12)', ()
         'DROP TRIGGER site_outbox_order_cancel; ALTER TABLE orders DROP COLUMN cancelled; ' +
         'DROP INDEX reprints_by_time; ALTER TABLE site_sync DROP COLUMN store_identity; ' +
         'DROP TRIGGER site_outbox_label_void; DROP TRIGGER site_outbox_label_unvoid; DROP TABLE label_voids; ' +
+        'ALTER TABLE orders DROP COLUMN shipping_changed_at; ALTER TABLE orders DROP COLUMN shipping_changed; ' +
         'PRAGMA user_version = 11',
     );
     raw.close();
