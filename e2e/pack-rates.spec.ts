@@ -128,9 +128,10 @@ test('a two-package order: each package weighed on its own; one left without a w
   await expect(page.getByTestId('rate-reason')).toHaveCount(0);
   await page.keyboard.press('Control+Enter');
   await expect(page.getByTestId('rate-reason')).toContainText('cheapest');
-  await expect(
-    page.getByText('Rated at 7.2 lb + 2.8 lb: check the rate, then Ctrl+Enter buys it.'),
-  ).toBeVisible();
+  // Said where the packer looks next, not in a toast that goes by itself.
+  await expect(page.getByTestId('result')).toContainText(
+    'Rated at 7.2 lb + 2.8 lb: check the rate, then Ctrl+Enter buys it.',
+  );
   await expect(page.getByTestId('tracking-number')).toHaveCount(0);
   await page.keyboard.press('Control+Enter');
   await expect(page.getByTestId('tracking-number')).toHaveText(/\w{10,}/, { timeout: 20_000 });

@@ -215,15 +215,20 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
           await get().rate();
           const rated = get().quote;
           const pick = rated?.rates.find((x) => x.id === rated.chosenRateId);
-          if (rated?.rates.length)
-            get().notify(
-              'ok',
-              showFirst === 'refused' && pick
-                ? `Rated again: the rule's choice is now ${pick.carrier} ${pick.serviceLevel} at ${pick.amount.toFixed(2)} ${pick.currency}. Check it, then Ctrl+Enter buys it.`
-                : `Rated at ${get()
-                    .packages.map((p) => `${p.weight.trim()} lb`)
-                    .join(' + ')}: check the rate, then Ctrl+Enter buys it.`,
-            );
+          // Said in the result panel, where the packer looks next (a toast was gone before
+          // some read it), unless the rating itself said something there.
+          if (rated?.rates.length && !get().result)
+            set({
+              result: {
+                kind: 'info',
+                text:
+                  showFirst === 'refused' && pick
+                    ? `Rated again: the rule's choice is now ${pick.carrier} ${pick.serviceLevel} at ${pick.amount.toFixed(2)} ${pick.currency}. Check it, then Ctrl+Enter buys it.`
+                    : `Rated at ${get()
+                        .packages.map((p) => `${p.weight.trim()} lb`)
+                        .join(' + ')}: check the rate, then Ctrl+Enter buys it.`,
+              },
+            });
           return;
         }
         // Weighed by the scale or the order file but not rated yet: rate, then buy as the
