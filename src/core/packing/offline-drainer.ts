@@ -187,6 +187,18 @@ export class OfflineQueueDrainer {
         return outcome(result.failure.message);
       }
       case 'invalid':
+        if (result.failure.code === 'site-store-unreachable') {
+          // The site store could not give the order's claim (busy, away under a `refuse` rule,
+          // a login refused): nothing was bought, and the order waits for the store as it did
+          // for the platform, instead of failing for good.
+          const delay = Math.min(this.o.maxDelayMs, this.o.baseDelayMs * 2 ** entry.attempts);
+          queue.retryLater(
+            entry.id,
+            new Date(this.o.now().getTime() + delay),
+            result.failure.message,
+          );
+          return { entry, result: 'queued', message: result.failure.message };
+        }
         if (result.failure.code === 'order-busy') {
           // The packer is shipping this order right now: look again shortly, nothing failed.
           queue.retryLater(

@@ -11,6 +11,11 @@ export interface SiteProblem {
     | 'permission'
     /** Another running station checks in under this station's id (a copied file or disk). */
     | 'duplicate-station'
+    /**
+     * It answers, but cancelled the statement at its time limit (a lock held by maintenance or
+     * a long migration, a store under load): not an outage, so the offline rule does not apply.
+     */
+    | 'busy'
     | 'other';
   message: string;
   /**
@@ -66,6 +71,13 @@ export function describeSiteError(error: unknown, url: string): SiteProblem {
       return {
         kind: 'permission',
         message: `The site store at ${where} does not allow this station's role to do that (${e.message ?? 'permission denied'}). Site IT grants the station role (resources/site/station-role.sql).`,
+      };
+    case '57014':
+      // The server itself cancelled it (statement_timeout): it is there, and busy.
+      return {
+        kind: 'busy',
+        fact: `The site store at ${where} answers, but did not finish in time (${e.message ?? 'statement timeout'}): it is busy (a lock held by maintenance or an upgrade, or too much load).`,
+        message: `The site store at ${where} answers, but did not finish in time (${e.message ?? 'statement timeout'}): it is busy (a lock held by maintenance or an upgrade, or too much load). Site IT checks what holds it.`,
       };
     case 'ECONNREFUSED':
     case 'ENOTFOUND':

@@ -312,6 +312,15 @@ export class SiteLink {
             ? null
             : this.labelled.refusal(scope, tenantId, orderNumber, problem.fact ?? problem.message);
           if (known) return known;
+          // The store answers but did not take the claim in time (busy): another station's
+          // claim may be right behind a lock, so buying under the offline rule could buy the
+          // order twice. Nothing is bought; the packer tries again in a moment.
+          if (problem.kind === 'busy')
+            return {
+              granted: false,
+              code: 'site-store-unreachable',
+              message: `${problem.fact ?? problem.message} Nothing was bought: without the site's answer another station may be buying this order right now. Press Ctrl+Enter again in a moment; call site IT if it stays so.`,
+            };
           // The store answers but will not have this station (its password, its role, its
           // database, a newer schema): not an outage the site's rule is for, but a station set
           // up wrong, which would buy without claims until someone notices. Nothing is bought.

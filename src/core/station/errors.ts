@@ -96,6 +96,7 @@ const contractCode: Record<CoreErrorKind, ErrorCode> = {
   'site-store:newer-schema': 'conflict',
   'site-store:permission': 'validation',
   'site-store:duplicate-station': 'conflict',
+  'site-store:busy': 'site-store-unreachable',
   'site-store:other': 'internal',
   'site-config:invalid': 'validation',
   // A profile or provisioning file that does not validate: the person fixes a field.

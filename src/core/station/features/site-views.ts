@@ -27,6 +27,8 @@ function awayWords(problem: SiteProblem | null): string {
       return 'not permitted';
     case 'duplicate-station':
       return 'station id in use elsewhere';
+    case 'busy':
+      return 'store busy';
     case 'other':
       return 'cannot be used';
     default:
