@@ -11,6 +11,7 @@ import type {
   StoredOrder,
 } from './types.js';
 import { shippingChanges } from './order-changes.js';
+import { sameJson } from './same-json.js';
 import { keptItems, type ItemRow, type ItemValues } from './order-item-rows.js';
 
 interface OrderRow {
@@ -246,9 +247,9 @@ export class OrderRepository {
     items: ItemValues[],
   ): boolean {
     if (
-      row.ship_to !== fields.shipTo ||
-      row.service_levels !== fields.serviceLevels ||
-      row.options !== fields.options
+      !sameJson(row.ship_to, fields.shipTo) ||
+      !sameJson(row.service_levels, fields.serviceLevels) ||
+      !sameJson(row.options, fields.options)
     )
       return false;
     const storedPackages = this.s.packages.all(row.id);
@@ -276,7 +277,7 @@ export class OrderRepository {
           r.quantity === it.quantity &&
           r.value_cents === it.valueCents &&
           r.weight_lbs === it.weightLbs &&
-          r.details === it.details &&
+          sameJson(r.details, it.details) &&
           r.barcode === it.barcode &&
           r.image_url === it.imageUrl
         );

@@ -11,6 +11,40 @@ const synced = (s: Station) =>
   until(async () => (await call(s, 'station.status', {})).site?.text === 'Site: synced');
 
 describe('Orders, whole site', () => {
+  it('the same file imported again at a station that fetched its orders from the store: the same orders, no labelled one said changed', async () => {
+    const { a, b } = await stationsAandB();
+    try {
+      const file = JSON.stringify([candleOrder('RE-201', 'Ada'), candleOrder('RE-202', 'Bo')]);
+      await call(a, 'orders.import', { fileName: 'wave-r.json', content: file });
+      await synced(a);
+      // B fetches both at its scans (the store's JSONB gives their keys in its own order) and
+      // labels one.
+      expect((await packOrder(b, 'RE-201')).label?.trackingNumber).toBeTruthy();
+      await call(b, 'pack.scan', { value: 'RE-202' });
+      await synced(b);
+
+      // The next wave's file: the same two orders and a new one.
+      const next = JSON.stringify([
+        candleOrder('RE-201', 'Ada'),
+        candleOrder('RE-202', 'Bo'),
+        candleOrder('RE-203', 'Cy'),
+      ]);
+      const again = await call(b, 'orders.import', { fileName: 'wave-r2.json', content: next });
+      expect(again).toMatchObject({ imported: 1, skipped: 0, alreadyImported: 2, errors: [] });
+      expect(again.labelledChanged ?? []).toEqual([]);
+      await synced(b);
+      // Which station imported them stays A (the new one is B's).
+      const listed = await call(a, 'site.orders', { query: 'RE-20' });
+      expect(Object.fromEntries(listed.orders.map((o) => [o.orderNumber, o.stationName]))).toEqual({
+        'RE-201': 'Station A',
+        'RE-202': 'Station A',
+        'RE-203': 'Station B',
+      });
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
   it("lists every station's orders with where each stands, searched by number and state", async () => {
     const { a, b } = await stationsAandB();
     try {
