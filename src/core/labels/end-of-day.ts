@@ -222,12 +222,17 @@ export interface ManifestLabel {
   orderNumber: string;
 }
 
+/** One brand and carrier's labels of a close-out. */
+export interface ManifestGroup {
+  tenantId: string;
+  carrier: string;
+  labels: ManifestLabel[];
+  /** Labels kept off (the site's: of orders with an open possible double label). */
+  heldBack?: ManifestLabel[];
+}
+
 /** The outbound labels of those days, per tenant and carrier: what a manifest closes out. */
-export function manifestGroups(
-  db: Db,
-  scope: StationScope,
-  query: EndOfDayQuery,
-): { tenantId: string; carrier: string; labels: ManifestLabel[] }[] {
+export function manifestGroups(db: Db, scope: StationScope, query: EndOfDayQuery): ManifestGroup[] {
   const { fromUtc, toUtc } = utcRange(query);
   const rows = db
     .prepare<
@@ -263,8 +268,8 @@ export function manifestGroupsOf(
     tracking_number: string;
     order_number: string;
   }[],
-): { tenantId: string; carrier: string; labels: ManifestLabel[] }[] {
-  const groups = new Map<string, { tenantId: string; carrier: string; labels: ManifestLabel[] }>();
+): ManifestGroup[] {
+  const groups = new Map<string, ManifestGroup>();
   for (const r of rows) {
     const key = `${r.tenant_id}\u0000${r.carrier}`;
     let g = groups.get(key);

@@ -6,7 +6,7 @@ import {
   type CarrierBrandDayRow,
   type DaySummary,
   type EndOfDayQuery,
-  type ManifestLabel,
+  type ManifestGroup,
 } from '../labels/end-of-day.js';
 import type { SiteScope } from './types.js';
 
@@ -120,7 +120,7 @@ export async function siteManifestGroups(
   scope: SiteScope,
   query: EndOfDayQuery,
   tenantIds: readonly string[],
-): Promise<{ tenantId: string; carrier: string; labels: ManifestLabel[] }[]> {
+): Promise<ManifestGroup[]> {
   const { fromUtc, toUtc } = utcRange(query);
   const { rows } = await pool.query<{
     tenant_id: string;
@@ -128,13 +128,27 @@ export async function siteManifestGroups(
     platform_label_id: string;
     tracking_number: string;
     order_number: string;
+    held: boolean;
   }>(
-    `SELECT tenant_id, carrier, platform_label_id, tracking_number, order_number
-       FROM site_labels
-      WHERE profile_id = $1 AND environment = $2 AND created_at >= $3 AND created_at < $4
-        AND voided IS NULL AND return_label IS NOT TRUE AND tenant_id = ANY($5)
-      ORDER BY tenant_id, carrier, created_at, station_id, local_id`,
+    // A label of an order with an open possible double label stays off: a shift lead keeps one
+    // of its two labels and voids the other, which a carrier may no longer allow once it is on
+    // a manifest.
+    `SELECT l.tenant_id, l.carrier, l.platform_label_id, l.tracking_number, l.order_number,
+            EXISTS (SELECT 1 FROM site_attention a
+                     WHERE a.profile_id = l.profile_id AND a.environment = l.environment
+                       AND a.tenant_id = l.tenant_id AND a.order_number = l.order_number
+                       AND a.kind = 'possible-double-label' AND a.resolved_at IS NULL) AS held
+       FROM site_labels l
+      WHERE l.profile_id = $1 AND l.environment = $2 AND l.created_at >= $3 AND l.created_at < $4
+        AND l.voided IS NULL AND l.return_label IS NOT TRUE AND l.tenant_id = ANY($5)
+      ORDER BY l.tenant_id, l.carrier, l.created_at, l.station_id, l.local_id`,
     [scope.profileId, scope.environment, fromUtc, toUtc, [...tenantIds]],
   );
-  return manifestGroupsOf(rows);
+  const groups: ManifestGroup[] = manifestGroupsOf(rows.filter((r) => !r.held));
+  for (const g of manifestGroupsOf(rows.filter((r) => r.held))) {
+    const same = groups.find((x) => x.tenantId === g.tenantId && x.carrier === g.carrier);
+    if (same) same.heldBack = g.labels;
+    else groups.push({ tenantId: g.tenantId, carrier: g.carrier, labels: [], heldBack: g.labels });
+  }
+  return groups;
 }

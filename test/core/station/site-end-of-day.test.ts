@@ -116,4 +116,40 @@ describe('End of day, whole site', () => {
       await Promise.all([a.stop(), b.stop()]);
     }
   });
+
+  it('keeps the labels of an order with an open possible double label off the manifest, saying so, until a lead resolves it', async () => {
+    const { site, a, b } = await stationsAandB();
+    try {
+      const file = [candleOrder('DBL-1', 'Ada'), candleOrder('DBL-2', 'Bo')];
+      await call(a, 'orders.import', { fileName: 'dbl.json', content: JSON.stringify(file) });
+      await synced(a);
+      const doubled = await packOrder(a, 'DBL-1');
+      expect((await packOrder(b, 'DBL-2')).label?.trackingNumber).toBeTruthy();
+      await Promise.all([synced(a), synced(b)]);
+      const scope = a.context.runtime().scope;
+      await site.owner.pool.query(
+        `INSERT INTO site_attention (kind, profile_id, environment, tenant_id, order_number, message, purchases)
+         VALUES ('possible-double-label', $1, $2, 'tnt_lumen', 'DBL-1', 'Possible double label', '[]'::jsonb)`,
+        [scope.profileId, scope.environment],
+      );
+
+      const q = { ...aroundToday(), scope: 'site' as const };
+      const closed = await call(b, 'endOfDay.manifest', q);
+      expect(closed.manifests.reduce((n, m) => n + m.labels, 0)).toBe(1);
+      expect(closed.manifests.map((m) => m.message).join(' ')).toContain(
+        '1 label of order DBL-1 stays off: it has an open possible double label. A shift lead keeps one label and voids the other (Needs attention), then closes out again.',
+      );
+
+      // Resolved: the next close-out takes it.
+      await site.owner.pool.query(
+        `UPDATE site_attention SET resolved_at = now(), resolved_by = 'lead', resolution = 'kept A' WHERE order_number = 'DBL-1'`,
+      );
+      const next = await call(b, 'endOfDay.manifest', q);
+      expect(next.manifests.filter((m) => m.manifestId).map((m) => m.labels)).toEqual([1]);
+      expect(next.manifests.map((m) => m.message).join(' ')).not.toContain('stays off');
+      expect(doubled.label?.trackingNumber).toBeTruthy();
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
 });

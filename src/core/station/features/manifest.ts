@@ -1,4 +1,4 @@
-import { manifestGroups, type EndOfDayQuery } from '../../labels/end-of-day.js';
+import { manifestGroups, type EndOfDayQuery, type ManifestGroup } from '../../labels/end-of-day.js';
 import { PlatformError } from '../../platform/errors.js';
 import type * as V from '../../../shared/views.js';
 import { StationFailure } from '../errors.js';
@@ -57,6 +57,12 @@ function refusedWords(leftOut: readonly { trackingNumber: string; orderNumber: s
   } to the carrier`;
 }
 
+/** "2 labels of order W1-014 stay off: it has an open possible double label …" */
+function heldWords(labels: readonly { trackingNumber: string; orderNumber: string }[]): string {
+  const orders = [...new Set(labels.map((l) => l.orderNumber))];
+  return `${plural(labels.length, 'label')} of order${orders.length === 1 ? '' : 's'} ${orders.join(', ')} stay${labels.length === 1 ? 's' : ''} off: ${orders.length === 1 ? 'it has' : 'they have'} an open possible double label. A shift lead keeps one label and voids the other (Needs attention), then closes out again.`;
+}
+
 /**
  * Closing out with the carrier: one `POST /api/v1/manifests` per brand and carrier of those
  * days' labels (the spec names the endpoint and shows nothing else). A label the platform
@@ -68,14 +74,16 @@ export async function closeOut(
   r: ProfileRuntime,
   q: EndOfDayQuery,
   /** The whole site's labels (the site store's), instead of this station's own. */
-  site?: (q: EndOfDayQuery) => Promise<ReturnType<typeof manifestGroups>>,
+  site?: (q: EndOfDayQuery) => Promise<ManifestGroup[]>,
 ): Promise<V.ManifestResultView> {
   if (q.from > q.to)
     throw new StationFailure(
       'validation',
       `The first day (${q.from}) is after the last (${q.to}).`,
     );
-  const groups = site ? await site(q) : manifestGroups(r.workflow.shipments.db, r.scope, q);
+  const groups: ManifestGroup[] = site
+    ? await site(q)
+    : manifestGroups(r.workflow.shipments.db, r.scope, q);
   if (groups.length === 0)
     return {
       offered: true,
@@ -96,6 +104,12 @@ export async function closeOut(
         manifestId: null,
         message: `No shipping site in the profile for ${brand}: a manifest needs one.`,
       });
+      continue;
+    }
+    // Kept off by the site (an open possible double label): said on the line, never sent.
+    const held = g.heldBack?.length ? ` ${heldWords(g.heldBack)}` : '';
+    if (g.labels.length === 0) {
+      manifests.push({ ...base, manifestId: null, message: held.trim() });
       continue;
     }
     let labels = g.labels;
@@ -129,7 +143,7 @@ export async function closeOut(
         ...base,
         labels: count,
         manifestId: m.id,
-        message: `Manifest ${m.id}${leftOut.length ? `, without ${refusedWords(leftOut)}` : ''}.`,
+        message: `Manifest ${m.id}${leftOut.length ? `, without ${refusedWords(leftOut)}` : ''}.${held}`,
         ...(leftOut.length ? { leftOut } : {}),
       });
     } catch (e) {
