@@ -330,5 +330,5 @@ function closeOutQuestion(
     outbound === null
       ? "these days' labels go"
       : `${outbound} label${outbound === 1 ? ' goes' : 's go'}`;
-  return `Close out ${days} with the carriers? ${labels} on a manifest, one per brand and carrier (return labels stay off). Labels bought after this go on the next close-out.`;
+  return `Close out ${days} with the carriers? ${labels} on a manifest, one per brand and carrier (return labels stay off${scope === 'site' ? ', and so do those of an order with an open possible double label' : ''}). Labels bought after this go on the next close-out.`;
 }
