@@ -11,11 +11,25 @@ const optionalText = (max: number) =>
     .max(max, `is longer than ${max}`)
     .optional()
     .transform((v) => (v === '' ? undefined : v));
-const positive = (what: string) =>
-  z
-    .number({ error: `must be a number (${what})` })
-    .finite()
-    .positive(`must be more than 0 ${what}`);
+/**
+ * A number as a JSON file may write it: WMS exports often quote theirs ("2.5", " 14 "). Text
+ * that is a plain decimal is read as that number; anything else ("2,5", "heavy", "1e3") is
+ * left for the number's own refusal, which quotes it.
+ */
+export const decimalText = (value: unknown): unknown =>
+  typeof value === 'string' && /^\s*-?(\d+(\.\d*)?|\.\d+)\s*$/.test(value) ? Number(value) : value;
+/** Why a value is not a number, for the person who wrote the file: its own text when it is text. */
+const notANumber =
+  (what: string, example = 'digits with a decimal point, such as 2.5') =>
+  (issue: { input?: unknown }) =>
+    typeof issue.input === 'string'
+      ? `"${issue.input}" is not ${what}: write it as ${example}`
+      : `must be ${what}`;
+const number = (unit?: string) =>
+  z.number({ error: notANumber(unit ? `a number (${unit})` : 'a number') }).finite();
+const positive = (what: string) => number(what).positive(`must be more than 0 ${what}`);
+/** A number field of an order file: its number, or text that is one (decimalText). */
+const fromText = <T extends z.ZodType>(schema: T) => z.preprocess(decimalText, schema);
 
 /** A weight a scale could plausibly show for one parcel: over 0, at most 150 lb. */
 export const MAX_PACKAGE_WEIGHT_LBS = 150;
@@ -56,18 +70,22 @@ export const hazmatSchema = z.object({
   ),
   properShippingName: optionalText(200),
   packingInstruction: optionalText(60),
-  liquidVolumeOz: positive('oz').optional(),
+  liquidVolumeOz: fromText(positive('oz')).optional(),
 });
 
 export const itemSchema = z.object({
   sku: text(100),
   name: text(200),
-  quantity: z
-    .number({ error: 'must be a whole number' })
-    .int('must be a whole number')
-    .positive('must be at least 1'),
-  valueCents: z.number().int().nonnegative('must not be negative').optional(),
-  weightLbs: positive('lb').optional(),
+  quantity: fromText(
+    z
+      .number({ error: notANumber('a whole number', 'digits, such as 2') })
+      .int('must be a whole number')
+      .positive('must be at least 1'),
+  ),
+  valueCents: fromText(number('cents').int().nonnegative('must not be negative')).optional(),
+  /** Only ever present when the file's valueUsd is no number (a number becomes valueCents). */
+  valueUsd: z.undefined({ error: notANumber('a number (dollars)') }).optional(),
+  weightLbs: fromText(positive('lb')).optional(),
   barcode: optionalText(64).refine(
     (v) => v === undefined || /^[\x21-\x7e]+$/.test(v),
     'must be letters, digits or symbols without spaces',
@@ -126,10 +144,10 @@ export const shipmentOptionsSchema = z.object({
 
 export const packageSchema = z.object({
   box: optionalText(50),
-  weightLbs: weightLbs.optional(),
-  lengthIn: positive('in').max(120, 'must be at most 120 in').optional(),
-  widthIn: positive('in').max(120, 'must be at most 120 in').optional(),
-  heightIn: positive('in').max(120, 'must be at most 120 in').optional(),
+  weightLbs: fromText(weightLbs).optional(),
+  lengthIn: fromText(positive('in').max(120, 'must be at most 120 in')).optional(),
+  widthIn: fromText(positive('in').max(120, 'must be at most 120 in')).optional(),
+  heightIn: fromText(positive('in').max(120, 'must be at most 120 in')).optional(),
   items: z.array(itemSchema).default([]),
 });
 
@@ -233,9 +251,11 @@ function normalizeJsonOrder(raw: unknown): unknown {
         items: (p as { items: unknown[] }).items.map((item) => {
           if (!item || typeof item !== 'object') return item;
           const { valueUsd, ...rest } = platformHazmat(namedBySku(item as Record<string, unknown>));
-          if (typeof valueUsd === 'number' && rest.valueCents === undefined)
-            return { ...rest, valueCents: Math.round(valueUsd * 100) };
-          return valueUsd === undefined ? rest : { ...rest, valueCents: valueUsd };
+          const usd = decimalText(valueUsd);
+          if (typeof usd === 'number' && rest.valueCents === undefined)
+            return { ...rest, valueCents: Math.round(usd * 100) };
+          // Not a number: left under its own name, for the item's schema to refuse as dollars.
+          return valueUsd === undefined ? rest : { ...rest, valueUsd };
         }),
       };
     }),
