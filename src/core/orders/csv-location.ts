@@ -7,6 +7,8 @@ export interface Row {
   get(column: Column): string;
   /** The file's column a station column comes from (itself in the station's own format). */
   label(column: Column): string;
+  /** A problem with a column's value in that column's own unit (a store's ounces). */
+  say?(column: Column, reason: string): string;
 }
 
 const addressColumns: Record<string, Column> = {

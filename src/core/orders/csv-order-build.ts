@@ -18,14 +18,16 @@ export function buildOrder(
   const first = rows[0]!;
   const orderNumber = first.get('order_number');
   const problems: ImportProblem[] = [];
-  const problem = (row: Row, field: string, reason: string) =>
+  const problem = (row: Row, field: string, reason: string) => {
+    const column = (csvColumns as readonly string[]).includes(field) ? (field as Column) : null;
     problems.push({
       row: row.row,
       line: row.line,
       orderNumber,
-      field: (csvColumns as readonly string[]).includes(field) ? row.label(field as Column) : field,
-      reason,
+      field: column ? row.label(column) : field,
+      reason: column && row.say ? row.say(column, reason) : reason,
     });
+  };
 
   const number = (row: Row, column: Column): number | undefined => {
     const raw = row.get(column);

@@ -187,6 +187,7 @@ export function* ordersFromCsvSteps(
             return at === undefined ? '' : (record.fields[at] ?? '').trim();
           },
       label: (c) => reader?.[c]?.label ?? c,
+      say: (c, reason) => reader?.[c]?.say?.(reason) ?? reason,
     };
   };
   /** A row that cannot be read whole: said by its row and order, its order left out. */

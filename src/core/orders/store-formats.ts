@@ -19,6 +19,8 @@ export interface ColumnReader {
   headers: readonly string[];
   /** `decimals`: how the file writes its decimals (file-numbers.ts), for readers of numbers. */
   read(get: (header: string) => string, decimals: FileDecimals): string;
+  /** A problem with the value, in the column's own unit (its reason is said in pounds). */
+  say?(reason: string): string;
 }
 
 /** One item of a record that lists several (BigCommerce's "Product Details"). */
@@ -133,18 +135,25 @@ const shipStation: KnownFormat = {
       label: 'Weight - TotalOz',
       headers: ['Weight - TotalOz'],
       read: (get, decimals) => ounces(get('Weight - TotalOz'), decimals),
+      // "must be at most 150 lb" of a column in ounces: 2400 oz (150 lb).
+      say: (reason) =>
+        reason.replace(/\b(\d+(?:\.\d+)?) lb\b/g, (_, lb: string) =>
+          Number(lb) === 0 ? '0 oz' : `${Number(lb) * 16} oz (${lb} lb)`,
+        ),
     },
   },
 };
 
 /**
  * Ounces as pounds (ShipStation weighs in ounces), read by the file's own decimals ("1,024" oz
- * in a comma-separated export is 1024 oz, 64 lb); '' stays '', and a cell that is no number is
+ * in a comma-separated export is 1024 oz, 64 lb); '' stays '', and so does 0, which ShipStation
+ * writes for an order nobody weighed (the packer weighs it at Pack); a cell that is no number is
  * left as it is, for the row's problem to name.
  */
 function ounces(text: string, decimals: FileDecimals): string {
   const oz = fileNumber(text, decimals);
-  return text === '' || !Number.isFinite(oz) || oz <= 0
+  if (oz === 0) return '';
+  return text === '' || !Number.isFinite(oz) || oz < 0
     ? text
     : String(Math.round((oz / 16) * 100) / 100);
 }
@@ -277,7 +286,9 @@ export function bigCommerceProducts(cell: string): ExpandedItem[] | { error: str
       item_name: fields.get('Product Name') ?? '',
       quantity: fields.get('Product Qty') ?? '',
       unit_value_usd: fields.get('Product Unit Price') ?? '',
-      item_weight_lbs: fields.get('Product Weight') ?? '',
+      // BigCommerce writes 0.0000 for a product nobody weighed: no weight, not a weight of 0.
+      item_weight_lbs:
+        Number(fields.get('Product Weight')) === 0 ? '' : (fields.get('Product Weight') ?? ''),
     });
   }
   return items;
