@@ -161,9 +161,9 @@ export function* ordersFromCsvSteps(
    * report "is empty" problems that are not there. The broken row's own problem is said once.
    */
   const headless = new Set<string>();
-  // Orders with a line the export says needs no shipping, and orders with one that does: an
-  // order only in the first set has nothing left to ship.
-  const skippedOnly = new Set<string>();
+  // Orders with a line the export says needs no shipping (and why), and orders with one that
+  // does: an order only in the first has nothing left to ship.
+  const skippedOnly = new Map<string, Set<string>>();
   const shipping = new Set<string>();
   const keyOf = (row: Row) => `${row.get('tenant_id')}\u0000${row.get('order_number')}`;
   const broken = (row: Row) => {
@@ -253,11 +253,12 @@ export function* ordersFromCsvSteps(
         groups.set(key, rows);
       },
     };
-    if (format?.skipItem?.(raw)) {
+    const skipped = format?.skipItem?.(raw);
+    if (skipped) {
       // Not an item to ship (a gift card, a line shipped already); the order's address may
       // still be on this row.
       group.push({ ...row, get: (c) => (itemOnlyColumns.has(c) ? '' : row.get(c)) });
-      skippedOnly.add(key);
+      skippedOnly.set(key, (skippedOnly.get(key) ?? new Set()).add(skipped));
       continue;
     }
     shipping.add(key);
@@ -298,7 +299,7 @@ export function* ordersFromCsvSteps(
         line: first.line,
         orderNumber: first.get('order_number') || undefined,
         field: '(items)',
-        reason: `nothing left to ship: the export says no line of this order needs shipping (${format?.skipWhy ?? 'shipped already'}); not imported`,
+        reason: `nothing left to ship: the export says no line of this order needs shipping (${[...skippedOnly.get(key)!].join('; ')}); not imported`,
       });
       continue;
     }

@@ -30,10 +30,12 @@ export interface RecognisedFormat {
   /** What the person sees: "Shopify orders export", or the saved mapping's name. */
   name: string;
   columns: Partial<Record<Column, ColumnReader>>;
-  /** Rows that are not items to ship (Shopify's gift cards, "requires shipping" false). */
-  skipItem?(get: (header: string) => string): boolean;
-  /** Why `skipItem` leaves a line out, in the export's words (an order with no other line is refused). */
-  skipWhy?: string;
+  /**
+   * Why a row is not an item to ship, in the export's words ("Lineitem requires shipping is
+   * false": a gift card; a line shipped already); undefined for one to ship. An order with no
+   * other line is not imported, and said.
+   */
+  skipItem?(get: (header: string) => string): string | undefined;
   /** A record that carries several items in one cell. */
   expandItems?(get: (header: string) => string): ExpandedItem[] | { error: string };
 }
@@ -101,8 +103,13 @@ const shopify: KnownFormat = {
     quantity: col('Lineitem quantity'),
     unit_value_usd: col('Lineitem price'),
   },
-  skipItem: (get) => get('Lineitem requires shipping').toLowerCase() === 'false',
-  skipWhy: 'Lineitem requires shipping is false',
+  skipItem: (get) =>
+    get('Lineitem requires shipping').toLowerCase() === 'false'
+      ? 'Lineitem requires shipping is false'
+      : // A partly fulfilled order: its fulfilled lines left the warehouse already.
+        get('Lineitem fulfillment status').toLowerCase() === 'fulfilled'
+        ? 'Lineitem fulfillment status is fulfilled'
+        : undefined,
 };
 
 /** ShipStation's orders export: one row per item; the order's weight in ounces. */
@@ -219,8 +226,7 @@ const amazon: KnownFormat = {
       read: (get, decimals) => perUnit(get('item-price'), get('quantity-purchased'), decimals),
     },
   },
-  skipItem: (get) => get('quantity-to-ship') === '0',
-  skipWhy: 'quantity-to-ship is 0',
+  skipItem: (get) => (get('quantity-to-ship') === '0' ? 'quantity-to-ship is 0' : undefined),
 };
 
 export const knownFormats: readonly KnownFormat[] = [
