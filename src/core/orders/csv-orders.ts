@@ -7,6 +7,7 @@ import {
   requiredColumns as required,
   type Column,
 } from './csv-columns.js';
+import type { ClosedInExport } from './store-status.js';
 import {
   missingStoreColumns,
   recogniseHeader,
@@ -19,6 +20,7 @@ import { fileDecimals } from './file-numbers.js';
 import { runAtOnce, type Steps } from './slices.js';
 import {
   ProblemList,
+  type ClosedOrder,
   type ImportProblem,
   type ImportProgress,
   type IncomingOrder,
@@ -39,6 +41,8 @@ export interface CsvOrders {
   problemCount: number;
   /** The order numbers of every problem, listed or only counted. */
   problemOrders: string[];
+  /** Orders the file says are not to ship (cancelled, shipped, no line left): not imported. */
+  closed: ClosedOrder[];
 }
 
 export function ordersFromCsv(
@@ -76,8 +80,10 @@ export function* ordersFromCsvSteps(
   );
   const list = new ProblemList(maxProblems);
   const recognised: { format?: RecognisedFormat | undefined; unmappedHeader?: string[] } = {};
+  const closed: ClosedOrder[] = [];
   const done = (orders: CsvOrders['orders']): CsvOrders => ({
     orders,
+    closed,
     problems: list.first,
     problemCount: list.count,
     problemOrders: [...list.orders],
@@ -165,6 +171,8 @@ export function* ordersFromCsvSteps(
   // does: an order only in the first has nothing left to ship.
   const skippedOnly = new Map<string, Set<string>>();
   const shipping = new Set<string>();
+  // Orders a row says are not to ship at all (Shopify says so on an order's first row only).
+  const closedBy = new Map<string, ClosedInExport>();
   const keyOf = (row: Row) => `${row.get('tenant_id')}\u0000${row.get('order_number')}`;
   const broken = (row: Row) => {
     brokenOrders.add(row.get('order_number'));
@@ -246,6 +254,8 @@ export function* ordersFromCsvSteps(
       continue;
     }
     const key = keyOf(row);
+    const closes = format?.closedBy?.(raw);
+    if (closes && !closedBy.has(key)) closedBy.set(key, closes);
     const group = {
       push: (r: Row) => {
         const rows = groups.get(key) ?? [];
@@ -292,14 +302,22 @@ export function* ordersFromCsvSteps(
     if (++built % STEP_ORDERS === 0)
       yield { phase: 'checking', done: rows[0]!.row, total: records.length };
     if (headless.has(key)) continue;
-    if (skippedOnly.has(key) && !shipping.has(key)) {
+    const closes = closedBy.get(key);
+    if (closes || (skippedOnly.has(key) && !shipping.has(key))) {
+      // Not built: a cancelled order's other problems (a ZIP, a weight) are nobody's concern.
       const first = rows[0]!;
-      list.add({
+      closed.push({
         row: first.row,
         line: first.line,
-        orderNumber: first.get('order_number') || undefined,
-        field: '(items)',
-        reason: `nothing left to ship: the export says no line of this order needs shipping (${[...skippedOnly.get(key)!].join('; ')}); not imported`,
+        orderNumber: first.get('order_number'),
+        tenantId: first.get('tenant_id'),
+        what: !closes
+          ? 'no line of this order needs shipping'
+          : closes.cancelled
+            ? 'the order is cancelled or refunded'
+            : 'the order has shipped already',
+        said: closes?.said ?? [...skippedOnly.get(key)!].join('; '),
+        cancelled: closes?.cancelled ?? false,
       });
       continue;
     }

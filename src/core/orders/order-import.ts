@@ -10,8 +10,10 @@ import { customsGaps, serviceLevelGap, sharedNumberNotice } from './import-notic
 import type { OrderRepository } from './order-repository.js';
 import type { StationScope } from '../storage/scope.js';
 import { runAtOnce, runInSlices, type Steps } from './slices.js';
+import { closedOrderProblem, type CancelAtStation } from './closed-orders.js';
 import {
   ProblemList,
+  type ClosedOrder,
   type ImportProblem,
   type ImportProgress,
   type ImportReport,
@@ -59,6 +61,17 @@ export function chosenFileFormatOf(fileName: string): OrderFileFormat | undefine
   return formatOf(fileName) ?? (fileName.toLowerCase().endsWith('.txt') ? 'csv' : undefined);
 }
 
+export interface ImportOptions {
+  maxProblems?: number | undefined;
+  /** Column mappings saved in the profile, for CSV files in no known format. */
+  mappings?: readonly SavedColumnMapping[] | undefined;
+  /**
+   * How the station cancels an order it has open that the file says is cancelled or shipped
+   * (closed-orders.ts); without it the import only says so.
+   */
+  cancelClosed?: CancelAtStation | undefined;
+}
+
 export interface ImportInput {
   text: string;
   format: OrderFileFormat;
@@ -86,7 +99,7 @@ export function importOrders(
   scope: StationScope,
   tenants: TenantPolicy,
   input: ImportInput,
-  options: { maxProblems?: number; mappings?: readonly SavedColumnMapping[] } = {},
+  options: ImportOptions = {},
 ): ImportReport {
   return runAtOnce(importOrderSteps(orders, scope, tenants, input, options));
 }
@@ -102,12 +115,7 @@ export function importOrdersInSlices(
   scope: StationScope,
   tenants: TenantPolicy,
   input: ImportInput,
-  options: {
-    maxProblems?: number;
-    onProgress?: (progress: ImportProgress) => void;
-    /** Column mappings saved in the profile, for CSV files in no known format. */
-    mappings?: readonly SavedColumnMapping[];
-  } = {},
+  options: ImportOptions & { onProgress?: (progress: ImportProgress) => void } = {},
 ): Promise<ImportReport> {
   return runInSlices(importOrderSteps(orders, scope, tenants, input, options), {
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
@@ -122,7 +130,7 @@ function* importOrderSteps(
   scope: StationScope,
   tenants: TenantPolicy,
   input: ImportInput,
-  options: { maxProblems?: number; mappings?: readonly SavedColumnMapping[] | undefined },
+  options: ImportOptions,
 ): Steps<ImportProgress, ImportReport> {
   const problems = new ProblemList(options.maxProblems);
   const report: ImportReport = {
@@ -159,6 +167,13 @@ function* importOrderSteps(
       for (const { order, row, line } of chunk) store(order, row, line);
     });
   }
+  // Orders the file says are not to ship: said, and the station's open copy cancelled.
+  for (const [k, closed] of (parsed.closed ?? []).entries()) {
+    if (k % STORE_CHUNK === 0) yield { phase: 'storing', done: total, total };
+    problems.add(
+      closedOrderProblem(closed, stationCopy(closed), input.source, options.cancelClosed),
+    );
+  }
   report.problemCount = problems.count;
   const here = new Set([
     ...report.imported,
@@ -169,6 +184,15 @@ function* importOrderSteps(
   const leftOut = [...problems.orders].filter((n) => !here.has(n)).length;
   if (leftOut > 0) report.ordersLeftOut = leftOut;
   return report;
+
+  /** The station's order of that number and brand, if it has one, and whether it has a label. */
+  function stationCopy(closed: ClosedOrder) {
+    const tenantId = closed.tenantId || tenants.defaultTenantId;
+    const order = closed.orderNumber
+      ? orders.findByNumber(scope, closed.orderNumber).find((o) => o.tenantId === tenantId)
+      : undefined;
+    return order && { order, labelled: orders.labelledAmong([order.id]).has(order.id) };
+  }
 
   function store(incoming: IncomingOrder, row: number, line: number | undefined): void {
     const { order, fields } = cleanOrderText(incoming);
@@ -267,6 +291,8 @@ interface ParsedOrders {
   problemCount: number;
   /** The order numbers of every problem, listed or only counted. */
   problemOrders?: string[];
+  /** Orders the file says are not to ship (a store export's cancelled or shipped ones). */
+  closed?: ClosedOrder[];
 }
 
 function* parse(
@@ -281,6 +307,7 @@ function* parse(
       const { orders, problems, problemCount, problemOrders } = csv;
       return {
         problemOrders,
+        closed: csv.closed,
         ...(csv.format ? { format: csv.format } : {}),
         ...(csv.unmappedHeader ? { unmappedHeader: csv.unmappedHeader } : {}),
         orders: orders.map((o) => ({ order: o.order, row: o.rows[0] ?? 0 })),

@@ -11,6 +11,15 @@ import { countryCodeOf } from './countries.js';
 import type { Column } from './csv-columns.js';
 import type { FileDecimals } from './file-numbers.js';
 import { bigCommerceProducts, ounces, perUnit, type ExpandedItem } from './store-values.js';
+import {
+  bigCommerceClosed,
+  shipStationClosed,
+  shopifyClosed,
+  wooCommerceClosed,
+  wooCommerceQuantity,
+  wooCommerceSkip,
+  type ClosedInExport,
+} from './store-status.js';
 
 export { bigCommerceProducts, type ExpandedItem } from './store-values.js';
 
@@ -36,6 +45,11 @@ export interface RecognisedFormat {
    * other line is not imported, and said.
    */
   skipItem?(get: (header: string) => string): string | undefined;
+  /**
+   * Whether a row says its order is not to ship at all (cancelled, refunded, shipped already):
+   * the order is not imported, and said (store-status.ts).
+   */
+  closedBy?(get: (header: string) => string): ClosedInExport | undefined;
   /** A record that carries several items in one cell. */
   expandItems?(get: (header: string) => string): ExpandedItem[] | { error: string };
 }
@@ -110,6 +124,7 @@ const shopify: KnownFormat = {
         get('Lineitem fulfillment status').toLowerCase() === 'fulfilled'
         ? 'Lineitem fulfillment status is fulfilled'
         : undefined,
+  closedBy: shopifyClosed,
 };
 
 /** ShipStation's orders export: one row per item; the order's weight in ounces. */
@@ -143,6 +158,7 @@ const shipStation: KnownFormat = {
         ),
     },
   },
+  closedBy: shipStationClosed,
 };
 
 /** The WooCommerce "Customer / Order / Coupon Export" CSV, one row per line item. */
@@ -163,13 +179,16 @@ const wooCommerce: KnownFormat = {
     ship_to_email: col('billing_email'),
     sku: col('item_sku'),
     item_name: col('item_name'),
-    quantity: col('item_quantity'),
+    // Less the units refunded (item_refunded_qty): what is left to ship.
+    quantity: { label: 'item_quantity', headers: ['item_quantity'], read: wooCommerceQuantity },
     unit_value_usd: {
       label: 'item_subtotal / item_quantity',
       headers: ['item_subtotal'],
       read: (get, decimals) => perUnit(get('item_subtotal'), get('item_quantity'), decimals),
     },
   },
+  skipItem: wooCommerceSkip,
+  closedBy: wooCommerceClosed,
 };
 // WooCommerce leaves shipping_full_name empty on some stores: first + last name then.
 wooCommerce.columns.ship_to_name = {
@@ -198,6 +217,7 @@ const bigCommerce: KnownFormat = {
     ship_to_email: first('Shipping Email', 'Customer Email'),
   },
   expandItems: (get) => bigCommerceProducts(get('Product Details')),
+  closedBy: bigCommerceClosed,
 };
 
 /** Amazon Seller Central's Unshipped Orders report (tab-separated), one row per order item. */

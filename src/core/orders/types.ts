@@ -125,6 +125,24 @@ export interface ImportProblem {
   reason: string;
 }
 
+/**
+ * An order its own file says is not to ship: cancelled, refunded or shipped in the store, or
+ * no line of it left to ship. It is not imported; the import says why (closed-orders.ts).
+ */
+export interface ClosedOrder {
+  row: number;
+  line?: number | undefined;
+  orderNumber: string;
+  /** As the file gives it ('' for the profile's own). */
+  tenantId: string;
+  /** What the file says: "the order is cancelled or refunded". */
+  what: string;
+  /** In the file's own words: "Order - Status is Cancelled". */
+  said: string;
+  /** Cancelled or refunded in the store, rather than shipped or with nothing to ship. */
+  cancelled: boolean;
+}
+
 export interface ImportReport {
   source: string;
   imported: string[];
