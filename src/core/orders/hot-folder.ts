@@ -1,4 +1,5 @@
 import type { SavedColumnMapping } from './store-formats.js';
+import type { CancelAtStation } from './closed-orders.js';
 import { watch, type FSWatcher } from 'chokidar';
 import { mkdir, readFile, readdir, rename, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -24,6 +25,8 @@ export interface HotFolderOptions {
   tenants: TenantPolicy;
   /** The profile's saved column mappings (orderColumnMappings), for CSVs in no known format. */
   mappings?: readonly SavedColumnMapping[];
+  /** Cancels an open order a file says the store cancelled or shipped (closed-orders.ts). */
+  cancelClosed?: CancelAtStation;
   /** Called after each file, with where it was moved. */
   onFile?: (result: HotFolderFileResult) => void;
   /**
@@ -235,7 +238,7 @@ export class OrderHotFolder {
         this.options.scope,
         this.options.tenants,
         { text, format, source: `hot-folder:${name}` },
-        { mappings: this.options.mappings ?? [] },
+        { mappings: this.options.mappings ?? [], cancelClosed: this.options.cancelClosed },
       ).catch(async (error: unknown) => {
         await this.options.releaseFile?.(text);
         throw error;

@@ -1,3 +1,4 @@
+import type { CancelAtStation } from '../orders/closed-orders.js';
 import { inTransaction } from '../storage/database.js';
 import type { PackingWorkflow } from './packing-workflow.js';
 
@@ -61,6 +62,22 @@ export function cancelOrders(
     }
   });
   return out;
+}
+
+/**
+ * How an import cancels an order open here that its file says the store cancelled or shipped
+ * (closed-orders.ts): as a shift lead's cancel, with the same refusals, in the station's log.
+ */
+export function cancelClosedOrder(
+  workflow: PackingWorkflow,
+  log: (line: string) => void,
+): CancelAtStation {
+  return (orderId, by, reason) => {
+    const out = cancelOrders(workflow, [orderId], by, reason);
+    if (out.done.length === 0) return out.left[0]?.reason ?? 'it is no longer at the station';
+    log(`orders cancelled by ${by} (${reason}): ${out.done.join(', ')}`);
+    return null;
+  };
 }
 
 /** Reopens cancelled orders: they are what their shipments and labels say again. */

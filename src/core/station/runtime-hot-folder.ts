@@ -1,6 +1,7 @@
 import { offeredServiceLevels } from '../tracking/carrier-health.js';
 import { basename } from 'node:path';
 import { OrderHotFolder } from '../orders/hot-folder.js';
+import { cancelClosedOrder } from '../packing/order-cancel.js';
 import { tenantsOf } from '../profiles/profile-schema.js';
 import type { ProfileRuntime, RuntimeDeps } from './runtime.js';
 import { brandName } from './map.js';
@@ -14,7 +15,7 @@ import { brandName } from './map.js';
 export async function watchHotFolder(
   rt: Pick<
     ProfileRuntime,
-    'profile' | 'orders' | 'scope' | 'preRater' | 'importAlerts' | 'carriers'
+    'profile' | 'orders' | 'scope' | 'preRater' | 'importAlerts' | 'carriers' | 'workflow'
   >,
   deps: RuntimeDeps,
 ): Promise<OrderHotFolder | null> {
@@ -46,6 +47,8 @@ export async function watchHotFolder(
       deps.onOrders(basename(file), report.imported.length + report.updated.length);
     },
     log: deps.log,
+    // An open order a file says the store cancelled or shipped: cancelled here, as a lead would.
+    cancelClosed: cancelClosedOrder(rt.workflow, deps.log),
     mappings: rt.profile.orderColumnMappings ?? [],
     ...(claimOrderFile
       ? { claimFile: (text: string, name: string) => claimOrderFile(rt.scope, text, name) }

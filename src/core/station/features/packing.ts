@@ -25,6 +25,7 @@ import { brandName, orderView } from '../map.js';
 import { purchaseView, quoteView } from './pack-views.js';
 import { hasFailedRating } from '../../packing/failed-ratings.js';
 import { shippingChangedSince } from '../../packing/order-changed.js';
+import { cancelClosedOrder } from '../../packing/order-cancel.js';
 
 /** What the person mapping columns sees for each required station column. */
 const MAPPED_COLUMN_WORDS: Record<(typeof REQUIRED_MAPPED_COLUMNS)[number], string> = {
@@ -182,6 +183,8 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
         {
           onProgress: (p) => ctx.events.emit('import-progress', { fileName, ...p }),
           mappings: r.profile.orderColumnMappings ?? [],
+          // An open order the file says the store cancelled or shipped: cancelled here.
+          cancelClosed: cancelClosedOrder(r.workflow, ctx.log),
         },
       ).catch(async (error: unknown) => {
         await release();

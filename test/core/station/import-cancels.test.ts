@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { exportFile } from '../../support/order-exports.js';
+import { call, demoStationsPerTest } from './support.js';
+
+// Through the contract: Orders → Import with a store's later export cancels the order it says
+// the store cancelled, so the Orders view counts it as cancelled, with the export as the reason.
+
+const stations = demoStationsPerTest();
+
+const row = (status: string) => ({
+  'Order - Number': 'SC-7',
+  'Order - Status': status,
+  'Ship To - Name': 'Jo Park',
+  'Ship To - Address 1': '88 Vine St',
+  'Ship To - City': 'Seattle',
+  'Ship To - State': 'WA',
+  'Ship To - Postal Code': '98121',
+  'Ship To - Country': 'US',
+  'Item - SKU': 'DW-HOUSE-2LB',
+  'Item - Name': 'House Blend 2 lb',
+  'Item - Qty': '1',
+  'Item - Price': '28.00',
+  'Weight - TotalOz': '32',
+});
+const file = (status: string) => exportFile('shipstation-orders-export.csv', [row(status)]);
+
+describe('orders.import of an export that cancels an order open here', () => {
+  it('cancels it at the station and says so in the import', async () => {
+    const { s } = await stations.start();
+    await call(s, 'orders.import', { fileName: 'morning.csv', content: file('Awaiting Shipment') });
+    const later = await call(s, 'orders.import', {
+      fileName: 'noon.csv',
+      content: file('Cancelled'),
+    });
+    expect(later.imported).toBe(0);
+    expect(later.errors).toEqual([
+      expect.objectContaining({
+        orderNumber: 'SC-7',
+        reason: expect.stringMatching(/; it was open here, and is now cancelled here \(/),
+      }),
+    ]);
+    const page = await call(s, 'orders.page', { statuses: ['cancelled'] });
+    expect(page.rows.map((r) => [r.orderNumber, r.reason])).toEqual([
+      ['SC-7', 'Cancelled by order import: the export noon.csv says Order - Status is Cancelled'],
+    ]);
+  });
+});
