@@ -5,6 +5,7 @@ export type {
   LabelDetail,
   PrintJobState,
   PrintJobView,
+  QueuedShipmentState,
   QueuedShipmentView,
   QueueView,
   ReprintAuditView,

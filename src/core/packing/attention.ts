@@ -17,7 +17,7 @@ export type StuckPrintJob = Pick<
  * outcome, orders whose last rating or purchase failed (one per order), orders a batch left
  * without a shipment (one entry per batch), print jobs that failed or may not have printed,
  * then order files of the hot folder with problems. The header's count is the length of the
- * same list plus the offline queue's entries that need attention (`attentionCount`).
+ * same list (`workCounts`).
  */
 export function attentionList(
   workflow: PackingWorkflow,
@@ -130,24 +130,22 @@ export function attentionList(
   return items;
 }
 
-/** What the header, the site store and the events count: the same things the page lists. */
+/**
+ * What the header, the site store and the events count: the same things the pages list. The
+ * Queue's shipments are its rows (waiting, failed, or bought with the outcome unknown); an
+ * offline-queue entry that needs attention is its unknown purchase's item, counted once.
+ */
 export function workCounts(
   workflow: PackingWorkflow,
   stuckJobs: number,
   importAlerts = 0,
-): { waitingShipments: number; needsAttention: number } {
-  const queue = workflow.queue.counts(workflow.scope);
+): { queuedShipments: number; needsAttention: number } {
   const unknown = workflow.shipments.purchasesInState(workflow.scope, 'unknown').length;
   const failed = failedOrders(workflow);
   return {
-    waitingShipments: queue.waiting,
+    queuedShipments: workflow.queue.pendingCount(workflow.scope),
     needsAttention:
-      unknown +
-      failed.length +
-      batchFailures(workflow, failed).length +
-      stuckJobs +
-      queue.needsAttention +
-      importAlerts,
+      unknown + failed.length + batchFailures(workflow, failed).length + stuckJobs + importAlerts,
   };
 }
 

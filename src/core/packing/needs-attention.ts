@@ -103,6 +103,13 @@ export class NeedsAttention {
         'found-on-platform',
       );
       shipments.resolvePurchase(purchase.id, 'purchased', 'found on the platform', stationUser);
+      // Bought by the offline queue: its entry is over with the decision, not left in the Queue.
+      this.workflow.queue.decided(
+        shipment.id,
+        'needs-attention',
+        'done',
+        `found on the platform by ${stationUser}`,
+      );
       return stored;
     });
     const printed = await this.workflow.print(shipment.id, label);
@@ -117,6 +124,7 @@ export class NeedsAttention {
     inTransaction(shipments.db, () => {
       shipments.resolvePurchase(purchase.id, 'not-bought', note, stationUser);
       shipments.setState(shipment.id, 'cancelled', { resolution: note, by: stationUser });
+      this.workflow.queue.decided(shipment.id, 'needs-attention', 'failed', note);
     });
   }
 

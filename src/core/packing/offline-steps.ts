@@ -145,3 +145,29 @@ export function requeueFailed(
   });
   return { outcome: 'requeued' };
 }
+
+/**
+ * Takes a shipment out of the offline queue without buying anything: one waiting for the
+ * platform, or one whose entry failed (nothing bought, its order without a label: it stays on
+ * the Queue page until retried or taken off). False for anything else: a shipment being bought
+ * right now, bought, or with the outcome unknown (decided under Needs attention).
+ */
+export function cancelQueued(deps: OfflineDeps, shipmentId: number, stationUser: string): boolean {
+  const { shipments, queue, scope } = deps;
+  const shipment = shipments.get(shipmentId);
+  const entry = queue.forShipment(shipmentId);
+  if (
+    !shipment ||
+    shipment.profileId !== scope.profileId ||
+    shipment.environment !== scope.environment
+  )
+    return false;
+  const failed = shipment.state === 'failed' && entry?.state === 'failed';
+  if (shipment.state !== 'queued' && !failed) return false;
+  inTransaction(shipments.db, () => {
+    shipments.setState(shipmentId, 'cancelled', { by: stationUser });
+    if (failed) queue.decided(shipmentId, 'failed', 'failed', `cancelled by ${stationUser}`);
+    else if (entry) queue.finish(entry.id, 'failed', `cancelled by ${stationUser}`);
+  });
+  return true;
+}

@@ -6,7 +6,7 @@ import { OrderRepository } from '../orders/order-repository.js';
 import type { StoredOrder } from '../orders/types.js';
 import { labelPrinterOf, type Profile } from '../profiles/profile-schema.js';
 import { OfflineQueueRepository } from '../queue/offline-queue-repository.js';
-import { inTransaction, type Db } from '../storage/database.js';
+import type { Db } from '../storage/database.js';
 import { systemClock, type Clock, type StationScope } from '../storage/scope.js';
 import { LabelPurchaser, type PurchaseHooks } from './label-purchase.js';
 import { PackingSteps } from './packing-steps.js';
@@ -23,7 +23,7 @@ import { lookupOrderById, lookupScan } from './scan-lookup.js';
 import { ShipmentRepository } from './shipment-repository.js';
 import { ItemVerification } from './verification.js';
 import type { PackedPackage, PreRateOutcome, RateResult, ScanLookup, ShipResult } from './types.js';
-import { requeueFailed, type RequeueOutcome } from './offline-steps.js';
+import { cancelQueued, requeueFailed, type RequeueOutcome } from './offline-steps.js';
 import type { OrderClaims } from './order-claims.js';
 
 export type { BuyOptions, RateOptions } from './types.js';
@@ -289,16 +289,10 @@ export class PackingWorkflow {
     return requeueFailed({ scope, shipments, queue, labels }, queueId, stationUser);
   }
 
-  /** Takes a shipment out of the offline queue without buying anything. */
+  /** Takes a shipment out of the offline queue without buying anything (see offline-steps.ts). */
   cancelQueued(shipmentId: number, stationUser: string): boolean {
-    const shipment = this.shipments.get(shipmentId);
-    const entry = this.queue.forShipment(shipmentId);
-    if (!shipment || shipment.state !== 'queued' || !this.inScope(shipment)) return false;
-    inTransaction(this.shipments.db, () => {
-      this.shipments.setState(shipmentId, 'cancelled', { by: stationUser });
-      if (entry) this.queue.finish(entry.id, 'failed', `cancelled by ${stationUser}`);
-    });
-    return true;
+    const { scope, shipments, queue } = this;
+    return cancelQueued({ scope, shipments, queue }, shipmentId, stationUser);
   }
 
   private notQueued(shipmentId: number): ShipResult {

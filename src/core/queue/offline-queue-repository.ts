@@ -18,6 +18,7 @@ export interface QueueEntry {
 
 /** A queue entry still to deal with, with the order it ships (what the Queue page lists). */
 export interface PendingQueueEntry extends QueueEntry {
+  state: Exclude<QueueEntryState, 'done'>;
   /** The order's number; the shipment id when the order is gone. */
   orderNumber: string;
 }
@@ -43,6 +44,21 @@ interface Row {
   updated_at: string;
 }
 
+/**
+ * What the Queue page lists (and the header counts): entries not done whose shipment was not
+ * cancelled meanwhile; a failed one only while its order has no label (scanned again and bought
+ * since: over); one that needs attention only while its purchase waits for the shift lead's
+ * decision (a decision closes it; an entry left open by a station before that, 2026-11-29, is
+ * over all the same).
+ */
+const PENDING = `FROM offline_queue q
+   LEFT JOIN shipments s ON s.id = q.shipment_id
+   LEFT JOIN orders o ON o.id = s.order_id
+ WHERE q.profile_id = ? AND q.environment = ? AND q.state <> 'done'
+   AND (s.state IS NULL OR s.state <> 'cancelled')
+   AND NOT (q.state = 'failed' AND EXISTS (SELECT 1 FROM labels l WHERE l.order_id = s.order_id))
+   AND (q.state <> 'needs-attention' OR s.state IN ('unknown', 'purchasing'))`;
+
 /** Shipments waiting for the platform, in the order they were packed. */
 export class OfflineQueueRepository {
   private readonly s;
@@ -67,15 +83,9 @@ export class OfflineQueueRepository {
       // Entries not done whose shipment was not cancelled meanwhile (nor failed with its order
       // labelled since), newest first, with the order's number: one query, not one look-up per row.
       pending: db.prepare<[string, string, number], Row & { order_number: string | null }>(
-        `SELECT q.*, o.order_number FROM offline_queue q
-           LEFT JOIN shipments s ON s.id = q.shipment_id
-           LEFT JOIN orders o ON o.id = s.order_id
-         WHERE q.profile_id = ? AND q.environment = ? AND q.state <> 'done'
-           AND (s.state IS NULL OR s.state <> 'cancelled')
-           -- A failed entry whose order got its label since (scanned again and bought) is over.
-           AND NOT (q.state = 'failed' AND EXISTS (SELECT 1 FROM labels l WHERE l.order_id = s.order_id))
-         ORDER BY q.id DESC LIMIT ?`,
+        `SELECT q.*, o.order_number ${PENDING} ORDER BY q.id DESC LIMIT ?`,
       ),
+      pendingCount: db.prepare<[string, string], { n: number }>(`SELECT count(*) AS n ${PENDING}`),
       counts: db.prepare<[string, string], { state: QueueEntryState; n: number }>(
         `SELECT state, count(*) AS n FROM offline_queue WHERE profile_id = ? AND environment = ? GROUP BY state`,
       ),
@@ -88,6 +98,11 @@ export class OfflineQueueRepository {
       ),
       finish: db.prepare(
         `UPDATE offline_queue SET state = @state, attempts = attempts + 1, last_error = @error, updated_at = @now WHERE id = @id`,
+      ),
+      // A person decided (no attempt of the queue's): the entry is over, with who and what.
+      decided: db.prepare(
+        `UPDATE offline_queue SET state = @state, last_error = @note, updated_at = @now
+          WHERE shipment_id = @shipmentId AND state = @from`,
       ),
     };
   }
@@ -146,8 +161,15 @@ export class OfflineQueueRepository {
   pending(scope: StationScope, limit = 200): PendingQueueEntry[] {
     return this.s.pending.all(scope.profileId, scope.environment, limit).map((row) => ({
       ...toEntry(row),
+      // PENDING leaves done entries out.
+      state: row.state as Exclude<QueueEntryState, 'done'>,
       orderNumber: row.order_number ?? String(row.shipment_id),
     }));
+  }
+
+  /** How many entries the Queue page lists (all of them, not only the newest 200). */
+  pendingCount(scope: StationScope): number {
+    return this.s.pendingCount.get(scope.profileId, scope.environment)?.n ?? 0;
   }
 
   counts(scope: StationScope): QueueCounts {
@@ -191,6 +213,19 @@ export class OfflineQueueRepository {
 
   finish(id: number, state: Exclude<QueueEntryState, 'waiting'>, error: string | null): void {
     this.s.finish.run({ id, state, error, now: this.clock().toISOString() });
+  }
+
+  /**
+   * A person's decision ends the shipment's entry in state `from` (no attempt counted): `done`
+   * once its label is found, `failed` once released as not bought or taken off the Queue.
+   */
+  decided(
+    shipmentId: number,
+    from: Exclude<QueueEntryState, 'done'>,
+    state: 'done' | 'failed',
+    note: string,
+  ): void {
+    this.s.decided.run({ shipmentId, from, state, note, now: this.clock().toISOString() });
   }
 }
 

@@ -69,8 +69,9 @@ export function attentionOf(ctx: StationContext): V.AttentionItem[] {
 }
 
 /**
- * The counts of the header and the site store: shipments and print jobs on the Queue page (a job
- * that failed or may have printed is there too, as on Needs attention), attention.
+ * The counts of the header and the site store: the Queue page's rows, shipments (a failed one or
+ * one bought with the outcome unknown included) and print jobs (a job that failed or may have
+ * printed is there too, as on Needs attention), and Needs attention's items.
  */
 export function countsOf(ctx: StationContext): {
   shipments: number;
@@ -81,7 +82,7 @@ export function countsOf(ctx: StationContext): {
   if (!r) return { shipments: 0, printJobs: 0, needsAttention: 0 };
   const work = workCounts(r.workflow, ctx.spool.list(STUCK).length, r.importAlerts.count(r.scope));
   return {
-    shipments: work.waitingShipments,
+    shipments: work.queuedShipments,
     printJobs: ctx.spool.list({ states: ['queued', 'sending', 'failed', 'unknown'] }).length,
     needsAttention: work.needsAttention,
   };

@@ -129,10 +129,17 @@ export interface PrintJobView {
   warnings: string[];
 }
 
+/**
+ * A shipment on the Queue page: `waiting` for the platform; `failed` (nothing bought, the order
+ * has no label: Retry now queues it again, Cancel takes it off); `needs-attention` (the queue
+ * bought it and never heard back: decided under Needs attention only, not retried or cancelled).
+ */
+export type QueuedShipmentState = 'waiting' | 'failed' | 'needs-attention';
+
 export interface QueuedShipmentView {
   id: string;
   orderNumber: string;
-  state: string;
+  state: QueuedShipmentState;
   attempts: number;
   lastError: string | null;
   createdAt: string;

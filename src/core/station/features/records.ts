@@ -11,7 +11,8 @@ import type { FeatureHandlers } from '../../../shared/features/define.js';
 import type { recordCalls } from '../../../shared/features/records.js';
 import { codeOf, StationFailure } from '../errors.js';
 import { brandName, carrierView, labelView, printJobView, trackingSync } from '../map.js';
-import { attentionOf, printerNamer, queueOf, trackerRows } from '../snapshots.js';
+import { attentionOf, printerNamer, trackerRows } from '../snapshots.js';
+import { printJobId, queueHandlers } from './queue.js';
 import { purchaseView } from './pack-views.js';
 import { labelVoidHandlers, profileLabel, withVoids } from './label-voids.js';
 
@@ -52,6 +53,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
 
   return {
     ...labelVoidHandlers(ctx),
+    ...queueHandlers(ctx),
     'labels.search': async (q) => {
       const r = rt();
       // From after To: nothing can match, and the person is told why rather than "No labels".
@@ -286,58 +288,6 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
       return { resolved: true as const, ...(message ? { message } : {}) };
     },
 
-    'queue.list': async () => queueOf(ctx),
-    'queue.retry': async ({ kind, id }) => {
-      if (kind === 'print-job') ctx.spool.retry(printJobId(id));
-      else {
-        const r = rt();
-        const entry = r.queue.getInScope(r.scope, Number(id));
-        if (!entry) throw new StationFailure('not-found', `No queued shipment ${id}.`);
-        // A failed entry (refused while the key was wrong, say) waits again, due now.
-        if (entry.state === 'failed') {
-          const again = r.workflow.requeueFailed(entry.id, actor(ctx));
-          if (again?.outcome === 'labelled') {
-            ctx.changed('queue');
-            throw new StationFailure(
-              'conflict',
-              `That order has its label now (${again.trackingNumber}): nothing is queued again.`,
-            );
-          }
-          if (!again)
-            throw new StationFailure('conflict', 'That shipment can no longer be retried.');
-          ctx.log(`queued shipment ${entry.shipmentId} retried by ${actor(ctx)}`);
-        }
-        void r.drainer.drain(true);
-      }
-      ctx.changed('queue');
-      return { done: true as const };
-    },
-    'queue.cancel': async ({ kind, id }) => {
-      const r = rt();
-      if (kind === 'print-job') {
-        const job = ctx.spool.get(printJobId(id));
-        ctx.spool.cancel(printJobId(id), `cancelled in the Queue by ${actor(ctx)}`);
-        // A label that will not print is worth a line: "it never came out" is asked later.
-        ctx.log(
-          `print job ${id} cancelled by ${actor(ctx)}${job ? ` (${job.kind}${job.labelId ? `, label ${job.labelId}` : ''}, ${job.state} on ${job.printerId})` : ''}`,
-        );
-      } else {
-        const entry = r.queue.getInScope(r.scope, Number(id));
-        if (!entry) throw new StationFailure('not-found', `No queued shipment ${id}.`);
-        if (!r.workflow.cancelQueued(entry.shipmentId, actor(ctx)))
-          throw new StationFailure('conflict', 'That shipment is no longer waiting in the queue.');
-        ctx.log(`queued shipment ${entry.shipmentId} cancelled by ${actor(ctx)}`);
-      }
-      ctx.changed('queue');
-      return { done: true as const };
-    },
-    'queue.move': async ({ id, printerId }) => {
-      ctx.spool.move(printJobId(id), printerId);
-      ctx.log(`print job ${id} moved to ${printerId} by ${actor(ctx)}`);
-      ctx.changed('queue');
-      return { done: true as const };
-    },
-
     'tracking.board': async ({ status, search, offset, limit }) => {
       const r = rt();
       const filter = search ? { search } : {};
@@ -378,14 +328,6 @@ async function lookUpOnPlatform(na: NeedsAttention, purchaseId: string, user: st
       error.correlationId ? { correlationId: error.correlationId } : undefined,
     );
   }
-}
-
-/** A print job's id from the renderer: a number, or "no such job" in words. */
-function printJobId(id: string): number {
-  const n = Number(id);
-  if (!Number.isSafeInteger(n) || n <= 0)
-    throw new StationFailure('not-found', `Print job ${id} does not exist.`);
-  return n;
 }
 
 /**
