@@ -187,3 +187,61 @@ test('a purchase whose answer is lost is never bought again by itself; a shift l
   await page.keyboard.press('Alt+4');
   await expect(page.getByTestId('history-table')).toContainText('LUM-10423');
 });
+
+test('a queued purchase whose answer is lost: the Queue sends the shift lead to Needs attention, and the look-up takes it off the Queue', async ({
+  page,
+}, info) => {
+  station = await lumenStation();
+  await page.goto(station.url);
+  await expect(page.getByTestId('profile-name')).toHaveText('Lumen e2e');
+  await importOrders(page);
+
+  // The platform is away: Ctrl+Enter queues the order.
+  await sandbox.addFault({ path: '/api/v1', kind: 'status', status: 503 });
+  await page.keyboard.press('Alt+1');
+  await page.keyboard.type('LUM-10422');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('order-number')).toHaveText('LUM-10422');
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('result')).toContainText('QUEUED', { timeout: 30_000 });
+
+  // Back, but the answer to the queue's purchase is lost: bought once, outcome unknown.
+  await sandbox.clearFaults();
+  await sandbox.addFault({
+    method: 'POST',
+    path: '/api/v1/labels',
+    kind: 'reset',
+    after: true,
+    times: 1,
+  });
+  await page.keyboard.press('Alt+3');
+  await page.getByRole('button', { name: 'Retry now' }).click();
+  const rows = page.getByTestId('queued-shipments');
+  await expect(rows).toContainText('outcome unknown: see Needs attention', { timeout: 30_000 });
+  await expect(rows.getByRole('button', { name: 'Retry now' })).toHaveCount(0);
+  await expect(rows.getByRole('button', { name: 'Cancel' })).toHaveCount(0);
+  await expect(page.getByTestId('queue-count')).toContainText('1');
+  await expect(page.getByTestId('attention-count')).toContainText('1');
+  expect(await sandbox.ledger()).toHaveLength(1);
+  await page.screenshot({ path: info.outputPath('queue-outcome-unknown.png') });
+
+  // To Needs attention from the row; the look-up finds the label.
+  await rows.getByRole('button', { name: 'Decide in Needs attention (Alt+2)' }).click();
+  const item = page.getByTestId('attention-item');
+  await expect(item).toContainText('LUM-10422');
+  await item.getByRole('button', { name: 'Look it up on the platform' }).click();
+  await expect(page.getByTestId('attention-outcomes')).toContainText('Found on the platform');
+  await expect.poll(() => printer.labels.length, { timeout: 20_000 }).toBe(1);
+
+  // The Queue no longer has it, after a reload too, and the header agrees.
+  await page.keyboard.press('Alt+3');
+  await expect(page.getByTestId('queued-shipments-empty')).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId('profile-name')).toHaveText('Lumen e2e');
+  await page.keyboard.press('Alt+3');
+  await expect(page.getByTestId('queued-shipments-empty')).toBeVisible();
+  await expect(page.getByTestId('queue-count')).toContainText('0');
+  await expect(page.getByTestId('attention-count')).toContainText('0');
+  await page.screenshot({ path: info.outputPath('queue-after-look-up.png') });
+  expect(await sandbox.ledger()).toHaveLength(1);
+});

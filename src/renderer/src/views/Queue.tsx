@@ -1,7 +1,19 @@
 import { useEffect, useState } from 'react';
 import { ConfirmPanel } from '../components/ConfirmPanel';
 import { useStation } from '../store';
-import type { PrintJobState, PrintJobView } from '../../../shared/views';
+import type {
+  PrintJobState,
+  PrintJobView,
+  QueuedShipmentState,
+  QueuedShipmentView,
+} from '../../../shared/views';
+
+/** A queued shipment's state in the shift lead's words. */
+const shipmentStateWords: Record<QueuedShipmentState, string> = {
+  waiting: 'waiting for the platform',
+  failed: 'failed: nothing bought',
+  'needs-attention': 'outcome unknown: see Needs attention',
+};
 
 /** A print job's state in the shift lead's words. */
 const stateWords: Record<PrintJobState, string> = {
@@ -20,6 +32,7 @@ export function QueueView() {
   const move = useStation((s) => s.moveJob);
   // "It printed" is Needs attention's own decision on the same job (print:<id>), kept there too.
   const resolve = useStation((s) => s.resolveAttention);
+  const go = useStation((s) => s.go);
   const printers = useStation((s) => s.status?.profile?.printers ?? []);
   // The role a job's printer must have: a test page keeps its printer's role.
   const roleOf = (j: PrintJobView) =>
@@ -39,6 +52,8 @@ export function QueueView() {
     kind: 'shipment' | 'print-job';
     id: string;
     what: string;
+    /** A failed shipment: nothing is waiting to be bought, its entry only leaves the Queue. */
+    failed?: boolean;
   } | null>(null);
   return (
     <section className="list-view">
@@ -57,22 +72,13 @@ export function QueueView() {
         </thead>
         <tbody>
           {queue.shipments.map((q) => (
-            <tr key={q.id}>
+            <tr key={q.id} className={q.state}>
               <td className="nowrap">{q.orderNumber}</td>
-              <td>{q.state}</td>
+              <td>{shipmentStateWords[q.state]}</td>
               <td className="num">{q.attempts}</td>
               <td>{q.lastError ?? ''}</td>
               <td>{new Date(q.createdAt).toLocaleTimeString()}</td>
-              <td className="actions">
-                <button onClick={() => void act('retry', 'shipment', q.id)}>Retry now</button>
-                <button
-                  onClick={() =>
-                    setConfirming({ kind: 'shipment', id: q.id, what: `order ${q.orderNumber}` })
-                  }
-                >
-                  Cancel
-                </button>
-              </td>
+              <td className="actions">{shipmentActions(q)}</td>
             </tr>
           ))}
         </tbody>
@@ -159,16 +165,53 @@ export function QueueView() {
     </section>
   );
 
+  /**
+   * Retry now and Cancel only where they can act: a shipment the queue bought without hearing
+   * back may have its label, so it is decided under Needs attention (looked up, released, or
+   * bought again there), never sent again or released from here.
+   */
+  function shipmentActions(q: QueuedShipmentView) {
+    switch (q.state) {
+      case 'needs-attention':
+        return <button onClick={() => go('attention')}>Decide in Needs attention (Alt+2)</button>;
+      case 'waiting':
+      case 'failed':
+        return (
+          <>
+            <button onClick={() => void act('retry', 'shipment', q.id)}>Retry now</button>
+            <button
+              onClick={() =>
+                setConfirming({
+                  kind: 'shipment',
+                  id: q.id,
+                  what: `order ${q.orderNumber}`,
+                  failed: q.state === 'failed',
+                })
+              }
+            >
+              Cancel
+            </button>
+          </>
+        );
+      default: {
+        const never: never = q.state;
+        return String(never);
+      }
+    }
+  }
+
   function cancelPanel() {
     if (!confirming) return null;
-    const { kind, id, what } = confirming;
+    const { kind, id, what, failed } = confirming;
     return (
       <ConfirmPanel
         label={`Confirm cancelling ${what}`}
         question={
-          kind === 'shipment'
-            ? `Cancel the queued purchase for ${what}? Nothing is bought for it when the platform answers; the order stays open, to pack again from Pack (a batch of open orders would buy it). If the customer cancelled the order, cancel the order itself in Orders (Alt+8, Cancelled in the store?).`
-            : `Cancel the print job "${what}"? This copy will not print; the label stays in History to reprint.`
+          kind === 'print-job'
+            ? `Cancel the print job "${what}"? This copy will not print; the label stays in History to reprint.`
+            : failed
+              ? `Take the failed purchase for ${what} off the queue? Nothing was bought for it; the order stays open, to pack again from Pack. If the customer cancelled the order, cancel the order itself in Orders (Alt+8, Cancelled in the store?).`
+              : `Cancel the queued purchase for ${what}? Nothing is bought for it when the platform answers; the order stays open, to pack again from Pack (a batch of open orders would buy it). If the customer cancelled the order, cancel the order itself in Orders (Alt+8, Cancelled in the store?).`
         }
         confirmText={kind === 'shipment' ? 'Cancel the purchase' : 'Cancel the print job'}
         onConfirm={() => {
