@@ -1,5 +1,6 @@
 import { attentionList, workCounts } from '../packing/attention.js';
 import { orderNumberInReference } from '../packing/label-purchase.js';
+import type { PrintJob } from '../printing/spool/jobs.js';
 import type { TrackerRecord } from '../tracking/types.js';
 import type * as V from '../../shared/views.js';
 import type { StationContext } from './context.js';
@@ -13,6 +14,17 @@ import { printJobView } from './map.js';
  */
 
 const STUCK = { states: ['failed', 'unknown'] as ('failed' | 'unknown')[] };
+
+/**
+ * A test page that failed or may have printed is over: it is never sent again, and its outcome
+ * is said in Settings, where it was asked for (as a silent printer's test print is). It is no
+ * Needs attention item with a label's decisions, and not on the Queue or in the header's counts.
+ */
+const settledTestPage = (j: PrintJob) =>
+  j.kind === 'test' && (j.state === 'failed' || j.state === 'unknown');
+
+/** Print jobs that failed or may not have printed and wait for a person's decision. */
+const stuckJobs = (ctx: StationContext) => ctx.spool.list(STUCK).filter((j) => !settledTestPage(j));
 
 /**
  * Names printers by id for a list of jobs: the profile in use's, else (a job queued under another
@@ -52,7 +64,7 @@ export function queueOf(ctx: StationContext): V.QueueView {
   const name = printerNamer(ctx);
   const printJobs = ctx.spool
     .list({ limit: 200 })
-    .filter((j) => j.state !== 'printed' && j.state !== 'cancelled')
+    .filter((j) => j.state !== 'printed' && j.state !== 'cancelled' && !settledTestPage(j))
     .map((j) => printJobView(j, name(j.printerId)));
   return { shipments, printJobs };
 }
@@ -60,12 +72,7 @@ export function queueOf(ctx: StationContext): V.QueueView {
 /** Needs attention, as the page lists it. */
 export function attentionOf(ctx: StationContext): V.AttentionItem[] {
   const r = ctx.runtime();
-  return attentionList(
-    r.workflow,
-    ctx.spool.list(STUCK),
-    printerNamer(ctx),
-    r.importAlerts.open(r.scope),
-  );
+  return attentionList(r.workflow, stuckJobs(ctx), printerNamer(ctx), r.importAlerts.open(r.scope));
 }
 
 /**
@@ -80,10 +87,11 @@ export function countsOf(ctx: StationContext): {
 } {
   const r = ctx.runtimeOrNull();
   if (!r) return { shipments: 0, printJobs: 0, needsAttention: 0 };
-  const work = workCounts(r.workflow, ctx.spool.list(STUCK).length, r.importAlerts.count(r.scope));
+  const stuck = stuckJobs(ctx).length;
+  const work = workCounts(r.workflow, stuck, r.importAlerts.count(r.scope));
   return {
     shipments: work.queuedShipments,
-    printJobs: ctx.spool.list({ states: ['queued', 'sending', 'failed', 'unknown'] }).length,
+    printJobs: ctx.spool.list({ states: ['queued', 'sending'] }).length + stuck,
     needsAttention: work.needsAttention,
   };
 }

@@ -1,4 +1,4 @@
-import type { PrintJobStore, PrintJob } from './jobs.js';
+import { checkThePrinter, type PrintJobStore, type PrintJob } from './jobs.js';
 import type { PrinterNotice, PrintSpoolOptions } from './spool-types.js';
 import {
   describePrinter,
@@ -243,7 +243,7 @@ export class JobSender {
         this.ctx.emitJob(
           this.ctx.store.change(job.id, {
             state: 'unknown',
-            lastError: `${(error as Error).message}. Check the printer: mark it printed, or send it again.`,
+            lastError: `${(error as Error).message}. ${checkThePrinter(job.kind)}`,
             lastErrorCode: error instanceof PrinterError ? error.code : 'unexpected',
           }),
         );
@@ -282,7 +282,7 @@ export class JobSender {
         this.ctx.emitJob(
           this.ctx.store.change(job.id, {
             state: 'unknown',
-            lastError: `${why}; it may or may not have printed. Check the printer: mark it printed, or send it again.`,
+            lastError: `${why}; it may or may not have printed. ${checkThePrinter(job.kind)}`,
             lastErrorCode: signal.aborted ? 'interrupted' : 'printer-offline',
           }),
         );
@@ -320,7 +320,7 @@ export class JobSender {
         this.ctx.emitJob(
           this.ctx.store.change(job.id, {
             state: 'unknown',
-            lastError: `The station stopped before the printer confirmed this label; it may or may not have printed. Check the printer: mark it printed, or send it again.`,
+            lastError: `The station stopped before the printer confirmed this label; it may or may not have printed. ${checkThePrinter(job.kind)}`,
             lastErrorCode: 'interrupted',
           }),
         );

@@ -329,3 +329,14 @@ export class PrintJobStore {
     return rows.map(toJob);
   }
 }
+
+/**
+ * What a person does with a job that may or may not have printed: a label is marked printed or
+ * sent again (Needs attention, Queue); a test page is only looked at, never sent again (its
+ * outcome is said in Settings, where it was asked for).
+ */
+export function checkThePrinter(kind: PrintJobKind): string {
+  return kind === 'test'
+    ? 'Look at the printer: a test page is not sent again; if it did not come out, put it right and try again.'
+    : 'Check the printer: mark it printed, or send it again.';
+}

@@ -4,6 +4,7 @@ import { describePrinter, type Printer, type PrinterConfig } from '../types.js';
 import { checkLabelForPrinter, testLabel, type LabelWarning } from '../zpl.js';
 import { JobSender } from './job-sender.js';
 import {
+  checkThePrinter,
   PrintJobStore,
   type JobChange,
   type LabelPrintOutcome,
@@ -39,8 +40,7 @@ export type {
 } from './jobs.js';
 
 const INTERRUPTED =
-  'The station stopped while this was being sent to the printer, so it may or may not have printed. ' +
-  'Check the printer: mark it printed, or send it again.';
+  'The station stopped while this was being sent to the printer, so it may or may not have printed.';
 
 /**
  * The durable print spool. Jobs live in SQLite and come out of each printer in the order they
@@ -85,7 +85,7 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
       this.emitJob(
         this.store.change(job.id, {
           state: 'unknown',
-          lastError: INTERRUPTED,
+          lastError: `${INTERRUPTED} ${checkThePrinter(job.kind)}`,
           lastErrorCode: 'interrupted',
         }),
       );
