@@ -276,6 +276,29 @@ test('Orders view filters and a batch of open single-item orders with a weight: 
   await expect(page.getByTestId('eod-line')).toContainText('no receipt printer');
 });
 
+test('with no order in the list the batch panel says there is nothing to print, and its button is off with the reason', async ({
+  page,
+}, info) => {
+  await openWithOrders(page);
+  // Labelled orders only: none yet (as after a batch has labelled every open order).
+  await page.getByTestId('count-labelled').press('Space');
+  await expect(page.getByTestId('orders-pager')).toContainText('No order');
+  await expect(page.getByTestId('batch-start-said')).toHaveText(
+    'Nothing to print: no order is in this list. Change the filters or the search, or import orders.',
+  );
+  const button = page.getByRole('button', { name: /as a batch/ });
+  await expect(button).toHaveText('Nothing to print as a batch Alt+B');
+  await expect(button).toBeDisabled();
+  await expect(button).toHaveAttribute('title', 'No order is in this list: nothing to print.');
+  await expect(page.locator('.orders')).not.toContainText('all 0 matching');
+  // Alt+B says why too, and asks nothing.
+  await page.keyboard.press('Alt+b');
+  await expect(page.getByRole('alertdialog', { name: 'Confirm the batch' })).toHaveCount(0);
+  await expect(page.getByText('No order is in this list: nothing to print.').first()).toBeVisible();
+  await page.screenshot({ path: info.outputPath('batch-nothing-to-print.png') });
+  expect(await sandbox.ledger()).toHaveLength(0);
+});
+
 test('a batch order without a weight is failed in Orders, with its reason, under the Failed filter', async ({
   page,
 }, info) => {

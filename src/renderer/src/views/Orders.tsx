@@ -10,7 +10,7 @@ import { readOrderFile } from '../lib/read-file';
 import { ImportReportPanel, withoutReopened } from './ImportReportPanel';
 import { ColumnMapping } from './settings/ColumnMapping';
 import { BatchPanel } from './BatchPanel';
-import { batchQuestion, tooManyWords } from './batch-question';
+import { batchQuestion, batchStartWords, tooManyWords } from './batch-question';
 import { TooMany } from './TooMany';
 import { useOrderRows } from './order-rows';
 import { CancelOrders } from './CancelOrders';
@@ -73,12 +73,14 @@ export function StationOrders(props: { onSiteScope: (() => void) | null }) {
   // starting another, said in the question (its waiting orders stay open).
   const batchRunning = s.batch?.state === 'running';
   const pausedBatch = s.batch?.state === 'paused' ? s.batch : null;
+  const startWords = batchStartWords(page, s.picked.length);
   const startBatch = () => {
     if (batchRunning)
       s.notify(
         'error',
         'A batch is under way: let it finish, or stop it, before starting another.',
       );
+    else if (startWords.nothingWhy) s.notify('error', startWords.nothingWhy);
     // Said before the money question, not after it.
     else if (batchSize > MAX_BATCH_ORDERS)
       s.notify('error', tooManyWords(batchSize, s.picked.length > 0));
@@ -332,25 +334,14 @@ export function StationOrders(props: { onSiteScope: (() => void) | null }) {
         </div>
         <div className="panel batch-start">
           <h2>Batch printing</h2>
-          <p>
-            {s.picked.length
-              ? `${s.picked.length} order${s.picked.length === 1 ? '' : 's'} picked.`
-              : matching === 1
-                ? 'No order picked: the batch takes the one matching order.'
-                : `No order picked: the batch takes all ${matching.toLocaleString()} matching orders.`}
-          </p>
+          <p data-testid="batch-start-said">{startWords.said}</p>
           <button
             className="primary"
-            disabled={(matching === 0 && !s.picked.length) || batchRunning}
-            title={batchRunning ? 'A batch is under way' : undefined}
+            disabled={startWords.nothingWhy !== null || batchRunning}
+            title={batchRunning ? 'A batch is under way' : (startWords.nothingWhy ?? undefined)}
             onClick={startBatch}
           >
-            {s.picked.length
-              ? `Print ${s.picked.length} picked as a batch`
-              : matching === 1
-                ? 'Print the 1 matching order as a batch'
-                : `Print all ${matching.toLocaleString()} matching as a batch`}{' '}
-            <kbd>Alt+B</kbd>
+            {startWords.button} <kbd>Alt+B</kbd>
           </button>
           {s.picked.length ? <button onClick={() => s.clearPicked()}>Clear picks</button> : null}
           {/* Asked while the list was loading (Alt+B at once after an import), over the limit. */}

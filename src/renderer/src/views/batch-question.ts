@@ -61,3 +61,44 @@ export function batchQuestion(page: OrderPageView | null, picked: string[], q: O
 export function tooManyWords(batchSize: number, picked: boolean): string {
   return `${batchSize.toLocaleString()} orders ${picked ? 'are picked' : 'match'}: a batch holds at most ${MAX_BATCH_ORDERS}. Narrow the filter (a status, Single item, Weight known, a search) or pick orders with Space.`;
 }
+
+/**
+ * The batch panel's line and button before a batch starts: what Alt+B takes, or, with nothing
+ * picked and no order in the list (a batch just labelled them all, a filter that finds none),
+ * that there is nothing to print and why the button is off.
+ */
+export function batchStartWords(
+  page: OrderPageView | null,
+  picked: number,
+): { said: string; button: string; nothingWhy: string | null } {
+  if (picked)
+    return {
+      said: `${picked} order${picked === 1 ? '' : 's'} picked.`,
+      button: `Print ${picked} picked as a batch`,
+      nothingWhy: null,
+    };
+  if (!page)
+    return {
+      said: 'Reading the orders…',
+      button: 'Print as a batch',
+      nothingWhy: 'The orders are still being read.',
+    };
+  const matching = page.total;
+  if (matching === 0)
+    return {
+      said: 'Nothing to print: no order is in this list. Change the filters or the search, or import orders.',
+      button: 'Nothing to print as a batch',
+      nothingWhy: 'No order is in this list: nothing to print.',
+    };
+  return matching === 1
+    ? {
+        said: 'No order picked: the batch takes the one matching order.',
+        button: 'Print the 1 matching order as a batch',
+        nothingWhy: null,
+      }
+    : {
+        said: `No order picked: the batch takes all ${matching.toLocaleString()} matching orders.`,
+        button: `Print all ${matching.toLocaleString()} matching as a batch`,
+        nothingWhy: null,
+      };
+}
