@@ -317,6 +317,16 @@ test("in large text at 1366×768, an address of four lines shows its city line w
   const panelNow = (await panel.boundingBox())!;
   expect(longCity.y + longCity.height).toBeLessThanOrEqual(panelNow.y + panelNow.height);
   expect(await panel.evaluate((el) => el.scrollTop)).toBe(0);
+  // Its SKU on one line, not broken at its hyphens ("CNDL-" over "SEA-12").
+  const sku = panel.locator('td.sku').first();
+  await expect(sku).toHaveText('CNDL-SEA-12');
+  expect(
+    await sku.evaluate((el) => {
+      const range = el.ownerDocument.createRange();
+      range.selectNodeContents(el);
+      return range.getClientRects().length;
+    }),
+  ).toBe(1);
   await page.screenshot({ path: info.outputPath('long-name-large-text.png') });
   await page.keyboard.press('Alt+l');
 });

@@ -185,7 +185,9 @@ export function OrderItems({ order }: { order: OrderView }) {
           return (
             <tr key={i}>
               <td className="num">{item.quantity}</td>
-              <td>{item.sku}</td>
+              <td className="sku" title={item.sku}>
+                {item.sku}
+              </td>
               <td>
                 {item.name}
                 {hazmat ? (
