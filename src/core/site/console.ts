@@ -192,6 +192,7 @@ export async function consoleSnapshot(
   return {
     at: new Date(serverNow).toISOString(),
     onlineWithinMs: ONLINE_WITHIN_MS,
+    stationNames: Object.fromEntries(stations.rows.map((r) => [r.station_id, r.station_name])),
     stations: stations.rows.filter(listed).map((r) => ({
       stationId: r.station_id,
       stationName: r.station_name,

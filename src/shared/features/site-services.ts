@@ -62,6 +62,11 @@ export interface ConsoleSnapshotView {
     needsAttention: number;
     outboxDepth: number;
   }[];
+  /**
+   * Every station's name by id, retired ones included (their rows are kept from site migration
+   * 6, off the lists): the labels, pollers and carrier readings of a retired station name it.
+   */
+  stationNames: Record<string, string>;
   labelsPerHour: { hour: number; stationId: string; packer: string; labels: number }[];
   costToday: {
     tenantId: string;

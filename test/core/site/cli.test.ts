@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { usePostgres } from '../../support/use-postgres.js';
 import { SiteStore } from '../../../src/core/site/store.js';
+import { consoleSnapshot } from '../../../src/core/site/console.js';
 import { siteDatabase, STATION_PASSWORD } from './support.js';
 import { SUPERUSER_PASSWORD } from '../../support/postgres.js';
 
@@ -163,9 +164,17 @@ describe('npm run site names the password variable it reads', () => {
          'UPS', 'UPS_GROUND', 500, 'USD', 'ana', now())`,
     );
     const reader = station('pack-1', 'Packing 1');
-    const found = await reader.searchLabels({ profileId: 'p', environment: 'sandbox' }, {});
+    const scope = { profileId: 'p', environment: 'sandbox' } as const;
+    const found = await reader.searchLabels(scope, {});
     expect(found.labels.map((l) => [l.stationId, l.stationName])).toEqual([
       ['pack-old', 'Old packer PC'],
+    ]);
+    // The console's labels today by station name it too, not by its id.
+    const day = new Date(Date.now() - 3_600_000).toISOString();
+    const picture = await consoleSnapshot(reader.pool, scope, day, 0, true, ['t']);
+    expect(picture.stations.map((x) => x.stationId)).toEqual(['pack-1']);
+    expect(picture.labelsPerHour.map((h) => picture.stationNames[h.stationId])).toEqual([
+      'Old packer PC',
     ]);
     // Brought back under its id, it checks in and is listed again.
     const back = station('pack-old', 'Old packer PC');

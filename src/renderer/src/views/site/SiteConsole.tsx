@@ -192,7 +192,8 @@ export function SiteConsole() {
   const online = (s: { stationId: string; online: boolean; lastSeenAt: string }) =>
     s.stationId === me ||
     (s.online && storeNow - Date.parse(s.lastSeenAt) <= (snap?.onlineWithinMs ?? 0));
-  const names = new Map(snap?.stations.map((s) => [s.stationId, s.stationName]) ?? []);
+  // Retired stations too: their labels today still count, under their name.
+  const names = new Map(Object.entries(snap?.stationNames ?? {}));
   return (
     <div className="site-console" data-testid="site-console">
       {view.note ? (
