@@ -1,5 +1,4 @@
 // `npm run site -- users …` and `npm run site -- setting …` (issue 14), for site/cli.ts.
-import { createInterface } from 'node:readline';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase } from '../storage/database.js';
@@ -8,6 +7,7 @@ import { badgeDigest, hashPin, pinProblem } from '../users/pin.js';
 import { USER_ID, type UserRecord } from '../users/types.js';
 import type { SiteStore } from './store.js';
 import { parseSiteSetting, SITE_SETTING_KEYS } from './settings.js';
+import { cliInput } from './cli-input.js';
 
 export { SITE_SETTING_KEYS };
 
@@ -18,20 +18,6 @@ export interface UserOptions {
   badge?: boolean | undefined;
   pin?: boolean | undefined;
   clear?: boolean | undefined;
-}
-
-/** Reads lines from standard input (a terminal or a pipe): the badge, then the PIN. */
-function lines(): () => Promise<string> {
-  const rl = createInterface({ input: process.stdin, terminal: false });
-  const queue: string[] = [];
-  const waiting: ((l: string) => void)[] = [];
-  rl.on('line', (l) => (waiting.length ? waiting.shift()!(l) : queue.push(l)));
-  rl.on('close', () => waiting.splice(0).forEach((w) => w('')));
-  return async () => {
-    const next = queue.shift();
-    if (next !== undefined) return next;
-    return new Promise<string>((resolve) => waiting.push(resolve));
-  };
 }
 
 export async function runUsersCommand(
@@ -71,75 +57,7 @@ export async function runUsersCommand(
         );
       return 0;
     }
-    if (sub === 'add') {
-      const userId = args[1] ?? '';
-      const name = opts.name?.trim();
-      const role = opts.role;
-      const missing = !USER_ID.test(userId)
-        ? userId
-          ? `"${userId}" is not a user id (letters, digits, . - _)`
-          : 'the user id is missing'
-        : !name
-          ? '--name is missing'
-          : role === undefined
-            ? '--role is missing'
-            : role !== 'packer' && role !== 'lead'
-              ? `"${role}" is not a role: a user is a packer or a lead`
-              : null;
-      if (missing) {
-        console.error(
-          `${missing}. A user needs an id (letters, digits, . - _), --name and --role packer|lead.\n${usage}`,
-        );
-        return 2;
-      }
-      if (!opts.badge && !opts.pin) {
-        console.error(`Give the user a --badge, a --pin or both.\n${usage}`);
-        return 2;
-      }
-      const read = lines();
-      let badgeSha256: string | null = null;
-      let pinHash: string | null = null;
-      if (opts.badge) {
-        process.stderr.write('Scan the badge (then Enter): ');
-        const code = (await read()).trim();
-        if (!code) {
-          console.error('No badge code was read.');
-          return 2;
-        }
-        badgeSha256 = badgeDigest(code);
-      }
-      if (opts.pin) {
-        process.stderr.write('PIN (4 to 12 digits, then Enter): ');
-        const pin = (await read()).trim();
-        const problem = pinProblem(pin);
-        if (problem) {
-          console.error(problem);
-          return 2;
-        }
-        pinHash = await hashPin(pin);
-      }
-      const users = await list();
-      const existing = users.find((u) => u.userId === userId);
-      const holder = badgeSha256
-        ? users.find((u) => u.userId !== userId && u.badgeSha256 === badgeSha256)
-        : undefined;
-      if (holder) {
-        console.error(
-          `That badge already belongs to ${holder.name} (${holder.userId}); scan another badge, or disable ${holder.userId} first. Nothing was saved.`,
-        );
-        return 1;
-      }
-      await save({
-        userId,
-        name: name!,
-        role: role as 'packer' | 'lead',
-        badgeSha256: badgeSha256 ?? existing?.badgeSha256 ?? null,
-        pinHash: pinHash ?? existing?.pinHash ?? null,
-        active: true,
-      });
-      console.log(`${name} (${userId}) is a ${role === 'lead' ? 'shift lead' : 'packer'}.`);
-      return 0;
-    }
+    if (sub === 'add') return await addUser(args[1] ?? '', opts, list, save, usage);
     if (sub === 'disable') {
       const u = (await list()).find((x) => x.userId === args[1]);
       if (!u) {
@@ -156,6 +74,117 @@ export async function runUsersCommand(
     return 2;
   } finally {
     db?.close();
+  }
+}
+
+/**
+ * `users add <id>`: a new user needs --name, --role and a badge or a PIN; for an id that exists
+ * it changes what is given, keeps the rest, and enables a disabled user again (site.md, Users
+ * and roles).
+ */
+async function addUser(
+  userId: string,
+  opts: UserOptions,
+  list: () => Promise<UserRecord[]>,
+  save: (u: UserRecord) => Promise<void>,
+  usage: string,
+): Promise<number> {
+  const name = opts.name?.trim();
+  const role = opts.role;
+  const wrong = !USER_ID.test(userId)
+    ? userId
+      ? `"${userId}" is not a user id (letters, digits, . - _)`
+      : 'the user id is missing'
+    : role !== undefined && role !== 'packer' && role !== 'lead'
+      ? `"${role}" is not a role: a user is a packer or a lead`
+      : opts.name !== undefined && !name
+        ? '--name is empty'
+        : null;
+  if (wrong) {
+    console.error(
+      `${wrong}. A user needs an id (letters, digits, . - _), --name and --role packer|lead.\n${usage}`,
+    );
+    return 2;
+  }
+  const users = await list();
+  const existing = users.find((u) => u.userId === userId);
+  if (!existing) {
+    const missing = !name ? '--name is missing' : role === undefined ? '--role is missing' : null;
+    if (missing) {
+      console.error(
+        `${missing}. A user needs an id (letters, digits, . - _), --name and --role packer|lead.\n${usage}`,
+      );
+      return 2;
+    }
+    if (!opts.badge && !opts.pin) {
+      console.error(
+        `${userId} is a new user: give them a --badge, a --pin or both (an existing user keeps theirs).\n${usage}`,
+      );
+      return 2;
+    }
+  }
+  const input = cliInput();
+  try {
+    let badgeSha256: string | null = null;
+    let pinHash: string | null = null;
+    if (opts.badge) {
+      const code = (await input.line('Scan the badge (then Enter): ')).trim();
+      if (!code) {
+        console.error('No badge code was read. Nothing was saved.');
+        return 2;
+      }
+      badgeSha256 = badgeDigest(code);
+    }
+    if (opts.pin) {
+      const pin = (
+        await input.secret(
+          input.terminal
+            ? 'PIN (4 to 12 digits, not shown as typed, then Enter): '
+            : 'PIN (4 to 12 digits, then Enter): ',
+        )
+      ).trim();
+      const problem = pinProblem(pin);
+      if (problem) {
+        console.error(`${problem} Nothing was saved.`);
+        return 2;
+      }
+      // Typed unseen, a slip of a finger would go unnoticed: a terminal asks for it again.
+      if (input.terminal && (await input.secret('The same PIN again: ')).trim() !== pin) {
+        console.error('The two PINs typed differ. Nothing was saved; run the command again.');
+        return 2;
+      }
+      pinHash = await hashPin(pin);
+    }
+    const holder = badgeSha256
+      ? users.find((u) => u.userId !== userId && u.badgeSha256 === badgeSha256)
+      : undefined;
+    if (holder) {
+      console.error(
+        `That badge already belongs to ${holder.name} (${holder.userId}); scan another badge, or disable ${holder.userId} first. Nothing was saved.`,
+      );
+      return 1;
+    }
+    const user: UserRecord = {
+      userId,
+      name: name ?? existing!.name,
+      role: (role ?? existing!.role) as 'packer' | 'lead',
+      badgeSha256: badgeSha256 ?? existing?.badgeSha256 ?? null,
+      pinHash: pinHash ?? existing?.pinHash ?? null,
+      active: true,
+    };
+    await save(user);
+    const kept = [
+      !badgeSha256 && existing?.badgeSha256 ? 'badge' : null,
+      !pinHash && existing?.pinHash ? 'PIN' : null,
+    ].filter(Boolean);
+    console.log(
+      `${user.name} (${userId}) is a ${user.role === 'lead' ? 'shift lead' : 'packer'}.` +
+        (existing && !existing.active ? ` Enabled again: ${user.name} can sign in.` : '') +
+        (kept.length ? ` Kept: their ${kept.join(' and ')}.` : ''),
+    );
+    return 0;
+  } finally {
+    input.close();
   }
 }
 

@@ -31,6 +31,7 @@ import { runSettingCommand, runUsersCommand, SITE_SETTING_KEYS } from './cli-use
 const usage =
   'usage: npm run site -- migrate|status|offline-purchase <allow|refuse> --url postgres://user@host:5432/database\n' +
   '       npm run site -- users list|add <id> --name <name> --role packer|lead [--badge] [--pin]|disable <id> (--url … | --station-dir <dir>)\n' +
+  '         (users add for an existing id: only what changes; it enables a disabled user again)\n' +
   `       npm run site -- setting <${SITE_SETTING_KEYS.join('|')}> [<json value> | --clear] --url …\n` +
   '       npm run site -- stations list|retire <station id> --url …   (retire: take a station that is gone off the lists)\n' +
   `The password is read from ${SITE_IT_PASSWORD_ENV} (${SITE_PASSWORD_ENV} when ${SITE_IT_PASSWORD_ENV} is not set), never from the command line or the address; --url defaults to SITE_STORE_URL.`;
