@@ -67,8 +67,11 @@ export const SITE_SCHEMA_FEATURES: Readonly<Record<number, string>> = {
 };
 
 /** What a store at `schema` lacks of this version's, in words ('' when nothing). */
-export function missingSiteFeatures(schema: number): string {
-  return Object.entries(SITE_SCHEMA_FEATURES)
+export function missingSiteFeatures(
+  schema: number,
+  features: Readonly<Record<number, string>> = SITE_SCHEMA_FEATURES,
+): string {
+  return Object.entries(features)
     .filter(([v]) => Number(v) > schema)
     .map(([, what]) => what)
     .join('; ');
