@@ -205,15 +205,18 @@ export class SiteOutbox {
 
   /**
    * The store is a database this station has not sent its history to (a restore into the same
-   * name): everything goes into the outbox again, as on a first connection, and the store is
-   * remembered. A store already known is only remembered.
+   * name, a move to another server): everything goes into the outbox again, as on a first
+   * connection, and the store is remembered. A store already known is only remembered.
    */
   sendAllTo(identity: string): boolean {
     // At every check-in: a read, and a write only when the store is not the one remembered.
     if (this.storeIdentity() === identity) return false;
     return this.db.transaction(() => {
       const known = this.storeIdentity();
-      const again = known !== null && known !== identity;
+      // Remembered before the server's identifier was read (its OID alone): the same OID is
+      // taken for the same database, as it was then, rather than sending everything again.
+      const same = known !== null && !known.includes(':') && identity.endsWith(`:${known}`);
+      const again = known !== null && known !== identity && !same;
       if (again) {
         this.db.prepare('UPDATE site_sync SET enabled = 0 WHERE id = 1').run();
         this.enable();

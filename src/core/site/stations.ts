@@ -45,13 +45,16 @@ function checkInStatement(name: string, extra: readonly string[]): { name: strin
 /**
  * What each check-in reads back: the row's time before it (a sub-select sees the statement's
  * snapshot: written after this station's own last check-in means another running station
- * checks in under the same id), which database this is (its OID: a store restored into the
- * same name is another), and the schema's version (site IT's migrate is seen by the next
+ * checks in under the same id), which database this is (the server's system identifier and the
+ * database's OID: a store restored into the same name is another, and so is one moved to a new
+ * server under the same address, whose database may well have the old one's OID), and the
+ * schema's version (site IT's migrate is seen by the next
  * check-in, not a restart).
  */
 const CHECK_IN_RETURNING = `RETURNING last_seen_at AS now_at,
   (SELECT s.last_seen_at FROM site_stations s WHERE s.station_id = $1) AS before_at,
-  (SELECT d.oid::text FROM pg_database d WHERE d.datname = current_database()) AS db_oid,
+  (SELECT c.system_identifier::text || ':' || d.oid::text FROM pg_control_system() c, pg_database d
+    WHERE d.datname = current_database()) AS db_oid,
   (SELECT max(version) FROM site_schema_migrations) AS schema`;
 const HEARTBEAT = ['app_version', 'signed_in_user', 'printers'];
 const CHECK_IN = checkInStatement('site-check-in', []);
@@ -70,7 +73,7 @@ const CHECK_IN_PLATFORM = checkInStatement('site-check-in-beat-platform', [
 export class SiteStations {
   /** The store's time of this station's own last check-in (see checkIn). */
   private lastCheckIn: Date | null = null;
-  /** The store's database (its OID) as the last check-in found it: see SiteSync. */
+  /** The store's database (`<server system identifier>:<OID>`) as the last check-in found it. */
   database: string | null = null;
   /**
    * The store's schema version as last read (SiteSync's preparation, then every check-in): what

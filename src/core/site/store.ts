@@ -140,8 +140,9 @@ export class SiteStore {
   }
 
   /**
-   * Which database the last check-in reached: its OID on the server. A restore (a dump into a
-   * re-created database of the same name) gives a new one; the same database keeps it.
+   * Which database the last check-in reached: the server's system identifier and the database's
+   * OID there. A restore (a dump into a re-created database of the same name) gives a new OID, a
+   * move to another server a new system identifier; the same database keeps both.
    */
   get database(): string | null {
     return this.siteStations.database;
