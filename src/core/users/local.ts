@@ -59,6 +59,17 @@ export class LocalUsers {
     );
   }
 
+  /** A user of this station that site IT disabled (not one never known). */
+  disabled(userId: string): boolean {
+    return (
+      this.db
+        .prepare<[string], { n: number }>(
+          'SELECT count(*) AS n FROM station_users WHERE user_id = ? AND active = 0',
+        )
+        .get(userId)!.n > 0
+    );
+  }
+
   byId(userId: string): UserRecord | null {
     const row = this.db
       .prepare<[string], Row>('SELECT * FROM station_users WHERE user_id = ? AND active = 1')

@@ -56,6 +56,8 @@ const PAUSE_MS = 30_000;
  */
 export class StationSession {
   private user: SignedInUser | null = null;
+  /** Why nobody is signed in, when the station signed someone out by itself (disabled). */
+  private signedOutWhy: string | null = null;
   private approval: { by: SignedInUser; until: number } | null = null;
   private readonly failures = new Map<string, { count: number; pausedUntil: number }>();
 
@@ -78,8 +80,22 @@ export class StationSession {
   }
 
   current(): SignedInUser | null {
-    if (this.user && !this.o.users.byId(this.user.userId)) this.user = null; // removed meanwhile
+    // Disabled or removed meanwhile (site IT; a site's users arrive with a check-in): signed
+    // out, and the next packer is told why rather than only to sign in.
+    if (this.user && !this.o.users.byId(this.user.userId)) {
+      const { userId, name } = this.user;
+      this.signedOutWhy = this.o.users.disabled(userId)
+        ? `${name} was disabled by site IT and is signed out here.`
+        : `${name} is no longer a user here (removed by site IT) and is signed out.`;
+      this.user = null;
+    }
     return this.user;
+  }
+
+  /** Why the station signed its user out by itself (null after a sign-in or sign-out). */
+  signedOut(): string | null {
+    this.current();
+    return this.signedOutWhy;
   }
 
   /** The name recorded with an action: the signed-in user, or the station's user name. */
@@ -94,7 +110,7 @@ export class StationSession {
     if (!user)
       throw new UserError(
         'sign-in-required',
-        'Sign in first: scan your badge, or type your user name and PIN.',
+        `${this.signedOutWhy ? `${this.signedOutWhy} ` : ''}Sign in first: scan your badge, or type your user name and PIN.`,
       );
     return user;
   }
@@ -103,12 +119,14 @@ export class StationSession {
     const found = await this.identify(input);
     this.user = { userId: found.userId, name: found.name, role: found.role };
     this.approval = null;
+    this.signedOutWhy = null;
     return this.user;
   }
 
   signOut(): void {
     this.user = null;
     this.approval = null;
+    this.signedOutWhy = null;
   }
 
   /** A lead scans their badge (or types id + PIN) at this station: the next lead action is approved. */
@@ -146,7 +164,7 @@ export class StationSession {
     this.approval = null;
     throw new UserError(
       'lead-required',
-      `A shift lead must approve ${describeLeadAction(action)} (lead, scan your badge at this station, then try again). Nothing was done.`,
+      `A shift lead must approve ${describeLeadAction(action)} (lead, scan your badge at this station: it then goes ahead by itself). Nothing was done yet.`,
     );
   }
 

@@ -15,6 +15,8 @@ export interface SessionView {
   /** Users are set up (here or at the site): someone must sign in to pack. */
   required: boolean;
   user: SignedInUserView | null;
+  /** Why nobody is signed in, when the station signed its user out (disabled by site IT). */
+  signedOut: string | null;
   /** A lead scanned their badge here: the next lead action is approved by them. */
   approvalBy: string | null;
   /** `npm run web -- --console`: a screen with no printer or scanner, the Site view only. */

@@ -122,7 +122,7 @@ describe('sign-in and roles at a station', () => {
       error: {
         code: 'lead-required',
         message:
-          'A shift lead must approve buying another label for order LUM-10421 (lead, scan your badge at this station, then try again). Nothing was done.',
+          'A shift lead must approve buying another label for order LUM-10421 (lead, scan your badge at this station: it then goes ahead by itself). Nothing was done yet.',
       },
     });
     expect(labelsFor(sandbox, 'LUM-10421')).toBe(1);
@@ -163,6 +163,32 @@ describe('sign-in and roles at a station', () => {
       }),
     ).toMatchObject({ ok: false, error: { code: 'lead-required' } });
     expect(labelsFor(sandbox, 'LUM-10421')).toBe(2);
+  });
+
+  it('a packer disabled by site IT while signed in: the next buy says why nobody is signed in', async () => {
+    const { s, sandbox } = await stations.start();
+    await addUsers(s);
+    await s.context.session.signIn({ badge: ANA.badge });
+    const shipmentId = await rated(s, 'LUM-10421');
+    // Site IT disables Ana (npm run site -- users disable ana; copied at the next check-in).
+    const ana = s.context.users.list().find((u) => u.userId === 'ana')!;
+    s.context.users.upsert({ ...ana, active: false });
+    expect(await s.dispatch('pack.buy', { shipmentId })).toEqual({
+      ok: false,
+      error: {
+        code: 'sign-in-required',
+        message:
+          'Ana Ruiz was disabled by site IT and is signed out here. Sign in first: scan your badge, or type your user name and PIN.',
+      },
+    });
+    expect(labelsFor(sandbox, 'LUM-10421')).toBe(0);
+    // The sign-in screen says it too, until someone signs in.
+    expect(await call(s, 'users.session', {})).toMatchObject({
+      user: null,
+      signedOut: 'Ana Ruiz was disabled by site IT and is signed out here.',
+    });
+    await s.context.session.signIn({ badge: BO.badge });
+    expect((await call(s, 'users.session', {})).signedOut).toBeNull();
   });
 
   it('marking an unknown purchase as not bought needs a lead; the lead is recorded, in the log too', async () => {

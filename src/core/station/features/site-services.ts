@@ -16,6 +16,7 @@ export function siteServiceHandlers(ctx: StationContext): FeatureHandlers<typeof
     return {
       required: s.required(),
       user: s.current(),
+      signedOut: s.signedOut(),
       approvalBy: s.pendingApproval()?.name ?? null,
       consoleOnly: ctx.options.consoleOnly === true,
     };

@@ -81,6 +81,8 @@ function Credentials(props: {
 /** The whole screen until someone signs in (only where users are set up). */
 export function SignInScreen() {
   const setSession = useSession((s) => s.setSession);
+  // Signed out by the station (site IT disabled the user): said, so nobody wonders why.
+  const signedOut = useSession((s) => s.session?.signedOut ?? null);
   // Which station this is: a packer walking up reads where they are signing in.
   const where = useStation((s) => {
     const p = s.status?.profile;
@@ -93,6 +95,11 @@ export function SignInScreen() {
       {where ? (
         <p className="muted" data-testid="sign-in-station">
           {where}
+        </p>
+      ) : null}
+      {signedOut ? (
+        <p className="banner" data-testid="signed-out">
+          {signedOut}
         </p>
       ) : null}
       <Credentials
