@@ -53,7 +53,9 @@ export class NeedsAttention {
         tenantId: purchase.tenantId,
         orderReference: purchase.orderReference,
         failure: purchase.failure,
-        since: purchase.updatedAt,
+        // When the purchase was made: found unanswered at a restart, its updatedAt is the
+        // restart's time, which says nothing about the label the lead looks for.
+        since: purchase.createdAt,
       };
     });
   }

@@ -57,13 +57,14 @@ export async function readSiteAttention(
     tenant_id: string;
     order_number: string;
     order_reference: string;
-    updated_at: Date;
+    created_at: Date;
   }>(
-    `SELECT p.station_id, s.station_name, p.purchase_id, p.tenant_id, p.order_number, p.order_reference, p.updated_at
+    // When each purchase was made (updated_at is when its station found it unanswered).
+    `SELECT p.station_id, s.station_name, p.purchase_id, p.tenant_id, p.order_number, p.order_reference, p.created_at
            FROM site_purchases p LEFT JOIN site_stations s ON s.station_id = p.station_id
           WHERE p.profile_id = $1 AND p.environment = $2 AND p.state = 'unknown'
             AND p.station_id IS DISTINCT FROM $3
-            AND ($4::text[] IS NULL OR p.tenant_id = ANY($4)) ORDER BY p.updated_at`,
+            AND ($4::text[] IS NULL OR p.tenant_id = ANY($4)) ORDER BY p.created_at`,
     [scope.profileId, scope.environment, exceptStationId ?? null, brands],
   );
   for (const u of unknown.rows) {
@@ -77,7 +78,7 @@ export async function readSiteAttention(
       stationId: u.station_id,
       stationName: name,
       message: `The label for ${u.order_reference} at ${name} may or may not have been bought; resolve it at ${name} under Needs attention.`,
-      since: u.updated_at.toISOString(),
+      since: u.created_at.toISOString(),
     });
   }
   return items;

@@ -145,6 +145,9 @@ describe('a station killed with SIGKILL during a purchase, then restarted', () =
     const waiting = attention.list();
     expect(waiting.map((i) => i.purchase.state)).toEqual(c.unknown ? ['unknown'] : []);
     for (const item of waiting) {
+      // The card says when the purchase was made, not when the restart found it unanswered.
+      expect(item.purchase.updatedAt > item.purchase.createdAt).toBe(true);
+      expect(item.since).toBe(item.purchase.createdAt);
       expect(item.purchase.failure?.message).toMatch(
         new RegExp(
           `\\(reference ${item.purchase.orderReference}\\) may or may not have been bought`,
