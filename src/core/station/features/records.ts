@@ -15,41 +15,13 @@ import { attentionOf, printerNamer, trackerRows } from '../snapshots.js';
 import { printJobId, queueHandlers } from './queue.js';
 import { purchaseView } from './pack-views.js';
 import { labelVoidHandlers, profileLabel, withVoids } from './label-voids.js';
+import { refuseIfLabelledElsewhere } from './buy-again-elsewhere.js';
 
 /** History (label cache, reprints), needs attention, queues, tracking and carrier accounts. */
 export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof recordCalls> {
   const rt = () => ctx.runtime();
   const brand = (tenantId: string) => brandName(rt().profile, tenantId);
   const label = (id: string) => profileLabel(rt(), id);
-
-  /**
-   * Buying again for an unknown purchase while another station of the site has since labelled
-   * the order (it took over once this one went quiet) would pay for a second label: refused,
-   * naming that label. With the site store away nothing more can be known; the question asked
-   * before buying again says the first purchase may have gone through.
-   */
-  const refuseIfLabelledElsewhere = async (purchaseId: string) => {
-    const r = rt();
-    const site = ctx.site;
-    const p = r.workflow.shipments.purchase(purchaseId);
-    const shipment = p ? r.workflow.shipments.get(p.shipmentId) : undefined;
-    const order = shipment ? r.workflow.orders.get(shipment.orderId) : undefined;
-    if (!site || !order) return;
-    const found = await site.store
-      .searchLabels(r.scope, { query: order.orderNumber, limit: 20 })
-      .catch(() => null);
-    const other = found?.labels.find(
-      (l) =>
-        l.orderNumber === order.orderNumber &&
-        l.tenantId === order.tenantId &&
-        l.stationId !== site.config.stationId,
-    );
-    if (other)
-      throw new StationFailure(
-        'conflict',
-        `Order ${order.orderNumber} was labelled at ${other.stationName} at ${new Date(other.createdAt).toLocaleTimeString()} (${other.trackingNumber}): nothing is bought again here. Look this station's attempt up on the platform, mark it not bought if it is not there, and reprint ${other.stationName}'s label from History (whole site).`,
-      );
-  };
 
   return {
     ...labelVoidHandlers(ctx),
@@ -249,7 +221,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
           );
           message = `Released as not bought (by ${user}): the order can be scanned and bought again.`;
         } else if (action === 'buy-again') {
-          await refuseIfLabelledElsewhere(key);
+          await refuseIfLabelledElsewhere(ctx, key);
           const again = await na.buyAgain(key, { stationUser: user, confirm: true });
           message =
             'label' in again
