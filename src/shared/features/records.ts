@@ -82,7 +82,16 @@ export interface LabelSummary {
    * Marked voided at the carrier by a shift lead (the platform shows no void): left out of End
    * of day and the manifest, never reprinted.
    */
-  voided?: { by: string; reason: string; at: string };
+  voided?: {
+    by: string;
+    reason: string;
+    at: string;
+    /**
+     * The order's label bought since at another station of the site, as this station keeps
+     * them ("Station Delta (1ZSBX…)"): it ships on that one, so no other is asked for.
+     */
+    labelledAgain?: string;
+  };
 }
 
 /** One page of History: `total` counts every label that matches, not only this page. */

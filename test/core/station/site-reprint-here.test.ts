@@ -402,6 +402,12 @@ describe('an order labelled at another station, scanned here', () => {
         status: 'labelled',
         reason: `its label here was voided at the carrier (wrong address); labelled again at Station B (${another.label!.trackingNumber})`,
       });
+      // History's note on A's voided label names B's label instead of asking for another.
+      const history = await call(a, 'labels.search', { query: 'LUM-10426', limit: 10, offset: 0 });
+      expect(history.labels.find((l) => l.trackingNumber === tracking)?.voided).toMatchObject({
+        reason: 'wrong address',
+        labelledAgain: `Station B (${another.label!.trackingNumber})`,
+      });
     } finally {
       await Promise.all([a.stop(), b.stop()]);
     }

@@ -20,13 +20,32 @@ const voidedView = (v: LabelVoid) => ({ by: v.by, reason: v.reason, at: v.at });
 /** A label's voided mark as History's views carry it (none: undefined). */
 export const voidView = (v: LabelVoid | undefined) => (v ? voidedView(v) : undefined);
 
+/**
+ * Where an order was labelled again at another station of the site (as this station keeps the
+ * others' labels), for a voided label's note: "Station Delta (1ZSBX…)", or null.
+ */
+export function labelledAgainAt(ctx: StationContext, rt: ProfileRuntime) {
+  return (tenantId: string | null, orderNumber: string): string | null => {
+    if (!tenantId) return null;
+    const holder = ctx.site?.labelledElsewhere(rt.scope, tenantId, orderNumber);
+    return holder?.label ? `${holder.stationName} (${holder.label.trackingNumber})` : null;
+  };
+}
+
 /** History's labels with their voided marks (one query for the page). */
-export function withVoids<T extends LabelSummary>(rt: ProfileRuntime, labels: T[]): T[] {
+export function withVoids<T extends LabelSummary>(
+  rt: ProfileRuntime,
+  labels: T[],
+  /** See labelledAgainAt: a voided label's order labelled again elsewhere is named. */
+  again?: (tenantId: string | null, orderNumber: string) => string | null,
+): T[] {
   const marks = rt.voids.of(labels.map((l) => Number(l.id)));
   if (marks.size === 0) return labels;
   return labels.map((l) => {
     const v = marks.get(Number(l.id));
-    return v ? { ...l, voided: voidedView(v) } : l;
+    if (!v) return l;
+    const where = again?.(l.tenantId, l.orderNumber);
+    return { ...l, voided: { ...voidedView(v), ...(where ? { labelledAgain: where } : {}) } };
   });
 }
 
@@ -59,7 +78,11 @@ export function labelVoidHandlers(
           `label ${l.trackingNumber} (order ${l.orderNumber}): voided mark taken back by ${by}: ${reason}`,
         );
       const reprints = r.reprints.counts([l.id]).get(l.id) ?? 0;
-      return withVoids(r, [labelView(l, brandName(r.profile, l.tenantId), reprints)])[0]!;
+      return withVoids(
+        r,
+        [labelView(l, brandName(r.profile, l.tenantId), reprints)],
+        labelledAgainAt(ctx, r),
+      )[0]!;
     },
   };
 }

@@ -14,7 +14,7 @@ import { brandName, carrierView, labelView, printJobView, trackingSync } from '.
 import { attentionOf, printerNamer, trackerRows } from '../snapshots.js';
 import { printJobId, queueHandlers } from './queue.js';
 import { purchaseView } from './pack-views.js';
-import { labelVoidHandlers, profileLabel, withVoids } from './label-voids.js';
+import { labelledAgainAt, labelVoidHandlers, profileLabel, withVoids } from './label-voids.js';
 import { refuseIfLabelledElsewhere } from './buy-again-elsewhere.js';
 
 /** History (label cache, reprints), needs attention, queues, tracking and carrier accounts. */
@@ -71,6 +71,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
               unprinted.get(l.platformLabelId),
             ),
           ),
+          labelledAgainAt(ctx, r),
         ),
         total,
         offset: q.offset,
@@ -82,7 +83,11 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
       const reprints =
         (rt().reprints.counts([l.id]).get(l.id) ?? 0) + (await reprintsElsewhere(ctx, l.id)).length;
       const unprinted = ctx.spool.printOutcomes([l.platformLabelId]).get(l.platformLabelId);
-      const [view] = withVoids(rt(), [labelView(l, brand(l.tenantId), reprints, [], unprinted)]);
+      const [view] = withVoids(
+        rt(),
+        [labelView(l, brand(l.tenantId), reprints, [], unprinted)],
+        labelledAgainAt(ctx, rt()),
+      );
       return { ...view!, zpl: l.zpl };
     },
     'labels.reprint': async ({ id, reason, printerId, packageIndex }) => {

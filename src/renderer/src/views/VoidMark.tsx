@@ -25,7 +25,10 @@ export function VoidedNote({
       {at
         ? "Left out of the console's labels and cost and that station's End of day"
         : 'Left out of End of day and the manifest'}
-      ; not reprinted. To ship order {label.orderNumber}, buy another label at Pack (Ctrl+Shift+A).
+      ; not reprinted.{' '}
+      {v.labelledAgain
+        ? `Order ${label.orderNumber} was labelled again at ${v.labelledAgain}: it ships on that label, nothing to buy.`
+        : `To ship order ${label.orderNumber}, buy another label at Pack (Ctrl+Shift+A).`}
     </p>
   );
 }
