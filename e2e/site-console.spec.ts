@@ -236,4 +236,12 @@ test("sign-in by badge, and a packer's buy-another waits for a lead's badge", as
   await expect(reprint).not.toContainText(first);
   await expect(reprint).toContainText(/Reprint \d+/);
   await page.screenshot({ path: info.outputPath('approved.png') });
+
+  // Site IT disables Ana while she is signed in: the station signs her out and says why.
+  cli(['disable', 'ana'], '');
+  await expect(page.getByTestId('sign-in')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('signed-out')).toHaveText(
+    'Ana Ruiz was disabled by site IT and is signed out here.',
+  );
+  await page.screenshot({ path: info.outputPath('signed-out-disabled.png') });
 });

@@ -41,9 +41,11 @@ export function App() {
         // Users set up (or gone) since the page read its session: sign-in shows (or goes).
         const session = useSession.getState().session;
         if (
-          status.signInRequired !== undefined &&
           session &&
-          status.signInRequired !== session.required
+          ((status.signInRequired !== undefined && status.signInRequired !== session.required) ||
+            // Signed out by the station (its user disabled by site IT): sign-in says why.
+            (status.signedInUserId !== undefined &&
+              status.signedInUserId !== (session.user?.userId ?? null)))
         )
           void useSession.getState().load();
       }),

@@ -58,6 +58,8 @@ export interface StationStatus {
    * page shows the sign-in screen when this turns on while it is open.
    */
   signInRequired?: boolean;
+  /** Who is signed in (null: nobody): a user the station signed out is seen by the page. */
+  signedInUserId?: string | null;
 }
 
 export const stationCalls = {

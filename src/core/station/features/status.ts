@@ -141,6 +141,8 @@ export class StatusFeature {
   private hurry = false;
   /** Whether sign-in was required at the last probe (null: not looked yet). */
   private signInRequired: boolean | null = null;
+  /** Who was signed in at the last probe (undefined: not looked yet). */
+  private signedIn: string | null | undefined = undefined;
 
   private setPrinter(view: PrinterStatusView): void {
     const before = JSON.stringify(this.printer);
@@ -186,6 +188,12 @@ export class StatusFeature {
       if (required !== this.signInRequired) {
         if (this.signInRequired !== null) this.ctx.changed('status');
         this.signInRequired = required;
+      }
+      // Its user disabled by site IT meanwhile: signed out, and the page shows sign-in (why).
+      const who = this.ctx.session.current()?.userId ?? null;
+      if (who !== this.signedIn) {
+        if (this.signedIn !== undefined) this.ctx.changed('status');
+        this.signedIn = who;
       }
       this.ticking = false;
       if (this.probe === null) return;
@@ -274,6 +282,7 @@ export class StatusFeature {
         ? siteHeader(ctx.site.sync.status(), Date.now(), ctx.site.outbox.offlinePurchase())
         : null,
       signInRequired: ctx.session.required(),
+      signedInUserId: ctx.session.current()?.userId ?? null,
     };
   }
 
