@@ -43,6 +43,21 @@ export class SiteStoreError extends Error {
 }
 
 /**
+ * A store that does not answer and has never answered this station at its address (a mistyped
+ * host or port, or a station not set up yet): not an outage the site's offline rule is for, but
+ * a station set up wrong, which buys nothing, as one whose login is refused.
+ */
+export function neverAnsweredWords(url: string, problem: SiteProblem): string {
+  const where = describeSiteStore(url);
+  const fact = problem.fact ?? problem.message;
+  const prefix = `The site store at ${where} `;
+  // "… does not answer (connection refused)." said once, after the address to check.
+  const why = fact.startsWith(prefix) ? fact.slice(prefix.length).replace(/\.$/, '') : null;
+  const check = `The site store at ${where} has never answered this station: check its address in Settings → Site store (host, port and database) with site IT`;
+  return why ? `${check} (it ${why}).` : `${check}. ${fact}`;
+}
+
+/**
  * node-postgres errors onto sentences. Never includes the password: the URL is shown without it
  * and the server's messages for authentication failures do not carry it.
  */

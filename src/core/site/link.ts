@@ -4,7 +4,12 @@ import type { PrinterConfig } from '../printing/types.js';
 import type { StationScope } from '../storage/scope.js';
 import type { SiteStoreConfig } from './config.js';
 import { describeSiteStore } from './config.js';
-import { describeSiteError, SiteStoreError, type SiteProblem } from './errors.js';
+import {
+  describeSiteError,
+  neverAnsweredWords,
+  SiteStoreError,
+  type SiteProblem,
+} from './errors.js';
 import { LabelledElsewhere } from './labelled-elsewhere.js';
 import { SiteListener } from './listener.js';
 import type { Heartbeat } from './console.js';
@@ -150,6 +155,16 @@ export class SiteLink {
       throw new SiteStoreError(problem);
   }
 
+  /**
+   * Whether this station has reached the store at its address: the database it sent its
+   * history to is recorded at its first check-in there (station migration 19) and forgotten when
+   * the address changes (saveSiteStore). A store never reached is not an outage but an address to
+   * check (a typo in the port, a station not set up yet): nothing is bought there.
+   */
+  hasReachedStore(): boolean {
+    return this.outbox.storeIdentity() !== null;
+  }
+
   /** Where the store is, for Settings: never the password. */
   get where(): string {
     return describeSiteStore(this.config.url);
@@ -279,7 +294,9 @@ export class SiteLink {
    * at another station is refused from that memory (LabelledElsewhere); otherwise the site's
    * offlinePurchase setting (as last read) decides: allow buys and reconciles later, refuse
    * buys nothing. A store that answers but refuses this station (login, role, database) buys
-   * nothing: that is a station set up wrong, not an outage.
+   * nothing: that is a station set up wrong, not an outage. So does a store that has never
+   * answered this station at its address (a mistyped port: the offline rule would have it buy
+   * without claims for as long as nobody noticed).
    */
   claims(scope: StationScope): OrderClaims {
     return {
@@ -329,6 +346,12 @@ export class SiteLink {
               granted: false,
               code: 'site-store-unreachable',
               message: `${problem.message} Nothing was bought: this station cannot check with the site whether another station has labelled this order. Call the shift lead or site IT (Settings → Site store).`,
+            };
+          if (!this.hasReachedStore())
+            return {
+              granted: false,
+              code: 'site-store-unreachable',
+              message: `${neverAnsweredWords(this.config.url, problem)} Nothing was bought: this station cannot check with the site whether another station has labelled this order, and the site's offline rule is for a store that has answered it before. Call the shift lead or site IT (Settings → Site store).`,
             };
           if (this.outbox.offlinePurchase() === 'refuse')
             return {

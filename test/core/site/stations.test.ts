@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { useSandbox } from '../../support/sandbox.js';
 import { tempDir } from '../../support/tmp.js';
+import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
 import { usePostgres } from '../../support/use-postgres.js';
 import { openDatabase } from '../../../src/core/storage/database.js';
 import { ledgerFor } from '../packing/support/harness.js';
@@ -117,7 +118,18 @@ async function siteCounts(site: SiteDatabase) {
   return rows[0]!;
 }
 
-const unreachable = (site: SiteDatabase) => site.stationUrl.replace(`:${pgc.cluster.port}/`, ':1/');
+/**
+ * Stations cut off from a store they have reached (its address through a relay that is then
+ * cut): an outage, under the site's offline rule. A store a station has never reached at its
+ * address buys nothing (a mistyped address, not an outage).
+ */
+async function cutOff(stations: readonly StationProcess[], proxy: TcpProxy) {
+  for (const s of stations) s.send('drain');
+  await Promise.all(stations.map((s) => s.next('drained')));
+  await proxy.cut();
+}
+const viaProxy = (site: SiteDatabase, proxy: TcpProxy) =>
+  site.stationUrl.replace(`:${pgc.cluster.port}/`, `:${proxy.port}/`);
 
 describe('several station processes on one site store and one sandbox', () => {
   it('the same order scanned at two stations at once: one label in the sandbox ledger', async () => {
@@ -142,14 +154,22 @@ describe('several station processes on one site store and one sandbox', () => {
   it('a station killed with SIGKILL in the middle of syncing: nothing lost or doubled after restart', async () => {
     const site = await siteDatabase(pgc.cluster);
     const dbFile = join(tempDir(), 'station.db');
-    // Three labels bought while the store is unreachable: they wait in the outbox.
+    // Three labels bought while the store it reached is unreachable: they wait in the outbox.
+    const proxy = await startTcpProxy(pgc.cluster.port);
     const offline = startStation({
       STATION_DB: dbFile,
-      SITE_URL: unreachable(site),
+      SITE_URL: viaProxy(site, proxy),
       STATION_ID: 'st-4',
       STATION_NAME: 'Station 4',
     });
     await offline.next('ready');
+    await cutOff([offline], proxy);
+    const purchasesSent = async () =>
+      Number(
+        (await site.owner.pool.query<{ n: number }>('SELECT count(*) AS n FROM site_purchases'))
+          .rows[0]!.n,
+      );
+    expect(await purchasesSent()).toBe(0);
     for (const order of ['LUM-10422', 'LUM-10423', 'LUM-10424']) {
       offline.send(`ship ${order} ana`);
       expect((await offline.next('shipped')).outcome).toBe('printed');
@@ -170,10 +190,7 @@ describe('several station processes on one site store and one sandbox', () => {
     await dying.kill();
     expect((await dying.exited).signal).toBe('SIGKILL');
     const partial = await siteCounts(site);
-    const { rows: sent } = await site.owner.pool.query<{ n: number }>(
-      `SELECT (SELECT count(*) FROM site_orders) + (SELECT count(*) FROM site_purchases) AS n`,
-    );
-    expect(Number(sent[0]!.n)).toBeGreaterThan(0);
+    expect(await purchasesSent()).toBeGreaterThan(0);
     expect(partial.labels).toBeLessThan(3);
 
     // Restarted again: the outbox replays the unacknowledged batch and the rest, once each.
@@ -208,6 +225,10 @@ describe('several station processes on one site store and one sandbox', () => {
   it('the store stopped for a while and started again: both outboxes drain, lag back to zero', async () => {
     const site = await siteDatabase(pgc.cluster);
     const { stations } = await twoStations(site);
+    // Both have reached the store before it stops: an outage (the offline rule), not a store
+    // never reached at its address (which buys nothing).
+    for (const s of stations) s.send('drain');
+    await Promise.all(stations.map((s) => s.next('drained')));
     pgc.cluster.stop();
     try {
       stations[0].send('ship LUM-10423 ana');
@@ -237,7 +258,9 @@ describe('several station processes on one site store and one sandbox', () => {
 
   it('a partition where both stations buy the same order: exactly one possible-double-label item, seen at both', async () => {
     const site = await siteDatabase(pgc.cluster);
-    const cut = await twoStations(site, unreachable(site));
+    const proxy = await startTcpProxy(pgc.cluster.port);
+    const cut = await twoStations(site, viaProxy(site, proxy));
+    await cutOff(cut.stations, proxy);
     for (const s of cut.stations) s.send('ship LUM-10425 ana');
     // Each bought without the store's word, and says so (Pack shows it beside the label).
     for (const r of await Promise.all(cut.stations.map((s) => s.next('shipped'))))

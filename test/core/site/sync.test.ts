@@ -10,6 +10,7 @@ import { SiteOutbox } from '../../../src/core/site/outbox.js';
 import { siteHeader } from '../../../src/core/station/features/site.js';
 import type { OrderClaims } from '../../../src/core/site/link.js';
 import { useSandbox } from '../../support/sandbox.js';
+import { startTcpProxy } from '../../support/tcp-proxy.js';
 import { usePostgres } from '../../support/use-postgres.js';
 import { waitUntil } from '../../support/virtual-printer.js';
 import { lumenProfile } from '../packing/support/station.js';
@@ -284,9 +285,13 @@ describe('the station outbox drained into the site store', () => {
 
   it('store unreachable: the station buys (offlinePurchase allow), waits, and drains when it answers', async () => {
     const site = await siteDatabase(pgc.cluster);
-    // A port with nothing behind it: the store is down from the station's point of view.
-    const down = site.stationUrl.replace(`:${pgc.cluster.port}/`, ':1/');
+    // The station reaches the store through a relay, which is then cut: the store is down
+    // from the station's point of view (a store it never reached would buy nothing).
+    const proxy = await startTcpProxy(pgc.cluster.port);
+    const down = site.stationUrl.replace(`:${pgc.cluster.port}/`, `:${proxy.port}/`);
     const a = await siteStation(site, 'st-4', 'Station 4', { url: down });
+    await waitUntil(() => a.link.hasReachedStore());
+    await proxy.cut();
     await waitUntil(() => a.link.sync.status().state === 'unreachable');
     const shipped = await a.workflow.ship(orderId(a, 'LUM-10423'), { stationUser: 'ana' });
     expect(shipped.outcome).toBe('printed');

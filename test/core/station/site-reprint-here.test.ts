@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import type { LabelledElsewhereView } from '../../../src/shared/views.js';
+import { startTcpProxy } from '../../support/tcp-proxy.js';
 import { printed, siteStations } from './site-stations.js';
 import { addPackerAndLead, call, packOrder, scanOrder, until } from './support.js';
 
@@ -197,7 +198,7 @@ describe('an order labelled at another station, scanned here', () => {
       });
       expect(saved.configured).toBe(true);
       expect(saved.saveWarning).toMatch(
-        /^The site store at .* does not answer \(connection refused\)\. This station works on its own/,
+        /^The site store at .* has never answered this station: check its address in Settings → Site store \(host, port and database\) with site IT \(it does not answer \(connection refused\)\)\. Until it answers, this station buys no label\.$/,
       );
       expect(await reprint()).toMatchObject({
         ok: false,
@@ -216,21 +217,25 @@ describe('an order labelled at another station, scanned here', () => {
 
   it('while the store is away, an order it said was labelled elsewhere is still refused, its file imported again or not', async () => {
     const { site, a, b } = await stationsAandB();
+    // B reaches the store through a relay: cut, the store B has reached goes away (an outage).
+    const proxy = await startTcpProxy(pgc.cluster.port);
     try {
+      await call(b, 'site.configure', {
+        siteStore: {
+          url: site.stationUrl.replace(`:${pgc.cluster.port}/`, `:${proxy.port}/`),
+          stationId: 'st-b',
+          stationName: 'Station B',
+        },
+      });
+      await synced(b);
       await call(a, 'settings.update', { userName: 'ana' });
       const bought = await packOrder(a, 'LUM-10423');
       await synced(a);
       expect((await buyAtB(b, 'LUM-10423')).code).toBe('order-claimed-elsewhere');
 
-      // The store goes away (B looks for it where nothing listens); the sample file, the order's
-      // phone number changed, is imported again at B, which replaces its copy of the order.
-      await call(b, 'site.configure', {
-        siteStore: {
-          url: site.stationUrl.replace(`:${pgc.cluster.port}/`, ':1/'),
-          stationId: 'st-b',
-          stationName: 'Station B',
-        },
-      });
+      // The store goes away (the relay is cut); the sample file, the order's phone number
+      // changed, is imported again at B, which replaces its copy of the order.
+      await proxy.cut();
       const report = await call(b, 'orders.import', {
         fileName: 'sample-orders.csv',
         content: readFileSync(join(root, 'resources/orders/sample-orders.csv'), 'utf8').replace(
@@ -264,6 +269,7 @@ describe('an order labelled at another station, scanned here', () => {
       // An order the store never said anything about is bought offline as before.
       expect((await packOrder(b, 'LUM-10424')).label).toBeTruthy();
     } finally {
+      await proxy.close();
       await Promise.all([a.stop(), b.stop()]);
     }
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import type { StationStatus } from '../../../src/shared/views.js';
+import { startTcpProxy } from '../../support/tcp-proxy.js';
 import { tempDir } from '../../support/tmp.js';
 import { siteDatabase } from '../site/support.js';
 import { candleOrder, siteStations } from './site-stations.js';
@@ -93,6 +94,15 @@ describe('a station of a site while the site store is away', () => {
       });
       expect(cutOff.needsAttention).toBe(0);
       expect(cutOff.siteAttention).toEqual({ count: 0, current: false, readAt: null });
+
+      // B reaches the store (through a relay), then the relay is cut: an outage, under the
+      // site's offline rule (a store never reached at its address buys nothing).
+      const proxy = await startTcpProxy(pgc.cluster.port);
+      const throughProxy = site.stationUrl.replace(`:${pgc.cluster.port}/`, `:${proxy.port}/`);
+      await linkToSite(b, throughProxy, 'st-b', 'Station B');
+      await until(() => b.context.site?.hasReachedStore());
+      await proxy.cut();
+      await until(async () => (await call(b, 'station.status', {})).site?.state === 'unreachable');
 
       // B buys LUM-10425 offline (offlinePurchase allow); A buys it too, with the claim.
       expect((await packOrder(b, 'LUM-10425')).label).not.toBeNull();

@@ -1,5 +1,5 @@
 import type { SiteSyncStatus } from '../../site/sync.js';
-import type { SiteProblem } from '../../site/errors.js';
+import { neverAnsweredWords, type SiteProblem } from '../../site/errors.js';
 import type { SiteLabel } from '../../site/types.js';
 import type * as V from '../../../shared/views.js';
 import { labelFacts, type LabelFacts } from '../map.js';
@@ -15,8 +15,10 @@ export function formatAge(ms: number): string {
  * The header's word for a store the station cannot use: "not reachable" only when it does not
  * answer; one that answers and refuses says so, so nobody chases the network for a password.
  */
-function awayWords(problem: SiteProblem | null): string {
+function awayWords(problem: SiteProblem | null, neverReached: boolean): string {
   switch (problem?.kind) {
+    case 'unreachable':
+      return neverReached ? 'never reached (check its address)' : 'not reachable';
     case 'auth':
       return 'login refused';
     case 'no-database':
@@ -41,6 +43,8 @@ export function siteHeader(
   now = Date.now(),
   /** The site's rule for buying while the store is away: with `refuse` the station cannot. */
   offlinePurchase: 'allow' | 'refuse' = 'allow',
+  /** Where the store is, when this station has never reached it there (SiteLink.hasReachedStore). */
+  neverReachedAt: string | null = null,
 ): V.SiteHeaderView {
   const lagMs = status.oldestAt === null ? 0 : Math.max(0, now - status.oldestAt);
   const waiting = `${status.depth} change${status.depth === 1 ? '' : 's'} waiting, ${formatAge(lagMs)}`;
@@ -49,16 +53,18 @@ export function siteHeader(
       ? 'Site: synced'
       : status.state === 'waiting'
         ? `Site: ${waiting}`
-        : `Site: ${awayWords(status.problem)}${status.depth > 0 ? ` (${waiting})` : ''}`;
+        : `Site: ${awayWords(status.problem, neverReachedAt !== null)}${status.depth > 0 ? ` (${waiting})` : ''}`;
   return {
     state: status.state,
     text,
     depth: status.depth,
     lagMs,
     problem:
-      status.problem?.kind === 'unreachable' && offlinePurchase === 'refuse'
-        ? `${status.problem.fact ?? status.problem.message} This site buys no label while the site store is away (site IT set it so): nothing can be bought here until it answers.`
-        : (status.problem?.message ?? null),
+      status.problem?.kind === 'unreachable' && neverReachedAt !== null
+        ? `${neverAnsweredWords(neverReachedAt, status.problem)} Until it answers, this station buys no label: it cannot check with the site whether another station has labelled an order.`
+        : status.problem?.kind === 'unreachable' && offlinePurchase === 'refuse'
+          ? `${status.problem.fact ?? status.problem.message} This site buys no label while the site store is away (site IT set it so): nothing can be bought here until it answers.`
+          : (status.problem?.message ?? null),
   };
 }
 

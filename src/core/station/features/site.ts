@@ -8,7 +8,12 @@ import {
 } from '../../site/config.js';
 import { tenantsOf } from '../../profiles/profile-schema.js';
 import { SiteStore } from '../../site/store.js';
-import { describeSiteError, SiteStoreError } from '../../site/errors.js';
+import {
+  describeSiteError,
+  neverAnsweredWords,
+  SiteStoreError,
+  type SiteProblem,
+} from '../../site/errors.js';
 import { SITE_SCHEMA_VERSION } from '../../site/schema.js';
 import { olderSchemaWords } from '../../site/sync.js';
 import { asSentence } from '../../../shared/result.js';
@@ -108,7 +113,12 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
       stationName: link.config.stationName,
       hasPassword,
       passwordFrom,
-      header: siteHeader(s, now, link.outbox.offlinePurchase()),
+      header: siteHeader(
+        s,
+        now,
+        link.outbox.offlinePurchase(),
+        link.hasReachedStore() ? null : link.config.url,
+      ),
       schemaNote:
         link.store.schema !== null && link.store.schema < SITE_SCHEMA_VERSION
           ? olderSchemaWords(link.store.schema)
@@ -195,7 +205,16 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
       await openSite(ctx);
       // The claim port lives in the profile's workflow: reopen it with the new link.
       await ctx.reload();
-      return { ...(await status()), saveWarning: unanswered };
+      // Never reached at this address (a new one, or a station not set up yet): it buys nothing
+      // until it answers, which the warning says instead of "works on its own".
+      const neverReached =
+        unanswered?.kind === 'unreachable' && ctx.site?.hasReachedStore() === false;
+      const saveWarning = !unanswered
+        ? null
+        : neverReached && config
+          ? `${neverAnsweredWords(config.url, unanswered)} Until it answers, this station buys no label.`
+          : unanswered.message;
+      return { ...(await status()), saveWarning };
     },
     'site.labels': async (q) => {
       const limit = Math.min(q.limit, 500);
@@ -325,12 +344,12 @@ const STATION_ID_IN_USE_MS = 10 * 60_000;
  */
 /**
  * Refuses a station id another running station checks in under. Returns why the store could
- * not be read (it does not answer, refuses the login…), in site IT's words; null when it was.
+ * not be read (it does not answer, refuses the login…); null when it was.
  */
 export async function refuseStationIdInUse(
   ctx: StationContext,
   config: SiteStoreConfig,
-): Promise<string | null> {
+): Promise<SiteProblem | null> {
   let current: SiteStoreConfig | null = null;
   try {
     current = siteStoreSetting(ctx);
@@ -357,7 +376,7 @@ export async function refuseStationIdInUse(
         Date.now() - Date.parse(s.lastSeenAt) < STATION_ID_IN_USE_MS,
     );
   } catch (error) {
-    return describeSiteError(error, config.url).message;
+    return describeSiteError(error, config.url);
   } finally {
     await store.close().catch(() => {});
   }

@@ -279,7 +279,12 @@ export class StatusFeature {
       secretStorage: secretStorage(o.vault),
       version: o.version ?? '0.0.0',
       site: ctx.site
-        ? siteHeader(ctx.site.sync.status(), Date.now(), ctx.site.outbox.offlinePurchase())
+        ? siteHeader(
+            ctx.site.sync.status(),
+            Date.now(),
+            ctx.site.outbox.offlinePurchase(),
+            ctx.site.hasReachedStore() ? null : ctx.site.config.url,
+          )
         : null,
       signInRequired: ctx.session.required(),
       signedInUserId: ctx.session.current()?.userId ?? null,
