@@ -45,6 +45,29 @@ export function listed(r: { last_seen_at: Date; retired_at?: Date | null }): boo
   return !r.retired_at || r.retired_at.getTime() < r.last_seen_at.getTime();
 }
 
+/** The profile a station packs under, as its heartbeat carries it (site migration 8's stations). */
+export type StationProfile = NonNullable<ConsolePlatformView['profile']>;
+
+/**
+ * Whether another station is of this station's profile scope (the same profile id and
+ * environment, and a brand in common): only those are shown in the console and Settings, and
+ * only their printers are offered for a reprint. A station of another tenant on the same store
+ * (a 3PL's, say) is not, even under the same profile id. A station whose heartbeat does not
+ * say its profile (a version before it, or a store before site migration 5) is kept: it cannot
+ * be told apart, and hiding it would hide a station of this site during an upgrade.
+ */
+export function inProfileScope(
+  station: StationProfile | null | undefined,
+  mine: { id: string; environment: string; tenants: readonly string[] },
+): boolean {
+  if (!station || typeof station.id !== 'string' || !Array.isArray(station.tenants)) return true;
+  return (
+    station.id === mine.id &&
+    station.environment === mine.environment &&
+    station.tenants.some((t) => mine.tenants.includes(t))
+  );
+}
+
 /** A station that has not checked in for this long is shown offline (check-in is every 2 s). */
 export const ONLINE_WITHIN_MS = 10_000;
 
@@ -193,20 +216,32 @@ export async function consoleSnapshot(
     at: new Date(serverNow).toISOString(),
     onlineWithinMs: ONLINE_WITHIN_MS,
     stationNames: Object.fromEntries(stations.rows.map((r) => [r.station_id, r.station_name])),
-    stations: stations.rows.filter(listed).map((r) => ({
-      stationId: r.station_id,
-      stationName: r.station_name,
-      lastSeenAt: r.last_seen_at.toISOString(),
-      online: serverNow - r.last_seen_at.getTime() <= ONLINE_WITHIN_MS,
-      appVersion: r.app_version,
-      signedInUser: r.signed_in_user,
-      printers: Array.isArray(r.printers) ? r.printers : [],
-      platform: r.platform && typeof r.platform.state === 'string' ? r.platform : null,
-      queuedShipments: r.queued_shipments,
-      queuedPrintJobs: r.queued_print_jobs,
-      needsAttention: r.needs_attention,
-      outboxDepth: r.outbox_depth,
-    })),
+    // The stations of the profile's scope only: another tenant's station, its signed-in packer
+    // and its printer are not this profile's to see.
+    stations: stations.rows
+      .filter(
+        (r) =>
+          listed(r) &&
+          inProfileScope(r.platform?.profile, {
+            id: scope.profileId,
+            environment: scope.environment,
+            tenants: tenantIds,
+          }),
+      )
+      .map((r) => ({
+        stationId: r.station_id,
+        stationName: r.station_name,
+        lastSeenAt: r.last_seen_at.toISOString(),
+        online: serverNow - r.last_seen_at.getTime() <= ONLINE_WITHIN_MS,
+        appVersion: r.app_version,
+        signedInUser: r.signed_in_user,
+        printers: Array.isArray(r.printers) ? r.printers : [],
+        platform: r.platform && typeof r.platform.state === 'string' ? r.platform : null,
+        queuedShipments: r.queued_shipments,
+        queuedPrintJobs: r.queued_print_jobs,
+        needsAttention: r.needs_attention,
+        outboxDepth: r.outbox_depth,
+      })),
     labelsPerHour: perHour.rows.map((r) => ({
       hour: r.hour,
       stationId: r.station_id,

@@ -12,7 +12,7 @@ import {
 } from './errors.js';
 import { LabelledElsewhere } from './labelled-elsewhere.js';
 import { SiteListener } from './listener.js';
-import type { Heartbeat } from './console.js';
+import { inProfileScope, type Heartbeat } from './console.js';
 import { SiteOutbox } from './outbox.js';
 import { SiteStore, type SitePrinter, type StationQueues } from './store.js';
 import { SiteSync, type SiteSyncStatus } from './sync.js';
@@ -26,6 +26,13 @@ export type { OrderClaims } from '../packing/order-claims.js';
 export interface SiteOrderLookup {
   orders: SiteOrderRow[];
   problem: SiteProblem | null;
+}
+
+/** A profile's scope as the site's reads narrow by it: its id, environment and brands. */
+export interface ProfileScope {
+  id: string;
+  environment: string;
+  tenants: readonly string[];
 }
 
 /** After a failed attempt, claims, scans and imports skip the store this long instead of waiting on it. */
@@ -42,6 +49,7 @@ export class SiteLink {
   readonly sync: SiteSync;
   private readonly listener: SiteListener | null;
   private readonly password: string | undefined;
+  private readonly profileScope: (() => ProfileScope | null) | undefined;
 
   constructor(
     readonly config: SiteStoreConfig,
@@ -66,9 +74,15 @@ export class SiteLink {
       atCheckIn?: (store: SiteStore, settings: Record<string, string>) => Promise<void>;
       /** How often a store that stays away is mentioned again in the log (default 5 min). */
       outageReminderMs?: number;
+      /**
+       * The profile this station packs under now (null: none open): only the printers of
+       * stations of its scope are offered (inProfileScope). Absent: every station's.
+       */
+      profileScope?: () => ProfileScope | null;
     },
   ) {
     this.password = options.password;
+    this.profileScope = options.profileScope;
     this.store = new SiteStore({
       config,
       password: options.password,
@@ -129,8 +143,12 @@ export class SiteLink {
    * with ids `site:<station id>:<printer id>` (this station's own printers are its own).
    */
   remotePrinters(): PrinterConfig[] {
+    const mine = this.profileScope ? this.profileScope() : undefined;
+    if (mine === null) return [];
     return this.sync.sitePrinters
-      .filter((p) => p.stationId !== this.config.stationId)
+      .filter(
+        (p) => p.stationId !== this.config.stationId && (!mine || inProfileScope(p.profile, mine)),
+      )
       .map((p) => ({
         id: `site:${p.stationId}:${p.printerId}`,
         name: `${p.name} (${p.stationName})`,
@@ -139,6 +157,19 @@ export class SiteLink {
         port: p.port,
         dpi: (p.dpi === 300 || p.dpi === 600 ? p.dpi : 203) as PrinterConfig['dpi'],
       }));
+  }
+
+  /**
+   * The station of the site whose network printer this is, when that station is of another
+   * profile scope (another tenant's): a reprint there is refused, said by the station's name.
+   */
+  printerOutOfScope(printerId: string): string | null {
+    if (!this.profileScope) return null;
+    const mine = this.profileScope();
+    const p = this.sync.sitePrinters.find(
+      (x) => `site:${x.stationId}:${x.printerId}` === printerId,
+    );
+    return p && (!mine || !inProfileScope(p.profile, mine)) ? p.stationName : null;
   }
 
   /**

@@ -166,8 +166,17 @@ export class SiteStations {
     });
   }
 
-  /** The network printers of every station of the site that still has them. */
-  async printers(): Promise<(SitePrinter & { stationId: string; stationName: string })[]> {
+  /**
+   * The network printers of every station of the site that still has them, with the profile
+   * each station's heartbeat says it packs under (null: not said; see inProfileScope).
+   */
+  async printers(): Promise<
+    (SitePrinter & {
+      stationId: string;
+      stationName: string;
+      profile: NonNullable<ConsolePlatformView['profile']> | null;
+    })[]
+  > {
     return this.run(async () => {
       const { rows } = await this.pool.query<{
         station_id: string;
@@ -177,8 +186,11 @@ export class SiteStations {
         host: string;
         port: number;
         dpi: number;
+        profile: NonNullable<ConsolePlatformView['profile']> | null;
       }>(
-        `SELECT p.*, COALESCE(s.station_name, p.station_id) AS station_name
+        // to_jsonb: a store before site migration 5 has no platform column (no profile said).
+        `SELECT p.*, COALESCE(s.station_name, p.station_id) AS station_name,
+                to_jsonb(s) -> 'platform' -> 'profile' AS profile
            FROM site_printers p LEFT JOIN site_stations s ON s.station_id = p.station_id
           WHERE p.active ORDER BY station_name, p.name`,
       );
@@ -190,6 +202,7 @@ export class SiteStations {
         host: r.host,
         port: r.port,
         dpi: r.dpi,
+        profile: r.profile ?? null,
       }));
     });
   }

@@ -56,4 +56,61 @@ describe('a station of another tenant on the same store', () => {
       await Promise.all([a.stop(), e.stop()]);
     }
   });
+
+  it("neither lists nor prints on another tenant's station or printer, even asked by its id", async () => {
+    const site = await siteDatabase(pgc.cluster);
+    const a = siteStation(tempDir());
+    const b = siteStation(tempDir());
+    const e = harborStation(tempDir());
+    await Promise.all([a.start(), b.start(), e.start()]);
+    try {
+      await linkToSite(a, site.stationUrl, 'st-a', 'Station A');
+      await linkToSite(b, site.stationUrl, 'st-b', 'Station B');
+      await linkToSite(e, site.stationUrl, 'st-e', 'Harbor 1');
+      await call(a, 'orders.import', {
+        fileName: 'lumen.json',
+        content: JSON.stringify([candleOrder('TEN-2', 'Ada')]),
+      });
+      const bought = await packOrder(a, 'TEN-2');
+      await Promise.all([synced(a), synced(b), synced(e)]);
+      // Every station has registered its printer, and A has read them since: B's is offered at
+      // A, Harbor's is not.
+      await until(async () => {
+        const registered = await site.owner.pool.query<{ station_id: string }>(
+          'SELECT station_id FROM site_printers WHERE active ORDER BY station_id',
+        );
+        return registered.rows.map((r) => r.station_id).join() === 'st-a,st-b,st-e';
+      });
+      await until(() => a.context.site!.sync.sitePrinters.length === 3);
+      const offered = (await call(a, 'site.status', {})).sitePrinters.map((p) => p.id);
+      expect(offered).toEqual(['site:st-b:virtual-printer']);
+      // Settings → Site store and the console list the profile's stations, not Harbor's.
+      const listed = (await call(a, 'site.status', {})).stations.map((st) => st.stationId);
+      expect(listed.sort()).toEqual(['st-a', 'st-b']);
+      const seen = await call(a, 'console.snapshot', {});
+      expect(seen.snapshot?.stations.map((st) => st.stationId).sort()).toEqual(['st-a', 'st-b']);
+      // Asked for Harbor's printer by its id all the same: refused, nothing printed.
+      const labelId = (await call(a, 'site.labels', { query: 'TEN-2' })).labels[0]!.labelId;
+      const refused = await a.dispatch('site.reprint', {
+        stationId: 'st-a',
+        labelId,
+        reason: 'torn',
+        printerId: 'site:st-e:virtual-printer',
+      });
+      expect(refused).toMatchObject({
+        ok: false,
+        error: {
+          code: 'not-found',
+          message: expect.stringMatching(
+            /^Printer site:st-e:virtual-printer belongs to Harbor 1, a station of another profile or tenant on this site store: a label of .+ is not printed there\. Nothing was printed/,
+          ),
+        },
+      });
+      expect(bought.label?.trackingNumber).toBeTruthy();
+      const jobs = await call(a, 'queue.list', {});
+      expect(JSON.stringify(jobs)).not.toContain('site:st-e');
+    } finally {
+      await Promise.all([a.stop(), b.stop(), e.stop()]);
+    }
+  }, 60_000);
 });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { consoleSnapshot } from '../../../src/core/site/console.js';
+import { tenantsOf } from '../../../src/core/profiles/profile-schema.js';
 import { SITE_SCHEMA_VERSION, siteMigrations } from '../../../src/core/site/schema.js';
 import type { Station } from '../../../src/core/station/index.js';
 import { SUPERUSER_PASSWORD } from '../../support/postgres.js';
@@ -98,23 +99,27 @@ describe('a site store at the schema of the version before', () => {
 
       // Site IT migrates; the next check-ins see it (no restart) and publish the platform.
       expect(await site.owner.migrate()).toEqual({ from: 4, to: 8 });
-      const scope = a.context.runtime().scope;
-      const snap = await until(async () => {
-        const s = await consoleSnapshot(
-          site.owner.pool,
-          scope,
-          new Date(0).toISOString(),
-          0,
-          true,
-          [],
-        );
-        return s.stations.every((x) => x.platform) ? s : null;
-      });
-      expect(snap.stations.map((s) => [s.stationId, s.platform?.state])).toEqual([
+      // Each station's console (A packs for Lumen, B for Harbor: each lists its own tenant's).
+      const seenAt = (s: Station) =>
+        until(async () => {
+          const snap = await consoleSnapshot(
+            site.owner.pool,
+            s.context.runtime().scope,
+            new Date(0).toISOString(),
+            0,
+            true,
+            tenantsOf(s.context.runtime().profile),
+          );
+          return snap.stations.length > 0 && snap.stations.every((x) => x.platform) ? snap : null;
+        });
+      const [atA, atB] = [await seenAt(a), await seenAt(b)];
+      expect(
+        [...atA.stations, ...atB.stations].map((s) => [s.stationId, s.platform?.state]),
+      ).toEqual([
         ['st-a', 'online'],
         ['st-b', 'refused'],
       ]);
-      expect(snap.stations[1]!.platform!.detail).toMatch(
+      expect(atB.stations[0]!.platform!.detail).toMatch(
         /Nothing can be bought until site IT mends it\.$/,
       );
       await until(async () => (await call(a, 'site.status', {})).schemaNote === null);
@@ -147,8 +152,9 @@ describe('a site store at the schema of the version before', () => {
       expect(log).toContain(
         'The site store is now at schema 8: everything of this version works with it.',
       );
-      // And through the contract, as the Site view reads it.
-      const view = await call(a, 'console.snapshot', {});
+      // And through the contract, as the Site view reads it (B's own console: A's lists
+      // Lumen's stations, not Harbor's).
+      const view = await call(b, 'console.snapshot', {});
       expect(view.snapshot?.stations.find((s) => s.stationId === 'st-b')?.platform?.state).toBe(
         'refused',
       );

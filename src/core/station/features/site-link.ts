@@ -219,6 +219,13 @@ export async function openSite(ctx: StationContext): Promise<void> {
           dpi: p.dpi ?? 203,
         })),
     queues: () => countsOf(ctx),
+    // Other stations' printers are offered for the active profile's scope only.
+    profileScope: () => {
+      const profile = ctx.runtimeOrNull()?.profile;
+      return profile
+        ? { id: profile.id, environment: profile.environment, tenants: tenantsOf(profile) }
+        : null;
+    },
   });
   attention = new SiteAttentionCount({
     link,

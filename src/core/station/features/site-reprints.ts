@@ -39,6 +39,16 @@ export function siteReprintHandlers(
           'printer-offline',
           `Profile ${r.profile.name} has no label printer; add one in Settings.`,
         );
+      // A printer of a station of another tenant (or profile) on the same store is not offered,
+      // and is refused when asked for by its id: this profile's labels do not print there.
+      const elsewhere = r.profile.printers.some((p) => p.id === target)
+        ? null
+        : (link?.printerOutOfScope(target) ?? null);
+      if (elsewhere)
+        throw new StationFailure(
+          'not-found',
+          `Printer ${target} belongs to ${elsewhere}, a station of another profile or tenant on this site store: a label of ${r.profile.name} is not printed there. Nothing was printed; choose one of this profile's printers.`,
+        );
       const printer =
         r.profile.printers.find((p) => p.id === target) ??
         link?.remotePrinters().find((p) => p.id === target);

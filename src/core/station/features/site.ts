@@ -8,6 +8,7 @@ import {
 } from '../../site/config.js';
 import { tenantsOf } from '../../profiles/profile-schema.js';
 import { SiteStore } from '../../site/store.js';
+import { inProfileScope } from '../../site/console.js';
 import {
   describeSiteError,
   neverAnsweredWords,
@@ -92,8 +93,16 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
       };
     const s = link.sync.status();
     const now = Date.now();
-    const stations = await link.store.stations().catch(() => []);
     const mine = ctx.runtimeOrNull()?.profile;
+    // A station of another tenant on the same store (no brand in common) is not listed: its
+    // name, queues and printer are not this profile's to see. One of the same brands under
+    // another profile id is, marked below; one that does not say its profile is kept.
+    const stations = (await link.store.stations().catch(() => [])).filter(
+      (st) =>
+        !mine ||
+        st.stationId === link.config.stationId ||
+        inProfileScope(st.profile, { ...mine, id: st.profile?.id ?? '', tenants: tenantsOf(mine) }),
+    );
     // Another profile id for the same platform and a brand of this one's: the store keeps
     // History, orders and claims per profile, so that station is apart from this one.
     const otherProfile = (st: (typeof stations)[number]) =>
