@@ -18,6 +18,7 @@ import { recordHandlers } from './features/records.js';
 import {
   openSite,
   refuseStationIdInUse,
+  provisionedSiteStore,
   saveSiteStore,
   siteHandlers,
   siteStoreInFile,
@@ -132,7 +133,10 @@ export function createStation(options: StationOptions): Station {
       const text = provisioningText(options.provisionFile);
       // The whole file is checked before anything of it is stored: its site store (and the
       // station id not in use by another station) first, then its profiles.
-      const site = siteStoreInFile(text);
+      const inFile = siteStoreInFile(text);
+      // A name changed in Settings since is kept while the file says what it said before.
+      const provisioned = inFile ? provisionedSiteStore(ctx, inFile) : null;
+      const site = provisioned?.config ?? null;
       if (site) await refuseStationIdInUse(ctx, site);
       const results = await provisionProfiles(ctx.profiles, text, {
         source: 'command-line',
@@ -142,6 +146,7 @@ export function createStation(options: StationOptions): Station {
       });
       if (site) {
         saveSiteStore(ctx, site);
+        provisioned?.accepted();
         ctx.log(`provisioned site store ${site.stationName} (${site.stationId})`);
       }
       const first = results[0]?.profile;

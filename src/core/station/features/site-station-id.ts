@@ -5,20 +5,26 @@ import type { StationContext } from '../context.js';
 import { StationFailure } from '../errors.js';
 import { siteStoreSetting } from './site-link.js';
 
-// A station's id at its site: the check that an id is not another running station's.
+// A station's id and name at its site: the check that an id is not another running station's,
+// and which name a provisioning file leaves a station renamed in Settings.
 
 /** A station seen this recently under an id is using it: another may not take it. */
 const STATION_ID_IN_USE_MS = 10 * 60_000;
 
+/** The station setting key of the name the provisioning file last gave the station. */
+const PROVISIONED_NAME = 'siteStoreProvisionedName';
+
 /**
- * Site IT types a station id that another station of the site is using (seen in the last ten
- * minutes under another name): refused, before anything is written under it. Two stations under
- * one id overwrite each other's labels in the store. A store that cannot be asked is no reason
- * to refuse: the check is for a mistyped id, the store's own rules still hold.
- */
-/**
- * Refuses a station id another running station checks in under. Returns why the store could
- * not be read (it does not answer, refuses the login…); null when it was.
+ * Refuses a station id another running station checks in under (seen in the last ten minutes
+ * under another name), before anything is written under it: two stations under one id
+ * overwrite each other's labels in the store. A store that cannot be asked is no reason to
+ * refuse (the check is for a mistyped id; the check-in still finds two running stations under
+ * one id). Returns why the store could not be read (it does not answer, refuses the login…);
+ * null when it was.
+ *
+ * The row under this station's own id is its own: on the same store (a new name or password),
+ * and on another one that holds the row under the name this station checked in with (a store
+ * moved to a new server, or restored from a backup: pg_dump carries the station's row).
  */
 export async function refuseStationIdInUse(
   ctx: StationContext,
@@ -30,10 +36,7 @@ export async function refuseStationIdInUse(
   } catch {
     // A setting that no longer reads: nothing to compare with.
   }
-  // This station under its own id on the same store (a new name or password, say): the
-  // heartbeat under that id is its own, not another station's; the store is still asked, so a
-  // new password it refuses is said at saving.
-  const itself = current?.stationId === config.stationId && current.url === config.url;
+  const sameId = current?.stationId === config.stationId;
   const store = new SiteStore({
     config,
     password: await siteStorePassword(ctx.options.vault, ctx.options.env),
@@ -44,9 +47,9 @@ export async function refuseStationIdInUse(
   try {
     other = (await store.stations()).find(
       (s) =>
-        !itself &&
         s.stationId === config.stationId &&
         s.stationName !== config.stationName &&
+        !(sameId && (current?.url === config.url || s.stationName === current?.stationName)) &&
         Date.now() - Date.parse(s.lastSeenAt) < STATION_ID_IN_USE_MS,
     );
   } catch (error) {
@@ -61,4 +64,46 @@ export async function refuseStationIdInUse(
     throw new StationFailure('conflict', message, [{ field: 'stationId', message }]);
   }
   return null;
+}
+
+/**
+ * The site store a provisioning file gives a station that has one already, with the name to
+ * keep. A file is read again at every start with `--provision`; a station renamed in Settings
+ * since (a shift lead's change, the name the floor now uses) keeps that name while the file
+ * still says the name it said before, and the log says so, with how to make them agree. A file
+ * whose name site IT changed gives its new name (the log says which it replaced). Its address
+ * and id are always the file's (a store moved: the new address). Nothing is stored here: once
+ * the whole file is taken, `accepted` remembers the file's name and says what became of it.
+ */
+export function provisionedSiteStore(
+  ctx: StationContext,
+  file: SiteStoreConfig,
+): { config: SiteStoreConfig; accepted: () => void } {
+  let current: SiteStoreConfig | null = null;
+  try {
+    current = siteStoreSetting(ctx);
+  } catch {
+    current = null;
+  }
+  const said = ctx.options.settings.get(PROVISIONED_NAME) as string | undefined;
+  const taken = (config: SiteStoreConfig, note: string | null) => ({
+    config,
+    accepted: () => {
+      ctx.options.settings.set(PROVISIONED_NAME, file.stationName);
+      if (note) ctx.log(note);
+    },
+  });
+  if (!current || current.stationId !== file.stationId || current.stationName === file.stationName)
+    return taken(file, null);
+  // Renamed in Settings since the file last named it (or before this version remembered the
+  // file's name: the station's name was the file's until someone renamed it here).
+  if (said === undefined || said === file.stationName)
+    return taken(
+      { ...file, stationName: current.stationName },
+      `provisioning file names this station "${file.stationName}" (${file.stationId}); it was renamed "${current.stationName}" in Settings → Site store and keeps that name. To name it from the file, put "stationName": "${current.stationName}" in the file, or rename it in Settings.`,
+    );
+  return taken(
+    file,
+    `provisioning file renames this station "${file.stationName}" (${file.stationId}), replacing "${current.stationName}" it had in Settings → Site store`,
+  );
 }

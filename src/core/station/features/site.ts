@@ -28,7 +28,7 @@ import { siteReprintHandlers } from './site-reprints.js';
 import { actor, leadFor } from './users.js';
 
 export { openSite, pullSiteOrders, saveSiteStore, siteStoreInFile } from './site-link.js';
-export { refuseStationIdInUse } from './site-station-id.js';
+export { provisionedSiteStore, refuseStationIdInUse } from './site-station-id.js';
 export { siteHeader } from './site-views.js';
 
 /** Settings → Site store's field names, for a refusal of one. */
