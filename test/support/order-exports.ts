@@ -40,3 +40,29 @@ export function exportStation() {
     order: (n: string) => orders.findByNumber(scope, n)[0],
   };
 }
+
+/**
+ * One row of a ShipStation orders export (its real column names): a one-item order to Seattle,
+ * awaiting shipment, 32 oz, with any column given in `columns` instead.
+ */
+export function shipStationRow(
+  orderNumber: string,
+  columns: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    'Order - Number': orderNumber,
+    'Order - Status': 'Awaiting Shipment',
+    'Ship To - Name': 'Jo Park',
+    'Ship To - Address 1': '88 Vine St',
+    'Ship To - City': 'Seattle',
+    'Ship To - State': 'WA',
+    'Ship To - Postal Code': '98121',
+    'Ship To - Country': 'US',
+    'Item - SKU': 'DW-HOUSE-2LB',
+    'Item - Name': 'House Blend 2 lb',
+    'Item - Qty': '1',
+    'Item - Price': '28.00',
+    'Weight - TotalOz': '32',
+    ...columns,
+  };
+}

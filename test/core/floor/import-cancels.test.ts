@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { importOrders } from '../../../src/core/orders/order-import.js';
 import { OrderList } from '../../../src/core/orders/order-list.js';
 import { cancelClosedOrder } from '../../../src/core/packing/order-cancel.js';
-import { exportFile } from '../../support/order-exports.js';
+import { exportFile, shipStationRow } from '../../support/order-exports.js';
 import { useSandbox } from '../../support/sandbox.js';
 import { ledgerFor, orderId, stationFor, statusDrift } from '../packing/support/harness.js';
 import { lumenProfile, tenantPolicy } from '../packing/support/station.js';
@@ -13,21 +13,8 @@ import { lumenProfile, tenantPolicy } from '../packing/support/station.js';
 
 const sb = useSandbox();
 
-const row = (number: string, status: string) => ({
-  'Order - Number': number,
-  'Order - Status': status,
-  'Ship To - Name': 'Jo Park',
-  'Ship To - Address 1': '88 Vine St',
-  'Ship To - City': 'Seattle',
-  'Ship To - State': 'WA',
-  'Ship To - Postal Code': '98121',
-  'Ship To - Country': 'US',
-  'Item - SKU': 'DW-HOUSE-2LB',
-  'Item - Name': 'House Blend 2 lb',
-  'Item - Qty': '1',
-  'Item - Price': '28.00',
-  'Weight - TotalOz': '32',
-});
+const row = (number: string, status: string) =>
+  shipStationRow(number, { 'Order - Status': status });
 
 async function station() {
   const s = await stationFor((printers) => lumenProfile(sb.url, printers));

@@ -1,67 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { csvField } from '../../../src/core/orders/csv.js';
-import { decodeOrderFile, importOrders } from '../../../src/core/orders/order-import.js';
-import { OrderRepository } from '../../../src/core/orders/order-repository.js';
-import { openDatabase } from '../../../src/core/storage/database.js';
-import type { StationScope } from '../../../src/core/storage/scope.js';
-import { tempDir } from '../../support/tmp.js';
+import {
+  exportFile,
+  exportHeader,
+  exportStation,
+  shipStationRow,
+} from '../../support/order-exports.js';
 
 // "1,024" in a comma-separated export is one thousand and twenty-four: a ShipStation export's
 // 1,024 oz was once stored as 1.024 oz (0.06 lb), and a 1 lb label was bought for 64 lb.
 
-const scope: StationScope = { profileId: 'lumen', environment: 'sandbox' };
-const tenants = { defaultTenantId: 'tnt_lumen', allowedTenantIds: ['tnt_lumen'] };
-
-/** The real header of a store's export (test/fixtures/orders), and its separator. */
-function exportHeader(name: string): { header: string[]; sep: string } {
-  const text = decodeOrderFile(
-    readFileSync(join(import.meta.dirname, '../../fixtures/orders', name)),
-  );
-  const first = text.replace(/^\uFEFF/, '').split(/\r?\n/)[0]!;
-  const sep = first.includes('\t') ? '\t' : ',';
-  return { header: first.split(sep), sep };
-}
-
-/** A file of that export: one line per row, each row given by the export's own column names. */
-function exportFile(name: string, rows: Record<string, string>[]): string {
-  const { header, sep } = exportHeader(name);
-  const line = (cells: string[]) => cells.map((c) => (sep === ',' ? csvField(c) : c)).join(sep);
-  return (
-    [line(header), ...rows.map((r) => line(header.map((h) => r[h] ?? '')))].join('\r\n') + '\r\n'
-  );
-}
-
 function importText(text: string, source = 'export.csv') {
-  const orders = new OrderRepository(openDatabase(join(tempDir(), 'station.db')));
-  const report = importOrders(orders, scope, tenants, { text, format: 'csv', source });
-  return { report, order: (n: string) => orders.findByNumber(scope, n)[0] };
+  const station = exportStation();
+  return { report: station.importText(text, source), order: station.order };
 }
 
-const shipStationRow = (number: string, oz: string) => ({
-  'Order - Number': number,
-  'Ship To - Name': 'Jo Park',
-  'Ship To - Address 1': '88 Vine St',
-  'Ship To - City': 'Seattle',
-  'Ship To - State': 'WA',
-  'Ship To - Postal Code': '98121',
-  'Ship To - Country': 'US',
-  'Item - SKU': 'DW-HOUSE-2LB',
-  'Item - Name': 'House Blend 2 lb',
-  'Item - Qty': '1',
-  'Item - Price': '1,024.00',
-  'Weight - TotalOz': oz,
-});
+const ssRow = (number: string, oz: string) =>
+  shipStationRow(number, { 'Item - Price': '1,024.00', 'Weight - TotalOz': oz });
 
 describe('a comma between thousands in a file that writes decimals with a point', () => {
   it('ShipStation: "1,024" oz is 64 lb; "1,02" and "2,5" are refused by row, the others imported', () => {
     const { report, order } = importText(
       exportFile('shipstation-orders-export.csv', [
-        shipStationRow('S-1', '1,024'),
-        shipStationRow('S-2', '1,040.8'),
-        shipStationRow('S-3', '1,02'),
-        shipStationRow('S-4', '2,5'),
+        ssRow('S-1', '1,024'),
+        ssRow('S-2', '1,040.8'),
+        ssRow('S-3', '1,02'),
+        ssRow('S-4', '2,5'),
       ]),
     );
     expect(report.format).toBe('ShipStation orders export');
@@ -201,11 +164,7 @@ describe('a comma between thousands in a file that writes decimals with a point'
   it('a semicolon file keeps its decimal comma: ShipStation "1.024,5" oz and "16,0" oz', () => {
     const { header } = exportHeader('shipstation-orders-export.csv');
     const line = (r: Record<string, string>) => header.map((h) => r[h] ?? '').join(';');
-    const text = [
-      header.join(';'),
-      line(shipStationRow('E-1', '1.024,5')),
-      line(shipStationRow('E-2', '16,0')),
-    ]
+    const text = [header.join(';'), line(ssRow('E-1', '1.024,5')), line(ssRow('E-2', '16,0'))]
       .join('\n')
       .replaceAll('1,024.00', '1.024,00');
     const { report, order } = importText(text);

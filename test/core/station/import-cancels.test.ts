@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exportFile } from '../../support/order-exports.js';
+import { exportFile, shipStationRow } from '../../support/order-exports.js';
 import { call, demoStationsPerTest } from './support.js';
 
 // Through the contract: Orders → Import with a store's later export cancels the order it says
@@ -7,21 +7,7 @@ import { call, demoStationsPerTest } from './support.js';
 
 const stations = demoStationsPerTest();
 
-const row = (status: string) => ({
-  'Order - Number': 'SC-7',
-  'Order - Status': status,
-  'Ship To - Name': 'Jo Park',
-  'Ship To - Address 1': '88 Vine St',
-  'Ship To - City': 'Seattle',
-  'Ship To - State': 'WA',
-  'Ship To - Postal Code': '98121',
-  'Ship To - Country': 'US',
-  'Item - SKU': 'DW-HOUSE-2LB',
-  'Item - Name': 'House Blend 2 lb',
-  'Item - Qty': '1',
-  'Item - Price': '28.00',
-  'Weight - TotalOz': '32',
-});
+const row = (status: string) => shipStationRow('SC-7', { 'Order - Status': status });
 const file = (status: string) => exportFile('shipstation-orders-export.csv', [row(status)]);
 
 describe('orders.import of an export that cancels an order open here', () => {
