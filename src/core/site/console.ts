@@ -206,8 +206,9 @@ export async function consoleSnapshot(
       name: 'site-console-tracker-polling',
       text: `SELECT scope_tenant_id, leader_station_id, last_poll_at, last_success_at, last_error
                FROM site_tracker_sync WHERE profile_id = $1 AND environment = $2
+                AND scope_tenant_id = ANY($3::text[])
               ORDER BY scope_tenant_id`,
-      values: [scope.profileId, scope.environment],
+      values: [scope.profileId, scope.environment, tenantIds],
     }),
     pool.query<{ now: Date }>('SELECT now() AS now'),
   ]);

@@ -48,6 +48,16 @@ describe('a station of another tenant on the same store', () => {
       expect(own.snapshot?.costToday.map((c) => [c.tenantId, c.labels])).toEqual([
         ['tnt_lumen', 1],
       ]);
+      // The tracker pollers: each station's console names its own tenant's only.
+      const polled = async (s: typeof a) =>
+        (await call(s, 'console.snapshot', {})).snapshot?.trackerPolling.map((t) => t.tenantId) ??
+        [];
+      await until(async () => (await polled(a)).includes('tnt_lumen'));
+      await until(async () => (await polled(e)).length > 0);
+      expect(await polled(a)).not.toContain(
+        (await call(e, 'station.status', {})).profile?.tenantId,
+      );
+      expect(await polled(e)).not.toContain('tnt_lumen');
       const today = new Date().toISOString().slice(0, 10);
       const day = { from: today, to: today, scope: 'site' as const };
       expect((await call(e, 'endOfDay.summary', day)).labels).toBe(0);
