@@ -285,5 +285,6 @@ function reportFile(report: ImportReport, format: OrderFileFormat) {
     ...(report.cleaned ? { cleaned: report.cleaned.map(place) } : {}),
     ...(report.notices ? { notices: report.notices.map(place) } : {}),
     ...(report.sharedNumbers ? { sharedNumbers: report.sharedNumbers.map(place) } : {}),
+    ...(report.closed ? { closed: report.closed.map(place) } : {}),
   };
 }

@@ -170,7 +170,7 @@ function* importOrderSteps(
   // Orders the file says are not to ship: said, and the station's open copy cancelled.
   for (const [k, closed] of (parsed.closed ?? []).entries()) {
     if (k % STORE_CHUNK === 0) yield { phase: 'storing', done: total, total };
-    problems.add(
+    (report.closed ??= []).push(
       closedOrderProblem(closed, stationCopy(closed), input.source, options.cancelClosed),
     );
   }

@@ -159,6 +159,11 @@ export interface ImportReport {
   notices?: ImportProblem[];
   /** Orders with a label that the file gives differently: what differs (nothing was changed). */
   labelledChanged?: ImportProblem[];
+  /**
+   * Orders the file says are not to ship (cancelled, refunded, shipped already, no line left):
+   * not imported, each said, and not problems of the file (an export of every order has many).
+   */
+  closed?: ImportProblem[];
   /** Orders a shift lead cancelled that the file gives anew: updated, and still cancelled. */
   stillCancelled?: ImportProblem[];
   /** New orders of a 3PL's brand whose number another brand's order has here: a scan cannot choose. */

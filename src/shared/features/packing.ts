@@ -145,6 +145,13 @@ export interface ImportReport {
    */
   labelledChanged?: ImportError[];
   /**
+   * Orders the file says are not to ship (the store cancelled, refunded or shipped them): not
+   * imported, each with what became of the station's own open copy; not problems of the file.
+   */
+  closed?: ImportError[];
+  /** How many `closed` holds in all (the list keeps the first 500). */
+  closedCount?: number;
+  /**
    * Orders a shift lead cancelled that the file gives in a new version: the order was updated
    * and stays cancelled (nothing buys it until a lead reopens it).
    */

@@ -1,5 +1,18 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exportFile, exportStation, shipStationRow } from '../../support/order-exports.js';
+import { OrderHotFolder, type HotFolderFileResult } from '../../../src/core/orders/hot-folder.js';
+import { OrderRepository } from '../../../src/core/orders/order-repository.js';
+import { openDatabase } from '../../../src/core/storage/database.js';
+import {
+  exportFile,
+  exportStation,
+  scope,
+  shipStationRow,
+  tenants,
+} from '../../support/order-exports.js';
+import { tempDir } from '../../support/tmp.js';
+import { waitUntil } from '../../support/virtual-printer.js';
 
 // What a store export says is not to ship (a line fulfilled already, an order cancelled,
 // refunded or shipped) must never reach the floor as an open order: a label bought for it is
@@ -46,7 +59,8 @@ describe('Shopify: a partly fulfilled order', () => {
     expect(report.imported).toEqual(['#2001']);
     expect(station.order('#2001')!.packages[0]!.items.map((i) => i.sku)).toEqual(['LUM-TRIM-1']);
     expect(station.order('#2002')).toBeUndefined();
-    expect(report.problems).toEqual([
+    expect(report.problems).toEqual([]);
+    expect(report.closed).toEqual([
       expect.objectContaining({
         orderNumber: '#2002',
         row: 3,
@@ -55,7 +69,8 @@ describe('Shopify: a partly fulfilled order', () => {
           'nothing left to ship: the export says no line of this order needs shipping (Lineitem fulfillment status is fulfilled); not imported',
       }),
     ]);
-    expect(report.ordersLeftOut).toBe(1);
+    // Not imported by the export's word, not for a problem of the file.
+    expect(report.ordersLeftOut).toBeUndefined();
   });
 });
 
@@ -97,8 +112,8 @@ const bigCommerceOrder = (id: string, status: string, shipped = '0') => ({
 });
 
 /** Each problem as [order, field, reason]. */
-const said = (report: { problems: { orderNumber?: string; field: string; reason: string }[] }) =>
-  report.problems.map((p) => [p.orderNumber, p.field, p.reason]);
+const said = (report: { closed?: { orderNumber?: string; field: string; reason: string }[] }) =>
+  (report.closed ?? []).map((p) => [p.orderNumber, p.field, p.reason]);
 
 describe('an order the export says is cancelled, refunded or shipped', () => {
   it('ShipStation: Shipped and Cancelled orders are not imported, each said by its Order - Status', () => {
@@ -127,7 +142,8 @@ describe('an order the export says is cancelled, refunded or shipped', () => {
         'nothing to ship: the export says the order is cancelled or refunded (Order - Status is Cancelled); not imported',
       ],
     ]);
-    expect(report.ordersLeftOut).toBe(2);
+    expect(report.problems).toEqual([]);
+    expect(report.ordersLeftOut).toBeUndefined();
   });
 
   it('WooCommerce: cancelled, refunded, failed, trash and completed orders are not imported; refunded units are not packed', () => {
@@ -242,5 +258,44 @@ describe('an order the export says is cancelled, refunded or shipped', () => {
       ],
     ]);
     expect(station.order('S-9')!.cancelled).toBeUndefined();
+  });
+});
+
+describe('an export of every order in the hot folder', () => {
+  it('is processed: its open orders come in, the closed ones are said apart, not as the file failing', async () => {
+    const dir = tempDir();
+    const inbox = join(dir, 'inbox');
+    mkdirSync(inbox);
+    const orders = new OrderRepository(openDatabase(join(dir, 'station.db')));
+    const results: HotFolderFileResult[] = [];
+    const folder = new OrderHotFolder({
+      folder: inbox,
+      orders,
+      scope,
+      tenants,
+      stableMs: 100,
+      log: () => {},
+      onFile: (r) => results.push(r),
+    });
+    await folder.start();
+    writeFileSync(
+      join(inbox, 'all-orders.csv'),
+      exportFile('shipstation-orders-export.csv', [
+        shipStationRow('ALL-1'),
+        shipStationRow('ALL-2', { 'Order - Status': 'Shipped' }),
+        shipStationRow('ALL-3', { 'Order - Status': 'Cancelled' }),
+      ]),
+    );
+    await waitUntil(() => results.length === 1);
+    await folder.stop();
+    const [result] = results;
+    expect(result!.outcome).toBe('processed');
+    expect(result!.report.imported).toEqual(['ALL-1']);
+    const file = JSON.parse(readFileSync(`${result!.movedTo}.report.json`, 'utf8')) as {
+      problems: unknown[];
+      closed: { orderNumber: string }[];
+    };
+    expect(file.problems).toEqual([]);
+    expect(file.closed.map((c) => c.orderNumber)).toEqual(['ALL-2', 'ALL-3']);
   });
 });

@@ -213,6 +213,13 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
         ...(report.labelledChanged?.length
           ? { labelledChanged: report.labelledChanged.map((p) => importError(p, format)) }
           : {}),
+        // Orders the export says are closed: not imported, not problems of the file.
+        ...(report.closed?.length
+          ? {
+              closed: report.closed.slice(0, 500).map((p) => importError(p, format)),
+              closedCount: report.closed.length,
+            }
+          : {}),
         // Cancelled orders the file changed: updated, still cancelled, said by order.
         ...(report.stillCancelled?.length
           ? { stillCancelled: report.stillCancelled.map((p) => importError(p, format)) }

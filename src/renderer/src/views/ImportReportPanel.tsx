@@ -57,6 +57,14 @@ export function ImportReportPanel({ report }: { report: ImportReport }) {
         }
       />
       <OrderList
+        items={report.closed}
+        testId="import-closed"
+        title={(n) => {
+          const all = report.closedCount ?? n;
+          return `${all} order${all === 1 ? ' was' : 's were'} not imported: the export says ${all === 1 ? 'it is' : 'they are'} cancelled, refunded or shipped already${all > n ? ` (the first ${n} are listed)` : ''}:`;
+        }}
+      />
+      <OrderList
         items={report.stillCancelled}
         testId="import-still-cancelled"
         title={(n) =>
