@@ -15,6 +15,7 @@ import {
   type SandboxProcess,
   importOrders,
   buyWithLostAnswer,
+  loseNextLabelAnswer,
 } from './station';
 
 /** The demo world with a recognisable twist, so the test proves which sandbox it talks to. */
@@ -207,13 +208,7 @@ test('a queued purchase whose answer is lost: the Queue sends the shift lead to 
 
   // Back, but the answer to the queue's purchase is lost: bought once, outcome unknown.
   await sandbox.clearFaults();
-  await sandbox.addFault({
-    method: 'POST',
-    path: '/api/v1/labels',
-    kind: 'reset',
-    after: true,
-    times: 1,
-  });
+  await loseNextLabelAnswer(sandbox);
   await page.keyboard.press('Alt+3');
   await page.getByRole('button', { name: 'Retry now' }).click();
   const rows = page.getByTestId('queued-shipments');

@@ -287,6 +287,17 @@ export async function scanAndBuy(page: Page, order: string): Promise<void> {
   await page.keyboard.press('Control+Enter');
 }
 
+/** The next label the platform sells: bought, then the connection drops before its answer. */
+export function loseNextLabelAnswer(sandbox: Pick<SandboxProcess, 'addFault'>): Promise<void> {
+  return sandbox.addFault({
+    method: 'POST',
+    path: '/api/v1/labels',
+    kind: 'reset',
+    after: true,
+    times: 1,
+  });
+}
+
 /**
  * Scans and buys `order` while the platform buys the label and then the connection drops before
  * its answer arrives: the purchase's outcome is unknown (one label on the sandbox's ledger).
@@ -296,13 +307,7 @@ export async function buyWithLostAnswer(
   sandbox: Pick<SandboxProcess, 'addFault'>,
   order: string,
 ): Promise<void> {
-  await sandbox.addFault({
-    method: 'POST',
-    path: '/api/v1/labels',
-    kind: 'reset',
-    after: true,
-    times: 1,
-  });
+  await loseNextLabelAnswer(sandbox);
   await scanAndBuy(page, order);
   await expect(page.getByTestId('failure-message')).toHaveAttribute(
     'data-code',
