@@ -8,6 +8,8 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
  */
 export interface TcpProxy {
   readonly port: number;
+  /** The address now leads to another port (a store moved to another server under one name). */
+  moveTo(targetPort: number): void;
   cut(): Promise<void>;
   heal(): Promise<void>;
   close(): Promise<void>;
@@ -15,11 +17,12 @@ export interface TcpProxy {
 
 export async function startTcpProxy(targetPort: number, host = '127.0.0.1'): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
+  let target = targetPort;
   let server: Server | null = null;
   let port = 0;
   const listen = async () => {
     const s = createServer((client) => {
-      const upstream = connect(targetPort, host);
+      const upstream = connect(target, host);
       for (const socket of [client, upstream]) {
         sockets.add(socket);
         socket.on('close', () => sockets.delete(socket));
@@ -45,6 +48,11 @@ export async function startTcpProxy(targetPort: number, host = '127.0.0.1'): Pro
   return {
     get port() {
       return port;
+    },
+    moveTo(next: number) {
+      target = next;
+      // The old server's connections are gone with it.
+      for (const socket of sockets) socket.destroy();
     },
     cut,
     heal: async () => {

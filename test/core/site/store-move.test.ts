@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 import { SiteLink, type OrderClaims } from '../../../src/core/site/link.js';
 import { SiteOutbox } from '../../../src/core/site/outbox.js';
 import { SiteStore } from '../../../src/core/site/store.js';
@@ -15,6 +14,7 @@ import { waitUntil } from '../../support/virtual-printer.js';
 import { lumenProfile } from '../packing/support/station.js';
 import { orderId, stationFor } from '../packing/support/harness.js';
 import { grantStationRole, siteDatabase, STATION_PASSWORD } from './support.js';
+import { startTcpProxy } from '../../support/tcp-proxy.js';
 
 // site.md, "Moving the store to another server": the address the stations use (a host name)
 // now leads to a new server. Its database may well have the old one's OID (a fresh server's
@@ -29,31 +29,6 @@ beforeAll(async () => {
   newServer = await startPostgres();
 }, 120_000);
 afterAll(() => removeCluster(newServer));
-
-/** The host name the stations use: a TCP relay to whichever server it leads to now. */
-async function address(port: number) {
-  const target = { port };
-  const open = new Set<Socket>();
-  const relay: Server = createServer((client) => {
-    const server = connect(target.port, '127.0.0.1');
-    for (const s of [client, server]) {
-      open.add(s);
-      s.on('error', () => {});
-      s.on('close', () => open.delete(s));
-    }
-    client.pipe(server).pipe(client);
-  });
-  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (relay.address() as AddressInfo).port,
-    /** The name now leads to another server; the old one's connections are gone. */
-    moveTo(next: number) {
-      target.port = next;
-      for (const s of open) s.destroy();
-    },
-    close: () => new Promise<void>((resolve) => relay.close(() => resolve())),
-  };
-}
 
 describe('the site store moved to another server under the same address', () => {
   it("the station notices and sends its whole history there, though the database's OID is the same", async () => {
@@ -73,7 +48,8 @@ describe('the site store moved to another server under the same address', () => 
     await moved.migrate();
     await grantStationRole(newServer, site.name);
 
-    const name = await address(pgc.cluster.port);
+    // The host name the stations use: a relay to whichever server it leads to now.
+    const name = await startTcpProxy(pgc.cluster.port);
     const box: { link?: SiteLink } = {};
     const claims: OrderClaims = { claim: (r) => box.link!.claims(scope).claim(r) };
     const station = await stationFor((p) => lumenProfile(sb.url, p), { orderClaims: claims });
