@@ -26,8 +26,8 @@ export function shippingChangedSince(shipment: Shipment, order: StoredOrder): st
   const changed = new Set(order.shippingChanged.what);
   const to = order.shipTo;
   const line = (a: StoredOrder['shipTo']) =>
-    [a.name, a.company, a.addressLine1, a.addressLine2, a.city, a.stateProvince, a.postalCode]
-      .concat(a.countryCode)
+    [a.name, a.company, a.addressLine1, a.addressLine2, a.addressLine3, a.city, a.stateProvince]
+      .concat(a.postalCode, a.countryCode)
       .filter(Boolean)
       .join(', ');
   // An earlier version since the rating may have changed the address, the last one the weight.
