@@ -271,6 +271,12 @@ test('Orders view filters and a batch of open single-item orders with a weight: 
   await expect(page.getByTestId('eod-manifest')).toContainText(
     /USPS · Lumen Candle Works · 3 labels: Manifest mf_/,
   );
+  // Asked again, the question counts them as on a manifest already.
+  await page.keyboard.press('Alt+m');
+  await expect(question).toContainText(
+    '3 labels of these days are on a manifest already (a close-out took them, and they stay there); no other label goes on a manifest',
+  );
+  await page.keyboard.press('Escape');
   // No receipt printer in this profile: said in words.
   await page.keyboard.press('Alt+p');
   await expect(page.getByTestId('eod-line')).toContainText('no receipt printer');

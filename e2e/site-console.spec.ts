@@ -36,7 +36,7 @@ test("the console shows a second station's purchase within a second", async ({ b
   // Console mode: no packing tabs.
   await expect(lead.getByRole('navigation', { name: 'Views' })).toHaveCount(0);
   const rowB = lead.getByTestId('console-stations').getByRole('row', { name: /Station B/ });
-  await expect(rowB).toContainText('0.1.0 · site schema 8', { timeout: 30_000 });
+  await expect(rowB).toContainText('0.1.0 · site schema 9', { timeout: 30_000 });
   await expect(rowB).toContainText('ZD421 Station B: ready', { timeout: 30_000 });
   // Whether it can reach the platform, as its own header says (site migration 5).
   await expect(rowB.getByTestId('console-platform')).toHaveText('online', { timeout: 30_000 });

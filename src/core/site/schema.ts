@@ -6,6 +6,7 @@ import { siteMigration005 } from './migrations/005-station-platform.js';
 import { siteMigration006 } from './migrations/006-label-voids.js';
 import { siteMigration007 } from './migrations/007-order-list-indexes.js';
 import { siteMigration008 } from './migrations/008-label-packages.js';
+import { siteMigration009 } from './migrations/009-manifest-labels.js';
 
 /**
  * The site store's own numbered, forward-only migrations (PostgreSQL). Each runs in one
@@ -37,6 +38,7 @@ export const siteMigrations: readonly SiteMigration[] = [
   siteMigration006,
   siteMigration007,
   siteMigration008,
+  siteMigration009,
 ];
 
 export const SITE_SCHEMA_VERSION = siteMigrations.length;
@@ -59,11 +61,14 @@ export const SITE_SCHEMA_VOIDS = 6;
 export const SITE_SCHEMA_RETIRED = 6;
 /** The first schema whose labels keep their packages and return mark (site migration 8). */
 export const SITE_SCHEMA_PACKAGES = 8;
+/** The first schema that keeps which labels each close-out's manifests took (site migration 9). */
+export const SITE_SCHEMA_MANIFESTS = 9;
 export const SITE_SCHEMA_FEATURES: Readonly<Record<number, string>> = {
   5: "the console's platform state of each station (an API key refused, the platform away)",
   6: "labels voided at the carrier left out of the console's labels and cost, and marked in Site History; a retired station's name kept on its labels",
   7: 'the Whole site order list read through indexes of its own (a second or more per read at a million orders without them)',
   8: "End of day for the whole site (each label's packages, and return labels kept off the site's manifests)",
+  9: "End of day's close-out question counting the labels another station's close-out put on a manifest already",
 };
 
 /** What a store at `schema` lacks of this version's, in words ('' when nothing). */

@@ -1,5 +1,7 @@
 import type { EndOfDayQuery } from '../labels/end-of-day.js';
 import { siteEndOfDay, siteManifestGroups } from './end-of-day.js';
+import type { ManifestRecord } from '../labels/manifest-records.js';
+import { recordSiteManifest, siteManifestedLabelIds } from './manifest-records.js';
 import pg from 'pg';
 import type { SiteStoreConfig } from './config.js';
 import { describeSiteError, SiteStoreError } from './errors.js';
@@ -352,6 +354,16 @@ export class SiteStore {
     tenantIds: readonly string[],
   ): ReturnType<typeof siteManifestGroups> {
     return this.run(() => siteManifestGroups(this.pool, scope, q, tenantIds));
+  }
+
+  /** See recordSiteManifest: which labels a manifest made here took (site migration 9). */
+  recordManifest(scope: SiteScope, manifest: ManifestRecord): Promise<void> {
+    return this.run(() => recordSiteManifest(this.pool, scope, this.stationId, manifest));
+  }
+
+  /** See siteManifestedLabelIds: those of `labelIds` on a manifest made anywhere on the site. */
+  manifestedLabelIds(scope: SiteScope, labelIds: readonly string[]): Promise<Set<string>> {
+    return this.run(() => siteManifestedLabelIds(this.pool, scope, labelIds));
   }
 
   /** See SiteReads.findOrders: the site's orders with this number, for a scan at any station. */

@@ -140,6 +140,11 @@ export interface EndOfDayView {
   reprints: number;
   voided: number;
   voidedCost: number;
+  /**
+   * Of the labels a close-out of these days sends (outbound, not voided): those on a manifest
+   * already, made at this station or (with a site store) any station of the site.
+   */
+  onManifest?: number;
 }
 
 /** The most orders one batch may hold (the Orders view says so before it asks to buy). */

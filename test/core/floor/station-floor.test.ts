@@ -125,6 +125,7 @@ describe('the packing floor through the contract (#15)', () => {
     const day = await call(s, 'endOfDay.summary', { from: today, to: today });
     expect(day.labels).toBe(1);
     expect(day.cost).toBe(done.cost);
+    expect(day.onManifest).toBe(0);
     const csv = await call(s, 'endOfDay.csv', { from: today, to: today });
     expect(csv.fileName).toBe(`end-of-day-${today}.csv`);
     expect(csv.csv.split('\r\n')[1]).toMatch(
@@ -140,6 +141,8 @@ describe('the packing floor through the contract (#15)', () => {
       labels: 1,
       manifestId: expect.stringMatching(/^mf_/),
     });
+    // Recorded: the close-out question counts it as on a manifest already.
+    expect((await call(s, 'endOfDay.summary', { from: today, to: today })).onManifest).toBe(1);
     const again = await call(s, 'endOfDay.manifest', { from: today, to: today });
     // Said as a close-out already done, not as a refusal.
     expect(again.message).toBe(

@@ -152,4 +152,40 @@ describe('End of day, whole site', () => {
       await Promise.all([a.stop(), b.stop()]);
     }
   });
+
+  it("counts the labels another station's close-out put on a manifest apart in the close-out question", async () => {
+    const { a, b } = await stationsAandB();
+    try {
+      const file = ['MAN-1', 'MAN-2', 'MAN-3', 'MAN-4'].map((n) => candleOrder(n, 'Ada'));
+      await call(a, 'orders.import', { fileName: 'man.json', content: JSON.stringify(file) });
+      await synced(a);
+      for (const n of ['MAN-1', 'MAN-2']) expect((await packOrder(a, n)).label).toBeTruthy();
+      expect((await packOrder(b, 'MAN-3')).label).toBeTruthy();
+      await Promise.all([synced(a), synced(b)]);
+      const site = { ...aroundToday(), scope: 'site' as const };
+      const own = { ...aroundToday(), scope: 'station' as const };
+      expect((await call(a, 'endOfDay.summary', own)).onManifest).toBe(0);
+
+      // B closes out the whole site: A's two labels are on B's manifest, recorded in the store.
+      const closed = await call(b, 'endOfDay.manifest', site);
+      expect(closed.manifests.reduce((n, m) => n + m.labels, 0)).toBe(3);
+      expect(await call(b, 'endOfDay.summary', site)).toMatchObject({ labels: 3, onManifest: 3 });
+
+      // A buys one more: its own question counts 3 labels, 2 of them on the site's manifest.
+      expect((await packOrder(a, 'MAN-4')).label).toBeTruthy();
+      expect(await call(a, 'endOfDay.summary', own)).toMatchObject({ labels: 3, onManifest: 2 });
+      const mine = await call(a, 'endOfDay.manifest', own);
+      expect(mine.manifests.filter((m) => m.manifestId).map((m) => m.labels)).toEqual([1]);
+      // A's own manifest is the store's record too: the whole site's question now counts all 4.
+      expect(await call(a, 'endOfDay.summary', own)).toMatchObject({ labels: 3, onManifest: 3 });
+      await synced(a);
+      const whole = await until(async () => {
+        const s = await call(b, 'endOfDay.summary', site);
+        return s.labels === 4 ? s : null;
+      });
+      expect(whole.onManifest).toBe(4);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
 });

@@ -25,7 +25,7 @@ const synced = (s: Station) =>
 
 describe('a site store at the schema of the version before', () => {
   it('is worked with, not upgraded, and said; migrated by site IT, the console shows each station platform state', async () => {
-    expect(SITE_SCHEMA_VERSION).toBe(8);
+    expect(SITE_SCHEMA_VERSION).toBe(9);
     const site = await siteDatabase(pgc.cluster, { schema: 4 });
     // A: linked as the site's owner (it could migrate); B: the stations' role, packing for
     // another brand, whose key is rotated on the platform below (B keeps the old one).
@@ -64,7 +64,7 @@ describe('a site store at the schema of the version before', () => {
       // Settings → Site store says what waits, and who mends it.
       const note = (await call(a, 'site.status', {})).schemaNote;
       expect(note).toBe(
-        "The site store is at schema 4; this version of Shipping Station knows 8. Everything works but the console's platform state of each station (an API key refused, the platform away); labels voided at the carrier left out of the console's labels and cost, and marked in Site History; a retired station's name kept on its labels; the Whole site order list read through indexes of its own (a second or more per read at a million orders without them); End of day for the whole site (each label's packages, and return labels kept off the site's manifests). Site IT runs npm run site -- migrate as the site's owner once every station is updated (npm run site -- status lists each station's site schema). A station of schema 5 or later that cannot follow a store migrated past it stops using it and buys nothing until it is updated; one of schema 4 follows no later schema: update those first (site.md, Upgrading a site).",
+        "The site store is at schema 4; this version of Shipping Station knows 9. Everything works but the console's platform state of each station (an API key refused, the platform away); labels voided at the carrier left out of the console's labels and cost, and marked in Site History; a retired station's name kept on its labels; the Whole site order list read through indexes of its own (a second or more per read at a million orders without them); End of day for the whole site (each label's packages, and return labels kept off the site's manifests); End of day's close-out question counting the labels another station's close-out put on a manifest already. Site IT runs npm run site -- migrate as the site's owner once every station is updated (npm run site -- status lists each station's site schema). A station of schema 5 or later that cannot follow a store migrated past it stops using it and buys nothing until it is updated; one of schema 4 follows no later schema: update those first (site.md, Upgrading a site).",
       );
 
       // The whole site's End of day waits for site migration 8, and says who mends it.
@@ -95,10 +95,10 @@ describe('a site store at the schema of the version before', () => {
       expect(status.stdout).toContain(', schema 4\n');
       expect(status.stdout).toContain(note!);
       // Which stations are updated: each one's version with the site schema it knows.
-      expect(status.stdout).toMatch(/^Station A \(st-a\): .+ · site schema 8; last seen /m);
+      expect(status.stdout).toMatch(/^Station A \(st-a\): .+ · site schema 9; last seen /m);
 
       // Site IT migrates; the next check-ins see it (no restart) and publish the platform.
-      expect(await site.owner.migrate()).toEqual({ from: 4, to: 8 });
+      expect(await site.owner.migrate()).toEqual({ from: 4, to: 9 });
       // Each station's console (A packs for Lumen, B for Harbor: each lists its own tenant's).
       const seenAt = (s: Station) =>
         until(async () => {
@@ -146,11 +146,11 @@ describe('a site store at the schema of the version before', () => {
       // The station's log says both, once each: the older schema, then the migrate.
       const log = await until(() => {
         const text = logA.join('\n');
-        return text.includes('now at schema 8') ? text : null;
+        return text.includes('now at schema 9') ? text : null;
       });
       expect(log.split('The site store is at schema 4;').length - 1).toBe(1);
       expect(log).toContain(
-        'The site store is now at schema 8: everything of this version works with it.',
+        'The site store is now at schema 9: everything of this version works with it.',
       );
       // And through the contract, as the Site view reads it (B's own console: A's lists
       // Lumen's stations, not Harbor's).

@@ -307,8 +307,8 @@ describe('site services with a site store', () => {
           : null;
       });
       expect(snap.stations.map((s) => [s.stationId, s.online, s.appVersion])).toEqual([
-        ['st-a', true, '0.14.0 · site schema 8'],
-        ['st-b', true, '0.14.0 · site schema 8'],
+        ['st-a', true, '0.14.0 · site schema 9'],
+        ['st-b', true, '0.14.0 · site schema 9'],
       ]);
       expect(snap.labelsPerHour).toEqual([
         { hour: new Date().getHours(), stationId: 'st-b', packer: 'packer', labels: 1 },

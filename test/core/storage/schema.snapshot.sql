@@ -1,4 +1,4 @@
--- schema version 23
+-- schema version 24
 
 -- view order_status_now
 CREATE VIEW order_status_now AS
@@ -363,6 +363,18 @@ CREATE TABLE labels (
         stored_at TEXT NOT NULL, return_of_label_id INTEGER REFERENCES labels (id),
         UNIQUE (profile_id, environment, platform_label_id)
       ) STRICT;
+
+-- table manifest_labels
+CREATE TABLE manifest_labels (
+        profile_id TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        platform_label_id TEXT NOT NULL,
+        manifest_id TEXT NOT NULL,
+        tenant_id TEXT NOT NULL,
+        carrier TEXT NOT NULL,
+        made_at INTEGER NOT NULL,
+        PRIMARY KEY (profile_id, environment, platform_label_id)
+      ) WITHOUT ROWID;
 
 -- table offline_queue
 CREATE TABLE offline_queue (

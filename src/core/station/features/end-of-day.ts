@@ -1,10 +1,12 @@
 import {
   endOfDay,
   endOfDayCsv,
+  manifestGroups,
   renderEndOfDay,
   type DaySummary,
   type EndOfDayQuery,
 } from '../../labels/end-of-day.js';
+import type { ManifestRecord } from '../../labels/manifest-records.js';
 import { slipPrinterOf, tenantsOf } from '../../profiles/profile-schema.js';
 import { SiteStoreError } from '../../site/errors.js';
 import { SITE_SCHEMA_PACKAGES } from '../../site/schema.js';
@@ -16,6 +18,7 @@ import { StationFailure } from '../errors.js';
 import { brandName, printJobView } from '../map.js';
 import type { ProfileRuntime } from '../runtime.js';
 import { closeOut } from './manifest.js';
+import { manifestedOf, recordManifest } from './manifest-records.js';
 
 type Query = ParsedInput<'endOfDay.summary'>;
 type EndOfDayCalls = 'endOfDay.summary' | 'endOfDay.csv' | 'endOfDay.manifest' | 'endOfDay.print';
@@ -83,9 +86,27 @@ export function endOfDayHandlers(
 
   const hereId = () => ctx.site?.config.stationId;
 
+  /**
+   * Of the labels a close-out of these days would send, those on a manifest already (a close-out
+   * here, or at any station of the site as its store records them), for the close-out question.
+   */
+  async function onManifest(r: ProfileRuntime, q: Query): Promise<number> {
+    const range: EndOfDayQuery = { from: q.from, to: q.to, utcOffsetMinutes: q.utcOffsetMinutes };
+    const groups =
+      q.scope === 'site'
+        ? await fromSite(
+            () => siteStore().manifestGroups(r.scope, range, tenantsOf(r.profile)),
+            "the whole site's labels cannot be read",
+          )
+        : manifestGroups(r.workflow.shipments.db, r.scope, range);
+    const ids = groups.flatMap((g) => [...g.labels, ...(g.heldBack ?? [])].map((l) => l.labelId));
+    return (await manifestedOf(ctx, r, ids)).size;
+  }
+
   return {
     'endOfDay.summary': async (q): Promise<EndOfDayView> => {
-      const list = await days(rt(), q);
+      const r = rt();
+      const list = await days(r, q);
       const sum = (of: (d: DaySummary) => number) => list.reduce((n, d) => n + of(d), 0);
       return {
         days: list.map((d) => ({
@@ -129,6 +150,7 @@ export function endOfDayHandlers(
         reprints: sum((d) => d.reprints),
         voided: sum((d) => d.voided),
         voidedCost: sum((d) => d.voidedCostCents) / 100,
+        onManifest: await onManifest(r, q),
       };
     },
     'endOfDay.csv': async (q) => ({
@@ -137,13 +159,18 @@ export function endOfDayHandlers(
     }),
     'endOfDay.manifest': async (q) => {
       const r = rt();
-      if (q.scope !== 'site') return closeOut(r, q);
+      const record = (m: ManifestRecord) => recordManifest(ctx, r, m);
+      if (q.scope !== 'site') return closeOut(r, q, undefined, record);
       const store = siteStore();
-      return closeOut(r, q, (range) =>
-        fromSite(
-          () => store.manifestGroups(r.scope, range, tenantsOf(r.profile)),
-          "the whole site's labels cannot be read for a close-out",
-        ),
+      return closeOut(
+        r,
+        q,
+        (range) =>
+          fromSite(
+            () => store.manifestGroups(r.scope, range, tenantsOf(r.profile)),
+            "the whole site's labels cannot be read for a close-out",
+          ),
+        record,
       );
     },
     'endOfDay.print': async (q) => {

@@ -1,4 +1,5 @@
 import { manifestGroups, type EndOfDayQuery, type ManifestGroup } from '../../labels/end-of-day.js';
+import type { ManifestRecord } from '../../labels/manifest-records.js';
 import { PlatformError } from '../../platform/errors.js';
 import type * as V from '../../../shared/views.js';
 import { StationFailure } from '../errors.js';
@@ -45,6 +46,21 @@ function alreadyOnManifest(e: unknown): boolean {
   );
 }
 
+/**
+ * The labels the platform says were on a manifest already (`alreadyManifested`, the sandbox's
+ * shape: `[{ labelId, manifestId }]`; not shown in the spec), by manifest; read when present.
+ */
+function earlierManifests(m: Record<string, unknown>): Map<string, string[]> {
+  const by = new Map<string, string[]>();
+  const listed = Array.isArray(m.alreadyManifested) ? (m.alreadyManifested as unknown[]) : [];
+  for (const x of listed) {
+    const { labelId, manifestId } = (x ?? {}) as Record<string, unknown>;
+    if (typeof labelId !== 'string' || typeof manifestId !== 'string') continue;
+    by.set(manifestId, [...(by.get(manifestId) ?? []), labelId]);
+  }
+  return by;
+}
+
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** "1 label the platform refused: 1Z… (order A-1). Look it up in History before …" */
@@ -75,6 +91,8 @@ export async function closeOut(
   q: EndOfDayQuery,
   /** The whole site's labels (the site store's), instead of this station's own. */
   site?: (q: EndOfDayQuery) => Promise<ManifestGroup[]>,
+  /** Writes down which labels a manifest made took (manifest-records.ts). */
+  record?: (manifest: ManifestRecord) => Promise<void>,
 ): Promise<V.ManifestResultView> {
   if (q.from > q.to)
     throw new StationFailure(
@@ -139,6 +157,14 @@ export async function closeOut(
         m = await send();
       }
       const count = m.labelCount ?? m.labelIds?.length ?? labels.length;
+      const made = { tenantId: g.tenantId, carrier: g.carrier };
+      await record?.({
+        ...made,
+        manifestId: m.id,
+        labelIds: m.labelIds ?? labels.map((l) => l.labelId),
+      });
+      for (const [manifestId, labelIds] of earlierManifests(m))
+        await record?.({ ...made, manifestId, labelIds });
       manifests.push({
         ...base,
         labels: count,

@@ -22,6 +22,7 @@ import { migration020 } from './020-site-order-cancel.js';
 import { migration021 } from './021-label-voids.js';
 import { migration022 } from './022-site-label-voids.js';
 import { migration023 } from './023-order-shipping-changes.js';
+import { migration024 } from './024-manifest-labels.js';
 
 export interface Migration {
   /** 1-based; equals the migration's position in the list, stored in PRAGMA user_version. */
@@ -58,4 +59,5 @@ export const migrations: readonly Migration[] = [
   migration021,
   migration022,
   migration023,
+  migration024,
 ];

@@ -66,6 +66,8 @@ export function EndOfDayView() {
       });
       if (r.ok) setManifest(r.value);
       else s.notify('error', r.error.message);
+      // Read again: the close-out question counts the labels now on a manifest.
+      void useStation.getState().loadEndOfDay(from, to, scope);
     } finally {
       setClosing(false);
     }
@@ -177,6 +179,7 @@ export function EndOfDayView() {
             from,
             to,
             summary ? summary.labels - summary.returns : null,
+            summary?.onManifest ?? 0,
             scope,
           )}
           confirmText="Close out"
@@ -318,17 +321,27 @@ function StationsOfDay(props: { stations: NonNullable<EndOfDayView['days'][numbe
   );
 }
 
-/** The close-out question: which days, how many labels, and that the carriers get them. */
+/**
+ * The close-out question: which days, how many labels, how many of them a close-out put on a
+ * manifest already (the platform leaves those where they are), and that the carriers get them.
+ */
 function closeOutQuestion(
   from: string,
   to: string,
   outbound: number | null,
+  onManifest: number,
   scope: 'station' | 'site',
 ): string {
   const days = `${from === to ? from : `${from} to ${to}`}${scope === 'site' ? ' for the whole site' : ''}`;
+  const n = (count: number) => `${count} label${count === 1 ? '' : 's'}`;
+  const go = (count: number) =>
+    count === 0 ? 'no other label goes' : count === 1 ? '1 label goes' : `${n(count)} go`;
+  const fresh = outbound === null ? null : Math.max(0, outbound - onManifest);
   const labels =
-    outbound === null
+    fresh === null
       ? "these days' labels go"
-      : `${outbound} label${outbound === 1 ? ' goes' : 's go'}`;
+      : onManifest > 0
+        ? `${n(onManifest)} of these days ${onManifest === 1 ? 'is' : 'are'} on a manifest already (a close-out${scope === 'site' ? ' at a station of the site' : ''} took ${onManifest === 1 ? 'it' : 'them'}, and ${onManifest === 1 ? 'it stays' : 'they stay'} there); ${go(fresh)}`
+        : go(fresh);
   return `Close out ${days} with the carriers? ${labels} on a manifest, one per brand and carrier (return labels stay off${scope === 'site' ? ', and so do those of an order with an open possible double label' : ''}). Labels bought after this go on the next close-out.`;
 }
