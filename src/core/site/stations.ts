@@ -49,13 +49,15 @@ function checkInStatement(name: string, extra: readonly string[]): { name: strin
  * database's OID: a store restored into the same name is another, and so is one moved to a new
  * server under the same address, whose database may well have the old one's OID), and the
  * schema's version (site IT's migrate is seen by the next
- * check-in, not a restart).
+ * check-in, not a restart), and the site's users' version (how many, and the last change): a user
+ * disabled or changed by site IT is copied at the next check-in, not at the next full read.
  */
 const CHECK_IN_RETURNING = `RETURNING last_seen_at AS now_at,
   (SELECT s.last_seen_at FROM site_stations s WHERE s.station_id = $1) AS before_at,
   (SELECT c.system_identifier::text || ':' || d.oid::text FROM pg_control_system() c, pg_database d
     WHERE d.datname = current_database()) AS db_oid,
-  (SELECT max(version) FROM site_schema_migrations) AS schema`;
+  (SELECT max(version) FROM site_schema_migrations) AS schema,
+  (SELECT count(*)::text || ' ' || coalesce(max(updated_at)::text, '') FROM site_users) AS users_version`;
 const HEARTBEAT = ['app_version', 'signed_in_user', 'printers'];
 const CHECK_IN = checkInStatement('site-check-in', []);
 const CHECK_IN_BEAT = checkInStatement('site-check-in-beat', HEARTBEAT);
@@ -80,6 +82,8 @@ export class SiteStations {
    * this station may write (SITE_SCHEMA_OLDEST). null: not read yet (nothing newer is written).
    */
   schema: number | null = null;
+  /** The site's users as the last check-in found them (their count and last change). */
+  usersVersion: string | null = null;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -120,6 +124,7 @@ export class SiteStations {
         before_at: Date | null;
         db_oid: string;
         schema: number | null;
+        users_version: string | null;
       }>({ ...statement, values });
       const row = rows[0];
       const mine = this.lastCheckIn;
@@ -127,6 +132,7 @@ export class SiteStations {
         this.lastCheckIn = row.now_at;
         this.database = row.db_oid;
         if (row.schema !== null) this.schema = Number(row.schema);
+        this.usersVersion = row.users_version;
       }
       if (row?.before_at && mine && row.before_at.getTime() > mine.getTime())
         throw new SiteStoreError({

@@ -131,6 +131,11 @@ export class SiteStore {
     this.siteStations.schema = version;
   }
 
+  /** The site's users as the last check-in found them (see SiteStations.checkIn). */
+  get usersVersion(): string | null {
+    return this.siteStations.usersVersion;
+  }
+
   /** See SiteMigrator.readersFrom: which stations may use a store newer than `known`. */
   readersFrom(known: number): Promise<number> {
     return this.migrator.readersFrom(known);

@@ -210,6 +210,26 @@ describe('site services with a site store', () => {
         );
         return rows[0]?.packer === 'Bo Lindqvist';
       });
+
+      // Site IT disables Bo: each station copies the change at its next check-in (every 2 s),
+      // not at its full read of the site's users (every 30 s), signs Bo out and tells the page.
+      const events: unknown[] = [];
+      b.onEvent((name, payload) => {
+        if (name === 'status')
+          events.push((payload as { signedInUserId?: unknown }).signedInUserId);
+      });
+      const bo = (await site.owner.users()).find((u) => u.userId === 'bo')!;
+      const disabledAt = Date.now();
+      await site.owner.saveUser({ ...bo, active: false });
+      await until(
+        () => a.context.session.current() === null && b.context.session.current() === null,
+      );
+      expect(Date.now() - disabledAt).toBeLessThan(15_000);
+      // The page hears it (the status event names nobody signed in) and turns to sign-in.
+      await until(() => events.includes(null));
+      expect((await call(b, 'users.session', {})).signedOut).toBe(
+        'Bo Lindqvist was disabled by site IT and is signed out here.',
+      );
       const c = new pg.Client(connectionOf(site.stationUrl, STATION_PASSWORD));
       await c.connect();
       await expect(

@@ -22,7 +22,10 @@ import type { SiteProblem } from '../../site/errors.js';
 
 /** The station setting key of the last site settings read from the store (issue 14). */
 export const SITE_SETTINGS_CACHE = 'siteSettingsCache';
-/** The site's users are copied this often while the store answers. */
+/**
+ * The site's users are copied at the first check-in after they change (each check-in reads how
+ * many there are and when the last changed), and at least this often while the store answers.
+ */
 const USERS_EVERY_MS = 30_000;
 /**
  * How often the labels other stations bought are read into this station's memory for an
@@ -42,6 +45,7 @@ function checkInExtras(
   labelled: { at: number },
 ): (store: SiteStore, settings: Record<string, string>) => Promise<void> {
   let usersAt = 0;
+  let usersSeen: string | null = null;
   let lastCarriers = '';
   return async (store, settings) => {
     const before = ctx.options.settings.get(SITE_SETTINGS_CACHE) as
@@ -60,9 +64,14 @@ function checkInExtras(
           .catch((e: unknown) => ctx.log(`site settings: ${(e as Error).message}`));
       ctx.changed('status');
     }
-    if (Date.now() - usersAt >= USERS_EVERY_MS) {
+    const version = store.usersVersion;
+    if (Date.now() - usersAt >= USERS_EVERY_MS || version !== usersSeen) {
+      const before = ctx.session.current()?.userId;
       ctx.users.replaceSite(await store.users());
       usersAt = Date.now();
+      usersSeen = version;
+      // Its user disabled or removed by site IT: the page turns to sign-in now, saying why.
+      if (before && !ctx.session.current()) ctx.changed('status');
     }
     const rt = ctx.runtimeOrNull();
     if (rt && ctx.site && Date.now() - labelled.at >= LABELLED_EVERY_MS) {
