@@ -21,7 +21,8 @@ export type LeadAction =
   | { kind: 'site-store' }
   | { kind: 'resolve-double'; itemId: string }
   | { kind: 'cancel-orders'; orders: number; reopen: boolean }
-  | { kind: 'void-label'; trackingNumber: string; undo: boolean };
+  | { kind: 'void-label'; trackingNumber: string; undo: boolean }
+  | { kind: 'site-setting-override'; setting: string };
 
 export function describeLeadAction(a: LeadAction): string {
   switch (a.kind) {
@@ -41,6 +42,8 @@ export function describeLeadAction(a: LeadAction): string {
       return a.undo
         ? `taking back the voided mark of label ${a.trackingNumber}`
         : `marking label ${a.trackingNumber} voided at the carrier`;
+    case 'site-setting-override':
+      return `keeping this station's own ${a.setting} instead of the site's`;
   }
 }
 

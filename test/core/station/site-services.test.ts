@@ -288,6 +288,25 @@ describe('site services with a site store', () => {
         note: 'kept st1 label',
       });
       expect(again).not.toMatchObject({ error: { code: 'lead-required' } });
+
+      // Keeping the station's own rate rule instead of the site's is a lead's decision too;
+      // following the site again is not.
+      const own = await a.dispatch('siteSettings.override', { key: 'rateRule', override: true });
+      expect(own).toMatchObject({
+        ok: false,
+        error: {
+          code: 'lead-required',
+          message: expect.stringMatching(
+            /^A shift lead must approve keeping this station's own rate rule instead of the site's/,
+          ),
+        },
+      });
+      expect(a.context.siteOverrides()).toEqual([]);
+      await a.context.session.approve({ badge: 'BADGE-0042' });
+      await call(a, 'siteSettings.override', { key: 'rateRule', override: true });
+      expect(a.context.siteOverrides()).toEqual(['rateRule']);
+      await call(a, 'siteSettings.override', { key: 'rateRule', override: false });
+      expect(a.context.siteOverrides()).toEqual([]);
     } finally {
       await stop();
     }

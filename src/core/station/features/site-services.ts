@@ -7,7 +7,14 @@ import type {
   siteServiceCalls,
 } from '../../../shared/features/site-services.js';
 import type { StationContext } from '../context.js';
-import { reprintsWithoutLead } from './users.js';
+import { leadFor, reprintsWithoutLead } from './users.js';
+
+/** The settings a station may keep its own of, as a lead's approval names them. */
+const SETTING_WORDS: Record<string, string> = {
+  boxPresets: 'box presets',
+  rateRule: 'rate rule',
+  packingSlip: 'packing slip',
+};
 
 /** Issue 14 at the facade: sign-in and lead approval, the console, the site settings' sources. */
 export function siteServiceHandlers(ctx: StationContext): FeatureHandlers<typeof siteServiceCalls> {
@@ -108,6 +115,10 @@ export function siteServiceHandlers(ctx: StationContext): FeatureHandlers<typeof
     'siteSettings.get': async () => settings(),
     'siteSettings.override': async ({ key, override }) => {
       const current = new Set(ctx.siteOverrides());
+      // Leaving the site's rule (the rate rule decides what is bought) is a lead's decision;
+      // following the site again is anyone's.
+      if (override && !current.has(key))
+        leadFor(ctx, { kind: 'site-setting-override', setting: SETTING_WORDS[key] ?? key });
       if (override) current.add(key);
       else current.delete(key);
       ctx.options.settings.set(
