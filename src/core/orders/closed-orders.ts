@@ -26,8 +26,14 @@ export function closedOrderProblem(
   source: string,
   cancel: CancelAtStation | undefined,
 ): ImportProblem {
-  const nothing = closed.cancelled ? 'nothing to ship' : 'nothing left to ship';
-  const said = `${nothing}: the export says ${closed.what} (${closed.said}); not imported`;
+  const nothing = closed.cancelled
+    ? 'nothing to ship'
+    : closed.partly
+      ? 'not all of it to ship'
+      : 'nothing left to ship';
+  const said = closed.partly
+    ? `${nothing}: the export says ${closed.what} (${closed.said}); not imported, since a label for all of it would ship those items twice: ship what is left from the store's own order screen, or import a file that lists only what is left`
+    : `${nothing}: the export says ${closed.what} (${closed.said}); not imported`;
   const problem = (reason: string): ImportProblem => ({
     row: closed.row,
     line: closed.line,

@@ -315,9 +315,12 @@ export function* ordersFromCsvSteps(
           ? 'no line of this order needs shipping'
           : closes.cancelled
             ? 'the order is cancelled or refunded'
-            : 'the order has shipped already',
+            : closes.partly
+              ? 'part of the order has shipped already, and not which items'
+              : 'the order has shipped already',
         said: closes?.said ?? [...skippedOnly.get(key)!].join('; '),
         cancelled: closes?.cancelled ?? false,
+        ...(closes?.partly ? { partly: true } : {}),
       });
       continue;
     }

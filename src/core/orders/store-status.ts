@@ -17,6 +17,12 @@ export interface ClosedInExport {
    * shipped already (a label bought here is the one it left with).
    */
   cancelled: boolean;
+  /**
+   * Part of it shipped already and the export does not say which items (BigCommerce's Partially
+   * Shipped; a Shopify line partly fulfilled): a label for the whole order would ship those
+   * twice, and a label for part of it needs to know which part.
+   */
+  partly?: boolean;
 }
 
 /**
@@ -58,15 +64,29 @@ const bigCommerceStatus = status(
   ['shipped', 'completed'],
 );
 
-/** BigCommerce's "Order Status", or a "Total Shipped" that is all of its "Total Quantity". */
+/**
+ * BigCommerce's "Order Status", or a "Total Shipped" that is all of its "Total Quantity"; or part
+ * of it shipped ("Partially Shipped", or some of its Total Quantity shipped): its Product Details
+ * do not say which products left, so it is not imported either (`partly`).
+ */
 export function bigCommerceClosed(get: Get): ClosedInExport | undefined {
   const said = bigCommerceStatus(get);
   if (said) return said;
   const shipped = Number(get('Total Shipped'));
   const total = Number(get('Total Quantity'));
-  return total > 0 && shipped >= total
-    ? { said: `Total Shipped is ${shipped}, all of its Total Quantity`, cancelled: false }
-    : undefined;
+  if (total > 0 && shipped >= total)
+    return { said: `Total Shipped is ${shipped}, all of its Total Quantity`, cancelled: false };
+  const partly = get('Order Status').trim().toLowerCase() === 'partially shipped';
+  if (partly || (total > 0 && shipped > 0))
+    return {
+      said: [
+        ...(partly ? [`Order Status is ${get('Order Status').trim()}`] : []),
+        ...(shipped > 0 ? [`Total Shipped is ${shipped} of its Total Quantity ${total}`] : []),
+      ].join('; '),
+      cancelled: false,
+      partly: true,
+    };
+  return undefined;
 }
 
 const shopifyStatus = status('Financial Status', ['refunded', 'voided'], []);
@@ -79,7 +99,22 @@ const shopifyFulfilment = status('Fulfillment Status', ['restocked'], ['fulfille
 export function shopifyClosed(get: Get): ClosedInExport | undefined {
   const cancelledAt = get('Cancelled at').trim();
   if (cancelledAt !== '') return { said: `Cancelled at is ${cancelledAt}`, cancelled: true };
-  return shopifyStatus(get) ?? shopifyFulfilment(get);
+  return shopifyStatus(get) ?? shopifyFulfilment(get) ?? shopifyLinePartly(get);
+}
+
+/**
+ * A line Shopify fulfilled in part ("Lineitem fulfillment status" partial): the export does not
+ * say how many of its units left, so its order is not imported (`partly`). A line fulfilled whole
+ * is left out and the rest of the order imported (store-formats.ts).
+ */
+function shopifyLinePartly(get: Get): ClosedInExport | undefined {
+  if (get('Lineitem fulfillment status').trim().toLowerCase() !== 'partial') return undefined;
+  const line = get('Lineitem sku').trim() || get('Lineitem name').trim();
+  return {
+    said: `Lineitem fulfillment status of ${line} is partial`,
+    cancelled: false,
+    partly: true,
+  };
 }
 
 /**

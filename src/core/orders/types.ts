@@ -141,6 +141,8 @@ export interface ClosedOrder {
   said: string;
   /** Cancelled or refunded in the store, rather than shipped or with nothing to ship. */
   cancelled: boolean;
+  /** Part of it shipped already, and the export does not say which items (ClosedInExport). */
+  partly?: boolean;
 }
 
 export interface ImportReport {

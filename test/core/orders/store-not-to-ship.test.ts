@@ -209,6 +209,54 @@ describe('an order the export says is cancelled, refunded or shipped', () => {
     ]);
   });
 
+  it('BigCommerce and Shopify: an order partly shipped, the export not saying which items, is not imported, and said', () => {
+    const station = exportStation();
+    // An earlier export brought 506 in whole; it is open here.
+    station.importText(
+      exportFile('bigcommerce-orders-export.csv', [
+        bigCommerceOrder('506', 'Awaiting Fulfillment'),
+      ]),
+    );
+    expect(station.order('506')).toBeDefined();
+    const big = station.importText(
+      exportFile('bigcommerce-orders-export.csv', [
+        bigCommerceOrder('506', 'Partially Shipped', '1'),
+        bigCommerceOrder('507', 'Awaiting Fulfillment', '1'),
+        bigCommerceOrder('508', 'Awaiting Fulfillment'),
+      ]),
+    );
+    expect(big.imported).toEqual(['508']);
+    expect(big.problems).toEqual([]);
+    expect(said(big)).toEqual([
+      [
+        '506',
+        '(order)',
+        expect.stringMatching(
+          /^not all of it to ship: the export says part of the order has shipped already, and not which items \(Order Status is Partially Shipped; Total Shipped is 1 of its Total Quantity 2\); not imported, since a label for all of it would ship those items twice: ship what is left from the store's own order screen, or import a file that lists only what is left; it is open here: a shift lead cancels it in Orders \(Alt\+8\)$/,
+        ),
+      ],
+      ['507', '(order)', expect.stringContaining('(Total Shipped is 1 of its Total Quantity 2)')],
+    ]);
+
+    // Shopify: a line fulfilled in part (how many units left is not in the export).
+    const shop = station.importText(
+      exportFile('shopify-orders-export.csv', [
+        shopifyLine('#2101', 'LUM-CEDAR-8', 'partial'),
+        shopifyLine('#2101', 'LUM-TRIM-1', 'pending', null),
+        shopifyLine('#2102', 'LUM-FIG-8', 'pending'),
+      ]),
+    );
+    expect(shop.imported).toEqual(['#2102']);
+    expect(said(shop)).toEqual([
+      [
+        '#2101',
+        '(order)',
+        expect.stringContaining('(Lineitem fulfillment status of LUM-CEDAR-8 is partial)'),
+      ],
+    ]);
+    expect(station.order('#2101')).toBeUndefined();
+  });
+
   it('Shopify: an order with a "Cancelled at", or refunded, is not imported', () => {
     const station = exportStation();
     const report = station.importText(

@@ -61,7 +61,7 @@ export function ImportReportPanel({ report }: { report: ImportReport }) {
         testId="import-closed"
         title={(n) => {
           const all = report.closedCount ?? n;
-          return `${all} order${all === 1 ? ' was' : 's were'} not imported: the export says ${all === 1 ? 'it is' : 'they are'} cancelled, refunded or shipped already${all > n ? ` (the first ${n} are listed)` : ''}:`;
+          return `${all} order${all === 1 ? ' was' : 's were'} not imported: the export says ${all === 1 ? 'it is' : 'they are'} cancelled, refunded or shipped already (in whole or in part)${all > n ? ` (the first ${n} are listed)` : ''}:`;
         }}
       />
       <OrderList
