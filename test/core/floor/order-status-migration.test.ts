@@ -56,6 +56,7 @@ describe('the Orders view after the upgrade to kept statuses (migration 12)', ()
         'DROP INDEX reprints_by_time; ALTER TABLE site_sync DROP COLUMN store_identity; ' +
         'DROP TRIGGER site_outbox_label_void; DROP TRIGGER site_outbox_label_unvoid; DROP TABLE label_voids; ' +
         'ALTER TABLE orders DROP COLUMN shipping_changed_at; ALTER TABLE orders DROP COLUMN shipping_changed; ' +
+        'DROP TABLE manifest_labels; ' +
         'PRAGMA user_version = 11',
     );
     raw.close();
