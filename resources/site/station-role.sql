@@ -36,6 +36,8 @@ GRANT INSERT, UPDATE ON site_stations, site_purchases, site_labels, site_order_c
   site_attention, site_orders, site_printers, site_trackers, site_tracker_sync,
   site_carrier_health TO :"station_role";
 GRANT INSERT ON site_reprints, site_import_claims TO :"station_role";
+-- Site migration 9: which labels each close-out's manifests took.
+GRANT INSERT ON site_manifest_labels TO :"station_role";
 -- Site migration 4: an order file whose import brought in nothing is claimed no more.
 GRANT DELETE ON site_import_claims TO :"station_role";
 GRANT USAGE ON SEQUENCE site_attention_id_seq, site_trackers_seq_seq TO :"station_role";

@@ -8,7 +8,7 @@ import { SiteStore } from '../../../src/core/site/store.js';
 import { siteMigrations } from '../../../src/core/site/schema.js';
 import { connectionOf } from '../../../src/core/site/connection.js';
 import type { SitePurchaseRow, SiteLabelRow } from '../../../src/core/site/types.js';
-import { siteDatabase } from './support.js';
+import { grantStationRole, siteDatabase } from './support.js';
 import { usePostgres } from '../../support/use-postgres.js';
 
 const pgc = usePostgres();
@@ -299,6 +299,18 @@ describe('site store on a real PostgreSQL', () => {
     await expect(a.pool.query('DELETE FROM site_purchases')).rejects.toThrow(/permission denied/);
     await expect(a.pool.query('DROP TABLE site_labels')).rejects.toThrow(/must be owner/);
     await expect(a.pool.query(`UPDATE site_settings SET value = 'refuse'`)).rejects.toThrow(
+      /permission denied/,
+    );
+    // The file grants what each migration grants a role that exists already: a role made after
+    // `migrate` (as site.md says) may record a close-out's manifest, and never delete one.
+    const manifest = { manifestId: 'mf_1', tenantId: 'tnt_x', carrier: 'UPS', labelIds: ['lbl_1'] };
+    const scope = { profileId: 'p', environment: 'sandbox' as const };
+    await owner.pool.query('REVOKE INSERT ON site_manifest_labels FROM shipping_station');
+    await expect(a.recordManifest(scope, manifest)).rejects.toThrow(/permission|not permitted/);
+    await grantStationRole(pgc.cluster, stationUrl.split('/').pop()!);
+    await a.recordManifest(scope, manifest);
+    expect([...(await a.manifestedLabelIds(scope, ['lbl_1', 'lbl_2']))]).toEqual(['lbl_1']);
+    await expect(a.pool.query('DELETE FROM site_manifest_labels')).rejects.toThrow(
       /permission denied/,
     );
     // A migration attempt by a station is refused in words that send site IT to the right step.
