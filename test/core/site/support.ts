@@ -60,7 +60,8 @@ export async function grantStationRole(cluster: PostgresCluster, name: string): 
       .split('\n')
       .filter((l) => !l.startsWith('--') && !l.startsWith('\\') && !l.startsWith('CREATE ROLE'))
       .join('\n')
-      .replaceAll(':"station_role"', 'shipping_station'),
+      .replaceAll(':"station_role"', 'shipping_station')
+      .replaceAll(":'station_role'", "'shipping_station'"),
   );
   await c.end();
 }
