@@ -250,7 +250,12 @@ export class SiteSync {
         // Another station checks in under this id: nothing is sent (its rows and ours share
         // keys), only the check-in that finds out when it is gone.
         const duplicate = this.current.problem?.kind === 'duplicate-station';
-        const batch = duplicate ? null : outbox.next(this.o.batchSize ?? 200);
+        // A store this station has not checked in to yet (none recorded, as on a first
+        // connection): checked in first, so what is sent went to a database it knows, and a store
+        // moved right after is noticed (the next check-in finds another and sends all again).
+        const unidentified = this.lastCheckIn === 0 && outbox.storeIdentity() === null;
+        const batch = duplicate || unidentified ? null : outbox.next(this.o.batchSize ?? 200);
+        if (unidentified) wait = 0;
         if (batch) {
           await store.apply(batch.changes);
           await this.o.afterApply?.(batch.changes.length);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SiteLink, type OrderClaims } from '../../../src/core/site/link.js';
+import { SiteLink } from '../../../src/core/site/link.js';
 import { SiteOutbox } from '../../../src/core/site/outbox.js';
 import { SiteStore } from '../../../src/core/site/store.js';
 import { useSandbox } from '../../support/sandbox.js';
@@ -22,7 +22,6 @@ import { startTcpProxy } from '../../support/tcp-proxy.js';
 
 const sb = useSandbox();
 const pgc = usePostgres();
-const scope = { profileId: 'lumen-chicago-1', environment: 'sandbox' as const };
 let newServer: PostgresCluster;
 
 beforeAll(async () => {
@@ -50,34 +49,41 @@ describe('the site store moved to another server under the same address', () => 
 
     // The host name the stations use: a relay to whichever server it leads to now.
     const name = await startTcpProxy(pgc.cluster.port);
-    const box: { link?: SiteLink } = {};
-    const claims: OrderClaims = { claim: (r) => box.link!.claims(scope).claim(r) };
-    const station = await stationFor((p) => lumenProfile(sb.url, p), { orderClaims: claims });
+    const labels = async (store: SiteStore) =>
+      (
+        await store.pool.query<{ order_number: string }>('SELECT order_number FROM site_labels')
+      ).rows.map((r) => r.order_number);
+    // A station that labelled LUM-10421 before it was linked to the site: its first
+    // connection sends its history, the label among it.
+    const station = await stationFor((p) => lumenProfile(sb.url, p));
+    station.importSamples();
+    const shipped = await station.workflow.ship(orderId(station, 'LUM-10421'), {
+      stationUser: 'ana',
+    });
+    expect(shipped.outcome).toBe('printed');
+    let moveAfterApply = true;
     const link = new SiteLink(
       {
         url: `postgres://shipping_station@127.0.0.1:${name.port}/${site.name}`,
         stationId: 'st-m',
         stationName: 'Station M',
       },
-      { db: station.db, password: STATION_PASSWORD, pollMs: 20 },
+      {
+        db: station.db,
+        password: STATION_PASSWORD,
+        pollMs: 20,
+        // Site IT moves the store and points the host name at the new server at the worst
+        // moment: right after the label reached the old store, before anything else is said.
+        afterApply: async () => {
+          if (!moveAfterApply || (await labels(site.owner)).length === 0) return;
+          moveAfterApply = false;
+          name.moveTo(newServer.port);
+        },
+      },
     );
-    box.link = link;
     link.start();
-    station.importSamples();
-    const labels = async (store: SiteStore) =>
-      (
-        await store.pool.query<{ order_number: string }>('SELECT order_number FROM site_labels')
-      ).rows.map((r) => r.order_number);
     try {
-      const shipped = await station.workflow.ship(orderId(station, 'LUM-10421'), {
-        stationUser: 'ana',
-      });
-      expect(shipped.outcome).toBe('printed');
       await waitUntil(async () => (await labels(site.owner)).length === 1);
-      expect(await labels(moved)).toEqual([]);
-
-      // Site IT moves the store (packing stopped) and points the host name at the new server.
-      name.moveTo(newServer.port);
       // The new store learns that LUM-10421 was labelled, so no other station buys it again.
       await waitUntil(async () => (await labels(moved)).length === 1, 50);
       expect(await labels(moved)).toEqual(['LUM-10421']);
