@@ -291,6 +291,32 @@ describe('site store on a real PostgreSQL', () => {
     await Promise.all([a.close(), b.close(), owner.close()]);
   });
 
+  it('site migration 9 grants its table to the role that writes labels, whatever site IT named it', async () => {
+    const db = await siteDatabase(pgc.cluster, { schema: 8 });
+    const role = `dock_station_${process.pid}`;
+    const c = pgc.cluster.superuser(db.name);
+    await c.connect();
+    try {
+      await c.query(`CREATE ROLE ${role} LOGIN PASSWORD 'pw'`);
+      await c.query(`GRANT USAGE ON SCHEMA public TO ${role}`);
+      await c.query(`GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${role}`);
+      await c.query(`GRANT INSERT, UPDATE ON site_labels TO ${role}`);
+      expect(await db.owner.migrate()).toEqual({ from: 8, to: siteMigrations.length });
+      const { rows } = await c.query<{ role: string; insert: boolean }>(
+        `SELECT r.rolname AS role, has_table_privilege(r.oid, 'site_manifest_labels', 'INSERT') AS insert
+           FROM pg_roles r WHERE r.rolname IN ($1, 'shipping_station') ORDER BY 1`,
+        [role],
+      );
+      expect(rows).toEqual([
+        { role, insert: true },
+        { role: 'shipping_station', insert: true },
+      ]);
+    } finally {
+      await c.end();
+      await db.owner.close();
+    }
+  });
+
   it('the station role of station-role.sql cannot delete labels or drop tables', async () => {
     const { stationUrl, owner } = await siteDb();
     const a = station(stationUrl, 'st-4', 'Station 4');

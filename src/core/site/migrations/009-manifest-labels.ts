@@ -25,10 +25,17 @@ export const siteMigration009: SiteMigration = {
         made_at TIMESTAMPTZ NOT NULL DEFAULT now(),
         PRIMARY KEY (profile_id, environment, platform_label_id)
       );
-      DO $$ BEGIN
-        IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'shipping_station') THEN
-          GRANT SELECT, INSERT ON site_manifest_labels TO shipping_station;
-        END IF;
+      -- Every role that may write the site's labels (the stations' role, whatever site IT named
+      -- it: station-role.sql's -v station_role) may record a manifest's labels.
+      DO $$ DECLARE r TEXT; BEGIN
+        FOR r IN SELECT rolname FROM pg_roles
+                  WHERE NOT rolsuper AND rolname <> current_user
+                    AND rolname <> (SELECT tableowner FROM pg_tables
+                                     WHERE schemaname = 'public' AND tablename = 'site_labels')
+                    AND has_table_privilege(oid, 'public.site_labels', 'INSERT')
+        LOOP
+          EXECUTE format('GRANT SELECT, INSERT ON site_manifest_labels TO %I', r);
+        END LOOP;
       END $$;
     `,
 };
