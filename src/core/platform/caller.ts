@@ -5,6 +5,7 @@ import { TokenResponseSchema } from './schemas.js';
 import { TokenManager, TokenStore } from './tokens.js';
 import { Transport, type Endpoint, type RequestObserver } from './transport.js';
 import { HttpReader } from './http-read.js';
+import { withoutSecret } from './errors.js';
 import {
   type CallOptions,
   type PlatformClientOptions,
@@ -62,22 +63,28 @@ export abstract class PlatformCaller {
         : {}),
       proactive: options.proactiveTokenRefresh ?? true,
       issue: async () => {
-        const token = await this.transport.call({
-          operation: 'issueToken',
-          what: 'the token request',
-          method: 'POST',
-          path: 'api/v1/tokens/m2m',
-          body: {
-            grantType: 'clientCredentials',
-            clientId: options.clientId,
-            clientSecret: await getSecret(),
-            // No tenant: the key's own (the spec's default), e.g. to discover it in a new profile.
-            ...(options.tenantId ? { tenantId: options.tenantId } : {}),
-          },
-          schema: TokenResponseSchema,
-          idempotent: true,
-          anonymous: true,
-        });
+        const secret = await getSecret();
+        const token = await this.transport
+          .call({
+            operation: 'issueToken',
+            what: 'the token request',
+            method: 'POST',
+            path: 'api/v1/tokens/m2m',
+            body: {
+              grantType: 'clientCredentials',
+              clientId: options.clientId,
+              clientSecret: secret,
+              // No tenant: the key's own (the spec's default), e.g. to discover it in a new profile.
+              ...(options.tenantId ? { tenantId: options.tenantId } : {}),
+            },
+            schema: TokenResponseSchema,
+            idempotent: true,
+            anonymous: true,
+          })
+          // An answer that quotes the request (a proxy echoing it) must not carry the secret on.
+          .catch((error: unknown) => {
+            throw withoutSecret(error, secret);
+          });
         return { accessToken: token.accessToken, expiresInSeconds: token.expiresIn ?? 3600 };
       },
     });

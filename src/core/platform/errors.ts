@@ -1,7 +1,9 @@
 /**
  * Everything that can go wrong talking to the Shipping Platform becomes one PlatformError with
  * a `kind` the station can act on and a message written for the person at the station. The
- * client secret never appears here: errors are built from the response, never the request.
+ * client secret never appears here: errors are built from the response, never the request, and
+ * a token request's error has the secret taken out wherever the answer quoted it
+ * (`withoutSecret`: a proxy or platform that echoes the request body in its error).
  */
 
 export type PlatformErrorKind =
@@ -287,4 +289,53 @@ export function stationMessage(ctx: MessageContext): string {
       return String(never);
     }
   }
+}
+
+/** What a secret quoted in a platform's answer becomes. */
+export const SECRET_REMOVED = '[redacted]';
+
+/**
+ * The same error with `secret` replaced wherever the platform's answer quoted it: in the
+ * message, the platform's own words, field errors and a kept body. A platform, proxy or firewall
+ * that echoes the token request in its error answer would otherwise carry the client secret into
+ * the packer's screen, Needs attention and the station's database. Anything else is unchanged
+ * (the correlationId above all). Too short to be a secret (under 4 characters): left alone.
+ */
+export function withoutSecret(error: unknown, secret: string | undefined): unknown {
+  if (!(error instanceof PlatformError) || typeof secret !== 'string') return error;
+  const values = [
+    ...new Set([secret, secret.trim()].flatMap((v) => [v, JSON.stringify(v).slice(1, -1)])),
+  ]
+    .filter((v) => v.length >= 4)
+    .sort((a, b) => b.length - a.length);
+  if (values.length === 0) return error;
+  const text = (t: string) => values.reduce((out, v) => out.split(v).join(SECRET_REMOVED), t);
+  const deep = (v: unknown, depth = 0): unknown =>
+    typeof v === 'string'
+      ? text(v)
+      : Array.isArray(v)
+        ? v.map((x) => deep(x, depth + 1))
+        : v !== null && typeof v === 'object' && depth < 8
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x, depth + 1)]))
+          : v;
+  return new PlatformError({
+    kind: error.kind,
+    message: text(error.message),
+    operation: error.operation,
+    method: error.method,
+    path: error.path,
+    tenantId: error.tenantId,
+    status: error.status,
+    errorCode: error.errorCode,
+    fieldErrors: error.fieldErrors.map((f) => ({
+      ...f,
+      field: f.field === null ? null : text(f.field),
+      message: text(f.message),
+    })),
+    correlationId: error.correlationId,
+    platformMessage: error.platformMessage === null ? null : text(error.platformMessage),
+    responseBody: deep(error.responseBody),
+    retryAfterMs: error.retryAfterMs,
+    ...(error.cause === undefined ? {} : { cause: error.cause }),
+  });
 }
