@@ -1,7 +1,7 @@
 import type { SavedColumnMapping } from './store-formats.js';
 import type { CancelAtStation } from './closed-orders.js';
 import { watch, type FSWatcher } from 'chokidar';
-import { mkdir, readFile, readdir, rename, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rename, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import {
   decodeOrderFile,
@@ -17,6 +17,7 @@ import type { ImportProblem, ImportReport } from './types.js';
 import { importError } from './import-error.js';
 import { unfinishedLastRow } from './csv.js';
 import { unfinishedJson } from './json-items.js';
+import { notPlainWords, readPlainFile } from './plain-file.js';
 
 export interface HotFolderOptions {
   folder: string;
@@ -201,6 +202,11 @@ export class OrderHotFolder {
     try {
       const format = formatOf(path);
       if (!format) return undefined;
+      // Only a plain file is read: a link (to /etc/passwd, to the station's own files) or a
+      // named pipe is moved to failed/ with a report saying why, and the next file goes on.
+      const entry = await lstat(path).catch(() => undefined);
+      const notPlain = entry ? notPlainWords(entry) : null;
+      if (notPlain) return this.refuseNotPlain(path, format, notPlain);
       // A file is read once it has stopped changing, and moved only if it did not change
       // while it was read and imported: a WMS that writes in bursts would otherwise lose
       // whatever it wrote after the read (into the moved file) with a clean report.
@@ -212,7 +218,9 @@ export class OrderHotFolder {
       if (read === 'wait') return this.again(path, this.settleMs);
       let text: string;
       try {
-        text = decodeOrderFile(await readFile(path));
+        const read = await readPlainFile(path);
+        if ('notPlain' in read) return this.refuseNotPlain(path, format, read.notPlain);
+        text = decodeOrderFile(read.bytes);
       } catch {
         return undefined;
       }
@@ -252,20 +260,52 @@ export class OrderHotFolder {
       }
       this.seen.delete(path);
       this.cutSeen.delete(path);
-      const outcome = report.problems.length === 0 ? 'processed' : 'failed';
-      const stamp = new Date().toISOString().replaceAll(':', '-');
-      const movedTo = join(this.options.folder, outcome, `${stamp}-${name}`);
-      await writeFile(
-        `${movedTo}.report.json`,
-        JSON.stringify(reportFile(report, format), null, 2),
-      );
-      await rename(path, movedTo);
-      const result: HotFolderFileResult = { file: path, movedTo, outcome, report, format };
-      this.options.onFile?.(result);
-      return result;
+      return await this.move(path, format, report);
     } finally {
       this.inFlight.delete(path);
     }
+  }
+
+  /** Into processed/ (no problem) or failed/, with its report beside it. */
+  private async move(
+    path: string,
+    format: OrderFileFormat,
+    report: ImportReport,
+  ): Promise<HotFolderFileResult> {
+    const outcome = report.problems.length === 0 ? 'processed' : 'failed';
+    const stamp = new Date().toISOString().replaceAll(':', '-');
+    const movedTo = join(this.options.folder, outcome, `${stamp}-${basename(path)}`);
+    await writeFile(`${movedTo}.report.json`, JSON.stringify(reportFile(report, format), null, 2));
+    await rename(path, movedTo);
+    const result: HotFolderFileResult = { file: path, movedTo, outcome, report, format };
+    this.options.onFile?.(result);
+    return result;
+  }
+
+  /** A link, pipe or device named like an order file: not read, moved to failed/ with why. */
+  private async refuseNotPlain(
+    path: string,
+    format: OrderFileFormat,
+    what: string,
+  ): Promise<HotFolderFileResult> {
+    this.seen.delete(path);
+    const name = basename(path);
+    this.log(`hot folder: ${path} is ${what}, not a plain file; not read, moved to failed/`);
+    return this.move(path, format, {
+      source: `hot-folder:${name}`,
+      imported: [],
+      updated: [],
+      unchanged: [],
+      same: [],
+      problems: [
+        {
+          row: 0,
+          field: '(file)',
+          reason: `${name} is ${what}, not a plain file: the hot folder reads only files written into it (a link could make it read any file of this computer, a pipe would stop it). Not read; copy the order file itself into the folder`,
+        },
+      ],
+      problemCount: 1,
+    });
   }
 }
 
