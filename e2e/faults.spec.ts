@@ -176,6 +176,45 @@ test('Esc while the label is being bought: said it cannot stop it, and the label
   await expect(page.getByTestId('order-number')).toHaveCount(0);
 });
 
+test('the station program stops while a label is being bought: NOT CONFIRMED, nothing offered to buy again', async ({
+  page,
+}, info) => {
+  station = await lumenStation();
+  await page.goto(station.url);
+  await importSamples(page);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  await page.keyboard.type('LUM-10422');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toContainText('cheapest');
+  // The platform sells the label, and its answer takes a while: the station stops meanwhile.
+  await sandbox.addFault({
+    method: 'POST',
+    path: '/api/v1/labels',
+    kind: 'delay',
+    delayMs: 4000,
+    after: true,
+    times: 1,
+  });
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('waiting')).toContainText('Buying the label');
+  await expect.poll(() => sandbox.ledger(), { timeout: 10_000 }).toHaveLength(1);
+  await station.stop();
+  station = null;
+  // Bought, but nobody could say so: not a red FAILED over a Buy key inviting a second label.
+  await expect(page.getByTestId('failure-message')).toHaveAttribute(
+    'data-code',
+    'purchase-outcome-unknown',
+    { timeout: 10_000 },
+  );
+  await expect(page.getByTestId('result')).toContainText('NOT CONFIRMED');
+  await expect(page.getByTestId('failure-message')).toContainText(
+    'it may or may not have been bought. Do not buy it again',
+  );
+  await expect(page.getByTestId('result')).not.toContainText('FAILED');
+  await expect(page.getByRole('button', { name: /Buy & print/ })).toBeDisabled();
+  await page.screenshot({ path: info.outputPath('host-stopped-during-buy.png') });
+});
+
 test('an order file saved as Windows-1252 (not UTF-8) keeps its accented names', async ({
   page,
 }) => {

@@ -63,6 +63,8 @@ export function connectWeb(onConnection: (connected: boolean) => void): StationB
             code: 'host-lost',
             message:
               'Lost the connection to the station host (the station program stopped or restarted) while this was under way: check the result before repeating.',
+            // Sent and not answered: it may have run (a purchase may have been made).
+            details: { mayHaveRun: true },
           },
         });
         pending.delete(id);

@@ -1,4 +1,5 @@
 import type { RateQuote } from '../../../shared/views';
+import type { Result } from '../../../shared/result';
 import { call } from '../bridge';
 import { playFailure, playSuccess } from '../lib/sounds';
 import { packFailure } from './pack';
@@ -257,13 +258,15 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
       const boughtFor = get().order;
       // The shipment that was rated, at the highlighted rate: no second rating.
       const picked = pickedRate(quote, selectedRateId);
-      const r = await call('pack.buy', {
-        shipmentId: quote.shipmentId,
-        rate: picked
-          ? { carrierAccountId: picked.carrierAccountId, serviceLevel: picked.serviceLevel }
-          : null,
-        confirmAnother,
-      });
+      const r = notConfirmedIfHostLost(
+        await call('pack.buy', {
+          shipmentId: quote.shipmentId,
+          rate: picked
+            ? { carrierAccountId: picked.carrierAccountId, serviceLevel: picked.serviceLevel }
+            : null,
+          confirmAnother,
+        }),
+      );
       set({ busy: null });
       const sounds = get().settings?.sounds ?? true;
       if (!boughtFor || get().order?.id !== boughtFor.id) {
@@ -331,3 +334,22 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
     },
   };
 };
+
+/**
+ * The station program stopped while a purchase it had been sent was under way: the label may
+ * have been bought (the platform may have sold it before the station could say so). That is a
+ * purchase not confirmed, said as such (NOT CONFIRMED, nothing offered to buy again), never a
+ * red FAILED over a Buy & print key that invites a second label.
+ */
+function notConfirmedIfHostLost<T>(r: Result<T>): Result<T> {
+  if (r.ok || r.error.code !== 'host-lost') return r;
+  if ((r.error.details as { mayHaveRun?: boolean } | undefined)?.mayHaveRun !== true) return r;
+  return {
+    ok: false,
+    error: {
+      code: 'purchase-outcome-unknown',
+      message:
+        'The station program stopped while this label was being bought: it may or may not have been bought. Do not buy it again; once the station is back, Needs attention (Alt+2) says whether it was.',
+    },
+  };
+}
