@@ -268,6 +268,26 @@ describe('Settings → Printers: add by address, test print, remove (site IT)', 
     });
   });
 
+  it('status frames that hold no Zebra status are said in words, never as the parser saw them', async () => {
+    const { s } = await stations.start();
+    // Three STX…ETX frames, as a Zebra frames its ~HS answer, but nothing of a status inside.
+    const framed = '\x02xyz,,,\x03\r\n\x02???\x03\r\n\x02\x03\r\n';
+    const id = await onlyLabelPrinter(s, 'Framed', await oddPrinter(framed));
+    const words =
+      /^Printer Framed at 127\.0\.0\.1:\d+ answered "xyz,,, \?\?\?", which is not a Zebra status: check that it is a ZPL label printer and that the port is its raw printing port \(9100 on a Zebra\)$/;
+    const status = await call(s, 'printers.status', { printerId: id });
+    expect(status).toMatchObject({ state: 'offline', message: expect.stringMatching(words) });
+    // A label for it waits, its job saying the same words under the printer's code.
+    await packOrder(s, 'LUM-10421');
+    const job = await until(async () =>
+      (await call(s, 'queue.list', {})).printJobs.find((j) => j.printerId === id && j.lastError),
+    );
+    expect(job.lastError).toMatch(words);
+    expect(job.lastErrorCode).toBe('printer-offline');
+    expect(job.lastError).not.toMatch(/too few fields|\\u0002/);
+    expect(job.state).not.toBe('printed');
+  });
+
   it('says what is wrong with a typed address, and refuses the same address twice', async () => {
     const s = await started();
     const withScheme = await s.dispatch('printers.add', {

@@ -7,8 +7,7 @@ import {
   type PrinterStatus,
   type SendOptions,
 } from '../types.js';
-import { parseHostQueryErrors, parseHostStatus, toPrinterStatus } from '../zebra-status.js';
-import { framesLength, LineError, TcpLine, whyNoLine } from './tcp-line.js';
+import { framesLength, LineError, parsedStatus, TcpLine, whyNoLine } from './tcp-line.js';
 import { stationPrinterAnswers, type PrinterAnswers } from './printer-answers.js';
 
 export interface NetworkPrinterOptions {
@@ -314,11 +313,12 @@ export class NetworkPrinter implements Printer {
           } else throw this.statusError(cause);
         }
       }
-      const status = toPrinterStatus(
-        parseHostStatus(hsText),
-        hqesText ? parseHostQueryErrors(hqesText) : null,
-        hsText + hqesText,
-      );
+      let status: PrinterStatus;
+      try {
+        status = parsedStatus(hsText, hqesText);
+      } catch (cause) {
+        throw this.statusError(cause);
+      }
       if (keep) {
         this.keepLine(line, holdMs, status);
         kept = true;

@@ -1,4 +1,11 @@
 import { connect, type Socket } from 'node:net';
+import {
+  parseHostQueryErrors,
+  parseHostStatus,
+  StatusParseError,
+  toPrinterStatus,
+} from '../zebra-status.js';
+import type { PrinterStatus } from '../types.js';
 
 export class LineError extends Error {
   constructor(
@@ -247,6 +254,31 @@ function notStatus(before: string): LineError | null {
   // eslint-disable-next-line no-control-regex -- shown to a person: no control characters
   const shown = line.replace(/[\x00-\x1f\x7f]/g, '?').slice(0, 40);
   return new LineError('garbled', `answered "${shown}", which is not a Zebra status`);
+}
+
+/**
+ * The printer's status from its `~HS` (and `~HQES`) answers. Answers in Zebra's frames whose
+ * contents are not a Zebra status (too few fields, a field that is not a number: a device that
+ * only looks like one) are `garbled`, said as a line of text before any frame is ("answered
+ * "xyz,,, ???", which is not a Zebra status"), never as the parser's words with the raw bytes.
+ */
+export function parsedStatus(hsText: string, hqesText: string): PrinterStatus {
+  try {
+    return toPrinterStatus(
+      parseHostStatus(hsText),
+      hqesText ? parseHostQueryErrors(hqesText) : null,
+      hsText + hqesText,
+    );
+  } catch (cause) {
+    if (!(cause instanceof StatusParseError)) throw cause;
+    // eslint-disable-next-line no-control-regex -- shown to a person: no control characters
+    const shown = (hsText + hqesText).replace(/[\x00-\x1f\x7f]+/g, ' ');
+    throw new LineError(
+      'garbled',
+      `answered "${shown.trim().slice(0, 40)}", which is not a Zebra status`,
+      { cause },
+    );
+  }
 }
 
 /** Length of the first `count` STX…ETX frames in `text` (plus their CR LF), or null. */
