@@ -46,6 +46,23 @@ export function queueAfterUnreachable(
   return { outcome: 'queued', shipment: shipments.get(shipment.id)!, queueId, failure };
 }
 
+/**
+ * A rated shipment the packer buys while the platform is known to be away (packing's requests
+ * failing: the header's "offline", "labels failing"): queued with the packer's pick, never sent.
+ */
+export function queueWhileAway(
+  deps: OfflineDeps & { platform: { unreachableReason?(): string | null } },
+  shipment: Shipment,
+): Queued {
+  const why = (deps.platform.unreachableReason?.() ?? 'The platform is unreachable.')
+    .trim()
+    .replace(/[.\s]*$/, '.');
+  return queueAfterUnreachable(deps, shipment, {
+    code: 'platform-unreachable',
+    message: `${why} Nothing was sent: the shipment was queued and will be labelled when it answers again.`,
+  });
+}
+
 /** The platform is known to be away: store the shipment straight into the queue. */
 export function enqueueOffline(
   deps: OfflineDeps,

@@ -15,6 +15,7 @@ import {
   enqueueOffline,
   notAnswering,
   queueAfterUnreachable,
+  queueWhileAway,
 } from './offline-steps.js';
 import type { FailureClassifier, PackingPlatform } from './platform-port.js';
 import {
@@ -28,7 +29,7 @@ import {
 import { carrierProblemsIn, rateShipment } from './rating.js';
 import { returnShipment } from './return-label.js';
 import { preRateOrder, reuseRates } from './pre-rated.js';
-import { cancelledMessage, invalid } from './invalid.js';
+import { invalid, orderBlockers } from './invalid.js';
 import { notVerifiedMessage, type ItemVerification } from './verification.js';
 import type {
   BuyOptions,
@@ -62,21 +63,8 @@ export class PackingSteps {
   constructor(private readonly d: PackingStepsDeps) {}
 
   /** An open or unknown purchase, or a label the packer did not confirm buying again. */
-  blockers(
-    order: StoredOrder,
-    confirmAnother: boolean,
-  ):
-    | Extract<ShipResult, { outcome: 'needs-attention' | 'already-labelled' | 'invalid' }>
-    | undefined {
-    // Cancelled by a shift lead (read with the order, no query of its own): nothing buys it.
-    if (order.cancelled) return invalid('order-cancelled', cancelledMessage(order));
-    const open = this.d.shipments
-      .purchasesForOrder(order.id)
-      .filter((p) => p.state === 'unknown' || p.state === 'purchasing');
-    if (open.length > 0) return { outcome: 'needs-attention', purchases: open };
-    const labels = this.d.labels.forOrder(order.id);
-    if (labels.length > 0 && !confirmAnother) return { outcome: 'already-labelled', labels };
-    return undefined;
+  blockers(order: StoredOrder, confirmAnother: boolean) {
+    return orderBlockers(this.d, order, confirmAnother);
   }
 
   /**
@@ -364,6 +352,13 @@ export class PackingSteps {
       flushPendingRating(justRated?.pending);
       shipments.setSelection(current.id, selection);
       current = shipments.get(current.id)!;
+    }
+    // Offline (packing's requests failing; the header says purchases wait in the offline
+    // queue): a rated shipment is queued, not sent to a platform that just failed, where a 5xx
+    // or a reset would leave the purchase's outcome for a shift lead to look up.
+    if (this.d.platform.isReachable?.() === false) {
+      flushPendingRating(justRated?.pending);
+      return queueWhileAway(this.d, current);
     }
     const confirmedBy = options.confirmAnotherLabel
       ? (options.confirmedBy ?? stationUser ?? 'station')

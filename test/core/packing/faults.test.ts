@@ -103,6 +103,41 @@ describe('label purchase faults: unknown, never bought again by itself', () => {
     expect(await ledgerFor(sb.url, 'LUM-10425')).toHaveLength(1);
   });
 
+  it('rated before the platform went down: Buy queues it while the station knows it is away, nothing is sent or left unknown', async () => {
+    sb.clearFaults();
+    const station = await stationFor((p) => lumenProfile(sb.url, p));
+    station.importSamples();
+    const { workflow, attention, client } = station;
+    // Rated while the platform answered (a scan, or the pre-rater after the import).
+    const rated = await workflow.rate(orderId(station, 'LUM-10421'), {
+      packages: [{ weightLbs: 2 }],
+    });
+    if (rated.outcome !== 'rated') throw new Error(JSON.stringify(rated));
+    // Then every request fails: the next packers' scans find it away, and the station says so.
+    sb.fault({ path: '/api/v1', kind: 'status', status: 500 });
+    for (const n of ['LUM-10422', 'LUM-10423', 'LUM-10424'])
+      await workflow.ship(orderId(station, n), { packages: [{ weightLbs: 2 }] });
+    expect(client.connectivity.reachable).toBe(false);
+
+    // Ctrl+Enter on the order rated before: queued, as the header promises, not sent to fail.
+    const bought = await workflow.buy(rated.shipment.id, { stationUser: 'ana' });
+    expect(bought).toMatchObject({
+      outcome: 'queued',
+      failure: {
+        code: 'platform-unreachable',
+        message: expect.stringMatching(/Nothing was sent: the shipment was queued/),
+      },
+    });
+    expect(attention.list()).toEqual([]);
+    expect(await ledgerFor(sb.url, 'LUM-10421')).toEqual([]);
+
+    // Once the platform answers, the queue buys it, once.
+    sb.clearFaults();
+    expect(await workflow.continueQueued(rated.shipment.id)).toMatchObject({ outcome: 'printed' });
+    expect(await ledgerFor(sb.url, 'LUM-10421')).toHaveLength(1);
+    expect(attention.list()).toEqual([]);
+  });
+
   it('buying again from Needs attention needs an explicit confirmation', async () => {
     sb.clearFaults();
     const station = await stationFor((p) => lumenProfile(sb.url, p));
