@@ -255,6 +255,10 @@ describe('expected failures get a stable code and a sentence, never internal', (
           error: { code: 'platform-unreachable' },
         });
         expect(reply.ok ? '' : reply.error.message).toMatch(/still needs attention/);
+        // The platform's reference, where there is one, said once (it was said twice).
+        const refs = (reply.ok ? '' : reply.error.message).match(/cor_[\w-]+/g) ?? [];
+        expect(refs.length, fault.kind).toBeLessThanOrEqual(1);
+        if (fault.kind === 'status') expect(refs).toHaveLength(1);
       }
       expect(await call(s, 'attention.list', {})).toHaveLength(1);
     });

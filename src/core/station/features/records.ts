@@ -298,7 +298,11 @@ async function lookUpOnPlatform(na: NeedsAttention, purchaseId: string, user: st
     return await na.lookUp(purchaseId, user);
   } catch (error) {
     if (!isPlatformError(error)) throw error;
-    const ref = error.correlationId ? ` (ref ${error.correlationId})` : '';
+    // The client's sentence may name the reference already: said once.
+    const ref =
+      error.correlationId && !error.message.includes(error.correlationId)
+        ? ` (ref ${error.correlationId})`
+        : '';
     throw new StationFailure(
       codeOf(`platform:${error.kind}`),
       `The platform's trackers could not be searched just now, so the purchase still needs attention: ${error.message.replace(/\.?\s*$/, '')}. Nothing was changed; check again in a moment${ref}.`,
