@@ -29,6 +29,8 @@ export class SiteConfigError extends Error {
 }
 
 const STATION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+/** Names a password or other secret (a key of the setting, a parameter of the address). */
+const SECRET_WORD = /pass|secret|token/i;
 
 /** Where a station's password goes, for the messages that refuse one in the wrong place. */
 const STATION_PASSWORD_HOME = `the keychain (Settings) or in ${SITE_PASSWORD_ENV}`;
@@ -49,7 +51,7 @@ export function parseSiteStoreConfig(
     );
   const v = value as Record<string, unknown>;
   for (const key of Object.keys(v))
-    if (/password|secret|token/i.test(key))
+    if (SECRET_WORD.test(key))
       throw new SiteConfigError(
         `siteStore.${key} is not allowed: the site store password never goes in settings or a file; put it in ${passwordHome}.`,
         `siteStore.${key}`,
@@ -59,8 +61,10 @@ export function parseSiteStoreConfig(
   try {
     parsed = new URL(url);
   } catch {
+    // Said back without a password typed in it ("host=db password=…", a libpq string).
+    const shown = SECRET_WORD.test(url) ? '' : ` "${url}"`;
     throw new SiteConfigError(
-      `siteStore.url "${url}" is not a database address; expected postgres://user@host:5432/database.`,
+      `siteStore.url${shown} is not a database address; expected postgres://user@host:5432/database.`,
       'siteStore.url',
     );
   }
@@ -69,7 +73,8 @@ export function parseSiteStoreConfig(
       `siteStore.url must start with postgres:// (it starts with ${parsed.protocol}//).`,
       'siteStore.url',
     );
-  if (parsed.password)
+  // In the user part or as a parameter (`?password=…`, which PostgreSQL's driver uses too).
+  if (parsed.password || [...parsed.searchParams.keys()].some((k) => SECRET_WORD.test(k)))
     throw new SiteConfigError(
       `siteStore.url contains a password; remove it and put the password in ${passwordHome}.`,
       'siteStore.url',
