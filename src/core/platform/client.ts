@@ -1,4 +1,4 @@
-import { type z } from 'zod';
+import { z } from 'zod';
 import { PlatformCaller } from './caller.js';
 import { PlatformError } from './errors.js';
 import {
@@ -143,6 +143,28 @@ export class PlatformClient extends PlatformCaller {
       },
       opts,
     );
+  }
+
+  /**
+   * Asks the purchase route whether it answers, while purchases fail, without buying anything:
+   * a `POST /api/v1/labels` with an empty body, which names no shipment, service or carrier
+   * account and so can only be refused (a 4xx: the route answers; a 5xx, reset or timeout: it
+   * still fails). Resolves either way; the connectivity hears the outcome as it hears every
+   * request's. Never sent while purchases go through.
+   */
+  async probeLabelRoute(opts?: CallOptions): Promise<void> {
+    await this.call(
+      {
+        operation: 'probeLabelRoute',
+        what: 'the purchase route',
+        method: 'POST',
+        path: 'api/v1/labels',
+        body: {},
+        schema: z.unknown(),
+        idempotent: false,
+      },
+      opts,
+    ).catch(() => undefined);
   }
 
   /**

@@ -33,8 +33,11 @@ export function capabilityOf(operation: string): PlatformCapability {
       return 'token';
     case 'getRates':
       return 'rates';
+    // Buying labels: a purchase, or the station's own question of the purchase route while
+    // purchases fail (PlatformProbe). A label's file (getLabelZpl) is another route: its answer
+    // says nothing of whether purchases go through.
     case 'purchaseLabel':
-    case 'getLabelZpl':
+    case 'probeLabelRoute':
       return 'labels';
     case 'listTrackers':
       return 'trackers';

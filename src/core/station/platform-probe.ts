@@ -1,4 +1,3 @@
-import type { LabelRepository } from '../labels/label-repository.js';
 import type { OrderRepository } from '../orders/order-repository.js';
 import { buildShipment } from '../packing/build-shipment.js';
 import type { PlatformClient } from '../platform/index.js';
@@ -11,7 +10,6 @@ export interface PlatformProbeOptions {
   profile: () => Profile;
   scope: StationScope;
   orders: OrderRepository;
-  labels: LabelRepository;
   /** How often a request is sent while packing's requests fail. */
   everyMs: number;
   log: (line: string) => void;
@@ -22,7 +20,9 @@ export interface PlatformProbeOptions {
  * in a row), sends one light request of what failed every `everyMs`, so the station finds out by
  * itself that the platform answers again: a rate request (what a scan or the pre-rater would ask
  * for the newest order, or a one-pound parcel from the shipping site to itself; nothing is
- * stored or bought), and the ZPL of the newest label when label requests failed. The client's
+ * stored or bought), and, when label purchases failed, an empty purchase request the platform can
+ * only refuse (PlatformClient.probeLabelRoute: a refusal is an answer of the purchase route; the
+ * file of a label, asked before, answered while purchases still failed). The client's
  * connectivity hears each answer or failure like any other request's; an answer turns packing
  * online, which wakes the offline queue and the pre-rater. Without it, a rates endpoint that
  * failed while nobody scanned kept the header "offline" until a packer rated an order.
@@ -71,19 +71,15 @@ export class PlatformProbe {
     const snap = client.connectivity.snapshot();
     if (snap.state !== 'offline') return;
     const caps = snap.capabilities;
-    const label =
-      caps.labels.state === 'offline'
-        ? this.o.labels.searchSummaries(this.o.scope, { limit: 1 }).labels[0]
-        : undefined;
     // Failures are the connectivity's to count; the probe itself has nothing to say.
     const quietly = (work: Promise<unknown>) =>
       work.then(
         () => undefined,
         () => undefined,
       );
-    if (label)
-      await quietly(client.getLabelZpl(label.platformLabelId, { tenantId: label.tenantId }));
-    if (caps.rates.state === 'offline' || caps.token.state === 'offline' || !label) {
+    const labels = caps.labels.state === 'offline';
+    if (labels) await quietly(client.probeLabelRoute({ tenantId: this.o.profile().tenantId }));
+    if (caps.rates.state === 'offline' || caps.token.state === 'offline' || !labels) {
       const { tenantId, request } = this.rateRequest();
       await quietly(client.getRates(request, { tenantId }));
     }

@@ -250,7 +250,6 @@ export class ProfileRuntime {
       profile: () => this.current,
       scope: this.scope,
       orders: this.orders,
-      labels: this.labels,
       everyMs: ProfileRuntime.platformProbeMs,
       log: deps.log,
     });

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProfileRuntime } from '../../../src/core/station/runtime.js';
 import type { Station } from '../../../src/core/station/index.js';
-import { call, demoStationsPerTest, orderIdOf } from './support.js';
+import { call, demoStationsPerTest, orderIdOf, packOrder } from './support.js';
 
 const stations = demoStationsPerTest();
 const PROBE_MS = 300;
@@ -72,6 +72,32 @@ describe('a rates endpoint that failed and recovered (QA trial)', () => {
     });
     await new Promise((r) => setTimeout(r, PROBE_MS * 4));
     expect(rateRequests).toBe(0);
+  });
+
+  it('label purchases failing while the rest answers: "labels failing" until a purchase would go through, and nothing bought by the station itself', async () => {
+    const { s, sandbox } = await stations.start();
+    // A label is stored: before, the station asked for its file and took that answer for the
+    // purchase route's, turning the header online while every purchase still failed.
+    expect((await packOrder(s, 'LUM-10421')).label?.trackingNumber).toBeTruthy();
+    sandbox().faults.add({ method: 'POST', path: '/api/v1/labels', kind: 'status', status: 503 });
+    for (const n of ['LUM-10422', 'LUM-10423', 'LUM-10425']) {
+      const orderId = await orderIdOf(s, n);
+      const quote = await call(s, 'pack.rate', { orderId, packages: [{ weightLbs: 2 }] });
+      expect(await s.dispatch('pack.buy', { shipmentId: quote.shipmentId })).toMatchObject({
+        ok: false,
+        error: { code: 'purchase-outcome-unknown' },
+      });
+    }
+    const bought = sandbox().ledger().length;
+    expect((await call(s, 'station.status', {})).connectivity).toBe('labels-failing');
+    await new Promise((r) => setTimeout(r, PROBE_MS * 4));
+    expect((await call(s, 'station.status', {})).connectivity).toBe('labels-failing');
+
+    // Mended; nobody buys: the station's own refused request of the purchase route finds out.
+    sandbox().faults.clear();
+    const back = await headerWithin(s, PROBE_MS * 10, (c) => c === 'online');
+    expect(back.connectivity).toBe('online');
+    expect(sandbox().ledger()).toHaveLength(bought);
   });
 
   it('a platform that answers nothing at all stays "offline", not "rates failing"', async () => {
