@@ -169,6 +169,8 @@ export class ConnectivityMonitor {
    * it began failing: the platform is there and those requests fail at it ("rates failing"), not
    * an outage of the platform or the network. Empty while packing is not offline, while the host
    * cannot be reached, or when nothing else answered since (the whole platform may be down).
+   * The one that failed last comes first (the header names it: labels failing now, not the rates
+   * that failed a while before and were not asked since).
    */
   failingAlone(): PlatformCapability[] {
     if (this.host.state === 'offline') return [];
@@ -178,7 +180,8 @@ export class ConnectivityMonitor {
     const answered = CAPABILITIES.some(
       (c) => !offline.includes(c) && (this.caps.get(c)!.lastSuccessAt ?? -1) >= since,
     );
-    return answered ? offline : [];
+    const last = (c: PlatformCapability) => this.caps.get(c)!.lastFailure?.at ?? 0;
+    return answered ? offline.sort((a, b) => last(b) - last(a)) : [];
   }
 
   /** One capability's state: `trackers` offline is "tracking delayed", not an outage. */

@@ -88,8 +88,8 @@ export function platformState(
         ? 'no-secret'
         : failing
           ? 'failing'
-          : alone.length
-            ? (`${(['rates', 'labels', 'token'] as const).find((c) => alone.includes(c))!}-failing` as const)
+          : alone[0]
+            ? (`${alone[0] as 'rates' | 'labels' | 'token'}-failing` as const)
             : conn.state,
     detail: !hasSecret
       ? 'No client secret for this profile: site IT sets it in Settings → Profiles (Replace secret) or in its environment variable'
