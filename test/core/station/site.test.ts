@@ -8,7 +8,7 @@ import { siteDatabase, STATION_PASSWORD } from '../site/support.js';
 import { candleOrder, printed, siteStations } from './site-stations.js';
 import { call, scanOrder } from './support.js';
 
-const { pgc, sandbox, siteStation, linkToSite, stationsAandB } = siteStations();
+const { pgc, sandbox, siteStation, stationsAandB } = siteStations();
 
 async function until(check: () => boolean | Promise<boolean>) {
   while (!(await check())) await new Promise((r) => setTimeout(r, 50));
@@ -279,13 +279,21 @@ describe('Station facade with a site store', () => {
     }
   });
 
-  it('a second running station under the same id (a copied provisioning file) is found out: neither sends nor buys until it is gone', async () => {
+  it('a second running station under the same id (a copied disk image) is found out: neither sends nor buys until it is gone', async () => {
     const { site, a, b } = await stationsAandB();
-    const copy = siteStation(tempDir());
+    // A disk image of Station A: its settings, so its site store, id and name (a copied
+    // provisioning file on a new data directory is refused at the start: site-copied-file.test).
+    const copyDir = tempDir();
+    writeFileSync(
+      join(copyDir, 'settings.json'),
+      JSON.stringify({
+        siteStore: { url: site.stationUrl, stationId: 'st-a', stationName: 'Station A' },
+      }),
+    );
+    const copy = siteStation(copyDir, { env: { STATION_SECRET_SITE_STORE: STATION_PASSWORD } });
     await copy.start();
     try {
       const header = async (s: Station) => (await call(s, 'station.status', {})).site?.text ?? '';
-      await linkToSite(copy, site.stationUrl, 'st-a', 'Station A');
       // Each finds the other's check-ins between its own.
       await until(async () => /station id in use elsewhere/.test(await header(copy)));
       await until(async () => /station id in use elsewhere/.test(await header(a)));

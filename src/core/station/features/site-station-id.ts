@@ -11,13 +11,21 @@ import { siteStoreSetting } from './site-link.js';
 /** A station seen this recently under an id is using it: another may not take it. */
 const STATION_ID_IN_USE_MS = 10 * 60_000;
 
+/**
+ * A station seen this recently is running (as `npm run site -- stations retire` counts it): its
+ * id and name are not taken by a station that is not it, such as one started with a copy of its
+ * provisioning file.
+ */
+const STATION_RUNNING_MS = 2 * 60_000;
+
 /** The station setting key of the name the provisioning file last gave the station. */
 const PROVISIONED_NAME = 'siteStoreProvisionedName';
 
 /**
  * Refuses a station id another running station checks in under (seen in the last ten minutes
- * under another name), before anything is written under it: two stations under one id
- * overwrite each other's labels in the store. A store that cannot be asked is no reason to
+ * under another name, or in the last two minutes under this name by a station that is not this
+ * one: a copied provisioning file), before anything is written under it: two stations under one
+ * id overwrite each other's labels in the store, and both stop buying once they find it. A store that cannot be asked is no reason to
  * refuse (the check is for a mistyped id; the check-in still finds two running stations under
  * one id). Returns why the store could not be read (it does not answer, refuses the login…);
  * null when it was.
@@ -45,13 +53,18 @@ export async function refuseStationIdInUse(
   });
   let other: { stationName: string; lastSeenAt: string } | undefined;
   try {
-    other = (await store.stations()).find(
-      (s) =>
-        s.stationId === config.stationId &&
-        s.stationName !== config.stationName &&
-        !(sameId && (current?.url === config.url || s.stationName === current?.stationName)) &&
-        Date.now() - Date.parse(s.lastSeenAt) < STATION_ID_IN_USE_MS,
-    );
+    other = (await store.stations()).find((s) => {
+      if (s.stationId !== config.stationId) return false;
+      if (sameId && (current?.url === config.url || s.stationName === current?.stationName))
+        return false;
+      const age = Date.now() - Date.parse(s.lastSeenAt);
+      // Under another name: in use for ten minutes. Under the same name, by a station that is
+      // not this one (a new data directory, or one set up under another id): in use while that
+      // station runs. A copied provisioning file names the running station exactly.
+      return s.stationName !== config.stationName
+        ? age < STATION_ID_IN_USE_MS
+        : !sameId && age < STATION_RUNNING_MS;
+    });
   } catch (error) {
     return describeSiteError(error, config.url);
   } finally {
@@ -60,7 +73,11 @@ export async function refuseStationIdInUse(
   if (other) {
     const seconds = Math.max(1, Math.round((Date.now() - Date.parse(other.lastSeenAt)) / 1000));
     const ago = seconds < 60 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
-    const message = `Station id ${config.stationId} is in use by ${other.stationName} (seen ${ago} ago). Each station needs its own id: two under one overwrite each other's labels in the site store. Choose another id.`;
+    const copied =
+      other.stationName === config.stationName
+        ? ` This station is not ${other.stationName}: a copied provisioning file? If ${other.stationName}'s computer was replaced, start this one once the old one has been off for two minutes.`
+        : '';
+    const message = `Station id ${config.stationId} is in use by ${other.stationName} (seen ${ago} ago). Each station needs its own id: two under one overwrite each other's labels in the site store. Choose another id.${copied}`;
     throw new StationFailure('conflict', message, [{ field: 'stationId', message }]);
   }
   return null;
