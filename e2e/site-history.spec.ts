@@ -53,6 +53,20 @@ test("a label bought at station A is found and reprinted from station B's Histor
   );
   await pageB.screenshot({ path: info.outputPath('station-b-reprinted.png') });
 
+  // A's printer switched off: a reprint there from B's History says it waits for that printer,
+  // not that it was sent (trial of 2026-11-29).
+  await a.printer.close();
+  await pageB
+    .getByLabel('Reprint on printer')
+    .selectOption({ label: 'ZD421 Station A (Station A)' });
+  await pageB.getByLabel('Reprint reason').fill('box moved to station A');
+  await pageB.getByLabel('Reprint reason').press('Enter');
+  const toast = pageB.getByTestId('toast').last();
+  await expect(toast).toContainText(
+    /^Reprint of LUM-10421 queued for ZD421 Station A \(Station A\): it prints when the printer is ready \(.*not answering/,
+  );
+  await pageB.screenshot({ path: info.outputPath('station-b-reprint-printer-off.png') });
+
   // Settings shows the connection, this station on the site, and every station's lag.
   await pageB.keyboard.press('Alt+7');
   const panel = pageB.getByTestId('site-store-panel');

@@ -76,7 +76,33 @@ const TEST_PRINT_WAIT_MS = 8000;
 
 /** The job once it is printed, failed or unknown; null if it is still on its way after `ms`. */
 function settledWithin(ctx: StationContext, id: number, ms: number): Promise<PrintJob | null> {
-  const done = (j: PrintJob | null) => j && j.state !== 'queued' && j.state !== 'sending';
+  return jobWithin(ctx, id, ms, (j) => j.state !== 'queued' && j.state !== 'sending');
+}
+
+/**
+ * The job once its first attempt is over (printed, or back in the queue with why, or given up);
+ * null if it is still on its way after `ms`.
+ */
+export function firstAttemptWithin(
+  ctx: StationContext,
+  id: number,
+  ms: number,
+): Promise<PrintJob | null> {
+  return jobWithin(
+    ctx,
+    id,
+    ms,
+    (j) => (j.state !== 'queued' && j.state !== 'sending') || j.lastError !== null,
+  );
+}
+
+function jobWithin(
+  ctx: StationContext,
+  id: number,
+  ms: number,
+  over: (j: PrintJob) => boolean,
+): Promise<PrintJob | null> {
+  const done = (j: PrintJob | null) => j !== null && over(j);
   const now = ctx.spool.get(id);
   if (done(now)) return Promise.resolve(now);
   return new Promise((resolve) => {

@@ -9,11 +9,15 @@ import type { StationContext } from '../context.js';
 import { StationFailure } from '../errors.js';
 import { printJobView } from '../map.js';
 import { actor, leadFor, reprintsWithoutLead } from './users.js';
+import { firstAttemptWithin } from './devices.js';
 
 // Reprints of any station's label from whole-site History (site.reprint), and a label's
 // reprints at every station (site.labelReprints): the site's side of History's detail.
 
 const platformAway = new Set<PlatformErrorKind>(['network', 'retryable', 'unexpected-response']);
+
+/** How long a reprint to another station's printer waits for its first attempt (connect: 3 s). */
+const REMOTE_ATTEMPT_MS = 4000;
 
 /** The site's store could not be asked: said as a StationFailure the packer reads. */
 function storeAway(error: unknown, what: string): never {
@@ -140,7 +144,12 @@ export function siteReprintHandlers(
       });
       link.sync.wake();
       ctx.changed('queue');
-      return printJobView(job, printer.name);
+      // Another station's printer: its state is not in this station's header, so the answer
+      // waits for the first attempt (a refused connection is known at once, one that does not
+      // answer within the printer's connect timeout): "queued for ZD421 (Station 4): …", not
+      // "sent", when it did not take the label.
+      const attempted = local ? null : await firstAttemptWithin(ctx, job.id, REMOTE_ATTEMPT_MS);
+      return printJobView(attempted ?? job, printer.name);
     },
     'site.labelReprints': async ({ stationId, labelId }) => {
       const link = ctx.site;

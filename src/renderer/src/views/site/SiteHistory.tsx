@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { call } from '../../bridge';
 import { when } from '../../lib/when';
 import { useStation } from '../../store';
+import { reprintHeld, reprintSaid } from '../../store/lists';
 import type { SiteLabelPage, SiteLabelView } from '../../../../shared/views';
 import { BrandSelect } from '../../components/BrandSelect';
 import { ScopeSelect } from '../../components/ScopeSelect';
@@ -148,7 +149,13 @@ export function SiteHistory(props: { onStationScope(): void }) {
       notify('error', r.error.message);
       return false;
     }
-    notify('ok', `Reprint of ${selected.orderNumber} sent to ${r.value.printerName}.`);
+    // Said as this station's History says it: "queued for …" when the printer did not take it.
+    const printer = useStation.getState().status?.printer ?? null;
+    const where = reprintSaid(r.value, printer).replace(/^Reprint/, '');
+    notify(
+      reprintHeld(r.value, printer) ? 'error' : 'ok',
+      `Reprint of ${selected.orderNumber}${where}`,
+    );
     return true;
   }
 
