@@ -36,6 +36,9 @@ export function printerNamer(ctx: StationContext): (id: string) => string {
   return (id) => {
     const own = ctx.runtimeOrNull()?.profile.printers.find((p) => p.id === id);
     if (own) return own.name;
+    // Another station's network printer (a reprint from whole-site History): "ZD421 (Station 4)".
+    const remote = ctx.site?.remotePrinters().find((p) => p.id === id);
+    if (remote) return remote.name;
     if (!others) {
       others = new Map();
       try {

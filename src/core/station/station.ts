@@ -6,6 +6,7 @@ import { StationContext, type StationOptions } from './context.js';
 import { dispatch, type Handlers } from './dispatch.js';
 import { acquireDataDirLock } from './lock.js';
 import { printJobView } from './map.js';
+import { printerNamer } from './snapshots.js';
 import type { StationEvents } from './events.js';
 import { deviceHandlers } from './features/devices.js';
 import { scaleHandlers } from './features/scale.js';
@@ -69,8 +70,7 @@ export function createStation(options: StationOptions): Station {
     );
   };
   ctx.spool.on('job', (job) => {
-    const printer = ctx.runtimeOrNull()?.profile.printers.find((p) => p.id === job.printerId);
-    ctx.events.emit('print-job', printJobView(job, printer?.name ?? job.printerId));
+    ctx.events.emit('print-job', printJobView(job, printerNamer(ctx)(job.printerId)));
     ctx.changed('queue');
     if (job.state === 'failed' || job.state === 'unknown') ctx.changed('attention');
   });

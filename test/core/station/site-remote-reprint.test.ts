@@ -45,6 +45,10 @@ describe("a reprint on another station's printer", () => {
       expect(held.state).toBe('queued');
       expect(held.lastError).toMatch(/not answering|refused/);
       expect(held.printerName).toMatch(/\(Station B\)$/);
+
+      // The Queue names that printer as the answer did, not by its id (site:st-b:…).
+      const waiting = (await call(a, 'queue.list', {})).printJobs.find((j) => j.id === held.id);
+      expect(waiting?.printerName).toBe(held.printerName);
     } finally {
       await Promise.all([a.stop(), b.stop()]);
     }
