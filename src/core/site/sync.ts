@@ -87,6 +87,9 @@ export class SiteSync {
   private packagesSent = false;
   private failures = 0;
   private lastCheckIn = 0;
+  /** The last check-in tried, and the last one that found another station under this id. */
+  private checkedAt = 0;
+  private duplicateAt = 0;
   /** The heartbeat and queues last written (consoles are told only when they change). */
   private lastBeat: string | undefined;
   private current: SiteSyncStatus = {
@@ -250,10 +253,10 @@ export class SiteSync {
         // Another station checks in under this id: nothing is sent (its rows and ours share
         // keys), only the check-in that finds out when it is gone.
         const duplicate = this.current.problem?.kind === 'duplicate-station';
-        // A store this station has not checked in to yet (none recorded, as on a first
-        // connection): checked in first, so what is sent went to a database it knows, and a store
-        // moved right after is noticed (the next check-in finds another and sends all again).
+        // A store not checked in to yet (none recorded): checked in first, so what is sent went
+        // to a known database, and a store moved right after is noticed (and sent all again).
         const unidentified = this.lastCheckIn === 0 && outbox.storeIdentity() === null;
+        const checkInMs = this.o.checkInMs ?? 2000;
         const batch = duplicate || unidentified ? null : outbox.next(this.o.batchSize ?? 200);
         if (unidentified) wait = 0;
         if (batch) {
@@ -262,14 +265,15 @@ export class SiteSync {
           outbox.ack(batch.upTo);
           wait = 0;
         }
-        // Not at every idle poll: a site of 50 stations would otherwise send the store
-        // hundreds of check-ins a second. The header's own state is local (status()); the
-        // site's view of this station is at most checkInMs old, and stop() reports the last.
-        if (
-          duplicate ||
-          this.lastCheckIn === 0 ||
-          Date.now() - this.lastCheckIn > (this.o.checkInMs ?? 2000)
-        ) {
+        // Not at every idle poll: a site of 50 stations would otherwise send the store hundreds
+        // of check-ins a second (the site's view of this station is at most checkInMs old).
+        // Under a duplicate id, at the check-in's own beat (not at every wake-up), so that the
+        // other station's check-in falls between two of this one's.
+        const checkIn = duplicate
+          ? Date.now() - this.checkedAt >= checkInMs
+          : this.lastCheckIn === 0 || Date.now() - this.lastCheckIn > checkInMs;
+        if (checkIn) {
+          this.checkedAt = Date.now();
           const d = outbox.depth();
           const queues = this.o.queues?.();
           const beat = await this.o.heartbeat?.();
@@ -328,31 +332,40 @@ export class SiteSync {
           }
           this.lastCheckIn = Date.now();
         }
-        const recovered = this.current.problem !== null;
-        this.failures = 0;
-        this.current = {
-          ...this.current,
-          problem: null,
-          failedAt: null,
-          lastSyncedAt: batch ? new Date().toISOString() : this.current.lastSyncedAt,
-        };
-        this.outage.answered();
-        if (batch || recovered) {
-          outbox.recordSync(null);
-          this.o.onChange?.(this.status());
+        // The other station under this id is taken for gone only after check-ins without it
+        // for three beats: one missed between two of ours is a timing, not its absence.
+        if (duplicate && (!checkIn || Date.now() - this.duplicateAt < 3 * checkInMs))
+          wait = checkInMs;
+        else {
+          const recovered = this.current.problem !== null;
+          this.failures = 0;
+          this.current = {
+            ...this.current,
+            problem: null,
+            failedAt: null,
+            lastSyncedAt: batch ? new Date().toISOString() : this.current.lastSyncedAt,
+          };
+          this.outage.answered();
+          if (batch || recovered) {
+            outbox.recordSync(null);
+            this.o.onChange?.(this.status());
+          }
         }
       } catch (error) {
         const problem = describeSiteError(error, store.config.url);
         const changed = this.current.problem?.message !== problem.message;
         this.failures++;
         this.current = { ...this.current, problem, failedAt: Date.now() };
-        // (A station id in use elsewhere is not prepared again: that would release the other
-        // station's claims as orphans of this one.)
-        // Prepared again after any failure, an outage too: the store that answers afterwards
-        // may be another database under the same name (restored from a backup), which gets the
-        // station's history again (prepare), and a schema or rights problem needs asking again.
+        // Prepared again after any failure, an outage too: the store that answers afterwards may
+        // be another database under the same name (restored from a backup), and a schema or
+        // rights problem needs asking again. Not under a station id in use elsewhere: that would
+        // release the other station's claims as orphans of this one.
         if (problem.kind !== 'duplicate-station') this.ready = false;
-        wait = Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.min(this.failures - 1, 10));
+        else this.duplicateAt = Date.now();
+        wait =
+          problem.kind === 'duplicate-station'
+            ? (this.o.checkInMs ?? 2000)
+            : Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.min(this.failures - 1, 10));
         this.outage.failed(problem);
         if (changed) {
           outbox.recordSync(problem.message);
