@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { siteWorld } from './site';
 import { importOrders, pastRightEdge, scanAndBuy } from './station';
@@ -25,6 +26,14 @@ test("a label bought at station A is found and reprinted from station B's Histor
   // Station B: History searches the whole site, finds A's label, and reprints it on B's printer.
   await pageB.goto(b.station.url);
   await expect(pageB.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
+  // The same file imported at B (Orders): said once, its name once (trial of 2026-11-29).
+  await pageB.keyboard.press('Alt+8');
+  await pageB
+    .getByLabel('Import orders file here')
+    .setInputFiles(join(import.meta.dirname, '../resources/orders/sample-orders.csv'));
+  await expect(pageB.getByTestId('orders-import')).toHaveText(
+    /^sample-orders\.csv was already imported for this site at Station A \(.+\); its orders can be scanned at every station\.$/,
+  );
   await pageB.keyboard.press('Alt+4');
   await expect(pageB.getByLabel('History scope')).toHaveValue('site');
   await pageB.getByLabel('Search labels').fill('LUM-10421');

@@ -147,7 +147,10 @@ export function StationOrders(props: { onSiteScope: (() => void) | null }) {
       await s.loadOrders({ offset: 0 });
     } else {
       setImportReport(null);
-      setImported(`${file.name}: ${r.error.message}`);
+      // A message that names the file already ("… was already imported for this site …") is
+      // not prefixed with its name a second time.
+      const said = r.error.message.startsWith(file.name);
+      setImported(said ? r.error.message : `${file.name}: ${r.error.message}`);
     }
   }
 
