@@ -37,6 +37,11 @@ export class LocalUsers {
     );
   }
 
+  /** Any user at all, disabled ones too: sign-in was set up here (or at the site). */
+  any(): boolean {
+    return this.db.prepare('SELECT 1 FROM station_users LIMIT 1').get() !== undefined;
+  }
+
   list(): UserRecord[] {
     return this.db.prepare<[], Row>('SELECT * FROM station_users ORDER BY name').all().map(record);
   }

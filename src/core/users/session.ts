@@ -50,6 +50,10 @@ export function describeLeadAction(a: LeadAction): string {
 const FAILURES_BEFORE_PAUSE = 5;
 const PAUSE_MS = 30_000;
 
+/** Every user is disabled: nobody may pack here until site IT enables one. */
+const NOBODY_ENABLED =
+  'Every user of this station is disabled, so nobody can sign in to pack here. Site IT enables one again (npm run site -- users add <id>, which enables a disabled user).';
+
 /**
  * Who is packing at this station, and the shift lead's approvals. With no users set up (a
  * station alone, out of the box) nobody signs in and nothing needs a lead: the station behaves
@@ -77,9 +81,13 @@ export class StationSession {
     return this.o.now?.() ?? Date.now();
   }
 
-  /** Users are set up here (or copied from the site): someone must sign in to pack. */
+  /**
+   * Users are set up here (or copied from the site): someone must sign in to pack. Disabled
+   * users count: a site whose users are all disabled has not turned sign-in and the shift
+   * lead's approvals off, it has nobody who may pack.
+   */
   required(): boolean {
-    return this.o.users.count() > 0;
+    return this.o.users.any();
   }
 
   current(): SignedInUser | null {
@@ -113,7 +121,7 @@ export class StationSession {
     if (!user)
       throw new UserError(
         'sign-in-required',
-        `${this.signedOutWhy ? `${this.signedOutWhy} ` : ''}Sign in first: scan your badge, or type your user name and PIN.`,
+        `${this.signedOutWhy ? `${this.signedOutWhy} ` : ''}${this.o.users.count() === 0 ? NOBODY_ENABLED : 'Sign in first: scan your badge, or type your user name and PIN.'}`,
       );
     return user;
   }
@@ -177,6 +185,7 @@ export class StationSession {
     pin?: string;
   }): Promise<UserRecord> {
     const users = this.o.users;
+    if (users.count() === 0) throw new UserError('validation', NOBODY_ENABLED);
     if (input.badge?.trim()) {
       const digest = badgeDigest(input.badge);
       const user = users.byBadge(digest);
