@@ -1,4 +1,4 @@
-import type { SiteProblem } from './errors.js';
+import { neverAnsweredWords, type SiteProblem } from './errors.js';
 
 /** How often a store that stays away is mentioned again in the log. */
 export const OUTAGE_REMINDER_MS = 5 * 60_000;
@@ -31,9 +31,22 @@ export class OutageLog {
       log?: ((line: string) => void) | undefined;
       /** Default OUTAGE_REMINDER_MS; tests shorten it rather than wait minutes. */
       remindEveryMs?: number | undefined;
+      /**
+       * Whether this station has reached the store at its address: one it never has is an
+       * address to check, not an outage it "works on its own" through (neverAnsweredWords).
+       */
+      reached?: (() => boolean) | undefined;
+      url?: string | undefined;
       now?: () => number;
     },
   ) {}
+
+  /** The problem as the log says it. */
+  private said(problem: SiteProblem): string {
+    const { reached, url } = this.o;
+    if (problem.kind !== 'unreachable' || !reached || !url || reached()) return problem.message;
+    return `${neverAnsweredWords(url, problem)} Until it answers, this station buys no label.`;
+  }
 
   private now(): number {
     return this.o.now?.() ?? Date.now();
@@ -46,13 +59,13 @@ export class OutageLog {
       this.since ??= now;
       this.kind = problem.kind;
       this.saidAt = now;
-      this.o.log?.(`${this.o.what}: ${problem.message}`);
+      this.o.log?.(`${this.o.what}: ${this.said(problem)}`);
       return;
     }
     if (now - this.saidAt < (this.o.remindEveryMs ?? OUTAGE_REMINDER_MS)) return;
     this.saidAt = now;
     this.o.log?.(
-      `${this.o.what}: still not working after ${outageDuration(now - this.since)}: ${problem.message}`,
+      `${this.o.what}: still not working after ${outageDuration(now - this.since)}: ${this.said(problem)}`,
     );
   }
 

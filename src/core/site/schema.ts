@@ -81,3 +81,17 @@ export function missingSiteFeatures(
     .map(([, what]) => what)
     .join('; ');
 }
+
+/**
+ * A store this version works with but that lacks later migrations, for site IT: what is
+ * missing and who mends it (the Site view, the log, `npm run site -- status`).
+ */
+export function olderSchemaWords(
+  schema: number,
+  /** What each migration adds (a migration that adds nothing a station uses has no entry). */
+  features: Readonly<Record<number, string>> = SITE_SCHEMA_FEATURES,
+  known = SITE_SCHEMA_VERSION,
+): string {
+  const missing = missingSiteFeatures(schema, features);
+  return `The site store is at schema ${schema}; this version of Shipping Station knows ${known}. ${missing ? `Everything works but ${missing}.` : 'Everything works on it as it is: the later migrations add nothing this station does without.'} Site IT runs npm run site -- migrate as the site's owner once every station is updated (npm run site -- status lists each station's site schema). A station of schema 5 or later that cannot follow a store migrated past it stops using it and buys nothing until it is updated; one of schema 4 follows no later schema: update those first (site.md, Upgrading a site).`;
+}

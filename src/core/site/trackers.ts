@@ -47,6 +47,8 @@ export interface SiteTrackersOptions {
   log?: (line: string) => void;
   /** How often a store that stays away is mentioned again in the log (OutageLog; 5 min). */
   outageReminderMs?: number;
+  /** Whether this station has reached the store at its address (SiteLink.hasReachedStore). */
+  reached?: () => boolean;
 }
 
 /**
@@ -87,6 +89,8 @@ export class SiteTrackers {
       what: 'site trackers',
       log: o.log,
       remindEveryMs: o.outageReminderMs,
+      url: o.url,
+      reached: o.reached,
     });
   }
 

@@ -274,7 +274,12 @@ export class StationContext {
               releaseOrderFile: this.site.releaseFile.bind(this.site),
               siteTrackers: (o) => {
                 const site = this.site!;
-                return site.trackers({ ...o, onChanges: o.onChanges, log: this.log });
+                return site.trackers({
+                  ...o,
+                  onChanges: o.onChanges,
+                  log: this.log,
+                  reached: () => site.hasReachedStore(),
+                });
               },
             }
           : {}),

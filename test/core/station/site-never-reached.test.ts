@@ -74,7 +74,8 @@ describe('a site store this station has never reached', () => {
   }, 60_000);
 
   it('a station set up for the first time while its store does not answer buys nothing, saying so', async () => {
-    const s = siteStation(tempDir());
+    const lines: string[] = [];
+    const s = siteStation(tempDir(), { log: (line) => lines.push(line) });
     await s.start();
     try {
       const port = await freePort();
@@ -97,6 +98,13 @@ describe('a site store this station has never reached', () => {
       expect((await call(s, 'site.status', {})).header?.problem).toMatch(
         /has never answered this station: .* Until it answers, this station buys no label/,
       );
+      // Its log says the same, not that it "works on its own" through an outage (trial of
+      // 2026-11-29): the drainer's line, and the tracker election's.
+      const said = (what: string) =>
+        `${what}: The site store at shipping_station@127.0.0.1:${port}/shipping_site has never answered this station: check its address in Settings → Site store (host, port and database) with site IT (it does not answer (connection refused)). Until it answers, this station buys no label.`;
+      await until(() => lines.includes(said('site store')));
+      await until(() => lines.includes(said('site trackers')));
+      expect(lines.filter((l) => /works on its own/.test(l))).toEqual([]);
     } finally {
       await s.stop();
     }
