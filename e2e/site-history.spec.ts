@@ -68,6 +68,10 @@ test("a label bought at station A is found and reprinted from station B's Histor
   await pageB
     .getByLabel('Reprint on printer')
     .selectOption({ label: 'ZD421 Station A (Station A)' });
+  // The button says where it prints, not "here".
+  await expect(
+    pageB.getByTestId('site-label-detail').getByRole('button', { name: /^Reprint/ }),
+  ).toHaveText('Reprint on ZD421 Station A (Station A)');
   await pageB.getByLabel('Reprint reason').fill('box moved to station A');
   await pageB.getByLabel('Reprint reason').press('Enter');
   const toast = pageB.getByTestId('toast').last();

@@ -37,6 +37,9 @@ export function ReprintForm(props: {
     if (autoFocus) ref.current?.focus();
   }, [autoFocus]);
   const packages = props.packages ?? [];
+  // Another printer than the station's own picked (one at another station): the button names it.
+  const chosen = props.printers && printerId && printerId !== props.printers.selected;
+  const elsewhere = chosen ? props.printers?.options.find((p) => p.id === printerId) : undefined;
   const submit = async () => {
     if (reason.trim().length < 3) {
       setHint(
@@ -101,7 +104,9 @@ export function ReprintForm(props: {
         onChange={(e) => setReason(e.target.value)}
       />
       {/* Not disabled: Enter with no reason must reach submit(), which says what is missing. */}
-      <button type="submit">{props.submitText ?? 'Reprint'}</button>
+      <button type="submit">
+        {elsewhere ? `Reprint on ${elsewhere.name}` : (props.submitText ?? 'Reprint')}
+      </button>
       {hint ? (
         <p className="hint" role="alert" data-testid="reprint-reason-hint">
           {hint}
