@@ -22,7 +22,8 @@ export type LeadAction =
   | { kind: 'resolve-double'; itemId: string }
   | { kind: 'cancel-orders'; orders: number; reopen: boolean }
   | { kind: 'void-label'; trackingNumber: string; undo: boolean }
-  | { kind: 'site-setting-override'; setting: string };
+  | { kind: 'site-setting-override'; setting: string }
+  | { kind: 'profile-setting'; what: string; profile: string };
 
 export function describeLeadAction(a: LeadAction): string {
   switch (a.kind) {
@@ -44,6 +45,8 @@ export function describeLeadAction(a: LeadAction): string {
         : `marking label ${a.trackingNumber} voided at the carrier`;
     case 'site-setting-override':
       return `keeping this station's own ${a.setting} instead of the site's`;
+    case 'profile-setting':
+      return `${a.what} (profile ${a.profile})`;
   }
 }
 

@@ -165,6 +165,44 @@ describe('sign-in and roles at a station', () => {
     expect(labelsFor(sandbox, 'LUM-10421')).toBe(2);
   });
 
+  it("a packer may not change the rate rule or turn off scanning every item; a lead's badge approves", async () => {
+    const { s } = await stations.start();
+    await addUsers(s);
+    await s.context.session.signIn({ badge: ANA.badge });
+    const profile = (await call(s, 'profiles.list', {})).find((p) => p.active)!;
+    const rule = { ...profile.rateRule, strategy: 'fastest' as const };
+    expect(await s.dispatch('profiles.update', { id: profile.id, rateRule: rule })).toMatchObject({
+      ok: false,
+      error: {
+        code: 'lead-required',
+        message: expect.stringMatching(
+          /^A shift lead must approve changing the rate rule \(profile .+\)/,
+        ),
+      },
+    });
+    await call(s, 'profiles.update', { id: profile.id, requireItemVerification: true });
+    expect(
+      await s.dispatch('profiles.update', { id: profile.id, requireItemVerification: false }),
+    ).toMatchObject({
+      ok: false,
+      error: {
+        code: 'lead-required',
+        message: expect.stringMatching(/turning off the scan of every item into the box/),
+      },
+    });
+    // Nothing changed meanwhile; the same rule sent again (a form saved whole) asks nobody.
+    const kept = (await call(s, 'profiles.list', {})).find((p) => p.active)!;
+    expect(kept.rateRule.strategy).toBe(profile.rateRule.strategy);
+    expect(kept.requireItemVerification).toBe(true);
+    await call(s, 'profiles.update', { id: profile.id, rateRule: kept.rateRule });
+    // Bo approves: the change goes through.
+    await s.context.session.approve({ badge: BO.badge });
+    await call(s, 'profiles.update', { id: profile.id, rateRule: rule });
+    expect((await call(s, 'profiles.list', {})).find((p) => p.active)!.rateRule.strategy).toBe(
+      'fastest',
+    );
+  });
+
   it('a packer disabled by site IT while signed in: the next buy says why nobody is signed in', async () => {
     const { s, sandbox } = await stations.start();
     await addUsers(s);

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Tenant } from '../../platform/index.js';
 import { exportProfiles, provisionProfiles } from '../../profiles/provisioning.js';
 import type { Profile } from '../../profiles/profile-schema.js';
@@ -6,6 +7,7 @@ import type { StationContext } from '../context.js';
 import type { FeatureHandlers } from '../../../shared/features/define.js';
 import type { profileCalls } from '../../../shared/features/profiles.js';
 import { StationFailure } from '../errors.js';
+import { leadFor } from './users.js';
 import {
   platformProblems,
   siteShipFrom,
@@ -45,6 +47,10 @@ const slug = (name: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 40) || 'profile';
+
+/** A value as JSON without its null and undefined fields (a form sends nulls the store omits). */
+const unset = (value: unknown): unknown =>
+  JSON.parse(JSON.stringify(value, (_k, v: unknown) => (v === null ? undefined : v)));
 
 /** Profiles: create from the platform's own tenant and site lists, edit, export, provision. */
 export function profileHandlers(ctx: StationContext): FeatureHandlers<typeof profileCalls> {
@@ -185,6 +191,22 @@ export function profileHandlers(ctx: StationContext): FeatureHandlers<typeof pro
             { field: 'rateRule', message: problem },
           ]);
       }
+      // With users set up, loosening what decides the money spent or what goes in the box is a
+      // shift lead's (asked once the form is known to be good).
+      const loosened = [
+        ...(input.rateRule && !isDeepStrictEqual(unset(input.rateRule), unset(current.rateRule))
+          ? ['changing the rate rule']
+          : []),
+        ...(input.requireItemVerification === false && current.requireItemVerification
+          ? ['turning off the scan of every item into the box']
+          : []),
+      ];
+      if (loosened.length)
+        leadFor(ctx, {
+          kind: 'profile-setting',
+          what: loosened.join(' and '),
+          profile: current.name,
+        });
       const labelPrinterId =
         input.defaultPrinterId === undefined
           ? current.labelPrinterId
