@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { inTransaction, type Db } from '../storage/database.js';
 import { systemClock, type Clock, type StationScope } from '../storage/scope.js';
 import type { PackingWorkflow } from './packing-workflow.js';
+import { packedAsAtPack, type BoxDimensions } from './pre-rating.js';
 import type { ShipResult } from './types.js';
 import {
   batchItemOf,
@@ -60,6 +61,8 @@ export class BatchRunner {
       clock?: Clock;
       /** Heard after every item and every change of state (the progress bar). */
       onProgress?: (summary: BatchSummary) => void;
+      /** Box presets (Settings → Boxes): a box code is bought with its sides, as at Pack. */
+      boxes?: () => readonly BoxDimensions[];
     } = {},
   ) {
     this.s = {
@@ -389,6 +392,8 @@ export class BatchRunner {
     // The shift lead who started the batch vouches for its orders (recorded per order).
     if (workflow.profile.requireItemVerification && !workflow.verification.state(order).verified)
       workflow.verification.override(order, lead ?? 'shift lead', `batch ${batchId}`);
-    return workflow.ship(orderId, { stationUser: lead ?? undefined, batchId });
+    // The packages as Pack fills them in (a box code's sides), so it pays what Pack shows.
+    const packages = packedAsAtPack(order, this.options.boxes?.() ?? []);
+    return workflow.ship(orderId, { stationUser: lead ?? undefined, batchId, packages });
   }
 }

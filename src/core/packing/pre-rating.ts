@@ -49,6 +49,33 @@ export function prePackedPackages(
   return packed;
 }
 
+/**
+ * The packages as Pack fills them in for a purchase without a packer (a batch): each package's
+ * weight, and its box preset's sides where its box code names one (a package with neither keeps
+ * the order file's own sides, if any). Undefined when a package has no weight: the order's own
+ * packages then, whose rating names the package to weigh.
+ */
+export function packedAsAtPack(
+  order: StoredOrder,
+  boxes: readonly BoxDimensions[],
+): PackedPackage[] | undefined {
+  if (order.packages.some((pkg) => pkg.weightLbs === undefined)) return undefined;
+  return order.packages.map((pkg) => {
+    const preset = pkg.box ? boxes.find((b) => b.code === pkg.box) : undefined;
+    return {
+      weightLbs: pkg.weightLbs!,
+      ...(preset
+        ? {
+            box: preset.code,
+            lengthIn: preset.lengthIn,
+            widthIn: preset.widthIn,
+            heightIn: preset.heightIn,
+          }
+        : {}),
+    };
+  });
+}
+
 /** Offline: a background rating tries the platform again this long after its last failure. */
 const PROBE_AFTER_MS = 30_000;
 

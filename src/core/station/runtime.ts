@@ -200,6 +200,7 @@ export class ProfileRuntime {
     this.queue = this.workflow.queue;
     this.orderList = new OrderList(deps.db);
     this.batches = new BatchRunner(this.workflow, deps.db, {
+      ...(deps.boxes ? { boxes: deps.boxes } : {}),
       onProgress: (summary) => {
         deps.onBatch?.(summary);
         deps.onChange('queue');

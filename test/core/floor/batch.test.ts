@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { importOrders } from '../../../src/core/orders/order-import.js';
 import { OrderList } from '../../../src/core/orders/order-list.js';
 import { BatchRunner, type BatchSummary } from '../../../src/core/packing/batch.js';
+import { prePackedPackages } from '../../../src/core/packing/pre-rating.js';
 import { settle } from '../../../src/core/packing/batch-items.js';
 import { batchView } from '../../../src/core/station/features/floor.js';
 import { useSandbox } from '../../support/sandbox.js';
@@ -332,6 +333,71 @@ describe('batch printing (#15.8)', () => {
     } finally {
       await back.close();
     }
+  });
+  it("buys an order's box code with its preset's sides, at the price Pack shows for it", async () => {
+    const s = await station();
+    // Two identical orders packed in the large box (18×14×10 in: its size, not its 3 lb, prices it).
+    const boxHeader =
+      'order_number,ship_to_name,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,box,weight_lbs,sku';
+    importOrders(s.workflow.orders, s.workflow.scope, tenantPolicy(s.workflow.profile), {
+      text: [
+        boxHeader,
+        'BOXL-1,Ann Lee,1 Main St,Evanston,IL,60201,US,BOX-L,3,MUG',
+        'BOXL-2,Ann Lee,1 Main St,Evanston,IL,60201,US,BOX-L,3,MUG',
+      ].join('\n'),
+      format: 'csv',
+      source: 'boxes.csv',
+    });
+    const boxes = [{ code: 'BOX-L', lengthIn: 18, widthIn: 14, heightIn: 10 }];
+    // What Pack shows for BOXL-2: the order's box filled in from the preset.
+    const pack = await s.workflow.rate(orderId(s, 'BOXL-2'), {
+      packages: prePackedPackages(s.workflow.orders.get(orderId(s, 'BOXL-2'))!, boxes)!,
+    });
+    if (pack.outcome !== 'rated') throw new Error(pack.outcome);
+    const runner = new BatchRunner(s.workflow, s.db, { boxes: () => boxes });
+    const batch = runner.create({
+      orderIds: [orderId(s, 'BOXL-1')],
+      description: 'box',
+      createdBy: 'lee',
+    });
+    const summary = await runner.run(batch.id);
+    expect(summary).toMatchObject({ state: 'done', bought: 1 });
+    const [sold] = await ledgerFor(sb.url, 'BOXL-1');
+    expect(sold!.serviceLevel).toBe(pack.selection.rate.serviceLevel);
+    expect(sold!.amount).toBe(pack.selection.rate.amount);
+    expect(summary.costCents).toBe(Math.round(pack.selection.rate.amount * 100));
+  });
+  it('a package with a box code keeps its sides beside a package with none', async () => {
+    const s = await station();
+    const header2 =
+      'order_number,ship_to_name,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,package,box,weight_lbs,sku';
+    const rows = (n: string) => [
+      `${n},Ann Lee,1 Main St,Evanston,IL,60201,US,1,BOX-L,3,MUG`,
+      `${n},,,,,,,2,,1,CUP`,
+    ];
+    importOrders(s.workflow.orders, s.workflow.scope, tenantPolicy(s.workflow.profile), {
+      text: [header2, ...rows('TWOBOX-1'), ...rows('TWOBOX-2')].join('\n'),
+      format: 'csv',
+      source: 'two.csv',
+    });
+    // What Pack sends for TWOBOX-2: the large box's sides for package 1, a weight for package 2.
+    const pack = await s.workflow.rate(orderId(s, 'TWOBOX-2'), {
+      packages: [
+        { weightLbs: 3, box: 'BOX-L', lengthIn: 18, widthIn: 14, heightIn: 10 },
+        { weightLbs: 1 },
+      ],
+    });
+    if (pack.outcome !== 'rated') throw new Error(pack.outcome);
+    const boxes = [{ code: 'BOX-L', lengthIn: 18, widthIn: 14, heightIn: 10 }];
+    const runner = new BatchRunner(s.workflow, s.db, { boxes: () => boxes });
+    const batch = runner.create({
+      orderIds: [orderId(s, 'TWOBOX-1')],
+      description: 'two packages',
+      createdBy: 'lee',
+    });
+    expect(await runner.run(batch.id)).toMatchObject({ state: 'done', bought: 1 });
+    const [sold] = await ledgerFor(sb.url, 'TWOBOX-1');
+    expect(sold!.amount).toBe(pack.selection.rate.amount);
   });
 });
 
