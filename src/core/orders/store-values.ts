@@ -17,14 +17,15 @@ export interface ExpandedItem {
  * Ounces as pounds (ShipStation weighs in ounces), read by the file's own decimals ("1,024" oz
  * in a comma-separated export is 1024 oz, 64 lb); '' stays '', and so does 0, which ShipStation
  * writes for an order nobody weighed (the packer weighs it at Pack); a cell that is no number is
- * left as it is, for the row's problem to name.
+ * left as it is, for the row's problem to name. Rounded up to the hundredth of a pound, as Pack
+ * converts a typed weight: 13.5 oz is 0.85 lb, never 0.84 (13.44 oz, declared lighter).
  */
 export function ounces(text: string, decimals: FileDecimals): string {
   const oz = fileNumber(text, decimals);
   if (oz === 0) return '';
   return text === '' || !Number.isFinite(oz) || oz < 0
     ? text
-    : String(Math.round((oz / 16) * 100) / 100);
+    : String(Math.ceil((oz / 16) * 100 - 1e-9) / 100);
 }
 
 /**

@@ -28,6 +28,21 @@ describe('a store export with no weight written as 0', () => {
     ]);
   });
 
+  it('ShipStation: ounces become pounds rounded up to the hundredth, never declared lighter', () => {
+    const station = exportStation();
+    const report = station.importText(
+      exportFile('shipstation-orders-export.csv', [
+        ssRow('S-5', '13.5'), // 0.84375 lb: 0.84 would be 13.44 oz
+        ssRow('S-6', '32.05'), // 2.003 lb: 2.00 would be priced as 2 lb
+        ssRow('S-7', '1'),
+        ssRow('S-8', '16'),
+      ]),
+    );
+    expect(report.imported).toEqual(['S-5', 'S-6', 'S-7', 'S-8']);
+    const lbs = (n: string) => station.order(n)!.packages[0]!.weightLbs;
+    expect([lbs('S-5'), lbs('S-6'), lbs('S-7'), lbs('S-8')]).toEqual([0.85, 2.01, 0.07, 1]);
+  });
+
   it('BigCommerce: a product whose weight is 0.0000 is imported with no weight', () => {
     const station = exportStation();
     const report = station.importText(
