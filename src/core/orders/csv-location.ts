@@ -9,6 +9,8 @@ export interface Row {
   label(column: Column): string;
   /** A problem with a column's value in that column's own unit (a store's ounces). */
   say?(column: Column, reason: string): string;
+  /** The export's own id of this line (Amazon's order-item-id), when it gives one. */
+  lineId?: string;
 }
 
 const addressColumns: Record<string, Column> = {

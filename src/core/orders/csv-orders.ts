@@ -293,7 +293,8 @@ export function* ordersFromCsvSteps(
         });
       continue;
     }
-    group.push(row);
+    const lineId = format?.lineId?.(raw);
+    group.push(lineId ? { ...row, lineId } : row);
   }
 
   const orders: CsvOrders['orders'] = [];

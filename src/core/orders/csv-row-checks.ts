@@ -29,10 +29,10 @@ export function disagreeingRows(
     }
   }
   // The same line twice (an export saved twice into one file, a copied block) would ship its
-  // items twice.
+  // items twice. Lines with ids of their own (Amazon's order-item-id) differ by their id.
   const seen = new Map<string, number>();
   for (const row of rows) {
-    const key = csvColumns.map((c) => row.get(c)).join('\u0000');
+    const key = [...csvColumns.map((c) => row.get(c)), row.lineId ?? ''].join('\u0000');
     const at = seen.get(key);
     if (at !== undefined && at !== row.row)
       found.push({

@@ -52,6 +52,11 @@ export interface RecognisedFormat {
   closedBy?(get: (header: string) => string): ClosedInExport | undefined;
   /** A record that carries several items in one cell. */
   expandItems?(get: (header: string) => string): ExpandedItem[] | { error: string };
+  /**
+   * The export's own id of a line (Amazon's order-item-id, WooCommerce's item_id): two lines
+   * with their own ids are two lines, however alike; the same id twice is a line repeated.
+   */
+  lineId?(get: (header: string) => string): string;
 }
 
 /** A mapping saved in the profile: station column → the file's header. */
@@ -189,6 +194,7 @@ const wooCommerce: KnownFormat = {
   },
   skipItem: wooCommerceSkip,
   closedBy: wooCommerceClosed,
+  lineId: (get) => get('item_id'),
 };
 // WooCommerce leaves shipping_full_name empty on some stores: first + last name then.
 wooCommerce.columns.ship_to_name = {
@@ -247,6 +253,7 @@ const amazon: KnownFormat = {
     },
   },
   skipItem: (get) => (get('quantity-to-ship') === '0' ? 'quantity-to-ship is 0' : undefined),
+  lineId: (get) => get('order-item-id'),
 };
 
 export const knownFormats: readonly KnownFormat[] = [
