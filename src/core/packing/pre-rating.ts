@@ -28,25 +28,35 @@ export function prePackedPackages(
   const packed: PackedPackage[] = [];
   for (const pkg of order.packages) {
     if (pkg.weightLbs === undefined) return null;
-    const preset = pkg.box ? boxes.find((b) => b.code === pkg.box) : undefined;
+    const one = packedPackage(pkg, pkg.weightLbs, boxes);
     if (
-      !preset &&
+      one.box === undefined &&
       (pkg.lengthIn === undefined || pkg.widthIn === undefined || pkg.heightIn === undefined)
     )
       return null;
-    packed.push({
-      weightLbs: pkg.weightLbs,
-      ...(preset
-        ? {
-            box: preset.code,
-            lengthIn: preset.lengthIn,
-            widthIn: preset.widthIn,
-            heightIn: preset.heightIn,
-          }
-        : {}),
-    });
+    packed.push(one);
   }
   return packed;
+}
+
+/** One package as Pack sends it: its weight, and its box preset's code and sides if it names one. */
+function packedPackage(
+  pkg: StoredOrder['packages'][number],
+  weightLbs: number,
+  boxes: readonly BoxDimensions[],
+): PackedPackage {
+  const preset = pkg.box ? boxes.find((b) => b.code === pkg.box) : undefined;
+  return {
+    weightLbs,
+    ...(preset
+      ? {
+          box: preset.code,
+          lengthIn: preset.lengthIn,
+          widthIn: preset.widthIn,
+          heightIn: preset.heightIn,
+        }
+      : {}),
+  };
 }
 
 /**
@@ -60,20 +70,7 @@ export function packedAsAtPack(
   boxes: readonly BoxDimensions[],
 ): PackedPackage[] | undefined {
   if (order.packages.some((pkg) => pkg.weightLbs === undefined)) return undefined;
-  return order.packages.map((pkg) => {
-    const preset = pkg.box ? boxes.find((b) => b.code === pkg.box) : undefined;
-    return {
-      weightLbs: pkg.weightLbs!,
-      ...(preset
-        ? {
-            box: preset.code,
-            lengthIn: preset.lengthIn,
-            widthIn: preset.widthIn,
-            heightIn: preset.heightIn,
-          }
-        : {}),
-    };
-  });
+  return order.packages.map((pkg) => packedPackage(pkg, pkg.weightLbs!, boxes));
 }
 
 /** Offline: a background rating tries the platform again this long after its last failure. */
