@@ -204,3 +204,24 @@ export async function addPackerAndLead(s: Station): Promise<void> {
     active: true,
   });
 }
+
+/** Scan and rate an order (confirming another label when it has one); the shipment id. */
+export async function ratedShipment(
+  s: Station,
+  number: string,
+  confirmAnother = false,
+): Promise<string> {
+  const scan = await scanOrder(s, number);
+  const quote = await call(s, 'pack.rate', {
+    orderId: scan.order.id,
+    packages: scan.order.packages.map((p) => ({ weightLbs: p.weightLbs ?? 2, boxId: null })),
+    confirmAnother,
+  });
+  return quote.shipmentId;
+}
+
+/** How many labels the platform sold for an order (its ledger's entries that name it). */
+export const labelsFor = (sandbox: () => Sandbox, order: string): number =>
+  sandbox()
+    .ledger()
+    .filter((l) => JSON.stringify(l).includes(order)).length;

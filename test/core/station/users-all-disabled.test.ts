@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { badgeDigest, hashPin } from '../../../src/core/users/pin.js';
 import type { Station } from '../../../src/core/station/index.js';
-import { call, demoStationsPerTest, scanOrder, type Sandbox } from './support.js';
+import { call, demoStationsPerTest, labelsFor, ratedShipment, scanOrder } from './support.js';
 
 // Trial of 2026-11-29: site IT disabled the site's last active users (npm run site -- users
 // disable …). Every station then dropped sign-in altogether: nobody was signed in, anyone
@@ -21,20 +21,7 @@ async function user(s: Station, userId: string, role: 'packer' | 'lead', active 
   });
 }
 
-async function rated(s: Station, number: string, confirmAnother = false): Promise<string> {
-  const scan = await scanOrder(s, number);
-  const quote = await call(s, 'pack.rate', {
-    orderId: scan.order.id,
-    packages: scan.order.packages.map((p) => ({ weightLbs: p.weightLbs ?? 2, boxId: null })),
-    confirmAnother,
-  });
-  return quote.shipmentId;
-}
-
-const labelsFor = (sandbox: () => Sandbox, order: string) =>
-  sandbox()
-    .ledger()
-    .filter((l) => JSON.stringify(l).includes(order)).length;
+const rated = ratedShipment;
 
 describe('a station whose users are all disabled', () => {
   it('still asks for a sign-in nobody can give, says why, and buys nothing', async () => {

@@ -7,7 +7,14 @@ import { LocalUsers } from '../../../src/core/users/local.js';
 import { badgeDigest, hashPin, verifyPin } from '../../../src/core/users/pin.js';
 import { openDatabase } from '../../../src/core/storage/database.js';
 import type { Station } from '../../../src/core/station/index.js';
-import { allPrinted, call, demoStationsPerTest, scanOrder, type Sandbox } from './support.js';
+import {
+  allPrinted,
+  call,
+  demoStationsPerTest,
+  labelsFor,
+  ratedShipment,
+  scanOrder,
+} from './support.js';
 
 const stations = demoStationsPerTest();
 const repo = join(import.meta.dirname, '../../..');
@@ -34,21 +41,7 @@ async function addUsers(s: Station) {
   });
 }
 
-/** Scan and rate an order (confirming another label when it has one); the shipment id. */
-async function rated(s: Station, number: string, confirmAnother = false): Promise<string> {
-  const scan = await scanOrder(s, number);
-  const quote = await call(s, 'pack.rate', {
-    orderId: scan.order.id,
-    packages: scan.order.packages.map((p) => ({ weightLbs: p.weightLbs ?? 2, boxId: null })),
-    confirmAnother,
-  });
-  return quote.shipmentId;
-}
-
-const labelsFor = (sandbox: () => Sandbox, order: string) =>
-  sandbox()
-    .ledger()
-    .filter((l) => JSON.stringify(l).includes(order)).length;
+const rated = ratedShipment;
 
 describe('PINs', () => {
   it('are kept as scrypt with a salt of their own, and only the right PIN verifies', async () => {
