@@ -1,4 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { createServer, type AddressInfo } from 'node:net';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import {
+  hostQueryErrorsAnswer,
+  hostStatusAnswer,
+} from '../../../src/core/printing/virtual-printer/responses.js';
 import { PrintSpoolError, type PrintJob } from '../../../src/core/printing/spool/print-spool.js';
 import {
   sampleLabel,
@@ -184,6 +189,43 @@ describe('print spool', () => {
     vp.setFault(null);
     await waitForState(spool, job.id, 'printed');
     expect(vp.labels.map((l) => l.zpl)).toEqual(labels(1));
+  });
+
+  it('says when a printer keeps a label without printing it and without a fault, never sending it again', async () => {
+    // A printer holding the label (a peel-off printer whose label is not taken, or a stuck one):
+    // it answers its status at once, the label in its buffer and no fault, until it lets it go.
+    let holding = 0;
+    const received: string[] = [];
+    const printer = createServer((socket) => {
+      socket.on('data', (chunk: Buffer) => {
+        const text = chunk.toString('latin1');
+        if (text.includes('^XA')) {
+          received.push(text);
+          holding = 1;
+        }
+        const state = { fault: null, formatsInBuffer: holding, dpi: 203 };
+        if (text.includes('~HS')) socket.write(hostStatusAnswer(state));
+        if (text.includes('~HQES')) socket.write(hostQueryErrorsAnswer(state));
+      });
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((r) => printer.listen(0, '127.0.0.1', r));
+    onTestFinished(() => new Promise<void>((r) => printer.close(() => r())));
+    const port = (printer.address() as AddressInfo).port;
+    const config = { id: 'peel', name: 'Peel', kind: 'network' as const, host: '127.0.0.1', port };
+    const { spool } = openSpool([config], { heldSaidAfterMs: 200 });
+    spool.start();
+    const { job } = spool.enqueue({ printerId: 'peel', kind: 'label', payload: labels(1)[0]! });
+    await waitUntil(() => spool.get(job.id)!.lastErrorCode === 'printer-fault');
+    expect(spool.get(job.id)).toMatchObject({ state: 'sending', attempts: 1 });
+    expect(spool.get(job.id)!.lastError).toMatch(
+      /^Printer Peel .*has kept this label in its buffer for more than 0 s without printing it and without a fault: if it peels labels, take the label off; otherwise check it/,
+    );
+    // The label is taken: printed, once.
+    holding = 0;
+    await waitForState(spool, job.id, 'printed');
+    expect(spool.get(job.id)).toMatchObject({ attempts: 1, lastError: null });
+    expect(received.filter((t) => t.includes('^XA'))).toHaveLength(1);
   });
 
   it('keeps up with a slow printer without sending anything twice', async () => {

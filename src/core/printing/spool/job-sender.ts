@@ -1,4 +1,4 @@
-import { checkThePrinter, type PrintJobStore, type PrintJob } from './jobs.js';
+import { checkThePrinter, heldWords, type PrintJobStore, type PrintJob } from './jobs.js';
 import type { PrinterNotice, PrintSpoolOptions } from './spool-types.js';
 import {
   describePrinter,
@@ -269,24 +269,26 @@ export class JobSender {
 
   private async confirm(job: PrintJob, config: PrinterConfig, driver: Printer): Promise<void> {
     const signal = this.ctx.signal();
+    const unknown = (why: string, code: string) =>
+      this.ctx.emitJob(
+        this.ctx.store.change(job.id, {
+          state: 'unknown',
+          lastError: `${why}; it may or may not have printed. ${checkThePrinter(job.kind)}`,
+          lastErrorCode: code,
+        }),
+      );
+    const stopped = 'The station stopped before the printer confirmed this label';
+    const sentAt = this.ctx.clock();
     let lastFault: string | null = null;
     for (;;) {
       let after: PrinterStatus | null;
       try {
         after = await driver.status({ signal, keepOpen: true });
       } catch (error) {
-        const why = signal.aborted
-          ? 'The station stopped before the printer confirmed this label'
-          : `Printer ${describePrinter(config)} stopped answering after it received this label`;
-        if (!signal.aborted) this.notice(config, null, (error as Error).message);
-        this.ctx.emitJob(
-          this.ctx.store.change(job.id, {
-            state: 'unknown',
-            lastError: `${why}; it may or may not have printed. ${checkThePrinter(job.kind)}`,
-            lastErrorCode: signal.aborted ? 'interrupted' : 'printer-offline',
-          }),
-        );
-        return;
+        if (signal.aborted) return unknown(stopped, 'interrupted');
+        this.notice(config, null, (error as Error).message);
+        const why = `Printer ${describePrinter(config)} stopped answering after it received this label`;
+        return unknown(why, 'printer-offline');
       }
       const fault = after ? describeStatus(config, after) : null;
       this.notice(config, after, fault);
@@ -301,31 +303,29 @@ export class JobSender {
         );
         return;
       }
-      if (fault && fault !== lastFault) {
-        // The label is in the printer and will come out when the fault is fixed: never resend it.
-        lastFault = fault;
+      // The label is in the printer and comes out when the fault is fixed, or (no fault) when the
+      // printer lets it go: said once it holds it for long (a printer that peels labels waits
+      // until the label is taken). Never sent again either way.
+      const heldMs = this.ctx.options.heldSaidAfterMs ?? 30_000;
+      const said =
+        fault ?? (this.ctx.clock() - sentAt >= heldMs ? heldWords(config, heldMs) : null);
+      if (said && said !== lastFault) {
+        lastFault = said;
         this.ctx.emitJob(
           this.ctx.store.change(job.id, {
             state: 'sending',
-            lastError: `${fault}; this label is waiting inside the printer and will print when that is fixed`,
+            lastError: fault
+              ? `${fault}; this label is waiting inside the printer and will print when that is fixed`
+              : said,
             lastErrorCode: 'printer-fault',
           }),
         );
       }
-      await this.ctx.sleep(
-        config.id,
-        fault ? (this.ctx.options.faultPollMs ?? 2000) : (this.ctx.options.printingPollMs ?? 250),
-      );
-      if (signal.aborted) {
-        this.ctx.emitJob(
-          this.ctx.store.change(job.id, {
-            state: 'unknown',
-            lastError: `The station stopped before the printer confirmed this label; it may or may not have printed. ${checkThePrinter(job.kind)}`,
-            lastErrorCode: 'interrupted',
-          }),
-        );
-        return;
-      }
+      const pollMs = said
+        ? (this.ctx.options.faultPollMs ?? 2000)
+        : (this.ctx.options.printingPollMs ?? 250);
+      await this.ctx.sleep(config.id, pollMs);
+      if (signal.aborted) return unknown(stopped, 'interrupted');
     }
   }
 

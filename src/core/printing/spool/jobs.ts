@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { inTransaction } from '../../storage/database.js';
+import { describePrinter, type PrinterConfig } from '../types.js';
 
 export type PrintJobKind = 'label' | 'test' | 'slip' | 'reprint';
 
@@ -339,4 +340,12 @@ export function checkThePrinter(kind: PrintJobKind): string {
   return kind === 'test'
     ? 'Look at the printer: a test page is not sent again; if it did not come out, put it right and try again.'
     : 'Check the printer: mark it printed, or send it again.';
+}
+
+/**
+ * A label the printer has kept in its buffer for longer than `afterMs` with no fault: it is not
+ * sent again, and a person is told where it is.
+ */
+export function heldWords(config: PrinterConfig, afterMs: number): string {
+  return `Printer ${describePrinter(config)} has kept this label in its buffer for more than ${Math.round(afterMs / 1000)} s without printing it and without a fault: if it peels labels, take the label off; otherwise check it (paused from its own panel, or stuck). It prints when the printer lets it go and is not sent again.`;
 }

@@ -58,6 +58,12 @@ export interface PrintSpoolOptions {
   faultPollMs?: number;
   /** While a printer works through labels already sent. Default 250 ms. */
   printingPollMs?: number;
+  /**
+   * A label the printer keeps in its buffer this long with no fault (a printer that peels labels
+   * waits until it is taken; one that is stuck never lets it go) is said on its job, and the
+   * printer asked at faultPollMs from then on. Default 30 s.
+   */
+  heldSaidAfterMs?: number;
   now?: () => number;
 }
 
