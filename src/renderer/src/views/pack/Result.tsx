@@ -74,6 +74,10 @@ function usePurchasePhase(purchase: PurchaseView | null): {
         job,
         message: `Bought — waiting for ${job.printerName}: it answers, but dropped the line as the label came in; it is sent again by itself. Check the printer, or move the job to another printer (Queue, Alt+3).`,
       };
+    // It answers, with no fault, and keeps the label in its buffer (a peel-off printer whose
+    // label is not taken, or a stuck one): the job's own words say what to do.
+    if (!known && job.lastErrorCode === 'printer-fault')
+      return { phase: 'waiting', job, message: `Bought — ${job.lastError}` };
     const issue = known ? printerWords[printer.state] : 'not answering';
     return {
       phase: 'waiting',
