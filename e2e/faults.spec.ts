@@ -47,6 +47,19 @@ async function importSamples(page: Page) {
   await page.keyboard.press('Alt+1');
 }
 
+/** A Lumen station on this test's sandbox, online, with `order` scanned and rated on Pack. */
+async function ratedOnPack(page: Page, order: string): Promise<RunningStation> {
+  const running = await lumenStation();
+  station = running;
+  await page.goto(running.url);
+  await importSamples(page);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  await page.keyboard.type(order);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toContainText('cheapest');
+  return running;
+}
+
 test('a failing tracker list shows "tracking delayed" and packing goes on', async ({
   page,
 }, info) => {
@@ -124,13 +137,7 @@ test('a slow rate request: Pack says what it waits for and for how long', async 
 test('the next order scanned while a label is being bought never shows that label as its own', async ({
   page,
 }, info) => {
-  station = await lumenStation();
-  await page.goto(station.url);
-  await importSamples(page);
-  await expect(page.getByTestId('connectivity')).toContainText('online');
-  await page.keyboard.type('LUM-10422');
-  await page.keyboard.press('Enter');
-  await expect(page.getByTestId('rate-reason')).toContainText('cheapest');
+  await ratedOnPack(page, 'LUM-10422');
   await sandbox.addFault({ method: 'POST', path: '/api/v1/labels', kind: 'delay', delayMs: 2500 });
   await page.keyboard.press('Control+Enter');
   // The packer moves on before the label is back: the next order is scanned and rated.
@@ -154,13 +161,7 @@ test('the next order scanned while a label is being bought never shows that labe
 test('Esc while the label is being bought: said it cannot stop it, and the label shows when it comes', async ({
   page,
 }) => {
-  station = await lumenStation();
-  await page.goto(station.url);
-  await importSamples(page);
-  await expect(page.getByTestId('connectivity')).toContainText('online');
-  await page.keyboard.type('LUM-10422');
-  await page.keyboard.press('Enter');
-  await expect(page.getByTestId('rate-reason')).toContainText('cheapest');
+  await ratedOnPack(page, 'LUM-10422');
   await sandbox.addFault({ method: 'POST', path: '/api/v1/labels', kind: 'delay', delayMs: 2500 });
   await page.keyboard.press('Control+Enter');
   await expect(page.getByTestId('waiting')).toContainText('Buying the label');
@@ -179,13 +180,7 @@ test('Esc while the label is being bought: said it cannot stop it, and the label
 test('the station program stops while a label is being bought: NOT CONFIRMED, nothing offered to buy again', async ({
   page,
 }, info) => {
-  station = await lumenStation();
-  await page.goto(station.url);
-  await importSamples(page);
-  await expect(page.getByTestId('connectivity')).toContainText('online');
-  await page.keyboard.type('LUM-10422');
-  await page.keyboard.press('Enter');
-  await expect(page.getByTestId('rate-reason')).toContainText('cheapest');
+  const running = await ratedOnPack(page, 'LUM-10422');
   // The platform sells the label, and its answer takes a while: the station stops meanwhile.
   await sandbox.addFault({
     method: 'POST',
@@ -198,7 +193,7 @@ test('the station program stops while a label is being bought: NOT CONFIRMED, no
   await page.keyboard.press('Control+Enter');
   await expect(page.getByTestId('waiting')).toContainText('Buying the label');
   await expect.poll(() => sandbox.ledger(), { timeout: 10_000 }).toHaveLength(1);
-  await station.stop();
+  await running.stop();
   station = null;
   // Bought, but nobody could say so: not a red FAILED over a Buy key inviting a second label.
   await expect(page.getByTestId('failure-message')).toHaveAttribute(
