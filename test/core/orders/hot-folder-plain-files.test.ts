@@ -4,45 +4,25 @@ import {
   copyFileSync,
   existsSync,
   lstatSync,
-  mkdirSync,
   readdirSync,
   readFileSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { OrderHotFolder, type HotFolderFileResult } from '../../../src/core/orders/hot-folder.js';
-import { OrderRepository } from '../../../src/core/orders/order-repository.js';
-import { openDatabase } from '../../../src/core/storage/database.js';
-import type { StationScope } from '../../../src/core/storage/scope.js';
-import { tempDir } from '../../support/tmp.js';
+import { hotFolderStation } from '../../support/hot-folder.js';
+import { scope } from '../../support/order-exports.js';
 import { waitUntil } from '../../support/virtual-printer.js';
 
-const scope: StationScope = { profileId: 'lumen', environment: 'sandbox' };
-const tenants = { defaultTenantId: 'tnt_lumen', allowedTenantIds: ['tnt_lumen'] };
 const sample = join(import.meta.dirname, '../../../resources/orders/sample-orders.csv');
 
 describe('order hot folder: plain files only', () => {
   it('moves a symbolic link and a named pipe to failed/ unread, and imports the file after them', async () => {
-    const dir = tempDir();
-    const inbox = join(dir, 'inbox');
-    mkdirSync(inbox);
+    const { dir, inbox, orders, folder, results } = hotFolderStation({ stableMs: 50 });
     // A file the station's user may read but the folder's writers must not: a link to it
     // would have put its first line into a report in the (shared) hot folder.
     const privateFile = join(dir, 'private.csv');
     writeFileSync(privateFile, 'root:x:0:0:top-secret-line\n');
-    const db = openDatabase(join(dir, 'station.db'));
-    const orders = new OrderRepository(db);
-    const results: HotFolderFileResult[] = [];
-    const folder = new OrderHotFolder({
-      folder: inbox,
-      orders,
-      scope,
-      tenants,
-      stableMs: 50,
-      log: () => {},
-      onFile: (r) => results.push(r),
-    });
     await folder.start();
     symlinkSync(privateFile, join(inbox, 'a-link.csv'));
     execFileSync('mkfifo', [join(inbox, 'b-pipe.csv')]);
@@ -78,6 +58,5 @@ describe('order hot folder: plain files only', () => {
     const movedLink = failed.find((f) => f.endsWith('a-link.csv'))!;
     expect(lstatSync(join(inbox, 'failed', movedLink)).isSymbolicLink()).toBe(true);
     expect(readFileSync(privateFile, 'utf8')).toBe('root:x:0:0:top-secret-line\n');
-    db.close();
   });
 });

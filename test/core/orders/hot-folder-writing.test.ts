@@ -1,22 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  OrderHotFolder,
-  type HotFolderFileResult,
-  type HotFolderOptions,
-} from '../../../src/core/orders/hot-folder.js';
-import { OrderRepository } from '../../../src/core/orders/order-repository.js';
-import { openDatabase } from '../../../src/core/storage/database.js';
-import type { StationScope } from '../../../src/core/storage/scope.js';
-import { tempDir } from '../../support/tmp.js';
+import type { HotFolderOptions } from '../../../src/core/orders/hot-folder.js';
+import { hotFolderStation } from '../../support/hot-folder.js';
+import { scope } from '../../support/order-exports.js';
 import { waitUntil } from '../../support/virtual-printer.js';
 
 // A WMS that writes its order file in bursts (real files, real time): the station must not
 // read it before it is done, nor move it while it grows, nor report a clean import of part.
 
-const scope: StationScope = { profileId: 'lumen', environment: 'sandbox' };
-const tenants = { defaultTenantId: 'tnt_lumen', allowedTenantIds: ['tnt_lumen'] };
 const header =
   'order_number,ship_to_name,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,weight_lbs,sku,item_name,quantity\n';
 const row = (n: number) =>
@@ -24,21 +16,7 @@ const row = (n: number) =>
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function station(options: Partial<HotFolderOptions> = {}) {
-  const dir = tempDir();
-  const inbox = join(dir, 'inbox');
-  mkdirSync(inbox);
-  const db = openDatabase(join(dir, 'station.db'));
-  const orders = new OrderRepository(db);
-  const results: HotFolderFileResult[] = [];
-  const folder = new OrderHotFolder({
-    folder: inbox,
-    orders,
-    scope,
-    tenants,
-    log: () => {},
-    onFile: (r) => results.push(r),
-    ...options,
-  });
+  const { inbox, folder, results, orders, db } = hotFolderStation(options);
   const stored = () =>
     orders
       .search(scope, 'W-')

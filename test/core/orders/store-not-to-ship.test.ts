@@ -1,17 +1,8 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OrderHotFolder, type HotFolderFileResult } from '../../../src/core/orders/hot-folder.js';
-import { OrderRepository } from '../../../src/core/orders/order-repository.js';
-import { openDatabase } from '../../../src/core/storage/database.js';
-import {
-  exportFile,
-  exportStation,
-  scope,
-  shipStationRow,
-  tenants,
-} from '../../support/order-exports.js';
-import { tempDir } from '../../support/tmp.js';
+import { hotFolderStation } from '../../support/hot-folder.js';
+import { exportFile, exportStation, shipStationRow } from '../../support/order-exports.js';
 import { waitUntil } from '../../support/virtual-printer.js';
 
 // What a store export says is not to ship (a line fulfilled already, an order cancelled,
@@ -311,20 +302,7 @@ describe('an order the export says is cancelled, refunded or shipped', () => {
 
 describe('an export of every order in the hot folder', () => {
   it('is processed: its open orders come in, the closed ones are said apart, not as the file failing', async () => {
-    const dir = tempDir();
-    const inbox = join(dir, 'inbox');
-    mkdirSync(inbox);
-    const orders = new OrderRepository(openDatabase(join(dir, 'station.db')));
-    const results: HotFolderFileResult[] = [];
-    const folder = new OrderHotFolder({
-      folder: inbox,
-      orders,
-      scope,
-      tenants,
-      stableMs: 100,
-      log: () => {},
-      onFile: (r) => results.push(r),
-    });
+    const { inbox, folder, results } = hotFolderStation({ stableMs: 100 });
     await folder.start();
     writeFileSync(
       join(inbox, 'all-orders.csv'),
