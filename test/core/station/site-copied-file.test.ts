@@ -11,7 +11,7 @@ import { call } from './support.js';
 // stations then found each other at check-in and stopped buying, so the packer at the real
 // Station 2 was refused every label until the copy was closed.
 
-const { siteStation, stationsAandB } = siteStations();
+const { stationsAandB, startProvisioned } = siteStations();
 
 describe("a copy of a running station's provisioning file", () => {
   it('is refused at the start and in Settings; taken once that station has been off for two minutes', async () => {
@@ -26,18 +26,7 @@ describe("a copy of a running station's provisioning file", () => {
       const siteStore = { url: site.stationUrl, stationId: 'st-a', stationName: 'Station A' };
       writeFileSync(file, JSON.stringify({ ...demo, siteStore }));
       const env = { STATION_SECRET_SITE_STORE: STATION_PASSWORD };
-      const startWithCopy = async () => {
-        const dataDir = tempDir();
-        const s = siteStation(dataDir, { provisionFile: file, env });
-        try {
-          await s.start();
-          return { dataDir, error: null };
-        } catch (error) {
-          return { dataDir, error: error as Error };
-        } finally {
-          await s.stop().catch(() => {});
-        }
-      };
+      const startWithCopy = () => startProvisioned(file, env);
       const siteStoreKept = (dataDir: string) => {
         const settings = join(dataDir, 'settings.json');
         return existsSync(settings)

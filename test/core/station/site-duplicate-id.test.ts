@@ -1,9 +1,7 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import { tempDir } from '../../support/tmp.js';
-import { siteDatabase, STATION_PASSWORD } from '../site/support.js';
+import { siteDatabase } from '../site/support.js';
 import { siteStations } from './site-stations.js';
 import { call, until } from './support.js';
 
@@ -12,7 +10,7 @@ import { call, until } from './support.js';
 // seconds, and both logs said "site store: answering again after 1 s away" (the store had never
 // gone) between each "Another running station checks in …".
 
-const { pgc, siteStation, linkToSite } = siteStations();
+const { pgc, siteStation, linkToSite, diskImageOf } = siteStations();
 
 const header = async (s: Station) => (await call(s, 'station.status', {})).site?.text ?? '';
 
@@ -24,15 +22,7 @@ describe('two running stations under one station id', () => {
     await a.start();
     await linkToSite(a, site.stationUrl, 'st-a', 'Station A');
     // A disk image of Station A: its settings, so its site store, id and name.
-    const copyDir = tempDir();
-    writeFileSync(
-      join(copyDir, 'settings.json'),
-      JSON.stringify({
-        siteStore: { url: site.stationUrl, stationId: 'st-a', stationName: 'Station A' },
-      }),
-    );
-    const copy = siteStation(copyDir, { env: { STATION_SECRET_SITE_STORE: STATION_PASSWORD } });
-    await copy.start();
+    const copy = await diskImageOf(site.stationUrl, 'st-a', 'Station A');
     try {
       await until(async () => /station id in use elsewhere/.test(await header(a)));
       await until(async () => /station id in use elsewhere/.test(await header(copy)));

@@ -1,6 +1,6 @@
 // Station facades on one site store: one sandbox and one throwaway PostgreSQL cluster for the
 // test file, each station its own data directory (its own SQLite) on them.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import {
@@ -96,7 +96,48 @@ export function siteStations() {
     return { site, a, b, dirA, dirB };
   }
 
-  return { pgc, sandbox, siteStation, harborStation, linkToSite, stationsAandB };
+  /**
+   * Starts a station on a new data directory with a provisioning file, and stops it: its data
+   * directory, and why the start was refused (null: it started).
+   */
+  async function startProvisioned(provisionFile: string, env: Record<string, string>) {
+    const dataDir = tempDir();
+    const s = siteStation(dataDir, { provisionFile, env });
+    try {
+      await s.start();
+      return { dataDir, error: null };
+    } catch (error) {
+      return { dataDir, error: error as Error };
+    } finally {
+      await s.stop().catch(() => {});
+    }
+  }
+
+  /**
+   * A started copy of a station's disk image: its settings, so its site store, id and name (the
+   * password from the environment, as the keychain does not travel with a disk image).
+   */
+  async function diskImageOf(url: string, stationId: string, stationName: string) {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'settings.json'),
+      JSON.stringify({ siteStore: { url, stationId, stationName } }),
+    );
+    const copy = siteStation(dir, { env: { STATION_SECRET_SITE_STORE: STATION_PASSWORD } });
+    await copy.start();
+    return copy;
+  }
+
+  return {
+    pgc,
+    sandbox,
+    siteStation,
+    harborStation,
+    linkToSite,
+    stationsAandB,
+    startProvisioned,
+    diskImageOf,
+  };
 }
 
 /** Until the station's header says "Site: synced" (its outbox empty, the store answering). */

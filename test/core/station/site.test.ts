@@ -8,7 +8,7 @@ import { siteDatabase, STATION_PASSWORD } from '../site/support.js';
 import { candleOrder, printed, siteStations } from './site-stations.js';
 import { call, scanOrder } from './support.js';
 
-const { pgc, sandbox, siteStation, stationsAandB } = siteStations();
+const { pgc, sandbox, siteStation, stationsAandB, startProvisioned, diskImageOf } = siteStations();
 
 async function until(check: () => boolean | Promise<boolean>) {
   while (!(await check())) await new Promise((r) => setTimeout(r, 50));
@@ -125,18 +125,7 @@ describe('Station facade with a site store', () => {
         return file;
       };
       const env = { STATION_SECRET_SITE_STORE: STATION_PASSWORD };
-      const startWith = async (provisionFile: string) => {
-        const dataDir = tempDir();
-        const s = siteStation(dataDir, { provisionFile, env });
-        try {
-          await s.start();
-          return { dataDir, error: null };
-        } catch (error) {
-          return { dataDir, error: error as Error };
-        } finally {
-          await s.stop().catch(() => {});
-        }
-      };
+      const startWith = (provisionFile: string) => startProvisioned(provisionFile, env);
       // What the station kept (nothing at all: no settings file).
       const stored = (dataDir: string) => {
         const file = join(dataDir, 'settings.json');
@@ -283,15 +272,7 @@ describe('Station facade with a site store', () => {
     const { site, a, b } = await stationsAandB();
     // A disk image of Station A: its settings, so its site store, id and name (a copied
     // provisioning file on a new data directory is refused at the start: site-copied-file.test).
-    const copyDir = tempDir();
-    writeFileSync(
-      join(copyDir, 'settings.json'),
-      JSON.stringify({
-        siteStore: { url: site.stationUrl, stationId: 'st-a', stationName: 'Station A' },
-      }),
-    );
-    const copy = siteStation(copyDir, { env: { STATION_SECRET_SITE_STORE: STATION_PASSWORD } });
-    await copy.start();
+    const copy = await diskImageOf(site.stationUrl, 'st-a', 'Station A');
     try {
       const header = async (s: Station) => (await call(s, 'station.status', {})).site?.text ?? '';
       // Each finds the other's check-ins between its own.
