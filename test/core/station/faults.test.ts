@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import type { StationStatus, TrackingBoard } from '../../../src/shared/views.js';
 import { tempDir } from '../../support/tmp.js';
-import { call, demoStation, orderIdOf, type Sandbox } from './support.js';
+import { call, demoStation, orderIdOf, type Sandbox, loseNextLabelAnswer } from './support.js';
 
 async function withStation(work: (s: Station, sandbox: Sandbox) => Promise<void>): Promise<void> {
   const made = demoStation(tempDir());
@@ -87,13 +87,7 @@ describe('a platform that stops answering', () => {
           orderId: await orderIdOf(s, order),
           packages: [{ weightLbs: 1.8 }],
         });
-      sandbox.faults.add({
-        method: 'POST',
-        path: '/api/v1/labels',
-        kind: 'reset',
-        after: true,
-        times: 1,
-      });
+      loseNextLabelAnswer(sandbox);
       const quote = await rate('LUM-10421');
       expect(await s.dispatch('pack.buy', { shipmentId: quote.shipmentId })).toMatchObject({
         ok: false,
@@ -229,13 +223,7 @@ describe('expected failures get a stable code and a sentence, never internal', (
     await withStation(async (s, sandbox) => {
       const orderId = await orderIdOf(s, 'LUM-10422');
       const quote = await call(s, 'pack.rate', { orderId, packages: [{ weightLbs: 3.4 }] });
-      sandbox.faults.add({
-        method: 'POST',
-        path: '/api/v1/labels',
-        kind: 'reset',
-        after: true,
-        times: 1,
-      });
+      loseNextLabelAnswer(sandbox);
       const lost = await s.dispatch('pack.buy', { shipmentId: quote.shipmentId });
       expect(lost).toMatchObject({ ok: false, error: { code: 'purchase-outcome-unknown' } });
       const [item] = await call(s, 'attention.list', {});

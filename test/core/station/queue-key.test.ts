@@ -1,37 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
-import { call, demoStationsPerTest, packOrder, scanOrder, until, type Sandbox } from './support.js';
+import {
+  call,
+  demoStationsPerTest,
+  labelsOf,
+  online,
+  packOrder,
+  queued,
+  until,
+  weighAndRate,
+} from './support.js';
 
 // The offline queue through a refused API key and through refusals of its own entries: what
 // waited is never dropped for a station-wide fault, and a failed entry can be taken back.
 
 const stations = demoStationsPerTest();
 
-const online = (s: Station) =>
-  until(async () => (await call(s, 'station.status', {})).connectivity === 'online');
-
-/**
- * The packer weighs the order (not the file's weight, which the station may have pre-rated)
- * and presses Ctrl+Enter before rates came: pack.rate, with `queue` as Ctrl+Enter asks.
- */
-async function weighAndRate(s: Station, orderNumber: string, queue = false) {
-  const scan = await scanOrder(s, orderNumber);
-  return call(s, 'pack.rate', {
-    orderId: scan.order.id,
-    packages: scan.order.packages.map((p) => ({
-      weightLbs: (p.weightLbs ?? 2) + 0.3,
-      boxId: null,
-    })),
-    queue,
-  });
-}
 const queueOrder = (s: Station, orderNumber: string) => weighAndRate(s, orderNumber, true);
-
-const queued = async (s: Station, orderNumber: string) =>
-  (await call(s, 'queue.list', {})).shipments.find((q) => q.orderNumber === orderNumber);
-
-const labelsOf = (sandbox: Sandbox, orderNumber: string) =>
-  sandbox.ledger().filter((e) => e.orderReference?.startsWith(orderNumber));
 
 describe('offline queue and the API key', () => {
   it('an order queued while the platform refuses the key waits (saying why), and is bought once site IT stores the right key', async () => {

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
-import { call, demoStationsPerTest, scanOrder, until, type Sandbox } from './support.js';
+import {
+  call,
+  demoStationsPerTest,
+  labelsOf,
+  loseNextLabelAnswer,
+  online,
+  queued,
+  until,
+  weighAndRate,
+  type Sandbox,
+} from './support.js';
 
 /**
  * A shipment the offline queue bought while the answer was lost (the platform reset the
@@ -11,27 +21,8 @@ import { call, demoStationsPerTest, scanOrder, until, type Sandbox } from './sup
 
 const stations = demoStationsPerTest();
 
-const online = (s: Station) =>
-  until(async () => (await call(s, 'station.status', {})).connectivity === 'online');
-
 /** The packer weighs the order and presses Ctrl+Enter while the platform is away: queued. */
-async function queueOrder(s: Station, orderNumber: string) {
-  const scan = await scanOrder(s, orderNumber);
-  return call(s, 'pack.rate', {
-    orderId: scan.order.id,
-    packages: scan.order.packages.map((p) => ({
-      weightLbs: (p.weightLbs ?? 2) + 0.3,
-      boxId: null,
-    })),
-    queue: true,
-  });
-}
-
-const queued = async (s: Station, orderNumber: string) =>
-  (await call(s, 'queue.list', {})).shipments.find((q) => q.orderNumber === orderNumber);
-
-const labelsOf = (sandbox: Sandbox, orderNumber: string) =>
-  sandbox.ledger().filter((e) => e.orderReference?.startsWith(orderNumber));
+const queueOrder = (s: Station, orderNumber: string) => weighAndRate(s, orderNumber, true);
 
 /** Queued while rates fail, then bought by the queue with its answer lost: unknown. */
 async function boughtUnanswered(s: Station, sandbox: () => Sandbox, orderNumber: string) {
@@ -40,13 +31,7 @@ async function boughtUnanswered(s: Station, sandbox: () => Sandbox, orderNumber:
   expect((await queueOrder(s, orderNumber)).queued).toBe(true);
   expect(away.hits).toBeGreaterThan(0);
   sandbox().faults.clear();
-  sandbox().faults.add({
-    method: 'POST',
-    path: '/api/v1/labels',
-    kind: 'reset',
-    after: true,
-    times: 1,
-  });
+  loseNextLabelAnswer(sandbox());
   await call(s, 'queue.retry', { kind: 'shipment', id: (await queued(s, orderNumber))!.id });
   const entry = await until(async () => {
     const q = await queued(s, orderNumber);

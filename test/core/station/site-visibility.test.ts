@@ -5,7 +5,7 @@ import { startTcpProxy } from '../../support/tcp-proxy.js';
 import { tempDir } from '../../support/tmp.js';
 import { siteDatabase } from '../site/support.js';
 import { candleOrder, siteStations } from './site-stations.js';
-import { call, packOrder, scanOrder, until } from './support.js';
+import { call, packOrder, scanOrder, until, loseNextLabelAnswer } from './support.js';
 
 // What a station of a site says while the site store is away, and what its header counts of
 // the site: two findings of a shift lead's trial, with real PostgreSQL stopped and started.
@@ -118,13 +118,7 @@ describe('a station of a site while the site store is away', () => {
       await until(async () => (await call(b, 'station.status', {})).needsAttention === 1);
 
       // A purchase of unknown outcome at A: A's own item, and in the site's list as A's.
-      sandbox().faults.add({
-        method: 'POST',
-        path: '/api/v1/labels',
-        kind: 'reset',
-        after: true,
-        times: 1,
-      });
+      loseNextLabelAnswer(sandbox());
       const scan = await scanOrder(a, 'LUM-10426');
       const quote = await call(a, 'pack.rate', {
         orderId: scan.order.id,

@@ -6,7 +6,7 @@ import type { Output } from '../../../src/shared/contract.js';
 import { tempDir } from '../../support/tmp.js';
 import { siteDatabase, STATION_PASSWORD } from '../site/support.js';
 import { candleOrder, printed, siteStations } from './site-stations.js';
-import { call, scanOrder } from './support.js';
+import { call, scanOrder, loseNextLabelAnswer } from './support.js';
 
 const { pgc, sandbox, siteStation, stationsAandB, startProvisioned, diskImageOf } = siteStations();
 
@@ -540,13 +540,7 @@ describe('Station facade with a site store', () => {
     const { a, b } = await stationsAandB();
     try {
       // A's purchase goes through at the platform, but the answer is lost: unknown at A.
-      sandbox().faults.add({
-        method: 'POST',
-        path: '/api/v1/labels',
-        kind: 'reset',
-        after: true,
-        times: 1,
-      });
+      loseNextLabelAnswer(sandbox());
       const atA = await call(a, 'pack.scan', { value: 'LUM-10423' });
       if (atA.kind !== 'order') throw new Error(atA.kind);
       const rated = await call(a, 'pack.rate', {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import { tempDir } from '../../support/tmp.js';
-import { call, demoStation, scanOrder, type Sandbox } from './support.js';
+import { call, demoStation, scanOrder, type Sandbox, loseNextLabelAnswer } from './support.js';
 
 const root = join(import.meta.dirname, '../../..');
 
@@ -88,13 +88,7 @@ describe('Station facade, needs attention', () => {
     await s.start();
     try {
       const scan = await scanOrder(s, 'LUM-10422');
-      lastSandbox().faults.add({
-        method: 'POST',
-        path: '/api/v1/labels',
-        kind: 'reset',
-        after: true,
-        times: 1,
-      });
+      loseNextLabelAnswer(lastSandbox());
       const quote = await call(s, 'pack.rate', {
         orderId: scan.order.id,
         packages: [{ weightLbs: 3.4 }],

@@ -225,3 +225,44 @@ export const labelsFor = (sandbox: () => Sandbox, order: string): number =>
   sandbox()
     .ledger()
     .filter((l) => JSON.stringify(l).includes(order)).length;
+
+/**
+ * The platform sells the next label and the connection drops before its answer: the purchase's
+ * outcome is unknown to the station (one time only).
+ */
+export const loseNextLabelAnswer = (sandbox: Sandbox) =>
+  sandbox.faults.add({
+    method: 'POST',
+    path: '/api/v1/labels',
+    kind: 'reset',
+    after: true,
+    times: 1,
+  });
+
+/** Until the header says the platform answers (online). */
+export const online = (s: Station) =>
+  until(async () => (await call(s, 'station.status', {})).connectivity === 'online');
+
+/**
+ * The packer weighs the order (not the file's weight, which the station may have pre-rated)
+ * and presses Ctrl+Enter before rates came: pack.rate, with `queue` as Ctrl+Enter asks.
+ */
+export async function weighAndRate(s: Station, orderNumber: string, queue = false) {
+  const scan = await scanOrder(s, orderNumber);
+  return call(s, 'pack.rate', {
+    orderId: scan.order.id,
+    packages: scan.order.packages.map((p) => ({
+      weightLbs: (p.weightLbs ?? 2) + 0.3,
+      boxId: null,
+    })),
+    queue,
+  });
+}
+
+/** An order's entry in the Queue's shipments, if it has one. */
+export const queued = async (s: Station, orderNumber: string) =>
+  (await call(s, 'queue.list', {})).shipments.find((q) => q.orderNumber === orderNumber);
+
+/** The labels the platform sold for an order (its purchase references start with its number). */
+export const labelsOf = (sandbox: Sandbox, orderNumber: string) =>
+  sandbox.ledger().filter((e) => e.orderReference?.startsWith(orderNumber));

@@ -14,6 +14,7 @@ import {
   labelsFor,
   ratedShipment,
   scanOrder,
+  loseNextLabelAnswer,
 } from './support.js';
 
 const stations = demoStationsPerTest();
@@ -229,13 +230,7 @@ describe('sign-in and roles at a station', () => {
     await s.context.session.signIn({ userId: 'ana', pin: ANA.pin });
     const shipmentId = await rated(s, 'LUM-10422');
     // The platform sells the label and the connection drops before its answer: unknown.
-    sandbox().faults.add({
-      method: 'POST',
-      path: '/api/v1/labels',
-      kind: 'reset',
-      after: true,
-      times: 1,
-    });
+    loseNextLabelAnswer(sandbox());
     const lost = await s.dispatch('pack.buy', { shipmentId });
     expect(lost).toMatchObject({ ok: false, error: { code: 'purchase-outcome-unknown' } });
     const [item] = await call(s, 'attention.list', {});
