@@ -52,6 +52,7 @@ export function reuseRates(
     selection: latest.selection,
     carrierProblems: carrierProblemsIn(latest.rates),
     ratedAt: ratedAt!,
+    preRated: true,
   };
 }
 

@@ -138,6 +138,8 @@ export type RateResult =
       carrierProblems: CarrierAccountProblem[];
       /** When the stored rates were asked for; buy() re-rates them once they are stale. */
       ratedAt: string;
+      /** Rated in the background (pre-rating) and taken over by this call: no round trip. */
+      preRated?: true;
     }
   | Extract<
       ShipResult,

@@ -31,6 +31,7 @@ import {
 import { classifyPlatformError, packingPlatformFrom } from '../packing/platform-adapter.js';
 import { OfflineQueueDrainer } from '../packing/offline-drainer.js';
 import { PlatformProbe } from './platform-probe.js';
+import { CarrierWatch, type NamedCarrierProblem } from './carrier-watch.js';
 import type { OrderClaims } from '../site/link.js';
 import type { ChangeKind } from './live-changes.js';
 
@@ -133,7 +134,7 @@ export class ProfileRuntime {
   /** Label retention runs at start and then this often. */
   static retentionEveryMs = 60 * 60_000;
   private readonly timers: NodeJS.Timeout[] = [];
-  private carrierRefresh: Promise<CarrierAccountHealth[]> | null = null;
+  private readonly carrierWatch: CarrierWatch;
   /** The shipping site's and tenant's names as the platform has them (read at start). */
   readonly names: PlatformNames;
 
@@ -231,6 +232,12 @@ export class ProfileRuntime {
       deps.onChange('status');
     });
     this.health = new CarrierHealth(this.client, deps.db, this.trackingScope);
+    this.carrierWatch = new CarrierWatch({
+      health: this.health,
+      tenants: () => tenantsOf(this.profile),
+      log: deps.log,
+      changed: () => deps.onChange('carriers'),
+    });
     this.drainer = new OfflineQueueDrainer(this.workflow, {
       log: deps.log,
       onOutcome: (outcome) => {
@@ -329,43 +336,19 @@ export class ProfileRuntime {
     this.hotFolder = await watchHotFolder(this, this.deps);
   }
 
-  /**
-   * Reads the carrier accounts of every tenant the profile ships for (a 3PL's own and each
-   * brand's) again; one refresh at a time. A tenant that cannot be read keeps what was cached.
-   */
+  /** Reads every tenant's carrier accounts again (CarrierWatch.refresh). */
   refreshCarriers(): Promise<CarrierAccountHealth[]> {
-    this.carrierRefresh ??= (async () => {
-      const results = await Promise.allSettled(
-        tenantsOf(this.profile).map((tenantId) => this.health.refresh({ tenantId })),
-      );
-      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (failed) this.deps.log(`carrier health: ${(failed.reason as Error).message}`);
-      this.deps.onChange('carriers');
-      if (failed && results.every((r) => r.status === 'rejected')) throw failed.reason;
-      return this.carriers();
-    })().finally(() => {
-      this.carrierRefresh = null;
-    });
-    return this.carrierRefresh;
+    return this.carrierWatch.refresh();
   }
 
   /** Every cached carrier account of the profile's tenants, without a round trip. */
   carriers(): CarrierAccountHealth[] {
-    return tenantsOf(this.profile).flatMap((tenantId) => this.health.cached(tenantId));
+    return this.carrierWatch.cached();
   }
 
-  /**
-   * A rating named carrier accounts whose state the cache does not know (a connection that
-   * expired during the shift): read the accounts again so the header's banner says so.
-   */
-  noticeCarrierProblems(
-    problems: readonly { carrierAccountId: string; authorizationStatus?: string | undefined }[],
-  ): void {
-    const known = new Map(this.carriers().map((h) => [h.carrierAccountId, h.authorizationStatus]));
-    const news = problems.some(
-      (p) => p.authorizationStatus && known.get(p.carrierAccountId) !== p.authorizationStatus,
-    );
-    if (news) void this.refreshCarriers().catch(() => {});
+  /** See CarrierWatch.notice. */
+  noticeCarrierProblems(problems: readonly NamedCarrierProblem[], preRatedFor?: string): void {
+    this.carrierWatch.notice(problems, preRatedFor);
   }
 
   /** Drops the ZPL of labels older than the profile's labelRetentionDays (records stay). */

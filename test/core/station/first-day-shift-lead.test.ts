@@ -230,6 +230,37 @@ describe('carrier accounts during a shift (#13.18)', () => {
     expect(accounts.find((a) => a.id === 'ca_lumen_ups')?.status).toBe('EXPIRED');
   });
 
+  it('a scan on rates pre-rated before the expiry shows them at once, reads that brand’s accounts again, and raises the banner; the next rating has no UPS', async () => {
+    const { s, sandbox } = await station();
+    await until(async () => (await call(s, 'carriers.list', {})).length > 0);
+    // The sample orders were rated in the background at import, UPS among them.
+    await s.context.runtime().preRater.settled();
+    await setConnection(sandbox(), 'conn_lumen_ups', 'EXPIRED');
+
+    const before = (await call(s, 'station.status', {})).expiredAccounts;
+    expect(before).toEqual([]);
+    const stale = await call(s, 'pack.rate', {
+      orderId: (await scanOrder(s, 'LUM-10422')).order.id,
+      packages: [{ weightLbs: 3.4, boxId: 'box-m' }],
+    });
+    // Taken over from pre-rating (no round trip): rated before the expiry, UPS still listed.
+    expect(stale.rates.some((r) => r.carrierAccountId === 'ca_lumen_ups')).toBe(true);
+    // Nobody refreshes anything: the station reads Lumen's accounts again by itself.
+    const status = await until(async () => {
+      const st = await call(s, 'station.status', {});
+      return st.expiredAccounts.length ? st : null;
+    });
+    expect(status.expiredAccounts.map((a) => a.name)).toEqual(['Lumen UPS']);
+    // Rated again, the platform is asked (the lapsed account's rates are not taken over).
+    const again = await call(s, 'pack.rate', {
+      orderId: stale.orderId,
+      packages: [{ weightLbs: 3.4, boxId: 'box-m' }],
+    });
+    expect(again.ratedAt).not.toBe(stale.ratedAt);
+    expect(again.rates.map((r) => r.carrierAccountId)).not.toContain('ca_lumen_ups');
+    expect(again.rates.length).toBeGreaterThan(0);
+  });
+
   it('a connection in ERROR or UNAUTHORIZED raises the banner too; a PENDING one (never authorized) does not', async () => {
     const { s, sandbox } = await station();
     await until(async () => (await call(s, 'carriers.list', {})).length > 0);

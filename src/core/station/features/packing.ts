@@ -104,7 +104,10 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
       const cleared = wasFailed && (result.outcome === 'rated' || result.outcome === 'queued');
       if (result.outcome === 'failed' || cleared) ctx.changed('attention');
       if (result.outcome === 'rated' || result.outcome === 'failed')
-        r.noticeCarrierProblems(result.carrierProblems);
+        r.noticeCarrierProblems(
+          result.carrierProblems,
+          result.outcome === 'rated' && result.preRated ? order.tenantId : undefined,
+        );
       return quoteView(input.orderId, order.orderNumber, result, r.profile);
     },
     'pack.changedSince': async ({ shipmentId }) => {
