@@ -238,7 +238,10 @@ test('#13.18 a connection that expires during the shift raises the EXPIRED banne
   });
   expect(res.status).toBe(200);
 
-  // The packer goes on packing; nobody presses a refresh anywhere.
+  // The packer goes on packing; nobody presses a refresh anywhere. LUM-10422 may have been
+  // pre-rated before the expiry (UPS among its rates, shown at once): the station then reads
+  // Lumen's accounts again after the scan, and Pack rates again and says why (seen with a wait
+  // here; test/core/station/first-day-shift-lead.test.ts takes that path every time).
   await page.keyboard.press('Alt+1');
   await page.keyboard.type('LUM-10422');
   await page.keyboard.press('Enter');

@@ -18,6 +18,7 @@ import { SiteConsole } from './views/site/SiteConsole';
 import { LeadApproval, SignInScreen } from './views/site/SignIn';
 import { useSession } from './store/session';
 import { redrawReimported } from './store/pack-reimport';
+import { rerateLapsed } from './store/pack-lapsed';
 
 export function App() {
   const view = useStation((s) => s.view);
@@ -56,7 +57,11 @@ export function App() {
         if (useStation.getState().batch) void useStation.getState().loadBatches();
       }),
       bridge.on('attention-changed', ({ items }) => useStation.setState({ attention: items })),
-      bridge.on('carriers-changed', ({ accounts }) => useStation.setState({ carriers: accounts })),
+      bridge.on('carriers-changed', ({ accounts }) => {
+        useStation.setState({ carriers: accounts });
+        // Rates on Pack from an account that has since lapsed: rated again, and said why.
+        void rerateLapsed(accounts);
+      }),
       bridge.on('labels-changed', ({ labels }) => {
         const st = useStation.getState();
         // Only the page on screen is asked for again, where it starts now.
