@@ -9,6 +9,9 @@ async function withStation(work: (s: Station, sandbox: Sandbox) => Promise<void>
   const made = demoStation(tempDir());
   await made.station.start();
   try {
+    // A quiet station: the sample orders' background ratings answered (an answer after a fault
+    // below would turn the header online before it is read).
+    await made.station.context.runtime().preRater.settled();
     await work(made.station, made.sandbox());
   } finally {
     await made.station.stop();
@@ -107,18 +110,19 @@ describe('a platform that stops answering', () => {
 describe('deadlines a packer can live with', () => {
   it('a hung token endpoint: the scan is queued with the reason, not stalled', async () => {
     await withStation(async (s, sandbox) => {
+      // Weighed at 1.9 lb, not the file's 1.8 the station pre-rated: a rating of its own.
       const orderId = await orderIdOf(s, 'LUM-10421');
       s.context.runtime().client.tokens.forget();
       sandbox.faults.add({ method: 'POST', path: '/api/v1/tokens/m2m', kind: 'hang' });
       // A scan's rating: said within the deadline, nothing bought or queued.
-      const said = await call(s, 'pack.rate', { orderId, packages: [{ weightLbs: 1.8 }] });
+      const said = await call(s, 'pack.rate', { orderId, packages: [{ weightLbs: 1.9 }] });
       expect(said).toMatchObject({ unreachable: true, queued: false });
       expect(said.reason).toMatch(/token request \(no answer within 5 s\)/);
       expect(said.reason).toMatch(/Nothing was bought or queued\. Ctrl\+Enter queues this order/);
       // Ctrl+Enter (queue): queued with the reason.
       const quote = await call(s, 'pack.rate', {
         orderId,
-        packages: [{ weightLbs: 1.8 }],
+        packages: [{ weightLbs: 1.9 }],
         queue: true,
       });
       expect(quote.queued).toBe(true);
@@ -133,7 +137,7 @@ describe('deadlines a packer can live with', () => {
       sandbox.faults.add({ method: 'POST', path: '/api/v1/rates', kind: 'hang' });
       const quote = await call(s, 'pack.rate', {
         orderId,
-        packages: [{ weightLbs: 1.8 }],
+        packages: [{ weightLbs: 1.9 }],
         queue: true,
       });
       expect(quote.queued).toBe(true);
