@@ -140,12 +140,18 @@ export async function scanOrder(s: Station, number: string) {
 export const orderIdOf = async (s: Station, number: string): Promise<string> =>
   (await scanOrder(s, number)).order.id;
 
-/** Rates an order at its file's weights (2 lb where it has none); the reply as it comes. */
-export async function rateOrder(s: Station, number: string) {
+/**
+ * Rates an order at its file's weights (2 lb where it has none), plus `addLbs` (weighed
+ * otherwise: a rating of its own, not pre-rated rates taken over); the reply as it comes.
+ */
+export async function rateOrder(s: Station, number: string, addLbs = 0) {
   const scan = await scanOrder(s, number);
   return s.dispatch('pack.rate', {
     orderId: scan.order.id,
-    packages: scan.order.packages.map((p) => ({ weightLbs: p.weightLbs ?? 2, boxId: null })),
+    packages: scan.order.packages.map((p) => ({
+      weightLbs: (p.weightLbs ?? 2) + addLbs,
+      boxId: null,
+    })),
   });
 }
 
