@@ -53,4 +53,24 @@ describe('the site store address never carries its password', () => {
       error: { message: expect.stringContaining('"db.site.local/site"') },
     });
   });
+
+  it('a site store removed takes its password with it', async () => {
+    const { s } = await stations.start();
+    // Nothing listens at port 1: saved with a warning, the password kept for it.
+    await call(s, 'site.configure', {
+      siteStore: {
+        url: 'postgres://station@127.0.0.1:1/site',
+        stationId: 'st-4',
+        stationName: 'S 4',
+      },
+      password: 'Hunter-Pass-123',
+    });
+    expect(await call(s, 'site.status', {})).toMatchObject({ configured: true, hasPassword: true });
+    await call(s, 'site.configure', { siteStore: null });
+    expect(await call(s, 'site.status', {})).toMatchObject({
+      configured: false,
+      hasPassword: false,
+      passwordFrom: null,
+    });
+  });
 });

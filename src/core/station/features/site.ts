@@ -202,7 +202,10 @@ export function siteHandlers(ctx: StationContext): FeatureHandlers<typeof siteCa
       // change, not a packer's. Asked once the fields are right, so a lead's approval is not
       // spent on a form that is refused anyway.
       leadFor(ctx, { kind: 'site-store' });
-      if (password) await ctx.options.vault.set(SITE_PASSWORD_KEY, password);
+      // Removed: its password is forgotten with it (not kept in the keychain for a store this
+      // station no longer uses; a store added again asks for it again).
+      if (!config) await ctx.options.vault.delete(SITE_PASSWORD_KEY);
+      else if (password) await ctx.options.vault.set(SITE_PASSWORD_KEY, password);
       // A store that does not answer is saved all the same (it may be set up later), and said
       // now: a typo in the host or port is seen at saving, not later in the header.
       const unanswered = config ? await refuseStationIdInUse(ctx, config) : null;
