@@ -1,4 +1,5 @@
 import type { Address } from '../../shared/features/profiles.js';
+import { hasControlCharacters, stripControlCharacters } from './control-characters.js';
 /** Where a package goes (or comes from): defined once, with the views. */
 export type { Address } from '../../shared/features/profiles.js';
 
@@ -204,6 +205,10 @@ export class ProblemList {
 
   add(problem: ImportProblem): void {
     this.count++;
+    // A refused row's order number as the import would have stored it: without the control
+    // characters (a printer escape) that would reach the report, the screen and a log.
+    if (problem.orderNumber && hasControlCharacters(problem.orderNumber))
+      problem = { ...problem, orderNumber: stripControlCharacters(problem.orderNumber) };
     if (problem.orderNumber) this.orders.add(problem.orderNumber);
     if (this.first.length < this.max) this.first.push(problem);
   }

@@ -57,6 +57,24 @@ describe('10. control characters never reach a printer', () => {
     expect(report.cleaned![0]!.reason).toMatch(/control character/);
   });
 
+  it('a row refused for another reason names its order without the control characters', () => {
+    const orders = setup();
+    const csv = [
+      header,
+      // A weight nobody can read, and a printer escape in the order number.
+      `LUM-${ESC}9,tnt_lumen,Maya Okafor,,418 Willow Lane,,Evanston,IL,60201,US,,,yes,,1,BOX-S,heavy,8,6,4,CNDL-1,Amber candle,2,24.00`,
+    ].join('\n');
+    const report = importOrders(orders, scope, tenants, {
+      text: csv,
+      format: 'csv',
+      source: 'x.csv',
+    });
+    expect(report.imported).toEqual([]);
+    expect(report.problems.map((p) => p.orderNumber)).toEqual(['LUM-9']);
+    // eslint-disable-next-line no-control-regex
+    expect(JSON.stringify(report)).not.toMatch(/[\u0000-\u001f\u007f-\u009f]|\\u00[01]/);
+  });
+
   it('a JSON import does the same', () => {
     const orders = setup();
     const json = JSON.stringify([
