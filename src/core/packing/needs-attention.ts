@@ -1,6 +1,6 @@
 import type { StoredLabel } from '../labels/types.js';
 import type { PackingWorkflow } from './packing-workflow.js';
-import type { PurchasedLabel } from './platform-port.js';
+import type { PurchasedLabel, TrackerSearch } from './platform-port.js';
 import type { Failure, LabelPurchase, PackedPackage, Shipment, ShipResult } from './types.js';
 import { inTransaction } from '../storage/database.js';
 
@@ -19,6 +19,26 @@ export interface AttentionItem {
 export type LookUpResult =
   | { found: true; label: StoredLabel; printed: boolean; failure?: Failure }
   | { found: false; message: string };
+
+/**
+ * How long before the purchase a look-up starts reading trackers. A label's tracker is created
+ * when it is bought and its updatedAt only moves on from there; the day before leaves room for
+ * a station clock that is ahead of the platform's.
+ */
+const LOOK_UP_MARGIN_MS = 24 * 3_600_000;
+
+/** Why a look-up that found no label proves nothing, or the plain "not yet" when it does. */
+function notFoundMessage(orderReference: string, search: TrackerSearch): string {
+  const dont = `Do not mark it as not bought or buy again on this look-up: look for ${orderReference} on the platform first.`;
+  const matched = search.trackers[0];
+  if (matched)
+    return `The platform has a shipment for ${orderReference} (tracking number ${matched.trackingNumber}), so its label was bought, but the platform did not say which label it is and the station cannot print it from here. ${dont}`;
+  if (!search.reachedEnd)
+    return `The station read ${search.read} of the platform's trackers without finding ${orderReference} and stopped before the end of the list, so it cannot tell whether the label was bought. ${dont}`;
+  if (search.read > 0 && !search.referencesShown)
+    return `The platform's trackers do not show order references, so the station cannot tell whether ${orderReference} was bought. ${dont}`;
+  return `The platform has no label for ${orderReference} yet. If the shift lead is sure nothing was bought, mark it as not bought; otherwise look again later.`;
+}
 
 export class AttentionError extends Error {
   constructor(
@@ -67,16 +87,19 @@ export class NeedsAttention {
   async lookUp(purchaseId: string, stationUser: string): Promise<LookUpResult> {
     const { purchase, shipment } = this.unknownPurchase(purchaseId);
     const { platform } = this.workflowOptions();
-    const trackers = await platform.trackersByOrderReference(
+    // From about the purchase's time: the platform lists its oldest trackers first, and a
+    // tenant's whole history can be longer than the search reads.
+    const boughtAt = Date.parse(purchase.createdAt);
+    const search = await platform.trackersByOrderReference(
       purchase.tenantId,
       purchase.orderReference,
+      Number.isNaN(boughtAt)
+        ? {}
+        : { updatedSince: new Date(boughtAt - LOOK_UP_MARGIN_MS).toISOString() },
     );
-    const tracker = trackers.find((t) => t.labelId);
+    const tracker = search.trackers.find((t) => t.labelId);
     if (!tracker || !tracker.labelId)
-      return {
-        found: false,
-        message: `The platform has no label for ${purchase.orderReference} yet. If the shift lead is sure nothing was bought, mark it as not bought; otherwise look again later.`,
-      };
+      return { found: false, message: notFoundMessage(purchase.orderReference, search) };
     const order = this.workflow.orders.get(shipment.orderId)!;
     const zpl = await platform.labelZpl(purchase.tenantId, tracker.labelId);
     const rate = shipment.selection?.rate;

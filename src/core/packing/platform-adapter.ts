@@ -11,11 +11,15 @@ import type {
   PlatformTracker,
   PurchasedLabel,
   RateResponse,
+  TrackerSearch,
 } from './platform-port.js';
 
-const TRACKER_PAGE = 1000;
-/** Bounds the search for a lost purchase: trackers are scanned newest-last, 50k at most. */
-const MAX_TRACKER_PAGES = 50;
+/**
+ * Bounds the search for a lost purchase: trackers come oldest first (by updatedAt), 50k at
+ * most. The search starts near the purchase (updatedSince) so its label is among the first
+ * read; when the bound is reached anyway, the answer says the search stopped short.
+ */
+const TRACKER_SEARCH = { pageSize: 1000, maxPages: 50 };
 
 /**
  * How long a PENDING account's authorization link is reused. Every rate response of a tenant
@@ -32,6 +36,7 @@ const AUTHORIZATION_DEADLINE_MS = 3_000;
 export function packingPlatformFrom(
   client: PlatformClient,
   now: () => number = Date.now,
+  trackerSearch: { pageSize: number; maxPages: number } = TRACKER_SEARCH,
 ): PackingPlatform {
   const authorizations = new Map<
     string,
@@ -99,16 +104,23 @@ export function packingPlatformFrom(
       return client.getLabelZpl(labelId, { tenantId });
     },
 
-    async trackersByOrderReference(tenantId, orderReference): Promise<PlatformTracker[]> {
+    async trackersByOrderReference(tenantId, orderReference, options): Promise<TrackerSearch> {
       // The tracker list has no orderReference filter: page through and match.
       const found: PlatformTracker[] = [];
+      let [read, reachedEnd, referencesShown] = [0, false, false];
       let cursor: string | undefined;
-      for (let page = 0; page < MAX_TRACKER_PAGES; page++) {
+      for (let page = 0; page < trackerSearch.maxPages; page++) {
         const result = await client.listTrackers(
-          { limit: TRACKER_PAGE, ...(cursor ? { cursor } : {}) },
+          {
+            limit: trackerSearch.pageSize,
+            ...(options?.updatedSince ? { updatedSince: options.updatedSince } : {}),
+            ...(cursor ? { cursor } : {}),
+          },
           { tenantId },
         );
-        for (const t of result.items)
+        read += result.items.length;
+        for (const t of result.items) {
+          if (t.orderReference) referencesShown = true;
           if (t.orderReference === orderReference)
             found.push({
               id: t.id ?? t.trackingNumber,
@@ -120,10 +132,14 @@ export function packingPlatformFrom(
               orderReference: t.orderReference ?? undefined,
               createdAt: t.createdAt ?? undefined,
             });
-        if (!result.hasMore || !result.nextCursor) break;
+        }
+        if (!result.hasMore || !result.nextCursor) {
+          reachedEnd = true;
+          break;
+        }
         cursor = result.nextCursor;
       }
-      return found;
+      return { trackers: found, read, reachedEnd, referencesShown };
     },
 
     carrierAccountAuthorization(tenantId, carrierAccountId) {

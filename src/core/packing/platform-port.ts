@@ -130,6 +130,18 @@ export interface PlatformTracker {
   createdAt?: string | undefined;
 }
 
+/** What a search of the platform's trackers for one order reference found. */
+export interface TrackerSearch {
+  /** The trackers whose orderReference matches. */
+  trackers: PlatformTracker[];
+  /** How many trackers were read. */
+  read: number;
+  /** False when the search stopped at its page limit before the end of the list. */
+  reachedEnd: boolean;
+  /** True when any tracker read carried an orderReference (the spec does not show the field). */
+  referencesShown: boolean;
+}
+
 export interface CarrierAccountAuthorization {
   authorizationStatus: string;
   oauthUrl?: string | undefined;
@@ -141,8 +153,15 @@ export interface PackingPlatform {
   buyLabel(tenantId: string, request: LabelRequest): Promise<PurchasedLabel>;
   /** The ZPL behind a label's labelUrl (GET /api/v1/labels/{id}/zpl). */
   labelZpl(tenantId: string, labelId: string): Promise<string>;
-  /** Trackers whose orderReference matches (used to find a purchase whose outcome is unknown). */
-  trackersByOrderReference(tenantId: string, orderReference: string): Promise<PlatformTracker[]>;
+  /**
+   * Trackers whose orderReference matches (used to find a purchase whose outcome is unknown),
+   * read from `updatedSince` on when given, with how far the search got.
+   */
+  trackersByOrderReference(
+    tenantId: string,
+    orderReference: string,
+    options?: { updatedSince?: string | undefined },
+  ): Promise<TrackerSearch>;
   /** Connection status of one carrier account, with the OAuth URL while PENDING. */
   carrierAccountAuthorization?(
     tenantId: string,

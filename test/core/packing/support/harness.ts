@@ -50,6 +50,7 @@ export async function stationFor(
     startSpool?: boolean;
     clock?: Clock;
     orderClaims?: OrderClaims;
+    trackerSearch?: { pageSize: number; maxPages: number };
   } = {},
 ): Promise<TestStation> {
   const printer = await useVirtualPrinter();
@@ -69,6 +70,7 @@ export async function stationFor(
     ...(options.labelTimeoutMs ? { labelTimeoutMs: options.labelTimeoutMs } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.orderClaims ? { orderClaims: options.orderClaims } : {}),
+    ...(options.trackerSearch ? { trackerSearch: options.trackerSearch } : {}),
   });
   const spool = new PrintSpool({
     db: station.db,

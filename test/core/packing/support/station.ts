@@ -120,6 +120,8 @@ export function openStation(options: {
   clock?: Clock;
   /** The site store's order claim (issue 12). */
   orderClaims?: OrderClaims;
+  /** How far a lost purchase's look-up reads the tracker list (the adapter's default otherwise). */
+  trackerSearch?: { pageSize: number; maxPages: number };
 }): Station {
   const { profile } = options;
   const db = openDatabase(options.dbFile);
@@ -144,7 +146,7 @@ export function openStation(options: {
     db,
     profile,
     lapsedAccount: (tenantId, accountId) => health.lapsed(tenantId, accountId),
-    platform: packingPlatformFrom(client),
+    platform: packingPlatformFrom(client, Date.now, options.trackerSearch),
     classify: classifyPlatformError,
     printQueue: options.printQueue,
     ...(options.hooks ? { hooks: options.hooks } : {}),
