@@ -71,6 +71,8 @@ export interface RateQuote {
   amount: number;
   transitDays: number;
   expiresAtMs: number;
+  /** priceKey of the rated shipment: the quote prices that shipment only. */
+  priced: string;
 }
 
 export interface LabelRecord {

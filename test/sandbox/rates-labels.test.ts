@@ -267,6 +267,43 @@ describe('rates', () => {
 });
 
 describe('labels', () => {
+  it('a quote prices the shipment that was rated, not a heavier, farther one bought with it', async () => {
+    const headers = await sbx.headers('demo-lumen-full');
+    const rates = await call(sbx.url, 'POST', '/api/v1/rates', {
+      headers,
+      body: rateBody({}, { serviceLevels: ['UPS_GROUND'], carrierAccountIds: ['ca_lumen_ups'] }),
+    });
+    const rate = rates.body.shipmentRates[0];
+    const heavy = {
+      shipTo: { ...seattle, isResidential: true },
+      packages: [{ weightLbs: 140 }, { weightLbs: 140 }],
+    };
+    const buy = (extra: Record<string, unknown>) =>
+      call(sbx.url, 'POST', '/api/v1/labels', {
+        headers,
+        body: labelBody('ca_lumen_ups', 'UPS_GROUND', extra, heavy),
+      });
+    const unquoted = await buy({});
+    expect(unquoted.status).toBe(201);
+    expect(unquoted.body.cost.amount).toBeGreaterThan(rate.amount * 10);
+    // The quote of a 2.5 lb parcel to Austin does not make two 140 lb parcels cost the same.
+    const withQuote = await buy({ rateQuoteId: rate.rateQuoteId });
+    expect(withQuote.status).toBe(201);
+    expect(withQuote.body).toMatchObject({
+      rateQuoteId: null,
+      cost: { amount: unquoted.body.cost.amount, currency: 'USD' },
+    });
+    // The rated shipment itself still costs what was quoted, and echoes the quote.
+    const same = await call(sbx.url, 'POST', '/api/v1/labels', {
+      headers,
+      body: labelBody('ca_lumen_ups', 'UPS_GROUND', { rateQuoteId: rate.rateQuoteId }),
+    });
+    expect(same.body).toMatchObject({
+      rateQuoteId: rate.rateQuoteId,
+      cost: { amount: rate.amount },
+    });
+  });
+
   it('buys a label at the quoted price with real 4x6 ZPL, a tracker and a ledger entry', async () => {
     const headers = await sbx.headers('demo-lumen-full');
     const rates = await call(sbx.url, 'POST', '/api/v1/rates', {

@@ -128,6 +128,23 @@ export interface PriceInput {
   surcharges?: readonly number[] | undefined;
 }
 
+/**
+ * What a price was computed from, as one string: a rate quote holds it, and a label honours the
+ * quote only for the shipment that was rated (same billable weights, postal codes, residential
+ * flag, destination country side and surcharges).
+ */
+export function priceKey(input: PriceInput): string {
+  return JSON.stringify([
+    input.serviceLevel,
+    input.packages.map(billableWeight),
+    input.fromPostal ?? null,
+    input.toPostal ?? null,
+    input.residential,
+    input.international === true,
+    input.surcharges ?? [],
+  ]);
+}
+
 export interface Price {
   amount: number;
   transitDays: number;

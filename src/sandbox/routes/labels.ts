@@ -4,7 +4,7 @@ import { ApiError, notFound } from '../errors.js';
 import { SERVICE_LEVEL_PATTERN } from '../fixtures.js';
 import { zplForPackage } from '../labels/zpl.js';
 import { TrackingNumbers } from '../labels/trackingNumbers.js';
-import { billableWeight, price, serviceLevelName } from '../rates/pricing.js';
+import { billableWeight, price, priceKey, serviceLevelName } from '../rates/pricing.js';
 import { optionsOf, packageSurcharges } from '../rates/shipment-extras.js';
 import {
   addressRules,
@@ -98,17 +98,8 @@ export function labelRoutes(app: FastifyInstance, world: World): void {
     const origin = resolveOrigin(state, ctx.tenantId, shipment.shipFrom, body.shippingSiteId);
 
     const now = clock.nowMs();
-    const quote = body.rateQuoteId ? state.quotes.get(body.rateQuoteId) : undefined;
-    const quoted =
-      quote &&
-      quote.tenantId === ctx.tenantId &&
-      quote.carrierAccountId === account.id &&
-      quote.serviceLevel === body.serviceLevel &&
-      quote.expiresAtMs > now
-        ? quote
-        : undefined;
     const international = isInternational(origin.shipFrom, shipment.shipTo);
-    const computed = price({
+    const priceInput = {
       serviceLevel: body.serviceLevel,
       packages: shipment.packages,
       fromPostal: origin.shipFrom.postalCode,
@@ -118,7 +109,19 @@ export function labelRoutes(app: FastifyInstance, world: World): void {
       surcharges: shipment.packages.map(
         (pkg) => packageSurcharges(shipment, pkg, international).amount,
       ),
-    });
+    };
+    const computed = price(priceInput);
+    const quote = body.rateQuoteId ? state.quotes.get(body.rateQuoteId) : undefined;
+    // A quote is the price of the shipment that was rated: another shipment is priced afresh.
+    const quoted =
+      quote &&
+      quote.tenantId === ctx.tenantId &&
+      quote.carrierAccountId === account.id &&
+      quote.serviceLevel === body.serviceLevel &&
+      quote.expiresAtMs > now &&
+      quote.priced === priceKey(priceInput)
+        ? quote
+        : undefined;
     const amount = quoted?.amount ?? computed.amount;
     const transitDays = quoted?.transitDays ?? computed.transitDays;
 

@@ -1,7 +1,7 @@
 import { type FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ApiError, type FieldError } from '../errors.js';
-import { price, serviceLevelName, tierOf } from '../rates/pricing.js';
+import { price, priceKey, serviceLevelName, tierOf } from '../rates/pricing.js';
 import { offersSaturday, optionsOf, packageSurcharges } from '../rates/shipment-extras.js';
 import {
   addressRules,
@@ -133,7 +133,7 @@ export function rateRoutes(app: FastifyInstance, world: World): void {
       for (const serviceLevel of account.serviceLevels) {
         if (wantedSet && !wantedSet.has(serviceLevel)) continue;
         if (saturday && !offersSaturday(tierOf(serviceLevel))) continue;
-        const p = price({
+        const input = {
           serviceLevel,
           packages: shipment.packages,
           fromPostal: origin.shipFrom.postalCode,
@@ -141,7 +141,8 @@ export function rateRoutes(app: FastifyInstance, world: World): void {
           residential,
           international,
           surcharges,
-        });
+        };
+        const p = price(input);
         const rateQuoteId = newId('rq');
         state.addQuote({
           id: rateQuoteId,
@@ -151,6 +152,7 @@ export function rateRoutes(app: FastifyInstance, world: World): void {
           amount: p.amount,
           transitDays: p.transitDays,
           expiresAtMs: now + QUOTE_TTL_MS,
+          priced: priceKey(input),
         });
         const eta = new Date(now + p.transitDays * DAY_MS);
         eta.setUTCHours(0, 0, 0, 0);
