@@ -218,7 +218,11 @@ export class LabelPurchaser {
       }
     }
     let print: PrintQueued | undefined;
-    const label = this.store(shipment, order, id, orderReference, bought, zpl, 'purchased', (l) => {
+    // A label answer without a cost costs what the rate bought said, never 0.00.
+    const priced = bought.cost
+      ? bought
+      : { ...bought, cost: { amount: rate.amount, currency: rate.currency } };
+    const label = this.store(shipment, order, id, orderReference, priced, zpl, 'purchased', (l) => {
       print = withLabel?.(l);
     });
     await this.deps.hooks.at?.('label-stored', { shipmentId: shipment.id, purchaseId: id });
@@ -261,8 +265,8 @@ export class LabelPurchaser {
         carrier: bought.carrier,
         serviceLevel: bought.serviceLevel,
         carrierAccountId: bought.carrierAccountId,
-        costCents: toCents(bought.cost.amount),
-        currency: bought.cost.currency,
+        costCents: toCents(bought.cost?.amount ?? 0),
+        currency: bought.cost?.currency ?? 'USD',
         zpl,
         labelUrl: bought.labelUrl ?? null,
         createdAt: bought.createdAt,

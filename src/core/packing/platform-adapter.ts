@@ -90,7 +90,10 @@ export function packingPlatformFrom(
         serviceLevel: label.serviceLevel ?? request.serviceLevel,
         carrierAccountId: label.carrierAccountId ?? request.carrierAccountId,
         orderReference: label.orderReference ?? request.orderReference,
-        cost: { amount: label.cost?.amount ?? 0, currency: label.cost?.currency ?? 'USD' },
+        // No cost in the answer is not a free label: the purchase falls back to the rate bought.
+        ...(typeof label.cost?.amount === 'number'
+          ? { cost: { amount: label.cost.amount, currency: label.cost.currency ?? 'USD' } }
+          : {}),
         labelData: label.labelData ?? undefined,
         labelUrl: label.labelUrl ?? undefined,
         packages: label.packages?.flatMap((p) =>

@@ -111,7 +111,8 @@ export interface PurchasedLabel {
   serviceLevel: string;
   carrierAccountId: string;
   orderReference?: string | undefined;
-  cost: { amount: number; currency: string };
+  /** Absent when the platform's answer named no cost (the spec shows no label fields). */
+  cost?: { amount: number; currency: string } | undefined;
   /** Base64 ZPL when requested inline. */
   labelData?: string | undefined;
   labelUrl?: string | undefined;
