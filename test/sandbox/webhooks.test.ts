@@ -111,6 +111,28 @@ describe('webhook subscriptions', () => {
     );
   });
 
+  it('one subscription per URL, however the URL is spelled', async () => {
+    const uri = 'https://hooks.example.com/orders-hook';
+    expect((await subscribe('demo-lumen-full', { uri, secret: SECRET })).status).toBe(201);
+    // The same URL: host names are case-insensitive, 443 is https's default port, and a
+    // fragment never leaves the sender. Each would deliver every event a second time.
+    for (const same of [
+      'https://HOOKS.Example.COM/orders-hook',
+      'https://hooks.example.com:443/orders-hook',
+      'https://hooks.example.com/orders-hook#copy',
+      'https://hooks.example.com./orders-hook',
+    ])
+      expectEnvelope(
+        await subscribe('demo-lumen-full', { uri: same, secret: SECRET }),
+        409,
+        'WEBHOOK_URI_EXISTS',
+      );
+    // Another path is another URL.
+    expect((await subscribe('demo-lumen-full', { uri: `${uri}/v2`, secret: SECRET })).status).toBe(
+      201,
+    );
+  });
+
   it('enforces the rules: secret or credentials, one per URI, event names, full-access keys', async () => {
     const none = expectEnvelope(
       await subscribe('demo-lumen-full', { uri: receiver.url('/rules') }),

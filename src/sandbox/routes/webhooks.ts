@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ApiError, type FieldError, notFound, validationError } from '../errors.js';
 import { parseBody, parseBodyWithRules, rawAt } from '../validation.js';
 import { type EventRecord, type Subscription } from '../webhooks/service.js';
-import { uriProblem } from '../webhooks/uri.js';
+import { uriProblem, urlKey } from '../webhooks/uri.js';
 import { type World } from '../world.js';
 import { pageQuery } from './trackers.js';
 
@@ -106,11 +106,13 @@ export function webhookRoutes(app: FastifyInstance, world: World): void {
     const problem = uriProblem(uri, options.allowHttpWebhooks);
     if (problem) throw validationError([{ field: 'uri', message: problem, code: 'invalid_uri' }]);
     const renewFrom = clock.nowMs() + RENEWAL_WINDOW_DAYS * 86_400_000;
+    const key = urlKey(uri);
     for (const sub of webhooks.subscriptions.values()) {
       // One subscription per URL; an expired one, or one in its last 30 days, does not count,
       // so its replacement can be created before it expires (spec part 6, "Expiry").
       const replaceable = sub.status === 'EXPIRED' || Date.parse(sub.expirationDate) <= renewFrom;
-      if (sub.tenantId === tenantId && sub.uri === uri && sub.id !== except && !replaceable) {
+      const same = sub.tenantId === tenantId && urlKey(sub.uri) === key;
+      if (same && sub.id !== except && !replaceable) {
         throw new ApiError(
           409,
           'WEBHOOK_URI_EXISTS',

@@ -24,3 +24,19 @@ export function uriProblem(uri: string, allowHttpWebhooks: boolean): string | nu
   if (kind === 'private' || (loopback && !allowHttpWebhooks)) return 'must be publicly reachable';
   return null;
 }
+
+/**
+ * A subscription URI as the URL it names, for "one subscription per URL": host names are
+ * case-insensitive (and a trailing root dot names the same host), a default port is no port,
+ * and a fragment is never sent. The path and query are kept as written.
+ */
+export function urlKey(uri: string): string {
+  try {
+    const url = new URL(uri);
+    url.hash = '';
+    url.hostname = url.hostname.replace(/\.+$/, '');
+    return url.href;
+  } catch {
+    return uri;
+  }
+}
