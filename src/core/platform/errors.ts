@@ -252,6 +252,13 @@ export function stationMessage(ctx: MessageContext): string {
         ? `The API key of client ${ctx.clientId} is read-only, so the platform refused it for ${ctx.what}; ask the administrator for a full-access key${ref}`
         : `The platform did not accept the API key of client ${ctx.clientId}; check the client id and secret in the site profile${ref}`;
     case 'wrong-tenant':
+      // A grant's ownerTenantId outside the caller (spec part 7): the owner named is wrong, not
+      // the tenant the request acted for. The platform's own words name the owner given.
+      if (
+        env?.errorCode === 'TENANT_NOT_FOUND' ||
+        env?.fieldErrors.some((f) => f.field === 'ownerTenantId')
+      )
+        return `The platform refused ${ctx.what}: the owner tenant is not a tenant below ${ctx.tenantId}${env.message ? ` (${env.message})` : ''}. Nothing was changed; give the tenant id of a brand below ${ctx.tenantId} as the owner${ref}`;
       return `The platform denied access to tenant ${ctx.tenantId} for ${ctx.what}: the tenant id may be wrong, or this API key may not act for it${because}. It refused the request, so nothing was bought or changed; site IT checks the profile's tenant and API key (Settings → Profiles)${ref}`;
     case 'not-found':
       if (env?.errorCode === 'ROUTE_NOT_FOUND') {

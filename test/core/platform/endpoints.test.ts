@@ -214,6 +214,25 @@ describe('PlatformClient errors for the person at the station', () => {
     expect(error.message).toContain(`(ref ${error.correlationId})`);
   });
 
+  it('a grant to an owner outside the 3PL names the owner, not the 3PL, as wrong', async () => {
+    const { client } = clientFor(sb, DEMO.threePl);
+    const error = await rejection(
+      client.createCarrierAccount({
+        name: 'Lumen via Harbor DHL',
+        ownerTenantId: 'tnt_lumen',
+        carrierAccountConnectionId: 'conn_harbor_dhl',
+      }),
+    );
+    expect(error).toMatchObject({ kind: 'wrong-tenant', status: 403, tenantId: 'tnt_harbor' });
+    expect(error.message).toMatch(
+      /^The platform refused the new carrier account: the owner tenant/,
+    );
+    expect(error.message).toContain('tnt_lumen');
+    // tnt_harbor is right: nothing tells site IT to change the profile's tenant or key.
+    expect(error.message).not.toMatch(/tenant id may be wrong|Settings → Profiles/);
+    expect(error.message).toContain(`(ref ${error.correlationId})`);
+  });
+
   it('a token for a tenant outside the key is a wrong-tenant error naming it', async () => {
     const { client } = clientFor(sb, {
       clientId: DEMO.directBrand.clientId,
