@@ -267,6 +267,55 @@ describe('rates', () => {
 });
 
 describe('labels', () => {
+  it('an account kept to one site neither rates nor buys from another (LOCATION_NOT_ALLOWED)', async () => {
+    const headers = await sbx.headers('demo-harbor-full');
+    const created = await call(sbx.url, 'POST', '/api/v1/carrierAccounts', {
+      headers,
+      body: {
+        name: 'Harbor DHL, Edison only',
+        carrierAccountConnectionId: 'conn_harbor_dhl',
+        allowedLocationIds: ['site_harbor_edison'],
+      },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    try {
+      const shipment = {
+        shipTo: austin,
+        shipFrom: { siteId: 'site_harbor_reno' },
+        packages: [{ weightLbs: 2 }],
+      };
+      const rates = await call(sbx.url, 'POST', '/api/v1/rates', {
+        headers,
+        body: { shipment, options: { carrierAccountIds: [id] } },
+      });
+      expect(rates.body.errors[0]).toMatchObject({ code: 'LOCATION_NOT_ALLOWED' });
+      const label = await call(sbx.url, 'POST', '/api/v1/labels', {
+        headers,
+        body: labelBody(id, 'DHL_PARCEL_GROUND', {}, shipment),
+      });
+      const refused = expectEnvelope(label, 400, 'LOCATION_NOT_ALLOWED');
+      expect(refused.errors[0]).toMatchObject({ field: 'carrierAccountId' });
+      expect(refused.message).toContain('site_harbor_reno');
+      // From its own site it buys.
+      const edison = await call(sbx.url, 'POST', '/api/v1/labels', {
+        headers,
+        body: labelBody(
+          id,
+          'DHL_PARCEL_GROUND',
+          {},
+          {
+            ...shipment,
+            shipFrom: { siteId: 'site_harbor_edison' },
+          },
+        ),
+      });
+      expect(edison.status).toBe(201);
+    } finally {
+      await call(sbx.url, 'DELETE', `/api/v1/carrierAccounts/${id}`, { headers });
+    }
+  });
+
   it('a quote prices the shipment that was rated, not a heavier, farther one bought with it', async () => {
     const headers = await sbx.headers('demo-lumen-full');
     const rates = await call(sbx.url, 'POST', '/api/v1/rates', {

@@ -96,6 +96,18 @@ export function labelRoutes(app: FastifyInstance, world: World): void {
     }
 
     const origin = resolveOrigin(state, ctx.tenantId, shipment.shipFrom, body.shippingSiteId);
+    // As for rates: an account kept to some sites does not buy from another (LOCATION_NOT_ALLOWED).
+    const siteId = origin.site?.id;
+    if (
+      siteId &&
+      account.allowedLocationIds.length > 0 &&
+      !account.allowedLocationIds.includes(siteId)
+    ) {
+      const message = `carrier account "${account.name}" may not ship from site "${siteId}"`;
+      throw new ApiError(400, 'LOCATION_NOT_ALLOWED', `Cannot buy a label: ${message}`, [
+        { field: 'carrierAccountId', message, code: 'LOCATION_NOT_ALLOWED' },
+      ]);
+    }
 
     const now = clock.nowMs();
     const international = isInternational(origin.shipFrom, shipment.shipTo);
