@@ -185,8 +185,10 @@ export class CarrierHealth {
   }
 
   /**
-   * Reads the accounts from the platform and replaces the cache. A PENDING account whose list
-   * entry lacks the oauth_url is read on its own (the spec promises the URL there).
+   * Reads the accounts from the platform and replaces the cache. An account whose list entry
+   * shows no connection status, or a PENDING one without its oauth_url, is read on its own: the
+   * spec promises the list only the connection's id (rule 3), and the status and the URL from
+   * GET /api/v1/carrierAccounts/{id} (rule 4).
    */
   async refresh(
     options: { tenantId?: string; signal?: AbortSignal } = {},
@@ -197,9 +199,8 @@ export class CarrierHealth {
     const accounts = await Promise.all(
       listed.map(async (a) => {
         const conn = a.carrierAccountConnection;
-        const pending =
-          (conn?.authorizationStatus ?? conn?.authorizationDetails?.status) === 'PENDING';
-        if (!pending || conn?.authorizationDetails?.oauth_url) return a;
+        const status = conn?.authorizationStatus ?? conn?.authorizationDetails?.status;
+        if (status && (status !== 'PENDING' || conn?.authorizationDetails?.oauth_url)) return a;
         return this.client.getCarrierAccount(a.id, call);
       }),
     );

@@ -1,5 +1,5 @@
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAnswerRelay, type AnswerRelay } from '../../support/answer-relay.js';
 import { useSandbox } from '../../support/sandbox.js';
 import { lumenProfile } from './support/station.js';
 import { ledgerFor, orderId, stationFor } from './support/harness.js';
@@ -10,44 +10,23 @@ import { ledgerFor, orderId, stationFor } from './support/harness.js';
  * the label free in History and End of day: the station records the price of the rate it bought.
  */
 const sb = useSandbox();
-let relay: Server;
-let relayUrl = '';
+let relay: AnswerRelay;
 
 beforeAll(async () => {
-  relay = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const headers = Object.fromEntries(
-        Object.entries(req.headers).filter(
-          (e): e is [string, string] => typeof e[1] === 'string' && e[0] !== 'host',
-        ),
-      );
-      const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-      void fetch(`${sb.url}${req.url ?? ''}`, { method: req.method, headers, body })
-        .then(async (answer) => {
-          let text = await answer.text();
-          if (req.method === 'POST' && req.url === '/api/v1/labels' && answer.ok) {
-            const { cost: _cost, ...rest } = JSON.parse(text) as Record<string, unknown>;
-            text = JSON.stringify(rest);
-          }
-          res.writeHead(answer.status, {
-            'content-type': answer.headers.get('content-type') ?? 'application/json',
-          });
-          res.end(text);
-        })
-        .catch(() => res.destroy());
-    });
-  });
-  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-  const address = relay.address();
-  relayUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  relay = await startAnswerRelay(
+    () => sb.url,
+    (method, path, body) => {
+      if (method !== 'POST' || path !== '/api/v1/labels') return body;
+      const { cost: _cost, ...rest } = body as Record<string, unknown>;
+      return rest;
+    },
+  );
 });
-afterAll(() => new Promise<void>((resolve) => relay.close(() => resolve())));
+afterAll(() => relay.close());
 
 describe('a label answer without a cost', () => {
   it('is recorded at the price of the rate bought, not 0.00', async () => {
-    const station = await stationFor((p) => lumenProfile(relayUrl, p));
+    const station = await stationFor((p) => lumenProfile(relay.url, p));
     station.importSamples();
     const result = await station.workflow.ship(orderId(station, 'LUM-10421'), {
       packages: [{ weightLbs: 2 }],

@@ -6,6 +6,8 @@ import {
   explainRateErrors,
   type TrackingScope,
 } from '../../../src/core/tracking/index.js';
+import { afterAll } from 'vitest';
+import { startAnswerRelay, type AnswerRelay } from '../../support/answer-relay.js';
 import { DEMO, useSandbox } from '../../support/sandbox.js';
 import { tempDir } from '../../support/tmp.js';
 import { clientFor, lumenShipment } from '../platform/support.js';
@@ -116,5 +118,41 @@ describe('explaining rateErrors to the packer', () => {
       'DHL account "Other" returned no rates: Carrier timeout',
       'UPS account "ca_3": the carrier authorization has expired, so it returns no rates until the owner re-authorizes it',
     ]);
+  });
+});
+
+describe('a carrier account list that shows only the connection id', () => {
+  // Spec rules 3 and 4: the list returns carrierAccountConnectionId; the status comes from
+  // GET /api/v1/carrierAccounts/{id}. A platform whose list stops there must not make every
+  // account UNKNOWN (no EXPIRED banner, no sign-in link).
+  let relay: AnswerRelay | undefined;
+  afterAll(() => relay?.close());
+
+  it('reads each account on its own for its connection status', async () => {
+    relay = await startAnswerRelay(
+      () => sb.url,
+      (method, path, body) => {
+        if (method !== 'GET' || path !== '/api/v1/carrierAccounts') return body;
+        const list = (body as { carrierAccounts: Record<string, unknown>[] }).carrierAccounts;
+        return {
+          carrierAccounts: list.map(({ carrierAccountConnection: _c, ...a }) => a),
+        };
+      },
+    );
+    const db = openDatabase(join(tempDir(), 'station.db'));
+    const { client } = clientFor({ ...sb, url: relay.url } as typeof sb, DEMO.threePl);
+    const h = new CarrierHealth(client, db, harbor);
+    const byId = new Map((await h.refresh()).map((a) => [a.carrierAccountId, a]));
+    expect(byId.get('ca_harbor_dhl')).toMatchObject({
+      authorizationStatus: 'AUTHORIZED',
+      usable: true,
+    });
+    expect(byId.get('ca_harbor_ups')).toMatchObject({
+      authorizationStatus: 'EXPIRED',
+      usable: false,
+      problem: 'expired',
+    });
+    expect(byId.get('ca_harbor_ups')?.oauthUrl).toMatch(/\/sandbox\/oauth\/conn_harbor_ups$/);
+    db.close();
   });
 });
