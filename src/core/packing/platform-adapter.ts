@@ -45,7 +45,11 @@ export function packingPlatformFrom(
   return {
     async rates(tenantId, request): Promise<RateResponse> {
       const response = await client.getRates(request as ClientRateRequest, { tenantId });
+      const readable = (r: (typeof response.shipmentRates)[number]) =>
+        typeof r.amount === 'number' && Boolean(r.serviceLevel);
+      const unreadable = response.shipmentRates.filter((r) => !readable(r)).length;
       return {
+        ...(unreadable > 0 ? { unreadableRates: unreadable } : {}),
         shipmentRates: response.shipmentRates.flatMap((r) =>
           r.amount === null || r.amount === undefined || !r.serviceLevel
             ? []

@@ -86,6 +86,8 @@ export interface RateError {
 export interface RateResponse {
   shipmentRates: ShipmentRate[];
   rateErrors: RateError[];
+  /** Rates the platform returned without an amount or service level the station can read. */
+  unreadableRates?: number | undefined;
 }
 
 export interface LabelRequest {

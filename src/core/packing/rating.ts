@@ -112,11 +112,21 @@ export async function rateShipment(
       // second can be blamed on carrier accounts that are not authorized.
       failure: {
         code: rates.shipmentRates.length ? 'no-rate-fits-rule' : 'no-usable-rate',
-        message: `${choice.reason}${blocked}`,
+        message: `${unreadableWords(rates) ?? choice.reason}${blocked}`,
       },
     };
   }
   return { kind: 'rated', rates, selection: choice, carrierProblems };
+}
+
+/**
+ * Rates came back, but none with a price and service level the station can read (the spec shows
+ * only carrierAccount.id of a rate): said so, never "the platform returned no rates".
+ */
+function unreadableWords(rates: RateResponse): string | null {
+  const n = rates.unreadableRates ?? 0;
+  if (rates.shipmentRates.length > 0 || n === 0) return null;
+  return `The platform returned ${n} rate${n === 1 ? '' : 's'}, but without a price and service level the station can read (amount, serviceLevel), so none can be picked or bought here. Site IT: the platform's rate answer is not in the shape this station reads.`;
 }
 
 /**
