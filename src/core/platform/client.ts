@@ -23,6 +23,7 @@ import {
   ManifestSchema,
   type Manifest,
 } from './schemas.js';
+import { tenantTree } from './tenant-tree.js';
 import { readTrackerPage } from './tracker-page.js';
 import { readLabel, readRates } from './answer-readers.js';
 import { type Endpoint } from './transport.js';
@@ -62,7 +63,9 @@ export class PlatformClient extends PlatformCaller {
 
   /** The tenant tree visible to the caller (a 3PL sees its brands as children). */
   listTenants(opts?: CallOptions): Promise<Tenant[]> {
-    return this.get('listTenants', 'the tenant list', 'api/v1/tenants', TenantList, opts);
+    return this.get('listTenants', 'the tenant list', 'api/v1/tenants', TenantList, opts).then(
+      tenantTree,
+    );
   }
 
   getTenant(tenantId: string, opts?: CallOptions): Promise<Tenant> {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { PlatformClient } from '../../../src/core/platform/index.js';
 import {
   createShippingSite,
@@ -7,6 +7,7 @@ import {
   shipFromOf,
 } from '../../../src/core/profiles/platform-setup.js';
 import { profileSchema } from '../../../src/core/profiles/profile-schema.js';
+import { startAnswerRelay, type AnswerRelay } from '../../support/answer-relay.js';
 import { useSandbox } from '../../support/sandbox.js';
 import { secretOf } from '../packing/support/station.js';
 
@@ -71,6 +72,56 @@ describe('setting up a profile from the platform', () => {
         countryCode: 'US',
       });
       expect((await listShippingSites(harbor)).map((s) => s.id)).toContain(created.shippingSiteId);
+    } finally {
+      harbor.close();
+    }
+  });
+});
+
+describe('a tenant list that comes flat', () => {
+  // Spec: GET /api/v1/tenants "returns all tenants together with their child tenants", in a
+  // shape it does not show. Here the sandbox's tree is listed flat, each tenant beside its
+  // parent with parentTenantId, as a platform may: the 3PL still ships for its brands.
+  let relay: AnswerRelay | undefined;
+  afterAll(() => relay?.close());
+
+  it("finds a 3PL's brands by parentTenantId", async () => {
+    relay = await startAnswerRelay(
+      () => sb.url,
+      (method, path, body) => {
+        if (method !== 'GET' || path !== '/api/v1/tenants') return body;
+        type Node = Record<string, unknown> & { children?: Node[] };
+        const flat: Node[] = [];
+        const walk = (t: Node) => {
+          const { children, ...own } = t;
+          flat.push(own);
+          for (const c of children ?? []) walk(c);
+        };
+        for (const t of (body as { tenants: Node[] }).tenants) walk(t);
+        return { tenants: flat };
+      },
+    );
+    const harbor = new PlatformClient({
+      baseUrl: relay.url,
+      clientId: 'demo-harbor-full',
+      tenantId: 'tnt_harbor',
+      environment: 'sandbox',
+      getSecret: () => secretOf('demo-harbor-full'),
+      proactiveTokenRefresh: false,
+    });
+    try {
+      expect(await discoverTenants(harbor)).toEqual({
+        tenantId: 'tnt_harbor',
+        name: 'Harbor Fulfillment',
+        tenantType: 'thirdPartyLogistic',
+        brandTenants: [
+          { tenantId: 'tnt_driftwood', name: 'Driftwood Coffee Co.' },
+          { tenantId: 'tnt_pinecrest', name: 'Pinecrest Outdoor Supply' },
+        ],
+      });
+      const [root] = await harbor.listTenants();
+      expect(root?.tenantId).toBe('tnt_harbor');
+      expect(root?.children?.map((c) => c.tenantId)).toEqual(['tnt_driftwood', 'tnt_pinecrest']);
     } finally {
       harbor.close();
     }
