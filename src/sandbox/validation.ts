@@ -41,7 +41,7 @@ export function issuesToFieldErrors(
         else
           out.push({
             field,
-            message: `must be ${issue.expected === 'array' || issue.expected === 'object' ? 'an' : 'a'} ${issue.expected}, got ${describe(actual)}`,
+            message: `must be ${expectedWords(String(issue.expected))}, got ${describe(actual)}`,
             code: 'invalid_type',
           });
         break;
@@ -138,4 +138,10 @@ export function rawAt(raw: unknown, ...path: string[]): unknown {
     cur = (cur as Record<string, unknown>)[key];
   }
   return cur;
+}
+
+/** zod's expected type in words: "an integer", "an array", "a string". */
+function expectedWords(expected: string): string {
+  const word = expected === 'int' ? 'integer' : expected;
+  return `${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}`;
 }

@@ -131,6 +131,13 @@ describe('trackers', () => {
       400,
       'VALIDATION_ERROR',
     );
+    // Said in words a person reads: "an integer", not zod's "a int".
+    const fraction = expectEnvelope(
+      await call(sbx.url, 'GET', '/api/v1/trackers?limit=2.5', { headers }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(JSON.stringify(fraction.errors)).toContain('must be an integer');
   });
 
   it('a 3PL token sees every merchant below it; a brand sees only its own', async () => {
