@@ -66,7 +66,11 @@ export function ReprintForm(props: {
         void submit();
       }}
       onKeyDown={(e) => {
-        if (e.key === 'Escape') (props.onCancel ?? props.onDone)();
+        if (e.key !== 'Escape') return;
+        // Esc closes this form and goes no further: on Pack it would also clear the order and
+        // the label just bought, and the reason typed next would land in Scan.
+        e.stopPropagation();
+        (props.onCancel ?? props.onDone)();
       }}
     >
       {props.printers ? (
