@@ -49,3 +49,45 @@ test('Esc in the reprint reason closes it and keeps the label just bought on scr
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('order-number')).toHaveCount(0);
 });
+
+test('a reprint refused while the label waits for its printer gives the keyboard back to Scan', async ({
+  page,
+}, info) => {
+  const station = await lab.lumen();
+  await page.goto(station.url);
+  await expect(page.getByTestId('profile-name')).toHaveText('Lumen reprint keys');
+  await importOrders(page);
+  await page.keyboard.press('Alt+1');
+  await expect(page.getByTestId('printer-status')).toContainText('ready', { timeout: 20_000 });
+
+  // Out of paper: the label is bought and waits for the printer.
+  lab.printer().setFault('paper-out');
+  await expect(page.getByTestId('printer-status')).toContainText('out of paper', {
+    timeout: 30_000,
+  });
+  await scanAndBuy(page, 'LUM-10421');
+  await expect(page.getByTestId('result')).toContainText('WAITING FOR PRINTER', {
+    timeout: 20_000,
+  });
+
+  await page.keyboard.press('Alt+R');
+  const reason = page.getByRole('textbox', { name: 'Reprint reason' });
+  await expect(reason).toBeFocused();
+  await page.keyboard.type('jammed');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('toast').last()).toContainText('has not printed yet');
+
+  // Refused: the form closes and Scan has the keyboard, so the next order scanned is a scan
+  // (until 2026-11-29 it typed into the reason, "jammedLUM-10422", and Enter asked to reprint).
+  await expect(reason).toHaveCount(0);
+  const scan = page.getByRole('textbox', { name: 'Scan' });
+  await expect(scan).toBeFocused();
+  await page.screenshot({ path: info.outputPath('reprint-refused.png') });
+  await page.keyboard.type('LUM-10422');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('order-number')).toHaveText('LUM-10422');
+
+  // The label bought while the printer was out prints once when paper is back.
+  lab.printer().setFault(null);
+  await expect.poll(() => lab.printer().labels.length, { timeout: 30_000 }).toBe(1);
+});

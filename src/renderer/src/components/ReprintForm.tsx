@@ -13,6 +13,11 @@ export function ReprintForm(props: {
   onDone(): void;
   /** Escape; `onDone` when absent. */
   onCancel?(): void;
+  /**
+   * The reprint was refused (its toast says why); the form stays open for another try when
+   * absent. Pack closes it: the next scan must not type into the reason.
+   */
+  onRefused?(): void;
   /** How to reprint; this station's `labels.reprint` when absent. True when it was sent. */
   send?(
     reason: string,
@@ -56,7 +61,7 @@ export function ReprintForm(props: {
     if (sent) {
       setReason('');
       props.onDone();
-    }
+    } else props.onRefused?.();
   };
   return (
     <form

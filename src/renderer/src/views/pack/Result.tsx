@@ -241,6 +241,7 @@ export function PackResult(props: {
               labelId={reprintTarget.id}
               packages={reprintTarget.packageTrackingNumbers}
               onDone={props.onReprintDone}
+              onRefused={props.onReprintDone}
             />
           ) : reprintTarget.voided ? null : (
             <button onClick={() => props.setReprinting(true)}>
@@ -267,6 +268,7 @@ export function PackResult(props: {
               submitText="Reprint here"
               send={(reason) => s.reprintHere(reason)}
               onDone={props.onReprintDone}
+              onRefused={props.onReprintDone}
             />
           ) : elsewhere.label.voided ? (
             // Voided at the carrier there: never reprinted; another label is bought instead.
