@@ -3,7 +3,14 @@ import type { Result } from '../../../shared/result';
 import { call } from '../bridge';
 import { playFailure, playSuccess } from '../lib/sounds';
 import { packFailure } from './pack';
-import { labelledElsewhereOf, parseWeight, pickedRate, typedWithUnit } from './pack-rules';
+import {
+  labelledElsewhereOf,
+  labelledHereOf,
+  labelledHereWords,
+  parseWeight,
+  pickedRate,
+  typedWithUnit,
+} from './pack-rules';
 import type { Slice } from './types';
 
 /** The Pack view's rates and purchase: rating what is on screen, the highlighted rate, buying. */
@@ -312,10 +319,19 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
         const unknown = r.error.code === 'purchase-outcome-unknown';
         // Cancelled (here, or at another station of the site): nothing is to be bought.
         const cancelled = r.error.code === 'order-cancelled';
+        // Labelled meanwhile (another tab or window of this station): the rates go and its label
+        // is on screen as at a rescan, so Alt+R reprints it and Ctrl+Shift+A buys another.
+        const labelled = labelledHereOf(r.error);
         set({
-          result: { kind: 'failure', error: r.error },
+          result: {
+            kind: 'failure',
+            error: labelled.length
+              ? { ...r.error, message: labelledHereWords(boughtFor.orderNumber, labelled[0]!) }
+              : r.error,
+          },
           labelledElsewhere: elsewhere,
-          ...(elsewhere?.label || stale || unknown || cancelled
+          ...(labelled.length ? { existingLabels: labelled } : {}),
+          ...(elsewhere?.label || stale || unknown || cancelled || labelled.length
             ? { quote: null, selectedRateId: null }
             : {}),
           // The next buy key rates and shows first: a refused carrier's rate is gone and the

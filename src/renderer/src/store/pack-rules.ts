@@ -218,6 +218,16 @@ export function labelledElsewhereOf(error: StationError): LabelledElsewhereView 
 }
 
 /**
+ * The labels of an `already-labelled` refusal: the order was labelled meanwhile (in another tab
+ * or window of this station) while its rates were on screen here.
+ */
+export function labelledHereOf(error: StationError): LabelSummary[] {
+  if (error.code !== 'already-labelled') return [];
+  const details = error.details as { labels?: LabelSummary[] } | undefined;
+  return details?.labels ?? [];
+}
+
+/**
  * Said after a failed scan while an order stays on screen (what was weighed or scanned into the
  * box is not thrown away by a smudged barcode): its buttons still act on that order, not on what
  * was just scanned.
