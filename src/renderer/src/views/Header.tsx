@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useStation } from '../store';
 import { printerStateWords as printerWords } from '../../../shared/printers';
 import type { StationStatus } from '../../../shared/views';
@@ -126,11 +126,17 @@ export function Header() {
             title={printer?.message}
             state={!printer ? 'unknown' : printer.state === 'ready' ? 'ok' : 'bad'}
             text={
-              printer
-                ? printer.state === 'ready'
-                  ? `${printer.name} ready`
-                  : `${printer.name}: ${printerWords[printer.state]}`
-                : 'none'
+              printer ? (
+                // The name gives way ("…", whole in the tooltip); the state never does.
+                <>
+                  <span className="printer-name">{printer.name}</span>
+                  <span className="printer-state" data-testid="printer-state">
+                    {printer.state === 'ready' ? ' ready' : `: ${printerWords[printer.state]}`}
+                  </span>
+                </>
+              ) : (
+                'none'
+              )
             }
           />
           {status?.site ? (
@@ -210,7 +216,7 @@ function attentionTitle(status: StationStatus): string | undefined {
 function Indicator(props: {
   label: string;
   state: 'ok' | 'bad' | 'warn' | 'unknown';
-  text: string;
+  text: ReactNode;
   testId: string;
   title?: string | undefined;
 }) {
