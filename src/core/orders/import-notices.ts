@@ -68,3 +68,11 @@ export function sharedNumberNotice(
   });
   return `${orderNumber} is also the number of an order of ${named.join(' and of ')}: a scan of ${orderNumber} on Pack cannot tell them apart, so open each from Orders (Alt+8), on its brand's row`;
 }
+
+/**
+ * A row whose tenant the profile does not ship for. Most often the file is right and the profile
+ * is not: a 3PL profile created without ticking the brand (nothing in the file puts that right).
+ */
+export function otherTenant(tenantId: string, allowed: readonly string[]): string {
+  return `tenant ${tenantId} is not one this profile ships for (it ships for ${allowed.join(', ')}). If it is a brand this station packs for, the profile must list it: Settings → New profile, tick it under "Brands this station ships for" (or brandTenants in a provisioning file); otherwise the row names the wrong tenant.`;
+}

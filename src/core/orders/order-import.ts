@@ -6,7 +6,7 @@ import { parseIncomingOrder } from './order-schema.js';
 import { labelledOrderChanged } from './order-changes.js';
 import { cleanOrderText, cleanedReport } from './control-characters.js';
 import { notText } from './not-text.js';
-import { customsGaps, serviceLevelGap, sharedNumberNotice } from './import-notices.js';
+import { customsGaps, otherTenant, serviceLevelGap, sharedNumberNotice } from './import-notices.js';
 import type { OrderRepository } from './order-repository.js';
 import type { StationScope } from '../storage/scope.js';
 import { runAtOnce, runInSlices, type Steps } from './slices.js';
@@ -207,7 +207,7 @@ function* importOrderSteps(
         line,
         orderNumber: order.orderNumber,
         field: input.format === 'csv' ? 'tenant_id' : 'tenantId',
-        reason: `tenant ${tenantId} is not one this profile ships for (${tenants.allowedTenantIds.join(', ')})`,
+        reason: otherTenant(tenantId, tenants.allowedTenantIds),
       });
       return;
     }

@@ -535,4 +535,26 @@ describe('order import', () => {
     const multi = orders.recent(scope).find((o) => o.packages.length > 1);
     expect(multi).toBeDefined();
   });
+
+  it("a brand's orders refused by a 3PL profile that does not list the brand say where to add it, not to fix the file", () => {
+    const { orders } = setup();
+    // A 3PL profile created with none of its brands ticked ships for its own tenant only.
+    const harborOnly: TenantPolicy = {
+      defaultTenantId: 'tnt_harbor',
+      allowedTenantIds: ['tnt_harbor'],
+    };
+    const report = importOrders(orders, { ...scope, profileId: 'harbor' }, harborOnly, {
+      text: resources('sample-orders.json'),
+      format: 'json',
+      source: 'sample-orders.json',
+    });
+    const refused = report.problems.filter((p) => p.field === 'tenantId');
+    expect(refused.length).toBeGreaterThan(0);
+    const driftwood = refused.find((p) => p.reason.includes('tnt_driftwood'))!;
+    // Until 2026-11-29 it said only "tenant tnt_driftwood is not one this profile ships for
+    // (tnt_harbor)", and the report told site IT to put the file right.
+    expect(driftwood.reason).toBe(
+      'tenant tnt_driftwood is not one this profile ships for (it ships for tnt_harbor). If it is a brand this station packs for, the profile must list it: Settings → New profile, tick it under "Brands this station ships for" (or brandTenants in a provisioning file); otherwise the row names the wrong tenant.',
+    );
+  });
 });

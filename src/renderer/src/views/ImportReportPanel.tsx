@@ -30,8 +30,9 @@ export function ImportReportPanel({ report }: { report: ImportReport }) {
       {report.ordersLeftOut ? (
         <div className="warn" data-testid="import-left-out">
           {report.ordersLeftOut} order{report.ordersLeftOut === 1 ? ' was' : 's were'} not imported
-          because of {report.ordersLeftOut === 1 ? 'its' : 'their'} problems: put the file right and
-          import it again (the orders already here stay as they are).
+          because of {report.ordersLeftOut === 1 ? 'its' : 'their'} problems: put right what each
+          row says (the file, or the profile where a row says so) and import it again (the orders
+          already here stay as they are).
         </div>
       ) : null}
       {report.format ? (
