@@ -134,7 +134,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (!sessions.valid(req.headers.cookie)) {
       const page = url.pathname === '/' || url.pathname.endsWith('.html');
       if (page)
-        reply(res, 401, openHowPage('missing'), { 'content-type': 'text/html; charset=utf-8' });
+        reply(res, 401, openHowPage(sessions.whyNot(req.headers.cookie)), {
+          'content-type': 'text/html; charset=utf-8',
+        });
       else reply(res, 401, 'Open the station from the address npm run web printed.');
       return;
     }

@@ -28,6 +28,11 @@ export class WebSessions {
     const given = readCookie(cookieHeader, SESSION_COOKIE);
     return given !== null && this.sessions.some((s) => tokenMatches(s, given));
   }
+
+  /** Why a request without a valid session has none: a cookie of an earlier run, or none. */
+  whyNot(cookieHeader: string | undefined): 'earlier-run' | 'missing' {
+    return readCookie(cookieHeader, SESSION_COOKIE) === null ? 'missing' : 'earlier-run';
+  }
 }
 
 /**
@@ -51,11 +56,13 @@ function readCookie(header: string | undefined, name: string): string | null {
 }
 
 /** The page a browser gets without a valid session: how to open the station, not an empty one. */
-export function openHowPage(reason: 'used' | 'missing'): string {
+export function openHowPage(reason: 'used' | 'missing' | 'earlier-run'): string {
   const why =
     reason === 'used'
       ? 'This address was already used, or belongs to an earlier run of the station. Each address printed by <code>npm run web</code> opens the station once, in one browser.'
-      : 'This browser has not been let in to the station yet.';
+      : reason === 'earlier-run'
+        ? 'This browser was let in to an earlier run of the station, which has since stopped or been restarted. Its new run printed a new address when it started: open that one.'
+        : 'This browser has not been let in to the station yet.';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Shipping Station: open it from its address</title>
 <style>body{font:16px system-ui,sans-serif;background:#0f1419;color:#e6e6e6;max-width:40em;margin:4em auto;padding:0 1em}code{background:#222a33;padding:.1em .3em;border-radius:3px}</style>

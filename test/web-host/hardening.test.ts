@@ -307,6 +307,26 @@ describe('8. the printed token opens the station once and becomes a session cook
     expect((await fetch(`${base}/assets/index.js`)).status).toBe(401);
   });
 
+  it('a browser let in to an earlier run of the host is told the station was restarted, not that it was never let in', async () => {
+    const first = await start();
+    const cookie = await session(first.host);
+    const port = first.host.port;
+    await first.host.close();
+    // The station is restarted on the same port (the packer's page reloads onto it).
+    const { base } = await start(station(), { port });
+    const res = await fetch(`${base}/`, { headers: { cookie } });
+    expect(res.status).toBe(401);
+    const text = await res.text();
+    // Until 2026-11-29: "This browser has not been let in to the station yet."
+    expect(text).not.toContain('has not been let in');
+    expect(text).toContain(
+      'This browser was let in to an earlier run of the station, which has since stopped or been restarted.',
+    );
+    expect(text).toContain('new address');
+    // A browser that never had a session still reads that it was not let in yet.
+    expect(await (await fetch(`${base}/`)).text()).toContain('has not been let in');
+  });
+
   it('listens on the port asked for, and falls back to a free one with a message when it is taken', async () => {
     const blocker = createServer();
     others.push(blocker);
