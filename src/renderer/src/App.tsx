@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { getBridge, onCallError, onHostConnection, onLeadRequired } from './bridge';
 import { useStation } from './store';
 import { warmZplRenderer } from './lib/zpl-render';
@@ -26,6 +26,17 @@ export function App() {
   const toast = useStation((s) => s.toast);
   useToastBelowHeader();
   const session = useSession((s) => s.session);
+  const main = useRef<HTMLElement>(null);
+
+  // A view that gives none of its fields the keyboard (Needs attention, Queue, Settings…) takes
+  // it itself: Tab goes on from the view, and a screen reader says which view it is.
+  useEffect(() => {
+    const t = setTimeout(() => {
+      const at = document.activeElement;
+      if (!at || at === document.body || at.closest('nav.tabs')) main.current?.focus();
+    }, 0);
+    return () => clearTimeout(t);
+  }, [view]);
 
   useEffect(() => {
     const bridge = getBridge();
@@ -144,7 +155,14 @@ export function App() {
           </button>
         ))}
       </nav>
-      <main className="content">{renderView(view)}</main>
+      <main
+        className="content"
+        ref={main}
+        tabIndex={-1}
+        aria-label={views.find((v) => v.id === view)?.label}
+      >
+        {renderView(view)}
+      </main>
       <div className="toast-area" role="status" aria-live="polite">
         {toast ? (
           <div className={`toast ${toast.kind}`} data-testid="toast">

@@ -1,0 +1,44 @@
+import { expect, test } from '@playwright/test';
+import { stationPerTest } from './station';
+
+/**
+ * Keyboard only: after Alt+1 … Alt+0 the keyboard is somewhere. A view with a field of its own
+ * gives it the focus (Pack's Scan, History's search); every other view takes it itself, named
+ * for a screen reader, and Tab goes on from there into the view.
+ */
+const station = stationPerTest();
+
+test('each view switched to by its Alt key has the keyboard, named, and Tab goes on into it', async ({
+  page,
+}) => {
+  await page.goto(station().url);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  await expect(page.getByRole('textbox', { name: 'Scan' })).toBeFocused();
+  const main = page.getByRole('main');
+
+  for (const [key, name] of [
+    ['2', 'Needs attention'],
+    ['3', 'Queue'],
+    ['5', 'Tracking'],
+    ['6', 'Carrier accounts'],
+    ['7', 'Settings'],
+    ['0', 'Site'],
+  ] as const) {
+    await page.keyboard.press(`Alt+${key}`);
+    // Until 2026-11-29 the focus was on no element at all (the page's body) on these views.
+    await expect(main, `Alt+${key}`).toBeFocused();
+    await expect(main).toHaveAccessibleName(name);
+  }
+
+  // From Settings, Tab reaches the view's first control, not the header.
+  await page.keyboard.press('Alt+7');
+  await expect(main).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(main.locator(':focus')).toHaveCount(1);
+
+  // Views that give a field the keyboard keep doing so.
+  await page.keyboard.press('Alt+4');
+  await expect(page.getByRole('textbox', { name: 'Search labels' })).toBeFocused();
+  await page.keyboard.press('Alt+1');
+  await expect(page.getByRole('textbox', { name: 'Scan' })).toBeFocused();
+});
