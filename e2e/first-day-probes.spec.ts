@@ -258,6 +258,13 @@ test('#13.18 a connection that expires during the shift raises the EXPIRED banne
     'every rate is in view',
   ).toBe(true);
   await page.screenshot({ path: info.outputPath('probe-expired-banner.png') });
+  // A toast now (Alt+S: this station has no scale) is clear of the banner: below it, over the
+  // view tabs (it covered the banner's words, just under the header).
+  await page.keyboard.press('Alt+S');
+  await expect(page.getByTestId('toast').last()).toBeVisible();
+  const bannerBox = (await banner.boundingBox())!;
+  const toastArea = (await page.locator('.toast-area').boundingBox())!;
+  expect(toastArea.y).toBeGreaterThanOrEqual(bannerBox.y + bannerBox.height);
   await page.keyboard.press('Alt+6');
   await expect(
     page.getByTestId('carrier-accounts').locator('tr', { hasText: 'Lumen UPS' }),
