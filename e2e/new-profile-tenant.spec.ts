@@ -52,6 +52,12 @@ test('the New profile form finds the API key’s tenant by itself, and says plai
   await tenant.selectOption('tnt_harbor');
   await expect(form.getByLabel('Shipping site')).toContainText('Harbor Edison DC');
   await expect(form.getByTestId('no-sites')).toHaveCount(0);
+  // A 3PL with brands and none ticked: said before Create, with what its brands' files would meet.
+  await expect(form.getByTestId('no-brands')).toContainText(
+    "No brand ticked: this profile ships only Harbor Fulfillment's own orders, and an order file of a brand is refused.",
+  );
+  await form.getByRole('checkbox', { name: 'Driftwood Coffee Co.' }).check();
+  await expect(form.getByTestId('no-brands')).toHaveCount(0);
   await page.screenshot({ path: info.outputPath('new-profile-no-tenant-id.png') });
   await form.getByRole('button', { name: 'Create profile' }).click();
   await expect(page.getByTestId('profile-name')).toHaveText('Harbor dock 5');

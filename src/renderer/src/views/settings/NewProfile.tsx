@@ -148,6 +148,14 @@ export function NewProfile(props: { onDone(): void }) {
                   {node.name}
                 </label>
               ))}
+              {brands.length === 0 ? (
+                // Created as it is, orders of the brands are refused at import (and a profile's
+                // brands are set here, at creation, or by a provisioning file).
+                <p className="warn" data-testid="no-brands">
+                  No brand ticked: this profile ships only {selectedTenant.name}&apos;s own orders,
+                  and an order file of a brand is refused. Tick each brand this station packs for.
+                </p>
+              ) : null}
             </fieldset>
           ) : null}
           <label>
