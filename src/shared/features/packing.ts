@@ -272,6 +272,14 @@ export interface RateQuote {
   ruleRefused?: boolean;
 }
 
+/** A label a Pack view asked for that the station is buying now (`pack.buying`). */
+export interface BuyingView {
+  orderId: string;
+  orderNumber: string;
+  /** When the Pack view asked (ISO). */
+  since: string;
+}
+
 export interface PurchaseView {
   outcome: 'printed' | 'printing' | 'print-waiting' | 'queued-offline';
   label: LabelSummary | null;
@@ -343,6 +351,12 @@ export const packingCalls = {
    * weights or boxes (its rates are then never bought): what changed, in words; null when not.
    */
   'pack.changedSince': def<{ what: string | null }>()(z.object({ shipmentId: id })),
+  /**
+   * Labels this station is buying now at a Pack view's Ctrl+Enter (not a batch's, not the
+   * offline queue's), of the running profile: a page opened or reloaded meanwhile shows the
+   * order until its label is there, so a label never comes out of the printer unannounced.
+   */
+  'pack.buying': def<{ orders: BuyingView[] }>()(z.object({})),
   'pack.buy': def<PurchaseView>()(
     z.object({
       /** The rated shipment `pack.rate` returned. */

@@ -21,6 +21,31 @@ async function scanOrder(s: Station, orderNumber: string): Promise<OrderView> {
 }
 
 describe('Pack through the facade: rate, then buy what was rated', () => {
+  it('says which label it is buying while it buys it (a page opened meanwhile shows it)', async () => {
+    await withStation(async (s, sandbox) => {
+      const order = await scanOrder(s, 'LUM-10422');
+      const quote: RateQuote = await call(s, 'pack.rate', {
+        orderId: order.id,
+        packages: [{ weightLbs: 3.4 }],
+      });
+      expect(await call(s, 'pack.buying', {})).toEqual({ orders: [] });
+      sandbox().faults.add({
+        method: 'POST',
+        path: '/api/v1/labels',
+        kind: 'delay',
+        delayMs: 1500,
+        times: 1,
+      });
+      const buy = call(s, 'pack.buy', { shipmentId: quote.shipmentId });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await call(s, 'pack.buying', {})).toEqual({
+        orders: [{ orderId: order.id, orderNumber: 'LUM-10422', since: expect.any(String) }],
+      });
+      expect((await buy).label?.orderNumber).toBe('LUM-10422');
+      expect(await call(s, 'pack.buying', {})).toEqual({ orders: [] });
+    });
+  });
+
   it('buys the rate the packer picked and says who chose it', async () => {
     await withStation(async (s, sandbox) => {
       const order = await scanOrder(s, 'LUM-10422');

@@ -11,6 +11,7 @@ import type { PackedPackage } from '../../packing/types.js';
 import { tenantsOf, type Profile } from '../../profiles/profile-schema.js';
 import type { ParsedInput } from '../../../shared/contract.js';
 import type { StationContext } from '../context.js';
+import type { BuyingView } from '../../../shared/views.js';
 import { actor, leadFor } from './users.js';
 import type { FeatureHandlers } from '../../../shared/features/define.js';
 import {
@@ -43,6 +44,8 @@ const MAPPED_COLUMN_WORDS: Record<(typeof REQUIRED_MAPPED_COLUMNS)[number], stri
  */
 export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof packingCalls> {
   const rt = () => ctx.runtime();
+  /** What `pack.buy` is buying now, by shipment: `pack.buying` tells a page opened meanwhile. */
+  const buying = new Map<number, BuyingView & { profileId: string }>();
   /**
    * Without a client secret no call can succeed; saying so beats queueing the order "until the
    * platform answers" when it never will.
@@ -117,6 +120,14 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
       if (!shipment || !order || order.profileId !== rt().scope.profileId) return { what: null };
       return { what: shippingChangedSince(shipment, order) };
     },
+    'pack.buying': async () => {
+      const profileId = ctx.runtimeOrNull()?.scope.profileId;
+      return {
+        orders: [...buying.values()]
+          .filter((b) => b.profileId === profileId)
+          .map(({ orderId, orderNumber, since }) => ({ orderId, orderNumber, since })),
+      };
+    },
     'pack.buy': async (input) => {
       const r = rt();
       await needsSecret(r.profile);
@@ -133,12 +144,22 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
                 ?.orderNumber ?? input.shipmentId,
           })
         : null;
-      const result = await r.workflow.buy(shipmentId, {
-        rate: input.rate ?? undefined,
-        stationUser,
-        confirmAnotherLabel: input.confirmAnother,
-        ...(lead ? { confirmedBy: lead } : {}),
-      });
+      const order = r.workflow.orders.get(r.workflow.shipments.get(shipmentId)?.orderId ?? -1);
+      if (order)
+        buying.set(shipmentId, {
+          orderId: String(order.id),
+          orderNumber: order.orderNumber,
+          since: new Date().toISOString(),
+          profileId: r.scope.profileId,
+        });
+      const result = await r.workflow
+        .buy(shipmentId, {
+          rate: input.rate ?? undefined,
+          stationUser,
+          confirmAnotherLabel: input.confirmAnother,
+          ...(lead ? { confirmedBy: lead } : {}),
+        })
+        .finally(() => buying.delete(shipmentId));
       ctx.changed('queue');
       // A label bought and handed to the printer adds nothing to Needs attention (its print job
       // signals for itself if it gets stuck); any other outcome may (unknown, refused, queued).

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { resumeBuying } from '../store/pack-resume';
 import { call } from '../bridge';
 import { useStation } from '../store';
 import { LABELLED_NO_WEIGHT, Packages, type PackagesHandle } from './pack/Packages';
@@ -40,6 +41,8 @@ export function PackView() {
   useEffect(() => {
     focusScan();
     void useStation.getState().loadSettings();
+    // A label this station is buying since before this page opened (a reload mid-purchase).
+    void resumeBuying();
   }, []);
 
   useEffect(() => {

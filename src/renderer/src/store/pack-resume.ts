@@ -1,0 +1,45 @@
+import { call } from '../bridge';
+import { useStation } from './index';
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** How long a label bought before the page opened is waited for (a label's deadline is 15 s). */
+const WAIT_FOR_LABEL_MS = 40_000;
+
+/**
+ * A page opened, or reloaded, while the station buys a label a Pack view asked for (the packer
+ * reloaded mid-purchase, or a second tab): without this the label came out of the printer with
+ * nothing on screen, free to go on the next parcel. Pack says which order's label is being
+ * bought, and once the station is done shows that order as a scan would (its label, with
+ * Reprint), saying what happened. Anything the packer scans meanwhile takes over.
+ */
+export async function resumeBuying(): Promise<void> {
+  const idle = () => {
+    const st = useStation.getState();
+    return !st.order && !st.busy && !st.buyPending;
+  };
+  if (!idle()) return;
+  const r = await call('pack.buying', {});
+  const b = r.ok ? r.value.orders.at(-1) : undefined;
+  if (!b || !idle()) return;
+  useStation.setState({
+    result: {
+      kind: 'info',
+      text: `A label for order ${b.orderNumber} is being bought (asked before this page was opened): it shows here when it is done. Keep order ${b.orderNumber}'s parcel at hand.`,
+    },
+  });
+  for (let waited = 0; waited < WAIT_FOR_LABEL_MS; waited += 500) {
+    await wait(500);
+    if (!idle()) return;
+    const again = await call('pack.buying', {});
+    if (!again.ok || !again.value.orders.some((o) => o.orderId === b.orderId)) break;
+  }
+  if (!idle()) return;
+  await useStation.getState().scan(b.orderNumber, b.orderId);
+  const after = useStation.getState();
+  if (after.order?.id !== b.orderId) return;
+  const text = after.existingLabels.length
+    ? `Order ${b.orderNumber}'s label was bought while this page was being opened, and sent to the label printer: it goes on order ${b.orderNumber}'s parcel.`
+    : `The label asked for order ${b.orderNumber} before this page was opened was not bought here: Needs attention (Alt+2) says why (refused, or not confirmed). Do not buy it again before looking there.`;
+  useStation.setState({ result: { kind: 'info', text } });
+}
