@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import './confirm-panel.css';
 
 /**
@@ -14,6 +14,21 @@ export function ConfirmPanel(props: {
   onConfirm: () => void;
   onCancel: () => void;
 }) {
+  // Where the keyboard was before the question (read at the first render, before its button
+  // takes the focus): given back when the panel goes and the focus would fall to nothing (Esc,
+  // Cancel), so a keyboard user, or a scanner's typing, is not left on the page's body.
+  const [before] = useState(() =>
+    document.activeElement instanceof HTMLElement ? document.activeElement : null,
+  );
+  useEffect(
+    () => () => {
+      requestAnimationFrame(() => {
+        const now = document.activeElement;
+        if ((now === null || now === document.body) && before?.isConnected) before.focus();
+      });
+    },
+    [before],
+  );
   return (
     <div
       className="confirm-panel"
