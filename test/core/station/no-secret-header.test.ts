@@ -45,6 +45,24 @@ describe('the header says when a profile has no client secret', () => {
     });
   });
 
+  it('a secret typed in Settings clears "tracking delayed … no client secret" at once, not at the next poll', async () => {
+    const { s } = await stations.start();
+    await withoutSecret(s, { environment: 'sandbox' });
+    await call(s, 'profiles.activate', { id: 'dock-7' });
+    // The tracker poll found no secret: the header says tracking is delayed for want of one.
+    await s.context
+      .runtime()
+      .poller.pollNow()
+      .catch(() => {});
+    const delayed = await until(async () => (await call(s, 'station.status', {})).trackingDelayed);
+    expect(delayed).toMatch(/No client secret/);
+    await call(s, 'profiles.setSecret', { id: 'dock-7', clientSecret: 'demo-lumen-full-secret' });
+    // The tracker list is asked again now (its interval is 15 s): the notice is gone well before.
+    const cleared = Date.now();
+    await until(async () => (await call(s, 'station.status', {})).trackingDelayed === null);
+    expect(Date.now() - cleared).toBeLessThan(5_000);
+  });
+
   it('the tracking notice does not call packing unaffected when the key is what is wrong', () => {
     const rt = (lastError: string, refused: unknown = null) => ({
       trackers: {

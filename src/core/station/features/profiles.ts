@@ -276,6 +276,14 @@ export function profileHandlers(ctx: StationContext): FeatureHandlers<typeof pro
         // the refused key held back) and the background ratings.
         void running.drainer.drain(true).catch(() => {});
         running.preRater.wake();
+        // And the tracker list, which said "no client secret" until its next pass (its backoff
+        // after failures is longer than its 15 s interval). A site's one poller is left alone:
+        // the station that polls for the site asks with its own key.
+        if (!running.siteTrackers)
+          void running.poller.pollNow().then(
+            () => ctx.changed('tracking'),
+            () => {},
+          );
         ctx.changed('status');
       }
       // Now that the platform can be asked: the site (and ship-from) a file or a change left
