@@ -61,6 +61,8 @@ test('the New profile form finds the API key’s tenant by itself, and says plai
   await page.screenshot({ path: info.outputPath('new-profile-no-tenant-id.png') });
   await form.getByRole('button', { name: 'Create profile' }).click();
   await expect(page.getByTestId('profile-name')).toHaveText('Harbor dock 5');
+  // The form is gone: the keyboard is on the view, not on nothing.
+  await expect(page.getByRole('main')).toBeFocused();
 
   // Nothing of the demo profile's stays on screen in Harbor's: not its order or label on Pack,
   // not its label (nor a Reprint of it) in History.

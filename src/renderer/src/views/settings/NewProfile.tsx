@@ -66,6 +66,12 @@ export function NewProfile(props: { onDone(): void }) {
     if (!r.ok) return setError(r.error.message);
     notify('ok', `Profile ${r.value.name} created and active.`);
     props.onDone();
+    // The form (and its button, which had the keyboard) is gone: the view takes the keyboard,
+    // not the page's body.
+    requestAnimationFrame(() => {
+      if (document.activeElement === document.body)
+        document.querySelector<HTMLElement>('main')?.focus();
+    });
   }
   const field = (key: keyof typeof form, label: string, type = 'text') => (
     <label>
