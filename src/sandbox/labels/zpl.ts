@@ -42,8 +42,23 @@ function addressLines(a: Address): string[] {
   ].filter((line): line is string => Boolean(line && line.trim()));
 }
 
+/** The scalable font's widest characters, as a share of its height (A0 is narrower on average). */
+const A0_WIDTH = 0.6;
+
+/**
+ * Lines of an address at `size` dots, each made smaller where it would run past the label's
+ * right edge (a long company or street name): the whole line printed, never cut off the label.
+ */
 function textBlock(x: number, y: number, size: number, lines: string[], gap: number): string[] {
-  return lines.map((line, i) => `^FO${x},${y + i * gap}^A0N,${size},${size}^FD${fd(line)}^FS`);
+  const room = LABEL_WIDTH_DOTS - x - 20;
+  return lines.map((line, i) => {
+    const text = fd(line, 60);
+    const fit = Math.max(
+      16,
+      Math.min(size, Math.floor(room / (A0_WIDTH * Math.max(1, text.length)))),
+    );
+    return `^FO${x},${y + i * gap}^A0N,${fit},${fit}^FD${text}^FS`;
+  });
 }
 
 /** One `^XA…^XZ` block: ship-from, ship-to, service, a Code 128 tracking barcode. */
