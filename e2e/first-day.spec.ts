@@ -191,6 +191,8 @@ test('large text at 1366×768: each rate is one line, and four whole rates are i
   // The packer picks another rate: the choice line appears and the Buy button names it.
   await page.keyboard.press('ArrowDown');
   await expect(page.getByTestId('rate-choice')).toContainText('Your choice');
+  // Said to a screen reader too (the keyboard is in Scan, not in the list).
+  await expect(page.getByRole('status').filter({ hasText: 'Your choice' })).toHaveCount(1);
   expect(await rows.count()).toBeGreaterThanOrEqual(5);
   const heights = await Promise.all(
     (await rows.all()).map(async (r) => (await r.boundingBox())!.height),

@@ -63,7 +63,8 @@ export function RatesPanel({ onBuy }: { onBuy(): void }) {
             {quote.ruleRefused ? '' : '★ '}
             {quote.reason}
           </p>
-          <p className="choice" data-testid="rate-choice">
+          {/* Announced as ↑/↓ pick another rate (the keyboard stays in Scan, not in the list). */}
+          <p className="choice" data-testid="rate-choice" role="status">
             {picked && (ruleRate || quote.ruleRefused) ? (
               <>
                 Your choice: <b>{picked.serviceLevel}</b> {money(picked.amount, picked.currency)} (
