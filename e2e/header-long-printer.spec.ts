@@ -1,14 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import {
-  startVirtualPrinter,
-  type VirtualPrinter,
-} from '../src/core/printing/virtual-printer/server.js';
-import {
-  startProvisionedStation,
-  startSandboxProcess,
-  type RunningStation,
-  type SandboxProcess,
-} from './station';
+import { provisionedPerTest } from './station';
 
 /**
  * A printer named at length, as site IT name them ("ZD421 right … at dock four"): the header
@@ -17,20 +8,7 @@ import {
  */
 const LONG = 'ZD421 right with a very long printer name at dock four, packing line B';
 
-let sandbox: SandboxProcess;
-let printer: VirtualPrinter;
-let station: RunningStation | null = null;
-
-test.beforeEach(async () => {
-  sandbox = await startSandboxProcess();
-  printer = await startVirtualPrinter({ port: 0 });
-});
-test.afterEach(async () => {
-  await station?.stop();
-  station = null;
-  await printer.close();
-  await sandbox.stop();
-});
+const lab = provisionedPerTest({ id: 'lumen-long-printer', name: 'Lumen dock' });
 
 /** Inside the window and not cut by the header's status line (which hides what overflows it). */
 async function expectWhole(page: Page, locator: Locator) {
@@ -53,11 +31,7 @@ for (const { width, height, large } of [
   test(`at ${width}×${height}${large ? ' in large text' : ''}, a long printer name gives way; the Platform status and the printer's state stay whole`, async ({
     page,
   }, info) => {
-    station = await startProvisionedStation({
-      baseUrl: sandbox.url,
-      printer: { port: printer.port, name: LONG },
-      profile: { id: 'lumen-long-printer', name: 'Lumen dock' },
-    });
+    const station = await lab.lumen(LONG);
     await page.setViewportSize({ width, height });
     await page.goto(station.url);
     await expect(page.getByTestId('profile-name')).toHaveText('Lumen dock');
@@ -81,7 +55,7 @@ for (const { width, height, large } of [
     await page.screenshot({ path: info.outputPath(`header-${width}${large ? '-large' : ''}.png`) });
 
     // Out of paper: said whole too.
-    printer.setFault('paper-out');
+    lab.printer().setFault('paper-out');
     await expect(status.getByTestId('printer-state')).toHaveText(': out of paper', {
       timeout: 20_000,
     });
@@ -93,7 +67,6 @@ for (const { width, height, large } of [
 
     // The station's host stops under the open page: the longest status of all, said whole.
     await station.stop();
-    station = null;
     await expect(connectivity).toContainText('Station: station host lost, reconnecting…', {
       timeout: 20_000,
     });

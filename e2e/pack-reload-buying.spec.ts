@@ -1,43 +1,17 @@
 import { expect, test } from '@playwright/test';
-import {
-  startVirtualPrinter,
-  type VirtualPrinter,
-} from '../src/core/printing/virtual-printer/server.js';
-import {
-  importOrders,
-  startProvisionedStation,
-  startSandboxProcess,
-  type RunningStation,
-  type SandboxProcess,
-} from './station';
+import { importOrders, provisionedPerTest } from './station';
 
 /**
  * A page reloaded while its label is being bought (a packer's F5, a second tab opened): the
  * label still comes out of the printer, and the page says whose it is, instead of an empty Pack.
  */
 
-let sandbox: SandboxProcess;
-let printer: VirtualPrinter;
-let station: RunningStation | null = null;
-
-test.beforeEach(async () => {
-  sandbox = await startSandboxProcess();
-  printer = await startVirtualPrinter({ port: 0 });
-});
-test.afterEach(async () => {
-  await station?.stop();
-  station = null;
-  await printer.close();
-  await sandbox.stop();
-});
+const lab = provisionedPerTest({ id: 'lumen-reload', name: 'Lumen reload' });
 
 test('a page reloaded mid-purchase says which order is being bought, then shows its label with Reprint', async ({
   page,
 }, info) => {
-  station = await startProvisionedStation({
-    baseUrl: sandbox.url,
-    printer: { port: printer.port, name: 'ZD421 e2e' },
-  });
+  const station = await lab.lumen();
   await page.goto(station.url);
   await expect(page.getByTestId('printer-status')).toContainText('ready');
   await importOrders(page);
@@ -47,7 +21,7 @@ test('a page reloaded mid-purchase says which order is being bought, then shows 
   await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
 
   // The platform takes 4 s to sell this label; the page is reloaded meanwhile.
-  await sandbox.addFault({
+  await lab.sandbox().addFault({
     method: 'POST',
     path: '/api/v1/labels',
     kind: 'delay',
@@ -63,7 +37,7 @@ test('a page reloaded mid-purchase says which order is being bought, then shows 
     'A label for order LUM-10422 is being bought (asked before this page was opened): it shows here when it is done.',
   );
   await page.screenshot({ path: info.outputPath('reloaded-while-buying.png') });
-  expect(printer.labels.length).toBe(0);
+  expect(lab.printer().labels.length).toBe(0);
 
   // Bought: the order is on screen with its label, said as bought while the page opened.
   await expect(result).toContainText(
@@ -72,7 +46,7 @@ test('a page reloaded mid-purchase says which order is being bought, then shows 
   );
   await expect(page.getByTestId('order-number')).toHaveText('LUM-10422');
   await expect(page.getByRole('button', { name: /^Reprint/ })).toBeVisible();
-  await expect.poll(() => printer.labels.length, { timeout: 15_000 }).toBe(1);
-  expect((await sandbox.ledger()).length).toBe(1);
+  await expect.poll(() => lab.printer().labels.length, { timeout: 15_000 }).toBe(1);
+  expect((await lab.sandbox().ledger()).length).toBe(1);
   await page.screenshot({ path: info.outputPath('reloaded-label.png') });
 });

@@ -232,7 +232,8 @@ export function stationPerTest(...args: Parameters<typeof startStation>): () => 
 export function provisionedPerTest(profile: { id: string; name: string }): {
   sandbox(): SandboxProcess;
   printer(): VirtualPrinter;
-  lumen(): Promise<RunningStation>;
+  /** `printerName`: the label printer's name in the file (the virtual printer's by default). */
+  lumen(printerName?: string): Promise<RunningStation>;
 } {
   let sandbox: SandboxProcess | null = null;
   let printer: VirtualPrinter | null = null;
@@ -254,10 +255,13 @@ export function provisionedPerTest(profile: { id: string; name: string }): {
   return {
     sandbox: () => started(sandbox, 'sandbox'),
     printer: () => started(printer, 'printer'),
-    async lumen() {
+    async lumen(printerName) {
       station = await startProvisionedStation({
         baseUrl: started(sandbox, 'sandbox').url,
-        printer: { port: started(printer, 'printer').port },
+        printer: {
+          port: started(printer, 'printer').port,
+          ...(printerName ? { name: printerName } : {}),
+        },
         profile,
       });
       return station;
