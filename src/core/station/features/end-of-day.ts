@@ -19,6 +19,7 @@ import { brandName, printJobView } from '../map.js';
 import type { ProfileRuntime } from '../runtime.js';
 import { closeOut } from './manifest.js';
 import { manifestedOf, recordManifest } from './manifest-records.js';
+import { leadFor } from './users.js';
 
 type Query = ParsedInput<'endOfDay.summary'>;
 type EndOfDayCalls = 'endOfDay.summary' | 'endOfDay.csv' | 'endOfDay.manifest' | 'endOfDay.print';
@@ -159,6 +160,9 @@ export function endOfDayHandlers(
     }),
     'endOfDay.manifest': async (q) => {
       const r = rt();
+      // Closing out ends the day with the carriers (for every station, scope site): a shift
+      // lead's, where users are set up (trial of 2026-11-29: a packer closed out the site).
+      leadFor(ctx, { kind: 'close-out', site: q.scope === 'site', from: q.from, to: q.to });
       const record = (m: ManifestRecord) => recordManifest(ctx, r, m);
       if (q.scope !== 'site') return closeOut(r, q, undefined, record);
       const store = siteStore();
