@@ -10,6 +10,8 @@ import type { SiteAttentionView } from '../../../../shared/views';
 export function SiteAttention() {
   const hasSite = useStation((s) => Boolean(s.status?.site));
   const notify = useStation((s) => s.notify);
+  /** This station's own items (listed above, not here): the site is not clear while it has any. */
+  const ownItems = useStation((s) => s.attention.length);
   const [view, setView] = useState<SiteAttentionView | null>(null);
   /** What the shift lead typed per item: the resolution's note (kept with it in the store). */
   const [notes, setNotes] = useState<Record<string, string>>({});
@@ -44,7 +46,11 @@ export function SiteAttention() {
         </p>
       ) : null}
       {view.reachable && view.items.length === 0 ? (
-        <p className="placeholder">Nothing needs attention anywhere on the site.</p>
+        <p className="placeholder">
+          {ownItems
+            ? 'Nothing needs attention at the other stations of the site (this station’s own items are above).'
+            : 'Nothing needs attention anywhere on the site.'}
+        </p>
       ) : null}
       <ul className="cards">
         {view.items.map((item) => (
