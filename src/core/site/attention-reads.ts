@@ -40,12 +40,20 @@ export async function readSiteAttention(
             WHERE l.purchase_id = ANY($1) ORDER BY l.created_at`,
       [d.purchases.map((p) => p.purchaseId)],
     );
+    // A purchase with no label in the store (its outcome unknown at its station, or its label
+    // not sent yet): said as such, not as a label (trial of 2026-11-29).
+    const { rows: bought } = await pool.query<PurchaseDbRow>(
+      `SELECT p.purchase_id, p.state, p.created_at, COALESCE(s.station_name, p.station_id) AS station_name
+             FROM site_purchases p LEFT JOIN site_stations s ON s.station_id = p.station_id
+            WHERE p.purchase_id = ANY($1)`,
+      [d.purchases.map((p) => p.purchaseId)],
+    );
     items.push({
       kind: 'possible-double-label',
       id: `site-double-${d.id}`,
       tenantId: d.tenant_id,
       orderNumber: d.order_number,
-      message: doubleLabelWords(d.order_number, d.purchases, rows) ?? d.message,
+      message: doubleLabelWords(d.order_number, d.purchases, rows, bought) ?? d.message,
       since: d.created_at.toISOString(),
       labels: rows.map(siteLabelOf),
     });
@@ -115,6 +123,14 @@ export async function countSiteAttention(
   return Number(rows[0]?.n ?? 0);
 }
 
+/** A purchase of a possible double label, as the store has it (with or without its label). */
+interface PurchaseDbRow {
+  purchase_id: string;
+  state: string;
+  created_at: Date;
+  station_name: string;
+}
+
 /**
  * A possible double label in words, from its two labels: when each station bought it, and that
  * the second one at least (whose purchase found the order held: `purchases[1]`, see site
@@ -126,10 +142,24 @@ function doubleLabelWords(
   orderNumber: string,
   purchases: readonly { stationId: string; purchaseId: string }[],
   labels: readonly SiteLabelDbRow[],
+  bought: readonly PurchaseDbRow[] = [],
 ): string | null {
   const [held, unclaimed] = purchases.map((p) =>
     labels.find((l) => l.purchase_id === p.purchaseId),
   );
+  const heldPurchase = bought.find((p) => p.purchase_id === purchases[0]?.purchaseId);
+  if (!held && unclaimed && heldPurchase) {
+    const at = heldPurchase.station_name;
+    const other = unclaimed.station_name;
+    const start = `Possible double label: order ${orderNumber} was labelled at ${other} (${whenSaid(unclaimed.created_at)}) without the site store's order claim (it could not reach the store, or the store refused its login), while ${at} was buying it (${whenSaid(heldPurchase.created_at)})`;
+    if (heldPurchase.state === 'not-bought' || heldPurchase.state === 'failed')
+      return `${start}, and ${at}'s purchase was not bought: ${other}'s label is the only one. Say so here and mark it resolved.`;
+    const outcome =
+      heldPurchase.state === 'unknown'
+        ? `its outcome is unknown (resolve it at ${at} under Needs attention: look it up on the platform)`
+        : 'its label has not reached the site store yet';
+    return `${start} and has no label for it in the site store: ${outcome}. If ${at}'s label was bought, keep one label and void the other at the carrier; if not, ${other}'s is the only one: say so here and mark it resolved.`;
+  }
   if (!held || !unclaimed) return null;
   return `Possible double label: order ${orderNumber} was labelled at ${held.station_name} (${whenSaid(held.created_at)}) and at ${unclaimed.station_name} (${whenSaid(unclaimed.created_at)}), ${unclaimed.station_name} at least without the site store's order claim (it could not reach the store, or the store refused its login). Keep one label and void the other at the carrier, then mark it voided in History at the station that bought it (the console then leaves it out of the day's labels and cost).`;
 }
