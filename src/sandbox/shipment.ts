@@ -72,14 +72,18 @@ export interface ResolvedOrigin {
  * Where the shipment leaves from: `shipment.shipFrom.siteId` (or a top-level `shippingSiteId`),
  * a site of the tenant or one of its ancestors (a 3PL's warehouse ships for its brands).
  * Required when more than one site is available; the site's address fills what the request
- * leaves out.
+ * leaves out — except on a return (`returnType`), where shipFrom is the customer: the site only
+ * names the account, and its company, suite or phone must not end up in the customer's address.
  */
 export function resolveOrigin(
   state: SandboxState,
   tenantId: string,
   shipFrom: Address,
   aliasSiteId: string | undefined,
+  returnShipment = false,
 ): ResolvedOrigin {
+  const fill = (site: { address: Address }): Address =>
+    returnShipment ? shipFrom : { ...site.address, ...shipFrom };
   const lineage = state.lineage(tenantId);
   const siteId = shipFrom.siteId ?? aliasSiteId;
   const field = 'shipment.shipFrom.siteId';
@@ -90,7 +94,7 @@ export function resolveOrigin(
         { field, message: 'unknown shipping site', code: 'not_found' },
       ]);
     }
-    return { site, shipFrom: { ...site.address, ...shipFrom, siteId } };
+    return { site, shipFrom: { ...fill(site), siteId } };
   }
   const available = lineage.flatMap((t) => state.sitesByTenant.get(t) ?? []);
   if (available.length > 1) {
@@ -103,9 +107,13 @@ export function resolveOrigin(
     ]);
   }
   const only = available[0];
-  if (only) return { site: only, shipFrom: { ...only.address, ...shipFrom, siteId: only.id } };
+  if (only) return { site: only, shipFrom: { ...fill(only), siteId: only.id } };
   return { site: undefined, shipFrom };
 }
+
+/** A raw shipment marked as a return (`returnType` given). */
+const isReturnRaw = (shipment: object): boolean =>
+  typeof (shipment as { returnType?: unknown }).returnType === 'string';
 
 /** Address fields the sandbox needs: postal code and country to rate, a full address to label. */
 export function requireAddressFields(
@@ -155,7 +163,13 @@ export function addressRules(
     const from = shipFrom ?? {};
     const siteId = typeof from.siteId === 'string' ? from.siteId : undefined;
     try {
-      const origin = resolveOrigin(state, tenantId, { ...from, siteId }, alias);
+      const origin = resolveOrigin(
+        state,
+        tenantId,
+        { ...from, siteId },
+        alias,
+        isReturnRaw(shipment),
+      );
       errors.push(...requireAddressFields('shipment.shipFrom', origin.shipFrom, keys));
     } catch (error) {
       if (error instanceof ApiError && error.statusCode === 400) errors.push(...error.errors);
@@ -190,7 +204,13 @@ function internationalRaw(
     const from = (shipFrom ?? {}) as Address;
     const alias = typeof raw.shippingSiteId === 'string' ? raw.shippingSiteId : undefined;
     const siteId = typeof from.siteId === 'string' ? from.siteId : undefined;
-    const origin = resolveOrigin(state, tenantId, { ...from, siteId }, alias);
+    const origin = resolveOrigin(
+      state,
+      tenantId,
+      { ...from, siteId },
+      alias,
+      isReturnRaw(shipment),
+    );
     return isInternational(origin.shipFrom, { countryCode: to } as Address);
   } catch {
     return false;

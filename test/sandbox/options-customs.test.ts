@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../support/sandbox.js';
-import { austin, call, labelBody, rateBody } from './helpers.js';
+import { austin, call, labelBody, rateBody, seattle } from './helpers.js';
 
 const sbx = useSandbox();
 
@@ -154,6 +154,8 @@ describe('options and hazmat', () => {
         customMessage2: 'PO 5521',
       },
       returnType: 'LABEL',
+      // A return leaves from the customer: the site fills nothing of this address.
+      shipFrom: seattle,
     };
     const quotes = await rate(rateBody(shipment));
     const quote = ground(quotes) as { amount: number; serviceLevel: string; rateQuoteId?: string };
@@ -168,5 +170,30 @@ describe('options and hazmat', () => {
     expect(zpl).toContain('^FDGift: do not open^FS');
     expect(zpl).toContain('^FDPO 5521^FS');
     expect(zpl).toMatch(/RETURN \(LABEL\) \/ SIGNATURE/);
+    const from = zpl.split('SHIP TO')[0]!;
+    expect(from).toContain('^FDOkafor Design^FS');
+    expect(from).not.toContain('Lumen Candle Works');
+    expect(from).not.toContain('Unit 210');
+  });
+
+  it("a return whose shipFrom lacks the customer's address is refused, never completed with the site's", async () => {
+    const headers = await sbx.headers('demo-lumen-full');
+    const res = await call(sbx.url, 'POST', '/api/v1/labels', {
+      headers,
+      body: labelBody(
+        'ca_lumen_ups',
+        'UPS_GROUND',
+        {},
+        {
+          packages: pkg([candle]),
+          returnType: 'LABEL',
+          shipFrom: { siteId: 'site_lumen_chicago' },
+        },
+      ),
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toContainEqual(
+      expect.objectContaining({ field: 'shipment.shipFrom.postalCode' }),
+    );
   });
 });

@@ -95,7 +95,13 @@ export function labelRoutes(app: FastifyInstance, world: World): void {
       ]);
     }
 
-    const origin = resolveOrigin(state, ctx.tenantId, shipment.shipFrom, body.shippingSiteId);
+    const origin = resolveOrigin(
+      state,
+      ctx.tenantId,
+      shipment.shipFrom,
+      body.shippingSiteId,
+      shipment.returnType !== undefined,
+    );
     // As for rates: an account kept to some sites does not buy from another (LOCATION_NOT_ALLOWED).
     const siteId = origin.site?.id;
     if (

@@ -42,7 +42,13 @@ export function rateRoutes(app: FastifyInstance, world: World): void {
       ...extrasRules(state, ctx.tenantId, raw),
     ]);
     const { shipment } = body;
-    const origin = resolveOrigin(state, ctx.tenantId, shipment.shipFrom, body.shippingSiteId);
+    const origin = resolveOrigin(
+      state,
+      ctx.tenantId,
+      shipment.shipFrom,
+      body.shippingSiteId,
+      shipment.returnType !== undefined,
+    );
     const international = isInternational(origin.shipFrom, shipment.shipTo);
     const surcharges = shipment.packages.map(
       (pkg) => packageSurcharges(shipment, pkg, international).amount,

@@ -285,6 +285,24 @@ describe('return labels', () => {
     expect(await ledgerFor(sb.url, 'RET-1')).toHaveLength(2);
   });
 
+  it("a return label's FROM is the customer's address alone: the site's company and suite are not added to it", async () => {
+    const s = await station([order('RET-ADDR', {})]);
+    const original = printed(await s.workflow.ship(orderId(s, 'RET-ADDR')));
+    await waitForLabels(s.printer, 1);
+    printed(await s.workflow.returnLabel(original.label.id));
+    const labels = await waitForLabels(s.printer, 2);
+    // The demo site is "Lumen Candle Works, 1550 W Carroll Ave, Unit 210"; the customer (Ava
+    // Lindqvist, 42 Orchard Ln) has neither a company nor a second address line.
+    const from = labels[1]!.zpl.split('SHIP TO')[0]!;
+    expect(from).toContain('^FDAva Lindqvist^FS');
+    expect(from).toContain('^FD42 Orchard Ln^FS');
+    expect(from).not.toContain('Lumen Candle Works');
+    expect(from).not.toContain('Unit 210');
+    expect(from).not.toContain('312-555-0143');
+    // The outbound label still names the site in full.
+    expect(labels[0]!.zpl.split('SHIP TO')[0]).toContain('^FDLumen Candle Works^FS');
+  });
+
   it('a return purchase whose answer is lost is unknown, and blocks another return until a shift lead looks', async () => {
     const s = await station([order('RET-2', {})]);
     const original = printed(await s.workflow.ship(orderId(s, 'RET-2')));
