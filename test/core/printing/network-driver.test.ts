@@ -226,6 +226,36 @@ describe('network printer (raw TCP 9100)', () => {
     }
   });
 
+  it('says a device whose one status frame is no Zebra status is not a Zebra, not after the timeout as silent', async () => {
+    // One STX…ETX frame, then nothing: a Zebra's ~HS has three, the first twelve numbers.
+    const sockets = new Set<Socket>();
+    const half = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.on('data', (d: Buffer) => {
+        if (d.toString('latin1').includes('~HS')) socket.write('\x02garbage,x,y\x03\r\n');
+      });
+    });
+    await new Promise<void>((r) => half.listen(0, '127.0.0.1', r));
+    const port = (half.address() as { port: number }).port;
+    try {
+      const printer = new NetworkPrinter(
+        { id: 'h', name: 'Half', kind: 'network', host: '127.0.0.1', port },
+        { answerTimeoutMs: 8000 },
+      );
+      const asked = Date.now();
+      const error = await caught(printer.status());
+      expect(Date.now() - asked).toBeLessThan(4000);
+      expect(error.code).toBe('printer-offline');
+      expect(error.message).toMatch(
+        /^Printer Half at 127\.0\.0\.1:\d+ answered "garbage,x,y", which is not a Zebra status: check that it is a ZPL label printer/,
+      );
+    } finally {
+      for (const x of sockets) x.destroy();
+      await new Promise((r) => half.close(r));
+    }
+  });
+
   it('refuses a network printer without an address', () => {
     expect(() => new NetworkPrinter({ id: 'x', name: 'X', kind: 'network' })).toThrow(
       /needs a network address/,

@@ -240,12 +240,21 @@ export function statusFramesLength(text: string, count: number): number | null {
 
 /**
  * For a status answer that has stopped coming (the read's quiet time) with no line end: text
- * before any frame ("Odd HS" with nothing after it) is not a Zebra status either. Frames begun
- * and not finished are left to the timeout: a slow printer may still finish them.
+ * before any frame ("Odd HS" with nothing after it) is not a Zebra status either, nor is a whole
+ * first frame that is not ~HS's first line (twelve numbers: "030,0,0,1245,000,…"), which no
+ * later frame can mend. A frame begun and not finished, or a right first frame whose others are
+ * late, is left to the timeout: a slow printer may still finish them.
  */
 export function stalledStatus(text: string): LineError | null {
   const stx = text.indexOf('\x02');
-  return notStatus(stx < 0 ? text : text.slice(0, stx));
+  const before = notStatus(stx < 0 ? text : text.slice(0, stx));
+  if (before || stx < 0) return before;
+  const etx = text.indexOf('\x03', stx + 1);
+  if (etx < 0) return null;
+  const fields = text.slice(stx + 1, etx).split(',');
+  return fields.length >= 12 && fields.every((f) => /^\s*\d+\s*$/.test(f))
+    ? null
+    : notStatus(text.slice(stx + 1, etx) || '(an empty frame)');
 }
 
 function notStatus(before: string): LineError | null {
