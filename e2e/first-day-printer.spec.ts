@@ -138,6 +138,9 @@ test('Needs attention keeps its promise: a label that may not have printed can b
   // Which parcel: its order number and tracking number, not only the job's id.
   await expect(item).toContainText(/for order LUM-10423 \(\w{10,}\)/);
   await expect(item).toContainText('mark it printed');
+  // The other decision in the Queue's words, not a bare "Retry".
+  await expect(item.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+  await expect(item.getByRole('button', { name: 'It did not print: send it again' })).toBeVisible();
   await item.getByRole('textbox').fill('saw it in the tray');
   await page.screenshot({ path: info.outputPath('attention-mark-printed.png') });
   await item.getByRole('button', { name: 'It printed: mark it printed' }).click();

@@ -110,7 +110,12 @@ export function AttentionView() {
                           : decide(item.id, a)
                       }
                     >
-                      {actionLabel[a]}
+                      {
+                        // A job that may have printed: the Queue's words for the same decision.
+                        a === 'retry' && item.actions.includes('mark-printed')
+                          ? 'It did not print: send it again'
+                          : actionLabel[a]
+                      }
                     </button>
                   ))}
                 </div>
