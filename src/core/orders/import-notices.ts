@@ -1,3 +1,4 @@
+import { missingHazmatFields } from './hazmat.js';
 import type { IncomingOrder } from './types.js';
 
 // What an imported order still lacks before Pack can ship it, said at import (ImportReport's
@@ -30,6 +31,34 @@ export function customsGaps(
   );
   if (gaps.length === 0) return null;
   return `imported, but it goes to ${order.shipTo.countryCode} and its customs declaration lacks ${gaps.join('; ')}: Pack will refuse it until the file gives them (import it again with them)`;
+}
+
+/**
+ * What the order's hazmat items lack (UN number, hazard class, packing group, proper shipping
+ * name), in words; null when nothing. Pack refuses the order until the file gives them.
+ */
+export function hazmatGaps(order: IncomingOrder): string | null {
+  const gaps = order.packages.flatMap((p) =>
+    p.items.flatMap((item) => {
+      const missing = missingHazmatFields(item);
+      return missing.length ? [`${item.sku}: ${missing.map(([, w]) => w).join(', ')}`] : [];
+    }),
+  );
+  if (gaps.length === 0) return null;
+  return `imported, but its hazmat declaration lacks ${gaps.join('; ')}: Pack will refuse it until the file gives them (import it again with them)`;
+}
+
+/** What Pack would refuse the order for (its customs, its hazmat items), per notice field. */
+export function packGaps(
+  order: IncomingOrder,
+  shipFromCountry: string | undefined,
+): [field: string, reason: string][] {
+  const customs = customsGaps(order, shipFromCountry);
+  const hazmat = hazmatGaps(order);
+  return [
+    ...(customs ? [['(customs)', customs] as [string, string]] : []),
+    ...(hazmat ? [['(hazmat)', hazmat] as [string, string]] : []),
+  ];
 }
 
 /**

@@ -6,7 +6,7 @@ import { parseIncomingOrder } from './order-schema.js';
 import { labelledOrderChanged } from './order-changes.js';
 import { cleanOrderText, cleanedReport } from './control-characters.js';
 import { notText } from './not-text.js';
-import { customsGaps, otherTenant, serviceLevelGap, sharedNumberNotice } from './import-notices.js';
+import { otherTenant, packGaps, serviceLevelGap, sharedNumberNotice } from './import-notices.js';
 import type { OrderRepository } from './order-repository.js';
 import type { StationScope } from '../storage/scope.js';
 import { runAtOnce, runInSlices, type Steps } from './slices.js';
@@ -231,7 +231,8 @@ function* importOrderSteps(
       );
     // What the stored order still lacks for Pack, said now (a version the file brought in).
     if (outcome === 'imported' || outcome === 'updated' || outcome === 'updated-cancelled') {
-      say('notices', '(customs)', customsGaps(order, tenants.shipFromCountry));
+      for (const [field, why] of packGaps(order, tenants.shipFromCountry))
+        say('notices', field, why);
       say(
         'notices',
         input.format === 'csv' ? 'service_levels' : 'serviceLevels',

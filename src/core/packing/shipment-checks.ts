@@ -1,4 +1,5 @@
 import type { Address, OrderItem, ShipmentOptions, StoredOrder } from '../orders/types.js';
+import { missingHazmatFields } from '../orders/hazmat.js';
 import type { PlatformItem } from './platform-port.js';
 import type { Failure } from './types.js';
 
@@ -19,10 +20,7 @@ export function isInternational(shipFrom: Address, shipTo: Address): boolean {
   return differentCountries(shipFrom.countryCode, shipTo.countryCode);
 }
 
-/** Classes without a packing group: gases (2.x), infectious substances (6.2), radioactive (7). */
-export function needsPackingGroup(hazardClass: string | undefined): boolean {
-  return !/^(2(\.\d)?|6\.2|7)$/.test((hazardClass ?? '').trim());
-}
+export { needsPackingGroup } from '../orders/hazmat.js';
 
 /** The order's item as the platform's Item: customs fields abroad, hazmat fields when flagged. */
 export function platformItem(item: OrderItem, international: boolean): PlatformItem {
@@ -72,15 +70,8 @@ export function customsAndHazmatProblems(
     pkg.items.forEach((item, i) => {
       const at = `packages[${p}].items[${i}]`;
       const who = `${item.name} (${item.sku})`;
-      if (item.hazmat) {
-        const h = item.hazmat;
-        const missing: [string, string][] = [];
-        if (!h.unNumber) missing.push(['hazmatUnNumber', 'UN number']);
-        if (!h.hazardClass) missing.push(['hazmatTransportationRegulatoryClass', 'hazard class']);
-        if (!h.packingGroup && needsPackingGroup(h.hazardClass))
-          missing.push(['hazmatPackingGroup', 'packing group']);
-        if (!h.properShippingName)
-          missing.push(['hazmatProperShippingName', 'proper shipping name']);
+      {
+        const missing = missingHazmatFields(item);
         if (missing.length > 0) {
           hazmat.push(`${who} has no ${missing.map(([, w]) => w).join(', ')}`);
           for (const [field, words] of missing)

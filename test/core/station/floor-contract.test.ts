@@ -192,3 +192,24 @@ describe('an order limited to service levels its brand does not offer', () => {
     ]);
   });
 });
+
+describe('a hazmat item without its required fields', () => {
+  it('is imported and said at once, naming what it lacks, as Pack will refuse it; a complete one is not', async () => {
+    const { s } = await stations.start();
+    const csv = [
+      'order_number,ship_to_name,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,weight_lbs,sku,item_name,quantity,hazmat,hazmat_un_number,hazmat_class,hazmat_packing_group,hazmat_proper_shipping_name',
+      'HZ-1,Ana Ruiz,1 Main St,Dallas,TX,75201,US,2,LUM-OIL,Lamp oil,1,yes,UN1223,,,',
+      'HZ-2,Bo Lind,2 Main St,Dallas,TX,75201,US,2,LUM-OIL,Lamp oil,1,yes,UN1223,3,III,Kerosene',
+    ].join('\n');
+    const report = await call(s, 'orders.import', { fileName: 'oil.csv', content: csv });
+    expect(report).toMatchObject({ imported: 2, errorCount: 0 });
+    expect(report.notices).toEqual([
+      expect.objectContaining({
+        orderNumber: 'HZ-1',
+        field: '(hazmat)',
+        reason:
+          'imported, but its hazmat declaration lacks LUM-OIL: hazard class, packing group, proper shipping name: Pack will refuse it until the file gives them (import it again with them)',
+      }),
+    ]);
+  });
+});
