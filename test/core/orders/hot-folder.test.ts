@@ -1,44 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OrderHotFolder, type HotFolderFileResult } from '../../../src/core/orders/hot-folder.js';
-import { OrderRepository } from '../../../src/core/orders/order-repository.js';
-import { openDatabase } from '../../../src/core/storage/database.js';
-import type { StationScope } from '../../../src/core/storage/scope.js';
-import { tempDir } from '../../support/tmp.js';
+import { hotFolderStation } from '../../support/hot-folder.js';
+import { scope, tenants } from '../../support/order-exports.js';
 import { waitUntil } from '../../support/virtual-printer.js';
-
-const scope: StationScope = { profileId: 'lumen', environment: 'sandbox' };
-const tenants = { defaultTenantId: 'tnt_lumen', allowedTenantIds: ['tnt_lumen'] };
 const sample = join(import.meta.dirname, '../../../resources/orders/sample-orders.csv');
 const bad = join(import.meta.dirname, '../../fixtures/orders/bad-orders.json');
 
 describe('order hot folder', () => {
   it('imports files present at start and dropped later, once each, into processed/ or failed/ with a report', async () => {
-    const dir = tempDir();
-    const inbox = join(dir, 'inbox');
-    const db = openDatabase(join(dir, 'station.db'));
-    const orders = new OrderRepository(db);
-    mkdirSync(inbox);
+    const { inbox, orders, folder, results } = hotFolderStation({ stableMs: 50 });
     copyFileSync(sample, join(inbox, 'monday.csv'));
     writeFileSync(join(inbox, 'notes.txt'), 'not an order file');
 
-    const results: HotFolderFileResult[] = [];
-    const folder = new OrderHotFolder({
-      folder: inbox,
-      orders,
-      scope,
-      tenants,
-      stableMs: 50,
-      onFile: (r) => results.push(r),
-    });
     await folder.start();
     await waitUntil(() => results.length === 1);
     copyFileSync(bad, join(inbox, 'tuesday.json'));
@@ -84,6 +59,5 @@ describe('order hot folder', () => {
     await restarted.stop();
     expect(again).toEqual([]);
     expect(existsSync(join(inbox, 'monday.csv'))).toBe(false);
-    db.close();
   });
 });
