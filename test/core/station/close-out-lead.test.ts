@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { badgeDigest, hashPin } from '../../../src/core/users/pin.js';
-import type { Station } from '../../../src/core/station/index.js';
 import type { Sandbox } from './support.js';
-import { call, demoStationsPerTest, labelsFor, ratedShipment } from './support.js';
+import {
+  addPackerAndLead,
+  call,
+  demoStationsPerTest,
+  labelsFor,
+  ratedShipment,
+} from './support.js';
 
 // Trial of 2026-11-29: a packer at a station of a site with users opened End of day, chose
 // Whole site and pressed Alt+M, Enter: every station's labels went on the carriers' manifests,
@@ -16,22 +20,10 @@ const manifestPosts = (sandbox: () => Sandbox): number =>
     .requests()
     .filter((r) => r.method === 'POST' && r.path === '/api/v1/manifests').length;
 
-async function user(s: Station, userId: string, role: 'packer' | 'lead') {
-  s.context.users.upsert({
-    userId,
-    name: userId.toUpperCase(),
-    role,
-    badgeSha256: badgeDigest(`BADGE-${userId}`),
-    pinHash: await hashPin('4821'),
-    active: true,
-  });
-}
-
 describe('closing out the day where users are set up', () => {
   it("is refused to a packer until a shift lead's badge approves it, then goes ahead", async () => {
     const { s, sandbox } = await stations.start();
-    await user(s, 'ana', 'packer');
-    await user(s, 'bo', 'lead');
+    await addPackerAndLead(s);
     await s.context.session.signIn({ userId: 'ana', pin: '4821' });
     await call(s, 'pack.buy', { shipmentId: await ratedShipment(s, 'LUM-10421') });
     expect(labelsFor(sandbox, 'LUM-10421')).toBe(1);
@@ -47,7 +39,7 @@ describe('closing out the day where users are set up', () => {
     expect(manifestPosts(sandbox)).toBe(0);
 
     // The lead scans their badge at the packer's station: the close-out goes ahead, once.
-    await s.context.session.approve({ badge: 'BADGE-bo' });
+    await s.context.session.approve({ badge: 'BADGE-0042' });
     const made = await call(s, 'endOfDay.manifest', { from: today, to: today });
     expect(made.manifests.reduce((n, m) => n + m.labels, 0)).toBe(1);
     expect(manifestPosts(sandbox)).toBe(1);
