@@ -4,7 +4,7 @@ import { startTcpProxy } from '../../support/tcp-proxy.js';
 import { tempDir } from '../../support/tmp.js';
 import { siteDatabase } from '../site/support.js';
 import { siteStations } from './site-stations.js';
-import { call, loseNextLabelAnswer, packOrder, scanOrder, until } from './support.js';
+import { buyWithLostAnswer, call, packOrder, until } from './support.js';
 
 // Trial of 2026-11-29: Station A was stopped while buying TF-008 (outcome unknown); Station B,
 // cut off from the store, bought TF-008. The possible double label then said "order TF-008 was
@@ -31,16 +31,7 @@ describe('a possible double label whose first purchase has no label (outcome unk
       await until(() => b.context.site?.hasReachedStore());
 
       // A buys LUM-10422 with the claim; the platform's answer is lost: outcome unknown.
-      loseNextLabelAnswer(sandbox());
-      const scan = await scanOrder(a, 'LUM-10422');
-      const quote = await call(a, 'pack.rate', {
-        orderId: scan.order.id,
-        packages: [{ weightLbs: 2, boxId: null }],
-      });
-      expect(await a.dispatch('pack.buy', { shipmentId: quote.shipmentId })).toMatchObject({
-        ok: false,
-        error: { code: 'purchase-outcome-unknown' },
-      });
+      await buyWithLostAnswer(a, sandbox(), 'LUM-10422');
       await synced(a);
 
       // B, cut off from the store, buys it (offlinePurchase allow), then reaches the store.

@@ -5,7 +5,7 @@ import { startTcpProxy } from '../../support/tcp-proxy.js';
 import { tempDir } from '../../support/tmp.js';
 import { siteDatabase } from '../site/support.js';
 import { candleOrder, siteStations } from './site-stations.js';
-import { call, packOrder, scanOrder, until, loseNextLabelAnswer } from './support.js';
+import { buyWithLostAnswer, call, packOrder, until } from './support.js';
 
 // What a station of a site says while the site store is away, and what its header counts of
 // the site: two findings of a shift lead's trial, with real PostgreSQL stopped and started.
@@ -118,16 +118,7 @@ describe('a station of a site while the site store is away', () => {
       await until(async () => (await call(b, 'station.status', {})).needsAttention === 1);
 
       // A purchase of unknown outcome at A: A's own item, and in the site's list as A's.
-      loseNextLabelAnswer(sandbox());
-      const scan = await scanOrder(a, 'LUM-10426');
-      const quote = await call(a, 'pack.rate', {
-        orderId: scan.order.id,
-        packages: [{ weightLbs: 2, boxId: null }],
-      });
-      expect(await a.dispatch('pack.buy', { shipmentId: quote.shipmentId })).toMatchObject({
-        ok: false,
-        error: { code: 'purchase-outcome-unknown' },
-      });
+      await buyWithLostAnswer(a, sandbox(), 'LUM-10426');
       // B counts the double label and A's unknown purchase, as its Whole site list shows them.
       await until(async () => (await call(b, 'station.status', {})).needsAttention === 2);
       const list = await call(b, 'site.attention', {});

@@ -6,7 +6,7 @@ import type { Output } from '../../../src/shared/contract.js';
 import { tempDir } from '../../support/tmp.js';
 import { siteDatabase, STATION_PASSWORD } from '../site/support.js';
 import { candleOrder, printed, siteStations } from './site-stations.js';
-import { call, scanOrder, loseNextLabelAnswer } from './support.js';
+import { buyWithLostAnswer, call, scanOrder } from './support.js';
 
 const { pgc, sandbox, siteStation, stationsAandB, startProvisioned, diskImageOf } = siteStations();
 
@@ -540,15 +540,7 @@ describe('Station facade with a site store', () => {
     const { a, b } = await stationsAandB();
     try {
       // A's purchase goes through at the platform, but the answer is lost: unknown at A.
-      loseNextLabelAnswer(sandbox());
-      const atA = await call(a, 'pack.scan', { value: 'LUM-10423' });
-      if (atA.kind !== 'order') throw new Error(atA.kind);
-      const rated = await call(a, 'pack.rate', {
-        orderId: atA.order.id,
-        packages: [{ weightLbs: 1.8, boxId: null }],
-      });
-      const lost = await a.dispatch('pack.buy', { shipmentId: rated.shipmentId });
-      expect(lost).toMatchObject({ ok: false, error: { code: 'purchase-outcome-unknown' } });
+      await buyWithLostAnswer(a, sandbox(), 'LUM-10423', 1.8);
       // B buys the order all the same (another label, confirmed).
       const scan = await call(b, 'pack.scan', { value: 'LUM-10423' });
       if (scan.kind !== 'order') throw new Error(scan.kind);

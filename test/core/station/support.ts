@@ -245,6 +245,27 @@ export const loseNextLabelAnswer = (sandbox: Sandbox) =>
     times: 1,
   });
 
+/**
+ * Scans and rates an order at `weightLbs` and buys it while the platform's answer is lost: a
+ * purchase of unknown outcome (a label was sold). Throws when the reply says anything else.
+ */
+export async function buyWithLostAnswer(
+  s: Station,
+  sandbox: Sandbox,
+  number: string,
+  weightLbs = 2,
+): Promise<void> {
+  const scan = await scanOrder(s, number);
+  const quote = await call(s, 'pack.rate', {
+    orderId: scan.order.id,
+    packages: [{ weightLbs, boxId: null }],
+  });
+  loseNextLabelAnswer(sandbox);
+  const lost = await s.dispatch('pack.buy', { shipmentId: quote.shipmentId });
+  if (lost.ok || lost.error.code !== 'purchase-outcome-unknown')
+    throw new Error(`${number}: not an unknown purchase: ${JSON.stringify(lost)}`);
+}
+
 /** Until the header says the platform answers (online). */
 export const online = (s: Station) =>
   until(async () => (await call(s, 'station.status', {})).connectivity === 'online');
