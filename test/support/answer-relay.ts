@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll } from 'vitest';
 
 /**
  * A relay in front of a sandbox that passes every request through over real HTTP and lets a test
@@ -51,5 +52,21 @@ export async function startAnswerRelay(
   return {
     url: `http://127.0.0.1:${port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A relay for the whole file (started before its tests, closed after): its base URL. */
+export function useAnswerRelay(
+  target: () => string,
+  rewrite: (method: string, path: string, body: unknown) => unknown,
+): () => string {
+  let relay: AnswerRelay | undefined;
+  beforeAll(async () => {
+    relay = await startAnswerRelay(target, rewrite);
+  });
+  afterAll(() => relay?.close());
+  return () => {
+    if (!relay) throw new Error('the answer relay has not started');
+    return relay.url;
   };
 }

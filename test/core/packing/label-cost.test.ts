@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAnswerRelay, type AnswerRelay } from '../../support/answer-relay.js';
+import { describe, expect, it } from 'vitest';
+import { useAnswerRelay } from '../../support/answer-relay.js';
 import { useSandbox } from '../../support/sandbox.js';
 import { lumenProfile } from './support/station.js';
 import { ledgerFor, orderId, stationFor } from './support/harness.js';
@@ -10,23 +10,18 @@ import { ledgerFor, orderId, stationFor } from './support/harness.js';
  * the label free in History and End of day: the station records the price of the rate it bought.
  */
 const sb = useSandbox();
-let relay: AnswerRelay;
-
-beforeAll(async () => {
-  relay = await startAnswerRelay(
-    () => sb.url,
-    (method, path, body) => {
-      if (method !== 'POST' || path !== '/api/v1/labels') return body;
-      const { cost: _cost, ...rest } = body as Record<string, unknown>;
-      return rest;
-    },
-  );
-});
-afterAll(() => relay.close());
+const relayUrl = useAnswerRelay(
+  () => sb.url,
+  (method, path, body) => {
+    if (method !== 'POST' || path !== '/api/v1/labels') return body;
+    const { cost: _cost, ...rest } = body as Record<string, unknown>;
+    return rest;
+  },
+);
 
 describe('a label answer without a cost', () => {
   it('is recorded at the price of the rate bought, not 0.00', async () => {
-    const station = await stationFor((p) => lumenProfile(relay.url, p));
+    const station = await stationFor((p) => lumenProfile(relayUrl(), p));
     station.importSamples();
     const result = await station.workflow.ship(orderId(station, 'LUM-10421'), {
       packages: [{ weightLbs: 2 }],

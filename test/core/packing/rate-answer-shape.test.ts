@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAnswerRelay, type AnswerRelay } from '../../support/answer-relay.js';
+import { describe, expect, it } from 'vitest';
+import { useAnswerRelay } from '../../support/answer-relay.js';
 import { useSandbox } from '../../support/sandbox.js';
 import { lumenProfile } from './support/station.js';
 import { orderId, stationFor } from './support/harness.js';
@@ -10,26 +10,21 @@ import { orderId, stationFor } from './support/harness.js';
  * through a relay) cannot be bought from, but the packer must not read "no rates".
  */
 const sb = useSandbox();
-let relay: AnswerRelay;
-
-beforeAll(async () => {
-  relay = await startAnswerRelay(
-    () => sb.url,
-    (method, path, body) => {
-      if (method !== 'POST' || path !== '/api/v1/rates') return body;
-      const answer = body as { shipmentRates: Record<string, unknown>[] };
-      return {
-        ...answer,
-        shipmentRates: answer.shipmentRates.map(({ amount, ...r }) => ({ ...r, total: amount })),
-      };
-    },
-  );
-});
-afterAll(() => relay.close());
+const relayUrl = useAnswerRelay(
+  () => sb.url,
+  (method, path, body) => {
+    if (method !== 'POST' || path !== '/api/v1/rates') return body;
+    const answer = body as { shipmentRates: Record<string, unknown>[] };
+    return {
+      ...answer,
+      shipmentRates: answer.shipmentRates.map(({ amount, ...r }) => ({ ...r, total: amount })),
+    };
+  },
+);
 
 describe('rates the station cannot read', () => {
   it('says how many came back and why none can be bought, not "the platform returned no rates"', async () => {
-    const station = await stationFor((p) => lumenProfile(relay.url, p));
+    const station = await stationFor((p) => lumenProfile(relayUrl(), p));
     station.importSamples();
     const result = await station.workflow.rate(orderId(station, 'LUM-10421'), {
       packages: [{ weightLbs: 2 }],
