@@ -70,3 +70,12 @@ export function accountView(state: SandboxState, account: CarrierAccount, baseUr
     updatedAt: account.updatedAt,
   };
 }
+
+/** Whether an account may rate and buy from a site: any, unless its allowedLocationIds name some. */
+export function mayShipFrom(account: CarrierAccount, siteId: string | undefined): boolean {
+  return (
+    !siteId ||
+    account.allowedLocationIds.length === 0 ||
+    account.allowedLocationIds.includes(siteId)
+  );
+}

@@ -1,4 +1,5 @@
 import { type FastifyInstance } from 'fastify';
+import { mayShipFrom } from '../carriers.js';
 import { z } from 'zod';
 import { ApiError, notFound } from '../errors.js';
 import { SERVICE_LEVEL_PATTERN } from '../fixtures.js';
@@ -104,11 +105,7 @@ export function labelRoutes(app: FastifyInstance, world: World): void {
     );
     // As for rates: an account kept to some sites does not buy from another (LOCATION_NOT_ALLOWED).
     const siteId = origin.site?.id;
-    if (
-      siteId &&
-      account.allowedLocationIds.length > 0 &&
-      !account.allowedLocationIds.includes(siteId)
-    ) {
+    if (!mayShipFrom(account, siteId)) {
       const message = `carrier account "${account.name}" may not ship from site "${siteId}"`;
       throw new ApiError(400, 'LOCATION_NOT_ALLOWED', `Cannot buy a label: ${message}`, [
         { field: 'carrierAccountId', message, code: 'LOCATION_NOT_ALLOWED' },

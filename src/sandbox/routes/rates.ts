@@ -1,4 +1,5 @@
 import { type FastifyInstance } from 'fastify';
+import { mayShipFrom } from '../carriers.js';
 import { z } from 'zod';
 import { ApiError, type FieldError } from '../errors.js';
 import { price, priceKey, serviceLevelName, tierOf } from '../rates/pricing.js';
@@ -124,11 +125,7 @@ export function rateRoutes(app: FastifyInstance, world: World): void {
     for (const account of usable) {
       const conn = state.connections.get(account.carrierAccountConnectionId)!;
       const siteId = origin.site?.id;
-      if (
-        siteId &&
-        account.allowedLocationIds.length > 0 &&
-        !account.allowedLocationIds.includes(siteId)
-      ) {
+      if (!mayShipFrom(account, siteId)) {
         rateErrors.push({
           carrierAccount: { id: account.id, name: account.name, carrier: conn.carrier },
           errorCode: 'LOCATION_NOT_ALLOWED',
