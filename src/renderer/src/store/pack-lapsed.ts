@@ -1,5 +1,6 @@
 import type { CarrierAccountView } from '../../../shared/views';
 import { useStation } from './index';
+import { sayOnPack } from './pack-reimport';
 
 /** Statuses of a connection that no longer rates or buys (the header's banner names them). */
 const LAPSED = new Set(['EXPIRED', 'ERROR', 'UNAUTHORIZED']);
@@ -23,10 +24,8 @@ export async function rerateLapsed(accounts: readonly CarrierAccountView[]): Pro
   if (!hit || rerated === key) return;
   rerated = key;
   await useStation.getState().rate();
-  const after = useStation.getState();
-  if (after.order?.id !== order.id) return;
-  const text = `Carrier account "${hit.name}" is ${hit.isActive ? hit.status : 'inactive'} since order ${order.orderNumber}'s rates were fetched: its rates cannot be bought, so the order was rated again.`;
-  if (!after.result || after.result.kind === 'info')
-    useStation.setState({ result: { kind: 'info', text } });
-  else after.notify('error', text);
+  sayOnPack(
+    order.id,
+    `Carrier account "${hit.name}" is ${hit.isActive ? hit.status : 'inactive'} since order ${order.orderNumber}'s rates were fetched: its rates cannot be bought, so the order was rated again.`,
+  );
 }

@@ -17,8 +17,19 @@ export async function redrawReimported(): Promise<void> {
   if (now.order?.id !== order.id || now.quote?.shipmentId !== quote.shipmentId || now.busy) return;
   await now.scan(order.orderNumber, order.id);
   const after = useStation.getState();
-  const text = `Order ${order.orderNumber} was imported again while it was on screen (${r.value.what}): it is shown as it is now${after.quote ? ' and rated again' : ''}. A weight typed before is the file's again: weigh it again if it was changed.`;
-  if (after.order?.id === order.id && (!after.result || after.result.kind === 'info'))
+  sayOnPack(
+    order.id,
+    `Order ${order.orderNumber} was imported again while it was on screen (${r.value.what}): it is shown as it is now${after.quote ? ' and rated again' : ''}. A weight typed before is the file's again: weigh it again if it was changed.`,
+  );
+}
+
+/**
+ * Why the order on Pack changed under the packer: in the result panel while that order is still
+ * on screen and the panel holds nothing else (never over a refusal or a label); otherwise a toast.
+ */
+export function sayOnPack(orderId: string, text: string): void {
+  const now = useStation.getState();
+  if (now.order?.id === orderId && (!now.result || now.result.kind === 'info'))
     useStation.setState({ result: { kind: 'info', text } });
-  else after.notify('error', text);
+  else now.notify('error', text);
 }

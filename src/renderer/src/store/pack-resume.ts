@@ -1,5 +1,6 @@
 import { call } from '../bridge';
 import { useStation } from './index';
+import { sayOnPack } from './pack-reimport';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -41,5 +42,5 @@ export async function resumeBuying(): Promise<void> {
   const text = after.existingLabels.length
     ? `Order ${b.orderNumber}'s label was bought while this page was being opened, and sent to the label printer: it goes on order ${b.orderNumber}'s parcel.`
     : `The label asked for order ${b.orderNumber} before this page was opened was not bought here: Needs attention (Alt+2) says why (refused, or not confirmed). Do not buy it again before looking there.`;
-  useStation.setState({ result: { kind: 'info', text } });
+  sayOnPack(b.orderId, text);
 }
