@@ -11,6 +11,16 @@ import { OverrideForm, VerifyTable } from './pack/Verify';
 import { isVerifying } from '../store/pack-rules';
 import './pack/pack-layout.css';
 
+/** Scan takes the keyboard, unless another field has it (`force`: even then). */
+function focusScanField(scan: HTMLInputElement | null, force = false): void {
+  const active = document.activeElement;
+  const typing =
+    active instanceof HTMLElement &&
+    active !== scan &&
+    (active.tagName === 'INPUT' || active.tagName === 'TEXTAREA' || active.tagName === 'SELECT');
+  if (force || !typing) scan?.focus();
+}
+
 /**
  * The packer's screen. Hands stay on the scanner: the Scan field takes the focus back after
  * every action, every control has a key, and every panel keeps its size so nothing jumps
@@ -27,19 +37,11 @@ export function PackView() {
   // Back to Scan after an action, unless the packer has since moved to another field on purpose
   // (the weight, a reprint reason): a late callback must never steal their typing.
   const focusScan = (force = false) =>
-    requestAnimationFrame(() => {
-      const active = document.activeElement;
-      const typing =
-        active instanceof HTMLElement &&
-        active !== scanRef.current &&
-        (active.tagName === 'INPUT' ||
-          active.tagName === 'TEXTAREA' ||
-          active.tagName === 'SELECT');
-      if (force || !typing) scanRef.current?.focus();
-    });
+    requestAnimationFrame(() => focusScanField(scanRef.current, force));
 
   useEffect(() => {
-    focusScan();
+    // At once, not a frame later: a scan typed the moment Pack opens lands whole in Scan.
+    focusScanField(scanRef.current);
     void useStation.getState().loadSettings();
     // A label this station is buying since before this page opened (a reload mid-purchase).
     void resumeBuying();
@@ -95,13 +97,14 @@ export function PackView() {
         setScan('');
         focusScan(true);
       } else if (
-        document.activeElement === document.body &&
+        (document.activeElement === document.body || document.activeElement?.tagName === 'MAIN') &&
         e.key.length === 1 &&
         !e.ctrlKey &&
         !e.altKey &&
         !e.metaKey
       ) {
-        // A scan that starts while nothing has the focus still lands in the Scan field.
+        // A scan that starts while no field has the focus (the page, or the view itself) still
+        // lands in the Scan field.
         scanRef.current?.focus();
       }
     };
