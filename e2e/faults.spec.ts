@@ -2,11 +2,9 @@ import { expect, test, type Page } from '@playwright/test';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { VirtualPrinter } from '../src/core/printing/virtual-printer/server.js';
 import {
-  startVirtualPrinter,
-  type VirtualPrinter,
-} from '../src/core/printing/virtual-printer/server.js';
-import {
+  startPrinter,
   startProvisionedStation,
   startSandboxProcess,
   type RunningStation,
@@ -23,7 +21,7 @@ let station: RunningStation | null = null;
 
 test.beforeEach(async () => {
   sandbox = await startSandboxProcess();
-  printer = await startVirtualPrinter({ port: 0 });
+  printer = await startPrinter();
 });
 test.afterEach(async () => {
   await station?.stop();

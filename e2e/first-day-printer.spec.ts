@@ -1,9 +1,7 @@
 import { expect, test } from '@playwright/test';
+import type { VirtualPrinter } from '../src/core/printing/virtual-printer/server.js';
 import {
-  startVirtualPrinter,
-  type VirtualPrinter,
-} from '../src/core/printing/virtual-printer/server.js';
-import {
+  startPrinter,
   importOrders,
   scanAndBuy,
   startProvisionedStation,
@@ -30,7 +28,7 @@ test.afterEach(async () => {
 
 async function provisioned(dpi: 203 | 300): Promise<RunningStation> {
   sandbox = await startSandboxProcess();
-  printer = await startVirtualPrinter({ port: 0, dpi });
+  printer = await startPrinter({ dpi });
   return startProvisionedStation({
     baseUrl: sandbox.url,
     printer: { port: printer.port, dpi },

@@ -2,11 +2,9 @@ import { expect, test, type Page } from '@playwright/test';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { VirtualPrinter } from '../src/core/printing/virtual-printer/server.js';
 import {
-  startVirtualPrinter,
-  type VirtualPrinter,
-} from '../src/core/printing/virtual-printer/server.js';
-import {
+  startPrinter,
   startProvisionedStation,
   startSandboxProcess,
   type RunningStation,
@@ -25,7 +23,7 @@ let station: RunningStation | null = null;
 
 test.beforeEach(async () => {
   sandbox = await startSandboxProcess();
-  printer = await startVirtualPrinter({ port: 0 });
+  printer = await startPrinter();
   station = await startProvisionedStation({
     baseUrl: sandbox.url,
     printer: { port: printer.port },

@@ -1,11 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { VirtualPrinter } from '../src/core/printing/virtual-printer/server.js';
 import {
-  startVirtualPrinter,
-  type VirtualPrinter,
-} from '../src/core/printing/virtual-printer/server.js';
-import {
+  startPrinter,
   startProvisionedStation,
   startSandboxProcess,
   type RunningStation,
@@ -30,7 +28,7 @@ test('one order number under a 3PL and its brand: said at import and at the scan
   page,
 }, info) => {
   sandbox = await startSandboxProcess();
-  printer = await startVirtualPrinter({ port: 0 });
+  printer = await startPrinter();
   station = await startProvisionedStation({
     baseUrl: sandbox.url,
     printer: { port: printer.port },

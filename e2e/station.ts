@@ -3,11 +3,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createServer, type Server } from 'node:net';
 import { createInterface } from 'node:readline';
 import { expect, test, type Page } from '@playwright/test';
 import {
   startVirtualPrinter,
   type VirtualPrinter,
+  type VirtualPrinterOptions,
 } from '../src/core/printing/virtual-printer/server.js';
 
 export interface RunningStation {
@@ -18,6 +20,37 @@ export interface RunningStation {
 }
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+const held: Server[] = [];
+/**
+ * After a process stops, its port stays taken until the test's worker ends, by a listener
+ * that closes every connection: with two workers, another test's station or sandbox could
+ * otherwise be given the same port, and a page (or station) expecting "not answering" would
+ * reach it instead (CI, 2026-11-29: a page reconnected to another test's station).
+ */
+function holdPort(port: number): Promise<void> {
+  return new Promise((ok) => {
+    const server = createServer((socket) => socket.destroy());
+    server.once('error', () => ok()); // already taken again: nothing to hold
+    server.listen(port, '127.0.0.1', () => {
+      server.unref();
+      held.push(server);
+      ok();
+    });
+  });
+}
+
+/** A virtual label printer on a free port; switched off (`close`), its port stays taken. */
+export async function startPrinter(options: VirtualPrinterOptions = {}): Promise<VirtualPrinter> {
+  const printer = await startVirtualPrinter({ port: 0, ...options });
+  const close = printer.close.bind(printer);
+  return Object.assign(printer, {
+    close: async () => {
+      await close();
+      await holdPort(printer.port);
+    },
+  });
+}
 
 /** `npm run web` in its own temp data directory; resolves on its first stdout line. */
 export async function startStation(
@@ -55,6 +88,7 @@ export async function startStation(
     async stop() {
       child.kill('SIGTERM');
       await new Promise((ok) => (child.exitCode !== null ? ok(null) : child.once('exit', ok)));
+      await holdPort(Number(new URL(match[1]!).port));
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -114,6 +148,7 @@ export async function startSandboxProcess(fixturesFile?: string): Promise<Sandbo
     async stop() {
       child.kill('SIGTERM');
       await new Promise((ok) => (child.exitCode !== null ? ok(null) : child.once('exit', ok)));
+      await holdPort(Number(new URL(url).port));
     },
   };
 }
@@ -240,7 +275,7 @@ export function provisionedPerTest(profile: { id: string; name: string }): {
   let station: RunningStation | null = null;
   test.beforeEach(async () => {
     sandbox = await startSandboxProcess();
-    printer = await startVirtualPrinter({ port: 0 });
+    printer = await startPrinter();
   });
   test.afterEach(async () => {
     await station?.stop();
