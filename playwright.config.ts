@@ -6,7 +6,9 @@ export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
   timeout: 60_000,
-  workers: 1,
+  // Two workers on a two-core machine: the tests mostly wait (processes, sockets, the page),
+  // and e2e/station.ts keeps a stopped process's port taken so tests never reach each other.
+  workers: 2,
   reporter: [['list']],
   use: {
     headless: true,
