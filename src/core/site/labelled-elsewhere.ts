@@ -11,6 +11,11 @@ const KEEP_MS = 14 * 24 * 60 * 60 * 1000;
  * store late (its station's outbox was waiting) is still picked up within this window.
  */
 const OVERLAP_MS = 15 * 60 * 1000;
+/**
+ * A refusal naming another station's purchase in flight (no label yet) is kept this long: while
+ * the store is away, whether that purchase went through is not known here.
+ */
+const BUYING_KEEP_MS = 60 * 60 * 1000;
 
 interface Row {
   station_id: string;
@@ -33,6 +38,12 @@ interface Row {
  */
 export class LabelledElsewhere {
   private readonly s;
+  /**
+   * Orders the store said another station was buying (its claim in flight, no label yet), by
+   * scope, tenant and order: in memory only, for the store's next short absence (a restart
+   * forgets them; the labels above are kept on disk).
+   */
+  private readonly buying = new Map<string, { holder: ClaimHolder; learntAt: number }>();
 
   constructor(private readonly db: Db) {
     this.s = {
@@ -62,9 +73,15 @@ export class LabelledElsewhere {
 
   /** The store's answer to a claim: a refusal naming another station's label is kept. */
   learn(scope: StationScope, tenantId: string, orderNumber: string, result: ClaimResult): void {
-    if (result.granted || !result.holder?.label) return;
+    const key = buyingKey(scope, tenantId, orderNumber);
+    this.buying.delete(key);
+    if (result.granted || !result.holder || result.code !== 'order-claimed-elsewhere') return;
     const { holder } = result;
     const now = Date.now();
+    if (!holder.label) {
+      this.buying.set(key, { holder, learntAt: now });
+      return;
+    }
     this.s.prune.run(new Date(now - KEEP_MS).toISOString());
     this.s.put.run(
       scope.profileId,
@@ -134,7 +151,7 @@ export class LabelledElsewhere {
     why: string,
   ): Extract<ClaimResult, { granted: false }> | null {
     const row = this.s.get.get(scope.profileId, scope.environment, tenantId, orderNumber);
-    if (!row) return null;
+    if (!row) return this.buyingRefusal(scope, tenantId, orderNumber, why);
     const holder = holderOf(row);
     const by = row.packer ? ` by ${row.packer}` : '';
     const learnt = new Date(row.learnt_at);
@@ -149,6 +166,29 @@ export class LabelledElsewhere {
       holder,
     };
   }
+
+  /** The refusal for an order another station was buying when the store last said (see buying). */
+  private buyingRefusal(
+    scope: StationScope,
+    tenantId: string,
+    orderNumber: string,
+    why: string,
+  ): Extract<ClaimResult, { granted: false }> | null {
+    const kept = this.buying.get(buyingKey(scope, tenantId, orderNumber));
+    if (!kept || Date.now() - kept.learntAt > BUYING_KEEP_MS) return null;
+    const { holder } = kept;
+    const by = holder.packer ? ` by ${holder.packer}` : '';
+    return {
+      granted: false,
+      code: 'order-claimed-elsewhere',
+      message: `Order ${orderNumber} was being labelled at ${holder.stationName} (since ${clockTime(new Date(holder.at))}${by}), as the site store said at ${clockTime(new Date(kept.learntAt))}: whether that label was bought is not known here while the store is away. Nothing was bought. ${why} Look for its label at ${holder.stationName}, or try again once the store answers; Ctrl+Shift+A buys another label all the same.`,
+      holder,
+    };
+  }
+}
+
+function buyingKey(scope: StationScope, tenantId: string, orderNumber: string): string {
+  return JSON.stringify([scope.profileId, scope.environment, tenantId, orderNumber]);
 }
 
 function holderOf(row: Row): ClaimHolder {
