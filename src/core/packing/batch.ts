@@ -3,6 +3,7 @@ import { inTransaction, type Db } from '../storage/database.js';
 import { systemClock, type Clock, type StationScope } from '../storage/scope.js';
 import type { PackingWorkflow } from './packing-workflow.js';
 import { packedAsAtPack, type BoxDimensions } from './pre-rating.js';
+import { interruptedItem } from './batch-recover.js';
 import type { ShipResult } from './types.js';
 import {
   batchItemOf,
@@ -273,39 +274,14 @@ export class BatchRunner {
   }
 
   private settleInterrupted(batchId: string, position: number, orderId: number): void {
-    const labels = this.workflow.labels.forOrder(orderId);
-    const base = { ...unmarked, batchId, position, shipmentId: null, now: this.now() };
-    if (labels.length > 0) {
-      const label = labels[labels.length - 1]!;
-      this.s.setItem.run({
-        ...base,
-        state: 'bought',
-        labelId: label.id,
-        costCents: label.costCents,
-        failure: null,
-      });
-      return;
-    }
-    const open = this.workflow.shipments
-      .purchasesForOrder(orderId)
-      .some((p) => p.state === 'unknown' || p.state === 'purchasing');
-    if (open)
-      this.s.setItem.run({
-        ...base,
-        state: 'failed',
-        labelId: null,
-        costCents: null,
-        failure:
-          'The station stopped while buying this label: its outcome is unknown. See Needs attention.',
-      });
-    else
-      this.s.setItem.run({
-        ...base,
-        state: 'waiting',
-        labelId: null,
-        costCents: null,
-        failure: null,
-      });
+    this.s.setItem.run({
+      ...unmarked,
+      batchId,
+      position,
+      shipmentId: null,
+      now: this.now(),
+      ...interruptedItem(this.workflow, orderId),
+    });
   }
 
   private changeState(id: string, state: BatchState, from: BatchState[]): BatchSummary | undefined {
