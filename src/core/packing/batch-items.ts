@@ -46,6 +46,8 @@ export interface BatchSummary {
   waiting: number;
   costCents: number;
   items: BatchItem[];
+  /** Paused by the station: labels it bought wait at a printer with a fault (its words). */
+  heldBy: string | null;
 }
 
 /** The most orders one batch may hold (the contract's, so the Orders view can say it first). */
@@ -182,5 +184,43 @@ export function batchItemOf(r: BatchItemRow): BatchItem {
     trackingNumber: r.queued_tracking_number,
     costCents: r.queued_cost_cents,
     reason: 'Bought by the offline queue once the platform answered.',
+  };
+}
+
+/** A batch's counts from its row and items (`heldBy`: see BatchSummary). */
+export function summarize(
+  row: {
+    id: string;
+    state: BatchState;
+    description: string;
+    created_by: string | null;
+    created_at: string;
+  },
+  items: BatchItem[],
+  heldBy: string | null,
+): BatchSummary {
+  const count = (s: BatchItemShown) => items.filter((i) => i.state === s).length;
+  const bought = count('bought');
+  const failed = count('failed');
+  const skipped = count('skipped');
+  const unknown = count('unknown');
+  const queued = count('queued');
+  return {
+    id: row.id,
+    state: row.state,
+    description: row.description,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    total: items.length,
+    done: bought + failed + skipped + unknown + queued,
+    bought,
+    failed,
+    skipped,
+    unknown,
+    queued,
+    waiting: count('waiting') + count('working'),
+    costCents: items.reduce((n, i) => n + (i.state === 'bought' ? (i.costCents ?? 0) : 0), 0),
+    items,
+    heldBy,
   };
 }

@@ -9,8 +9,8 @@ import {
   batchItemOf,
   MAX_BATCH_ORDERS,
   settle,
+  summarize,
   type BatchItemRow,
-  type BatchItemShown,
   type BatchState,
   type BatchSummary,
 } from './batch-items.js';
@@ -54,6 +54,8 @@ export class BatchRunner {
   private readonly s;
   /** Batches whose loop runs in this process now. */
   private readonly running = new Map<string, Promise<BatchSummary>>();
+  /** Batches paused because their labels wait at a printer with a fault: its words. */
+  private readonly held = new Map<string, string>();
 
   constructor(
     private readonly workflow: PackingWorkflow,
@@ -64,6 +66,11 @@ export class BatchRunner {
       onProgress?: (summary: BatchSummary) => void;
       /** Box presets (Settings → Boxes): a box code is bought with its sides, as at Pack. */
       boxes?: () => readonly BoxDimensions[];
+      /**
+       * Why the batch must not buy on (a printer with a fault holds some of these labels, the
+       * platform ids of labels it bought): the printer's words, or null to go on.
+       */
+      printHold?: (labelIds: readonly string[]) => string | null;
     } = {},
   ) {
     this.s = {
@@ -179,30 +186,11 @@ export class BatchRunner {
   summary(id: string): BatchSummary | undefined {
     const row = this.s.batch.get(id, this.scope.profileId, this.scope.environment);
     if (!row) return undefined;
-    const items = this.s.items.all(id).map(batchItemOf);
-    const count = (s: BatchItemShown) => items.filter((i) => i.state === s).length;
-    const bought = count('bought');
-    const failed = count('failed');
-    const skipped = count('skipped');
-    const unknown = count('unknown');
-    const queued = count('queued');
-    return {
-      id,
-      state: row.state,
-      description: row.description,
-      createdBy: row.created_by,
-      createdAt: row.created_at,
-      total: items.length,
-      done: bought + failed + skipped + unknown + queued,
-      bought,
-      failed,
-      skipped,
-      unknown,
-      queued,
-      waiting: count('waiting') + count('working'),
-      costCents: items.reduce((n, i) => n + (i.state === 'bought' ? (i.costCents ?? 0) : 0), 0),
-      items,
-    };
+    return summarize(
+      row,
+      this.s.items.all(id).map(batchItemOf),
+      row.state === 'paused' ? (this.held.get(id) ?? null) : null,
+    );
   }
 
   list(limit = 20): BatchSummary[] {
@@ -220,6 +208,7 @@ export class BatchRunner {
     const row = this.s.batch.get(id, this.scope.profileId, this.scope.environment);
     if (!row) return Promise.reject(new RangeError(`no batch ${id} in this profile`));
     if (row.state === 'stopped' || row.state === 'done') return Promise.resolve(this.summary(id)!);
+    this.held.delete(id);
     if (row.state === 'paused') this.setState(id, 'running');
     // Resumed while the label in hand is still being bought: that loop simply goes on (it
     // leaves the map in the same step as it sees the batch is no longer running).
@@ -231,7 +220,29 @@ export class BatchRunner {
   }
 
   pause(id: string): BatchSummary | undefined {
+    this.held.delete(id);
     return this.changeState(id, 'paused', ['running']);
+  }
+
+  /**
+   * Batches paused for their printer (see printHold) go on by themselves once it has no fault:
+   * called when a printer's status changes.
+   */
+  resumeHeld(): void {
+    for (const id of [...this.held.keys()]) {
+      const row = this.s.batch.get(id, this.scope.profileId, this.scope.environment);
+      if (row?.state !== 'paused') this.held.delete(id);
+      else if (!this.printHold(id)) void this.run(id).catch(() => {});
+    }
+  }
+
+  /** The printer's words when labels this batch bought wait at a printer with a fault. */
+  private printHold(id: string): string | null {
+    const labelIds = this.s.items
+      .all(id)
+      .map(batchItemOf)
+      .flatMap((i) => (i.state === 'bought' && i.platformLabelId ? [i.platformLabelId] : []));
+    return labelIds.length ? (this.options.printHold?.(labelIds) ?? null) : null;
   }
 
   /**
@@ -246,6 +257,7 @@ export class BatchRunner {
 
   /** Stops for good: the waiting orders stay as they are (open), nothing more is bought. */
   stop(id: string): BatchSummary | undefined {
+    this.held.delete(id);
     return this.changeState(id, 'stopped', ['running', 'paused']);
   }
 
@@ -316,6 +328,15 @@ export class BatchRunner {
       if (!next) {
         this.running.delete(id);
         this.setState(id, 'done');
+        return this.summary(id)!;
+      }
+      // Labels it bought wait at a printer with a fault (out of paper…): no more are bought
+      // into it; the batch goes on by itself once the printer prints again (resumeHeld).
+      const hold = this.printHold(id);
+      if (hold) {
+        this.held.set(id, hold);
+        this.running.delete(id);
+        this.setState(id, 'paused');
         return this.summary(id)!;
       }
       const at = { batchId: id, position: next.position, now: this.now() };

@@ -17,6 +17,7 @@ import { PlatformClient, type TokenStore } from '../platform/index.js';
 import { PlatformNames } from './platform-names.js';
 import { tenantsOf, type Profile } from '../profiles/profile-schema.js';
 import type { PrintSpool } from '../printing/spool/print-spool.js';
+import { faultHolding, type PrinterNotice } from '../printing/spool/spool-types.js';
 import type { Db } from '../storage/database.js';
 import type { StationScope } from '../storage/scope.js';
 import {
@@ -134,6 +135,10 @@ export class ProfileRuntime {
   /** Label retention runs at start and then this often. */
   static retentionEveryMs = 60 * 60_000;
   private readonly timers: NodeJS.Timeout[] = [];
+  /** A printer's status heard: a batch held for it goes on once it has no fault. */
+  private readonly printerHeard = (notice: PrinterNotice) => {
+    if (notice.message === null) this.batches.resumeHeld();
+  };
   private readonly carrierWatch: CarrierWatch;
   /** The shipping site's and tenant's names as the platform has them (read at start). */
   readonly names: PlatformNames;
@@ -202,6 +207,8 @@ export class ProfileRuntime {
     this.orderList = new OrderList(deps.db);
     this.batches = new BatchRunner(this.workflow, deps.db, {
       ...(deps.boxes ? { boxes: deps.boxes } : {}),
+      // No more labels bought into a printer with a fault (it goes on once it prints, below).
+      printHold: (labelIds) => faultHolding(spool, labelIds),
       onProgress: (summary) => {
         deps.onBatch?.(summary);
         deps.onChange('queue');
@@ -209,6 +216,7 @@ export class ProfileRuntime {
         if (summary.failed) deps.onChange('attention');
       },
     });
+    spool.on('printer', this.printerHeard);
     this.voids = new LabelVoids(deps.db);
     this.reprints = new LabelReprints(
       deps.db,
@@ -370,6 +378,7 @@ export class ProfileRuntime {
 
   async close(): Promise<void> {
     for (const t of this.timers.splice(0)) clearInterval(t);
+    this.deps.spool.off('printer', this.printerHeard);
     // Another profile takes over: a running batch stops after the label in hand.
     await this.batches.pauseRunning();
     await this.siteTrackers?.stop();

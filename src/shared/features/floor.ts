@@ -104,6 +104,11 @@ export interface BatchView {
   waiting: number;
   /** Labels of the batch bought and still waiting for their printer (not printed yet). */
   printWaiting: number;
+  /**
+   * Paused by the station: labels it bought wait at a printer with a fault, in the printer's
+   * words ("Printer ZD421 … is out of paper"); it goes on by itself once the printer prints.
+   */
+  heldBy: string | null;
   /** Dollars. */
   cost: number;
   items: BatchItemView[];

@@ -72,3 +72,23 @@ export interface EnqueueResult {
   /** Shown to the packer before it prints (e.g. a 203-dpi label on a 300-dpi printer). */
   warnings: LabelWarning[];
 }
+
+/**
+ * The words of a printer with a fault (out of paper, head open, not answering) that holds one
+ * of these labels' jobs, or null: a batch buys no more labels into it.
+ */
+export function faultHolding(
+  spool: {
+    printerNotices(): PrinterNotice[];
+    pendingLabelJob(labelId: string): { printerId: string } | null;
+  },
+  labelIds: readonly string[],
+): string | null {
+  const notices = spool.printerNotices();
+  for (const labelId of labelIds) {
+    const job = spool.pendingLabelJob(labelId);
+    const notice = job && notices.find((n) => n.printerId === job.printerId);
+    if (notice?.message) return notice.message;
+  }
+  return null;
+}

@@ -58,6 +58,7 @@ export function batchView(
     : 0;
   return {
     printWaiting,
+    heldBy: s.heldBy,
     id: s.id,
     state: s.state,
     description: s.description,

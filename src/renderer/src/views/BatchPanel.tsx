@@ -59,6 +59,13 @@ export function BatchPanel({ batch }: { batch: BatchView }) {
           Cost <b>${batch.cost.toFixed(2)}</b>
         </span>
       </div>
+      {batch.state === 'paused' && batch.heldBy ? (
+        <p className="warn" role="status" data-testid="batch-held">
+          Paused by the station: {batch.heldBy.replace(/\.$/, '')}, so no more labels are bought for
+          it. The batch goes on by itself once the printer prints again (or move its labels to
+          another printer in Queue, Alt+3, then Resume).
+        </p>
+      ) : null}
       {batch.printWaiting ? (
         <p className="warn" data-testid="batch-print-waiting">
           {batch.printWaiting} of the labels bought {batch.printWaiting === 1 ? 'is' : 'are'} still
