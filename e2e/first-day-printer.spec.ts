@@ -1,7 +1,9 @@
 import { expect, test } from '@playwright/test';
-import type { VirtualPrinter } from '../src/core/printing/virtual-printer/server.js';
 import {
-  startPrinter,
+  startVirtualPrinter,
+  type VirtualPrinter,
+} from '../src/core/printing/virtual-printer/server.js';
+import {
   importOrders,
   scanAndBuy,
   startProvisionedStation,
@@ -28,7 +30,7 @@ test.afterEach(async () => {
 
 async function provisioned(dpi: 203 | 300): Promise<RunningStation> {
   sandbox = await startSandboxProcess();
-  printer = await startPrinter({ dpi });
+  printer = await startVirtualPrinter({ port: 0, dpi });
   return startProvisionedStation({
     baseUrl: sandbox.url,
     printer: { port: printer.port, dpi },

@@ -2,9 +2,11 @@ import { expect, test, type Page } from '@playwright/test';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { VirtualPrinter } from '../src/core/printing/virtual-printer/server.js';
 import {
-  startPrinter,
+  startVirtualPrinter,
+  type VirtualPrinter,
+} from '../src/core/printing/virtual-printer/server.js';
+import {
   startProvisionedStation,
   startSandboxProcess,
   type RunningStation,
@@ -23,7 +25,7 @@ let station: RunningStation | null = null;
 
 test.beforeEach(async () => {
   sandbox = await startSandboxProcess();
-  printer = await startPrinter();
+  printer = await startVirtualPrinter({ port: 0 });
   station = await startProvisionedStation({
     baseUrl: sandbox.url,
     printer: { port: printer.port },

@@ -2,9 +2,11 @@ import { expect, test } from '@playwright/test';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { VirtualPrinter } from '../src/core/printing/virtual-printer/server.js';
 import {
-  startPrinter,
+  startVirtualPrinter,
+  type VirtualPrinter,
+} from '../src/core/printing/virtual-printer/server.js';
+import {
   demoWorld,
   startProvisionedStation,
   startSandboxProcess,
@@ -39,7 +41,7 @@ test.beforeEach(async () => {
   const file = join(mkdtempSync(join(tmpdir(), 'station-fixtures-')), 'world.json');
   writeFileSync(file, JSON.stringify(ownFixtures()));
   sandbox = await startSandboxProcess(file);
-  printer = await startPrinter();
+  printer = await startVirtualPrinter({ port: 0 });
 });
 test.afterEach(async () => {
   await station?.stop();

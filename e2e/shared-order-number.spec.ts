@@ -1,9 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { VirtualPrinter } from '../src/core/printing/virtual-printer/server.js';
 import {
-  startPrinter,
+  startVirtualPrinter,
+  type VirtualPrinter,
+} from '../src/core/printing/virtual-printer/server.js';
+import {
   startProvisionedStation,
   startSandboxProcess,
   type RunningStation,
@@ -28,7 +30,7 @@ test('one order number under a 3PL and its brand: said at import and at the scan
   page,
 }, info) => {
   sandbox = await startSandboxProcess();
-  printer = await startPrinter();
+  printer = await startVirtualPrinter({ port: 0 });
   station = await startProvisionedStation({
     baseUrl: sandbox.url,
     printer: { port: printer.port },

@@ -1,9 +1,11 @@
 import { test } from '@playwright/test';
-import type { VirtualPrinter } from '../src/core/printing/virtual-printer/server.js';
+import {
+  startVirtualPrinter,
+  type VirtualPrinter,
+} from '../src/core/printing/virtual-printer/server.js';
 import { removeCluster, startPostgres, type PostgresCluster } from '../test/support/postgres.js';
 import { siteDatabase, STATION_PASSWORD } from '../test/core/site/support.js';
 import {
-  startPrinter,
   startProvisionedStation,
   startSandboxProcess,
   type ProvisionedStationOptions,
@@ -43,7 +45,7 @@ export function siteWorld() {
   };
   /** A packing station of the site (Lumen, its own virtual printer); `siteUrl` null: alone. */
   const packingStation = async (siteUrl: string | null, stationId: string, stationName: string) => {
-    const printer = await startPrinter();
+    const printer = await startVirtualPrinter({ port: 0 });
     printers.push(printer);
     const station = await start({
       printer: { port: printer.port, name: `ZD421 ${stationName}` },

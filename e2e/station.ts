@@ -9,7 +9,6 @@ import { expect, test, type Page } from '@playwright/test';
 import {
   startVirtualPrinter,
   type VirtualPrinter,
-  type VirtualPrinterOptions,
 } from '../src/core/printing/virtual-printer/server.js';
 
 export interface RunningStation {
@@ -23,10 +22,12 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 const held: Server[] = [];
 /**
- * After a process stops, its port stays taken until the test's worker ends, by a listener
- * that closes every connection: with two workers, another test's station or sandbox could
- * otherwise be given the same port, and a page (or station) expecting "not answering" would
- * reach it instead (CI, 2026-11-29: a page reconnected to another test's station).
+ * After a station or sandbox process stops, its port stays taken until the test's worker ends,
+ * by a listener that closes every connection: with two workers, another test's station or
+ * sandbox could otherwise be given the same port, and a page (or station) expecting "not
+ * answering" would reach it instead (CI, 2026-11-29: a page reconnected to another test's
+ * station). Not for printers: a switched-off printer refuses connections, which the station
+ * says differently from one that accepts and closes them.
  */
 function holdPort(port: number): Promise<void> {
   return new Promise((ok) => {
@@ -37,18 +38,6 @@ function holdPort(port: number): Promise<void> {
       held.push(server);
       ok();
     });
-  });
-}
-
-/** A virtual label printer on a free port; switched off (`close`), its port stays taken. */
-export async function startPrinter(options: VirtualPrinterOptions = {}): Promise<VirtualPrinter> {
-  const printer = await startVirtualPrinter({ port: 0, ...options });
-  const close = printer.close.bind(printer);
-  return Object.assign(printer, {
-    close: async () => {
-      await close();
-      await holdPort(printer.port);
-    },
   });
 }
 
@@ -275,7 +264,7 @@ export function provisionedPerTest(profile: { id: string; name: string }): {
   let station: RunningStation | null = null;
   test.beforeEach(async () => {
     sandbox = await startSandboxProcess();
-    printer = await startPrinter();
+    printer = await startVirtualPrinter({ port: 0 });
   });
   test.afterEach(async () => {
     await station?.stop();
