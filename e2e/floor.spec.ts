@@ -282,6 +282,35 @@ test('Orders view filters and a batch of open single-item orders with a weight: 
   await expect(page.getByTestId('eod-line')).toContainText('no receipt printer');
 });
 
+test('a batch whose printer runs out of paper pauses, says why, and goes on by itself when paper is back', async ({
+  page,
+}, info) => {
+  await openWithOrders(page);
+  await page.getByTestId('count-open').press('Space');
+  await page.getByRole('checkbox', { name: 'Single item' }).press('Space');
+  await page.getByRole('checkbox', { name: 'Weight known' }).press('Space');
+  await expect(page.getByTestId('orders-pager')).toContainText('1–4 of 4 orders');
+  printer.setFault('paper-out');
+  await page.keyboard.press('Alt+b');
+  await page.keyboard.press('Enter');
+  const batch = page.getByTestId('batch');
+  await expect(batch).toContainText('Batch paused', { timeout: 20_000 });
+  await expect(page.getByTestId('batch-held')).toContainText(
+    /^Paused by the station: .* is out of paper, so no more labels are bought for it\. The batch goes on by itself once the printer prints again/,
+  );
+  await page.screenshot({ path: info.outputPath('batch-held-paper-out.png') });
+  const bought = (await sandbox.ledger()).length;
+  expect(bought).toBeLessThan(4);
+  expect(printer.labels).toHaveLength(0);
+
+  printer.setFault(null);
+  await expect(batch).toContainText('Batch done', { timeout: 30_000 });
+  await expect(page.getByTestId('batch-held')).toHaveCount(0);
+  await expect(page.getByTestId('batch-counts')).toContainText('Bought 4');
+  await expect.poll(() => printer.labels.length, { timeout: 15_000 }).toBe(4);
+  expect(await sandbox.ledger()).toHaveLength(4);
+});
+
 test('with no order in the list the batch panel says there is nothing to print, and its button is off with the reason', async ({
   page,
 }, info) => {
