@@ -129,7 +129,12 @@ export function Header() {
               printer ? (
                 // The name gives way ("…", whole in the tooltip); the state never does.
                 <>
-                  <span className="printer-name">{printer.name}</span>
+                  <span
+                    className="printer-name"
+                    style={{ '--name-chars': printer.name.length } as React.CSSProperties}
+                  >
+                    {printer.name}
+                  </span>
                   <span className="printer-state" data-testid="printer-state">
                     {printer.state === 'ready' ? ' ready' : `: ${printerWords[printer.state]}`}
                   </span>
