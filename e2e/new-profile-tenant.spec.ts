@@ -89,3 +89,36 @@ test('the New profile form finds the API key’s tenant by itself, and says plai
   await expect(profiles).not.toContainText('Demo station');
   await expect(page.getByTestId('toast')).toContainText('removed from this station');
 });
+
+test("a 3PL's brands after it was made: Settings → Brands lists the platform's, and a new one is ticked and saved", async ({
+  page,
+}, info) => {
+  await page.goto(station().url);
+  await expect(page.getByTestId('environment-badge')).toBeVisible();
+  await page.keyboard.press('Alt+7');
+  await page.getByRole('button', { name: 'New profile…' }).click();
+  const form = page.getByTestId('new-profile');
+  await form.getByLabel('Profile name').fill('Harbor dock 6');
+  await form.getByLabel('Base URL').fill(sandbox.url);
+  await form.getByLabel('Client ID').fill('demo-harbor-full');
+  await form.getByLabel('Client secret').fill('demo-harbor-full-secret');
+  await form.getByRole('button', { name: 'Connect and load tenants' }).click();
+  await expect(form.getByLabel('Shipping site')).toContainText('Harbor Edison DC');
+  await form.getByRole('checkbox', { name: 'Driftwood Coffee Co.' }).check();
+  await form.getByRole('button', { name: 'Create profile' }).click();
+  await expect(page.getByTestId('profile-name')).toHaveText('Harbor dock 6');
+
+  // A merchant the 3PL signed since: ticked here, no export and provisioning file needed.
+  await page.getByRole('button', { name: 'Brands of Harbor dock 6' }).click();
+  const brands = page.getByRole('group', { name: 'Brands of Harbor dock 6' });
+  await expect(brands.getByRole('checkbox', { name: 'Driftwood Coffee Co.' })).toBeChecked();
+  const pinecrest = brands.getByRole('checkbox', { name: /Pinecrest/ });
+  await expect(pinecrest).not.toBeChecked();
+  await pinecrest.check();
+  await page.screenshot({ path: info.outputPath('profile-brands.png') });
+  await page.getByRole('button', { name: 'Save brands' }).click();
+  await expect(page.getByTestId('toast').last()).toContainText(
+    /^Harbor dock 6 ships for Driftwood Coffee Co\., Pinecrest/,
+  );
+  await expect(brands).toHaveCount(0);
+});

@@ -14,6 +14,7 @@ import { settingsHandlers } from './features/settings.js';
 import { packingHandlers } from './features/packing.js';
 import { floorHandlers } from './features/floor.js';
 import { profileHandlers } from './features/profiles.js';
+import { profileBrandHandlers } from './features/profile-brands.js';
 import { platformProblems } from './features/profile-checks.js';
 import { recordHandlers } from './features/records.js';
 import {
@@ -80,6 +81,7 @@ export function createStation(options: StationOptions): Station {
   const handlers = {
     ...status.handlers(),
     ...profileHandlers(ctx),
+    ...profileBrandHandlers(ctx),
     ...packingHandlers(ctx),
     ...floorHandlers(ctx),
     ...scaleHandlers(ctx),

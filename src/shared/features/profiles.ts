@@ -131,6 +131,15 @@ export const profileCalls = {
   'profiles.setSecret': def<{ stored: true; warning?: string }>()(
     z.object({ id, clientSecret: text(500).trim().min(1) }),
   ),
+  /**
+   * A 3PL profile's brands: the tenants under its tenant on the platform (asked with the stored
+   * secret) and those this station ships for now.
+   */
+  'profiles.brands': def<{ options: TenantNode[]; chosen: string[] }>()(z.object({ id })),
+  /** The brands this station ships for (each one checked against the platform's tenants). */
+  'profiles.setBrands': def<ProfileView>()(
+    z.object({ id, brandTenantIds: z.array(text(200)).max(200) }),
+  ),
   'profiles.activate': def<ProfileView>()(z.object({ id })),
   /** Takes a profile that is not the active one off the station; its labels stay in History. */
   'profiles.remove': def<{ removed: string }>()(z.object({ id })),

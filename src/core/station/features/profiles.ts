@@ -1,13 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Tenant } from '../../platform/index.js';
 import { exportProfiles, provisionProfiles } from '../../profiles/provisioning.js';
 import type { Profile } from '../../profiles/profile-schema.js';
-import type { TenantNode } from '../../../shared/views.js';
 import type { StationContext } from '../context.js';
 import type { FeatureHandlers } from '../../../shared/features/define.js';
 import type { profileCalls } from '../../../shared/features/profiles.js';
 import { StationFailure } from '../errors.js';
 import { leadFor } from './users.js';
+import { findTenant, tenantNode } from './tenant-nodes.js';
+import type { TenantNode } from '../../../shared/views.js';
 import {
   platformProblems,
   siteShipFrom,
@@ -16,30 +16,6 @@ import {
   tempClient,
   type Creds,
 } from './profile-checks.js';
-
-function tenantNode(t: Tenant): TenantNode {
-  const raw = t as unknown as {
-    tenantId: string;
-    name?: string | null;
-    type?: string | null;
-    children?: Tenant[] | null;
-  };
-  return {
-    tenantId: raw.tenantId,
-    name: raw.name ?? raw.tenantId,
-    type: raw.type ?? '',
-    children: (raw.children ?? []).map(tenantNode),
-  };
-}
-
-function findTenant(nodes: TenantNode[], id: string): TenantNode | undefined {
-  for (const n of nodes) {
-    if (n.tenantId === id) return n;
-    const inner = findTenant(n.children, id);
-    if (inner) return inner;
-  }
-  return undefined;
-}
 
 const slug = (name: string) =>
   name
@@ -53,7 +29,9 @@ const unset = (value: unknown): unknown =>
   JSON.parse(JSON.stringify(value, (_k, v: unknown) => (v === null ? undefined : v)));
 
 /** Profiles: create from the platform's own tenant and site lists, edit, export, provision. */
-export function profileHandlers(ctx: StationContext): FeatureHandlers<typeof profileCalls> {
+export function profileHandlers(
+  ctx: StationContext,
+): Omit<FeatureHandlers<typeof profileCalls>, 'profiles.brands' | 'profiles.setBrands'> {
   const view = (p: Profile) => ctx.view(p);
 
   function refuseHotFolder(folder: string, from: 'page' | 'dialog'): void {

@@ -3,6 +3,7 @@ import { call } from '../bridge';
 import { ConfirmPanel } from '../components/ConfirmPanel';
 import { useStation } from '../store';
 import { NewProfile } from './settings/NewProfile';
+import { ProfileBrands } from './settings/ProfileBrands';
 import { BoxPresetsPanel } from './settings/BoxPresets';
 import { PrintersPanel } from './settings/Printers';
 import { ScalePanel } from './settings/Scale';
@@ -30,6 +31,7 @@ export function SettingsView() {
   const [renaming, setRenaming] = useState<string | null>(null);
   /** The profile whose removal is being asked (in the page). */
   const [removing, setRemoving] = useState<string | null>(null);
+  const [brandsFor, setBrandsFor] = useState<string | null>(null);
   useEffect(() => void loadProfiles(), [loadProfiles]);
 
   const after = async () => {
@@ -124,6 +126,17 @@ export function SettingsView() {
                   <button onClick={() => setSecretFor(secretFor === p.id ? null : p.id)}>
                     Replace secret
                   </button>
+                  <button
+                    aria-label={`Brands of ${p.name}`}
+                    title={
+                      p.brands.length
+                        ? `Ships for ${p.brands.map((b) => b.name).join(', ')}`
+                        : 'A 3PL: the brands this station ships for'
+                    }
+                    onClick={() => setBrandsFor(brandsFor === p.id ? null : p.id)}
+                  >
+                    Brands
+                  </button>
                   {p.active ? null : (
                     <button aria-label={`Remove ${p.name}`} onClick={() => setRemoving(p.id)}>
                       Remove
@@ -145,6 +158,16 @@ export function SettingsView() {
                       input={{ defaultValue: p.name, maxLength: 100 }}
                       onSubmit={(value) => void rename(p.id, p.name, value)}
                       onClose={() => setRenaming(null)}
+                    />
+                  ) : null}
+                  {brandsFor === p.id ? (
+                    <ProfileBrands
+                      profile={p}
+                      onClose={() => setBrandsFor(null)}
+                      onSaved={() => {
+                        setBrandsFor(null);
+                        void after();
+                      }}
                     />
                   ) : null}
                   {secretFor === p.id ? (
