@@ -27,6 +27,8 @@ export interface SiteSyncStatus {
   lastSyncedAt: string | null;
   /** epoch ms of the last failed attempt (the claim skips a store that just failed). */
   failedAt: number | null;
+  /** The store has not answered yet since the station started (state is then `waiting`). */
+  connecting: boolean;
 }
 
 export interface SiteSyncOptions {
@@ -87,6 +89,8 @@ export class SiteSync {
   /** Labels sent before site migration 8 were sent again with their packages (sendPackages). */
   private packagesSent = false;
   private failures = 0;
+  /** The store answered at least once since start(). */
+  private answered = false;
   private lastCheckIn = 0;
   /** The last check-in tried, and the last one that found another station under this id. */
   private checkedAt = 0;
@@ -100,6 +104,7 @@ export class SiteSync {
     problem: null,
     lastSyncedAt: null,
     failedAt: null,
+    connecting: true,
   };
 
   /** Away once, a reminder every few minutes, back once: not a line per attempt. */
@@ -157,8 +162,14 @@ export class SiteSync {
 
   status(): SiteSyncStatus {
     const { depth, oldestAt } = this.o.outbox.depth();
-    const state = this.current.problem ? 'unreachable' : depth > 0 ? 'waiting' : 'synced';
-    return { ...this.current, state, depth, oldestAt };
+    // Not "synced" before the store has answered this run: nothing was asked of it yet.
+    const connecting = !this.answered && this.current.problem === null;
+    const state = this.current.problem
+      ? 'unreachable'
+      : depth > 0 || connecting
+        ? 'waiting'
+        : 'synced';
+    return { ...this.current, state, depth, oldestAt, connecting };
   }
 
   /** Drains until the outbox is empty or the store fails; for tests and the CLI. */
@@ -340,7 +351,8 @@ export class SiteSync {
         if (duplicate && (!checkIn || Date.now() - this.duplicateAt < 3 * checkInMs))
           wait = checkInMs;
         else {
-          const recovered = this.current.problem !== null;
+          const recovered = this.current.problem !== null || !this.answered;
+          this.answered = true;
           this.failures = 0;
           this.current = {
             ...this.current,

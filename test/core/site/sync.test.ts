@@ -193,6 +193,27 @@ describe('the station outbox drained into the site store', () => {
     }
   });
 
+  it('says "connecting", not "synced", until the store has answered this station', async () => {
+    const site = await siteDatabase(pgc.cluster);
+    const a = await siteStation(site, 'st-5', 'Station 5', { start: false });
+    try {
+      // Nothing was asked of the store yet: its orders wait for it, and it is not "synced".
+      const before = a.link.sync.status();
+      expect(before).toMatchObject({ state: 'waiting', connecting: true, problem: null });
+      expect(siteHeader(before).text).toMatch(/^Site: \d+ changes waiting/);
+      // With nothing of its own to send yet, the header says it is connecting.
+      expect(siteHeader({ ...before, depth: 0, oldestAt: null }).text).toBe(
+        'Site: connecting to the store…',
+      );
+      a.link.start();
+      await waitUntil(() => a.link.sync.status().state === 'synced');
+      expect(a.link.sync.status().connecting).toBe(false);
+      expect(siteHeader(a.link.sync.status()).text).toBe('Site: synced');
+    } finally {
+      await a.link.close();
+    }
+  });
+
   it('a label bought at one station is found in a site search at another; replays do not double', async () => {
     const site = await siteDatabase(pgc.cluster);
     const a = await siteStation(site, 'st-4', 'Station 4');

@@ -52,7 +52,9 @@ export function siteHeader(
     status.state === 'synced'
       ? 'Site: synced'
       : status.state === 'waiting'
-        ? `Site: ${waiting}`
+        ? status.connecting && status.depth === 0
+          ? 'Site: connecting to the store…'
+          : `Site: ${waiting}`
         : `Site: ${awayWords(status.problem, neverReachedAt !== null)}${status.depth > 0 ? ` (${waiting})` : ''}`;
   return {
     state: status.state,
