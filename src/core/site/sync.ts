@@ -89,8 +89,7 @@ export class SiteSync {
   /** Labels sent before site migration 8 were sent again with their packages (sendPackages). */
   private packagesSent = false;
   private failures = 0;
-  /** The store answered at least once since start(). */
-  private answered = false;
+  private answered = false; // the store answered since start()
   private lastCheckIn = 0;
   /** The last check-in tried, and the last one that found another station under this id. */
   private checkedAt = 0;
@@ -164,11 +163,7 @@ export class SiteSync {
     const { depth, oldestAt } = this.o.outbox.depth();
     // Not "synced" before the store has answered this run: nothing was asked of it yet.
     const connecting = !this.answered && this.current.problem === null;
-    const state = this.current.problem
-      ? 'unreachable'
-      : depth > 0 || connecting
-        ? 'waiting'
-        : 'synced';
+    const state = this.current.problem ? 'unreachable' : depth || connecting ? 'waiting' : 'synced';
     return { ...this.current, state, depth, oldestAt, connecting };
   }
 
