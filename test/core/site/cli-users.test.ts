@@ -86,7 +86,8 @@ const users = () => {
   }
 };
 
-describe('npm run site -- users add', () => {
+// Six runs of the CLI, each a process of its own: more than the default 20 s on a loaded machine.
+describe('npm run site -- users add', { timeout: 60_000 }, () => {
   it('enables a disabled user again with no new badge or PIN, keeping what is not given', async () => {
     expect(
       await run(['add', 'ana', '--name', 'Ana Ruiz', '--role', 'packer', '--pin'], '2468\n'),
