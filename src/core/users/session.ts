@@ -24,7 +24,8 @@ export type LeadAction =
   | { kind: 'void-label'; trackingNumber: string; undo: boolean }
   | { kind: 'site-setting-override'; setting: string }
   | { kind: 'profile-setting'; what: string; profile: string }
-  | { kind: 'close-out'; site: boolean; from: string; to: string };
+  | { kind: 'close-out'; site: boolean; from: string; to: string }
+  | { kind: 'station-setup'; what: string };
 
 export function describeLeadAction(a: LeadAction): string {
   switch (a.kind) {
@@ -48,6 +49,8 @@ export function describeLeadAction(a: LeadAction): string {
       return `keeping this station's own ${a.setting} instead of the site's`;
     case 'profile-setting':
       return `${a.what} (profile ${a.profile})`;
+    case 'station-setup':
+      return a.what;
     case 'close-out':
       return `closing out ${a.from === a.to ? a.from : `${a.from} to ${a.to}`} with the carriers${a.site ? " for the whole site (every station's labels)" : ''}`;
   }

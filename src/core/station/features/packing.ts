@@ -171,10 +171,11 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
           void r.refreshCarriers().catch(() => {});
       }
       // The first label since the printer was away (or since start): its resolution was asked
-      // while the platform answered; the panel's size warning waits for that word (≤ 1 s).
+      // while the platform answered; the panel's size warning waits for that word (≤ 2 s: a
+      // printer answers in milliseconds, a station busy with an import or a batch slower).
       if (result.outcome === 'printed' && result.printJobId) {
         const printerId = ctx.spool.get(Number(result.printJobId))?.printerId;
-        if (printerId) await ctx.spool.dpiAnswered(printerId, 1000);
+        if (printerId) await ctx.spool.dpiAnswered(printerId, 2000);
       }
       return purchaseView(ctx, r, result);
     },

@@ -6,6 +6,7 @@ import { slipPrinterOf, type Profile } from '../../profiles/profile-schema.js';
 import type { StationContext } from '../context.js';
 import type { FeatureHandlers } from '../../../shared/features/define.js';
 import type { printerCalls } from '../../../shared/features/printers.js';
+import { leadFor } from './users.js';
 import { StationFailure } from '../errors.js';
 
 const slug = (name: string) =>
@@ -93,6 +94,11 @@ export function printerSetupHandlers(
       const printer = profile.printers.find((p) => p.id === printerId);
       if (!printer)
         throw new StationFailure('not-found', `No printer ${printerId} in this profile.`);
+      leadFor(ctx, {
+        kind: 'profile-setting',
+        what: `removing printer ${printer.name}`,
+        profile: profile.name,
+      });
       const waiting = ctx.spool.list({ printerId, states: ['queued', 'sending'] }).length;
       if (waiting > 0)
         throw new StationFailure(

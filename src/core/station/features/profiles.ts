@@ -82,6 +82,8 @@ export function profileHandlers(
       }
     },
     'profiles.create': async (input) => {
+      // Where users are set up, what the station buys with and for whom is a shift lead's.
+      leadFor(ctx, { kind: 'profile-setting', what: 'adding a profile', profile: input.name });
       const client = tempClient(input, input.tenantId);
       let profile: Profile;
       try {
@@ -178,6 +180,10 @@ export function profileHandlers(
         ...(input.requireItemVerification === false && current.requireItemVerification
           ? ['turning off the scan of every item into the box']
           : []),
+        ...(input.name && input.name !== current.name ? [`renaming it "${input.name}"`] : []),
+        ...(input.shippingSiteId && input.shippingSiteId !== current.shippingSiteId
+          ? [`shipping from site ${input.shippingSiteId}`]
+          : []),
       ];
       if (loosened.length)
         leadFor(ctx, {
@@ -213,6 +219,11 @@ export function profileHandlers(
     'profiles.setSecret': async ({ id, clientSecret }) => {
       const profile = ctx.profiles.get(id);
       if (!profile) throw new StationFailure('not-found', `No profile ${id}.`);
+      leadFor(ctx, {
+        kind: 'profile-setting',
+        what: 'replacing its client secret',
+        profile: profile.name,
+      });
       // Checked with the platform before it replaces the one that works: a mistyped secret is
       // said now, to the person typing it, not an hour later to a packer when the token expires.
       // The embedded sandbox's address is the running one (a profile on it names none).
@@ -304,6 +315,11 @@ export function profileHandlers(
     'profiles.remove': async ({ id }) => {
       const profile = ctx.profiles.get(id);
       if (!profile) throw new StationFailure('not-found', `No profile ${id}.`);
+      leadFor(ctx, {
+        kind: 'profile-setting',
+        what: 'removing it from this station',
+        profile: profile.name,
+      });
       if (ctx.profiles.active()?.id === id)
         throw new StationFailure(
           'conflict',
@@ -314,6 +330,7 @@ export function profileHandlers(
       return { removed: profile.name };
     },
     'profiles.provision': async ({ json, clientSecret }) => {
+      leadFor(ctx, { kind: 'station-setup', what: 'provisioning profiles from a file' });
       const results = await provisionProfiles(ctx.profiles, json, {
         source: 'station',
         hotFolderProblem: (folder) => ctx.hotFolderProblem(folder, 'page'),

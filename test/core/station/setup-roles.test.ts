@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import type { Station } from '../../../src/core/station/index.js';
+import { startVirtualPrinter } from '../../../src/core/printing/virtual-printer/server.js';
+import { addPackerAndLead, call, demoStationsPerTest } from './support.js';
+
+const stations = demoStationsPerTest();
+
+/** What a signed-in packer is told, and that nothing was done (the call's outcome). */
+async function refusedToPacker(s: Station, name: string, input: unknown): Promise<string> {
+  const r = await s.dispatch(name as never, input as never);
+  if (r.ok) throw new Error(`${name} went through for a packer`);
+  expect(r.error.code, `${name}: ${r.error.message}`).toBe('lead-required');
+  return r.error.message;
+}
+
+describe('where users are set up, setting up the station is a shift lead’s', () => {
+  it('a packer cannot add, rename, re-key or remove a profile, provision one, or remove a printer; a lead can', async () => {
+    const { s, sandbox } = await stations.start();
+    const printer = await startVirtualPrinter({ port: 0 });
+    stations.onEnd(() => printer.close());
+    const added = await call(s, 'printers.add', {
+      name: 'Dock 2',
+      host: '127.0.0.1',
+      port: printer.port,
+      dpi: 203,
+      role: 'label',
+    });
+    const dock2 = added.printers.find((p) => p.name === 'Dock 2')!;
+    const exported = await call(s, 'profiles.export', { id: 'demo' });
+    const spare = await call(s, 'profiles.create', {
+      environment: 'sandbox',
+      baseUrl: sandbox().url,
+      clientId: 'demo-harbor-full',
+      clientSecret: 'demo-harbor-full-secret',
+      name: 'Harbor spare',
+      tenantId: 'tnt_harbor',
+      shippingSiteId: 'site_harbor_edison',
+      brandTenantIds: [],
+      activate: false,
+    });
+    await addPackerAndLead(s);
+    await s.context.session.signIn({ userId: 'ana', pin: '4821' });
+
+    const harbor = {
+      environment: 'sandbox' as const,
+      baseUrl: sandbox().url,
+      clientId: 'demo-harbor-full',
+      clientSecret: 'demo-harbor-full-secret',
+      name: 'Harbor Edison',
+      tenantId: 'tnt_harbor',
+      shippingSiteId: 'site_harbor_edison',
+      brandTenantIds: [],
+    };
+    const said = [
+      await refusedToPacker(s, 'profiles.create', harbor),
+      await refusedToPacker(s, 'profiles.update', { id: 'demo', name: 'Dock 9' }),
+      await refusedToPacker(s, 'profiles.setSecret', {
+        id: 'demo',
+        clientSecret: 'a-new-secret-typed-by-a-packer',
+      }),
+      await refusedToPacker(s, 'profiles.remove', { id: spare.id }),
+      await refusedToPacker(s, 'profiles.provision', { json: exported.json }),
+      await refusedToPacker(s, 'printers.remove', { printerId: dock2.id }),
+    ];
+    expect(said).toEqual([
+      expect.stringContaining('approve adding a profile (profile Harbor Edison)'),
+      expect.stringContaining('approve renaming it "Dock 9" (profile Demo station'),
+      expect.stringContaining('approve replacing its client secret (profile Demo station'),
+      expect.stringContaining('approve removing it from this station (profile Harbor spare)'),
+      expect.stringContaining('approve provisioning profiles from a file'),
+      expect.stringContaining('approve removing printer Dock 2 (profile Demo station'),
+    ]);
+    // Nothing of it was done.
+    const profiles = await call(s, 'profiles.list', {});
+    expect(profiles.map((p) => p.name)).toEqual([
+      expect.stringMatching(/^Demo station/),
+      'Harbor spare',
+    ]);
+    expect(profiles[0]!.printers.map((p) => p.name)).toContain('Dock 2');
+    // Settings the packer's work needs stay open: the station's own rate rule is a lead's
+    // already (issue 14), the packer name is not asked of them here.
+
+    // The lead's badge: the same changes go through.
+    await s.context.session.approve({ badge: 'BADGE-0042' });
+    const removed = await call(s, 'printers.remove', { printerId: dock2.id });
+    expect(removed.printers.map((p) => p.name)).not.toContain('Dock 2');
+    await s.context.session.approve({ badge: 'BADGE-0042' });
+    expect((await call(s, 'profiles.update', { id: 'demo', name: 'Dock 9' })).name).toBe('Dock 9');
+  });
+});
