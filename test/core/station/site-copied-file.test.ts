@@ -40,7 +40,7 @@ describe("a copy of a running station's provisioning file", () => {
       // While Station A runs, the copy does not start, and says why.
       const copy = await startWithCopy();
       expect(copy.error?.message).toMatch(
-        /^Station id st-a is in use by Station A \(seen \d+ s ago\)\. Each station needs its own id: .* This station is not Station A: a copied provisioning file\? If Station A's computer was replaced, start this one once the old one has been off for two minutes\.$/,
+        /^Station id st-a is in use by Station A \(seen \d+ s ago\)\. Each station needs its own id: .* This station is not Station A: a copied provisioning file\? If Station A's computer was replaced, give this one an id of its own: the store keeps Station A's labels under that one\.$/,
       );
       expect(siteStoreKept(copy.dataDir)).toBeUndefined();
 

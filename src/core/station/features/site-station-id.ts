@@ -52,6 +52,7 @@ export async function refuseStationIdInUse(
     poolSize: 1,
   });
   let other: { stationName: string; lastSeenAt: string } | undefined;
+  let labelsOf: { stationName: string; lastSeenAt: string | null } | null = null;
   try {
     other = (await store.stations()).find((s) => {
       if (s.stationId !== config.stationId) return false;
@@ -65,6 +66,9 @@ export async function refuseStationIdInUse(
         ? age < STATION_ID_IN_USE_MS
         : !sameId && age < STATION_RUNNING_MS;
     });
+    // A station not yet under this id (a new data directory): the id's labels in the store
+    // must be its own, or it would write over them and take their orders as its own.
+    if (!other && !sameId) labelsOf = await othersPurchasesUnder(store, ctx, config.stationId);
   } catch (error) {
     return describeSiteError(error, config.url);
   } finally {
@@ -75,12 +79,55 @@ export async function refuseStationIdInUse(
     const ago = seconds < 60 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
     const copied =
       other.stationName === config.stationName
-        ? ` This station is not ${other.stationName}: a copied provisioning file? If ${other.stationName}'s computer was replaced, start this one once the old one has been off for two minutes.`
+        ? ` This station is not ${other.stationName}: a copied provisioning file? If ${other.stationName}'s computer was replaced, give this one an id of its own: the store keeps ${other.stationName}'s labels under that one.`
         : '';
     const message = `Station id ${config.stationId} is in use by ${other.stationName} (seen ${ago} ago). Each station needs its own id: two under one overwrite each other's labels in the site store. Choose another id.${copied}`;
     throw new StationFailure('conflict', message, [{ field: 'stationId', message }]);
   }
+  if (labelsOf) {
+    const seen = labelsOf.lastSeenAt
+      ? ` (last seen ${new Date(labelsOf.lastSeenAt).toLocaleString()})`
+      : '';
+    const message = `Station id ${config.stationId} was ${labelsOf.stationName}'s${seen}, and the site store keeps that station's labels under it. This station does not have them: under that id it would write over them in the store, and take the orders ${labelsOf.stationName} labelled for its own (a second label bought without a word). Give this station an id never used at the site (a replaced computer included); ${labelsOf.stationName}'s labels stay in History under its name.`;
+    throw new StationFailure('conflict', message, [{ field: 'stationId', message }]);
+  }
   return null;
+}
+
+/**
+ * Whether the store keeps purchases under `stationId` that are not this station's (none of its
+ * own newest purchases among them): a new computer given a used id. Its local ids start again
+ * at 1, and the store keys labels by station id and local id; the order claim takes "held by
+ * this station id" as its own. Null when the id is free to this station.
+ */
+async function othersPurchasesUnder(
+  store: SiteStore,
+  ctx: StationContext,
+  stationId: string,
+): Promise<{ stationName: string; lastSeenAt: string | null } | null> {
+  const mine = ctx.db
+    .prepare<[], { id: string }>('SELECT id FROM label_purchases ORDER BY created_at DESC LIMIT 50')
+    .all()
+    .map((r) => r.id);
+  const { rows } = await store.pool.query<{
+    station_name: string | null;
+    last_seen_at: Date | null;
+    theirs: boolean;
+    ours: boolean;
+  }>(
+    `SELECT s.station_name, s.last_seen_at,
+            EXISTS (SELECT 1 FROM site_purchases p WHERE p.station_id = $1) AS theirs,
+            EXISTS (SELECT 1 FROM site_purchases p
+                     WHERE p.station_id = $1 AND p.purchase_id = ANY($2::text[])) AS ours
+       FROM (SELECT 1) one LEFT JOIN site_stations s ON s.station_id = $1`,
+    [stationId, mine],
+  );
+  const row = rows[0];
+  if (!row?.theirs || row.ours) return null;
+  return {
+    stationName: row.station_name ?? stationId,
+    lastSeenAt: row.last_seen_at?.toISOString() ?? null,
+  };
 }
 
 /**
