@@ -7,7 +7,7 @@ const world = siteWorld();
 test("End of day, Whole site: a lead at station B sees every station's labels, each station's part, and closes out the site once", async ({
   browser,
 }, info) => {
-  const { a, b } = await world.twoStations();
+  const { site, a, b } = await world.twoStations();
   const pageA = await browser.newPage();
   await pageA.goto(a.station.url);
   await expect(pageA.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
@@ -40,6 +40,29 @@ test("End of day, Whole site: a lead at station B sees every station's labels, e
   await expect(stations.getByRole('row', { name: /Station B \(here\)/ })).toBeVisible();
   expect(await pastRightEdge(page, '.end-of-day', 1366)).toEqual([]);
   await page.screenshot({ path: info.outputPath('end-of-day-whole-site.png') });
+
+  // An open possible double label for Station A's order: the question counts what goes, and
+  // says that its label stays off (trial of 2026-11-29: "5 labels go" was asked, and 3 went).
+  await site.owner.pool.query(
+    `INSERT INTO site_attention (kind, profile_id, environment, tenant_id, order_number, message, purchases)
+     SELECT 'possible-double-label', profile_id, environment, tenant_id, order_number, 'Possible double label', '[]'::jsonb
+       FROM site_labels WHERE order_number = 'LUM-10421'`,
+  );
+  await page.getByLabel('End of day scope').selectOption('station');
+  await page.getByLabel('End of day scope').selectOption('site');
+  await page.keyboard.press('Alt+m');
+  await expect(
+    page.getByText(
+      /for the whole site with the carriers\? 1 label goes on a manifest, one per brand and carrier \(return labels stay off, and so does 1 label of an order with an open possible double label, until a shift lead resolves it\)/,
+    ),
+  ).toBeVisible();
+  await page.screenshot({ path: info.outputPath('end-of-day-held-back.png') });
+  await page.keyboard.press('Escape');
+  await site.owner.pool.query(
+    `UPDATE site_attention SET resolved_at = now(), resolved_by = 'lead', resolution = 'kept' WHERE order_number = 'LUM-10421'`,
+  );
+  await page.getByLabel('End of day scope').selectOption('station');
+  await page.getByLabel('End of day scope').selectOption('site');
 
   // Alt+M asks for the whole site, then closes out both labels.
   await page.keyboard.press('Alt+m');

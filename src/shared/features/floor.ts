@@ -150,6 +150,11 @@ export interface EndOfDayView {
    * already, made at this station or (with a site store) any station of the site.
    */
   onManifest?: number;
+  /**
+   * Whole site: of those labels, not on a manifest yet, the ones a close-out keeps off (their
+   * order has an open possible double label), so the question counts what really goes.
+   */
+  heldBack?: number;
 }
 
 /** The most orders one batch may hold (the Orders view says so before it asks to buy). */

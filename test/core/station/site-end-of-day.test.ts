@@ -134,6 +134,13 @@ describe('End of day, whole site', () => {
       );
 
       const q = { ...aroundToday(), scope: 'site' as const };
+      // The close-out question's counts: 2 labels, 1 of them kept off (trial of 2026-11-29:
+      // "5 labels go on a manifest" was asked, and 3 went).
+      expect(await call(b, 'endOfDay.summary', q)).toMatchObject({
+        labels: 2,
+        onManifest: 0,
+        heldBack: 1,
+      });
       const closed = await call(b, 'endOfDay.manifest', q);
       expect(closed.manifests.reduce((n, m) => n + m.labels, 0)).toBe(1);
       expect(closed.manifests.map((m) => m.message).join(' ')).toContain(
@@ -144,6 +151,7 @@ describe('End of day, whole site', () => {
       await site.owner.pool.query(
         `UPDATE site_attention SET resolved_at = now(), resolved_by = 'lead', resolution = 'kept A' WHERE order_number = 'DBL-1'`,
       );
+      expect(await call(b, 'endOfDay.summary', q)).toMatchObject({ onManifest: 1, heldBack: 0 });
       const next = await call(b, 'endOfDay.manifest', q);
       expect(next.manifests.filter((m) => m.manifestId).map((m) => m.labels)).toEqual([1]);
       expect(next.manifests.map((m) => m.message).join(' ')).not.toContain('stays off');

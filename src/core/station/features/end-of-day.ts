@@ -91,7 +91,10 @@ export function endOfDayHandlers(
    * Of the labels a close-out of these days would send, those on a manifest already (a close-out
    * here, or at any station of the site as its store records them), for the close-out question.
    */
-  async function onManifest(r: ProfileRuntime, q: Query): Promise<number> {
+  async function onManifest(
+    r: ProfileRuntime,
+    q: Query,
+  ): Promise<{ onManifest: number; heldBack: number }> {
     const range: EndOfDayQuery = { from: q.from, to: q.to, utcOffsetMinutes: q.utcOffsetMinutes };
     const groups =
       q.scope === 'site'
@@ -101,7 +104,9 @@ export function endOfDayHandlers(
           )
         : manifestGroups(r.workflow.shipments.db, r.scope, range);
     const ids = groups.flatMap((g) => [...g.labels, ...(g.heldBack ?? [])].map((l) => l.labelId));
-    return (await manifestedOf(ctx, r, ids)).size;
+    const manifested = await manifestedOf(ctx, r, ids);
+    const held = groups.flatMap((g) => g.heldBack ?? []).filter((l) => !manifested.has(l.labelId));
+    return { onManifest: manifested.size, heldBack: held.length };
   }
 
   return {
@@ -151,7 +156,7 @@ export function endOfDayHandlers(
         reprints: sum((d) => d.reprints),
         voided: sum((d) => d.voided),
         voidedCost: sum((d) => d.voidedCostCents) / 100,
-        onManifest: await onManifest(r, q),
+        ...(await onManifest(r, q)),
       };
     },
     'endOfDay.csv': async (q) => ({

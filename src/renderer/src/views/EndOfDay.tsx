@@ -181,6 +181,7 @@ export function EndOfDayView() {
             summary ? summary.labels - summary.returns : null,
             summary?.onManifest ?? 0,
             scope,
+            summary?.heldBack ?? 0,
           )}
           confirmText="Close out"
           onConfirm={() => void closeOut()}
@@ -331,17 +332,19 @@ function closeOutQuestion(
   outbound: number | null,
   onManifest: number,
   scope: 'station' | 'site',
+  /** Of an order with an open possible double label: kept off (whole site). */
+  heldBack = 0,
 ): string {
   const days = `${from === to ? from : `${from} to ${to}`}${scope === 'site' ? ' for the whole site' : ''}`;
   const n = (count: number) => `${count} label${count === 1 ? '' : 's'}`;
   const go = (count: number) =>
     count === 0 ? 'no other label goes' : count === 1 ? '1 label goes' : `${n(count)} go`;
-  const fresh = outbound === null ? null : Math.max(0, outbound - onManifest);
+  const fresh = outbound === null ? null : Math.max(0, outbound - onManifest - heldBack);
   const labels =
     fresh === null
       ? "these days' labels go"
       : onManifest > 0
         ? `${n(onManifest)} of these days ${onManifest === 1 ? 'is' : 'are'} on a manifest already (a close-out${scope === 'site' ? ' at a station of the site' : ''} took ${onManifest === 1 ? 'it' : 'them'}, and ${onManifest === 1 ? 'it stays' : 'they stay'} there); ${go(fresh)}`
         : go(fresh);
-  return `Close out ${days} with the carriers? ${labels} on a manifest, one per brand and carrier (return labels stay off${scope === 'site' ? ', and so do those of an order with an open possible double label' : ''}). Labels bought after this go on the next close-out.`;
+  return `Close out ${days} with the carriers? ${labels} on a manifest, one per brand and carrier (return labels stay off${scope !== 'site' ? '' : heldBack > 0 ? `, and so ${heldBack === 1 ? 'does 1 label' : `do ${n(heldBack)}`} of an order with an open possible double label, until a shift lead resolves it` : ', and so do those of an order with an open possible double label'}). Labels bought after this go on the next close-out.`;
 }
