@@ -5,7 +5,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ClientFrame, ServerFrame } from '../shared/bridge.js';
 import { allowedHosts, contentSecurityPolicy, newToken, originAllowed } from './security.js';
-import { openHowPage, sessionCookie, WebSessions } from './session.js';
+import { openHowPage, sessionCookie, sessionCookieName, WebSessions } from './session.js';
 
 /** What the web host needs of a station: the contract's dispatch and its events. */
 export interface ServedStation {
@@ -127,7 +127,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       url.searchParams.delete('token');
       reply(res, 303, '', {
         location: url.pathname + url.search + url.hash,
-        'set-cookie': sessionCookie(session),
+        'set-cookie': sessionCookie(session, sessions.cookieName),
       });
       return;
     }
@@ -305,6 +305,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     );
   }
   port = (server.address() as AddressInfo).port;
+  sessions.cookieName = sessionCookieName(port);
   server.on('error', (error) => log(`web host: ${error.message}`));
   // A request Node cannot parse gets its 400 with the same headers as every other answer.
   server.on('clientError', (_error, socket: Socket) => {

@@ -4,6 +4,14 @@ import { tokenMatches } from './security.js';
 export const SESSION_COOKIE = 'station_session';
 
 /**
+ * The session cookie's name for a host on `port`. A browser keeps cookies per host name, not per
+ * port: two stations' pages open in one browser on one computer (127.0.0.1:7410 and :7411, a
+ * lead's console beside a station) would each replace the other's cookie under one name, and the
+ * page opened first could no longer upload an orders file, reconnect or reload.
+ */
+export const sessionCookieName = (port: number): string => `${SESSION_COOKIE}_${port}`;
+
+/**
  * The per-run token is printed once (`station ui at …?token=…`) and can be used once: the first
  * page load trades it for a session cookie (`HttpOnly; SameSite=Strict`), so what stays in the
  * browser's history, a screenshot or a shoulder-surfed address bar opens nothing. Every later
@@ -12,6 +20,8 @@ export const SESSION_COOKIE = 'station_session';
 export class WebSessions {
   private tokenUsed = false;
   private readonly sessions: string[] = [];
+  /** The cookie's name: set to the port's (sessionCookieName) once the host listens. */
+  cookieName = SESSION_COOKIE;
 
   constructor(private readonly token: string) {}
 
@@ -25,13 +35,13 @@ export class WebSessions {
   }
 
   valid(cookieHeader: string | undefined): boolean {
-    const given = readCookie(cookieHeader, SESSION_COOKIE);
+    const given = readCookie(cookieHeader, this.cookieName);
     return given !== null && this.sessions.some((s) => tokenMatches(s, given));
   }
 
   /** Why a request without a valid session has none: a cookie of an earlier run, or none. */
   whyNot(cookieHeader: string | undefined): 'earlier-run' | 'missing' {
-    return readCookie(cookieHeader, SESSION_COOKIE) === null ? 'missing' : 'earlier-run';
+    return readCookie(cookieHeader, this.cookieName) === null ? 'missing' : 'earlier-run';
   }
 }
 
@@ -43,8 +53,8 @@ export class WebSessions {
  */
 export const SESSION_MAX_AGE_S = 12 * 60 * 60;
 
-export function sessionCookie(session: string): string {
-  return `${SESSION_COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${SESSION_MAX_AGE_S}`;
+export function sessionCookie(session: string, name = SESSION_COOKIE): string {
+  return `${name}=${session}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${SESSION_MAX_AGE_S}`;
 }
 
 function readCookie(header: string | undefined, name: string): string | null {

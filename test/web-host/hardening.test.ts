@@ -278,7 +278,7 @@ describe('8. the printed token opens the station once and becomes a session cook
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/');
     const cookie = res.headers.get('set-cookie')!;
-    expect(cookie).toMatch(/^station_session=[\w-]{40,};/);
+    expect(cookie).toMatch(/^station_session_\d+=[\w-]{40,};/);
     expect(cookie).toContain('HttpOnly');
     expect(cookie).toContain('SameSite=Strict');
     // Kept for a shift: a browser restarted at the station comes back to it.

@@ -74,7 +74,7 @@ describe('web host', () => {
     expect(await open(`${base}?token=${host.token}`, origin)).toBe(401);
     const exchange = await fetch(host.url, { redirect: 'manual' });
     const cookie = exchange.headers.get('set-cookie')!.split(';')[0]!;
-    expect(await open(base, origin, 'station_session=nope')).toBe(401);
+    expect(await open(base, origin, `station_session_${host.port}=nope`)).toBe(401);
     expect(await open(base, 'https://evil.example', cookie)).toBe(403);
     expect(await open(base, undefined, cookie)).toBe(403);
     const ws = (await open(base, origin, cookie)) as WebSocket;
@@ -90,5 +90,40 @@ describe('web host', () => {
     station.emit('status', { x: 1 });
     expect(await event).toEqual({ event: 'status', payload: { x: 1 } });
     ws.close();
+  });
+
+  it("keeps each station's session in one browser opening two stations of one computer", async () => {
+    // Trial of 2026-11-29: Station 3's page and then Station 2's opened in one browser on one
+    // computer (127.0.0.1, two ports). A browser keeps cookies per host name, not per port, so
+    // Station 2's cookie replaced Station 3's: Station 3's orders upload was refused ("Lost the
+    // connection to the station host …"), and a reload or reconnect left it locked out.
+    const first = (await start()).host;
+    host = null;
+    const second = (await start()).host;
+    try {
+      // The browser's cookie jar for 127.0.0.1: a cookie of the same name replaces the last.
+      const jar = new Map<string, string>();
+      for (const h of [first, second]) {
+        const exchange = await fetch(h.url, { redirect: 'manual' });
+        const [name, value] = exchange.headers.get('set-cookie')!.split(';')[0]!.split('=');
+        jar.set(name!, value!);
+      }
+      const cookie = [...jar].map(([n, v]) => `${n}=${v}`).join('; ');
+      for (const h of [first, second]) {
+        const origin = `http://127.0.0.1:${h.port}`;
+        const upload = await fetch(`${origin}/upload/orders?name=o.csv`, {
+          method: 'POST',
+          headers: { cookie, origin, 'content-type': 'text/plain; charset=utf-8' },
+          body: 'order_number\n',
+        });
+        expect(upload.status).toBe(200);
+        const ws = await open(`ws://127.0.0.1:${h.port}/ws`, origin, cookie);
+        expect(ws).toBeInstanceOf(WebSocket);
+        (ws as WebSocket).close();
+        expect((await fetch(`${origin}/`, { headers: { cookie } })).status).toBe(200);
+      }
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
   });
 });
