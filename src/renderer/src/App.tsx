@@ -46,10 +46,18 @@ export function App() {
     void useSession.getState().load();
     // The label renderer loads while the station opens, not after the first purchase.
     const warm = setTimeout(() => void warmZplRenderer(), 300);
+    // The box presets the settings were read under: another one (site IT changed the site's
+    // presets) reads them again, so Pack's buttons are the station's boxes now.
+    let boxPresets: string | undefined;
     // Every event carries what changed: the page shows it as it comes, nothing polls.
     const offs = [
       bridge.on('status', (status) => {
         useStation.getState().setStatus(status);
+        if (status.boxPresets !== undefined) {
+          if (boxPresets !== undefined && boxPresets !== status.boxPresets)
+            void useStation.getState().loadSettings();
+          boxPresets = status.boxPresets;
+        }
         // Users set up (or gone) since the page read its session: sign-in shows (or goes).
         const session = useSession.getState().session;
         if (

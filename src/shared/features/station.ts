@@ -60,6 +60,12 @@ export interface StationStatus {
   signInRequired?: boolean;
   /** Who is signed in (null: nobody): a user the station signed out is seen by the page. */
   signedInUserId?: string | null;
+  /**
+   * The box presets in use (the station's, or the site's), as a fingerprint: a page whose
+   * presets were read under another one reads them again, so Pack never offers a box the
+   * station no longer has (site IT changed the site's presets while Pack was open).
+   */
+  boxPresets?: string;
 }
 
 export const stationCalls = {

@@ -120,12 +120,23 @@ describe('site services with a site store', () => {
         reprintsWithoutLead: expect.stringMatching(/^\d+$/),
         packingSlip: 'none',
       });
-      // A change made once reaches every station at its next check-in.
+      // A change made once reaches every station at its next check-in, and its page is told
+      // (trial of 2026-11-29: Pack, open meanwhile, offered the old boxes, and every rating of
+      // an order with the old box code failed "box box-s is not one of the station's box
+      // presets"): the status event carries the presets' new fingerprint.
+      const before = (await call(b, 'station.status', {})).boxPresets;
+      expect(before).toMatch(/^[\w-]{16}$/);
+      const stamps: (string | undefined)[] = [];
+      const off = b.onEvent((name, payload) => {
+        if (name === 'status') stamps.push((payload as { boxPresets?: string }).boxPresets);
+      });
       await site.owner.setSetting(
         'boxPresets',
         JSON.stringify([{ ...siteBoxes[0], id: 'site-12', name: 'Site 12' }]),
       );
       await until(async () => (await call(b, 'settings.get', {})).boxes[0]?.id === 'site-12');
+      await until(() => stamps.some((x) => x !== undefined && x !== before));
+      off();
     } finally {
       await stop();
     }

@@ -2,6 +2,7 @@ import { createPrinterDriver, NetworkPrinter } from '../../printing/drivers/inde
 import { describeStatus } from '../../printing/zebra-status.js';
 import { describePrinter, type PrinterConfig, type PrinterStatus } from '../../printing/types.js';
 import { labelPrinterOf } from '../../profiles/profile-schema.js';
+import { createHash } from 'node:crypto';
 import { countsOf } from '../snapshots.js';
 import { printerStateWords } from '../../../shared/printers.js';
 import type {
@@ -288,6 +289,7 @@ export class StatusFeature {
         : null,
       signInRequired: ctx.session.required(),
       signedInUserId: ctx.session.current()?.userId ?? null,
+      boxPresets: boxPresetsStamp(ctx),
     };
   }
 
@@ -320,4 +322,15 @@ export async function probePrinter(cfg: PrinterConfig): Promise<PrinterStatusVie
   } finally {
     await driver.close().catch(() => {});
   }
+}
+
+/**
+ * The box presets Pack offers, as a short fingerprint: a page that read them under another one
+ * reads them again (site IT changed the site's presets while Pack was open).
+ */
+function boxPresetsStamp(ctx: StationContext): string {
+  return createHash('sha256')
+    .update(JSON.stringify(ctx.stationSettings().boxes))
+    .digest('base64url')
+    .slice(0, 16);
 }
