@@ -86,8 +86,12 @@ export class SiteConsoleCache {
       // The console's own words: what the store did, and what the floor does meanwhile (the
       // station's banner speaks of this station alone). The page says when the site below was
       // read (readAt).
+      // Under the site's offline rule "refuse" the floor buys nothing meanwhile: said so (trial
+      // of 2026-11-29: the console said every station packs on its own).
       const meanwhile =
-        'meanwhile every station packs on its own and sends its labels when the store is back.';
+        this.o.link.outbox.offlinePurchase() === 'refuse'
+          ? 'meanwhile no station buys a label (the site\'s offline rule is "refuse", site IT set it so): packers can scan and reprint labels their station bought, and buy again when the store is back.'
+          : 'meanwhile every station packs on its own and sends its labels when the store is back.';
       const note =
         problem.kind !== 'unreachable' || !problem.fact
           ? problem.message
