@@ -17,8 +17,17 @@ const RETRY_MS = 5000;
  * the header asks for a profile not read yet. One read at a time; a burst is folded into one
  * more read. While the store is away the last count read stays, marked as not current.
  */
+/** The count as last read from the store, for one profile scope. */
+export interface SiteAttentionLastRead {
+  key: string;
+  count: number;
+  readAt: string;
+}
+
 export class SiteAttentionCount {
-  private last: { key: string; count: number; readAt: string } | null = null;
+  private last: SiteAttentionLastRead | null = null;
+  /** The count the station kept from before it started: not the store's answer of this run. */
+  private fromBefore = false;
   /** The profile last asked for: a header for another one starts a read, once. */
   private asked: string | null = null;
   private failed = false;
@@ -34,8 +43,23 @@ export class SiteAttentionCount {
       tenantIds?: () => readonly string[] | undefined;
       /** The count or whether it is current changed: the header gets a new status. */
       onChange: () => void;
+      /**
+       * Where the last count read is kept across restarts (the station's settings): a station
+       * restarted while the store is away shows the site's count as last read, marked, rather
+       * than 0 (trial of 2026-11-29: "Needs attention 0?" with a possible double label open).
+       */
+      kept?: {
+        get: () => SiteAttentionLastRead | null;
+        set: (last: SiteAttentionLastRead) => void;
+      };
     },
-  ) {}
+  ) {
+    const kept = o.kept?.get() ?? null;
+    if (kept) {
+      this.last = kept;
+      this.fromBefore = true;
+    }
+  }
 
   refresh(): void {
     if (this.reading) {
@@ -61,7 +85,7 @@ export class SiteAttentionCount {
     const last = this.last?.key === key ? this.last : null;
     return {
       count: last?.count ?? 0,
-      current: last !== null && !away && !this.failed,
+      current: last !== null && !away && !this.failed && !this.fromBefore,
       readAt: last?.readAt ?? null,
     };
   }
@@ -80,12 +104,22 @@ export class SiteAttentionCount {
         this.o.link.config.stationId,
         this.o.tenantIds?.(),
       );
+      const keptBefore = this.last;
       this.last = { key, count, readAt: new Date().toISOString() };
       this.failed = false;
+      this.fromBefore = false;
+      // Written when it changes, and at most once a minute otherwise (when it was read).
+      if (
+        keptBefore?.key !== key ||
+        keptBefore.count !== count ||
+        Date.parse(this.last.readAt) - Date.parse(keptBefore.readAt) > 60_000
+      )
+        this.o.kept?.set(this.last);
     } catch {
       // The store is away: the count read before stays, shown as not current (view).
       this.failed = true;
     }
-    if (this.last?.count !== before || this.failed !== failedBefore) this.o.onChange();
+    if (this.last?.count !== before || this.failed !== failedBefore || this.fromBefore)
+      this.o.onChange();
   }
 }

@@ -10,7 +10,7 @@ import {
 import { SettingsError } from '../../profiles/settings-store.js';
 import { SiteLink } from '../../site/link.js';
 import { SiteOutbox } from '../../site/outbox.js';
-import { SiteAttentionCount } from './site-attention.js';
+import { SiteAttentionCount, type SiteAttentionLastRead } from './site-attention.js';
 import { SiteConsoleCache } from './site-console.js';
 import type { StationContext } from '../context.js';
 import { countsOf } from '../snapshots.js';
@@ -247,6 +247,11 @@ export async function openSite(ctx: StationContext): Promise<void> {
     onChange: () => {
       if (ctx.siteAttention === attention) ctx.changed('status');
     },
+    // Kept for this store's address only: another store's count is not this one's.
+    kept: {
+      get: () => keptAttention(ctx.options.settings.get(KEPT_ATTENTION), link.config.url),
+      set: (last) => ctx.options.settings.set(KEPT_ATTENTION, { ...last, url: link.config.url }),
+    },
   });
   consoleCache = new SiteConsoleCache({ link, runtime: () => ctx.runtimeOrNull() });
   ctx.site = link;
@@ -358,4 +363,18 @@ export function saveSiteStore(ctx: StationContext, config: SiteStoreConfig | nul
       `site store moved from ${describeSiteStore(before.url)} to ${describeSiteStore(config.url)}: this station's history is sent there again`,
     );
   }
+}
+
+/** The station setting that keeps the site's Needs attention count as last read. */
+const KEPT_ATTENTION = 'siteAttentionLastRead';
+
+function keptAttention(value: unknown, url: string): SiteAttentionLastRead | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const v = value as Partial<SiteAttentionLastRead> & { url?: unknown };
+  return v.url === url &&
+    typeof v.key === 'string' &&
+    typeof v.count === 'number' &&
+    typeof v.readAt === 'string'
+    ? { key: v.key, count: v.count, readAt: v.readAt }
+    : null;
 }
