@@ -11,6 +11,7 @@ import { countryCodeOf } from './countries.js';
 import type { Column } from './csv-columns.js';
 import type { FileDecimals } from './file-numbers.js';
 import { bigCommerceProducts, ounces, perUnit, type ExpandedItem } from './store-values.js';
+import { mappedWeight } from './mapped-weight.js';
 import {
   bigCommerceClosed,
   shipStationClosed,
@@ -63,6 +64,10 @@ export interface RecognisedFormat {
 export interface SavedColumnMapping {
   name: string;
   columns: Partial<Record<Column, string>>;
+  /** The unit of the weight column (pounds when absent). */
+  weightUnit?: 'lb' | 'oz' | 'kg' | 'g';
+  /** A column naming each row's weight unit; an empty cell is `weightUnit`. */
+  weightUnitColumn?: string;
 }
 
 const col = (header: string): ColumnReader => ({
@@ -352,12 +357,22 @@ export function recogniseHeader(
   if (known) return known;
   for (const mapping of saved) {
     const entries = Object.entries(mapping.columns).filter(([, h]) => h && h.trim() !== '');
+    const unitColumn = mapping.weightUnitColumn?.trim();
     if (entries.length === 0 || !entries.every(([, h]) => present.has(h!.trim()))) continue;
+    if (unitColumn && !present.has(unitColumn)) continue;
     return {
       name: `saved mapping "${mapping.name}"`,
-      // A country name (Germany) is read as its code, as in the known exports.
+      // A country name (Germany) is read as its code, as in the known exports; a weight in the
+      // unit the mapping (or the row's unit column) names is read as pounds.
       columns: Object.fromEntries(
-        entries.map(([c, h]) => [c, c === 'ship_to_country' ? country(h!.trim()) : col(h!.trim())]),
+        entries.map(([c, h]) => [
+          c,
+          c === 'ship_to_country'
+            ? country(h!.trim())
+            : c === 'weight_lbs'
+              ? mappedWeight(h!.trim(), mapping.weightUnit ?? 'lb', unitColumn)
+              : col(h!.trim()),
+        ]),
       ),
     };
   }

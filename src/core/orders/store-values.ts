@@ -28,6 +28,42 @@ export function ounces(text: string, decimals: FileDecimals): string {
     : String(Math.ceil((oz / 16) * 100 - 1e-9) / 100);
 }
 
+/** Pounds in one unit of each weight a mapped file may be written in. */
+const POUNDS_PER: Record<string, number> = {
+  lb: 1,
+  lbs: 1,
+  pound: 1,
+  pounds: 1,
+  oz: 1 / 16,
+  ounce: 1 / 16,
+  ounces: 1 / 16,
+  kg: 1 / 0.45359237,
+  kgs: 1 / 0.45359237,
+  kilogram: 1 / 0.45359237,
+  kilograms: 1 / 0.45359237,
+  g: 1 / 453.59237,
+  gram: 1 / 453.59237,
+  grams: 1 / 453.59237,
+};
+
+/** Whether a weight unit cell (lb, oz, kg, g, in any case, written out too) is one the station knows. */
+export const knownWeightUnit = (unit: string): boolean =>
+  Object.hasOwn(POUNDS_PER, unit.trim().toLowerCase());
+
+/**
+ * A weight written in `unit` as pounds (a mapped file's weight column in kilograms or ounces),
+ * read by the file's own decimals and rounded up to the hundredth of a pound as Pack converts a
+ * typed weight (1.2 kg is 2.65 lb); '' stays '', pounds stay as written, and a cell that is no
+ * number (or an unknown unit) is left as it is, for the row's problem to name.
+ */
+export function weightIn(text: string, unit: string, decimals: FileDecimals): string {
+  const per = POUNDS_PER[unit.trim().toLowerCase()];
+  if (text === '' || per === undefined || per === 1) return text;
+  const n = fileNumber(text, decimals);
+  if (!Number.isFinite(n) || n <= 0) return text;
+  return String(Math.ceil(n * per * 100 - 1e-9) / 100);
+}
+
 /**
  * A line total over its quantity, in the file's own decimals ("1,024.00" for 4 is 256); the
  * total as it is when either cannot be read (a total that is no number is the row's problem).

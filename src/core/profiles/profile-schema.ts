@@ -101,6 +101,10 @@ export const profileSchema = z
         z.object({
           name: z.string().trim().min(1, 'is empty').max(60),
           columns: z.partialRecord(z.enum(csvColumns), z.string().trim().min(1).max(200)),
+          /** The unit of the mapped weight column (pounds when absent). */
+          weightUnit: z.enum(['lb', 'oz', 'kg', 'g']).optional(),
+          /** A column naming each row's weight unit (empty cell: `weightUnit`). */
+          weightUnitColumn: z.string().trim().min(1).max(200).optional(),
         }),
       )
       .max(50)

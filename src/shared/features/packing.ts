@@ -179,6 +179,7 @@ export interface ImportReport {
 /** Station CSV columns a saved mapping can fill (the file's header for each). */
 export const MAPPABLE_COLUMNS = [
   'order_number',
+  'tenant_id',
   'ship_to_name',
   'ship_to_company',
   'ship_to_address1',
@@ -193,8 +194,13 @@ export const MAPPABLE_COLUMNS = [
   'item_name',
   'quantity',
   'unit_value_usd',
+  'package',
+  'box',
   'weight_lbs',
 ] as const;
+/** The units a mapped file may weigh its packages in (its weight column is read as pounds from them). */
+export const MAPPED_WEIGHT_UNITS = ['lb', 'oz', 'kg', 'g'] as const;
+export type MappedWeightUnit = (typeof MAPPED_WEIGHT_UNITS)[number];
 export const REQUIRED_MAPPED_COLUMNS = [
   'order_number',
   'ship_to_address1',
@@ -304,6 +310,10 @@ export const packingCalls = {
     z.object({
       name: text(60).trim().min(1),
       columns: z.partialRecord(z.enum(MAPPABLE_COLUMNS), text(200).trim().min(1)),
+      /** The unit of the weight column (pounds when absent). */
+      weightUnit: z.enum(MAPPED_WEIGHT_UNITS).optional(),
+      /** A column that says each row's weight unit (lb, oz, kg, g; empty: `weightUnit`). */
+      weightUnitColumn: text(200).trim().min(1).optional(),
     }),
   ),
   'orders.list': def<OrderView[]>()(

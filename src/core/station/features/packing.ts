@@ -260,7 +260,7 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
           : {}),
       };
     },
-    'orders.saveMapping': async ({ name, columns }) => {
+    'orders.saveMapping': async ({ name, columns, weightUnit, weightUnitColumn }) => {
       const r = rt();
       const missing = REQUIRED_MAPPED_COLUMNS.filter((c) => !columns[c]);
       if (missing.length > 0)
@@ -271,7 +271,15 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
       const others = (r.profile.orderColumnMappings ?? []).filter((m) => m.name !== name);
       await ctx.saveProfile({
         ...r.profile,
-        orderColumnMappings: [...others, { name, columns }],
+        orderColumnMappings: [
+          ...others,
+          {
+            name,
+            columns,
+            ...(weightUnit && weightUnit !== 'lb' ? { weightUnit } : {}),
+            ...(weightUnitColumn ? { weightUnitColumn } : {}),
+          },
+        ],
       });
       return { saved: name };
     },

@@ -1,5 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { MAPPABLE_COLUMNS, REQUIRED_MAPPED_COLUMNS } from '../../../../shared/features/packing';
+import {
+  MAPPABLE_COLUMNS,
+  MAPPED_WEIGHT_UNITS,
+  REQUIRED_MAPPED_COLUMNS,
+  type MappedWeightUnit,
+} from '../../../../shared/features/packing';
 import { call } from '../../bridge';
 import { useStation } from '../../store';
 import './column-mapping.css';
@@ -8,6 +13,7 @@ type Column = (typeof MAPPABLE_COLUMNS)[number];
 
 const words: Record<Column, string> = {
   order_number: 'Order number',
+  tenant_id: 'Brand (tenant id)',
   ship_to_name: 'Name',
   ship_to_company: 'Company',
   ship_to_address1: 'Street address',
@@ -22,12 +28,15 @@ const words: Record<Column, string> = {
   item_name: 'Item name',
   quantity: 'Quantity',
   unit_value_usd: 'Unit price ($)',
-  weight_lbs: 'Package weight (lb)',
+  package: 'Package number (1, 2, …)',
+  box: 'Box code',
+  weight_lbs: 'Package weight',
 };
 
 /** Hints that often name a column: a first guess the person checks (nothing is saved unseen). */
 const hints: Record<Column, RegExp> = {
-  order_number: /^(order|ref|reference|order ?(no|number|#|id))$/i,
+  order_number: /^(order|ref|reference|order ?(no|number|#|id)|ref ?#)$/i,
+  tenant_id: /^(brand|tenant|tenant ?id|client|brand ?id)$/i,
   ship_to_name: /^(name|customer|recipient|ship ?to ?name)$/i,
   ship_to_company: /company/i,
   ship_to_address1: /^(street|address|address ?1|address line 1)$/i,
@@ -42,8 +51,24 @@ const hints: Record<Column, RegExp> = {
   item_name: /^(item|product|description|item name|product name)$/i,
   quantity: /^(qty|quantity|pieces|units)$/i,
   unit_value_usd: /price|value/i,
-  weight_lbs: /weight/i,
+  package: /^(package|parcel|package ?(no|number|#)|parcel ?(no|number|#))$/i,
+  box: /^(box|box ?code|carton)$/i,
+  weight_lbs: /(weight|\bwt\b)(?! ?unit)/i,
 };
+
+const unitWords: Record<MappedWeightUnit, string> = {
+  lb: 'pounds (lb)',
+  oz: 'ounces (oz)',
+  kg: 'kilograms (kg)',
+  g: 'grams (g)',
+};
+/** A header that names its unit ("Weight (kg)") gives the first guess of the weight unit. */
+const unitOfHeader = (header: string | undefined): MappedWeightUnit => {
+  const m = /\b(lbs?|oz|kg|g)\b/i.exec(header ?? '');
+  const u = m?.[1]?.toLowerCase();
+  return u === 'lbs' ? 'lb' : ((u as MappedWeightUnit | undefined) ?? 'lb');
+};
+const unitColumnHint = /^(w(eigh)?t\.? ?unit|unit|uom|weight ?uom)$/i;
 
 /**
  * Map the columns of a file the station does not know, once: each station column picks one of
@@ -69,12 +94,21 @@ export function ColumnMapping(props: {
       ]).filter(([, h]) => h),
     );
   });
+  const [unit, setUnit] = useState<MappedWeightUnit>(() => unitOfHeader(columns.weight_lbs));
+  const [unitColumn, setUnitColumn] = useState<string | undefined>(() =>
+    props.header.find((h) => unitColumnHint.test(h.trim())),
+  );
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => first.current?.focus(), []);
   const missing = REQUIRED_MAPPED_COLUMNS.filter((c) => !columns[c]);
   const save = async () => {
     if (missing.length) return;
-    const r = await call('orders.saveMapping', { name: name.trim() || props.fileName, columns });
+    const r = await call('orders.saveMapping', {
+      name: name.trim() || props.fileName,
+      columns,
+      ...(columns.weight_lbs ? { weightUnit: unit } : {}),
+      ...(columns.weight_lbs && unitColumn ? { weightUnitColumn: unitColumn } : {}),
+    });
     if (!r.ok) {
       notify('error', r.error.message);
       return;
@@ -128,6 +162,35 @@ export function ColumnMapping(props: {
             </select>
           </label>
         ))}
+        <label>
+          <span>Weight unit</span>
+          <select
+            aria-label="Weight unit"
+            value={unit}
+            onChange={(e) => setUnit(e.target.value as MappedWeightUnit)}
+          >
+            {MAPPED_WEIGHT_UNITS.map((u) => (
+              <option key={u} value={u}>
+                {unitWords[u]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span>Unit of each row (lb, oz, kg, g)</span>
+          <select
+            aria-label="Unit of each row"
+            value={unitColumn ?? ''}
+            onChange={(e) => setUnitColumn(e.target.value === '' ? undefined : e.target.value)}
+          >
+            <option value="">— (every row in the weight unit)</option>
+            {props.header.map((h) => (
+              <option key={h} value={h}>
+                {h}
+              </option>
+            ))}
+          </select>
+        </label>
       </div>
       <button type="submit" disabled={missing.length > 0}>
         Save mapping and import <kbd>Enter</kbd>
