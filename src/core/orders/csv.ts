@@ -155,7 +155,9 @@ export function* parseCsvSteps(text: string): Steps<number, CsvParseResult> {
       line++;
       break;
     }
-    const blank = fields.length === 1 && fields[0] === '';
+    // An empty line, or one of separators only (",,,,": a row Excel saves after its cells were
+    // cleared), is no record; it still counts as a row, as a spreadsheet numbers it.
+    const blank = fields.every((f) => f.trim() === '');
     if (broken) errors.push({ line: startLine, row, fields, message: broken });
     else if (!blank) records.push({ line: startLine, row, fields });
     if (++count % STEP_RECORDS === 0) yield i / n;
