@@ -167,18 +167,7 @@ export function quoteView(
         queued: true,
         // Said once: a message that already tells where the shipment went gets nothing added.
         // A refused API key is not an outage: the platform answers, the key is what waits.
-        reason: [
-          result.failure.message.replace(/\.?\s*$/, '.'),
-          /labelled/i.test(result.failure.message)
-            ? null
-            : result.failure.code === 'key-refused'
-              ? 'Nothing was bought: the shipment waits in the offline queue and is labelled once site IT has put the API key right (call the shift lead).'
-              : result.failure.code === 'already-queued' || /queued/i.test(result.failure.message)
-                ? 'It is labelled when the platform answers again.'
-                : 'Nothing was bought: the shipment waits in the offline queue and is labelled when the platform answers again.',
-        ]
-          .filter(Boolean)
-          .join(' '),
+        reason: queuedReason(result.failure),
       };
     case 'unreachable':
       // Nothing queued: Ctrl+Enter asks again with queueIfUnreachable (pack.rate's `queue`).
@@ -283,11 +272,13 @@ function purchaseOutcomeView(
         message: result.failure.message,
       };
     case 'queued':
+      // Said as a queued rating is: until 2026-11-29 a purchase queued at Ctrl+Enter said only
+      // why ("… could not be reached for the label (ECONNREFUSED …)"), not what happens now.
       return {
         outcome: 'queued-offline',
         label: null,
         printJob: null,
-        message: result.failure.message,
+        message: queuedReason(result.failure),
       };
     default:
       return refuse(result, r.profile);
@@ -309,4 +300,21 @@ export function labelledElsewhereView(holder: ClaimHolder): LabelledElsewhereVie
         }
       : null,
   };
+}
+
+/**
+ * Why a shipment waits in the offline queue and what happens to it, said once: a message that
+ * already tells where the shipment went gets nothing added. A refused API key is not an outage:
+ * the platform answers, the key is what waits.
+ */
+function queuedReason(failure: { code: string; message: string }): string {
+  const said = failure.message.replace(/\.?\s*$/, '.');
+  if (/labelled/i.test(failure.message)) return said;
+  const next =
+    failure.code === 'key-refused'
+      ? 'Nothing was bought: the shipment waits in the offline queue and is labelled once site IT has put the API key right (call the shift lead).'
+      : failure.code === 'already-queued' || /queued/i.test(failure.message)
+        ? 'It is labelled when the platform answers again.'
+        : 'Nothing was bought: the shipment waits in the offline queue and is labelled when the platform answers again.';
+  return `${said} ${next}`;
 }
