@@ -31,3 +31,31 @@ test("Whole site does not call the site clear while this station's own item is o
   await expect(whole).not.toContainText('anywhere on the site');
   await page.screenshot({ path: info.outputPath('site-attention-own.png') });
 });
+
+// Trial J: a failed rating at this station (an item of its own, not the site's) was counted in
+// its row of the console's Stations table ("Attention 1") while the panel beside it said
+// "Nothing needs attention anywhere on the site."
+test('the console does not call the site clear under a station row that counts an item', async ({
+  page,
+}, info) => {
+  const site = await siteDatabase(world.cluster());
+  const a = await world.packingStation(site.stationUrl, 'chi-03', 'Station C');
+  await page.goto(a.station.url);
+  await expect(page.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
+  // The platform refuses every rating from before the orders come in (none is pre-rated).
+  await world.sandbox().addFault({ path: '/api/v1/rates', kind: 'status', status: 400 });
+  await importOrders(page);
+  await page.keyboard.press('Alt+1');
+  await page.keyboard.type('LUM-10421');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('attention-count')).not.toContainText(/\b0\b/, { timeout: 20_000 });
+  await world.sandbox().clearFaults();
+
+  await page.keyboard.press('Alt+0');
+  const none = page.getByTestId('console-attention-none');
+  await expect(none).toContainText(/Station C \(this station\) has \d+ items? of its own/, {
+    timeout: 20_000,
+  });
+  await expect(none).not.toContainText('anywhere on the site');
+  await page.screenshot({ path: info.outputPath('console-attention-station.png') });
+});

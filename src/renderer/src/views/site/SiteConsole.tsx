@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { call, getBridge } from '../../bridge';
 import type { ConsoleSnapshotView, ConsoleView } from '../../../../shared/features/site-services';
 import { ago, PlatformCell, PrintersCell, VoidedToday } from './ConsoleCells';
+import { siteAttentionNone } from './console-attention';
 import './console.css';
 
 /**
@@ -279,7 +280,9 @@ export function SiteConsole() {
             <div className="panel">
               <h2>Needs attention (site)</h2>
               {view.attention.length === 0 ? (
-                <p className="placeholder">Nothing needs attention anywhere on the site.</p>
+                <p className="placeholder" data-testid="console-attention-none">
+                  {siteAttentionNone(snap.stations, me)}
+                </p>
               ) : (
                 <ul className="console-attention" data-testid="console-attention">
                   {view.attention.map((a) => (
