@@ -120,7 +120,11 @@ export function profileHandlers(
             name: findTenant(nodes, b)?.name ?? '',
           })),
           shippingSiteId: site.id,
-          shipFrom: (site.address ?? {}) as never,
+          // A site's address that names no one (no company, no name) ships from the tenant's
+          // name: until 2026-11-29 such a profile's labels had a street in FROM and nobody.
+          shipFrom: (site.address?.company || site.address?.name || !me?.name
+            ? (site.address ?? {})
+            : { company: me.name, ...site.address }) as never,
         });
       } finally {
         client.close();
