@@ -124,6 +124,13 @@ export function ColumnMapping(props: {
         e.preventDefault();
         void save();
       }}
+      // A select does not submit its form on Enter; here Enter saves from the column picker
+      // just used too, as the button's key hint says.
+      onKeyDown={(e) => {
+        if (e.key !== 'Enter' || !(e.target instanceof HTMLSelectElement)) return;
+        e.preventDefault();
+        void save();
+      }}
     >
       <h2>Map the columns of {props.fileName}</h2>
       <p className="muted">
