@@ -153,6 +153,9 @@ test('an unknown code scanned with an order on screen says it is not one of its 
   await expect(page.getByTestId('result')).toContainText(
     'Nothing matches "CNDL-SEA-12": not an order, a tracking number, a box, or an item of order LUM-10421. If it is in the box, take it out.',
   );
+  // Headed for what happened (trial J: "FAILED" read as a label that failed, over live rates).
+  await expect(page.getByTestId('result')).toContainText('NOT FOUND');
+  await expect(page.getByTestId('result')).not.toContainText('FAILED');
   await expect(page.getByTestId('order-number')).toHaveText('LUM-10421');
 });
 

@@ -215,7 +215,9 @@ export function PackResult(props: {
                       ? 'LABELLED AT ANOTHER STATION'
                       : beingLabelledThere
                         ? `BEING LABELLED AT ${beingLabelledThere.toUpperCase()}`
-                        : 'FAILED'}
+                        : s.result.error.code === 'not-found'
+                          ? 'NOT FOUND'
+                          : 'FAILED'}
             </div>
             {/* The contract's code is for site IT and the log, not the packer: kept in the
                 element (hover, diagnostics), not read out on the panel. */}
