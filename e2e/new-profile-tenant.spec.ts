@@ -24,8 +24,12 @@ test('the New profile form finds the API key’s tenant by itself, and says plai
   await page.keyboard.press('Alt+4');
   await expect(page.getByTestId('history-pager')).toContainText('1–1 of 1 label');
   await page.keyboard.press('Alt+7');
-  await page.getByRole('button', { name: 'New profile…' }).click();
+  // Opened by keyboard, the form takes the focus into its first field (trial J: it stayed on the
+  // Close button, two Tabs away).
+  await page.getByRole('button', { name: 'New profile…' }).focus();
+  await page.keyboard.press('Enter');
   const form = page.getByTestId('new-profile');
+  await expect(form.getByLabel('Profile name')).toBeFocused();
   await form.getByLabel('Profile name').fill('Harbor dock 5');
   // Nothing listens on port 9: the platform cannot be reached.
   await form.getByLabel('Base URL').fill('http://127.0.0.1:9');

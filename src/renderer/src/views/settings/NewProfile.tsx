@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { call } from '../../bridge';
 import { useStation } from '../../store';
 import type { Environment, ShippingSiteView, TenantNode } from '../../../../shared/views';
@@ -73,10 +73,14 @@ export function NewProfile(props: { onDone(): void }) {
         document.querySelector<HTMLElement>('main')?.focus();
     });
   }
+  // Opened (by keyboard too), the form takes the focus into its first field.
+  const nameField = useRef<HTMLInputElement>(null);
+  useEffect(() => nameField.current?.focus(), []);
   const field = (key: keyof typeof form, label: string, type = 'text') => (
     <label>
       {label}
       <input
+        ref={key === 'name' ? nameField : undefined}
         type={type}
         aria-label={label}
         value={form[key]}
