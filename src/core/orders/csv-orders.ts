@@ -200,11 +200,14 @@ export function* ordersFromCsvSteps(
   };
   /** A row that cannot be read whole: said by its row and order, its order left out. */
   const brokenRow = (row: Row, reason: string) => {
-    broken(row);
+    // A line of text (a note typed under the orders) has its words where the order number goes:
+    // an order number has no spaces, so such a row names no order and keeps none out.
+    const number = row.get('order_number');
+    if (!/\s/.test(number)) broken(row);
     problems.push({
       row: row.row,
       line: row.line,
-      orderNumber: row.get('order_number') || undefined,
+      orderNumber: number && !/\s/.test(number) ? number : undefined,
       field: '(row)',
       reason,
     });
@@ -250,7 +253,10 @@ export function* ordersFromCsvSteps(
       continue;
     }
     if (record.fields.length !== header.fields.length) {
-      brokenRow(row, `has ${record.fields.length} fields, the header has ${header.fields.length}`);
+      brokenRow(
+        row,
+        `has ${record.fields.length} ${record.fields.length === 1 ? 'field' : 'fields'}, the header has ${header.fields.length}`,
+      );
       continue;
     }
     const key = keyOf(row);
