@@ -69,6 +69,7 @@ export async function rateShipment(
                   failure.errorCode,
                   order,
                   shipment.shipment.options,
+                  shipment.tenantId === profile.tenantId ? profile.brandTenants : [],
                 ),
             errors: failure.errors,
             correlationId: failure.correlationId,
@@ -139,9 +140,24 @@ function noRatesMessage(
   errorCode: string | undefined,
   order: StoredOrder,
   options: PlatformOptions | undefined,
+  /** The profile's brands, when the order was rated as the 3PL's own (it names no brand). */
+  brandsOfOwnOrder: readonly { name: string; tenantId: string }[] = [],
 ): string {
   const levels = order.serviceLevels ?? [];
   if (errorCode !== 'NO_RATES') return `No rates: ${platformWords}`;
+  // A 3PL's order whose file named no brand: the 3PL itself may have no carrier account at all,
+  // and the platform's words name only its tenant id (until 2026-11-29 that was all Pack said).
+  if (brandsOfOwnOrder.length > 0 && levels.length === 0 && packerOptions(options).length === 0) {
+    const names = brandsOfOwnOrder.map((b) => b.name || b.tenantId);
+    const which =
+      names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+    return (
+      `No rates: order ${order.orderNumber} names no brand, so it was rated as the 3PL's own order, ` +
+      `and no carrier account of the 3PL's own can ship it. If it is an order of ${which}, its order ` +
+      `file must name that brand (the tenant_id column, or the brand column of a saved column mapping): ` +
+      `put it right and import it again. The platform said: ${platformWords}`
+    );
+  }
   if (levels.length === 0) {
     // The platform names no option, only that no account could rate: the options the packer
     // set (or the order asked for) are the likely cause, and can be taken off at Pack.
