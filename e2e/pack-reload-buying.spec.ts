@@ -50,3 +50,54 @@ test('a page reloaded mid-purchase says which order is being bought, then shows 
   expect((await lab.sandbox().ledger()).length).toBe(1);
   await page.screenshot({ path: info.outputPath('reloaded-label.png') });
 });
+
+test('two tabs buy one order at once: the second is told the label is on its way and then shows it', async ({
+  page,
+  context,
+}, info) => {
+  const station = await lab.lumen();
+  await page.goto(station.url);
+  await expect(page.getByTestId('printer-status')).toContainText('ready');
+  await importOrders(page);
+  const other = await context.newPage();
+  await other.goto(new URL('/', station.url).toString());
+  await expect(other.getByTestId('printer-status')).toContainText('ready');
+  for (const tab of [page, other]) {
+    await tab.keyboard.press('Alt+1');
+    await tab.keyboard.type('LUM-10422');
+    await tab.keyboard.press('Enter');
+    await expect(tab.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
+  }
+
+  // The platform takes 4 s to sell this label; the first tab's buy key is pressed meanwhile.
+  await lab.sandbox().addFault({
+    method: 'POST',
+    path: '/api/v1/labels',
+    kind: 'delay',
+    delayMs: 4000,
+    times: 1,
+  });
+  await other.keyboard.press('Control+Enter');
+  await other.waitForTimeout(500);
+  await page.bringToFront();
+  await page.keyboard.press('Control+Enter');
+
+  // Until 2026-11-29: a red FAILED "This order is being shipped right now" over a live buy key,
+  // and the label never shown in this tab.
+  const result = page.getByTestId('result');
+  await expect(result).toContainText(
+    'A label for order LUM-10422 is being bought right now from another tab or window of this station',
+  );
+  await expect(result).not.toContainText('FAILED');
+  await expect(page.getByRole('button', { name: /Buy .*& print/ })).toBeDisabled();
+  await page.screenshot({ path: info.outputPath('second-tab-while-buying.png') });
+
+  await expect(result).toContainText(
+    "Order LUM-10422's label was bought from another tab or window of this station",
+    { timeout: 20_000 },
+  );
+  await expect(page.getByRole('button', { name: /^Reprint/ })).toBeVisible();
+  await expect.poll(() => lab.printer().labels.length, { timeout: 15_000 }).toBe(1);
+  expect((await lab.sandbox().ledger()).length).toBe(1);
+  await page.screenshot({ path: info.outputPath('second-tab-label.png') });
+});

@@ -46,6 +46,38 @@ describe('Pack through the facade: rate, then buy what was rated', () => {
     });
   });
 
+  it('a second buy of an order being bought (another tab) is refused as being bought, and the first stays listed', async () => {
+    await withStation(async (s, sandbox) => {
+      const order = await scanOrder(s, 'LUM-10422');
+      const quote: RateQuote = await call(s, 'pack.rate', {
+        orderId: order.id,
+        packages: [{ weightLbs: 3.4 }],
+      });
+      sandbox().faults.add({
+        method: 'POST',
+        path: '/api/v1/labels',
+        kind: 'delay',
+        delayMs: 1500,
+        times: 1,
+      });
+      const first = call(s, 'pack.buy', { shipmentId: quote.shipmentId });
+      await new Promise((r) => setTimeout(r, 300));
+      const second = await s.dispatch('pack.buy', { shipmentId: quote.shipmentId });
+      expect(second.ok).toBe(false);
+      if (second.ok) throw new Error('bought twice');
+      expect(second.error.code).toBe('conflict');
+      // The page that asked second is told the label is on its way, not that it failed.
+      expect(second.error.details).toEqual({ beingBought: true });
+      // Until 2026-11-29 the refused call struck the first purchase off `pack.buying`.
+      expect(await call(s, 'pack.buying', {})).toEqual({
+        orders: [{ orderId: order.id, orderNumber: 'LUM-10422', since: expect.any(String) }],
+      });
+      expect((await first).label?.orderNumber).toBe('LUM-10422');
+      expect(await call(s, 'pack.buying', {})).toEqual({ orders: [] });
+      expect(sandbox().ledger().length).toBe(1);
+    });
+  });
+
   it('buys the rate the packer picked and says who chose it', async () => {
     await withStation(async (s, sandbox) => {
       const order = await scanOrder(s, 'LUM-10422');

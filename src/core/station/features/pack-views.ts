@@ -51,6 +51,9 @@ export function refuse(result: Refusal, profile?: Profile): never {
         const labelledElsewhere = labelledElsewhereView(holder);
         return fail(invalidRefusal[code] ?? 'invalid', message, { labelledElsewhere });
       }
+      // Being bought right now (another tab or window of this station): the page that asked
+      // second waits for that label instead of showing a failure (`beingBought`).
+      if (code === 'order-busy') return fail('conflict', message, { beingBought: true });
       return fail(invalidRefusal[code] ?? 'invalid', message, errors);
     }
     case 'failed': {

@@ -145,7 +145,10 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
           })
         : null;
       const order = r.workflow.orders.get(r.workflow.shipments.get(shipmentId)?.orderId ?? -1);
-      if (order)
+      // A second buy of a shipment already being bought (another tab) is refused as busy: the
+      // first purchase stays listed until it is done (it used to be struck off by the refusal).
+      const mine = order !== undefined && !buying.has(shipmentId);
+      if (mine && order)
         buying.set(shipmentId, {
           orderId: String(order.id),
           orderNumber: order.orderNumber,
@@ -159,7 +162,9 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
           confirmAnotherLabel: input.confirmAnother,
           ...(lead ? { confirmedBy: lead } : {}),
         })
-        .finally(() => buying.delete(shipmentId));
+        .finally(() => {
+          if (mine) buying.delete(shipmentId);
+        });
       ctx.changed('queue');
       // A label bought and handed to the printer adds nothing to Needs attention (its print job
       // signals for itself if it gets stuck); any other outcome may (unknown, refused, queued).

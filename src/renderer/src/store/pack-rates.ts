@@ -3,6 +3,7 @@ import type { Result } from '../../../shared/result';
 import { call } from '../bridge';
 import { playFailure, playSuccess } from '../lib/sounds';
 import { packFailure } from './pack';
+import { awaitBoughtElsewhere, beingBoughtElsewhere } from './pack-resume';
 import {
   labelledElsewhereOf,
   labelledHereOf,
@@ -304,6 +305,18 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
           existingLabels:
             bought && !known.some((l) => l.id === bought.id) ? [...known, bought] : known,
         });
+      } else if (beingBoughtElsewhere(r.error)) {
+        // Bought right now from another tab or window: that label is on its way. Said as such
+        // and shown here once bought (until 2026-11-29 a red FAILED under a live buy key).
+        set({
+          result: {
+            kind: 'info',
+            text: `A label for order ${boughtFor.orderNumber} is being bought right now from another tab or window of this station: it shows here when it is done. Nothing more was bought; keep order ${boughtFor.orderNumber}'s parcel at hand.`,
+          },
+          quote: null,
+          selectedRateId: null,
+        });
+        void awaitBoughtElsewhere(boughtFor.id, boughtFor.orderNumber);
       } else {
         playFailure(sounds);
         // Labelled at another station: its label is offered for a reprint here (Alt+R), and

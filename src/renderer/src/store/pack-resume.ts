@@ -44,3 +44,39 @@ export async function resumeBuying(): Promise<void> {
     : `The label asked for order ${b.orderNumber} before this page was opened was not bought here: Needs attention (Alt+2) says why (refused, or not confirmed). Do not buy it again before looking there.`;
   sayOnPack(b.orderId, text);
 }
+
+/**
+ * The order on screen is being bought right now from another tab or window of this station
+ * (its buy key here was refused as `beingBought`): its label is waited for and shown here, as a
+ * scan would, instead of a red FAILED over a live Buy & print key. Scanning something else
+ * meanwhile takes over.
+ */
+export async function awaitBoughtElsewhere(orderId: string, orderNumber: string): Promise<void> {
+  const onScreen = () => {
+    const st = useStation.getState();
+    return st.order?.id === orderId && !st.busy;
+  };
+  for (let waited = 0; waited < WAIT_FOR_LABEL_MS; waited += 500) {
+    await wait(500);
+    if (!onScreen()) return;
+    const again = await call('pack.buying', {});
+    if (!again.ok || !again.value.orders.some((o) => o.orderId === orderId)) break;
+  }
+  if (!onScreen()) return;
+  await useStation.getState().scan(orderNumber, orderId);
+  if (useStation.getState().order?.id !== orderId) return;
+  sayOnPack(
+    orderId,
+    useStation.getState().existingLabels.length
+      ? `Order ${orderNumber}'s label was bought from another tab or window of this station and sent to the label printer: it goes on order ${orderNumber}'s parcel. Alt+R reprints it.`
+      : `The label asked for order ${orderNumber} from another tab or window was not bought: Needs attention (Alt+2) says why if its outcome is unknown. Check there before buying it again.`,
+  );
+}
+
+/** A buy refused because the order is being bought right now elsewhere at this station. */
+export function beingBoughtElsewhere(error: { code: string; details?: unknown }): boolean {
+  return (
+    error.code === 'conflict' &&
+    (error.details as { beingBought?: boolean } | undefined)?.beingBought === true
+  );
+}
