@@ -101,3 +101,47 @@ test('two tabs buy one order at once: the second is told the label is on its way
   expect((await lab.sandbox().ledger()).length).toBe(1);
   await page.screenshot({ path: info.outputPath('second-tab-label.png') });
 });
+
+test('an order scanned in a second tab while the first buys it: said as being bought, then its label', async ({
+  page,
+  context,
+}, info) => {
+  const station = await lab.lumen();
+  await page.goto(station.url);
+  await expect(page.getByTestId('printer-status')).toContainText('ready');
+  await importOrders(page);
+  await page.keyboard.press('Alt+1');
+  await page.keyboard.type('LUM-10422');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rate-reason')).toBeVisible({ timeout: 20_000 });
+  await lab.sandbox().addFault({
+    method: 'POST',
+    path: '/api/v1/labels',
+    kind: 'delay',
+    delayMs: 4000,
+    times: 1,
+  });
+  await page.keyboard.press('Control+Enter');
+
+  const other = await context.newPage();
+  await other.goto(new URL('/', station.url).toString());
+  await expect(other.getByTestId('printer-status')).toContainText('ready');
+  // A page opened mid-purchase says so by itself; the packer scans the order anyway.
+  await other.keyboard.press('Alt+1');
+  await other.keyboard.type('LUM-10422');
+  await other.keyboard.press('Enter');
+  const result = other.getByTestId('result');
+  // Until 2026-11-29: a red FAILED "This order is being shipped right now", and no label after.
+  await expect(result).toContainText(
+    'A label for order LUM-10422 is being bought right now from another tab or window of this station',
+  );
+  await expect(result).not.toContainText('FAILED');
+  await other.screenshot({ path: info.outputPath('scanned-while-buying.png') });
+  await expect(result).toContainText(
+    "Order LUM-10422's label was bought from another tab or window of this station",
+    { timeout: 20_000 },
+  );
+  await expect(other.getByRole('button', { name: /^Reprint/ })).toBeVisible();
+  await expect.poll(() => lab.printer().labels.length, { timeout: 15_000 }).toBe(1);
+  expect((await lab.sandbox().ledger()).length).toBe(1);
+});

@@ -3,7 +3,7 @@ import type { Result } from '../../../shared/result';
 import { call } from '../bridge';
 import { playFailure, playSuccess } from '../lib/sounds';
 import { packFailure } from './pack';
-import { awaitBoughtElsewhere, beingBoughtElsewhere } from './pack-resume';
+import { awaitBoughtElsewhere, beingBoughtElsewhere, beingBoughtWords } from './pack-resume';
 import {
   labelledElsewhereOf,
   labelledHereOf,
@@ -100,6 +100,15 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
     ) {
       // Nothing rates the changed packages by itself: a buy key pressed earlier is dropped.
       set({ buyPending: false });
+      return;
+    }
+    if (!r.ok && beingBoughtElsewhere(r.error)) {
+      // Scanned here while another tab or window buys it: its label is waited for and shown.
+      set({
+        buyPending: false,
+        result: { kind: 'info', text: beingBoughtWords(order.orderNumber) },
+      });
+      void awaitBoughtElsewhere(order.id, order.orderNumber);
       return;
     }
     if (!r.ok) {
@@ -309,10 +318,7 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
         // Bought right now from another tab or window: that label is on its way. Said as such
         // and shown here once bought (until 2026-11-29 a red FAILED under a live buy key).
         set({
-          result: {
-            kind: 'info',
-            text: `A label for order ${boughtFor.orderNumber} is being bought right now from another tab or window of this station: it shows here when it is done. Nothing more was bought; keep order ${boughtFor.orderNumber}'s parcel at hand.`,
-          },
+          result: { kind: 'info', text: beingBoughtWords(boughtFor.orderNumber) },
           quote: null,
           selectedRateId: null,
         });

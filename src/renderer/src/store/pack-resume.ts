@@ -60,20 +60,32 @@ export async function awaitBoughtElsewhere(orderId: string, orderNumber: string)
     await wait(500);
     if (!onScreen()) return;
     const again = await call('pack.buying', {});
-    if (!again.ok || !again.value.orders.some((o) => o.orderId === orderId)) break;
+    if (!again.ok || !again.value.orders.some((o) => o.orderId === orderId)) {
+      // Not a Pack view's purchase (the offline queue or a batch buys it): looked at again
+      // after a pause, not in a tight loop of scans.
+      if (waited === 0) await wait(2000);
+      break;
+    }
   }
   if (!onScreen()) return;
   await useStation.getState().scan(orderNumber, orderId);
-  if (useStation.getState().order?.id !== orderId) return;
+  const after = useStation.getState();
+  if (after.order?.id !== orderId) return;
+  // Still being bought (by the queue or a batch): the rating said so and waits again.
+  if (after.result?.kind === 'info' && after.result.text === beingBoughtWords(orderNumber)) return;
   sayOnPack(
     orderId,
-    useStation.getState().existingLabels.length
+    after.existingLabels.length
       ? `Order ${orderNumber}'s label was bought from another tab or window of this station and sent to the label printer: it goes on order ${orderNumber}'s parcel. Alt+R reprints it.`
       : `The label asked for order ${orderNumber} from another tab or window was not bought: Needs attention (Alt+2) says why if its outcome is unknown. Check there before buying it again.`,
   );
 }
 
-/** A buy refused because the order is being bought right now elsewhere at this station. */
+/** What Pack says while another tab or window of this station buys the order on screen. */
+export const beingBoughtWords = (orderNumber: string) =>
+  `A label for order ${orderNumber} is being bought right now from another tab or window of this station: it shows here when it is done. Nothing more was bought; keep order ${orderNumber}'s parcel at hand.`;
+
+/** A rating or buy refused because the order is being bought right now elsewhere at this station. */
 export function beingBoughtElsewhere(error: { code: string; details?: unknown }): boolean {
   return (
     error.code === 'conflict' &&
