@@ -86,14 +86,14 @@ test('two tabs buy one order at once: the second is told the label is on its way
   // and the label never shown in this tab.
   const result = page.getByTestId('result');
   await expect(result).toContainText(
-    'A label for order LUM-10422 is being bought right now from another tab or window of this station',
+    'A label for order LUM-10422 is being bought right now elsewhere at this station (another tab or window, or its offline queue)',
   );
   await expect(result).not.toContainText('FAILED');
   await expect(page.getByRole('button', { name: /Buy .*& print/ })).toBeDisabled();
   await page.screenshot({ path: info.outputPath('second-tab-while-buying.png') });
 
   await expect(result).toContainText(
-    "Order LUM-10422's label was bought from another tab or window of this station",
+    "Order LUM-10422's label was bought meanwhile elsewhere at this station",
     { timeout: 20_000 },
   );
   await expect(page.getByRole('button', { name: /^Reprint/ })).toBeVisible();
@@ -133,12 +133,12 @@ test('an order scanned in a second tab while the first buys it: said as being bo
   const result = other.getByTestId('result');
   // Until 2026-11-29: a red FAILED "This order is being shipped right now", and no label after.
   await expect(result).toContainText(
-    'A label for order LUM-10422 is being bought right now from another tab or window of this station',
+    'A label for order LUM-10422 is being bought right now elsewhere at this station (another tab or window, or its offline queue)',
   );
   await expect(result).not.toContainText('FAILED');
   await other.screenshot({ path: info.outputPath('scanned-while-buying.png') });
   await expect(result).toContainText(
-    "Order LUM-10422's label was bought from another tab or window of this station",
+    "Order LUM-10422's label was bought meanwhile elsewhere at this station",
     { timeout: 20_000 },
   );
   await expect(other.getByRole('button', { name: /^Reprint/ })).toBeVisible();

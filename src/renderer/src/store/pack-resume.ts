@@ -46,7 +46,7 @@ export async function resumeBuying(): Promise<void> {
 }
 
 /**
- * The order on screen is being bought right now from another tab or window of this station
+ * The order on screen is being bought right now elsewhere at this station (another tab or window, its queue)
  * (its buy key here was refused as `beingBought`): its label is waited for and shown here, as a
  * scan would, instead of a red FAILED over a live Buy & print key. Scanning something else
  * meanwhile takes over.
@@ -76,14 +76,14 @@ export async function awaitBoughtElsewhere(orderId: string, orderNumber: string)
   sayOnPack(
     orderId,
     after.existingLabels.length
-      ? `Order ${orderNumber}'s label was bought from another tab or window of this station and sent to the label printer: it goes on order ${orderNumber}'s parcel. Alt+R reprints it.`
-      : `The label asked for order ${orderNumber} from another tab or window was not bought: Needs attention (Alt+2) says why if its outcome is unknown. Check there before buying it again.`,
+      ? `Order ${orderNumber}'s label was bought meanwhile elsewhere at this station and sent to the label printer: it goes on order ${orderNumber}'s parcel. Alt+R reprints it.`
+      : `The label being bought elsewhere at this station for order ${orderNumber} was not bought: Needs attention (Alt+2) says why if its outcome is unknown. Check there before buying it again.`,
   );
 }
 
-/** What Pack says while another tab or window of this station buys the order on screen. */
+/** What Pack says while something else at this station (a tab, a window, the queue) buys the order on screen. */
 export const beingBoughtWords = (orderNumber: string) =>
-  `A label for order ${orderNumber} is being bought right now from another tab or window of this station: it shows here when it is done. Nothing more was bought; keep order ${orderNumber}'s parcel at hand.`;
+  `A label for order ${orderNumber} is being bought right now elsewhere at this station (another tab or window, or its offline queue): it shows here when it is done. Nothing more was bought; keep order ${orderNumber}'s parcel at hand.`;
 
 /** A rating or buy refused because the order is being bought right now elsewhere at this station. */
 export function beingBoughtElsewhere(error: { code: string; details?: unknown }): boolean {
