@@ -44,3 +44,18 @@ export async function withinDeadline<V>(
 export function seconds(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : deadlineWords(ms);
 }
+
+/**
+ * A call given up after more than one attempt without an answer: its message says how many and
+ * how long in all, not only one attempt's limit ("no answer within 8 s" after 24 s of waiting
+ * read as a broken deadline to the shift lead who waited).
+ */
+export function saidWithTries(error: unknown, attempts: number, startedAt: number): unknown {
+  if (attempts < 2 || !(error instanceof Error)) return error;
+  const waited = seconds(performance.now() - startedAt);
+  error.message = error.message.replace(
+    /\(no answer within ([^()]+)\)/,
+    (_, limit: string) => `(no answer within ${limit}; asked ${attempts} times in ${waited})`,
+  );
+  return error;
+}

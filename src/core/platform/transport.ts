@@ -1,6 +1,12 @@
 import { type z } from 'zod';
 import { capabilityOf, type ConnectivityMonitor, type PlatformCapability } from './connectivity.js';
-import { attemptTimeout, roomForAnother, seconds, withinDeadline } from './budget.js';
+import {
+  attemptTimeout,
+  roomForAnother,
+  saidWithTries,
+  seconds,
+  withinDeadline,
+} from './budget.js';
 import { type PlatformError, type PlatformErrorKind } from './errors.js';
 import {
   errorAnswer,
@@ -146,20 +152,21 @@ export class Transport {
     const deadline =
       performance.now() +
       (opts.deadlineMs ?? ep.deadlineMs ?? this.o.deadlines[capabilityOf(ep.operation)]);
+    const startedAt = performance.now();
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.attemptOnce(ep, tenantId, opts, attempt, deadline);
       } catch (error) {
         const again =
           worthRetrying(error, ep.operation) && attempt < attempts && !opts.signal?.aborted;
-        if (!again) throw error;
+        if (!again) throw saidWithTries(error, attempt, startedAt);
         // A platform that said how long to wait (Retry-After) is not asked again sooner.
         const delay = Math.max(
           backoffDelay(this.o.retry, attempt, this.o.random),
           (error as PlatformError).retryAfterMs ?? 0,
         );
         // No time left for a useful attempt: the caller hears now, not after the deadline.
-        if (!roomForAnother(deadline, delay)) throw error;
+        if (!roomForAnother(deadline, delay)) throw saidWithTries(error, attempt, startedAt);
         this.stats.retries++;
         await sleep(delay, opts.signal);
       }
