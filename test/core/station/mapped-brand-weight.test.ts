@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
-import { call, demoStationsPerTest, scanOrder, type Sandbox } from './support.js';
+import { call, demoStationsPerTest, scanOrder, type Sandbox, harborProfile } from './support.js';
 
 /**
  * Trial J: a 3PL's own order file, read through a saved mapping. Its "Brand" column and its
@@ -10,16 +10,7 @@ import { call, demoStationsPerTest, scanOrder, type Sandbox } from './support.js
 const stations = demoStationsPerTest();
 
 async function harborStation(s: Station, sandbox: Sandbox) {
-  await call(s, 'profiles.create', {
-    environment: 'sandbox',
-    baseUrl: sandbox.url,
-    clientId: 'demo-harbor-full',
-    clientSecret: 'demo-harbor-full-secret',
-    name: 'Harbor Edison',
-    tenantId: 'tnt_harbor',
-    shippingSiteId: 'site_harbor_edison',
-    brandTenantIds: ['tnt_driftwood', 'tnt_pinecrest'],
-  });
+  await call(s, 'profiles.create', harborProfile(sandbox.url, ['tnt_driftwood', 'tnt_pinecrest']));
 }
 
 const FILE = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { demoWorld } from '../../../src/sandbox/index.js';
-import { call, demoStationsPerTest, rateOrder } from './support.js';
+import { call, demoStationsPerTest, rateOrder, harborProfile } from './support.js';
 
 /**
  * Trial J: a 3PL station (brands ticked) imported an order whose file named no brand. It was
@@ -20,16 +20,11 @@ function worldWithoutHarborAccounts() {
 describe("a 3PL's order that names no brand, and no carrier account of the 3PL's own", () => {
   it("says the order names no brand and how to put it right, by the brands' names", async () => {
     const { s, sandbox } = await stations.start({}, { fixtures: worldWithoutHarborAccounts() });
-    await call(s, 'profiles.create', {
-      environment: 'sandbox',
-      baseUrl: sandbox().url,
-      clientId: 'demo-harbor-full',
-      clientSecret: 'demo-harbor-full-secret',
-      name: 'Harbor Edison',
-      tenantId: 'tnt_harbor',
-      shippingSiteId: 'site_harbor_edison',
-      brandTenantIds: ['tnt_driftwood', 'tnt_pinecrest'],
-    });
+    await call(
+      s,
+      'profiles.create',
+      harborProfile(sandbox().url, ['tnt_driftwood', 'tnt_pinecrest']),
+    );
     await call(s, 'orders.import', {
       fileName: 'no-brand.csv',
       content: [

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { startPlainZebra } from '../../support/plain-zebra.js';
-import { call, demoStationsPerTest, onlyLabelPrinter, packOrder, until } from './support.js';
+import {
+  call,
+  demoStationsPerTest,
+  onlyLabelPrinter,
+  packOrder,
+  until,
+  harborProfile,
+} from './support.js';
 
 const stations = demoStationsPerTest();
 
@@ -18,15 +25,7 @@ describe('a print job outlives a switch of profile', () => {
     );
 
     // Another profile of this station takes over the screen while the paper is out.
-    await call(s, 'profiles.create', {
-      environment: 'sandbox',
-      baseUrl: sandbox().url,
-      clientId: 'demo-harbor-full',
-      clientSecret: 'demo-harbor-full-secret',
-      name: 'Harbor Edison',
-      tenantId: 'tnt_harbor',
-      shippingSiteId: 'site_harbor_edison',
-    });
+    await call(s, 'profiles.create', harborProfile(sandbox().url));
     expect((await call(s, 'station.status', {})).profile?.name).toBe('Harbor Edison');
     // Under the new profile (its printers do not include Dock 4) the job still waits for paper,
     // named with its profile.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addPackerAndLead, call, demoStationsPerTest } from './support.js';
+import { addPackerAndLead, call, demoStationsPerTest, harborProfile } from './support.js';
 
 const stations = demoStationsPerTest();
 
@@ -16,16 +16,11 @@ const pinecrestFile = {
 describe("a 3PL profile's brands after it was made (Settings → Brands)", () => {
   it('lists the tenants under the 3PL from the platform, adds a new brand whose orders then import, refuses a tenant not under it', async () => {
     const { s, sandbox } = await stations.start();
-    const created = await call(s, 'profiles.create', {
-      environment: 'sandbox',
-      baseUrl: sandbox().url,
-      clientId: 'demo-harbor-full',
-      clientSecret: 'demo-harbor-full-secret',
-      name: 'Harbor Edison',
-      tenantId: 'tnt_harbor',
-      shippingSiteId: 'site_harbor_edison',
-      brandTenantIds: ['tnt_driftwood'],
-    });
+    const created = await call(
+      s,
+      'profiles.create',
+      harborProfile(sandbox().url, ['tnt_driftwood']),
+    );
     // Pinecrest signed with the 3PL after the station was set up: its orders are refused.
     const refused = await call(s, 'orders.import', pinecrestFile);
     expect(refused.imported).toBe(0);
@@ -67,16 +62,7 @@ describe("a 3PL profile's brands after it was made (Settings → Brands)", () =>
 
   it('is a shift lead’s change where users are set up', async () => {
     const { s, sandbox } = await stations.start();
-    const created = await call(s, 'profiles.create', {
-      environment: 'sandbox',
-      baseUrl: sandbox().url,
-      clientId: 'demo-harbor-full',
-      clientSecret: 'demo-harbor-full-secret',
-      name: 'Harbor Edison',
-      tenantId: 'tnt_harbor',
-      shippingSiteId: 'site_harbor_edison',
-      brandTenantIds: [],
-    });
+    const created = await call(s, 'profiles.create', harborProfile(sandbox().url));
     await addPackerAndLead(s);
     await s.context.session.signIn({ userId: 'ana', pin: '4821' });
     const asked = await s.dispatch('profiles.setBrands', {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import { startVirtualPrinter } from '../../../src/core/printing/virtual-printer/server.js';
-import { addPackerAndLead, call, demoStationsPerTest } from './support.js';
+import { addPackerAndLead, call, demoStationsPerTest, harborProfile } from './support.js';
 
 const stations = demoStationsPerTest();
 
@@ -27,30 +27,15 @@ describe('where users are set up, setting up the station is a shift lead’s', (
     });
     const dock2 = added.printers.find((p) => p.name === 'Dock 2')!;
     const exported = await call(s, 'profiles.export', { id: 'demo' });
-    const spare = await call(s, 'profiles.create', {
-      environment: 'sandbox',
-      baseUrl: sandbox().url,
-      clientId: 'demo-harbor-full',
-      clientSecret: 'demo-harbor-full-secret',
-      name: 'Harbor spare',
-      tenantId: 'tnt_harbor',
-      shippingSiteId: 'site_harbor_edison',
-      brandTenantIds: [],
-      activate: false,
-    });
+    const spare = await call(
+      s,
+      'profiles.create',
+      harborProfile(sandbox().url, [], { name: 'Harbor spare', activate: false }),
+    );
     await addPackerAndLead(s);
     await s.context.session.signIn({ userId: 'ana', pin: '4821' });
 
-    const harbor = {
-      environment: 'sandbox' as const,
-      baseUrl: sandbox().url,
-      clientId: 'demo-harbor-full',
-      clientSecret: 'demo-harbor-full-secret',
-      name: 'Harbor Edison',
-      tenantId: 'tnt_harbor',
-      shippingSiteId: 'site_harbor_edison',
-      brandTenantIds: [],
-    };
+    const harbor = harborProfile(sandbox().url);
     const said = [
       await refusedToPacker(s, 'profiles.create', harbor),
       await refusedToPacker(s, 'profiles.update', { id: 'demo', name: 'Dock 9' }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
-import { call, demoStationsPerTest, type Sandbox } from './support.js';
+import { call, demoStationsPerTest, type Sandbox, harborProfile } from './support.js';
 
 const stations = demoStationsPerTest();
 
@@ -11,16 +11,7 @@ const row = (tenant: string, name: string) =>
 
 /** The demo sandbox's 3PL (Harbor Fulfillment) with its brand Driftwood Coffee Co. */
 async function harborStation(s: Station, sandbox: Sandbox) {
-  await call(s, 'profiles.create', {
-    environment: 'sandbox',
-    baseUrl: sandbox.url,
-    clientId: 'demo-harbor-full',
-    clientSecret: 'demo-harbor-full-secret',
-    name: 'Harbor Edison',
-    tenantId: 'tnt_harbor',
-    shippingSiteId: 'site_harbor_edison',
-    brandTenantIds: ['tnt_driftwood', 'tnt_pinecrest'],
-  });
+  await call(s, 'profiles.create', harborProfile(sandbox.url, ['tnt_driftwood', 'tnt_pinecrest']));
 }
 
 describe('one order number under a 3PL and one of its brands (QA trial)', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { demoWorld } from '../../../src/sandbox/index.js';
-import { call, demoStationsPerTest, packOrder } from './support.js';
+import { call, demoStationsPerTest, packOrder, harborProfile } from './support.js';
 
 /**
  * Trial J: a profile made in Settings → New profile took its ship-from from the shipping site's
@@ -21,16 +21,11 @@ function worldWithAnonymousSite() {
 describe('a profile created in Settings', () => {
   it("ships from its tenant's name when the site's address names no one", async () => {
     const { s, sandbox } = await stations.start({}, { fixtures: worldWithAnonymousSite() });
-    const created = await call(s, 'profiles.create', {
-      environment: 'sandbox',
-      baseUrl: sandbox().url,
-      clientId: 'demo-harbor-full',
-      clientSecret: 'demo-harbor-full-secret',
-      name: 'Harbor Edison',
-      tenantId: 'tnt_harbor',
-      shippingSiteId: 'site_harbor_edison',
-      brandTenantIds: ['tnt_driftwood'],
-    });
+    const created = await call(
+      s,
+      'profiles.create',
+      harborProfile(sandbox().url, ['tnt_driftwood']),
+    );
     expect(s.context.profiles.get(created.id)!.shipFrom).toMatchObject({
       company: 'Harbor Fulfillment',
       addressLine1: '300 Raritan Center Pkwy',

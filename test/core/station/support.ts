@@ -293,3 +293,25 @@ export const queued = async (s: Station, orderNumber: string) =>
 /** The labels the platform sold for an order (its purchase references start with its number). */
 export const labelsOf = (sandbox: Sandbox, orderNumber: string) =>
   sandbox.ledger().filter((e) => e.orderReference?.startsWith(orderNumber));
+
+/**
+ * New profile's form for the demo sandbox's 3PL, Harbor Fulfillment at its Edison DC, with
+ * `brands` ticked; `extra` changes the rest (another name, not made active…).
+ */
+export function harborProfile(
+  sandboxUrl: string,
+  brands: string[] = [],
+  extra: Partial<Input<'profiles.create'>> = {},
+): Input<'profiles.create'> {
+  return {
+    environment: 'sandbox',
+    baseUrl: sandboxUrl,
+    clientId: 'demo-harbor-full',
+    clientSecret: 'demo-harbor-full-secret',
+    name: 'Harbor Edison',
+    tenantId: 'tnt_harbor',
+    shippingSiteId: 'site_harbor_edison',
+    brandTenantIds: brands,
+    ...extra,
+  } as Input<'profiles.create'>;
+}
