@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
-import { candleOrder, siteStations } from './site-stations.js';
-import { call, orderIdOf, until } from './support.js';
+import { candleOrder, siteStations, synced } from './site-stations.js';
+import { call, orderIdOf } from './support.js';
 
 // An order a shift lead cancelled at one station of a site: the site store's order claim refuses
 // it at every station (the cancel travels with the order), until it is reopened.
 
 const { sandbox, stationsAandB } = siteStations();
-
-const synced = (s: Station) =>
-  until(async () => (await call(s, 'station.status', {})).site?.text === 'Site: synced');
 
 /** Scans, rates and buys at the station; the buy's reply as it comes. */
 async function buy(s: Station, orderNumber: string) {

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Station } from '../../../src/core/station/index.js';
 import { startTcpProxy } from '../../support/tcp-proxy.js';
 import { tempDir } from '../../support/tmp.js';
 import { siteDatabase } from '../site/support.js';
-import { siteStations } from './site-stations.js';
+import { siteStations, synced } from './site-stations.js';
 import { buyWithLostAnswer, call, packOrder, until } from './support.js';
 
 // Trial of 2026-11-29: Station A was stopped while buying TF-008 (outcome unknown); Station B,
@@ -13,9 +12,6 @@ import { buyWithLostAnswer, call, packOrder, until } from './support.js';
 // outage. A lead told to void one of two labels could void the only real one.
 
 const { pgc, sandbox, siteStation, linkToSite } = siteStations();
-
-const synced = (s: Station) =>
-  until(async () => (await call(s, 'station.status', {})).site?.text === 'Site: synced');
 
 describe('a possible double label whose first purchase has no label (outcome unknown)', () => {
   it('says which station has a label and that the other purchase is unknown, not two labels', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import { startTcpProxy } from '../../support/tcp-proxy.js';
-import { siteStations } from './site-stations.js';
+import { siteStations, synced } from './site-stations.js';
 import { call, packOrder, scanOrder, until } from './support.js';
 
 // An order another station was buying when this station last asked the store, then the store
@@ -22,8 +22,6 @@ async function buyAtB(b: Station, orderNumber: string, confirmed = false) {
   });
 }
 
-const synced = (s: Station) =>
-  until(async () => (await call(s, 'station.status', {})).site?.text === 'Site: synced');
 const labelsFor = (order: string) =>
   sandbox()
     .ledger()

@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
-import { candleOrder, siteStations } from './site-stations.js';
+import { candleOrder, siteStations, synced } from './site-stations.js';
 import { call, orderIdOf, packOrder, until } from './support.js';
 
 // Orders, Whole site: every station's imports, with where each stands, from the site store.
 
 const { stationsAandB } = siteStations();
-
-const synced = (s: Station) =>
-  until(async () => (await call(s, 'station.status', {})).site?.text === 'Site: synced');
 
 describe('Orders, whole site', () => {
   it('the same file imported again at a station that fetched its orders from the store: the same orders, no labelled one said changed', async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import type { LabelledElsewhereView } from '../../../src/shared/views.js';
 import { startTcpProxy } from '../../support/tcp-proxy.js';
-import { printed, siteStations } from './site-stations.js';
+import { printed, siteStations, synced } from './site-stations.js';
 import { addPackerAndLead, call, packOrder, scanOrder, until } from './support.js';
 
 const root = join(import.meta.dirname, '../../..');
@@ -26,9 +26,6 @@ async function buyAtB(b: Station, orderNumber: string) {
   if (refused.ok) throw new Error(`${orderNumber} was bought at B`);
   return refused.error;
 }
-
-const synced = (s: Station) =>
-  until(async () => (await call(s, 'station.status', {})).site?.text === 'Site: synced');
 
 describe('an order labelled at another station, scanned here', () => {
   it("the refusal names the other station's label, which reprints here, audited site-wide", async () => {

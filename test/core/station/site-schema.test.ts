@@ -9,7 +9,7 @@ import type { Station } from '../../../src/core/station/index.js';
 import { SUPERUSER_PASSWORD } from '../../support/postgres.js';
 import { tempDir } from '../../support/tmp.js';
 import { siteDatabase } from '../site/support.js';
-import { siteStations } from './site-stations.js';
+import { siteStations, synced } from './site-stations.js';
 import { call, packOrder, until } from './support.js';
 
 // A site upgraded station by station: a store at the schema of the version before (4) is not
@@ -19,9 +19,6 @@ import { call, packOrder, until } from './support.js';
 
 const { pgc, sandbox, siteStation, harborStation, linkToSite } = siteStations();
 const root = join(import.meta.dirname, '../../..');
-
-const synced = (s: Station) =>
-  until(async () => (await call(s, 'station.status', {})).site?.text === 'Site: synced');
 
 describe('a site store at the schema of the version before', () => {
   it('is worked with, not upgraded, and said; migrated by site IT, the console shows each station platform state', async () => {

@@ -4,16 +4,13 @@ import type { StationStatus } from '../../../src/shared/views.js';
 import { startTcpProxy } from '../../support/tcp-proxy.js';
 import { tempDir } from '../../support/tmp.js';
 import { siteDatabase } from '../site/support.js';
-import { candleOrder, siteStations } from './site-stations.js';
+import { candleOrder, siteStations, synced } from './site-stations.js';
 import { buyWithLostAnswer, call, packOrder, until } from './support.js';
 
 // What a station of a site says while the site store is away, and what its header counts of
 // the site: two findings of a shift lead's trial, with real PostgreSQL stopped and started.
 
 const { pgc, sandbox, siteStation, linkToSite, stationsAandB } = siteStations();
-
-const synced = (s: Station) =>
-  until(async () => (await call(s, 'station.status', {})).site?.text === 'Site: synced');
 
 /** Every status event the station sends from now on; `next` waits for one after `from`. */
 function statusEvents(s: Station) {
