@@ -70,11 +70,21 @@ export async function startStation(
   });
   const match = /^station ui at (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)$/.exec(first);
   if (!match) throw new Error(`unexpected first line: ${first}`);
+  // A station that stops by itself mid-test (a crash) says why in the test's output: a page
+  // would only show "station host lost" (CI, 2026-11-29).
+  let stopping = false;
+  child.once('exit', (code, signal) => {
+    if (!stopping)
+      console.error(
+        `station ${match[1]!.replace(/\?token=.*/, '')} exited by itself (${code ?? signal}):\n${err.slice(-4000)}`,
+      );
+  });
   return {
     url: match[1]!,
     dataDir,
     stderr: () => err,
     async stop() {
+      stopping = true;
       child.kill('SIGTERM');
       await new Promise((ok) => (child.exitCode !== null ? ok(null) : child.once('exit', ok)));
       await holdPort(Number(new URL(match[1]!).port));
