@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
-import { startTcpProxy } from '../../support/tcp-proxy.js';
-import { siteStations, synced } from './site-stations.js';
+import { siteStations } from './site-stations.js';
 import { call, packOrder, scanOrder, until } from './support.js';
 
 // An order another station was buying when this station last asked the store, then the store
 // goes away: the site's offline rule (allow) must not buy it here too (a second charge found
 // only when the store answers again).
 
-const { pgc, sandbox, stationsAandB } = siteStations();
+const { sandbox, stationsAandB, bThroughRelay } = siteStations();
 
 async function buyAtB(b: Station, orderNumber: string, confirmed = false) {
   const scan = await scanOrder(b, orderNumber);
@@ -30,16 +29,8 @@ const labelsFor = (order: string) =>
 describe('an order another station was buying, the store then away', () => {
   it('is refused offline from what the store said, not bought a second time; the packer may still choose to', async () => {
     const { site, a, b } = await stationsAandB();
-    const proxy = await startTcpProxy(pgc.cluster.port);
+    const proxy = await bThroughRelay(site, b);
     try {
-      await call(b, 'site.configure', {
-        siteStore: {
-          url: site.stationUrl.replace(`:${pgc.cluster.port}/`, `:${proxy.port}/`),
-          stationId: 'st-b',
-          stationName: 'Station B',
-        },
-      });
-      await synced(b);
       await call(a, 'settings.update', { userName: 'ana' });
       // A's label request takes its time at the platform: A holds the order's claim meanwhile.
       sandbox().faults.add({

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Station } from '../../../src/core/station/index.js';
 import type { LabelledElsewhereView } from '../../../src/shared/views.js';
-import { startTcpProxy } from '../../support/tcp-proxy.js';
 import { printed, siteStations, synced } from './site-stations.js';
 import { addPackerAndLead, call, packOrder, scanOrder, until } from './support.js';
 
@@ -13,7 +12,7 @@ const root = join(import.meta.dirname, '../../..');
 // buy is refused (the order claim), and the refusal names that station's label, which this
 // station reprints through History's site-wide reprint (site.reprint), with the reason audited.
 
-const { pgc, sandbox, stationsAandB } = siteStations();
+const { pgc, sandbox, stationsAandB, bThroughRelay } = siteStations();
 
 /** What the packer at B sees when buying an order A has labelled: the refusal as it comes. */
 async function buyAtB(b: Station, orderNumber: string) {
@@ -215,16 +214,8 @@ describe('an order labelled at another station, scanned here', () => {
   it('while the store is away, an order it said was labelled elsewhere is still refused, its file imported again or not', async () => {
     const { site, a, b } = await stationsAandB();
     // B reaches the store through a relay: cut, the store B has reached goes away (an outage).
-    const proxy = await startTcpProxy(pgc.cluster.port);
+    const proxy = await bThroughRelay(site, b);
     try {
-      await call(b, 'site.configure', {
-        siteStore: {
-          url: site.stationUrl.replace(`:${pgc.cluster.port}/`, `:${proxy.port}/`),
-          stationId: 'st-b',
-          stationName: 'Station B',
-        },
-      });
-      await synced(b);
       await call(a, 'settings.update', { userName: 'ana' });
       const bought = await packOrder(a, 'LUM-10423');
       await synced(a);

@@ -12,6 +12,7 @@ import { MemorySecretVault } from '../../../src/core/profiles/secret-vault.js';
 import { ConfSettingsStore } from '../../../src/core/profiles/settings-store.js';
 import { startSandbox } from '../../../src/sandbox/index.js';
 import { tempDir } from '../../support/tmp.js';
+import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
 import { usePostgres } from '../../support/use-postgres.js';
 import { siteDatabase, STATION_PASSWORD } from '../site/support.js';
 import { call, until, type Sandbox } from './support.js';
@@ -128,10 +129,28 @@ export function siteStations() {
     return copy;
   }
 
+  /**
+   * Station B of stationsAandB moved to reach the store through a relay, synced: `cut()` it and
+   * the store B has reached goes away (an outage), while A still reaches it. Close it after.
+   */
+  async function bThroughRelay(site: { stationUrl: string }, b: Station): Promise<TcpProxy> {
+    const proxy = await startTcpProxy(pgc.cluster.port);
+    await call(b, 'site.configure', {
+      siteStore: {
+        url: site.stationUrl.replace(`:${pgc.cluster.port}/`, `:${proxy.port}/`),
+        stationId: 'st-b',
+        stationName: 'Station B',
+      },
+    });
+    await synced(b);
+    return proxy;
+  }
+
   return {
     pgc,
     sandbox,
     siteStation,
+    bThroughRelay,
     harborStation,
     linkToSite,
     stationsAandB,
