@@ -25,6 +25,8 @@ export interface FloorSlice {
   picked: string[];
   batch: BatchView | null;
   endOfDay: EndOfDayView | null;
+  /** Which range and scope `endOfDay` is of (`from|to|scope`): a view of another waits for its own. */
+  endOfDayFor: string | null;
   /** Why the End of day on screen could not be read (the site store away, a refused range). */
   endOfDayProblem: string | null;
   loadOrders(patch?: Partial<OrdersQuery>): Promise<void>;
@@ -42,12 +44,14 @@ const offsetMinutes = () => -new Date().getTimezoneOffset();
 
 export const createFloorSlice: Slice<FloorSlice> = (set, get) => {
   let asked = 0;
+  let eodAsked = 0;
   return {
     ordersQuery: { search: '', statuses: [], singleItem: false, weightKnown: false, offset: 0 },
     ordersPage: null,
     picked: [],
     batch: null,
     endOfDay: null,
+    endOfDayFor: null,
     endOfDayProblem: null,
 
     async loadOrders(patch = {}) {
@@ -114,13 +118,18 @@ export const createFloorSlice: Slice<FloorSlice> = (set, get) => {
     },
 
     async loadEndOfDay(from, to, scope = 'station') {
+      const mine = ++eodAsked;
       const r = await call('endOfDay.summary', {
         from,
         to,
         utcOffsetMinutes: offsetMinutes(),
         scope,
       });
-      if (r.ok) set({ endOfDay: r.value, endOfDayProblem: null });
+      // An answer to an earlier ask (the scope switched meanwhile) never replaces a later one:
+      // this station's totals came back after the whole site's and stayed under "Whole site".
+      if (mine !== eodAsked) return;
+      if (r.ok)
+        set({ endOfDay: r.value, endOfDayFor: `${from}|${to}|${scope}`, endOfDayProblem: null });
       else {
         // The totals on screen were another range's (or scope's): they go, the refusal is said,
         // on the view too (the whole site's when the store is away, what still works); the

@@ -34,7 +34,9 @@ export function EndOfDayView() {
   const [asking, setAsking] = useState(false);
   const [closing, setClosing] = useState(false);
   const fromRef = useRef<HTMLInputElement>(null);
-  const summary = s.endOfDay;
+  // The totals of this range and scope only: while another's are still on screen (the scope
+  // just switched), nothing is counted from them, the close-out question included.
+  const summary = s.endOfDayFor === `${from}|${to}|${scope}` ? s.endOfDay : null;
 
   useEffect(() => {
     fromRef.current?.focus();
