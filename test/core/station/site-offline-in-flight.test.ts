@@ -33,7 +33,7 @@ describe('an order another station was buying, the store then away', () => {
     try {
       await call(a, 'settings.update', { userName: 'ana' });
       // A's label request takes its time at the platform: A holds the order's claim meanwhile.
-      sandbox().faults.add({
+      const held = sandbox().faults.add({
         method: 'POST',
         path: '/api/v1/labels',
         kind: 'delay',
@@ -41,6 +41,8 @@ describe('an order another station was buying, the store then away', () => {
         times: 1,
       });
       const atA = packOrder(a, 'LUM-10423');
+      // A's label request is at the platform (its claim taken) before B's packer tries.
+      await until(() => held.hits === 1);
       let first;
       await until(async () => {
         first = await buyAtB(b, 'LUM-10423');
