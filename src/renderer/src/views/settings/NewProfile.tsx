@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { call } from '../../bridge';
 import { useStation } from '../../store';
+import { BrandChecks } from './BrandChecks';
 import type { Environment, ShippingSiteView, TenantNode } from '../../../../shared/views';
 
 function flatten(nodes: TenantNode[], depth = 0): { node: TenantNode; depth: number }[] {
@@ -140,24 +141,7 @@ export function NewProfile(props: { onDone(): void }) {
             </select>
           </label>
           {selectedTenant?.children.length ? (
-            <fieldset>
-              <legend>Brands this station ships for</legend>
-              {flatten(selectedTenant.children).map(({ node }) => (
-                <label key={node.tenantId} className="check">
-                  <input
-                    type="checkbox"
-                    checked={brands.includes(node.tenantId)}
-                    onChange={(e) =>
-                      setBrands(
-                        e.target.checked
-                          ? [...brands, node.tenantId]
-                          : brands.filter((b) => b !== node.tenantId),
-                      )
-                    }
-                  />
-                  {node.name}
-                </label>
-              ))}
+            <BrandChecks options={selectedTenant.children} chosen={brands} onChange={setBrands}>
               {brands.length === 0 ? (
                 // Created as it is, orders of the brands are refused at import (and a profile's
                 // brands are set here, at creation, or by a provisioning file).
@@ -166,7 +150,7 @@ export function NewProfile(props: { onDone(): void }) {
                   and an order file of a brand is refused. Tick each brand this station packs for.
                 </p>
               ) : null}
-            </fieldset>
+            </BrandChecks>
           ) : null}
           <label>
             Shipping site

@@ -1,10 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { call } from '../../bridge';
 import { useStation } from '../../store';
+import { BrandChecks } from './BrandChecks';
 import type { ProfileView, TenantNode } from '../../../../shared/views';
-
-const below = (nodes: TenantNode[]): TenantNode[] =>
-  nodes.flatMap((n) => [n, ...below(n.children)]);
 
 /**
  * A 3PL profile's brands after it was made (a new merchant signed): the tenants under its tenant
@@ -17,14 +15,16 @@ export function ProfileBrands(props: { profile: ProfileView; onClose(): void; on
   const [problem, setProblem] = useState<string | null>(null);
   const [chosen, setChosen] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
-  const box = useRef<HTMLFieldSetElement>(null);
+  const box = useRef<HTMLFormElement>(null);
 
   useEffect(() => {
     void call('profiles.brands', { id: profile.id }).then((r) => {
       if (!r.ok) return setProblem(r.error.message);
-      setOptions(below(r.value.options));
+      setOptions(r.value.options);
       setChosen(r.value.chosen);
-      requestAnimationFrame(() => box.current?.querySelector('input')?.focus());
+      requestAnimationFrame(() =>
+        box.current?.querySelector<HTMLInputElement>('input[type=checkbox]')?.focus(),
+      );
     });
   }, [profile.id]);
 
@@ -43,6 +43,7 @@ export function ProfileBrands(props: { profile: ProfileView; onClose(): void; on
 
   return (
     <form
+      ref={box}
       className="replace-secret profile-brands"
       onSubmit={(e) => {
         e.preventDefault();
@@ -66,25 +67,12 @@ export function ProfileBrands(props: { profile: ProfileView; onClose(): void; on
           profile ships its own orders.
         </p>
       ) : (
-        <fieldset ref={box} aria-label={`Brands of ${profile.name}`}>
-          <legend>Brands this station ships for</legend>
-          {options.map((node) => (
-            <label key={node.tenantId} className="check">
-              <input
-                type="checkbox"
-                checked={chosen.includes(node.tenantId)}
-                onChange={(e) =>
-                  setChosen(
-                    e.target.checked
-                      ? [...chosen, node.tenantId]
-                      : chosen.filter((b) => b !== node.tenantId),
-                  )
-                }
-              />
-              {node.name}
-            </label>
-          ))}
-        </fieldset>
+        <BrandChecks
+          label={`Brands of ${profile.name}`}
+          options={options}
+          chosen={chosen}
+          onChange={setChosen}
+        />
       )}
       {options?.length ? (
         <button type="submit" disabled={busy}>
