@@ -178,7 +178,11 @@ export class LabelPurchaser {
         }
         case 'not-sent': {
           // Provably never sent: nothing was bought, so the shipment may wait in the queue.
-          const reason: Failure = { code: 'platform-unreachable', message: failure.message };
+          const reason: Failure = {
+            code: 'platform-unreachable',
+            message: failure.message,
+            ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
+          };
           inTransaction(shipments.db, () => {
             shipments.setPurchaseState(id, 'not-bought', reason);
             shipments.resolvePurchase(

@@ -4,6 +4,7 @@ import type { LabelRepository } from '../labels/label-repository.js';
 import type { StationScope } from '../storage/scope.js';
 import type { ShipmentRepository } from './shipment-repository.js';
 import type { Failure, NotAnswering, Shipment, ShipResult } from './types.js';
+import type { PackingPlatform } from './platform-port.js';
 import { inTransaction } from '../storage/database.js';
 
 export interface OfflineDeps {
@@ -59,7 +60,36 @@ export function queueWhileAway(
     .replace(/[.\s]*$/, '.');
   return queueAfterUnreachable(deps, shipment, {
     code: 'platform-unreachable',
-    message: `${why} Nothing was sent: the shipment was queued and will be labelled when it answers again.`,
+    message: `${why} Nothing was sent or bought: the shipment was queued and will be labelled when it answers again.`,
+  });
+}
+
+/**
+ * The last label request went unanswered (a reset, a timeout, a 5xx: that purchase is a shift
+ * lead's look-up) and nothing has answered on the purchase route since. Before another purchase
+ * goes into the same fault, the route is asked (an empty purchase it can only refuse): answered,
+ * null and the purchase is sent; unanswered too, the shipment is queued, never sent. Without it
+ * a platform that accepts connections and resets them cost one unknown purchase per Ctrl+Enter
+ * until three had failed.
+ */
+export async function queueIfLabelsInDoubt(
+  deps: OfflineDeps & {
+    platform: Pick<
+      PackingPlatform,
+      'labelsUnanswered' | 'probeLabelRoute' | 'isReachable' | 'unreachableReason'
+    >;
+  },
+  shipment: Shipment,
+): Promise<Queued | null> {
+  const { platform } = deps;
+  if (!platform.probeLabelRoute || !platform.labelsUnanswered?.()) return null;
+  await platform.probeLabelRoute(shipment.tenantId);
+  const still = platform.labelsUnanswered();
+  if (!still) return null;
+  if (platform.isReachable?.() === false) return queueWhileAway(deps, shipment);
+  return queueAfterUnreachable(deps, shipment, {
+    code: 'platform-unreachable',
+    message: `${still} It did not answer the station's check just now either, so nothing was sent or bought: the shipment was queued and will be labelled when the platform answers again.`,
   });
 }
 
@@ -74,7 +104,7 @@ export function enqueueOffline(
   const { shipments, queue, scope } = deps;
   const failure: Failure = {
     code: 'platform-unreachable',
-    message: `${why} The shipment was queued and will be labelled when it answers again.`,
+    message: `${why} Nothing was sent or bought: the shipment was queued and will be labelled when it answers again.`,
   };
   const queued = inTransaction(shipments.db, () => {
     const created = shipments.create(scope, {

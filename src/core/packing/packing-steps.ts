@@ -15,6 +15,7 @@ import {
   enqueueOffline,
   notAnswering,
   queueAfterUnreachable,
+  queueIfLabelsInDoubt,
   queueWhileAway,
 } from './offline-steps.js';
 import type { FailureClassifier, PackingPlatform } from './platform-port.js';
@@ -354,11 +355,13 @@ export class PackingSteps {
       current = shipments.get(current.id)!;
     }
     // Offline (packing's requests failing; the header says purchases wait in the offline
-    // queue): a rated shipment is queued, not sent to a platform that just failed, where a 5xx
-    // or a reset would leave the purchase's outcome for a shift lead to look up.
-    if (this.d.platform.isReachable?.() === false) {
+    // queue), or the last label request unanswered and the route still silent: queued, not sent
+    // where a 5xx or a reset would leave the purchase's outcome for a shift lead to look up.
+    if (this.d.platform.isReachable?.() === false || this.d.platform.labelsUnanswered?.()) {
       flushPendingRating(justRated?.pending);
-      return queueWhileAway(this.d, current);
+      if (this.d.platform.isReachable?.() === false) return queueWhileAway(this.d, current);
+      const queued = await queueIfLabelsInDoubt(this.d, current);
+      if (queued) return queued;
     }
     const confirmedBy = options.confirmAnotherLabel
       ? (options.confirmedBy ?? stationUser ?? 'station')

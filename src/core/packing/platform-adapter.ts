@@ -28,6 +28,11 @@ const TRACKER_SEARCH = { pageSize: 1000, maxPages: 50 };
  */
 const AUTHORIZATION_CACHE_MS = 5 * 60_000;
 const AUTHORIZATION_DEADLINE_MS = 3_000;
+/**
+ * How long a packer's purchase waits for the purchase route's answer after a label request went
+ * unanswered (offline-steps.ts queueIfLabelsInDoubt); unanswered by then, the shipment queues.
+ */
+const LABEL_PROBE_DEADLINE_MS = 3_000;
 
 /**
  * Adapts the platform client (src/core/platform) to what packing needs, turning its tolerant
@@ -175,6 +180,14 @@ export function packingPlatformFrom(
     isReachable: () => client.connectivity.reachable,
     unreachableReason: () => client.connectivity.outage(),
     mayTryAgain: (afterMs) => client.connectivity.mayTryAgain(afterMs),
+    labelsUnanswered() {
+      const failure = client.connectivity.unanswered('labels');
+      return failure
+        ? `The platform did not answer the last label request (${failure.detail}).`
+        : null;
+    },
+    probeLabelRoute: (tenantId) =>
+      client.probeLabelRoute({ tenantId, deadlineMs: LABEL_PROBE_DEADLINE_MS }),
   };
 }
 
@@ -220,7 +233,11 @@ export function classifyPlatformError(error: unknown): PlatformFailure {
       };
     case 'network':
       // The client raises `network` on a purchase only when the request never left.
-      return { kind: 'not-sent', message: error.message };
+      return {
+        kind: 'not-sent',
+        message: error.message,
+        ...(error.retryAfterMs !== null ? { retryAfterMs: error.retryAfterMs } : {}),
+      };
     case 'unknown-outcome':
       // The client's message for this kind states the outcome and the instruction itself.
       return {

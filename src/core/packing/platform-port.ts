@@ -176,6 +176,14 @@ export interface PackingPlatform {
   unreachableReason?(): string | null;
   /** Offline, but `afterMs` (default 5 s) since the last failure: one request may try again. */
   mayTryAgain?(afterMs?: number): boolean;
+  /**
+   * The last label request got no answer (a reset, a timeout, a 5xx) and none has answered
+   * since: why, in words for the packer ("The platform did not answer the last label request
+   * (socket hang up)."), else null.
+   */
+  labelsUnanswered?(): string | null;
+  /** Asks the purchase route whether it answers, buying nothing; never throws. */
+  probeLabelRoute?(tenantId: string): Promise<void>;
 }
 
 /**
@@ -210,6 +218,11 @@ export type PlatformFailure =
       /** The message already says the label may have been bought and what to do about it. */
       explainsOutcome?: boolean | undefined;
     }
-  | { kind: 'not-sent'; message: string };
+  | {
+      kind: 'not-sent';
+      message: string;
+      /** Held back by the platform's own Retry-After (never sent): how much of it is left. */
+      retryAfterMs?: number | undefined;
+    };
 
 export type FailureClassifier = (error: unknown) => PlatformFailure;

@@ -52,6 +52,7 @@ export abstract class PlatformCaller {
       ...(options.fetch ? {} : { reader: new HttpReader() }),
       connectivity: this.connectivity,
       random: options.random ?? Math.random,
+      now,
     });
     const getSecret = options.getSecret;
     this.tokens = new TokenManager({

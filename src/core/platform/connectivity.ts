@@ -184,6 +184,15 @@ export class ConnectivityMonitor {
     return answered ? offline.sort((a, b) => last(b) - last(a)) : [];
   }
 
+  /**
+   * The latest failure of a capability while its requests go unanswered (a reset, a timeout, a
+   * 5xx since its last answer), else null. Asked before every purchase: nothing is copied.
+   */
+  unanswered(capability: PlatformCapability): Failure | null {
+    const c = this.caps.get(capability)!;
+    return c.consecutiveFailures > 0 ? c.lastFailure : null;
+  }
+
   /** One capability's state: `trackers` offline is "tracking delayed", not an outage. */
   capability(capability: PlatformCapability): CapabilitySnapshot {
     return { ...this.caps.get(capability)! };

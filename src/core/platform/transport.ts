@@ -21,6 +21,7 @@ import {
   type Exchange,
 } from './exchange-errors.js';
 import { backoffDelay, retryAfterMs, sleep, worthRetrying, type RetryPolicy } from './retry.js';
+import { RetryAfterHold } from './retry-after-hold.js';
 import { type TokenManager } from './tokens.js';
 import { type CallOptions } from './types.js';
 import { type HttpReader } from './http-read.js';
@@ -118,6 +119,8 @@ export interface TransportOptions {
   reader?: HttpReader;
   connectivity: ConnectivityMonitor;
   random: () => number;
+  /** The client's clock (ms): how long a platform's Retry-After still holds. */
+  now?: () => number;
 }
 
 export interface TransportStats {
@@ -137,12 +140,15 @@ interface RawAnswer {
 
 export class Transport {
   readonly stats: TransportStats = { calls: 0, attempts: 0, retries: 0 };
+  /** The platform's Retry-After on rates and purchases, kept past the call that heard it. */
+  readonly hold: RetryAfterHold;
   readonly observers = new Set<RequestObserver>();
   tokens: TokenManager | undefined;
   private readonly host: string;
 
   constructor(private readonly o: TransportOptions) {
     this.host = new URL(o.baseUrl).host;
+    this.hold = new RetryAfterHold(o.now);
   }
 
   async call<T>(ep: Endpoint<T>, opts: CallOptions = {}): Promise<T> {
@@ -153,10 +159,13 @@ export class Transport {
       performance.now() +
       (opts.deadlineMs ?? ep.deadlineMs ?? this.o.deadlines[capabilityOf(ep.operation)]);
     const startedAt = performance.now();
+    const held = this.hold.check(ep.operation, () => this.exchange(ep, tenantId));
+    if (held) throw held;
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.attemptOnce(ep, tenantId, opts, attempt, deadline);
       } catch (error) {
+        this.hold.heard(ep.operation, error);
         const again =
           worthRetrying(error, ep.operation) && attempt < attempts && !opts.signal?.aborted;
         if (!again) throw saidWithTries(error, attempt, startedAt);

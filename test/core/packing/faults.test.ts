@@ -125,7 +125,7 @@ describe('label purchase faults: unknown, never bought again by itself', () => {
       outcome: 'queued',
       failure: {
         code: 'platform-unreachable',
-        message: expect.stringMatching(/Nothing was sent: the shipment was queued/),
+        message: expect.stringMatching(/Nothing was sent or bought: the shipment was queued/),
       },
     });
     expect(attention.list()).toEqual([]);

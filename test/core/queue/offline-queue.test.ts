@@ -160,7 +160,8 @@ describe('offline queue', () => {
 
   it('a 429 that says how long to wait (Retry-After) holds the queued shipment that long', async () => {
     sb.clearFaults();
-    const station = await stationFor((p) => lumenProfile(sb.url, p));
+    const clock = { now: new Date() };
+    const station = await stationFor((p) => lumenProfile(sb.url, p), { clock: () => clock.now });
     station.importSamples();
     sb.fault({
       path: '/api/v1/rates',
@@ -169,8 +170,11 @@ describe('offline queue', () => {
       retryAfterSeconds: 120,
       times: 1,
     });
+    // Counts the rate requests that reach the platform after the 429 (faults: first match wins).
+    const counter = sb.fault({ method: 'POST', path: '/api/v1/rates', kind: 'delay', delayMs: 0 });
+    const rates = () => counter.hits;
     const bought = (await ledgerFor(sb.url, 'LUM-10423')).length;
-    const before = Date.now();
+    const before = clock.now.getTime();
     const queued = await station.workflow.ship(orderId(station, 'LUM-10423'), {
       packages: [{ weightLbs: 2 }],
     });
@@ -185,25 +189,33 @@ describe('offline queue', () => {
       },
     });
     const [entry] = station.workflow.queue.list(station.workflow.scope);
-    const waitMs = Date.parse(entry!.nextAttemptAt) - before;
-    expect(waitMs).toBeGreaterThanOrEqual(119_000);
-    expect(waitMs).toBeLessThanOrEqual(121_000 + (Date.now() - before));
-    // The drainer leaves it until then (a shift lead's Retry now still may go at once).
-    const drainer = new OfflineQueueDrainer(station.workflow, { baseDelayMs: 10, maxDelayMs: 50 });
-    expect(await drainer.drain()).toEqual([]);
-    sb.fault({
-      path: '/api/v1/rates',
-      kind: 'status',
-      status: 429,
-      retryAfterSeconds: 600,
-      times: 1,
+    expect(Date.parse(entry!.nextAttemptAt) - before).toBe(120_000);
+    // The drainer leaves it until then.
+    const drainer = new OfflineQueueDrainer(station.workflow, {
+      baseDelayMs: 10,
+      maxDelayMs: 50,
+      now: () => clock.now,
     });
-    const forced = Date.now();
-    expect((await drainer.drain(true)).map((o) => o.result)).toEqual(['queued']);
+    expect(await drainer.drain()).toEqual([]);
+    const asked = rates();
+    // A shift lead's Retry now within the platform's wait sends nothing either: it says how
+    // long is left, and the entry waits that long, though the drainer's own backoff is 50 ms.
+    clock.now = new Date(before + 30_000);
+    const forced = await drainer.drain(true);
+    expect(forced).toMatchObject([
+      {
+        result: 'queued',
+        message: expect.stringMatching(
+          /wait before asking for rates again \(too many requests, HTTP 429\): 90 s more\. Nothing was sent/,
+        ),
+      },
+    ]);
+    expect(rates()).toBe(asked);
     const [again] = station.workflow.queue.list(station.workflow.scope);
-    // 600 s as asked, though the drainer's own backoff is at most 50 ms.
-    expect(Date.parse(again!.nextAttemptAt) - forced).toBeGreaterThanOrEqual(599_000);
-    expect((await drainer.drain(true)).map((o) => o.result)).toEqual(['printed']);
+    expect(Date.parse(again!.nextAttemptAt) - clock.now.getTime()).toBe(90_000);
+    // Past the wait, the queue buys it, once.
+    clock.now = new Date(before + 121_000);
+    expect((await drainer.drain()).map((o) => o.result)).toEqual(['printed']);
     expect(await ledgerFor(sb.url, 'LUM-10423')).toHaveLength(bought + 1);
   });
 

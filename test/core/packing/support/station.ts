@@ -135,6 +135,8 @@ export function openStation(options: {
     labelTimeoutMs: options.labelTimeoutMs ?? 10_000,
     timeoutMs: 5_000,
     retry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
+    // A test that moves the station's clock moves the client's too (a Retry-After's hold).
+    ...(options.clock ? { now: () => options.clock!().getTime() } : {}),
   });
   // As the station wires it (runtime.ts): the carrier accounts' last known state.
   const health = new CarrierHealth(client, db, {
