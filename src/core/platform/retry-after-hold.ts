@@ -15,6 +15,13 @@ import type { Exchange } from './exchange-errors.js';
  */
 const HELD: ReadonlySet<PlatformCapability> = new Set(['rates', 'labels']);
 
+/**
+ * The longest the packers' requests are held: a platform (or a proxy in front of it) that says
+ * "an hour" would otherwise stop every scan for an hour; after two minutes one request tries
+ * again, and a refusal holds again. The offline queue and the pre-rater keep the whole wait.
+ */
+export const HOLD_MAX_MS = 120_000;
+
 export class RetryAfterHold {
   private readonly until = new Map<PlatformCapability, { at: number; status: number | null }>();
 
@@ -25,7 +32,7 @@ export class RetryAfterHold {
     if (!(error instanceof PlatformError) || !error.retryAfterMs) return;
     const capability = capabilityOf(operation);
     if (!HELD.has(capability)) return;
-    const at = this.now() + error.retryAfterMs;
+    const at = this.now() + Math.min(error.retryAfterMs, HOLD_MAX_MS);
     if ((this.until.get(capability)?.at ?? 0) < at)
       this.until.set(capability, { at, status: error.status });
   }
