@@ -10,6 +10,7 @@ import {
 } from './schema.js';
 import type { SitePrinter, SiteStore, StationQueues } from './store.js';
 import type { Heartbeat } from './console.js';
+import { refuseOtherStationsId } from './station-id-taken.js';
 
 export { olderSchemaWords } from './schema.js';
 
@@ -238,6 +239,7 @@ export class SiteSync {
       store.schema = SITE_SCHEMA_VERSION;
     }
     this.preparedSchema = store.schema;
+    await refuseOtherStationsId(store, outbox); // an id saved while the store was away
     this.voidsSent = false;
     this.sendVoids();
     this.packagesSent = false;

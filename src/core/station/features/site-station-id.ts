@@ -1,6 +1,7 @@
 import { siteStorePassword, type SiteStoreConfig } from '../../site/config.js';
 import { describeSiteError, type SiteProblem } from '../../site/errors.js';
 import { SiteStore } from '../../site/store.js';
+import { stationIdTakenWords } from '../../site/station-id-taken.js';
 import type { StationContext } from '../context.js';
 import { StationFailure } from '../errors.js';
 import { siteStoreSetting } from './site-link.js';
@@ -85,10 +86,7 @@ export async function refuseStationIdInUse(
     throw new StationFailure('conflict', message, [{ field: 'stationId', message }]);
   }
   if (labelsOf) {
-    const seen = labelsOf.lastSeenAt
-      ? ` (last seen ${new Date(labelsOf.lastSeenAt).toLocaleString()})`
-      : '';
-    const message = `Station id ${config.stationId} was ${labelsOf.stationName}'s${seen}, and the site store keeps that station's labels under it. This station does not have them: under that id it would write over them in the store, and take the orders ${labelsOf.stationName} labelled for its own (a second label bought without a word). Give this station an id never used at the site (a replaced computer included); ${labelsOf.stationName}'s labels stay in History under its name.`;
+    const message = `${stationIdTakenWords(config.stationId, labelsOf)} This station does not have them: under that id it would write over them in the store, and take the orders ${labelsOf.stationName} labelled for its own (a second label bought without a word). Give this station an id never used at the site (a replaced computer included); ${labelsOf.stationName}'s labels stay in History under its name.`;
     throw new StationFailure('conflict', message, [{ field: 'stationId', message }]);
   }
   return null;
