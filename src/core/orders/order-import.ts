@@ -6,10 +6,11 @@ import { parseIncomingOrder } from './order-schema.js';
 import { labelledOrderChanged } from './order-changes.js';
 import { cleanOrderText, cleanedReport } from './control-characters.js';
 import { notText } from './not-text.js';
-import { otherTenant, packGaps, serviceLevelGap, sharedNumberNotice } from './import-notices.js';
+import { packGaps, serviceLevelGap, sharedNumberNotice } from './import-notices.js';
 import type { OrderRepository } from './order-repository.js';
 import type { StationScope } from '../storage/scope.js';
 import { runAtOnce, runInSlices, type Steps } from './slices.js';
+import { tenantOfBrand } from './brand-column.js';
 import { closedOrderProblem, type CancelAtStation } from './closed-orders.js';
 import {
   ProblemList,
@@ -187,7 +188,8 @@ function* importOrderSteps(
 
   /** The station's order of that number and brand, if it has one, and whether it has a label. */
   function stationCopy(closed: ClosedOrder) {
-    const tenantId = closed.tenantId || tenants.defaultTenantId;
+    const named = tenantOfBrand(closed.tenantId || tenants.defaultTenantId, tenants);
+    const tenantId = 'tenantId' in named ? named.tenantId : closed.tenantId;
     const order = closed.orderNumber
       ? orders.findByNumber(scope, closed.orderNumber).find((o) => o.tenantId === tenantId)
       : undefined;
@@ -200,17 +202,14 @@ function* importOrderSteps(
       (report.cleaned ??= []).push(
         ...cleanedReport(fields, { row, line, orderNumber: order.orderNumber }),
       );
-    const tenantId = order.tenantId ?? tenants.defaultTenantId;
-    if (!tenants.allowedTenantIds.includes(tenantId)) {
-      problems.add({
-        row,
-        line,
-        orderNumber: order.orderNumber,
-        field: input.format === 'csv' ? 'tenant_id' : 'tenantId',
-        reason: otherTenant(tenantId, tenants.allowedTenantIds),
-      });
+    // A brand's tenant id, or its name (a 3PL's export names brands: brand-column.ts).
+    const brand = tenantOfBrand(order.tenantId ?? tenants.defaultTenantId, tenants);
+    if ('reason' in brand) {
+      const field = input.format === 'csv' ? 'tenant_id' : 'tenantId';
+      problems.add({ row, line, orderNumber: order.orderNumber, field, reason: brand.reason });
       return;
     }
+    const { tenantId } = brand;
     const outcome = orders.upsert(scope, tenantId, order, input.source);
     rows.set(`${tenantId}\u0000${order.orderNumber}`, row);
     const say = (list: 'notices' | 'sharedNumbers', field: string, reason: string | null) => {

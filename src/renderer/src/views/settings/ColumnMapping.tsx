@@ -13,7 +13,7 @@ type Column = (typeof MAPPABLE_COLUMNS)[number];
 
 const words: Record<Column, string> = {
   order_number: 'Order number',
-  tenant_id: 'Brand (tenant id)',
+  tenant_id: 'Brand (its name or tenant id)',
   ship_to_name: 'Name',
   ship_to_company: 'Company',
   ship_to_address1: 'Street address',
@@ -36,7 +36,7 @@ const words: Record<Column, string> = {
 /** Hints that often name a column: a first guess the person checks (nothing is saved unseen). */
 const hints: Record<Column, RegExp> = {
   order_number: /^(order|ref|reference|order ?(no|number|#|id)|ref ?#)$/i,
-  tenant_id: /^(brand|tenant|tenant ?id|client|brand ?id)$/i,
+  tenant_id: /^(brand|brand ?name|tenant|tenant ?id|client|brand ?id)$/i,
   ship_to_name: /^(name|customer|recipient|ship ?to ?name)$/i,
   ship_to_company: /company/i,
   ship_to_address1: /^(street|address|address ?1|address line 1)$/i,

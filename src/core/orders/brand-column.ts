@@ -1,0 +1,44 @@
+import { otherTenant } from './import-notices.js';
+
+/** What an order's brand cell is read against: the profile's tenants and their names. */
+export interface BrandPolicy {
+  allowedTenantIds: readonly string[];
+  /** A brand's name as people know it (Settings → Brands); absent: tenant ids only. */
+  brandName?: ((tenantId: string) => string | null) | undefined;
+}
+
+/** A name as a file may write it: case, and spacing around and inside it, do not count. */
+function nameKey(name: string): string {
+  return name.normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+/**
+ * The tenant an order's brand cell names: one of the profile's tenant ids, or the name of one of
+ * its brands (a 3PL's export names its brands, "Kettle & Ash Teas", not tenant ids), in any case
+ * and spacing, otherwise exactly. A name that matches no brand, or two, is the row's problem.
+ */
+export function tenantOfBrand(
+  value: string,
+  policy: BrandPolicy,
+): { tenantId: string } | { reason: string } {
+  const { allowedTenantIds: allowed, brandName } = policy;
+  if (allowed.includes(value)) return { tenantId: value };
+  if (!brandName) return { reason: otherTenant(value, allowed) };
+  const named = allowed.flatMap((t) => {
+    const name = brandName(t);
+    return name ? [{ tenantId: t, name }] : [];
+  });
+  const key = nameKey(value);
+  const matches = named.filter((b) => nameKey(b.name) === key);
+  if (matches.length === 1) return { tenantId: matches[0]!.tenantId };
+  const list = (brands: typeof named) => brands.map((b) => `${b.name} (${b.tenantId})`).join(', ');
+  if (matches.length > 1)
+    return {
+      reason: `"${value}" is the name of ${matches.length} brands of this profile: ${list(matches)}. Write the brand's tenant id in that column for these orders (or give the brands names of their own in Settings → Brands).`,
+    };
+  const unnamed = allowed.filter((t) => !named.some((b) => b.tenantId === t));
+  const ships = [list(named), unnamed.join(', ')].filter(Boolean).join(', ');
+  return {
+    reason: `"${value}" is neither the name nor the tenant id of a brand this profile ships for (it ships for ${ships}). If it is a brand this station packs for, the profile must list it: Settings → Brands (or brandTenants in a provisioning file); otherwise the row names the wrong brand (a name must be the brand's as Settings → Brands shows it; case and spacing do not matter).`,
+  };
+}
