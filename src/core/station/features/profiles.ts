@@ -5,6 +5,7 @@ import type { StationContext } from '../context.js';
 import type { FeatureHandlers } from '../../../shared/features/define.js';
 import type { profileCalls } from '../../../shared/features/profiles.js';
 import { StationFailure } from '../errors.js';
+import { isPlatformError, type PlatformError } from '../../platform/errors.js';
 import { leadFor } from './users.js';
 import { findTenant, tenantNode } from './tenant-nodes.js';
 import type { TenantNode } from '../../../shared/views.js';
@@ -28,6 +29,28 @@ const slug = (name: string) =>
 const unset = (value: unknown): unknown =>
   JSON.parse(JSON.stringify(value, (_k, v: unknown) => (v === null ? undefined : v)));
 
+/**
+ * Whether a platform's refusal of a request made without a tenant id is about the tenant: a 403
+ * on the tenant (it wants x-tenant-id), or a refusal whose code, words or fields name a tenant.
+ */
+function aboutTheTenant(error: PlatformError): boolean {
+  if (error.kind === 'wrong-tenant') return true;
+  if (error.kind !== 'validation') return false;
+  const said = [
+    error.errorCode,
+    error.platformMessage,
+    ...error.fieldErrors.flatMap((f) => [f.field, f.message, f.code]),
+  ];
+  return said.some((w) => typeof w === 'string' && /tenant/i.test(w));
+}
+
+/** The platform's own words and reference, for a sentence of the station's about its refusal. */
+function platformSaid(error: PlatformError): string {
+  const ref = error.correlationId ? ` (ref ${error.correlationId})` : '';
+  if (error.platformMessage) return ` The platform said: "${error.platformMessage}"${ref}.`;
+  return error.correlationId ? ` The platform's reference: ${error.correlationId}.` : '';
+}
+
 /** Profiles: create from the platform's own tenant and site lists, edit, export, provision. */
 export function profileHandlers(
   ctx: StationContext,
@@ -46,12 +69,13 @@ export function profileHandlers(
     try {
       return (await client.listTenants()).map(tenantNode);
     } catch (error) {
-      // A platform that insists on x-tenant-id even for the list: the person types it.
-      const kind = (error as { kind?: unknown }).kind;
-      if (!c.tenantId && (kind === 'wrong-tenant' || kind === 'validation'))
+      // A platform that insists on x-tenant-id even for the list: the person types it. Only
+      // when its answer is about the tenant: a token request refused for another reason is
+      // said in the platform's own words, with its reference (the error as it is).
+      if (!c.tenantId && isPlatformError(error) && aboutTheTenant(error))
         throw new StationFailure(
           'validation',
-          `The platform did not tell which tenant this API key belongs to. Type the key's tenant ID (in the platform's API keys settings) and load the tenants again.`,
+          `The platform did not tell which tenant this API key belongs to. Type the key's tenant ID (in the platform's API keys settings) and load the tenants again.${platformSaid(error)}`,
         );
       throw error;
     } finally {
