@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { siteDatabase } from '../test/core/site/support.js';
 import { siteWorld } from './site';
 import { importOrders } from './station';
 
@@ -104,5 +105,35 @@ test('with the site store away, a scan says the store was not asked and the coun
   await pageB.keyboard.type('LUM-10421');
   await pageB.keyboard.press('Enter');
   await expect(pageB.getByTestId('order-number')).toHaveText('LUM-10421', { timeout: 15_000 });
+  await site.owner.close();
+});
+
+// Trial of 2026-11-29 (night): under the site's offline rule "refuse", the console's own row
+// said "(this station, packing on its own)" while the station bought nothing.
+test('under the offline rule "refuse", the console says this station buys no label meanwhile', async ({
+  browser,
+}, info) => {
+  const site = await siteDatabase(world.cluster());
+  await site.owner.setSetting('offlinePurchase', 'refuse');
+  const { station } = await world.packingStation(site.stationUrl, 'chi-03', 'Station C');
+  const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+  await page.goto(station.url);
+  await expect(page.getByTestId('site-status')).toContainText('Site: synced', { timeout: 30_000 });
+  await page.keyboard.press('Alt+0');
+  const stations = page.getByTestId('console-stations');
+  await expect(stations).toContainText('Station C', { timeout: 15_000 });
+  world.cluster().stop();
+  try {
+    await expect(page.getByTestId('console-note')).toContainText(
+      /meanwhile no station buys a label .*Below: the site as last read at /,
+      { timeout: 30_000 },
+    );
+    const row = stations.getByRole('row', { name: /Station C/ });
+    await expect(row).toContainText('(this station, buying no label until the store answers)');
+    await expect(row).not.toContainText('packing on its own');
+    await page.screenshot({ path: info.outputPath('console-refuse-store-away.png') });
+  } finally {
+    world.cluster().start();
+  }
   await site.owner.close();
 });

@@ -1,5 +1,9 @@
 import { neverAnsweredWords, type SiteProblem } from './errors.js';
 
+/** What a station does in an outage under the site's offline rule "refuse", for the log. */
+export const REFUSE_MEANWHILE =
+  'This site buys no label while the site store is away (site IT set it so): this station buys nothing until it answers, and sends what it has when it does.';
+
 /** How often a store that stays away is mentioned again in the log. */
 export const OUTAGE_REMINDER_MS = 5 * 60_000;
 
@@ -36,6 +40,11 @@ export class OutageLog {
        * address to check, not an outage it "works on its own" through (neverAnsweredWords).
        */
       reached?: (() => boolean) | undefined;
+      /**
+       * The site's offline rule is "refuse" (as last read): an outage in which this station buys
+       * nothing, said so instead of "works on its own".
+       */
+      refuses?: (() => boolean) | undefined;
       url?: string | undefined;
       now?: () => number;
     },
@@ -43,9 +52,11 @@ export class OutageLog {
 
   /** The problem as the log says it. */
   private said(problem: SiteProblem): string {
-    const { reached, url } = this.o;
-    if (problem.kind !== 'unreachable' || !reached || !url || reached()) return problem.message;
-    return `${neverAnsweredWords(url, problem)} Until it answers, this station buys no label.`;
+    const { reached, url, refuses } = this.o;
+    if (problem.kind !== 'unreachable') return problem.message;
+    if (reached && url && !reached())
+      return `${neverAnsweredWords(url, problem)} Until it answers, this station buys no label.`;
+    return refuses?.() ? `${problem.fact ?? problem.message} ${REFUSE_MEANWHILE}` : problem.message;
   }
 
   private now(): number {

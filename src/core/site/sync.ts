@@ -11,7 +11,6 @@ import {
 import type { SitePrinter, SiteStore, StationQueues } from './store.js';
 import type { Heartbeat } from './console.js';
 import { refuseOtherStationsId } from './station-id-taken.js';
-
 export { olderSchemaWords } from './schema.js';
 
 /** How far back labels sent before site migration 8 are sent again with their packages. */
@@ -117,6 +116,7 @@ export class SiteSync {
       remindEveryMs: o.outageReminderMs,
       url: o.store.config.url,
       reached: () => o.outbox.storeIdentity() !== null,
+      refuses: () => o.outbox.offlinePurchase() === 'refuse',
     });
   }
 

@@ -49,6 +49,8 @@ export interface SiteTrackersOptions {
   outageReminderMs?: number;
   /** Whether this station has reached the store at its address (SiteLink.hasReachedStore). */
   reached?: () => boolean;
+  /** The site's offline rule is "refuse" (SiteOutbox.offlinePurchase): said so in the log. */
+  refuses?: () => boolean;
 }
 
 /**
@@ -91,6 +93,7 @@ export class SiteTrackers {
       remindEveryMs: o.outageReminderMs,
       url: o.url,
       reached: o.reached,
+      refuses: o.refuses,
     });
   }
 

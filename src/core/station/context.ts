@@ -279,6 +279,7 @@ export class StationContext {
                   onChanges: o.onChanges,
                   log: this.log,
                   reached: () => site.hasReachedStore(),
+                  refuses: () => site.outbox.offlinePurchase() === 'refuse',
                 });
               },
             }

@@ -120,6 +120,11 @@ export interface ConsoleView {
   brands: Record<string, string>;
   /** The station this console runs on (marked in the list), when it has a site store. */
   thisStationId?: string;
+  /**
+   * With reachable false: what this station does meanwhile, for its own row ("packing on its
+   * own"; under the site's offline rule "refuse": "buying no label until the store answers").
+   */
+  thisStationAway?: string;
 }
 
 export type SettingSourceView = 'station' | 'site' | 'station-override';

@@ -8,6 +8,9 @@ import { call, until } from './support.js';
 // minutes. Every station refused to buy ("This site buys no label while the site store is
 // away"), while the shift lead's console said "meanwhile every station packs on its own and
 // sends its labels when the store is back".
+// Trial of 2026-11-29 (night): the console's own row still said "(this station, packing on its
+// own)", and the station's log "This station works on its own and catches up when it answers
+// again", though it bought nothing.
 
 const { pgc, siteStation, linkToSite } = siteStations();
 
@@ -15,7 +18,8 @@ describe("the console while the store is away, under the site's offline rule", (
   it('says that no station buys under "refuse" (under "allow": site-visibility.test.ts)', async () => {
     const site = await siteDatabase(pgc.cluster);
     await site.owner.setSetting('offlinePurchase', 'refuse');
-    const s = siteStation(tempDir());
+    const lines: string[] = [];
+    const s = siteStation(tempDir(), { log: (line) => lines.push(line) });
     await s.start();
     try {
       await linkToSite(s, site.stationUrl, 'st-a', 'Station A');
@@ -29,6 +33,16 @@ describe("the console while the store is away, under the site's offline rule", (
           /^The site store at .+ does not answer \(.+\)\. The console shows the site again as soon as it answers; meanwhile no station buys a label \(the site's offline rule is "refuse", site IT set it so\): packers can scan and reprint labels their station bought, and buy again when the store is back\.$/,
         );
         expect(away.note).not.toMatch(/packs on its own/);
+        // The console's row of this station says what it does meanwhile.
+        expect(away.thisStationAway).toBe('buying no label until the store answers');
+        // And so does the log, which site IT reads.
+        const said = await until(() =>
+          lines.find((l) => /^site store: The site store at .+ does not answer/.test(l)),
+        );
+        expect(said).toMatch(
+          / This site buys no label while the site store is away \(site IT set it so\): this station buys nothing until it answers, and sends what it has when it does\.$/,
+        );
+        expect(lines.filter((l) => /works on its own/.test(l))).toEqual([]);
       } finally {
         pgc.cluster.start();
       }

@@ -88,10 +88,13 @@ export class SiteConsoleCache {
       // read (readAt).
       // Under the site's offline rule "refuse" the floor buys nothing meanwhile: said so (trial
       // of 2026-11-29: the console said every station packs on its own).
-      const meanwhile =
-        this.o.link.outbox.offlinePurchase() === 'refuse'
-          ? 'meanwhile no station buys a label (the site\'s offline rule is "refuse", site IT set it so): packers can scan and reprint labels their station bought, and buy again when the store is back.'
-          : 'meanwhile every station packs on its own and sends its labels when the store is back.';
+      const refuse = this.o.link.outbox.offlinePurchase() === 'refuse';
+      const thisStationAway = refuse
+        ? 'buying no label until the store answers'
+        : 'packing on its own';
+      const meanwhile = refuse
+        ? 'meanwhile no station buys a label (the site\'s offline rule is "refuse", site IT set it so): packers can scan and reprint labels their station bought, and buy again when the store is back.'
+        : 'meanwhile every station packs on its own and sends its labels when the store is back.';
       const note =
         problem.kind !== 'unreachable' || !problem.fact
           ? problem.message
@@ -100,9 +103,10 @@ export class SiteConsoleCache {
             : !this.answered
               ? `The site store has not answered since this station started: ${problem.fact} The console shows the site as soon as it answers; ${meanwhile}`
               : `${problem.fact} The console shows the site as soon as it answers; ${meanwhile}`;
+      const away = { reachable: false, note, thisStationId, thisStationAway };
       return last
-        ? { reachable: false, note, thisStationId, readAt: last.readAt, ...viewOf(last) }
-        : { reachable: false, note, thisStationId, snapshot: null, attention: [], brands: {} };
+        ? { ...away, readAt: last.readAt, ...viewOf(last) }
+        : { ...away, snapshot: null, attention: [], brands: {} };
     }
   }
 

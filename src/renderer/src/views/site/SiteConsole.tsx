@@ -188,7 +188,8 @@ export function SiteConsole() {
   const snap = view.snapshot;
   const storeNow = now + (skew ?? 0);
   // This station is running (it serves this page), whatever the store last heard of it: in an
-  // outage it is said as packing on its own, never as offline.
+  // outage it is said as packing on its own (or, under the offline rule "refuse", as buying no
+  // label until the store answers), never as offline.
   const me = view.thisStationId;
   const online = (s: { stationId: string; online: boolean; lastSeenAt: string }) =>
     s.stationId === me ||
@@ -232,7 +233,7 @@ export function SiteConsole() {
                       {s.stationId === me ? (
                         <span className="muted">
                           {stale && !consoleOnly
-                            ? '(this station, packing on its own) '
+                            ? `(this station, ${view.thisStationAway ?? 'packing on its own'}) `
                             : '(this station) '}
                         </span>
                       ) : null}
