@@ -49,13 +49,21 @@ export function goneBoxWords(gone: readonly { index: number; name: string }[], m
 /**
  * Applied when the station's settings are read again: the order on screen takes the new presets;
  * a box gone or resized drops the rates on screen (they were for the old box), said when a box is
- * gone. A bought order is left as it is.
+ * gone. A bought order, or one being rated or bought, is left as it is.
  */
 export function applyBoxPresets(
   get: () => AppState,
   set: (patch: Partial<AppState>) => void,
 ): void {
-  const { order, packages, settings, result } = get();
+  const { order, packages, settings, result, busy, buyPending } = get();
+  // A rating or a purchase under way keeps what it was sent with; the new presets apply once it
+  // has answered (to the same order: another order scanned meanwhile reads them as it is).
+  if (busy || buyPending) {
+    setTimeout(() => {
+      if (get().order?.id === order?.id) applyBoxPresets(get, set);
+    }, 500);
+    return;
+  }
   if (!order || !settings || packages.length === 0 || result?.kind === 'success') return;
   const next = reboxed(packages, settings.boxes);
   if (!next.changed && next.packages.every((p, i) => p === packages[i])) return;
