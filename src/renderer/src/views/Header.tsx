@@ -4,6 +4,7 @@ import { printerStateWords as printerWords } from '../../../shared/printers';
 import type { StationStatus } from '../../../shared/views';
 import './header-extras.css';
 import './header-name.css';
+import './compact.css';
 import { SessionBadge } from './site/SignIn';
 
 const LARGE_TEXT_KEY = 'station.largeText';
