@@ -20,6 +20,10 @@ test('Esc in the reprint reason closes it and keeps the label just bought on scr
   await expect(tracking).toHaveText(/\w{10,}/, { timeout: 20_000 });
   const number = (await tracking.textContent())!.trim();
   await expect.poll(() => lab.printer().labels.length, { timeout: 15_000 }).toBe(1);
+  // The service in the Rates list's words, its carrier said once (until 2026-11-29 the result
+  // read "USPS USPS_FIRST_CLASS · 7.92 USD").
+  await expect(page.getByTestId('result-service')).toHaveText(/^USPS_\w+ · [\d.]+ USD$/);
+  await expect(page.getByTestId('result')).not.toContainText('USPS USPS_');
 
   await page.keyboard.press('Alt+R');
   const reason = page.getByRole('textbox', { name: 'Reprint reason' });

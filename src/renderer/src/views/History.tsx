@@ -12,6 +12,7 @@ import './history.css';
 import { SiteHistory } from './site/SiteHistory';
 import { when } from '../lib/when';
 import { VoidedNote, VoidMark } from './VoidMark';
+import { serviceWords } from '../../../shared/service-words';
 
 const capitalized = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
 
@@ -294,8 +295,9 @@ export function HistoryView() {
           <>
             <h2 className="mono">{sel.trackingNumber}</h2>
             <p>
-              Order {sel.orderNumber} · {sel.carrier} {sel.serviceLevel} · {sel.cost.toFixed(2)}{' '}
-              {sel.currency} · {sel.reprints} reprint{sel.reprints === 1 ? '' : 's'}
+              Order {sel.orderNumber} · {serviceWords(sel.carrier, sel.serviceLevel)} ·{' '}
+              {sel.cost.toFixed(2)} {sel.currency} · {sel.reprints} reprint
+              {sel.reprints === 1 ? '' : 's'}
             </p>
             {sel.notPrinted ? (
               <p className="not-printed" data-testid="not-printed">

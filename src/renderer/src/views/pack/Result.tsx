@@ -6,6 +6,7 @@ import { ReprintForm } from '../../components/ReprintForm';
 import { useStation } from '../../store';
 import { relabelledElsewhere } from '../../store/pack-rules';
 import { printerStateWords as printerWords } from '../../../../shared/printers';
+import { serviceWords } from '../../../../shared/service-words';
 
 type Phase = 'printed' | 'bought' | 'waiting' | 'check' | 'queued';
 
@@ -195,8 +196,9 @@ export function PackResult(props: {
               ) : null}
               {warningList}
               {label ? (
-                <div className="muted">
-                  {label.carrier} {label.serviceLevel} · {label.cost.toFixed(2)} {label.currency}
+                <div className="muted" data-testid="result-service">
+                  {serviceWords(label.carrier, label.serviceLevel)} · {label.cost.toFixed(2)}{' '}
+                  {label.currency}
                 </div>
               ) : null}
             </div>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { call, getBridge } from '../../bridge';
 import { useStation } from '../../store';
 import type { SiteAttentionView } from '../../../../shared/views';
+import { serviceWords } from '../../../../shared/service-words';
 
 /**
  * Needs attention for the whole site: possible double labels and other stations' unknowns (this
@@ -72,8 +73,8 @@ export function SiteAttention() {
                     className={l.voided ? 'voided' : undefined}
                     data-testid="double-label-label"
                   >
-                    {l.trackingNumber} · {l.carrier} {l.serviceLevel} · {l.cost.toFixed(2)}{' '}
-                    {l.currency} · {l.stationName}
+                    {l.trackingNumber} · {serviceWords(l.carrier, l.serviceLevel)} ·{' '}
+                    {l.cost.toFixed(2)} {l.currency} · {l.stationName}
                     {l.packer ? ` (${l.packer})` : ''}
                     {l.voided ? (
                       <b title={l.voided.reason}>

@@ -12,6 +12,7 @@ import { ReprintForm } from '../../components/ReprintForm';
 import { VoidedNote } from '../VoidMark';
 import { SiteReprintAudit } from './SiteReprintAudit';
 import './site-history.css';
+import { serviceWords } from '../../../../shared/service-words';
 
 const stationOf = (l: SiteLabelView) => (l.here ? `${l.stationName} (here)` : l.stationName);
 
@@ -246,8 +247,8 @@ export function SiteHistory(props: { onStationScope(): void }) {
           <>
             <h2>{selected.trackingNumber}</h2>
             <p>
-              Order {selected.orderNumber} · {selected.carrier} {selected.serviceLevel} ·{' '}
-              {selected.voided ? 'voided ' : ''}
+              Order {selected.orderNumber} · {serviceWords(selected.carrier, selected.serviceLevel)}{' '}
+              · {selected.voided ? 'voided ' : ''}
               {selected.cost.toFixed(2)} {selected.currency}
             </p>
             <p className="muted">
