@@ -4,7 +4,7 @@ import type { AttentionAction } from '../../../shared/views';
 import './attention.css';
 import { ConfirmPanel } from '../components/ConfirmPanel';
 import { SiteAttention } from './site/SiteAttention';
-import { when } from '../lib/when';
+import { clock, when } from '../lib/when';
 
 const actionLabel: Record<AttentionAction, string> = {
   'check-trackers': 'Look it up on the platform',
@@ -47,10 +47,7 @@ export function AttentionView() {
     void resolve(id, action, notes[id]?.trim() || undefined).then((said) => {
       setBusy(null);
       setOutcomes((o) =>
-        [{ key: Date.now(), title, ...said, at: new Date().toLocaleTimeString() }, ...o].slice(
-          0,
-          5,
-        ),
+        [{ key: Date.now(), title, ...said, at: clock(Date.now()) }, ...o].slice(0, 5),
       );
     });
   };

@@ -6,6 +6,7 @@ import './header-extras.css';
 import './header-name.css';
 import './compact.css';
 import { SessionBadge } from './site/SignIn';
+import { clockOrWhen } from '../lib/when';
 
 const LARGE_TEXT_KEY = 'station.largeText';
 
@@ -215,7 +216,7 @@ function attentionTitle(status: StationStatus): string | undefined {
       ? 'the site store is not reachable'
       : 'the site store has not answered yet';
   if (site.readAt)
-    return `${own} and ${site.count} site-wide as last read at ${new Date(site.readAt).toLocaleTimeString()}: ${why} now, so the site's items (${what}) may have changed since.`;
+    return `${own} and ${site.count} site-wide as last read at ${clockOrWhen(site.readAt)}: ${why} now, so the site's items (${what}) may have changed since.`;
   return `${own}. The site's items (${what}) are not counted: ${why}.`;
 }
 

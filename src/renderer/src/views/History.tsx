@@ -31,7 +31,7 @@ const columns: LabelColumn<LabelSummary>[] = [
     head: 'Created',
     col: 'c-created',
     cell: (l) => when(l.createdAt),
-    title: (l) => new Date(l.createdAt).toLocaleString(),
+    title: (l) => when(l.createdAt),
   },
   {
     head: 'Order',

@@ -7,6 +7,7 @@ import type {
   QueuedShipmentState,
   QueuedShipmentView,
 } from '../../../shared/views';
+import { clockOrWhen } from '../lib/when';
 
 /** A queued shipment's state in the shift lead's words. */
 const shipmentStateWords: Record<QueuedShipmentState, string> = {
@@ -77,7 +78,7 @@ export function QueueView() {
               <td>{shipmentStateWords[q.state]}</td>
               <td className="num">{q.attempts}</td>
               <td>{q.lastError ?? ''}</td>
-              <td>{new Date(q.createdAt).toLocaleTimeString()}</td>
+              <td>{clockOrWhen(q.createdAt)}</td>
               <td className="actions">{shipmentActions(q)}</td>
             </tr>
           ))}

@@ -3,13 +3,11 @@ import { useStation } from '../store';
 import { TRACKING_PAGE } from '../store/lists';
 import { VirtualList } from '../components/VirtualList';
 import { trackerStatuses } from '../../../shared/tracking';
+import { clockOrWhen, when } from '../lib/when';
 
 /** A time as short as the column: today's as a time, an earlier one with its day. */
 function shortTime(iso: string): string {
-  const at = new Date(iso);
-  const time = at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-  if (at.toDateString() === new Date().toDateString()) return time;
-  return `${at.toLocaleDateString([], { month: 'short', day: 'numeric' })}, ${time}`;
+  return clockOrWhen(iso);
 }
 
 export function TrackingView() {
@@ -97,7 +95,7 @@ export function TrackingView() {
             >
               {r.orderNumber ?? ''}
             </span>
-            <span title={new Date(r.updatedAt).toLocaleString()}>{shortTime(r.updatedAt)}</span>
+            <span title={when(r.updatedAt)}>{shortTime(r.updatedAt)}</span>
           </>
         )}
       />

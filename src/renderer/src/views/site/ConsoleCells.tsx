@@ -1,4 +1,5 @@
 import type { ConsoleSnapshotView } from '../../../../shared/features/site-services';
+import { clockOrWhen } from '../../lib/when';
 
 type ConsoleStation = ConsoleSnapshotView['stations'][number];
 
@@ -7,11 +8,8 @@ export function ago(iso: string, now: number): string {
   const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
   if (s < 60) return `${s} s ago`;
   if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  const at = new Date(iso);
   // A station gone quiet for days shows the day too, not only a time that looks like today's.
-  return at.toDateString() === new Date(now).toDateString()
-    ? at.toLocaleTimeString()
-    : at.toLocaleString();
+  return clockOrWhen(iso, new Date(now));
 }
 
 /** A station's platform state as the console says it (its header's words, shorter). */

@@ -3,6 +3,7 @@ import { call, getBridge } from '../../bridge';
 import { useStation } from '../../store';
 import type { SiteAttentionView } from '../../../../shared/views';
 import { serviceWords } from '../../../../shared/service-words';
+import { clockOrWhen, when } from '../../lib/when';
 
 /**
  * Needs attention for the whole site: possible double labels and other stations' unknowns (this
@@ -41,9 +42,7 @@ export function SiteAttention() {
       {view.note ? (
         <p className="banner">
           {view.note}
-          {!view.reachable && view.readAt
-            ? ` Read at ${new Date(view.readAt).toLocaleTimeString()}.`
-            : ''}
+          {!view.reachable && view.readAt ? ` Read at ${clockOrWhen(view.readAt)}.` : ''}
         </p>
       ) : null}
       {view.reachable && view.items.length === 0 ? (
@@ -62,7 +61,7 @@ export function SiteAttention() {
                   ? 'Possible double label'
                   : 'Unknown purchase'}
               </b>
-              <span className="muted">{new Date(item.since).toLocaleString()}</span>
+              <span className="muted">{when(item.since)}</span>
             </div>
             <div>{item.message}</div>
             {item.labels.length ? (
@@ -79,8 +78,7 @@ export function SiteAttention() {
                     {l.voided ? (
                       <b title={l.voided.reason}>
                         {' '}
-                        · voided at the carrier by {l.voided.by},{' '}
-                        {new Date(l.voided.at).toLocaleString()}
+                        · voided at the carrier by {l.voided.by}, {when(l.voided.at)}
                       </b>
                     ) : null}
                   </li>

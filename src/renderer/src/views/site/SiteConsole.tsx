@@ -5,6 +5,7 @@ import type { ConsoleSnapshotView, ConsoleView } from '../../../../shared/featur
 import { ago, PlatformCell, PrintersCell, VoidedToday } from './ConsoleCells';
 import { siteAttentionNone } from './console-attention';
 import './console.css';
+import { clockOrWhen } from '../../lib/when';
 
 /**
  * A station that stopped sends nothing, so online/offline turns on time passing: the page ages
@@ -202,7 +203,7 @@ export function SiteConsole() {
         <p className={view.noStore ? 'placeholder' : 'banner'} data-testid="console-note">
           {view.note}
           {stale
-            ? ` Below: the site as last read at ${new Date(stale).toLocaleTimeString()}; it may have changed since.`
+            ? ` Below: the site as last read at ${clockOrWhen(stale)}; it may have changed since.`
             : ''}
         </p>
       ) : null}

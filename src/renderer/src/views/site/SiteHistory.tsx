@@ -21,7 +21,7 @@ const siteColumns: LabelColumn<SiteLabelView>[] = [
   {
     head: 'Created',
     cell: (l) => when(l.createdAt),
-    title: (l) => new Date(l.createdAt).toLocaleString(),
+    title: (l) => when(l.createdAt),
   },
   { head: 'Order', cell: (l) => l.orderNumber, title: (l) => l.orderNumber },
   {

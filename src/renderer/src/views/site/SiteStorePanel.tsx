@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { call, getBridge } from '../../bridge';
 import { useStation } from '../../store';
-import { when } from '../../lib/when';
+import { clockOrWhen, when } from '../../lib/when';
 import type { SiteStatusView } from '../../../../shared/views';
 import './site-store.css';
 
@@ -11,7 +11,7 @@ import './site-store.css';
  */
 function behindSince(lagMs: number, askedAt: number): string {
   if (lagMs <= 0) return 'none';
-  return `since ${new Date(askedAt - lagMs).toLocaleTimeString()}`;
+  return `since ${clockOrWhen(askedAt - lagMs)}`;
 }
 
 function Field(props: {
@@ -107,9 +107,7 @@ export function SiteStorePanel() {
           </p>
           <p data-testid="site-store-state">
             {site.header?.text ?? 'not connected'}
-            {site.lastSyncedAt
-              ? ` · last change sent ${new Date(site.lastSyncedAt).toLocaleString()}`
-              : ''}
+            {site.lastSyncedAt ? ` · last change sent ${clockOrWhen(site.lastSyncedAt)}` : ''}
           </p>
           {site.header?.problem ? (
             <p className="error" role="alert" data-testid="site-store-problem">
