@@ -14,3 +14,18 @@ export function decodeOrderFile(bytes: Uint8Array): string {
     return new TextDecoder('windows-1252').decode(bytes);
   }
 }
+
+/**
+ * Where a file in unknown columns is mapped, as the import report says it: from the hot folder
+ * the person is pointed to the views that map a file (MAP_ELSEWHERE); in Orders or Settings →
+ * Orders, where the mapping form is right under the report, the report says so instead
+ * (MAP_HERE; until 2026-11-29 it sent the person in Orders to Orders).
+ */
+export const MAP_ELSEWHERE =
+  'Import the file from Orders (Alt+8) or Settings → Orders (Alt+7) and map its columns once';
+export const MAP_HERE = 'Map its columns once in the form below this report';
+
+/** A problem's words for the report shown right above the mapping form. */
+export function mappedHere(reason: string): string {
+  return reason.replace(MAP_ELSEWHERE, MAP_HERE);
+}

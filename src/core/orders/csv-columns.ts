@@ -1,3 +1,4 @@
+import { MAP_ELSEWHERE } from '../../shared/order-file-text.js';
 /**
  * The order CSV: one row per item (or per package when a package has no items). Rows with the
  * same order_number (and tenant_id) form one order; the `package` column (1, 2, …) says which
@@ -81,7 +82,7 @@ export function unknownHeaderReason(header: readonly string[]): string {
   const shown = names.slice(0, 8).map((h) => `"${h}"`);
   const more = names.length > 8 ? ` and ${names.length - 8} more` : '';
   const list = names.length === 0 ? 'no column names' : `the columns ${shown.join(', ')}${more}`;
-  return `the station does not know this file's columns: its header has ${list}, which is neither the station's order file, a store export it recognises, nor a column mapping saved in this profile. Import the file from Orders (Alt+8) or Settings → Orders (Alt+7) and map its columns once (which one is the order number, the street, …); then import it again, and files like it are read from then on`;
+  return `the station does not know this file's columns: its header has ${list}, which is neither the station's order file, a store export it recognises, nor a column mapping saved in this profile. ${MAP_ELSEWHERE} (which one is the order number, the street, …); then import it again, and files like it are read from then on`;
 }
 
 /** Whether a header uses the station's own column names at all (one may be misspelt). */

@@ -1,4 +1,5 @@
 import type { ImportReport } from '../../../shared/features/packing';
+import { mappedHere } from '../../../shared/order-file-text';
 
 /** Problems listed under an import's counts; the rest are counted (the report keeps 500). */
 export const SHOWN_PROBLEMS = 50;
@@ -17,8 +18,18 @@ export function withoutReopened(
   };
 }
 
-/** An order file's import: what came in, how it was read, and every problem by row. */
-export function ImportReportPanel({ report }: { report: ImportReport }) {
+/**
+ * An order file's import: what came in, how it was read, and every problem by row. `mapsHere`:
+ * the mapping form for its columns is right under it (Orders, Settings → Orders), so a file in
+ * unknown columns is mapped there, not "from Orders".
+ */
+export function ImportReportPanel({
+  report,
+  mapsHere = false,
+}: {
+  report: ImportReport;
+  mapsHere?: boolean;
+}) {
   return (
     <div className="panel" data-testid="import-report">
       <b>
@@ -45,7 +56,7 @@ export function ImportReportPanel({ report }: { report: ImportReport }) {
           <li key={i}>
             {/* "(row)", "(header)", "(file)": the place says it already, not a column. */}
             {e.field.startsWith('(')
-              ? `${e.where}: ${e.reason}`
+              ? `${e.where}: ${mapsHere ? mappedHere(e.reason) : e.reason}`
               : `${e.where}, ${e.field}: ${e.reason}`}
           </li>
         ))}

@@ -216,7 +216,12 @@ export function StationOrders(props: { onSiteScope: (() => void) | null }) {
             {imported}
           </p>
         ) : null}
-        {importReport ? <ImportReportPanel report={importReport} /> : null}
+        {importReport ? (
+          <ImportReportPanel
+            report={importReport}
+            mapsHere={Boolean(importReport.unmappedHeader?.length && lastFile)}
+          />
+        ) : null}
         {importReport?.unmappedHeader?.length && lastFile ? (
           <ColumnMapping
             key={lastFile.name}

@@ -119,7 +119,12 @@ export function StationPanel() {
           {progressText(progress)}
         </p>
       ) : null}
-      {report ? <ImportReportPanel report={report} /> : null}
+      {report ? (
+        <ImportReportPanel
+          report={report}
+          mapsHere={Boolean(report.unmappedHeader?.length && lastFile)}
+        />
+      ) : null}
       {report?.unmappedHeader?.length && lastFile ? (
         <ColumnMapping
           key={lastFile.name}
