@@ -16,6 +16,13 @@ const actionLabel: Record<AttentionAction, string> = {
   dismiss: 'Dismiss',
 };
 
+/** The order on Pack as if scanned there: rated again at once, nothing bought. */
+async function openOnPack(orderNumber: string): Promise<void> {
+  const st = useStation.getState();
+  st.go('pack');
+  await st.scan(orderNumber);
+}
+
 export function AttentionView() {
   const items = useStation((s) => s.attention);
   // At a site the Whole site list follows below: "nothing" is this station's.
@@ -97,6 +104,17 @@ export function AttentionView() {
                   onChange={(e) => setNotes({ ...notes, [item.id]: e.target.value })}
                 />
                 <div className="actions">
+                  {item.kind === 'purchase-failed' && item.orderNumber ? (
+                    // What a shift lead does with an order that could not be rated or bought:
+                    // open it on Pack, where it is rated again at once and its rates are seen
+                    // before anything is bought (until 2026-11-29 only Dismiss was offered).
+                    <button
+                      disabled={busy !== null}
+                      onClick={() => void openOnPack(item.orderNumber!)}
+                    >
+                      Open on Pack and rate again
+                    </button>
+                  ) : null}
                   {item.actions.map((a) => (
                     <button
                       key={a}
