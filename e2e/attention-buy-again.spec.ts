@@ -81,6 +81,26 @@ test('"Not bought" under Needs attention asks in the page before it releases the
   await expect(confirm).toHaveCount(0);
   await expect(item).toHaveCount(1);
 
+  // Asked again, the shift lead goes to the item's note to write what was checked: Esc there
+  // closes the question too, and the note stays (until 2026-11-29 Esc closed it only with the
+  // focus inside the question).
+  await release.click();
+  await expect(confirm).toBeVisible();
+  const note = item.getByRole('textbox', { name: /^Note for / });
+  await note.click();
+  await page.keyboard.type('carrier portal: nothing');
+  await page.keyboard.press('Escape');
+  await expect(confirm).toHaveCount(0);
+  await expect(item).toHaveCount(1);
+  await expect(note).toHaveValue('carrier portal: nothing');
+  // With the focus on the page itself (a click beside the cards), Esc closes it as well.
+  await release.click();
+  await expect(confirm).toBeVisible();
+  await page.getByRole('heading', { name: 'Needs attention' }).click();
+  await page.keyboard.press('Escape');
+  await expect(confirm).toHaveCount(0);
+  await expect(note).toHaveValue('carrier portal: nothing');
+
   await release.click();
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('attention-item')).toHaveCount(0, { timeout: 20_000 });

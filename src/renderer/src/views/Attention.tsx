@@ -47,6 +47,17 @@ export function AttentionView() {
     { key: number; title: string; ok: boolean; message: string; at: string }[]
   >([]);
   useEffect(() => void load(), [load]);
+  // Esc closes the open question wherever the keyboard is in this view (the item's note, the
+  // page itself), not only inside it; nothing typed is lost (until 2026-11-29 only with the
+  // focus inside the question).
+  useEffect(() => {
+    if (!confirming) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !e.defaultPrevented) setConfirming(null);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [confirming]);
   const decide = (id: string, action: AttentionAction) => {
     if (busy) return;
     const title = items.find((i) => i.id === id)?.title ?? id;
