@@ -1,4 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { importOrders, provisionedPerTest } from './station';
 
 /**
@@ -88,3 +91,53 @@ for (const { name, width, height, large } of [
     await everythingInView(page, true);
   });
 }
+
+test('a refused label in large text at 1366×768 under the EXPIRED banner: all three rates stay whole above the refusal, and the key hints', async ({
+  page,
+}, info) => {
+  const sandbox = lab.sandbox();
+  const res = await fetch(`${sandbox.url}/sandbox/connections/conn_lumen_ups/status`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ authorizationStatus: 'EXPIRED' }),
+  });
+  expect(res.status).toBe(200);
+  const dir = mkdtempSync(join(tmpdir(), 'short-refused-'));
+  const file = join(dir, 'noname.csv');
+  writeFileSync(
+    file,
+    'order_number,ship_to_address1,ship_to_city,ship_to_state,ship_to_postal_code,ship_to_country,weight_lbs\nNN-9,5 Somewhere Rd,Springfield,IL,62701,US,2\n',
+  );
+  try {
+    const station = await lab.lumen();
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await page.goto(station.url);
+    await expect(page.getByTestId('profile-name')).toHaveText('Lumen short');
+    await importOrders(page, file);
+    await page.keyboard.press('Alt+1');
+    await page.keyboard.press('Alt+L');
+    await expect(page.getByTestId('expired-banner')).toContainText('Lumen UPS', {
+      timeout: 20_000,
+    });
+    await page.keyboard.type('NN-9');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('rate-reason')).toContainText('of 3 rates', { timeout: 20_000 });
+    await page.keyboard.press('Control+Enter');
+    await expect(page.getByTestId('result')).toContainText('FAILED', { timeout: 20_000 });
+    await page.screenshot({ path: info.outputPath('short-refused-large.png') });
+    // Until 2026-11-29 the refusal took the height and one rate of three was left in view.
+    await expect(page.getByRole('option')).toHaveCount(3);
+    for (const rate of await page.getByRole('option').all()) await whole(page, rate, 'a rate');
+    expect(
+      await page
+        .getByRole('listbox', { name: 'Rates' })
+        .evaluate((el) => el.scrollHeight <= el.clientHeight + 1),
+      'every rate is in view',
+    ).toBe(true);
+    await whole(page, page.getByRole('button', { name: /Buy .*& print/ }), 'Buy & print');
+    await whole(page, page.locator('.pack .shortcuts'), 'the key hints');
+    await expect(page.getByTestId('result').getByText('FAILED')).toBeInViewport();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
