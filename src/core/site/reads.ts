@@ -296,9 +296,10 @@ export class SiteReads {
         source: string;
         order_json: SiteOrderRow['order'];
         station_name: string;
+        station_id: string;
       }>({
         name: 'site-find-orders-brands',
-        text: `SELECT o.tenant_id, o.order_number, o.source, o.order_json,
+        text: `SELECT o.tenant_id, o.order_number, o.source, o.order_json, o.station_id,
                       COALESCE(st.station_name, o.station_id) AS station_name
                  FROM site_orders o LEFT JOIN site_stations st ON st.station_id = o.station_id
                 WHERE o.profile_id = $1 AND o.environment = $2 AND o.order_number = $3
@@ -318,6 +319,7 @@ export class SiteReads {
         source: r.source,
         order: r.order_json,
         stationName: r.station_name,
+        stationId: r.station_id,
       }));
     });
   }

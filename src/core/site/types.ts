@@ -84,6 +84,8 @@ export interface SiteOrderRow {
   };
   /** The station that last sent the order (imported it, or cancelled it): fetched orders only. */
   stationName?: string | undefined;
+  /** That station's id: fetched orders only. */
+  stationId?: string | undefined;
 }
 
 /** What the outbox carries to the store, read from SQLite at drain time (the current row). */

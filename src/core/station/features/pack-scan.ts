@@ -7,7 +7,8 @@ import type { StationContext } from '../context.js';
 import { StationFailure } from '../errors.js';
 import { brandName, labelView, orderView } from '../map.js';
 import { pullSiteOrders } from './site.js';
-import { labelledElsewhereAtScan, SITE_REFRESH_MS, within } from './scan-site.js';
+import { labelledElsewhereAtScan } from './scan-site.js';
+import { takeSiteVersion } from './site-order-refresh.js';
 import { withVoids } from './label-voids.js';
 import { verificationView } from './floor.js';
 
@@ -52,23 +53,12 @@ export function scanHandler(
       const site = await pullSiteOrders(ctx, value);
       if (site.pulled) found = look();
       siteNotAsked = site.notAsked;
-    } else if (
-      found.kind === 'order' &&
-      found.labels.length === 0 &&
-      found.order.source.startsWith('site:')
-    ) {
-      // An order fetched earlier from the site store: asked again, so a cancel or a new
-      // version made at the station that imported it is seen at the scan, not at the buy.
-      // A store slow to answer does not hold the scan up (the copy here is shown), and its
-      // late answer is not applied under the packer's hands.
-      let late = false;
-      const fresh = await within(
-        pullSiteOrders(ctx, found.order.orderNumber, () => !late).then((p) => p.pulled),
-        SITE_REFRESH_MS,
-        false,
-      );
-      late = true;
-      if (fresh) found = look();
+    } else if (found.kind === 'order' && found.labels.length === 0 && ctx.site) {
+      // The site's newest version of it: a cancel or a new version made at another station
+      // (a copy fetched earlier, or a corrected file imported there of an order imported here)
+      // is seen at the scan, not at the buy. A store slow to answer does not hold the scan up
+      // (the order here is shown), and its late answer is not applied under the packer's hands.
+      if (await takeSiteVersion(ctx, found.order)) found = look();
     }
     switch (found.kind) {
       case 'order': {

@@ -26,6 +26,7 @@ import { brandName, orderView } from '../map.js';
 import { purchaseView, quoteView } from './pack-views.js';
 import { hasFailedRating } from '../../packing/failed-ratings.js';
 import { shippingChangedSince } from '../../packing/order-changed.js';
+import { takeSiteVersion } from './site-order-refresh.js';
 import { cancelClosedOrder } from '../../packing/order-cancel.js';
 
 /** What the person mapping columns sees for each required station column. */
@@ -145,6 +146,9 @@ export function packingHandlers(ctx: StationContext): FeatureHandlers<typeof pac
           })
         : null;
       const order = r.workflow.orders.get(r.workflow.shipments.get(shipmentId)?.orderId ?? -1);
+      // A corrected version imported at another station since these rates were asked: taken
+      // here first, so the buy refuses the old version's rates as for a re-import here.
+      if (order && !input.confirmAnother) await takeSiteVersion(ctx, order);
       // A second buy of a shipment already being bought (another tab) is refused as busy: the
       // first purchase stays listed until it is done (it used to be struck off by the refusal).
       const mine = order !== undefined && !buying.has(shipmentId);
