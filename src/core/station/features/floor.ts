@@ -221,7 +221,7 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
       const order = orderOf(r, orderId);
       const result = r.workflow.verification.scan(order, value, {
         quantity,
-        stationUser: ctx.stationSettings().userName,
+        stationUser: actor(ctx),
       });
       ctx.ordersChanged({ orderIds: [orderId] });
       const verification = verificationView(result.state, r.profile);
@@ -249,10 +249,7 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
     },
     'verify.reset': async ({ orderId }) => {
       const r = rt();
-      const state = r.workflow.verification.reset(
-        orderOf(r, orderId),
-        ctx.stationSettings().userName,
-      );
+      const state = r.workflow.verification.reset(orderOf(r, orderId), actor(ctx));
       ctx.ordersChanged({ orderIds: [orderId] });
       return verificationView(state, r.profile);
     },
@@ -279,7 +276,7 @@ export function floorHandlers(ctx: StationContext): FeatureHandlers<typeof floor
       const batch = r.batches.create({
         orderIds: ids,
         description: description || `${ids.length} order${ids.length === 1 ? '' : 's'}`,
-        createdBy: ctx.stationSettings().userName,
+        createdBy: actor(ctx),
       });
       void r.batches
         .run(batch.id)

@@ -140,7 +140,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
       // Without a client secret nothing can be bought: said in words, as pack.rate does.
       await ctx.profiles.clientSecret(r.profile, ctx.options.env ?? process.env);
       const result = await r.workflow.returnLabel(l.id, {
-        stationUser: ctx.stationSettings().userName,
+        stationUser: actor(ctx),
         confirmAnotherLabel: confirmAnother,
       });
       ctx.changed('queue');
