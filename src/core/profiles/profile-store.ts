@@ -12,6 +12,7 @@ const PROFILES = 'profiles';
 const ACTIVE = 'activeProfileId';
 const BINDINGS = 'secretBindings';
 const HOT_FOLDER_ROOTS = 'hotFolderRoots';
+const PROVISIONED = 'provisionedProfiles';
 
 /**
  * What a stored client secret was given for. The secret is only ever sent to the platform it
@@ -66,6 +67,19 @@ export class ProfileStore {
 
   get(id: string): Profile | undefined {
     return this.list().find((p) => p.id === id);
+  }
+
+  /** The profile as a provisioning file on the command line last gave it (see keepSettingsChanges). */
+  provisionedAs(id: string): Profile | undefined {
+    const raw = this.settings.get(PROVISIONED) as Record<string, unknown> | undefined;
+    const parsed = raw && typeof raw === 'object' ? profileSchema.safeParse(raw[id]) : null;
+    return parsed?.success ? parsed.data : undefined;
+  }
+
+  setProvisionedAs(profile: Profile): void {
+    const raw = this.settings.get(PROVISIONED);
+    const all = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+    this.settings.set(PROVISIONED, { ...all, [profile.id]: profile });
   }
 
   /** Validates and stores (creates or replaces) a profile; returns it with defaults filled. */

@@ -1,6 +1,7 @@
 import { issuesOf, profileSchema, type Profile, type SettingsIssue } from './profile-schema.js';
 import { apiPathProblem } from './base-url.js';
 import type { ProfileStore } from './profile-store.js';
+import { keepSettingsChanges } from './provision-merge.js';
 import { SettingsError } from './settings-store.js';
 import { parseJsonText } from '../storage/json-text.js';
 import { isAbsolute } from 'node:path';
@@ -31,6 +32,8 @@ export interface ProvisionedProfile {
   profile: Profile;
   /** Where the secret comes from, or 'needs-secret' when it must still be typed. */
   secret: 'from-environment' | 'typed' | 'already-set' | 'needs-secret';
+  /** What was changed in Settings since the file last set it, kept (in words): see keepSettingsChanges. */
+  keptFromSettings?: string[];
 }
 
 const secretLike = /secret|password|token/i;
@@ -157,8 +160,19 @@ export async function provisionProfiles(
   if (Array.isArray(roots) && roots.length > 0) store.setHotFolderRoots(roots as string[]);
   const results: ProvisionedProfile[] = [];
   profiles.forEach((profile, i) => {
-    store.save(profile);
-    results.push({ profile, secret: secrets[i]!.kind });
+    // Given at every start (a service): what a shift lead changed in Settings since stands
+    // while the file says what it said before (a printer moved to this station stays).
+    const merged =
+      options.source === 'command-line'
+        ? keepSettingsChanges(profile, store.get(profile.id), store.provisionedAs(profile.id))
+        : { profile, kept: [] };
+    store.save(merged.profile);
+    if (options.source === 'command-line') store.setProvisionedAs(profile);
+    results.push({
+      profile: merged.profile,
+      secret: secrets[i]!.kind,
+      ...(merged.kept.length ? { keptFromSettings: merged.kept } : {}),
+    });
   });
   for (const [i, profile] of profiles.entries())
     if (secrets[i]!.kind === 'typed') await store.setClientSecret(profile.id, secrets[i]!.value!);

@@ -156,6 +156,11 @@ export function createStation(options: StationOptions): Station {
       ctx.log(
         `provisioned ${results.map((r) => `${r.profile.name} (${secretWords(r)})`).join(', ')}`,
       );
+      for (const r of results)
+        if (r.keptFromSettings)
+          ctx.log(
+            `provisioning file: ${r.profile.name} keeps its ${r.keptFromSettings.join(', ')} as changed in Settings since the file last set them. To set them from the file, change them in the file.`,
+          );
     }
     await openSite(ctx);
     const profiles = ctx.profiles.list();
