@@ -42,18 +42,19 @@ export function claimOrderSql(crossProfile: boolean): string {
        RETURNING true AS granted, station_id, station_name, packer, state, claimed_at,
          NULL::bigint AS label_local_id, NULL::text AS label_tracking_number,
          NULL::jsonb AS label_voided, NULL::boolean AS holder_quiet, NULL::timestamptz AS holder_seen_at,
-         NULL::jsonb AS cancelled${other ? ', NULL::text AS other_profile' : ''})
+         NULL::jsonb AS cancelled${other ? ', NULL::text AS other_profile' : ''},
+         NULL::text AS holder_purchase_state)
      SELECT * FROM taken
      UNION ALL
      SELECT false, x.station_id, COALESCE(st.station_name, x.station_id), NULL,
-            'cancelled', now(), NULL, NULL, NULL, NULL, NULL, x.info${other ? ', NULL' : ''}
+            'cancelled', now(), NULL, NULL, NULL, NULL, NULL, x.info${other ? ', NULL' : ''}, NULL
        FROM cancelled x LEFT JOIN site_stations st ON st.station_id = x.station_id
      ${
        other
          ? `UNION ALL
      -- Held under another profile id: who, and that profile (no label to reprint here).
      SELECT false, o.station_id, o.station_name, o.packer, o.state, o.claimed_at,
-            NULL, NULL, NULL, NULL, NULL, NULL, o.profile_id
+            NULL, NULL, NULL, NULL, NULL, NULL, o.profile_id, NULL
        FROM ${other} o WHERE NOT EXISTS (SELECT 1 FROM cancelled)
      `
          : ''
@@ -70,11 +71,16 @@ export function claimOrderSql(crossProfile: boolean): string {
             CASE WHEN st.station_id IS NULL
                  THEN h.claimed_at < now() - interval '2 minutes'
                  ELSE st.last_seen_at < now() - interval '2 minutes' END,
-            st.last_seen_at, NULL${other ? ', NULL' : ''}
+            st.last_seen_at, NULL${other ? ', NULL' : ''},
+            -- The holder's purchase as its station last sent it: 'unknown' when the platform
+            -- did not confirm it (a lead settles it there), not a purchase under way.
+            p.state
        FROM site_order_claims h
        LEFT JOIN site_labels l
          ON h.state = 'purchased' AND l.station_id = h.station_id AND l.purchase_id = h.purchase_id
        LEFT JOIN site_stations st ON st.station_id = h.station_id
+       LEFT JOIN site_purchases p
+         ON h.state = 'in-flight' AND p.station_id = h.station_id AND p.purchase_id = h.purchase_id
       WHERE NOT EXISTS (SELECT 1 FROM taken) AND NOT EXISTS (SELECT 1 FROM cancelled)${none(other)}
         AND h.profile_id = $1 AND h.environment = $2 AND h.tenant_id = $3
         AND h.order_number = $4`;

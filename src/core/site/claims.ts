@@ -18,6 +18,8 @@ interface ClaimRow {
   label_voided: unknown;
   /** Refused in-flight claims: the holder has not checked in for two minutes, or is retired. */
   holder_quiet: boolean | null;
+  /** Refused in-flight claims: the holder's purchase state as its station sent it ('unknown': not confirmed). */
+  holder_purchase_state: string | null;
   holder_seen_at: Date | null;
   /** Refused because a station cancelled the order: who, why (site_orders.order_json). */
   cancelled: { by?: string; reason?: string; at?: string } | null;
@@ -117,7 +119,9 @@ export class SiteClaims {
               ? // The holder died mid-purchase (or was retired): its label may or may not exist,
                 // and nothing settles it until that station comes back. Said, with the way on.
                 `Order ${claim.orderNumber} was being labelled at ${row.station_name} (since ${at}${by}), but ${row.station_name} ${row.holder_seen_at ? `has not checked in since ${clockTime(row.holder_seen_at)}` : 'is retired'}: its purchase may or may not have gone through. Nothing was bought here. A shift lead looks for the order's label on the platform or the carrier's portal; to buy here all the same, Ctrl+Shift+A, then Ctrl+Enter (a shift lead approves, and ${row.station_name}'s Needs attention will show its own attempt when it comes back).`
-              : `Order ${claim.orderNumber} is being labelled at ${row.station_name} right now (since ${at}${by}). Nothing was bought here; find its label in History (whole site) to reprint it.`,
+              : row.holder_purchase_state === 'unknown'
+                ? `Order ${claim.orderNumber} was being labelled at ${row.station_name} (since ${at}${by}), and the platform did not confirm that purchase: its label may or may not exist. Nothing was bought here. A shift lead settles it at ${row.station_name} under Needs attention (look it up on the platform, then keep it or mark it not bought); if it was not bought, scan the order here again after that.`
+                : `Order ${claim.orderNumber} is being labelled at ${row.station_name} right now (since ${at}${by}). Nothing was bought here; find its label in History (whole site) to reprint it.`,
         holder: {
           stationId: row.station_id,
           stationName: row.station_name,
