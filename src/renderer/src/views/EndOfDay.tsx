@@ -82,8 +82,12 @@ export function EndOfDayView() {
   function askCloseOut() {
     if (closing) return;
     setManifest(null);
+    const already = summary ? nothingNewToClose(summary) : null;
     if (summary && summary.labels - summary.returns === 0)
       setLine('No outbound label on these days: nothing to close out.');
+    // Every label is on a manifest already (or held back): no question, and no shift lead
+    // fetched to approve a close-out that sends nothing.
+    else if (already) setLine(already);
     else setAsking(true);
   }
   async function exportCsv() {
@@ -322,6 +326,27 @@ function StationsOfDay(props: { stations: NonNullable<EndOfDayView['days'][numbe
       </tbody>
     </table>
   );
+}
+
+/**
+ * Why a close-out of the summary on screen would send nothing, though it has outbound labels:
+ * each is on a manifest already (a close-out here or at a station of the site took it), or kept
+ * off as an order with an open possible double label. Null when some label would go.
+ */
+function nothingNewToClose(summary: {
+  labels: number;
+  returns: number;
+  onManifest?: number | undefined;
+  heldBack?: number | undefined;
+}): string | null {
+  const outbound = summary.labels - summary.returns;
+  const onManifest = summary.onManifest ?? 0;
+  const heldBack = summary.heldBack ?? 0;
+  if (outbound <= 0 || onManifest === 0 || outbound - onManifest - heldBack > 0) return null;
+  const n = (count: number) => `${count} label${count === 1 ? '' : 's'}`;
+  if (heldBack > 0)
+    return `Nothing to close out now: ${n(onManifest)} of these days ${onManifest === 1 ? 'is' : 'are'} on a manifest already, and ${heldBack === 1 ? '1 label' : n(heldBack)} of an order with an open possible double label ${heldBack === 1 ? 'stays' : 'stay'} off until a shift lead resolves it (Needs attention).`;
+  return `Already closed out: ${outbound === 1 ? 'the outbound label' : `all ${n(outbound).replace(' label', ' outbound label')}`} of these days ${outbound === 1 ? 'is' : 'are'} on a manifest. Nothing to send; labels bought after this go on the next close-out.`;
 }
 
 /**
