@@ -115,6 +115,13 @@ export function siteReprintHandlers(
       const zpl = await r.platform
         .labelZpl(label.tenantId, label.platformLabelId)
         .catch((error: unknown) => {
+          // The platform no longer keeps the label's file (purged, or lost): the station that
+          // bought it prints it from its own copy.
+          if (isPlatformError(error) && error.kind === 'not-found')
+            throw new StationFailure(
+              'not-found',
+              `The platform no longer has the label of order ${label.orderNumber} (${label.trackingNumber}), so it cannot be printed here: nothing was printed. Reprint it at ${label.stationName} (History there): the station that bought a label prints it from its own copy.`,
+            );
           if (isPlatformError(error) && platformAway.has(error.kind))
             throw new StationFailure(
               'platform-unreachable',
