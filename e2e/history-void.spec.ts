@@ -61,6 +61,13 @@ test('History: a label voided at the carrier is marked with why, offers no repri
   await expect(page.getByTestId('rates')).toContainText('Its label was voided at the carrier');
   await expect(page.getByRole('button', { name: /^Reprint / })).toHaveCount(0);
   await expect(page.getByRole('button', { name: /Buy another label/ })).toBeVisible();
+  // Ctrl+Shift+A: the label bought now replaces the voided one, said so (it used to read "it
+  // already has label … Ctrl+Enter buys and charges a second one"). Esc buys nothing.
+  await page.keyboard.press('Control+Shift+A');
+  await expect(page.getByTestId('buy-another')).toHaveText(
+    /^A new label for LUM-10421: its label \d+ was voided at the carrier\. Ctrl\+Enter buys and charges a new one; Esc cancels\.$/,
+  );
+  await page.keyboard.press('Escape');
 
   await page.keyboard.press('Alt+9');
   await expect(page.getByTestId('eod-total')).toContainText('1 label');

@@ -28,6 +28,13 @@ export function RatesPanel({ onBuy }: { onBuy(): void }) {
         : there
     : [];
   const another = earlier.length > 0;
+  // Every label of it here was voided at the carrier (and none bought elsewhere since): the one
+  // bought now is its only live label, not "a second one".
+  const replacesVoided =
+    another &&
+    !s.labelledElsewhere?.label &&
+    s.existingLabels.length > 0 &&
+    s.existingLabels.every((l) => l.voided);
 
   return (
     <div className="panel rates" data-testid="rates">
@@ -41,10 +48,21 @@ export function RatesPanel({ onBuy }: { onBuy(): void }) {
       <Waiting busy={s.busy} buying={s.buyPending} />
       {another ? (
         <p className="another" data-testid="buy-another" role="status">
-          <b>Another label</b> for {s.order?.orderNumber}: it already has{' '}
-          {earlier.length === 1 ? 'label' : `${earlier.length} labels`} {earlier.join(', ')}.
-          Ctrl+Enter buys and charges {earlier.length === 1 ? 'a second one' : 'one more'}; Esc
-          cancels.
+          {replacesVoided ? (
+            <>
+              <b>A new label</b> for {s.order?.orderNumber}: its{' '}
+              {earlier.length === 1 ? 'label' : `${earlier.length} labels`} {earlier.join(', ')}{' '}
+              {earlier.length === 1 ? 'was' : 'were'} voided at the carrier. Ctrl+Enter buys and
+              charges a new one; Esc cancels.
+            </>
+          ) : (
+            <>
+              <b>Another label</b> for {s.order?.orderNumber}: it already has{' '}
+              {earlier.length === 1 ? 'label' : `${earlier.length} labels`} {earlier.join(', ')}.
+              Ctrl+Enter buys and charges {earlier.length === 1 ? 'a second one' : 'one more'}; Esc
+              cancels.
+            </>
+          )}
         </p>
       ) : null}
       {quote?.unreachable ? (
