@@ -249,7 +249,7 @@ export class SiteLink {
   }
 
   /** A read a person waits for: not tried while the store just failed; a failure wakes the sync. */
-  private async askNow<T>(read: () => Promise<T>): Promise<T> {
+  async askNow<T>(read: () => Promise<T>): Promise<T> {
     this.throwIfRecentlyDown();
     try {
       return await read();

@@ -265,6 +265,24 @@ export class SiteReads {
     });
   }
 
+  /**
+   * How many times other stations reprinted each of these labels of `stationId` (site_reprints,
+   * one statement for a page of History): by local label id; labels never reprinted elsewhere
+   * are left out.
+   */
+  async reprintsElsewhere(stationId: string, localIds: number[]): Promise<Map<number, number>> {
+    if (localIds.length === 0) return new Map();
+    return this.run(async () => {
+      const { rows } = await this.pool.query<{ label_local_id: string; n: number }>(
+        `SELECT label_local_id, count(*)::int AS n FROM site_reprints
+          WHERE label_station_id = $1 AND label_local_id = ANY($2::bigint[]) AND station_id <> $1
+          GROUP BY label_local_id`,
+        [stationId, localIds],
+      );
+      return new Map(rows.map((r) => [Number(r.label_local_id), r.n]));
+    });
+  }
+
   /** See readSiteAttention (attention-reads.ts). */
   attention(
     scope: SiteScope,

@@ -246,6 +246,11 @@ export class SiteStore {
     return this.reads.reprintsOf(stationId, localId);
   }
 
+  /** See SiteReads.reprintsElsewhere: other stations' reprints of a page of this station's labels. */
+  reprintsElsewhere(stationId: string, localIds: number[]): Promise<Map<number, number>> {
+    return this.reads.reprintsElsewhere(stationId, localIds);
+  }
+
   /** Labels other stations bought since `since` (see SiteReads.labelledSince). */
   labelledSince(scope: SiteScope, since: Date, limit = 5000): Promise<LabelledElsewhereRow[]> {
     return this.reads.labelledSince(scope, this.stationId, since, limit);

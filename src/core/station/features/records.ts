@@ -16,6 +16,7 @@ import { printJobId, queueHandlers } from './queue.js';
 import { purchaseView } from './pack-views.js';
 import { labelledAgainAt, labelVoidHandlers, profileLabel, withVoids } from './label-voids.js';
 import { refuseIfLabelledElsewhere } from './buy-again-elsewhere.js';
+import { SITE_REFRESH_MS, within } from './scan-site.js';
 
 /** History (label cache, reprints), needs attention, queues, tracking and carrier accounts. */
 export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof recordCalls> {
@@ -57,6 +58,11 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
       });
       // One query for the reprint counts of the whole page, not one per row; one for returns.
       const reprints = r.reprints.counts(page.labels.map((l) => l.id));
+      // At a site, other stations' reprints of these labels count too, as the pane counts them.
+      const elsewhere = await pageReprintsElsewhere(
+        ctx,
+        page.labels.map((l) => l.id),
+      );
       const returns = r.labels.returnsOf(page.labels.map((l) => l.id));
       const unprinted = ctx.spool.printOutcomes(page.labels.map((l) => l.platformLabelId));
       return {
@@ -66,7 +72,7 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
             labelView(
               l,
               brand(l.tenantId),
-              reprints.get(l.id) ?? 0,
+              (reprints.get(l.id) ?? 0) + (elsewhere.get(l.id) ?? 0),
               (returns.get(l.id) ?? []).map((x) => x.trackingNumber),
               unprinted.get(l.platformLabelId),
             ),
@@ -320,4 +326,25 @@ async function reprintsElsewhere(ctx: StationContext, labelId: number): Promise<
   if (!link) return [];
   const all = await link.reprintsOf(link.config.stationId, labelId).catch(() => []);
   return all.filter((x) => x.stationId !== link.config.stationId);
+}
+
+/**
+ * Other stations' reprints of a page of this station's labels, as the site store has them: one
+ * statement, waited for at most SITE_REFRESH_MS (a store away or slow leaves the page's own
+ * counts, as before).
+ */
+async function pageReprintsElsewhere(
+  ctx: StationContext,
+  labelIds: number[],
+): Promise<Map<number, number>> {
+  const link = ctx.site;
+  if (!link || labelIds.length === 0) return new Map();
+  const none = new Map<number, number>();
+  return within(
+    link
+      .askNow(() => link.store.reprintsElsewhere(link.config.stationId, labelIds))
+      .catch(() => none),
+    SITE_REFRESH_MS,
+    none,
+  );
 }
