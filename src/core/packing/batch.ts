@@ -71,6 +71,8 @@ export class BatchRunner {
        * platform ids of labels it bought): the printer's words, or null to go on.
        */
       printHold?: (labelIds: readonly string[]) => string | null;
+      /** Before each order is bought: the site's newest version of it is taken (a correction). */
+      beforeShip?: (orderId: number) => Promise<unknown>;
     } = {},
   ) {
     this.s = {
@@ -385,6 +387,7 @@ export class BatchRunner {
     lead: string | null,
   ): Promise<ShipResult> {
     const { workflow } = this;
+    await this.options.beforeShip?.(orderId);
     const order = workflow.orders.get(orderId)!;
     // The shift lead who started the batch vouches for its orders (recorded per order).
     if (workflow.profile.requireItemVerification && !workflow.verification.state(order).verified)

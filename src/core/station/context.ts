@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { keptNamesOf } from './platform-names.js';
 import { batchView } from './features/floor.js';
+import { takeSiteVersion } from './features/site-order-refresh.js';
 import type { HidPort } from '../devices/index.js';
 import type { StationLog } from '../logging/index.js';
 import { createPrinterDriver } from '../printing/drivers/index.js';
@@ -270,6 +271,10 @@ export class StationContext {
         ...(this.site
           ? {
               orderClaims: this.site.claims.bind(this.site),
+              beforeBatchShip: async (orderId: number) => {
+                const order = this.runtimeOrNull()?.orders.get(orderId);
+                if (order) await takeSiteVersion(this, order);
+              },
               claimOrderFile: this.site.claimFile.bind(this.site),
               releaseOrderFile: this.site.releaseFile.bind(this.site),
               siteTrackers: (o) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { candleOrder, siteStations, synced } from './site-stations.js';
-import { call } from './support.js';
+import { call, until } from './support.js';
 
 // A shift lead's trial (2026-11-29, evening): an order imported at Station A, rated there, then
 // a corrected file with a new address imported at Station B. A bought the label to the old
@@ -85,6 +85,40 @@ describe('an order corrected at another station of the site', () => {
         error: { message: expect.stringMatching(/^Order COR-7002 was cancelled at Station A/) },
       });
       expect(sold('COR-7002')).toBe(0);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
+  it('is bought at its new address by a batch at the station that first imported it', async () => {
+    const { a, b } = await stationsAandB();
+    try {
+      await call(a, 'orders.import', {
+        fileName: 'wave-2.json',
+        content: JSON.stringify([candleOrder('COR-7101')]),
+      });
+      await synced(a);
+      await call(b, 'orders.import', {
+        fileName: 'wave-2-fixed.json',
+        content: JSON.stringify([{ ...corrected, orderNumber: 'COR-7101' }]),
+      });
+      await synced(b);
+
+      // Picked in Orders (no scan: a scan would take the new version first).
+      const row = (await call(a, 'orders.page', { search: 'COR-7101' })).rows[0]!;
+      const batch = await call(a, 'batch.start', { orderIds: [row.id] });
+      await until(async () =>
+        (await call(a, 'batch.list', {})).find((x) => x.id === batch.id && x.state === 'done'),
+      );
+      expect(sold('COR-7101')).toBe(1);
+      const bought = a.context.db
+        .prepare<[], { shipment: string }>(
+          `SELECT s.shipment FROM shipments s JOIN orders o ON o.id = s.order_id
+            WHERE o.order_number = 'COR-7101' AND s.state IN ('purchased', 'print-queued')`,
+        )
+        .all()
+        .map((r) => (JSON.parse(r.shipment) as { shipTo: { addressLine1: string } }).shipTo);
+      expect(bought.map((t) => t.addressLine1)).toEqual(['77 Lake Shore Dr']);
     } finally {
       await Promise.all([a.stop(), b.stop()]);
     }
