@@ -20,6 +20,8 @@ export interface OfflineDrainerOptions {
   onOutcome?: (outcome: DrainOutcome) => void;
   /** The station's log (the rotating file); stderr when omitted. */
   log?: (line: string) => void;
+  /** Before a queued order is bought: the site's newest version of it is taken (a correction). */
+  beforeShip?: (orderId: number) => Promise<unknown>;
 }
 
 /**
@@ -31,8 +33,8 @@ export class OfflineQueueDrainer {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<DrainOutcome[]> | undefined;
   private stopped = true;
-  private readonly o: Required<Omit<OfflineDrainerOptions, 'onOutcome' | 'log'>> &
-    Pick<OfflineDrainerOptions, 'onOutcome'> & { log: (line: string) => void };
+  private readonly o: Required<Omit<OfflineDrainerOptions, 'onOutcome' | 'log' | 'beforeShip'>> &
+    Pick<OfflineDrainerOptions, 'onOutcome' | 'beforeShip'> & { log: (line: string) => void };
 
   constructor(
     private readonly workflow: PackingWorkflow,
@@ -46,6 +48,7 @@ export class OfflineQueueDrainer {
       now: options.now ?? (() => new Date()),
       onOutcome: options.onOutcome,
       log: options.log ?? ((line) => console.error(line)),
+      beforeShip: options.beforeShip,
     };
   }
 
@@ -123,6 +126,8 @@ export class OfflineQueueDrainer {
         case 'ready':
         case 'rated': {
           if (state !== 'queued') shipments.setState(entry.shipmentId, 'queued');
+          // Corrected at another station of the site meanwhile: not bought as the old version.
+          if (shipment) await this.o.beforeShip?.(shipment.orderId);
           const result = await this.workflow.continueQueued(entry.shipmentId);
           outcome = this.record(entry, result);
           break;

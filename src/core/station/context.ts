@@ -271,7 +271,7 @@ export class StationContext {
         ...(this.site
           ? {
               orderClaims: this.site.claims.bind(this.site),
-              beforeBatchShip: async (orderId: number) => {
+              beforeShip: async (orderId: number) => {
                 const order = this.runtimeOrNull()?.orders.get(orderId);
                 if (order) await takeSiteVersion(this, order);
               },

@@ -64,8 +64,8 @@ export interface RuntimeDeps {
   onAttention?: () => void;
   /** The site store's order claim for a scope (issue 12); absent without a site store. */
   orderClaims?: (scope: StationScope) => OrderClaims;
-  /** A batch's order about to be bought: the site's newest version of it is taken first. */
-  beforeBatchShip?: (orderId: number) => Promise<unknown>;
+  /** An order a batch or the offline queue is about to buy: the site's newest version first. */
+  beforeShip?: (orderId: number) => Promise<unknown>;
   /** The station's box presets, for pre-rating orders whose box code names one. */
   boxes?: () => readonly BoxDimensions[];
   /** The site store's order-file claim (issue 12): a reason not to import, or null. */
@@ -211,7 +211,7 @@ export class ProfileRuntime {
       ...(deps.boxes ? { boxes: deps.boxes } : {}),
       // No more labels bought into a printer with a fault (it goes on once it prints, below).
       printHold: (labelIds) => faultHolding(spool, labelIds),
-      ...(deps.beforeBatchShip ? { beforeShip: deps.beforeBatchShip } : {}),
+      ...(deps.beforeShip ? { beforeShip: deps.beforeShip } : {}),
       onProgress: (summary) => {
         deps.onBatch?.(summary);
         deps.onChange('queue');
@@ -251,6 +251,7 @@ export class ProfileRuntime {
     });
     this.drainer = new OfflineQueueDrainer(this.workflow, {
       log: deps.log,
+      ...(deps.beforeShip ? { beforeShip: deps.beforeShip } : {}),
       onOutcome: (outcome) => {
         if (outcome.result !== 'queued')
           deps.log(

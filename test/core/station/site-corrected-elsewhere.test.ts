@@ -123,4 +123,45 @@ describe('an order corrected at another station of the site', () => {
       await Promise.all([a.stop(), b.stop()]);
     }
   });
+
+  it('is not bought at its old address by the offline queue where it was first imported', async () => {
+    const { a, b } = await stationsAandB();
+    try {
+      await call(a, 'orders.import', {
+        fileName: 'wave-3.json',
+        content: JSON.stringify([candleOrder('COR-7201')]),
+      });
+      await synced(a);
+      const scan = await call(a, 'pack.scan', { value: 'COR-7201' });
+      if (scan.kind !== 'order') throw new Error(scan.kind);
+      // The platform does not answer: the packer queues the order (Ctrl+Enter on "Queue for
+      // the platform"); it waits in A's offline queue.
+      await a.context.runtime().drainer.stop();
+      sandbox().faults.add({ method: 'POST', path: '/api/v1/rates', kind: 'reset' });
+      try {
+        const queued = await call(a, 'pack.rate', {
+          orderId: scan.order.id,
+          packages: [{ weightLbs: 2, boxId: null }],
+          queue: true,
+        });
+        expect(queued.queued).toBe(true);
+      } finally {
+        sandbox().faults.clear();
+      }
+
+      await call(b, 'orders.import', {
+        fileName: 'wave-3-fixed.json',
+        content: JSON.stringify([{ ...corrected, orderNumber: 'COR-7201' }]),
+      });
+      await synced(b);
+
+      const [drained] = await a.context.runtime().drainer.drain(true);
+      expect(drained?.message).toMatch(
+        /^Order COR-7201 was imported again after it was rated \(its ship-to is now Ada, 77 Lake Shore Dr, /,
+      );
+      expect(sold('COR-7201')).toBe(0);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
 });
