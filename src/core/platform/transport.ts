@@ -119,8 +119,7 @@ export interface TransportOptions {
   reader?: HttpReader;
   connectivity: ConnectivityMonitor;
   random: () => number;
-  /** The client's clock (ms): how long a platform's Retry-After still holds. */
-  now?: () => number;
+  now?: () => number; // the client's clock (ms): how long a Retry-After still holds
 }
 
 export interface TransportStats {
@@ -140,11 +139,11 @@ interface RawAnswer {
 
 export class Transport {
   readonly stats: TransportStats = { calls: 0, attempts: 0, retries: 0 };
-  /** The platform's Retry-After on rates and purchases, kept past the call that heard it. */
-  readonly hold: RetryAfterHold;
   readonly observers = new Set<RequestObserver>();
   tokens: TokenManager | undefined;
   private readonly host: string;
+  /** The platform's Retry-After on rates and purchases, kept past the call that heard it. */
+  private readonly hold: RetryAfterHold;
 
   constructor(private readonly o: TransportOptions) {
     this.host = new URL(o.baseUrl).host;
