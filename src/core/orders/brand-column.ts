@@ -42,3 +42,24 @@ export function tenantOfBrand(
     reason: `"${value}" is neither the name nor the tenant id of a brand this profile ships for (it ships for ${ships}). If it is a brand this station packs for, the profile must list it: Settings → Brands (or brandTenants in a provisioning file); otherwise the row names the wrong brand (a name must be the brand's as Settings → Brands shows it; case and spacing do not matter).`,
   };
 }
+
+/**
+ * What tells one order's rows apart by brand: the tenant a brand cell names (a blank cell: the
+ * default tenant), so that rows of one order spelling its brand differently ("Driftwood Coffee
+ * Co.", "driftwood coffee co.", tnt_driftwood) stay one order; a cell naming no brand of the
+ * profile is kept as written (its rows are refused by it).
+ */
+export function brandKeyOf(
+  policy: BrandPolicy & { defaultTenantId: string },
+): (cell: string) => string {
+  const known = new Map<string, string>();
+  return (cell) => {
+    let key = known.get(cell);
+    if (key === undefined) {
+      const named = tenantOfBrand(cell || policy.defaultTenantId, policy);
+      key = 'tenantId' in named ? named.tenantId : cell;
+      known.set(cell, key);
+    }
+    return key;
+  };
+}

@@ -45,23 +45,29 @@ export interface CsvOrders {
   closed: ClosedOrder[];
 }
 
+/** Which brand a row's brand cell names, for grouping rows into orders (brand-column.ts). */
+export type BrandKey = (cell: string) => string;
+
 export function ordersFromCsv(
   text: string,
   maxProblems?: number,
   mappings?: readonly SavedColumnMapping[],
+  brandKey?: BrandKey,
 ): CsvOrders {
-  return runAtOnce(ordersFromCsvSteps(text, maxProblems, mappings));
+  return runAtOnce(ordersFromCsvSteps(text, maxProblems, mappings, brandKey));
 }
 
 /**
  * ordersFromCsv, yielding its progress at safe points (see slices.ts). A file whose header is
  * not the station's own is read as the store export it is (store-formats.ts) or through the
- * first of `mappings` (saved in the profile) that fits it.
+ * first of `mappings` (saved in the profile) that fits it. Rows are one order by their order
+ * number and the brand `brandKey` reads in their brand cell (default: the cell as written).
  */
 export function* ordersFromCsvSteps(
   text: string,
   maxProblems?: number,
   mappings?: readonly SavedColumnMapping[],
+  brandKey: BrandKey = (cell) => cell,
 ): Steps<ImportProgress, CsvOrders> {
   const reading = parseCsvSteps(text);
   let read = reading.next();
@@ -173,7 +179,9 @@ export function* ordersFromCsvSteps(
   const shipping = new Set<string>();
   // Orders a row says are not to ship at all (Shopify says so on an order's first row only).
   const closedBy = new Map<string, ClosedInExport>();
-  const keyOf = (row: Row) => `${row.get('tenant_id')}\u0000${row.get('order_number')}`;
+  // By the brand the cell names, not as it is written: one order's rows may spell its brand
+  // differently, and two orders of one brand and number would replace each other.
+  const keyOf = (row: Row) => `${brandKey(row.get('tenant_id'))}\u0000${row.get('order_number')}`;
   const broken = (row: Row) => {
     brokenOrders.add(row.get('order_number'));
     if (!groups.has(keyOf(row))) headless.add(keyOf(row));
