@@ -95,6 +95,41 @@ test('site IT adds a network printer by host and port in Settings, test-prints t
   await expect(receiptRow).toBeVisible();
 });
 
+test('removing the label printer says which printer takes the labels, and that one takes them', async ({
+  page,
+}) => {
+  // Trial of 2026-11-29 (late): the question said labels had no printer until another was
+  // chosen, and the next paid label came out on the next printer in the list (a 300-dpi one).
+  await page.goto(station().url);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  await page.keyboard.press('Alt+7');
+  const form = page.getByRole('form', { name: 'Add printer by address' });
+  await form.getByLabel('Name').fill('ZT411 dock 3');
+  await form.getByLabel('Host or IP').fill('127.0.0.1');
+  await form.getByLabel('Port').fill(String(zebra.port));
+  await form.getByLabel('DPI').selectOption('300');
+  await form.getByRole('button', { name: 'Add printer' }).click();
+  await expect(
+    page.getByTestId('printers').getByRole('row', { name: /ZT411 dock 3/ }),
+  ).toBeVisible();
+
+  await page.getByRole('button', { name: 'Remove Virtual printer' }).click();
+  const ask = page.getByRole('alertdialog', { name: 'Confirm removing Virtual printer' });
+  await expect(ask).toContainText(
+    `Labels then go to ZT411 dock 3 (127.0.0.1:${zebra.port}, 300 dpi) at once; to send them to another printer, press its "Use for labels" first.`,
+  );
+  await expect(ask).not.toContainText('no printer');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('printer-status')).toContainText('ZT411 dock 3');
+
+  await page.getByRole('button', { name: 'Remove ZT411 dock 3' }).click();
+  await expect(
+    page.getByRole('alertdialog', { name: 'Confirm removing ZT411 dock 3' }),
+  ).toContainText(
+    'It is the only label printer of this profile: labels bought after this have no printer to print on until you add one.',
+  );
+});
+
 test('the station has a favicon', async ({ page }) => {
   await page.goto(station().url);
   const href = await page.locator('link[rel="icon"]').getAttribute('href');

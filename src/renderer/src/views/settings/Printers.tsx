@@ -11,6 +11,19 @@ const roleWords: Record<PrinterRole, string> = {
   receipt: 'receipts (packing slips)',
 };
 
+/**
+ * The question before removing the label printer: where labels go then. The station gives them
+ * to the profile's next label printer (labelPrinterOf), so that one is named, with its
+ * resolution; with none left, labels bought have no printer until one is added.
+ */
+function labelPrinterQuestion(removing: PrinterConfig, printers: PrinterConfig[]): string {
+  const ask = `Remove ${removing.name} (${printerAddress(removing)}), this station's label printer?`;
+  const next = printers.find((p) => p.id !== removing.id && roleOf(p) === 'label');
+  if (!next)
+    return `${ask} It is the only label printer of this profile: labels bought after this have no printer to print on until you add one.`;
+  return `${ask} Labels then go to ${next.name} (${printerAddress(next)}, ${next.dpi ?? 203} dpi) at once; to send them to another printer, press its "Use for labels" first.`;
+}
+
 /** A typed address form for network printers, the printers of the profile, discovery. */
 export function PrintersPanel() {
   const profile = useStation((s) => s.status?.profile ?? null);
@@ -29,8 +42,8 @@ export function PrintersPanel() {
   });
   const [formError, setFormError] = useState<string | null>(null);
   const [formNote, setFormNote] = useState<string | null>(null);
-  // Removing a printer is asked in the page first (the label printer above all: labels then
-  // have nowhere to print until another is chosen).
+  // Removing a printer is asked in the page first (the label printer above all: the question
+  // says which printer takes the labels then, or that none is left).
   const [removing, setRemoving] = useState<PrinterConfig | null>(null);
   if (!profile) return null;
 
@@ -152,7 +165,7 @@ export function PrintersPanel() {
           label={`Confirm removing ${removing.name}`}
           question={
             profile.defaultPrinterId === removing.id
-              ? `Remove ${removing.name}, this station's label printer? Labels have no printer until you choose another with "Use for labels".`
+              ? labelPrinterQuestion(removing, profile.printers)
               : `Remove ${removing.name} (${printerAddress(removing)}) from this profile?`
           }
           confirmText={`Remove ${removing.name}`}
