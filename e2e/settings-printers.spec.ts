@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { startPlainZebra, type PlainZebra } from '../test/support/plain-zebra';
-import { stationPerTest } from './station';
+import { scanAndBuy, stationPerTest } from './station';
 
 const station = stationPerTest();
 let zebra: PlainZebra;
@@ -128,6 +128,35 @@ test('removing the label printer says which printer takes the labels, and that o
   ).toContainText(
     'It is the only label printer of this profile: labels bought after this have no printer to print on until you add one.',
   );
+});
+
+test('a label bought with no label printer says it prints once a printer is added, and it does', async ({
+  page,
+}) => {
+  // Trial of 2026-11-29 (late): with its only printer removed, a bought label said it "is stored
+  // and can be reprinted"; it printed by itself once a printer was added, so a packer who
+  // reprinted as told got it twice.
+  await page.goto(station().url);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  await page.keyboard.press('Alt+7');
+  await page.getByRole('button', { name: 'Remove Virtual printer' }).click();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('printers')).not.toContainText('Virtual printer');
+  await page.keyboard.press('Alt+1');
+  await scanAndBuy(page, 'LUM-10421');
+  const result = page.getByTestId('result');
+  await expect(result).toContainText(
+    /Profile Demo station \(embedded sandbox\) has no label printer: the label \S+ is stored, and prints by itself once a label printer is added in Settings \(Alt\+7\); no reprint is needed\./,
+  );
+  await expect(result).not.toContainText('can be reprinted');
+
+  await page.keyboard.press('Alt+7');
+  const form = page.getByRole('form', { name: 'Add printer by address' });
+  await form.getByLabel('Name').fill('ZD421 dock 5');
+  await form.getByLabel('Host or IP').fill('127.0.0.1');
+  await form.getByLabel('Port').fill(String(zebra.port));
+  await form.getByRole('button', { name: 'Add printer' }).click();
+  await expect.poll(() => zebra.received().includes('LUM-10421')).toBe(true);
 });
 
 test('the station has a favicon', async ({ page }) => {

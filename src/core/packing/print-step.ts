@@ -71,7 +71,7 @@ function noLabelPrinter(profile: Profile, label: StoredLabel): PrintQueued {
   return {
     failure: {
       code: 'no-label-printer',
-      message: `Profile ${profile.name} has no label printer; the label ${label.trackingNumber} is stored and can be reprinted.`,
+      message: `Profile ${profile.name} has no label printer: the label ${label.trackingNumber} is stored, and prints by itself once a label printer is added in Settings (Alt+7); no reprint is needed.`,
     },
   };
 }
