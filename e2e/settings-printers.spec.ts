@@ -159,6 +159,46 @@ test('a label bought with no label printer says it prints once a printer is adde
   await expect.poll(() => zebra.received().includes('LUM-10421')).toBe(true);
 });
 
+test('Queue → Move to… names each printer with its address, so two of one name are told apart', async ({
+  page,
+}) => {
+  // Trial of 2026-11-29 (late): a printer moved to a new address was added again under its name;
+  // Move to… listed "Dock 1 ZD421" with nothing to tell which one it was.
+  const gone = await startPlainZebra();
+  await gone.close();
+  await page.goto(station().url);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  await page.keyboard.press('Alt+7');
+  const form = page.getByRole('form', { name: 'Add printer by address' });
+  for (const port of [gone.port, zebra.port]) {
+    await form.getByLabel('Name').fill('Dock 1 ZD421');
+    await form.getByLabel('Host or IP').fill('127.0.0.1');
+    await form.getByLabel('Port').fill(String(port));
+    await form.getByRole('button', { name: 'Add printer' }).click();
+    await expect(
+      page.getByTestId('printers').getByRole('row', { name: new RegExp(`127.0.0.1:${port}`) }),
+    ).toBeVisible();
+  }
+  await page
+    .getByTestId('printers')
+    .getByRole('row', { name: new RegExp(`127.0.0.1:${gone.port}`) })
+    .getByRole('button', { name: 'Use for labels' })
+    .click();
+  await expect(page.getByTestId('printer-status')).toContainText('Dock 1 ZD421');
+  await page.keyboard.press('Alt+1');
+  await scanAndBuy(page, 'LUM-10421');
+  await page.keyboard.press('Alt+3');
+  const move = page.getByRole('combobox', { name: 'Move to printer' });
+  await expect(move).toBeVisible({ timeout: 20_000 });
+  await expect(move.locator('option')).toContainText([
+    'Move to…',
+    /^Virtual printer \(127\.0\.0\.1:\d+\)$/,
+    `Dock 1 ZD421 (127.0.0.1:${zebra.port})`,
+  ]);
+  await move.selectOption({ label: `Dock 1 ZD421 (127.0.0.1:${zebra.port})` });
+  await expect.poll(() => zebra.received().includes('LUM-10421')).toBe(true);
+});
+
 test('the station has a favicon', async ({ page }) => {
   await page.goto(station().url);
   const href = await page.locator('link[rel="icon"]').getAttribute('href');

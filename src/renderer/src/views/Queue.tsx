@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ConfirmPanel } from '../components/ConfirmPanel';
 import { useStation } from '../store';
+import { printerAddress } from '../../../shared/printers';
 import type {
   PrintJobState,
   PrintJobView,
@@ -142,7 +143,8 @@ export function QueueView() {
                     <option value="">Move to…</option>
                     {targets(j).map((p) => (
                       <option key={p.id} value={p.id}>
-                        {p.name}
+                        {/* By address too: two printers may share a name (one moved). */}
+                        {p.name} ({printerAddress(p)})
                       </option>
                     ))}
                   </select>
