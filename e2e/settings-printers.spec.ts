@@ -199,6 +199,58 @@ test('Queue → Move to… names each printer with its address, so two of one na
   await expect.poll(() => zebra.received().includes('LUM-10421')).toBe(true);
 });
 
+test('a printer moved to another address is edited in its row, and the labels waiting for it print there', async ({
+  page,
+}) => {
+  // Trial of 2026-11-29 (late): Settings could not rename a printer or change its address; a
+  // printer moved to a new IP meant Remove (refused while labels wait) and Add under a new id.
+  const gone = await startPlainZebra();
+  await gone.close();
+  await page.goto(station().url);
+  await expect(page.getByTestId('connectivity')).toContainText('online');
+  await page.keyboard.press('Alt+7');
+  const form = page.getByRole('form', { name: 'Add printer by address' });
+  await form.getByLabel('Name').fill('Dock 1 ZD421');
+  await form.getByLabel('Host or IP').fill('127.0.0.1');
+  await form.getByLabel('Port').fill(String(gone.port));
+  await form.getByRole('button', { name: 'Add printer' }).click();
+  const row = page.getByTestId('printers').getByRole('row', { name: /Dock 1 ZD421/ });
+  await row.getByRole('button', { name: 'Use for labels' }).click();
+  await expect(page.getByTestId('printer-status')).toContainText('Dock 1 ZD421');
+  await page.keyboard.press('Alt+1');
+  await scanAndBuy(page, 'LUM-10421');
+  await expect(page.getByTestId('result')).toHaveAttribute('data-phase', 'waiting', {
+    timeout: 30_000,
+  });
+
+  await page.keyboard.press('Alt+7');
+  // Esc leaves the printer as it was.
+  await page.getByRole('button', { name: 'Edit Dock 1 ZD421' }).click();
+  const edit = page.getByRole('form', { name: 'Edit printer Dock 1 ZD421' });
+  await expect(edit.getByLabel('Name')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(edit).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Edit Dock 1 ZD421' })).toBeFocused();
+  // A typed mistake is said beside the fields, and nothing changes.
+  await page.getByRole('button', { name: 'Edit Dock 1 ZD421' }).click();
+  await edit.getByLabel('Host or IP').fill('http://127.0.0.1');
+  await edit.getByLabel('Host or IP').press('Enter');
+  await expect(edit.getByRole('alert')).toContainText('Host or IP: must be a host name');
+  await edit.getByLabel('Name').fill('Dock 1 ZD421 (bay 4)');
+  await edit.getByLabel('Host or IP').fill('127.0.0.1');
+  await edit.getByLabel('Port').fill(String(zebra.port));
+  await edit.getByLabel('Port').press('Enter');
+  await expect(page.getByTestId('toast')).toContainText(
+    `Printer Dock 1 ZD421 (bay 4) saved: its labels now go to 127.0.0.1:${zebra.port}.`,
+  );
+  await expect(
+    page.getByTestId('printers').getByRole('row', { name: /Dock 1 ZD421 \(bay 4\)/ }),
+  ).toContainText(`127.0.0.1:${zebra.port} · labels`);
+  // The label bought while it was away prints at the new address.
+  await expect.poll(() => zebra.received().includes('LUM-10421'), { timeout: 30_000 }).toBe(true);
+  await expect(page.getByTestId('printer-status')).toContainText('Dock 1 ZD421 (bay 4)');
+});
+
 test('the station has a favicon', async ({ page }) => {
   await page.goto(station().url);
   const href = await page.locator('link[rel="icon"]').getAttribute('href');

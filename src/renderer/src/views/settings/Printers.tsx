@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { call } from '../../bridge';
 import { ConfirmPanel } from '../../components/ConfirmPanel';
+import { PrinterEdit } from './PrinterEdit';
 import { useStation } from '../../store';
 import type { DiscoveredPrinter, PrinterConfig } from '../../../../shared/views';
 import { printerAddress, roleOf, type PrinterRole } from '../../../../shared/printers';
@@ -45,6 +46,8 @@ export function PrintersPanel() {
   // Removing a printer is asked in the page first (the label printer above all: the question
   // says which printer takes the labels then, or that none is left).
   const [removing, setRemoving] = useState<PrinterConfig | null>(null);
+  // The printer whose name and address are being changed in its row (Edit).
+  const [editing, setEditing] = useState<string | null>(null);
   if (!profile) return null;
 
   async function after() {
@@ -116,48 +119,76 @@ export function PrintersPanel() {
               <td className="muted">No printer yet: add one by its address below.</td>
             </tr>
           ) : null}
-          {profile.printers.map((p) => (
-            <tr key={p.id} data-testid={`printer-${p.id}`}>
-              <td>
-                <b>{p.name}</b>
-                <div className="muted small">
-                  {printerAddress(p)} · {roleWords[roleOf(p)]}
-                </div>
-              </td>
-              <td>
-                <select
-                  aria-label={`DPI of ${p.name}`}
-                  value={p.dpi ?? 203}
-                  onChange={(e) =>
-                    void save(
-                      profile.printers.map((x) =>
-                        x.id === p.id
-                          ? { ...x, dpi: Number(e.target.value) as PrinterConfig['dpi'] }
-                          : x,
-                      ),
-                    )
-                  }
-                >
-                  <option value={203}>203 dpi</option>
-                  <option value={300}>300 dpi</option>
-                  <option value={600}>600 dpi</option>
-                </select>
-              </td>
-              <td className="actions">
-                {roleOf(p) === 'receipt' ? (
-                  <span className="chip">receipts</span>
-                ) : profile.defaultPrinterId === p.id ? (
-                  <span className="chip on">labels</span>
-                ) : (
-                  <button onClick={() => void save(profile.printers, p.id)}>Use for labels</button>
-                )}
-                <button onClick={() => void testPrint(p.id)}>Test print</button>
-                <button aria-label={`Remove ${p.name}`} onClick={() => setRemoving(p)}>
-                  Remove
-                </button>
-              </td>
-            </tr>
-          ))}
+          {profile.printers.map((p) =>
+            editing === p.id ? (
+              // Edit: the row is the printer's fields, across its columns.
+              <tr key={p.id} data-testid={`printer-${p.id}`}>
+                <td colSpan={3}>
+                  <PrinterEdit
+                    profileId={profile.id}
+                    printer={p}
+                    printers={profile.printers}
+                    onDone={async () => {
+                      setEditing(null);
+                      await after();
+                      // The keyboard goes back to the row's Edit, not to nothing.
+                      document
+                        .querySelector<HTMLButtonElement>(
+                          `[data-testid="printer-${p.id}"] button[data-edit]`,
+                        )
+                        ?.focus();
+                    }}
+                  />
+                </td>
+              </tr>
+            ) : (
+              <tr key={p.id} data-testid={`printer-${p.id}`}>
+                <td>
+                  <b>{p.name}</b>
+                  <div className="muted small">
+                    {printerAddress(p)} · {roleWords[roleOf(p)]}
+                  </div>
+                </td>
+                <td>
+                  <select
+                    aria-label={`DPI of ${p.name}`}
+                    value={p.dpi ?? 203}
+                    onChange={(e) =>
+                      void save(
+                        profile.printers.map((x) =>
+                          x.id === p.id
+                            ? { ...x, dpi: Number(e.target.value) as PrinterConfig['dpi'] }
+                            : x,
+                        ),
+                      )
+                    }
+                  >
+                    <option value={203}>203 dpi</option>
+                    <option value={300}>300 dpi</option>
+                    <option value={600}>600 dpi</option>
+                  </select>
+                </td>
+                <td className="actions">
+                  {roleOf(p) === 'receipt' ? (
+                    <span className="chip">receipts</span>
+                  ) : profile.defaultPrinterId === p.id ? (
+                    <span className="chip on">labels</span>
+                  ) : (
+                    <button onClick={() => void save(profile.printers, p.id)}>
+                      Use for labels
+                    </button>
+                  )}
+                  <button aria-label={`Edit ${p.name}`} data-edit onClick={() => setEditing(p.id)}>
+                    Edit
+                  </button>
+                  <button onClick={() => void testPrint(p.id)}>Test print</button>
+                  <button aria-label={`Remove ${p.name}`} onClick={() => setRemoving(p)}>
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            ),
+          )}
         </tbody>
       </table>
       {removing ? (
