@@ -151,6 +151,43 @@ export class StatusFeature {
     if (before !== JSON.stringify(view)) this.ctx.changed('status');
   }
 
+  /** One look: the label printer, the site's waiting changes, sign-in. 'closed': stopped meanwhile. */
+  private async look(): Promise<'closed' | void> {
+    const rt = this.ctx.runtimeOrNull();
+    const id = rt && labelPrinterOf(rt.profile);
+    const cfg = id ? rt.profile.printers.find((p) => p.id === id) : undefined;
+    if (!cfg) {
+      if (this.printer) {
+        this.printer = null;
+        this.ctx.changed('status');
+      }
+    } else {
+      const probed = await probePrinter(cfg);
+      // Away: the printer that answers next at this address may be another (a 300-dpi one
+      // swapped in); its resolution is asked again before its next label.
+      if (probed.state === 'offline') this.ctx.spool.forgetReportedDpi(cfg.id);
+      // Stopped while the printer was asked (the station closing): its database is closed.
+      if (this.probe === null) return 'closed';
+      this.setPrinter(probed);
+    }
+    // The header's site line says how long changes have waited ("3 changes waiting, 40 s"):
+    // the station sends it again while they wait, so the page needs no timer of its own.
+    if (this.ctx.site && this.ctx.site.sync.status().depth > 0) this.ctx.changed('status');
+    // Users set up since (copied from the site, or added with npm run site -- users add
+    // --station-dir) or all gone: the page on screen shows or drops sign-in.
+    const required = this.ctx.session.required();
+    if (required !== this.signInRequired) {
+      if (this.signInRequired !== null) this.ctx.changed('status');
+      this.signInRequired = required;
+    }
+    // Its user disabled by site IT meanwhile: signed out, and the page shows sign-in (why).
+    const who = this.ctx.session.current()?.userId ?? null;
+    if (who !== this.signedIn) {
+      if (this.signedIn !== undefined) this.ctx.changed('status');
+      this.signedIn = who;
+    }
+  }
+
   /**
    * Asks the label printer how it is: every few seconds while it is not ready, less often while
    * it is. The drivers remember what each printer answers (no `~HQES` wait for one that never
@@ -160,43 +197,17 @@ export class StatusFeature {
     const tick = async () => {
       this.ticking = true;
       this.hurry = false;
-      const rt = this.ctx.runtimeOrNull();
-      const id = rt && labelPrinterOf(rt.profile);
-      const cfg = id ? rt.profile.printers.find((p) => p.id === id) : undefined;
-      if (!cfg) {
-        if (this.printer) {
-          this.printer = null;
-          this.ctx.changed('status');
-        }
-      } else {
-        const probed = await probePrinter(cfg);
-        // Away: the printer that answers next at this address may be another (a 300-dpi one
-        // swapped in); its resolution is asked again before its next label.
-        if (probed.state === 'offline') this.ctx.spool.forgetReportedDpi(cfg.id);
-        // Stopped while the printer was asked (the station closing): its database is closed.
-        if (this.probe === null) {
-          this.ticking = false;
-          return;
-        }
-        this.setPrinter(probed);
+      try {
+        if ((await this.look()) === 'closed') return;
+      } catch (error) {
+        // One look that failed (a database busy for a moment) must not end the looks: the
+        // printer's status and a user disabled by site IT would never reach the page again.
+        this.ctx.log(
+          `status: a look at the printer and the sign-in failed: ${(error as Error).message}`,
+        );
+      } finally {
+        this.ticking = false;
       }
-      // The header's site line says how long changes have waited ("3 changes waiting, 40 s"):
-      // the station sends it again while they wait, so the page needs no timer of its own.
-      if (this.ctx.site && this.ctx.site.sync.status().depth > 0) this.ctx.changed('status');
-      // Users set up since (copied from the site, or added with npm run site -- users add
-      // --station-dir) or all gone: the page on screen shows or drops sign-in.
-      const required = this.ctx.session.required();
-      if (required !== this.signInRequired) {
-        if (this.signInRequired !== null) this.ctx.changed('status');
-        this.signInRequired = required;
-      }
-      // Its user disabled by site IT meanwhile: signed out, and the page shows sign-in (why).
-      const who = this.ctx.session.current()?.userId ?? null;
-      if (who !== this.signedIn) {
-        if (this.signedIn !== undefined) this.ctx.changed('status');
-        this.signedIn = who;
-      }
-      this.ticking = false;
       if (this.probe === null) return;
       this.probe = setTimeout(
         () => void tick(),
