@@ -141,6 +141,9 @@ test("the console shows a second station's purchase within a second", async ({ b
 test("sign-in by badge, and a packer's buy-another waits for a lead's badge", async ({
   browser,
 }, info) => {
+  // Three runs of the site CLI (a process each, tsx included) and a look of the station's after
+  // each: on a loaded machine well over the default minute (CI, 2026-11-29).
+  test.setTimeout(150_000);
   const b = await packingStation(null, 'chi-02', 'Station B');
   // Site IT adds a packer and a lead to this station alone (badge and PIN on standard input).
   const cli = (args: string[], input: string) =>

@@ -17,14 +17,23 @@ export interface SessionState {
 /** The open dialog's answer (one dialog at a time: a new question cancels the one before). */
 let answer: ((approved: boolean) => void) | null = null;
 
+/** How many session reads were asked (see load). */
+let reads = 0;
+
 export const useSession = create<SessionState>()((set) => ({
   session: null,
   leadPrompt: null,
   load: async () => {
+    // An earlier read answered last (a loaded machine) must not put back a user the station has
+    // signed out since: only the latest read is taken.
+    const asked = ++reads;
     const r = await call('users.session', {});
-    if (r.ok) set({ session: r.value });
+    if (r.ok && asked === reads) set({ session: r.value });
   },
-  setSession: (session) => set({ session }),
+  setSession: (session) => {
+    reads++; // a read asked before this (a sign-in's answer) is older than it
+    set({ session });
+  },
   askLead: (leadPrompt) => {
     answer?.(false);
     set({ leadPrompt });
