@@ -14,7 +14,6 @@ import {
   alreadyQueued,
   enqueueOffline,
   notAnswering,
-  queueAfterUnreachable,
   queueIfLabelsInDoubt,
   queueWhileAway,
 } from './offline-steps.js';
@@ -28,6 +27,7 @@ import {
   selectionFor,
 } from './rate-choice.js';
 import { carrierProblemsIn, rateShipment } from './rating.js';
+import { keepRating, requestOnItsWay } from './keep-rating.js';
 import { returnShipment } from './return-label.js';
 import { preRateOrder, reuseRates } from './pre-rated.js';
 import { invalid, orderBlockers } from './invalid.js';
@@ -128,6 +128,17 @@ export class PackingSteps {
       if (unreachable === 'say') return notAnswering(why);
       return enqueueOffline(this.d, order, built.shipment, stationUser, why);
     }
+    // The rates request goes out first and the shipment is committed while the platform answers
+    // (issue 16.1): a rating is a read, so a crash before that commit has bought nothing.
+    const asking = rateShipment(
+      this.d.platform,
+      this.d.classify,
+      this.d.profile(),
+      { tenantId: order.tenantId, shipment: built.shipment },
+      order,
+    );
+    asking.catch(() => undefined); // awaited below; never left unhandled should the commit throw
+    await requestOnItsWay();
     const shipment = shipments.create(scope, {
       tenantId: order.tenantId,
       orderId: order.id,
@@ -136,9 +147,7 @@ export class PackingSteps {
       stationUser,
     });
     await this.d.hooks.at?.('shipment-created', { shipmentId: shipment.id });
-    return unreachable === 'say'
-      ? this.rateStored(shipment, order, pending, 'say')
-      : this.rateStored(shipment, order, pending);
+    return keepRating(this.d, await asking, shipment, pending, unreachable);
   }
 
   /** Rates an order in the background (pre-rated.ts). */
@@ -168,7 +177,6 @@ export class PackingSteps {
     pending?: PendingRating,
     unreachable: 'queue' | 'say' = 'queue',
   ): Promise<RateResult> {
-    const { shipments } = this.d;
     const rated = await rateShipment(
       this.d.platform,
       this.d.classify,
@@ -176,52 +184,7 @@ export class PackingSteps {
       shipment,
       order,
     );
-    switch (rated.kind) {
-      case 'unreachable':
-        if (unreachable === 'say') {
-          shipments.setState(shipment.id, 'cancelled', { why: rated.failure.message });
-          return notAnswering(rated.failure.message, rated.failure.code === 'key-refused');
-        }
-        return queueAfterUnreachable(this.d, shipment, rated.failure);
-      case 'failed':
-        shipments.setFailed(shipment.id, 'failed', rated.failure);
-        if (rated.rates) shipments.setRates(shipment.id, rated.rates);
-        return {
-          outcome: 'failed',
-          shipment: shipments.get(shipment.id)!,
-          failure: rated.failure,
-          carrierProblems: rated.carrierProblems,
-        };
-      case 'rated': {
-        let ratedAt: string;
-        if (pending) {
-          ratedAt = this.d.clock().toISOString();
-          const at = ratedAt;
-          pending.write = () => shipments.setRated(shipment.id, rated.rates, rated.selection, at);
-        } else ratedAt = shipments.setRated(shipment.id, rated.rates, rated.selection);
-        await this.d.hooks.at?.('rated', { shipmentId: shipment.id });
-        return {
-          outcome: 'rated',
-          // What setRated wrote, without reading it back (the rating is on the packer's path).
-          shipment: {
-            ...shipment,
-            state: 'rated',
-            rates: rated.rates,
-            selection: rated.selection,
-            failure: null,
-            updatedAt: ratedAt,
-          },
-          rates: rated.rates,
-          selection: rated.selection,
-          carrierProblems: rated.carrierProblems,
-          ratedAt,
-        };
-      }
-      default: {
-        const never: never = rated;
-        throw new Error(`unexpected rating ${JSON.stringify(never)}`);
-      }
-    }
+    return keepRating(this.d, rated, shipment, pending, unreachable);
   }
 
   /**

@@ -119,6 +119,41 @@ describe('the commits between the platform answers (issue 16.1)', () => {
     expect(await ledgerFor(sb.url, 'LUM-10421')).toHaveLength(soldBefore);
   });
 
+  it('the rates request is on its way while the new shipment is committed', async () => {
+    sb.clearFaults();
+    const ratesAsked = () =>
+      sb.sandbox.requests().filter((r) => r.method === 'POST' && r.path === '/api/v1/rates').length;
+    const at: { asked?: number; state?: string | null } = {};
+    const late: { reader?: Db; before?: number } = {};
+    const station = await stationFor((printers) => lumenProfile(sb.url, printers), {
+      hooks: {
+        at: async (step, { shipmentId }) => {
+          if (step !== 'shipment-created' || late.before === undefined) return;
+          // The sandbox runs in this process: it reads its socket once this hook lets it.
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          at.asked = ratesAsked() - late.before;
+          at.state = committed(late.reader!, shipmentId).state;
+        },
+      },
+    });
+    station.importSamples();
+    // One scan first: the token is there, so the next rates request goes out at once.
+    expect((await station.workflow.rate(orderId(station, 'LUM-10422'), {})).outcome).toBe('rated');
+    late.reader = openDatabase(station.dbFile, { readonly: true });
+    onTestFinished(() => {
+      late.reader?.close();
+    });
+    late.before = ratesAsked();
+
+    const quote = await station.workflow.rate(orderId(station, 'LUM-10421'), {
+      stationUser: 'ana',
+    });
+    expect(quote.outcome).toBe('rated');
+    // The shipment is committed (a rating is a read: a crash here bought nothing) while the
+    // platform already has the request.
+    expect(at).toEqual({ asked: 1, state: 'ready' });
+  });
+
   it('rate() (the Pack view) commits its rating at once: the packer may confirm much later', async () => {
     const { station, seen } = await watchedStation();
     const quote = await station.workflow.rate(orderId(station, 'LUM-10421'), {
