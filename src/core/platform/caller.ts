@@ -5,6 +5,7 @@ import { TokenResponseSchema } from './schemas.js';
 import { TokenManager, TokenStore } from './tokens.js';
 import { Transport, type Endpoint, type RequestObserver } from './transport.js';
 import { HttpReader } from './http-read.js';
+import { collectingWhileWaiting } from './idle-collect.js';
 import { withoutSecret } from './errors.js';
 import {
   type CallOptions,
@@ -48,7 +49,7 @@ export abstract class PlatformCaller {
       labelTimeoutMs: options.labelTimeoutMs ?? 30_000,
       deadlines: { ...DEFAULT_DEADLINES, ...options.deadlines },
       retry: { attempts: 3, baseDelayMs: 250, maxDelayMs: 4000, ...options.retry },
-      fetch: options.fetch ?? globalThis.fetch,
+      fetch: collectingWhileWaiting(options.fetch ?? globalThis.fetch),
       ...(options.fetch ? {} : { reader: new HttpReader() }),
       connectivity: this.connectivity,
       random: options.random ?? Math.random,
