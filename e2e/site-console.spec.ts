@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { siteDatabase, STATION_PASSWORD } from '../test/core/site/support.js';
 import { siteWorld } from './site';
-import { importOrders, scanAndBuy } from './station';
+import { cliArgs, importOrders, scanAndBuy } from './station';
 
 // Issue 14 in Chromium: the shift-lead console (npm run web -- --console) on one site store with
 // a packing station; sign-in and a shift lead's approval at a packing station.
@@ -141,7 +141,7 @@ test("the console shows a second station's purchase within a second", async ({ b
 test("sign-in by badge, and a packer's buy-another waits for a lead's badge", async ({
   browser,
 }, info) => {
-  // Three runs of the site CLI (a process each, tsx included) and a look of the station's after
+  // Three runs of the site CLI (a process each) and a look of the station's after
   // each: on a loaded machine well over the default minute (CI, 2026-11-29).
   test.setTimeout(150_000);
   const b = await packingStation(null, 'chi-02', 'Station B');
@@ -150,9 +150,7 @@ test("sign-in by badge, and a packer's buy-another waits for a lead's badge", as
     execFileSync(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        'src/core/site/cli.ts',
+        ...cliArgs('site', 'src/core/site/cli.ts'),
         'users',
         ...args,
         '--station-dir',

@@ -20,6 +20,15 @@ export interface RunningStation {
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+/**
+ * The arguments that run one of the project's CLIs: its bundle under out/ (built by
+ * `npm run test:e2e` with the app, from the same source), or through tsx where there is none.
+ */
+export function cliArgs(bundle: 'web-host' | 'sandbox' | 'site', source: string): string[] {
+  const built = join(root, 'out', bundle, 'cli.js');
+  return existsSync(built) ? [built] : [join(root, 'node_modules/tsx/dist/cli.mjs'), source];
+}
+
 const held: Server[] = [];
 /**
  * After a station or sandbox process stops, its port stays taken until the test's worker ends,
@@ -51,13 +60,7 @@ export async function startStation(
   seed?.(dataDir);
   const child: ChildProcess = spawn(
     process.execPath,
-    [
-      join(root, 'node_modules/tsx/dist/cli.mjs'),
-      'src/web-host/cli.ts',
-      '--data-dir',
-      dataDir,
-      ...args,
-    ],
+    [...cliArgs('web-host', 'src/web-host/cli.ts'), '--data-dir', dataDir, ...args],
     { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let err = '';
@@ -109,8 +112,7 @@ export async function startSandboxProcess(fixturesFile?: string): Promise<Sandbo
   const child = spawn(
     process.execPath,
     [
-      join(root, 'node_modules/tsx/dist/cli.mjs'),
-      'src/sandbox/cli.ts',
+      ...cliArgs('sandbox', 'src/sandbox/cli.ts'),
       '--port',
       '0',
       ...(fixturesFile === undefined ? [] : ['--fixtures', fixturesFile]),
