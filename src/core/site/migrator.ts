@@ -62,6 +62,21 @@ export class SiteMigrator {
     // version must be said as that, not as the role's missing rights. Checked again under the lock.
     const current = await this.schemaVersion();
     if (current > list.length) throw newerSchema(current, list.length);
+    // Stations keep working while site IT migrates: a station's read that meets the migration's
+    // table locks in the other order is a deadlock PostgreSQL ends by failing one side. The
+    // migration, rolled back whole, is then simply made again (a station retries at its next
+    // check-in anyway).
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.migrateOnce(list);
+      } catch (error) {
+        if (attempt >= DEADLOCK_ATTEMPTS || !isDeadlock(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      }
+    }
+  }
+
+  private migrateOnce(list: readonly SiteMigration[]): Promise<{ from: number; to: number }> {
     return this.tx(async (c) => {
       await c.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
       await c.query(`CREATE TABLE IF NOT EXISTS site_schema_migrations (
@@ -87,6 +102,15 @@ export class SiteMigrator {
       return { from, to: list.length };
     });
   }
+}
+
+/** How many times a migration that met a deadlock is made (the last failure is said). */
+const DEADLOCK_ATTEMPTS = 5;
+
+/** PostgreSQL's deadlock_detected (40P01), as pg threw it or wrapped in a SiteStoreError. */
+function isDeadlock(error: unknown): boolean {
+  const code = (e: unknown) => (e as { code?: unknown } | null)?.code;
+  return code(error) === '40P01' || code((error as { cause?: unknown } | null)?.cause) === '40P01';
 }
 
 function newerSchema(found: number, known: number): SiteStoreError {
