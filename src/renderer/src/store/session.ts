@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import { call } from '../bridge';
 import type { SessionView } from '../../../shared/features/site-services';
+import { readsInOrder } from '../lib/reads-in-order';
 
 /** Who is packing, and a shift lead's approval being asked for (issue 14). */
 export interface SessionState {
@@ -17,21 +18,21 @@ export interface SessionState {
 /** The open dialog's answer (one dialog at a time: a new question cancels the one before). */
 let answer: ((approved: boolean) => void) | null = null;
 
-/** How many session reads were asked (see load). */
-let reads = 0;
+/** The session's reads, taken in the order asked (see load). */
+const reads = readsInOrder();
 
 export const useSession = create<SessionState>()((set) => ({
   session: null,
   leadPrompt: null,
   load: async () => {
     // An earlier read answered last (a loaded machine) must not put back a user the station has
-    // signed out since: only the latest read is taken.
-    const asked = ++reads;
+    // signed out since; reads asked one after another (a status event each) still land in turn.
+    const asked = reads.ask();
     const r = await call('users.session', {});
-    if (r.ok && asked === reads) set({ session: r.value });
+    if (r.ok && reads.take(asked)) set({ session: r.value });
   },
   setSession: (session) => {
-    reads++; // a read asked before this (a sign-in's answer) is older than it
+    reads.supersede(); // a read asked before this (a sign-in's answer) is older than it
     set({ session });
   },
   askLead: (leadPrompt) => {
