@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { clockTime } from './when-said.js';
 import { voidMarkOf } from './label-rows.js';
 import { claimOrderSql } from './claim-sql.js';
 import { SITE_SCHEMA_PACKAGES } from './schema.js';
@@ -230,6 +231,4 @@ export class SiteClaims {
 }
 
 /** 10:42, the station's local time: what the packer reads on the floor clock. */
-export function clockTime(at: Date): string {
-  return `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
-}
+export { clockTime };

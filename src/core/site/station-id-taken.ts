@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { SiteStoreError } from './errors.js';
 import type { SiteOutbox } from './outbox.js';
 import type { SiteStore } from './store.js';
+import { whenSaid } from './when-said.js';
 
 /** The station whose purchases the store keeps under an id, as the store last saw it. */
 export interface StationIdOwner {
@@ -15,9 +16,7 @@ export interface StationIdOwner {
  * check-in of a station that saved it while the store did not answer.
  */
 export function stationIdTakenWords(stationId: string, owner: StationIdOwner): string {
-  const seen = owner.lastSeenAt
-    ? ` (last seen ${new Date(owner.lastSeenAt).toLocaleString()})`
-    : '';
+  const seen = owner.lastSeenAt ? ` (last seen ${whenSaid(new Date(owner.lastSeenAt))})` : '';
   return `Station id ${stationId} was ${owner.stationName}'s${seen}, and the site store keeps that station's labels under it.`;
 }
 

@@ -3,6 +3,7 @@ import { CONSOLE_CHANNEL, listed, type Heartbeat } from './console.js';
 import type { ConsolePlatformView } from '../../shared/features/site-services.js';
 import { SiteStoreError } from './errors.js';
 import { SITE_SCHEMA_RETIRED } from './schema.js';
+import { whenSaid } from './when-said.js';
 
 /** A network printer of a station, as the site knows it. */
 export interface SitePrinter {
@@ -137,7 +138,7 @@ export class SiteStations {
       if (row?.before_at && mine && row.before_at.getTime() > mine.getTime())
         throw new SiteStoreError({
           kind: 'duplicate-station',
-          message: `Another running station checks in to the site store as ${this.station.stationName} (${this.station.stationId}), last at ${row.before_at.toLocaleTimeString()}: a copied provisioning file or disk image. This station sends nothing to the site and buys nothing until each station has its own station id (Settings → Site store, or "stationId" in its provisioning file).`,
+          message: `Another running station checks in to the site store as ${this.station.stationName} (${this.station.stationId}), last at ${whenSaid(row.before_at)}: a copied provisioning file or disk image. This station sends nothing to the site and buys nothing until each station has its own station id (Settings → Site store, or "stationId" in its provisioning file).`,
         });
       if (notify)
         await this.pool.query('SELECT pg_notify($1, $2)', [

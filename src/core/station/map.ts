@@ -8,6 +8,7 @@ import type { Profile } from '../profiles/profile-schema.js';
 import type { CarrierAccountHealth, TrackerSyncState, TrackingScope } from '../tracking/index.js';
 import type * as V from '../../shared/views.js';
 import { printerAddress } from '../../shared/printers.js';
+import { whenSaid } from '../site/when-said.js';
 
 /** Core records onto the contract's view types: shapes only, no rules. */
 
@@ -273,7 +274,7 @@ export function trackingSync(rt: {
     sync.consecutiveFailures > 0 ||
     rt.client.connectivity.capability('trackers').state === 'offline';
   const since = sync.lastSuccessAt
-    ? `last updated ${clockTime(sync.lastSuccessAt)}`
+    ? `last updated ${whenSaid(new Date(sync.lastSuccessAt))}`
     : 'no update yet';
   const why = (sync.lastError ?? 'the tracker list does not answer').replace(/\.?\s*$/, '.');
   // A missing or refused key stops rating and buying too: then "packing is not affected" would
@@ -289,13 +290,4 @@ export function trackingSync(rt: {
       : null,
     lastSuccessAt: sync.lastSuccessAt,
   };
-}
-
-/** A time as the station's clock shows it: "14:05" today, "Nov 27 14:05" before. */
-function clockTime(iso: string): string {
-  const at = new Date(iso);
-  const time = at.toTimeString().slice(0, 5);
-  return at.toDateString() === new Date().toDateString()
-    ? time
-    : `${at.toDateString().slice(4, 10)} ${time}`;
 }

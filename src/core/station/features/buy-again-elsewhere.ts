@@ -1,6 +1,7 @@
 // Needs attention → Buy again, checked against the site first (records.ts's attention calls).
 import type { StationContext } from '../context.js';
 import { StationFailure } from '../errors.js';
+import { whenSaid } from '../../site/when-said.js';
 
 /**
  * Buying again for an unknown purchase while another station of the site has since labelled
@@ -30,6 +31,6 @@ export async function refuseIfLabelledElsewhere(
   if (other)
     throw new StationFailure(
       'conflict',
-      `Order ${order.orderNumber} was labelled at ${other.stationName} at ${new Date(other.createdAt).toLocaleTimeString()} (${other.trackingNumber}): nothing is bought again here. Look this station's attempt up on the platform, mark it not bought if it is not there, and reprint ${other.stationName}'s label from History (whole site).`,
+      `Order ${order.orderNumber} was labelled at ${other.stationName} at ${whenSaid(new Date(other.createdAt))} (${other.trackingNumber}): nothing is bought again here. Look this station's attempt up on the platform, mark it not bought if it is not there, and reprint ${other.stationName}'s label from History (whole site).`,
     );
 }
