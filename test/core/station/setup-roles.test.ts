@@ -73,3 +73,54 @@ describe('where users are set up, setting up the station is a shift lead’s', (
     expect((await call(s, 'profiles.update', { id: 'demo', name: 'Dock 9' })).name).toBe('Dock 9');
   });
 });
+
+describe('editing a printer where users are set up', () => {
+  it('is a shift lead’s, as removing one is: a packer is refused in words and the printer is unchanged', async () => {
+    // Trial of 2026-11-29 (late night): Settings → Printers → Edit saved a packer's new name
+    // and address for a printer (through profiles.update), while Remove asked for a lead.
+    const { s } = await stations.start();
+    const printer = await startVirtualPrinter({ port: 0 });
+    stations.onEnd(() => printer.close());
+    const added = await call(s, 'printers.add', {
+      name: 'Dock 2',
+      host: '127.0.0.1',
+      port: printer.port,
+      dpi: 203,
+      role: 'label',
+    });
+    const dock2 = added.printers.find((p) => p.name === 'Dock 2')!;
+    await addPackerAndLead(s);
+    await s.context.session.signIn({ userId: 'ana', pin: '4821' });
+
+    const edited = added.printers.map((p) =>
+      p.id === dock2.id ? { ...p, name: 'Dock 9', host: '10.1.4.22', port: 9100 } : p,
+    );
+    const withoutDock2 = added.printers.filter((p) => p.id !== dock2.id);
+    const said = [
+      await refusedToPacker(s, 'profiles.update', { id: 'demo', printers: edited }),
+      await refusedToPacker(s, 'profiles.update', { id: 'demo', printers: withoutDock2 }),
+    ];
+    expect(said).toEqual([
+      expect.stringContaining(
+        'approve renaming printer Dock 2 "Dock 9" and moving printer Dock 9 to 10.1.4.22:9100 (profile Demo station',
+      ),
+      expect.stringContaining('approve removing printer Dock 2 (profile Demo station'),
+    ]);
+    const [profile] = await call(s, 'profiles.list', {});
+    const kept = profile!.printers.find((p) => p.id === dock2.id);
+    expect(kept).toMatchObject({ name: 'Dock 2', host: '127.0.0.1', port: printer.port });
+
+    // What a packer's work needs stays open: which printer takes the labels.
+    const chosen = await call(s, 'profiles.update', { id: 'demo', defaultPrinterId: dock2.id });
+    expect(chosen.defaultPrinterId).toBe(dock2.id);
+
+    // The lead's badge: the edit goes through, the printer keeps its id.
+    await s.context.session.approve({ badge: 'BADGE-0042' });
+    const saved = await call(s, 'profiles.update', { id: 'demo', printers: edited });
+    expect(saved.printers.find((p) => p.id === dock2.id)).toMatchObject({
+      name: 'Dock 9',
+      host: '10.1.4.22',
+      port: 9100,
+    });
+  });
+});

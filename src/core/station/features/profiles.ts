@@ -17,6 +17,7 @@ import {
   tempClient,
   type Creds,
 } from './profile-checks.js';
+import { printerChanges } from './printer-changes.js';
 
 const slug = (name: string) =>
   name
@@ -212,6 +213,7 @@ export function profileHandlers(
         ...(input.shippingSiteId && input.shippingSiteId !== current.shippingSiteId
           ? [`shipping from site ${input.shippingSiteId}`]
           : []),
+        ...(input.printers ? printerChanges(current.printers, input.printers) : []),
       ];
       if (loosened.length)
         leadFor(ctx, {
