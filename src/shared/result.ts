@@ -26,6 +26,12 @@ export const errorCodes = [
   'order-claimed-elsewhere',
   /** A shift lead cancelled the order (here, or at another station of the site). */
   'order-cancelled',
+  /**
+   * The order was imported again (here, or at another station of the site) with another ship-to,
+   * weight or box since it was rated: those rates were not bought. `details.changed` says what
+   * changed; Pack shows the order as it is now and rates it again.
+   */
+  'order-changed',
   'site-store-unreachable',
   /** Users are set up and nobody is signed in at this station (issue 14). */
   'sign-in-required',

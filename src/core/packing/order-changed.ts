@@ -15,6 +15,7 @@ export function orderChangedSince(shipment: Shipment, order: StoredOrder): Failu
     ? {
         code: 'order-changed',
         message: `Order ${order.orderNumber} was imported again after it was rated (${what}): those rates are for its old version, so nothing was bought. Scan it again to rate it as it is now.`,
+        changed: what,
       }
     : null;
 }

@@ -263,7 +263,7 @@ export class PackingSteps {
     const changed = justRated ? null : orderChangedSince(shipment, order);
     if (changed) {
       shipments.setState(shipment.id, 'cancelled', { why: changed.message });
-      return invalid(changed.code, changed.message);
+      return { outcome: 'invalid', failure: changed };
     }
     // The packer's pick, named by account and service level so it survives a re-rating.
     let wanted: { carrierAccountId: string; serviceLevel: string } | undefined;

@@ -33,6 +33,8 @@ export interface Failure {
   correlationId?: string | undefined;
   /** How long the platform asked the station to wait before asking again (Retry-After). */
   retryAfterMs?: number | undefined;
+  /** `order-changed`: what the order's new version changed, in words ("its ship-to is now …"). */
+  changed?: string | undefined;
 }
 
 export interface RateSelection {

@@ -42,6 +42,7 @@ export type ShipmentRefusal =
   | 'conflict'
   | 'claimed-elsewhere'
   | 'order-cancelled'
+  | 'order-changed'
   | 'site-store-unreachable'
   | 'invalid'
   | 'connection-not-authorized'
@@ -109,6 +110,7 @@ const contractCode: Record<CoreErrorKind, ErrorCode> = {
   'shipment:conflict': 'conflict',
   'shipment:claimed-elsewhere': 'order-claimed-elsewhere',
   'shipment:order-cancelled': 'order-cancelled',
+  'shipment:order-changed': 'order-changed',
   'shipment:site-store-unreachable': 'site-store-unreachable',
   'shipment:invalid': 'validation',
   'shipment:connection-not-authorized': 'connection-not-authorized',

@@ -35,6 +35,12 @@ describe('an order imported again after it was rated', () => {
     expect(refused).toMatchObject({
       ok: false,
       error: {
+        // Its own code (until 2026-11-30 `validation`), and what changed, for Pack to show the
+        // order as it is now and rate it again without a new scan.
+        code: 'order-changed',
+        details: {
+          changed: 'its ship-to is now Walt Wu, 4500 New Street Apt 9, Medford, OR, 97501, US',
+        },
         message:
           'Order CHG-1 was imported again after it was rated (its ship-to is now Walt Wu, 4500 New Street Apt 9, Medford, OR, 97501, US): those rates are for its old version, so nothing was bought. Scan it again to rate it as it is now.',
       },
@@ -101,7 +107,7 @@ describe('an order imported again after it was rated', () => {
     renamed.shipTo.name = 'Walter Wu';
     await importFile(s, renamed);
     const refused = await s.dispatch('pack.buy', { shipmentId: quote.shipmentId });
-    expect(refused).toMatchObject({ ok: false, error: { code: 'validation' } });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'order-changed' } });
     expect(refused.ok ? '' : refused.error.message).toContain(
       'its ship-to is now Walter Wu, 20 Cedar Rd, Eugene, OR, 97401, US',
     );

@@ -45,10 +45,12 @@ describe('an order corrected at another station of the site', () => {
       expect(await a.dispatch('pack.buy', { shipmentId: quote.shipmentId })).toMatchObject({
         ok: false,
         error: {
-          code: 'validation',
+          // Its own code, and what changed: Pack shows the order as it is now and rates it again.
+          code: 'order-changed',
           message: expect.stringMatching(
             /^Order COR-7001 was imported again after it was rated \(its ship-to is now Ada, 77 Lake Shore Dr, Austin, TX, 78701, US\): those rates are for its old version, so nothing was bought\./,
           ),
+          details: { changed: 'its ship-to is now Ada, 77 Lake Shore Dr, Austin, TX, 78701, US' },
         },
       });
       expect(sold('COR-7001')).toBe(0);

@@ -54,6 +54,9 @@ export function refuse(result: Refusal, profile?: Profile): never {
       // Being bought right now (another tab or window of this station): the page that asked
       // second waits for that label instead of showing a failure (`beingBought`).
       if (code === 'order-busy') return fail('conflict', message, { beingBought: true });
+      // Imported again since it was rated: what changed, for Pack's words as it rates it again.
+      if (code === 'order-changed')
+        return fail('order-changed', message, { changed: result.failure.changed ?? null });
       return fail(invalidRefusal[code] ?? 'invalid', message, errors);
     }
     case 'failed': {
@@ -104,6 +107,7 @@ const invalidRefusal: Partial<Record<string, ShipmentRefusal>> = {
   'rates-superseded': 'conflict',
   'already-bought': 'conflict',
   'order-cancelled': 'order-cancelled',
+  'order-changed': 'order-changed',
   'order-claimed-elsewhere': 'claimed-elsewhere',
   'site-store-unreachable': 'site-store-unreachable',
   // The rates go and the next buy key rates and shows first, as after the platform's refusal.

@@ -3,6 +3,7 @@ import type { Result } from '../../../shared/result';
 import { call } from '../bridge';
 import { playFailure, playSuccess } from '../lib/sounds';
 import { packFailure } from './pack';
+import { showChangedOrder } from './pack-changed';
 import { awaitBoughtElsewhere, beingBoughtElsewhere, beingBoughtWords } from './pack-resume';
 import {
   labelledElsewhereOf,
@@ -323,6 +324,9 @@ export const createPackRatesSlice: Slice<PackRatesSlice> = (set, get) => {
           selectedRateId: null,
         });
         void awaitBoughtElsewhere(boughtFor.id, boughtFor.orderNumber);
+      } else if (r.error.code === 'order-changed') {
+        playFailure(sounds);
+        await showChangedOrder(boughtFor, r.error);
       } else {
         playFailure(sounds);
         // Labelled at another station: its label is offered for a reprint here (Alt+R), and

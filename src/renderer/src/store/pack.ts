@@ -21,6 +21,7 @@ import {
   stillOnScreen,
 } from './pack-rules';
 import { reprintSaid } from './lists';
+import { keptOver, type KeptPacking } from './pack-changed';
 
 export type PackResult =
   | { kind: 'success'; purchase: PurchaseView }
@@ -60,7 +61,7 @@ export interface PackSlice {
     lineKey: string | null;
   } | null;
   /** `orderId`: opened from Orders, that order (a scan of its number may match two brands'). */
-  scan(value: string, orderId?: string): Promise<void>;
+  scan(value: string, orderId?: string, keep?: KeptPacking): Promise<void>;
   verifyItem(value: string, quantity: number): Promise<void>;
   overrideVerification(by: string, reason: string): Promise<boolean>;
   /** Reprints the label bought at another station on this station's label printer. */
@@ -125,7 +126,7 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
     ...cleared,
     busy: null,
 
-    async scan(value, orderId) {
+    async scan(value, orderId, keep) {
       const code = value.trim();
       if (!code) {
         // Enter on an empty scan field, an order on screen and no rates: rate it (what the
@@ -199,24 +200,27 @@ export const createPackSlice: Slice<PackSlice> = (set, get) => {
             found.labelledElsewhere ?? null,
             get().status?.site?.state === 'unreachable',
           );
+          const kept = keptOver(keep, found.order);
           set({
             ...cleared,
             buyPending: get().buyPending,
             order: found.order,
-            shipOptions: found.order.options ?? null,
+            shipOptions: kept ? kept.shipOptions : (found.order.options ?? null),
             existingLabels: found.existingLabels,
             // Labelled at another station of the site: nothing to rate; its label reprints here.
             labelledElsewhere: found.labelledElsewhere ?? null,
             verification: found.verification,
             // What the order file says, on screen for each package: the packer checks or
             // replaces it; nothing is filled in behind their back.
-            packages: found.order.packages.map((p) => ({
-              weight: p.weightLbs === null ? '' : String(p.weightLbs),
-              box: boxes.find((b) => b.code === p.box) ?? null,
-            })),
+            packages:
+              kept?.packages ??
+              found.order.packages.map((p) => ({
+                weight: p.weightLbs === null ? '' : String(p.weightLbs),
+                box: boxes.find((b) => b.code === p.box) ?? null,
+              })),
             result: labelled ? { kind: 'info', text: labelled } : null,
           });
-          if (!found.existingLabels.length && get().settings?.scale.enabled) {
+          if (!kept && !found.existingLabels.length && get().settings?.scale.enabled) {
             const w = await call('pack.readScale', {});
             if (w.ok && w.value.weightLbs !== null) get().setWeight(0, String(w.value.weightLbs));
           }

@@ -219,7 +219,9 @@ export function PackResult(props: {
                         ? `BEING LABELLED AT ${beingLabelledThere.toUpperCase()}`
                         : s.result.error.code === 'not-found'
                           ? 'NOT FOUND'
-                          : 'FAILED'}
+                          : s.result.error.code === 'order-changed'
+                            ? 'ORDER CHANGED — NOT BOUGHT'
+                            : 'FAILED'}
             </div>
             {/* The contract's code is for site IT and the log, not the packer: kept in the
                 element (hover, diagnostics), not read out on the panel. */}
