@@ -238,6 +238,11 @@ export const recordCalls = {
 
   'labels.search': def<LabelPage>()(labelSearch),
   'labels.get': def<LabelDetail>()(z.object({ id })),
+  /**
+   * The label's print job at this station (its first, as bought); null while it has none (a label
+   * bought with no label printer: Pack's result follows the job once a printer is added).
+   */
+  'labels.printJob': def<{ job: PrintJobView | null }>()(z.object({ id })),
   'labels.reprint': def<PrintJobView>()(
     z.object({
       id,

@@ -96,6 +96,10 @@ export function recordHandlers(ctx: StationContext): FeatureHandlers<typeof reco
       );
       return { ...view!, zpl: l.zpl };
     },
+    'labels.printJob': async ({ id }) => {
+      const job = ctx.spool.labelJob(label(id).platformLabelId);
+      return { job: job ? printJobView(job, printerNamer(ctx)(job.printerId)) : null };
+    },
     'labels.reprint': async ({ id, reason, printerId, packageIndex }) => {
       const r = rt();
       const l = label(id);

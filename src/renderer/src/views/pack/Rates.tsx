@@ -36,6 +36,10 @@ export function RatesPanel({ onBuy }: { onBuy(): void }) {
     s.existingLabels.length > 0 &&
     s.existingLabels.every((l) => l.voided);
 
+  // The profile has no label printer (none set up, or the only one removed): a label bought now
+  // is stored and prints by itself once one is added.
+  const profile = s.status?.profile;
+  const noLabelPrinter = Boolean(profile && !profile.defaultPrinterId);
   return (
     <div className="panel rates" data-testid="rates">
       <h2>
@@ -167,6 +171,12 @@ export function RatesPanel({ onBuy }: { onBuy(): void }) {
                           : 'Rates appear here.'}
         </p>
       )}
+      {noLabelPrinter ? (
+        // Said before the buy, not only after it: the buy still goes ahead (the label waits).
+        <p className="no-label-printer" data-testid="no-label-printer" role="note">
+          No label printer: the label will wait until one is added in Settings (Alt+7).
+        </p>
+      ) : null}
       <button
         className={another ? 'buy another' : 'buy'}
         disabled={!quote || quote.queued || s.busy !== null || (quote.ruleRefused && !picked)}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { PrintJobView, PurchaseView } from '../../../../shared/views';
-import { getBridge } from '../../bridge';
+import { call, getBridge } from '../../bridge';
 import { LabelPreview } from '../../components/LabelPreview';
 import { ReprintForm } from '../../components/ReprintForm';
 import { useStation } from '../../store';
@@ -36,7 +36,32 @@ function usePurchasePhase(purchase: PurchaseView | null): {
       ),
     [],
   );
-  const sent = purchase?.printJob ?? null;
+  // Bought with no label printer: no job yet. Once a printer is added the station spools the
+  // label by itself; its job is asked for (now, and at each label job's event until found, as
+  // Pack may have been away in Settings meanwhile) and the result follows it from then on.
+  const awaiting =
+    purchase?.outcome === 'print-waiting' && !purchase.printJob && purchase.label
+      ? purchase.label.id
+      : null;
+  const [adopted, setAdopted] = useState<{ labelId: string; job: PrintJobView } | null>(null);
+  const found = adopted && adopted.labelId === awaiting ? adopted.job : null;
+  useEffect(() => {
+    if (!awaiting || found) return;
+    let live = true;
+    const ask = () =>
+      void call('labels.printJob', { id: awaiting }).then((r) => {
+        if (live && r.ok && r.value.job) setAdopted({ labelId: awaiting, job: r.value.job });
+      });
+    ask();
+    const off = getBridge().on('print-job', (j) => {
+      if (j.kind === 'label') ask();
+    });
+    return () => {
+      live = false;
+      off();
+    };
+  }, [awaiting, found]);
+  const sent = purchase?.printJob ?? found;
   const heard = sent ? jobs.get(sent.id) : undefined;
   const job = heard && sent && heard.updatedAt >= sent.updatedAt ? heard : sent;
   if (!purchase) return { phase: 'bought', job: null, message: '' };
@@ -52,7 +77,7 @@ function usePurchasePhase(purchase: PurchaseView | null): {
           : `Printed on ${job.printerName}.`,
     };
   const jobStuck = job !== null && job.lastError !== null && job.state !== 'cancelled';
-  if (purchase.outcome === 'print-waiting' && !jobStuck)
+  if (purchase.outcome === 'print-waiting' && !jobStuck && !found)
     return { phase: 'waiting', job, message: purchase.message };
   // Given up (failed), or sent with no word whether it printed (unknown): a person looks at the
   // printer; nothing prints by itself.
@@ -86,6 +111,8 @@ function usePurchasePhase(purchase: PurchaseView | null): {
       message: `Bought — waiting for ${job.printerName} (${issue}); it prints when the printer is back.`,
     };
   }
+  // The job of a label bought with no printer, on its way to the printer added since.
+  if (found && job) return { phase: 'bought', job, message: `Sent to ${job.printerName}.` };
   return { phase: 'bought', job, message: purchase.message };
 }
 
