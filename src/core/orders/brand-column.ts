@@ -63,3 +63,37 @@ export function brandKeyOf(
     return key;
   };
 }
+
+/** A row as continuedBrands reads it: its order number, brand cell and address cells. */
+export interface BrandRow {
+  orderNumber: string;
+  cell: string;
+  address: readonly string[];
+}
+
+/**
+ * The brand a blank brand cell stands for, by row: a 3PL's export may write an order's brand on
+ * its first row only, so a blank cell on a row of an order number whose other rows name one brand
+ * (however spelled), with no address of its own that differs from theirs (blank or the same), is
+ * that brand's (a continuation row), not the profile's own tenant. Left as written (the profile's
+ * own tenant, as ever): a blank on every row of an order; a number whose rows name two brands;
+ * a row that names another person or address (another order under the same number).
+ */
+export function continuedBrands(
+  rows: Iterable<BrandRow>,
+  brandKey: (cell: string) => string,
+): (row: BrandRow) => string | undefined {
+  const named = new Map<string, { cell: string; address: readonly string[]; keys: Set<string> }>();
+  for (const { orderNumber, cell, address } of rows) {
+    if (orderNumber === '' || cell === '') continue;
+    const seen = named.get(orderNumber);
+    if (seen) seen.keys.add(brandKey(cell));
+    else named.set(orderNumber, { cell, address, keys: new Set([brandKey(cell)]) });
+  }
+  return ({ orderNumber, cell, address }) => {
+    const seen = cell === '' ? named.get(orderNumber) : undefined;
+    if (!seen || seen.keys.size !== 1) return undefined;
+    const fits = address.every((v, i) => v === '' || !seen.address[i] || v === seen.address[i]);
+    return fits ? seen.cell : undefined;
+  };
+}

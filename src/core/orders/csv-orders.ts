@@ -16,6 +16,8 @@ import {
 } from './store-formats.js';
 import type { Row } from './csv-location.js';
 import { buildOrder } from './csv-order-build.js';
+import { continuedBrands } from './brand-column.js';
+import { addressColumns } from './csv-row-checks.js';
 import { fileDecimals } from './file-numbers.js';
 import { runAtOnce, type Steps } from './slices.js';
 import {
@@ -187,6 +189,12 @@ export function* ordersFromCsvSteps(
     if (!groups.has(keyOf(row))) headless.add(keyOf(row));
   };
   const rowOf = (record: Pick<CsvRecord, 'row' | 'line' | 'fields'>): Row => {
+    const row = cellsOf(record);
+    // A blank brand cell on a row of an order whose other rows name its brand is that brand's.
+    const brand = row.get('tenant_id') === '' && continued(brandRow(row));
+    return brand ? { ...row, get: (c) => (c === 'tenant_id' ? brand : row.get(c)) } : row;
+  };
+  const cellsOf = (record: Pick<CsvRecord, 'row' | 'line' | 'fields'>): Row => {
     const raw = (name: string) => {
       const at = exact.get(name);
       return at === undefined ? '' : (record.fields[at] ?? '').trim();
@@ -206,6 +214,15 @@ export function* ordersFromCsvSteps(
       say: (c, reason) => reader?.[c]?.say?.(reason) ?? reason,
     };
   };
+  const brandRow = (row: Row) => ({
+    orderNumber: row.get('order_number'),
+    cell: row.get('tenant_id'),
+    address: addressColumns.map((c) => row.get(c)),
+  });
+  const continued = continuedBrands(
+    records.map((r) => brandRow(cellsOf(r))),
+    brandKey,
+  );
   /** A row that cannot be read whole: said by its row and order, its order left out. */
   const brokenRow = (row: Row, reason: string) => {
     // A line of text (a note typed under the orders) has its words where the order number goes:

@@ -4,6 +4,15 @@ import type { Row } from './csv-location.js';
 /** A data row (1 = the first under the header) as the spreadsheet numbers it, the header row 1. */
 const sheetRow = (row: number) => row + 1;
 
+/** The columns that tell a later row of an order number names another person or address. */
+export const addressColumns = [
+  'ship_to_name',
+  'ship_to_address1',
+  'ship_to_city',
+  'ship_to_postal_code',
+  'ship_to_country',
+] as const;
+
 /** Where the rows of one order number disagree or repeat: the order waits for a fixed file. */
 export function disagreeingRows(
   rows: readonly Row[],
@@ -12,13 +21,7 @@ export function disagreeingRows(
   const found: { row: Row; field: string; reason: string }[] = [];
   // A later row that names another person or address: two orders under one number, not one.
   for (const row of rows.slice(1)) {
-    for (const column of [
-      'ship_to_name',
-      'ship_to_address1',
-      'ship_to_city',
-      'ship_to_postal_code',
-      'ship_to_country',
-    ] as const) {
+    for (const column of addressColumns) {
       const v = row.get(column);
       if (v !== '' && v !== first.get(column))
         found.push({
