@@ -6,6 +6,7 @@ import { packedAsAtPack, type BoxDimensions } from './pre-rating.js';
 import { interruptedItem } from './batch-recover.js';
 import type { ShipResult } from './types.js';
 import { batchStatements } from './batch-statements.js';
+import { BATCH_PRINT_LEAD } from '../printing/spool/spool-types.js';
 import {
   batchItemOf,
   MAX_BATCH_ORDERS,
@@ -29,6 +30,9 @@ export {
  * failed before a shipment existed.
  */
 const unmarked = { orderVersion: null, lastShipmentId: null };
+
+/** The longest the batch waits for word from the spool before it looks again by itself. */
+const PRINT_NEWS_MS = 1000;
 
 /**
  * Batch printing (issue 15.8): a shift lead picks orders; the station rates, buys and prints
@@ -63,6 +67,14 @@ export class BatchRunner {
        * platform ids of labels it bought): the printer's words, or null to go on.
        */
       printHold?: (labelIds: readonly string[]) => string | null;
+      /**
+       * How many of these labels have not printed yet (queued or being sent): the batch buys
+       * no label while BATCH_PRINT_LEAD of its own wait at the printer, so a fault is known
+       * before it buys far past the label that met it, however fast the platform answers.
+       */
+      printsPending?: (labelIds: readonly string[]) => number;
+      /** Resolves at the spool's next word on a job or printer, or after `ms`. */
+      printNews?: (ms: number) => Promise<void>;
       /** Before each order is bought: the site's newest version of it is taken (a correction). */
       beforeShip?: (orderId: number) => Promise<unknown>;
     } = {},
@@ -171,11 +183,35 @@ export class BatchRunner {
 
   /** The printer's words when labels this batch bought wait at a printer with a fault. */
   private printHold(id: string): string | null {
-    const labelIds = this.s.items
+    const labelIds = this.boughtLabels(id);
+    return labelIds.length ? (this.options.printHold?.(labelIds) ?? null) : null;
+  }
+
+  private boughtLabels(id: string): string[] {
+    return this.s.items
       .all(id)
       .map(batchItemOf)
       .flatMap((i) => (i.state === 'bought' && i.platformLabelId ? [i.platformLabelId] : []));
-    return labelIds.length ? (this.options.printHold?.(labelIds) ?? null) : null;
+  }
+
+  /**
+   * Waits, before the next label is bought, until fewer than BATCH_PRINT_LEAD of the batch's
+   * labels wait at the printer: the printer's fault, if it has one, is known by then (its
+   * words are returned). Gives up waiting when the batch is paused or stopped meanwhile.
+   */
+  private async printerCaughtUp(id: string): Promise<string | null> {
+    const { printsPending, printNews } = this.options;
+    for (;;) {
+      const hold = this.printHold(id);
+      if (hold || !printsPending || !printNews) return hold;
+      if (printsPending(this.boughtLabels(id)) < BATCH_PRINT_LEAD) return null;
+      if (this.s.batch.get(id, ...this.scopeKey())?.state !== 'running') return null;
+      await printNews(PRINT_NEWS_MS);
+    }
+  }
+
+  private scopeKey(): [string, string] {
+    return [this.scope.profileId, this.scope.environment];
   }
 
   /**
@@ -265,13 +301,15 @@ export class BatchRunner {
       }
       // Labels it bought wait at a printer with a fault (out of paper…): no more are bought
       // into it; the batch goes on by itself once the printer prints again (resumeHeld).
-      const hold = this.printHold(id);
+      const hold = await this.printerCaughtUp(id);
       if (hold) {
         this.held.set(id, hold);
         this.running.delete(id);
         this.setState(id, 'paused');
         return this.summary(id)!;
       }
+      // Paused or stopped while it waited for the printer: seen at the top.
+      if (this.s.batch.get(id, ...this.scopeKey())!.state !== 'running') continue;
       const at = { batchId: id, position: next.position, now: this.now() };
       // The order as the batch tries it: a re-import meanwhile is a newer order than this try.
       const orderVersion = this.workflow.orders.get(next.order_id)?.updatedAt ?? null;

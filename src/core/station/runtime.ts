@@ -17,7 +17,7 @@ import { PlatformClient, type TokenStore } from '../platform/index.js';
 import { PlatformNames } from './platform-names.js';
 import { tenantsOf, type Profile } from '../profiles/profile-schema.js';
 import type { PrintSpool } from '../printing/spool/print-spool.js';
-import { faultHolding, type PrinterNotice } from '../printing/spool/spool-types.js';
+import { batchPrintWatch, type PrinterNotice } from '../printing/spool/spool-types.js';
 import type { Db } from '../storage/database.js';
 import type { StationScope } from '../storage/scope.js';
 import {
@@ -209,8 +209,9 @@ export class ProfileRuntime {
     this.orderList = new OrderList(deps.db);
     this.batches = new BatchRunner(this.workflow, deps.db, {
       ...(deps.boxes ? { boxes: deps.boxes } : {}),
-      // No more labels bought into a printer with a fault (it goes on once it prints, below).
-      printHold: (labelIds) => faultHolding(spool, labelIds),
+      // No more labels bought into a printer with a fault (it goes on once it prints, below),
+      // nor more than a couple ahead of what it has printed.
+      ...batchPrintWatch(spool),
       ...(deps.beforeShip ? { beforeShip: deps.beforeShip } : {}),
       onProgress: (summary) => {
         deps.onBatch?.(summary);

@@ -92,3 +92,36 @@ export function faultHolding(
   }
   return null;
 }
+
+/** How many labels a batch may have bought and not yet seen printed (docs/core.md, batches). */
+export const BATCH_PRINT_LEAD = 2;
+
+/**
+ * What a batch asks of the spool between labels (packing/batch.ts): the fault holding its
+ * labels (faultHolding), how many of them have not printed yet (queued or being sent), and the
+ * spool's next word on a job or a printer (or `ms`, whichever comes first).
+ */
+export function batchPrintWatch(spool: {
+  printerNotices(): PrinterNotice[];
+  pendingLabelJob(labelId: string): { printerId: string } | null;
+  on(event: 'job' | 'printer', listener: () => void): unknown;
+  off(event: 'job' | 'printer', listener: () => void): unknown;
+}) {
+  return {
+    printHold: (labelIds: readonly string[]) => faultHolding(spool, labelIds),
+    printsPending: (labelIds: readonly string[]) =>
+      labelIds.filter((id) => spool.pendingLabelJob(id) !== null).length,
+    printNews: (ms: number) =>
+      new Promise<void>((resolve) => {
+        const heard = () => {
+          clearTimeout(timer);
+          spool.off('job', heard);
+          spool.off('printer', heard);
+          resolve();
+        };
+        const timer = setTimeout(heard, ms);
+        spool.on('job', heard);
+        spool.on('printer', heard);
+      }),
+  };
+}
