@@ -7,24 +7,22 @@ import {
   type PrinterStatus,
   type SendOptions,
 } from '../types.js';
-import { framesLength, LineError, parsedStatus, TcpLine, whyNoLine } from './tcp-line.js';
+import {
+  framesLength,
+  HQES,
+  HS,
+  HS_HQES,
+  LineError,
+  parsedStatus,
+  TcpLine,
+  untilAborted,
+  whyNoLine,
+  XZ,
+} from './tcp-line.js';
 import { stationPrinterAnswers, type PrinterAnswers } from './printer-answers.js';
+import type { NetworkPrinterOptions } from './network-options.js';
 
-export interface NetworkPrinterOptions {
-  connectTimeoutMs?: number;
-  /** How long the printer may take to answer ~HS (a slow printer still answers). */
-  answerTimeoutMs?: number;
-  /** ~HQES is newer firmware only: how long to wait before deciding this one does not answer it. */
-  hqesTimeoutMs?: number;
-  /** What printers have shown they answer; the station-wide one when omitted. */
-  answers?: PrinterAnswers;
-  /** How old a status read ahead of a job (prepare) may be and still stand for the check before it. Default 2 s. */
-  preparedFreshMs?: number;
-  /** How long a connection opened ahead of a job is kept for it. Default 5 s. */
-  preparedHoldMs?: number;
-  /** How long the connection a job went out on is kept for the status questions that follow. Default 1 s. */
-  idleHoldMs?: number;
-}
+export type { NetworkPrinterOptions } from './network-options.js';
 
 /** A connection opened ahead of a job, with what the printer said on it. */
 interface PreparedLine {
@@ -35,24 +33,6 @@ interface PreparedLine {
   /** Read by prepare(), ahead of a job on its way (not left by the last job's check). */
   ahead?: boolean;
 }
-
-/** `work`, or as soon as `signal` aborts (the work goes on by itself). */
-function untilAborted(work: Promise<unknown>, signal: AbortSignal | undefined): Promise<unknown> {
-  if (!signal) return work;
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(undefined);
-    signal.addEventListener('abort', resolve, { once: true });
-    void work.finally(() => {
-      signal.removeEventListener('abort', resolve);
-      resolve(undefined);
-    });
-  });
-}
-
-const HS = Buffer.from('~HS', 'latin1');
-const HQES = Buffer.from('~HQES', 'latin1');
-const HS_HQES = Buffer.from('~HS~HQES', 'latin1');
-const XZ = Buffer.from('^XZ', 'latin1');
 
 /**
  * Raw TCP (port 9100) printer.

@@ -303,3 +303,24 @@ export function framesLength(text: string, count: number): number | null {
   while (text[at] === '\r' || text[at] === '\n') at++;
   return at;
 }
+
+/** `work`, or as soon as `signal` aborts (the work goes on by itself). */
+export function untilAborted(
+  work: Promise<unknown>,
+  signal: AbortSignal | undefined,
+): Promise<unknown> {
+  if (!signal) return work;
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(undefined);
+    signal.addEventListener('abort', resolve, { once: true });
+    void work.finally(() => {
+      signal.removeEventListener('abort', resolve);
+      resolve(undefined);
+    });
+  });
+}
+
+export const HS = Buffer.from('~HS', 'latin1');
+export const HQES = Buffer.from('~HQES', 'latin1');
+export const HS_HQES = Buffer.from('~HS~HQES', 'latin1');
+export const XZ = Buffer.from('^XZ', 'latin1');
