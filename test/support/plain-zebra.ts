@@ -17,6 +17,8 @@ export interface PlainZebra {
   /** How many times it was asked `~HQES`. */
   hqesAsked(): number;
   setFault(fault: VirtualFault | null): void;
+  /** Each `~HS` is answered this long after it arrives (a printer behind a weak Wi-Fi bridge). */
+  setAnswerDelay(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -24,6 +26,7 @@ export async function startPlainZebra(): Promise<PlainZebra> {
   let data = '';
   let connections = 0;
   let fault: VirtualFault | null = null;
+  let delayMs = 0;
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
     connections++;
@@ -36,7 +39,9 @@ export async function startPlainZebra(): Promise<PlainZebra> {
       let at: number;
       while ((at = pending.indexOf('~HS')) >= 0) {
         pending = pending.slice(at + 3);
-        socket.write(hostStatusAnswer({ fault, formatsInBuffer: 0, dpi: 203 }), 'latin1');
+        const answer = hostStatusAnswer({ fault, formatsInBuffer: 0, dpi: 203 });
+        if (delayMs === 0) socket.write(answer, 'latin1');
+        else setTimeout(() => !socket.destroyed && socket.write(answer, 'latin1'), delayMs);
       }
       pending = pending.slice(-2);
     });
@@ -50,6 +55,7 @@ export async function startPlainZebra(): Promise<PlainZebra> {
     connections: () => connections,
     hqesAsked: () => data.split('~HQES').length - 1,
     setFault: (f) => (fault = f),
+    setAnswerDelay: (ms) => (delayMs = ms),
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise((ok) => server.close(ok));

@@ -1,5 +1,6 @@
 import { hex4, systemUsbBus, type UsbBus } from '../devices/usb-bus.js';
 import { NetworkPrinter } from './drivers/network.js';
+import { STATUS_ANSWER_BOUND_MS } from './drivers/printer-answers.js';
 import { listOsQueues } from './drivers/os-queue.js';
 import { isUsbPrinter } from './drivers/usb.js';
 import type { PrinterConfig, PrinterDpi, PrinterKind } from './types.js';
@@ -84,7 +85,7 @@ export async function discoverPrinters(options: DiscoveryOptions = {}): Promise<
   for (const { host, port = 9100 } of options.networkCandidates ?? []) {
     const probe = new NetworkPrinter(
       { id: 'probe', name: host, kind: 'network', host, port },
-      { connectTimeoutMs: 1500, answerTimeoutMs: 2000, hqesTimeoutMs: 500 },
+      { connectTimeoutMs: 1500, answerTimeoutMs: STATUS_ANSWER_BOUND_MS, hqesTimeoutMs: 500 },
     );
     try {
       const status = await probe.status();

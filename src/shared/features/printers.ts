@@ -24,6 +24,8 @@ export interface PrinterStatusView {
   state: PrinterState;
   /** In words a packer understands: "ZD421 at 10.1.4.20 is out of paper". */
   message: string;
+  /** It answers, slowly: how long its last status answer took (ms), when 2 s or more. */
+  slowMs?: number;
 }
 
 export interface DiscoveredPrinter {

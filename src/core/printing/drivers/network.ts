@@ -195,7 +195,9 @@ export class NetworkPrinter implements Printer {
    * preparedHoldMs. Errors are left for the job's own check to find.
    */
   prepare(): Promise<void> {
-    if (this.config.role === 'receipt') return Promise.resolve();
+    // A slow printer's recent ready answer stands for the job's check: nothing to ask ahead.
+    if (this.config.role === 'receipt' || this.answers.recentlyReady(this.address))
+      return Promise.resolve();
     if (this.preparing) return this.preparing.then(() => undefined);
     const ready = this.prepared;
     if (ready?.line.alive && Date.now() - ready.at <= this.preparedFreshMs) {
@@ -230,6 +232,9 @@ export class NetworkPrinter implements Printer {
     if (this.config.role === 'receipt') return null;
     if (!options.beforeSend)
       return this.probe(options.signal, options.keepOpen ? this.idleHoldMs : 0);
+    // A slow printer (a weak Wi-Fi bridge): its recent ready answer, not seconds more per label.
+    const recent = this.answers.recentlyReady(this.address);
+    if (recent) return recent;
     if (this.preparing) await untilAborted(this.preparing, options.signal);
     const ready = this.prepared;
     if (ready?.line.alive && Date.now() - ready.at <= this.preparedFreshMs) {
@@ -268,6 +273,7 @@ export class NetworkPrinter implements Printer {
     try {
       const askHqes = this.answers.answersHqes(this.address);
       let hsText: string;
+      const asked = Date.now();
       try {
         // A printer known to answer ~HQES gets both questions in one write: one round trip.
         await line.write(askHqes === true ? HS_HQES : HS);
@@ -275,6 +281,8 @@ export class NetworkPrinter implements Printer {
       } catch (cause) {
         throw this.statusError(cause);
       }
+      // A slow printer is as slow to answer ~HQES: it is given that much longer.
+      const tookMs = Date.now() - asked;
       let hqesText = '';
       let keep = holdMs > 0;
       if (askHqes !== false) {
@@ -282,7 +290,7 @@ export class NetworkPrinter implements Printer {
           if (askHqes !== true) await line.write(HQES);
           hqesText = await line.read(
             (t) => (t.includes('ERRORS') ? framesLength(t, 1) : null),
-            this.hqesTimeoutMs,
+            this.hqesTimeoutMs + tookMs,
           );
           this.answers.learnedHqes(this.address, true);
         } catch (cause) {
@@ -299,6 +307,7 @@ export class NetworkPrinter implements Printer {
       } catch (cause) {
         throw this.statusError(cause);
       }
+      this.answers.heard(this.address, status, tookMs);
       if (keep) {
         this.keepLine(line, holdMs, status);
         kept = true;

@@ -1,5 +1,9 @@
 import { createPrinterDriver, NetworkPrinter } from '../../printing/drivers/index.js';
 import { describeStatus } from '../../printing/zebra-status.js';
+import {
+  STATUS_ANSWER_BOUND_MS,
+  stationPrinterAnswers,
+} from '../../printing/drivers/printer-answers.js';
 import { describePrinter, type PrinterConfig, type PrinterStatus } from '../../printing/types.js';
 import { labelPrinterOf } from '../../profiles/profile-schema.js';
 import { createHash } from 'node:crypto';
@@ -29,6 +33,14 @@ export function printerStatusView(
 ): PrinterStatusView {
   const where = describePrinter(cfg);
   const fault = status?.faults[0];
+  // It answered, slowly (a weak Wi-Fi bridge): said, and not "not answering".
+  const slowMs =
+    status && cfg.kind === 'network' && cfg.host
+      ? stationPrinterAnswers.slowMs(`${cfg.host}:${cfg.port ?? 9100}`)
+      : null;
+  const slow = slowMs
+    ? `; it is slow to answer (${(slowMs / 1000).toFixed(1)} s a question: a weak network link?), so each label waits for its answers`
+    : '';
   const state: PrinterState =
     status === null
       ? message
@@ -41,13 +53,14 @@ export function printerStatusView(
     printerId: cfg.id,
     name: cfg.name,
     state,
+    ...(slowMs ? { slowMs } : {}),
     message:
       message ??
       (status === null
         ? `${where} does not report its status; labels are sent to it as they come`
         : status.ready
-          ? `${where} is ready`
-          : (describeStatus(cfg, status) ?? `${where} reports a fault`)),
+          ? `${where} is ready${slow}`
+          : `${describeStatus(cfg, status) ?? `${where} reports a fault`}${slow}`),
   };
 }
 
@@ -153,6 +166,23 @@ export class StatusFeature {
 
   /** One look: the label printer, the site's waiting changes, sign-in. 'closed': stopped meanwhile. */
   private async look(): Promise<'closed' | void> {
+    // The site line and sign-in first: the printer may take seconds to answer (up to 8 s).
+    // The header's site line says how long changes have waited ("3 changes waiting, 40 s"):
+    // the station sends it again while they wait, so the page needs no timer of its own.
+    if (this.ctx.site && this.ctx.site.sync.status().depth > 0) this.ctx.changed('status');
+    // Users set up since (copied from the site, or added with npm run site -- users add
+    // --station-dir) or all gone: the page on screen shows or drops sign-in.
+    const required = this.ctx.session.required();
+    if (required !== this.signInRequired) {
+      if (this.signInRequired !== null) this.ctx.changed('status');
+      this.signInRequired = required;
+    }
+    // Its user disabled by site IT meanwhile: signed out, and the page shows sign-in (why).
+    const who = this.ctx.session.current()?.userId ?? null;
+    if (who !== this.signedIn) {
+      if (this.signedIn !== undefined) this.ctx.changed('status');
+      this.signedIn = who;
+    }
     const rt = this.ctx.runtimeOrNull();
     const id = rt && labelPrinterOf(rt.profile);
     const cfg = id ? rt.profile.printers.find((p) => p.id === id) : undefined;
@@ -169,22 +199,6 @@ export class StatusFeature {
       // Stopped while the printer was asked (the station closing): its database is closed.
       if (this.probe === null) return 'closed';
       this.setPrinter(probed);
-    }
-    // The header's site line says how long changes have waited ("3 changes waiting, 40 s"):
-    // the station sends it again while they wait, so the page needs no timer of its own.
-    if (this.ctx.site && this.ctx.site.sync.status().depth > 0) this.ctx.changed('status');
-    // Users set up since (copied from the site, or added with npm run site -- users add
-    // --station-dir) or all gone: the page on screen shows or drops sign-in.
-    const required = this.ctx.session.required();
-    if (required !== this.signInRequired) {
-      if (this.signInRequired !== null) this.ctx.changed('status');
-      this.signInRequired = required;
-    }
-    // Its user disabled by site IT meanwhile: signed out, and the page shows sign-in (why).
-    const who = this.ctx.session.current()?.userId ?? null;
-    if (who !== this.signedIn) {
-      if (this.signedIn !== undefined) this.ctx.changed('status');
-      this.signedIn = who;
     }
   }
 
@@ -321,7 +335,11 @@ export async function probePrinter(cfg: PrinterConfig): Promise<PrinterStatusVie
   try {
     driver =
       cfg.kind === 'network'
-        ? new NetworkPrinter(cfg, { connectTimeoutMs: 1500, answerTimeoutMs: 2000 })
+        ? new NetworkPrinter(cfg, {
+            connectTimeoutMs: 1500,
+            // A slow printer (answers in 3–6 s) is slow, not "not answering".
+            answerTimeoutMs: STATUS_ANSWER_BOUND_MS,
+          })
         : createPrinterDriver(cfg);
   } catch (error) {
     return printerStatusView(cfg, null, (error as Error).message);

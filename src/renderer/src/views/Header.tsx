@@ -138,7 +138,11 @@ export function Header() {
                     {printer.name}
                   </span>
                   <span className="printer-state" data-testid="printer-state">
-                    {printer.state === 'ready' ? ' ready' : `: ${printerWords[printer.state]}`}
+                    {printer.state === 'ready'
+                      ? printer.slowMs
+                        ? ' ready, slow to answer'
+                        : ' ready'
+                      : `: ${printerWords[printer.state]}`}
                   </span>
                 </>
               ) : (
