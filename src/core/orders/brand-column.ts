@@ -68,7 +68,8 @@ export function brandKeyOf(
 export interface BrandRow {
   orderNumber: string;
   cell: string;
-  address: readonly string[];
+  /** Its address cells (read only where it matters). */
+  address: () => readonly string[];
 }
 
 /**
@@ -83,17 +84,19 @@ export function continuedBrands(
   rows: Iterable<BrandRow>,
   brandKey: (cell: string) => string,
 ): (row: BrandRow) => string | undefined {
-  const named = new Map<string, { cell: string; address: readonly string[]; keys: Set<string> }>();
-  for (const { orderNumber, cell, address } of rows) {
+  const named = new Map<string, { cell: string; row: BrandRow; keys: Set<string> }>();
+  for (const row of rows) {
+    const { orderNumber, cell } = row;
     if (orderNumber === '' || cell === '') continue;
     const seen = named.get(orderNumber);
     if (seen) seen.keys.add(brandKey(cell));
-    else named.set(orderNumber, { cell, address, keys: new Set([brandKey(cell)]) });
+    else named.set(orderNumber, { cell, row, keys: new Set([brandKey(cell)]) });
   }
   return ({ orderNumber, cell, address }) => {
     const seen = cell === '' ? named.get(orderNumber) : undefined;
     if (!seen || seen.keys.size !== 1) return undefined;
-    const fits = address.every((v, i) => v === '' || !seen.address[i] || v === seen.address[i]);
+    const theirs = seen.row.address();
+    const fits = address().every((v, i) => v === '' || !theirs[i] || v === theirs[i]);
     return fits ? seen.cell : undefined;
   };
 }

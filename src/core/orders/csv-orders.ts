@@ -191,36 +191,45 @@ export function* ordersFromCsvSteps(
   const rowOf = (record: Pick<CsvRecord, 'row' | 'line' | 'fields'>): Row => {
     const row = cellsOf(record);
     // A blank brand cell on a row of an order whose other rows name its brand is that brand's.
-    const brand = row.get('tenant_id') === '' && continued(brandRow(row));
+    const brand = row.get('tenant_id') === '' && continued(brandRow(row.get));
     return brand ? { ...row, get: (c) => (c === 'tenant_id' ? brand : row.get(c)) } : row;
   };
-  const cellsOf = (record: Pick<CsvRecord, 'row' | 'line' | 'fields'>): Row => {
+  /** A record's cells, by the station's column names, as the file's format reads them. */
+  const cellsIn = (fields: readonly string[]): ((c: Column) => string) => {
+    const reader = format?.columns;
+    if (!reader)
+      return (c) => {
+        const at = index.get(c);
+        return at === undefined ? '' : (fields[at] ?? '').trim();
+      };
     const raw = (name: string) => {
       const at = exact.get(name);
-      return at === undefined ? '' : (record.fields[at] ?? '').trim();
+      return at === undefined ? '' : (fields[at] ?? '').trim();
     };
+    return (c) => reader[c]?.read(raw, decimals).trim() ?? '';
+  };
+  const cellsOf = (record: Pick<CsvRecord, 'row' | 'line' | 'fields'>): Row => {
     const reader = format?.columns;
     return {
       // Data rows count from 1 under a header on row 1 (importError adds the header back).
       row: record.row - 1,
       line: record.line,
-      get: reader
-        ? (c) => reader[c]?.read(raw, decimals).trim() ?? ''
-        : (c) => {
-            const at = index.get(c);
-            return at === undefined ? '' : (record.fields[at] ?? '').trim();
-          },
+      get: cellsIn(record.fields),
       label: (c) => reader?.[c]?.label ?? c,
       say: (c, reason) => reader?.[c]?.say?.(reason) ?? reason,
     };
   };
-  const brandRow = (row: Row) => ({
-    orderNumber: row.get('order_number'),
-    cell: row.get('tenant_id'),
-    address: addressColumns.map((c) => row.get(c)),
+  const brandRow = (get: (c: Column) => string) => ({
+    orderNumber: get('order_number'),
+    cell: get('tenant_id'),
+    address: () => addressColumns.map(get),
   });
+  // Only the rows that name a brand tell which brand a blank cell continues.
   const continued = continuedBrands(
-    records.map((r) => brandRow(cellsOf(r))),
+    records.flatMap((r) => {
+      const get = cellsIn(r.fields);
+      return get('tenant_id') ? [brandRow(get)] : [];
+    }),
     brandKey,
   );
   /** A row that cannot be read whole: said by its row and order, its order left out. */

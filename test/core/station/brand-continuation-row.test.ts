@@ -93,4 +93,45 @@ describe('a continuation row with a blank brand cell', () => {
       ['Harbor Fulfillment', 'Ana Harbor'],
     ]);
   });
+
+  it('in a mapped export (the brand column named by a saved mapping) is the same', async () => {
+    const { s, sandbox } = await stations.start();
+    await call(
+      s,
+      'profiles.create',
+      harborProfile(sandbox().url, ['tnt_driftwood', 'tnt_pinecrest']),
+    );
+    await call(s, 'orders.saveMapping', {
+      name: 'Our WMS',
+      columns: {
+        order_number: 'Ref #',
+        tenant_id: 'Brand',
+        ship_to_name: 'Customer',
+        ship_to_address1: 'Street',
+        ship_to_city: 'Town',
+        ship_to_state: 'St',
+        ship_to_postal_code: 'Zip',
+        ship_to_country: 'Ctry',
+        package: 'Pkg',
+        weight_lbs: 'Parcel Wt',
+        sku: 'Item Code',
+        quantity: 'Qty',
+      },
+    });
+    const report = await call(s, 'orders.import', {
+      fileName: 'wms.csv',
+      content: [
+        'Ref #,Brand,Customer,Street,Town,St,Zip,Ctry,Pkg,Parcel Wt,Item Code,Qty',
+        'WM-1,Driftwood Coffee Co.,Ada Okafor,12 Elm St,Dayton,OH,45402,US,1,1.5,BEANS-1,1',
+        'WM-1,,,,,,,,2,1.5,MUG-2,1',
+      ].join('\n'),
+    });
+    expect(report.errors).toEqual([]);
+    expect(report.sharedNumbers).toBeUndefined();
+    expect(report.imported).toBe(1);
+    const listed = await call(s, 'orders.list', { search: 'WM-1' });
+    expect(listed.map((o) => [o.brandName, o.packages.length])).toEqual([
+      ['Driftwood Coffee Co.', 2],
+    ]);
+  });
 });
