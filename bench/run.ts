@@ -13,6 +13,7 @@ import { siteOrdersBench } from './site-orders.js';
 import { siteTrackersBench } from './site-trackers.js';
 import { CliUsageError, parseCli } from '../src/core/cli-args.js';
 import { ordersViewBench } from './orders-view.js';
+import { batchBench } from './batch.js';
 
 const BENCHES = [
   'sandbox',
@@ -26,6 +27,7 @@ const BENCHES = [
   'site_trackers',
   'site_orders',
   'orders_view',
+  'batch',
 ];
 const usage = `usage: npm run bench -- [--quick] [--only name,name]
   --quick          smaller sizes (50 scans, 30 packs, 500,000 labels, 2,000 trackers): a few
@@ -94,6 +96,10 @@ try {
     if (!quick) await trackerIngestBench(dir, 100_000, 'tracker_ingest_100k', false);
   }
   if (wants('orders_view')) ordersViewBench(dir, quick ? 5_000 : 20_000);
+  if (wants('batch')) {
+    await batchBench(dir, quick ? 20 : 50, 0);
+    await batchBench(dir, quick ? 20 : 50, 100);
+  }
   if (wants('site'))
     await siteBench(dir, {
       stations: 20,

@@ -182,8 +182,7 @@ export class BatchRunner {
   }
 
   /** The printer's words when labels this batch bought wait at a printer with a fault. */
-  private printHold(id: string): string | null {
-    const labelIds = this.boughtLabels(id);
+  private printHold(id: string, labelIds = this.boughtLabels(id)): string | null {
     return labelIds.length ? (this.options.printHold?.(labelIds) ?? null) : null;
   }
 
@@ -202,9 +201,10 @@ export class BatchRunner {
   private async printerCaughtUp(id: string): Promise<string | null> {
     const { printsPending, printNews } = this.options;
     for (;;) {
-      const hold = this.printHold(id);
+      const labelIds = this.boughtLabels(id);
+      const hold = this.printHold(id, labelIds);
       if (hold || !printsPending || !printNews) return hold;
-      if (printsPending(this.boughtLabels(id)) < BATCH_PRINT_LEAD) return null;
+      if (printsPending(labelIds) < BATCH_PRINT_LEAD) return null;
       if (this.s.batch.get(id, ...this.scopeKey())?.state !== 'running') return null;
       await printNews(PRINT_NEWS_MS);
     }
