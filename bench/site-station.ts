@@ -24,6 +24,8 @@ export interface BenchStation {
   workflow: PackingWorkflow;
   link: SiteLink;
   claimMs: number[];
+  /** Closes the station's link and opens one to the store at `siteUrl` (its claims go there). */
+  moveTo(siteUrl: string): Promise<void>;
 }
 
 export function siteStation(
@@ -70,7 +72,24 @@ export function siteStation(
   );
   late.link = link;
   if (start) link.start();
-  return { id, db, client, workflow, link, claimMs };
+  const station: BenchStation = {
+    id,
+    db,
+    client,
+    workflow,
+    link,
+    claimMs,
+    async moveTo(to: string) {
+      await late.link!.close();
+      late.link = new SiteLink(
+        { url: to, stationId: id, stationName: `Station ${n}` },
+        { db, password },
+      );
+      late.link.start();
+      station.link = late.link;
+    },
+  };
+  return station;
 }
 
 export function addOrders(s: BenchStation, count: number): string[] {

@@ -497,14 +497,12 @@ export async function siteBench(
     await alone.link.close();
 
     // 4. An hour offline: a station packs with its store unreachable, then the store comes back.
-    const offline = siteStation(
-      dir,
-      sandbox.url,
-      siteUrl.replace(`:${cluster.port}/`, ':1/'),
-      SUPERUSER_PASSWORD,
-      99,
-    );
+    // It checks in once first: a store that never answered a station is an address set up
+    // wrong, not an outage, and such a station buys nothing (site.md).
+    const offline = siteStation(dir, sandbox.url, siteUrl, SUPERUSER_PASSWORD, 99);
     stations.push(offline);
+    await until(() => offline.link.hasReachedStore(), 'the offline station to check in once');
+    await offline.moveTo(siteUrl.replace(`:${cluster.port}/`, ':1/'));
     for (const o of addOrders(offline, sizes.offlineLabels)) await ship(offline, o);
     await offline.link.close();
     const depth = offline.link.outbox.depth().depth;
