@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { call, demoStationsPerTest, harborProfile } from './support.js';
+import { call, demoStationsPerTest, threePl } from './support.js';
+import { threePlWithWms, WMS_HEADER } from './wms-export.js';
 
 /**
  * Trial of 2026-11-29 (late night): a 3PL's export writes an order's brand on its first row only
@@ -19,11 +20,7 @@ const NO_ADDRESS = ',,,,,';
 describe('a continuation row with a blank brand cell', () => {
   it("is the brand of its order's other rows: one order with all its packages and items", async () => {
     const { s, sandbox } = await stations.start();
-    await call(
-      s,
-      'profiles.create',
-      harborProfile(sandbox().url, ['tnt_driftwood', 'tnt_pinecrest']),
-    );
+    await threePl(s, sandbox().url);
     const report = await call(s, 'orders.import', {
       fileName: '3pl.csv',
       content: [
@@ -62,11 +59,7 @@ describe('a continuation row with a blank brand cell', () => {
 
   it('stays the profile’s own tenant where the rows name two brands, or it names another person', async () => {
     const { s, sandbox } = await stations.start();
-    await call(
-      s,
-      'profiles.create',
-      harborProfile(sandbox().url, ['tnt_driftwood', 'tnt_pinecrest']),
-    );
+    await threePl(s, sandbox().url);
     const report = await call(s, 'orders.import', {
       fileName: '3pl.csv',
       content: [
@@ -96,32 +89,11 @@ describe('a continuation row with a blank brand cell', () => {
 
   it('in a mapped export (the brand column named by a saved mapping) is the same', async () => {
     const { s, sandbox } = await stations.start();
-    await call(
-      s,
-      'profiles.create',
-      harborProfile(sandbox().url, ['tnt_driftwood', 'tnt_pinecrest']),
-    );
-    await call(s, 'orders.saveMapping', {
-      name: 'Our WMS',
-      columns: {
-        order_number: 'Ref #',
-        tenant_id: 'Brand',
-        ship_to_name: 'Customer',
-        ship_to_address1: 'Street',
-        ship_to_city: 'Town',
-        ship_to_state: 'St',
-        ship_to_postal_code: 'Zip',
-        ship_to_country: 'Ctry',
-        package: 'Pkg',
-        weight_lbs: 'Parcel Wt',
-        sku: 'Item Code',
-        quantity: 'Qty',
-      },
-    });
+    await threePlWithWms(s, sandbox().url);
     const report = await call(s, 'orders.import', {
       fileName: 'wms.csv',
       content: [
-        'Ref #,Brand,Customer,Street,Town,St,Zip,Ctry,Pkg,Parcel Wt,Item Code,Qty',
+        WMS_HEADER,
         'WM-1,Driftwood Coffee Co.,Ada Okafor,12 Elm St,Dayton,OH,45402,US,1,1.5,BEANS-1,1',
         'WM-1,,,,,,,,2,1.5,MUG-2,1',
       ].join('\n'),

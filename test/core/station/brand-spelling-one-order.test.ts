@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { call, demoStationsPerTest, harborProfile } from './support.js';
+import { call, demoStationsPerTest, threePl } from './support.js';
+import { threePlWithWms, WMS_HEADER } from './wms-export.js';
 
 /**
  * Trial of 2026-11-29 (late): a 3PL's export spells one order's brand differently on its rows
@@ -10,38 +11,17 @@ import { call, demoStationsPerTest, harborProfile } from './support.js';
  */
 const stations = demoStationsPerTest();
 
-const HEADER = 'Ref #,Brand,Customer,Street,Town,St,Zip,Ctry,Pkg,Parcel Wt,Item Code,Qty';
 const row = (ref: string, brand: string, pkg: number, sku: string) =>
   `${ref},${brand},Ada Okafor,12 Elm St,Dayton,OH,45402,US,${pkg},1.5,${sku},1`;
-
-const COLUMNS = {
-  order_number: 'Ref #',
-  tenant_id: 'Brand',
-  ship_to_name: 'Customer',
-  ship_to_address1: 'Street',
-  ship_to_city: 'Town',
-  ship_to_state: 'St',
-  ship_to_postal_code: 'Zip',
-  ship_to_country: 'Ctry',
-  package: 'Pkg',
-  weight_lbs: 'Parcel Wt',
-  sku: 'Item Code',
-  quantity: 'Qty',
-} as const;
 
 describe('one order whose rows spell its brand differently', () => {
   it('is one order with every package and item of its rows', async () => {
     const { s, sandbox } = await stations.start();
-    await call(
-      s,
-      'profiles.create',
-      harborProfile(sandbox().url, ['tnt_driftwood', 'tnt_pinecrest']),
-    );
-    await call(s, 'orders.saveMapping', { name: 'Our WMS', columns: COLUMNS });
+    await threePlWithWms(s, sandbox().url);
     const report = await call(s, 'orders.import', {
       fileName: 'wms.csv',
       content: [
-        HEADER,
+        WMS_HEADER,
         row('DW-1', 'Driftwood Coffee Co.', 1, 'BEANS-1'),
         row('DW-1', 'driftwood coffee co.', 2, 'MUG-2'),
         row('DW-1', 'tnt_driftwood', 2, 'FILTER-3'),
@@ -65,11 +45,7 @@ describe('one order whose rows spell its brand differently', () => {
 
   it('in a JSON file, a second order of one brand and number spelled another way is said, not stored over the first', async () => {
     const { s, sandbox } = await stations.start();
-    await call(
-      s,
-      'profiles.create',
-      harborProfile(sandbox().url, ['tnt_driftwood', 'tnt_pinecrest']),
-    );
+    await threePl(s, sandbox().url);
     const order = (tenantId: string, sku: string) => ({
       orderNumber: 'DJ-1',
       tenantId,

@@ -315,3 +315,8 @@ export function harborProfile(
     ...extra,
   } as Input<'profiles.create'>;
 }
+
+/** A 3PL's profile (Harbor Fulfillment) that packs for two brands, Driftwood and Pinecrest. */
+export async function threePl(s: Station, sandboxUrl: string): Promise<void> {
+  await call(s, 'profiles.create', harborProfile(sandboxUrl, ['tnt_driftwood', 'tnt_pinecrest']));
+}
