@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import {
@@ -156,7 +156,11 @@ class Printer extends EventEmitter implements VirtualPrinter {
         label.file = join(this.options.outDir, `label-${String(n).padStart(4, '0')}.zpl`);
         // The bytes as they came (the text is read as latin1, one char a byte): a UTF-8 name
         // (^CI28) stays UTF-8 in the file, not encoded a second time.
-        writeFileSync(label.file, zpl, { encoding: 'latin1', mode: 0o600 });
+        // Written whole under another name, then renamed: a reader of the folder (a test, a
+        // tool watching it) never finds a label file empty or cut short.
+        const part = `${label.file}.part`;
+        writeFileSync(part, zpl, { encoding: 'latin1', mode: 0o600 });
+        renameSync(part, label.file);
       }
       this.labels.push(label);
       this.emit('label', label);
