@@ -48,6 +48,11 @@ export interface BatchSummary {
   items: BatchItem[];
   /** Paused by the station: labels it bought wait at a printer with a fault (its words). */
   heldBy: string | null;
+  /**
+   * Running, but waiting for a printer with no fault to print the labels it bought before it
+   * buys more (BATCH_PRINT_LEAD ahead at most), said once it has waited a few seconds.
+   */
+  waitingForPrinter: string | null;
 }
 
 /** The most orders one batch may hold (the contract's, so the Orders view can say it first). */
@@ -198,6 +203,7 @@ export function summarize(
   },
   items: BatchItem[],
   heldBy: string | null,
+  waitingForPrinter: string | null = null,
 ): BatchSummary {
   const count = (s: BatchItemShown) => items.filter((i) => i.state === s).length;
   const bought = count('bought');
@@ -222,5 +228,22 @@ export function summarize(
     costCents: items.reduce((n, i) => n + (i.state === 'bought' ? (i.costCents ?? 0) : 0), 0),
     items,
     heldBy,
+    waitingForPrinter,
   };
+}
+
+/**
+ * Why a running batch buys nothing: its printer, with no fault, has not printed the first label
+ * of the `lead` it may buy ahead (one that peels labels waits for each to be taken).
+ */
+export function printerWaitWords(
+  items: readonly BatchItem[],
+  labelId: string,
+  printer: string,
+  lead: number,
+): string {
+  const at = items.findIndex((i) => i.platformLabelId === labelId);
+  const which =
+    at < 0 ? 'its labels' : `the label of ${items[at]!.orderNumber} (${at + 1} of ${items.length})`;
+  return `Waiting for ${printer} to print ${which}: the batch buys at most ${lead} labels ahead of its printer, and ${printer} reports no fault. If it peels labels, take the printed labels off; otherwise look at the printer and at Queue (Alt+3).`;
 }

@@ -10,6 +10,7 @@ import { BATCH_PRINT_LEAD } from '../printing/spool/spool-types.js';
 import {
   batchItemOf,
   MAX_BATCH_ORDERS,
+  printerWaitWords,
   settle,
   summarize,
   type BatchState,
@@ -33,6 +34,8 @@ const unmarked = { orderVersion: null, lastShipmentId: null };
 
 /** The longest the batch waits for word from the spool before it looks again by itself. */
 const PRINT_NEWS_MS = 1000;
+/** How long a batch waits for its printer (no fault) before its progress says why. */
+export const PRINTER_WAIT_SAID_MS = 5000;
 
 /**
  * Batch printing (issue 15.8): a shift lead picks orders; the station rates, buys and prints
@@ -52,6 +55,8 @@ export class BatchRunner {
   private readonly running = new Map<string, Promise<BatchSummary>>();
   /** Batches paused because their labels wait at a printer with a fault: its words. */
   private readonly held = new Map<string, string>();
+  /** Running batches waiting for a printer without a fault: why, in words (see printerCaughtUp). */
+  private readonly waitingFor = new Map<string, string>();
 
   constructor(
     private readonly workflow: PackingWorkflow,
@@ -73,6 +78,8 @@ export class BatchRunner {
        * before it buys far past the label that met it, however fast the platform answers.
        */
       printsPending?: (labelIds: readonly string[]) => number;
+      /** The name of the printer a label not printed yet waits for, or null. */
+      printerOf?: (labelId: string) => string | null;
       /** Resolves at the spool's next word on a job or printer, or after `ms`. */
       printNews?: (ms: number) => Promise<void>;
       /** Before each order is bought: the site's newest version of it is taken (a correction). */
@@ -135,6 +142,7 @@ export class BatchRunner {
       row,
       this.s.items.all(id).map(batchItemOf),
       row.state === 'paused' ? (this.held.get(id) ?? null) : null,
+      row.state === 'running' ? (this.waitingFor.get(id) ?? null) : null,
     );
   }
 
@@ -196,18 +204,37 @@ export class BatchRunner {
   /**
    * Waits, before the next label is bought, until fewer than BATCH_PRINT_LEAD of the batch's
    * labels wait at the printer: the printer's fault, if it has one, is known by then (its
-   * words are returned). Gives up waiting when the batch is paused or stopped meanwhile.
+   * words are returned). Gives up waiting when the batch is paused or stopped meanwhile. After
+   * PRINTER_WAIT_SAID_MS its progress says why it waits (waitingForPrinter), until it goes on.
    */
   private async printerCaughtUp(id: string): Promise<string | null> {
-    const { printsPending, printNews } = this.options;
-    for (;;) {
-      const labelIds = this.boughtLabels(id);
-      const hold = this.printHold(id, labelIds);
-      if (hold || !printsPending || !printNews) return hold;
-      if (printsPending(labelIds) < BATCH_PRINT_LEAD) return null;
-      if (this.s.batch.get(id, ...this.scopeKey())?.state !== 'running') return null;
-      await printNews(PRINT_NEWS_MS);
+    const { printsPending, printNews, printerOf } = this.options;
+    const since = this.clockMs();
+    try {
+      for (;;) {
+        const labelIds = this.boughtLabels(id);
+        const hold = this.printHold(id, labelIds);
+        if (hold || !printsPending || !printNews) return hold;
+        if (printsPending(labelIds) < BATCH_PRINT_LEAD) return null;
+        if (this.s.batch.get(id, ...this.scopeKey())?.state !== 'running') return null;
+        const first = labelIds.find((l) => printerOf?.(l));
+        if (first && !this.waitingFor.has(id) && this.clockMs() - since >= PRINTER_WAIT_SAID_MS) {
+          const items = this.s.items.all(id).map(batchItemOf);
+          this.waitingFor.set(
+            id,
+            printerWaitWords(items, first, printerOf!(first)!, BATCH_PRINT_LEAD),
+          );
+          this.options.onProgress?.(this.summary(id)!);
+        }
+        await printNews(PRINT_NEWS_MS);
+      }
+    } finally {
+      if (this.waitingFor.delete(id)) this.options.onProgress?.(this.summary(id)!);
     }
+  }
+
+  private clockMs(): number {
+    return (this.options.clock ?? systemClock)().getTime();
   }
 
   private scopeKey(): [string, string] {

@@ -109,6 +109,11 @@ export interface BatchView {
    * words ("Printer ZD421 … is out of paper"); it goes on by itself once the printer prints.
    */
   heldBy: string | null;
+  /**
+   * Running, but waiting a few seconds already for a printer with no fault (one that peels
+   * labels and waits for each to be taken) to print its labels before it buys more, in words.
+   */
+  waitingForPrinter: string | null;
   /** Dollars. */
   cost: number;
   items: BatchItemView[];

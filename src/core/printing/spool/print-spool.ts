@@ -317,6 +317,12 @@ export class PrintSpool extends EventEmitter<PrintSpoolEvents> {
     return job;
   }
 
+  /** A printer's name as the station shows it ("Dock ZD421"); its id when it is not set up. */
+  printerName(id: string): string {
+    const config = this.options.printers().find((p) => p.id === id);
+    return (config ?? this.options.otherPrinter?.(id))?.name ?? id;
+  }
+
   private printer(id: string): PrinterConfig {
     const config =
       this.options.printers().find((p) => p.id === id) ?? this.options.otherPrinter?.(id);

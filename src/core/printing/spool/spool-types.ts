@@ -98,12 +98,14 @@ export const BATCH_PRINT_LEAD = 2;
 
 /**
  * What a batch asks of the spool between labels (packing/batch.ts): the fault holding its
- * labels (faultHolding), how many of them have not printed yet (queued or being sent), and the
- * spool's next word on a job or a printer (or `ms`, whichever comes first).
+ * labels (faultHolding), how many of them have not printed yet (queued or being sent), the
+ * printer a label waits for, and the spool's next word on a job or a printer (or `ms`,
+ * whichever comes first).
  */
 export function batchPrintWatch(spool: {
   printerNotices(): PrinterNotice[];
   pendingLabelJob(labelId: string): { printerId: string } | null;
+  printerName(printerId: string): string;
   on(event: 'job' | 'printer', listener: () => void): unknown;
   off(event: 'job' | 'printer', listener: () => void): unknown;
 }) {
@@ -111,6 +113,10 @@ export function batchPrintWatch(spool: {
     printHold: (labelIds: readonly string[]) => faultHolding(spool, labelIds),
     printsPending: (labelIds: readonly string[]) =>
       labelIds.filter((id) => spool.pendingLabelJob(id) !== null).length,
+    printerOf: (labelId: string) => {
+      const job = spool.pendingLabelJob(labelId);
+      return job ? spool.printerName(job.printerId) : null;
+    },
     printNews: (ms: number) =>
       new Promise<void>((resolve) => {
         const heard = () => {

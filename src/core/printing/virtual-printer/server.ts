@@ -43,6 +43,13 @@ export interface VirtualPrinter {
   readonly heldLabels: number;
   readonly fault: VirtualFault | null;
   setFault(fault: VirtualFault | null): void;
+  /**
+   * A printer that peels labels: each label stays in its buffer, with no fault, until it is
+   * taken (takeLabel). Turned off, the labels it holds come out.
+   */
+  setPeel(on: boolean): void;
+  /** The label a peeling printer holds is taken: it counts as printed, the next comes out. */
+  takeLabel(): void;
   /** Every answer and every label takes this long (0 = immediate). */
   setSlow(ms: number): void;
   /**
@@ -69,6 +76,7 @@ class Printer extends EventEmitter implements VirtualPrinter {
   private slowMs = 0;
   private dropMidway = 0;
   private dropAfterLabel = false;
+  private peel = false;
   private held: string[] = [];
   private printing = Promise.resolve();
   private inFlight = 0;
@@ -118,6 +126,14 @@ class Printer extends EventEmitter implements VirtualPrinter {
       for (const zpl of held) this.print(zpl);
     }
   }
+  setPeel(on: boolean) {
+    this.peel = on;
+    if (!on) this.setFault(this.fault);
+  }
+  takeLabel() {
+    const zpl = this.fault ? undefined : this.held.shift();
+    if (zpl !== undefined) this.print(zpl, true);
+  }
   setSlow(ms: number) {
     this.slowMs = Math.max(0, ms);
   }
@@ -141,8 +157,8 @@ class Printer extends EventEmitter implements VirtualPrinter {
     return ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve();
   }
 
-  private print(zpl: string) {
-    if (this.fault) {
+  private print(zpl: string, taken = false) {
+    if (this.fault || (this.peel && !taken)) {
       this.held.push(zpl);
       return;
     }

@@ -59,6 +59,7 @@ export function batchView(
   return {
     printWaiting,
     heldBy: s.heldBy,
+    waitingForPrinter: s.waitingForPrinter,
     id: s.id,
     state: s.state,
     description: s.description,

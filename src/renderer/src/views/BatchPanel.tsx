@@ -66,6 +66,11 @@ export function BatchPanel({ batch }: { batch: BatchView }) {
           another printer in Queue, Alt+3, then Resume).
         </p>
       ) : null}
+      {batch.state === 'running' && batch.waitingForPrinter ? (
+        <p className="warn" role="status" data-testid="batch-waiting-for-printer">
+          {batch.waitingForPrinter}
+        </p>
+      ) : null}
       {batch.printWaiting ? (
         <p className="warn" data-testid="batch-print-waiting">
           {batch.printWaiting} of the labels bought {batch.printWaiting === 1 ? 'is' : 'are'} still
