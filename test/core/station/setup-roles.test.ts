@@ -96,19 +96,23 @@ describe('editing a printer where users are set up', () => {
       p.id === dock2.id ? { ...p, name: 'Dock 9', host: '10.1.4.22', port: 9100 } : p,
     );
     const withoutDock2 = added.printers.filter((p) => p.id !== dock2.id);
+    // Settings' dpi select on the printer's row (a wrong one prints every label at the wrong size).
+    const at300 = added.printers.map((p) => (p.id === dock2.id ? { ...p, dpi: 300 as const } : p));
     const said = [
       await refusedToPacker(s, 'profiles.update', { id: 'demo', printers: edited }),
       await refusedToPacker(s, 'profiles.update', { id: 'demo', printers: withoutDock2 }),
+      await refusedToPacker(s, 'profiles.update', { id: 'demo', printers: at300 }),
     ];
     expect(said).toEqual([
       expect.stringContaining(
         'approve renaming printer Dock 2 "Dock 9" and moving printer Dock 9 to 10.1.4.22:9100 (profile Demo station',
       ),
       expect.stringContaining('approve removing printer Dock 2 (profile Demo station'),
+      expect.stringContaining('approve setting printer Dock 2 to 300 dpi (profile Demo station'),
     ]);
     const [profile] = await call(s, 'profiles.list', {});
     const kept = profile!.printers.find((p) => p.id === dock2.id);
-    expect(kept).toMatchObject({ name: 'Dock 2', host: '127.0.0.1', port: printer.port });
+    expect(kept).toMatchObject({ name: 'Dock 2', host: '127.0.0.1', port: printer.port, dpi: 203 });
 
     // What a packer's work needs stays open: which printer takes the labels.
     const chosen = await call(s, 'profiles.update', { id: 'demo', defaultPrinterId: dock2.id });

@@ -3,9 +3,9 @@ import { printerAddress, type PrinterConfig } from '../../../shared/printers.js'
 /**
  * What a new printer list (Settings → Printers → Edit, or any `profiles.update` that sends the
  * printers) does to the printers a profile has, in words for a shift lead's approval: a printer
- * renamed, moved to another address or given another role, or left out (removed). Where users
- * are set up these are a lead's, as `printers.remove` is; a printer added, or only its dpi,
- * is not (`printers.add` asks no lead either). Empty when nothing of that changed.
+ * renamed, moved to another address, given another role or another resolution (dpi), or left
+ * out (removed). Where users are set up these are a lead's, as `printers.remove` is; a printer
+ * added is not (`printers.add` asks no lead either). Empty when nothing of that changed.
  */
 export function printerChanges(
   before: readonly PrinterConfig[],
@@ -21,6 +21,10 @@ export function printerChanges(
         : []),
       ...((n.role ?? 'label') !== (p.role ?? 'label')
         ? [`making printer ${n.name} a ${n.role ?? 'label'} printer`]
+        : []),
+      // A resolution set wrong prints every label at the wrong size until it is put back.
+      ...((n.dpi ?? 203) !== (p.dpi ?? 203)
+        ? [`setting printer ${n.name} to ${n.dpi ?? 203} dpi`]
         : []),
     ];
   });
